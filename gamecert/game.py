@@ -1,0 +1,238 @@
+"""The contract every game fulfils, and the plain data that flows between the layers.
+
+A game is one module name in each of ``oracles/``, ``fast/``, ``strategies/`` and ``proofs/``.
+The oracle module holds ``GAME``, an instance of a :class:`Game` subclass: the rules, the input
+and output formats, the two exact searches and the explanation of a position. Everything else
+(cross-checks, candidate runs, reports) is generic and lives in :mod:`gamecert`.
+
+Data flow: ``input text -> parse_input -> instance -> solver -> answer -> judge``.
+An *instance* is the parsed whole input (for a multi-game format, a tuple of games); an
+*answer* is the parsed whole output. Both are plain hashable values chosen by the game.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from gamecert.errors import InputError, PresentationError
+
+Instance = Any
+Answer = Any
+Solver = Callable[[Instance], Answer]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a position is won or lost: what a report shows next to expected and got."""
+
+    outcome: str
+    components: tuple[tuple[str, int], ...] = ()
+    total: int | None = None
+    winning_moves: tuple[str, ...] = ()
+    line_of_play: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """Markdown text, the same in reports and on the terminal."""
+        out = [f"**Outcome:** {self.outcome}"]
+        if self.components:
+            out.append("")
+            out.append("| component | Grundy value |")
+            out.append("|---|---|")
+            out.extend(f"| {name} | {value} |" for name, value in self.components)
+        if self.total is not None:
+            out.append(f"\nXor of the components: **{self.total}**")
+        if self.winning_moves:
+            out.append("\n**Winning moves:** " + "; ".join(self.winning_moves))
+        if self.line_of_play:
+            out.append("\n**A line of play:**")
+            out.extend(f"{i}. {step}" for i, step in enumerate(self.line_of_play, 1))
+        out.extend(f"\n{note}" for note in self.notes)
+        return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class ExhaustiveSpace:
+    """A finite family of inputs checked in full, listed in increasing size.
+
+    ``sizes`` are the sizes (in the game's own measure) the space covers; ``instances(size)``
+    lists every instance of that size. Listing size by size lets a failure found by a sweep be
+    minimal by construction and lets pytest spread the sizes over workers.
+    """
+
+    name: str
+    description: str
+    sizes: tuple[int, ...]
+    instances: Callable[[int], Iterable[Instance]] = field(repr=False)
+
+    def all(self) -> Iterator[Instance]:
+        for size in self.sizes:
+            yield from self.instances(size)
+
+
+class Game(abc.ABC):
+    """Base class of every game. Subclasses fill in the abstract parts; the rest has defaults."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    #: the problem's limits, used as defaults when a candidate is judged
+    time_limit: ClassVar[float] = 1.0
+    memory_limit_mb: ClassVar[int] = 256
+    #: (input text, output text) pairs from the statement; checked against the oracle, not trusted
+    samples: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: largest size for which :meth:`minimax` is meant to be called
+    minimax_reach: ClassVar[int]
+    #: largest size for which :meth:`oracle` is meant to be called
+    oracle_reach: ClassVar[int]
+    #: largest size the constraints allow
+    max_size: ClassVar[int]
+    #: how many single instances one input may hold (multi-game formats); 1 means no batching
+    max_batch: ClassVar[int] = 1
+
+    # ---- input -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def parse_input(self, text: str) -> Instance:
+        """Validate and parse a whole input; raise :class:`InputError` naming line and rule."""
+
+    @abc.abstractmethod
+    def format_input(self, instance: Instance) -> str:
+        """The exact input text a contest program reads for ``instance``."""
+
+    @abc.abstractmethod
+    def size(self, instance: Instance) -> int:
+        """The game's size measure (what the constraints bound and reaches are stated in)."""
+
+    # ---- answers -----------------------------------------------------------------------
+    @abc.abstractmethod
+    def parse_answer(self, text: str, instance: Instance) -> Answer:
+        """Read a program's output; raise :class:`PresentationError` if it cannot be read."""
+
+    @abc.abstractmethod
+    def format_answer(self, answer: Answer) -> str:
+        """The canonical output text for ``answer``."""
+
+    def judge(self, instance: Instance, got: Answer, expected: Answer) -> str | None:
+        """``None`` if ``got`` is a right answer for ``instance``, else why it is wrong.
+
+        The default accepts exactly ``expected``. A game with several right answers (any
+        winning move, say) overrides this and checks ``got`` against the position itself.
+        """
+        if got == expected:
+            return None
+        return f"expected {self.format_answer(expected).strip()!r}, got {self.format_answer(got).strip()!r}"
+
+    # ---- the two exact searches ----------------------------------------------------------
+    @abc.abstractmethod
+    def minimax(self, instance: Instance) -> Answer:
+        """Plain game-tree search over whole positions, from the rules alone."""
+
+    @abc.abstractmethod
+    def oracle(self, instance: Instance) -> Answer:
+        """Memoised exact search (Sprague-Grundy or a checked reduction); the reference."""
+
+    @abc.abstractmethod
+    def explain(self, instance: Instance) -> Explanation:
+        """Components, Grundy values, winning moves and a line of play, from the oracle."""
+
+    @abc.abstractmethod
+    def exhaustive_spaces(self) -> Sequence[ExhaustiveSpace]:
+        """The input families every solver is checked on in full."""
+
+    # ---- batching (multi-game formats) -----------------------------------------------------
+    def merge(self, instances: Sequence[Instance]) -> Instance:
+        """One input holding several single instances (only when ``max_batch > 1``)."""
+        raise NotImplementedError(f"{self.name} has no multi-game format")
+
+    def split(self, instance: Instance) -> tuple[Instance, ...]:
+        """The single instances a (possibly batched) instance holds, each a valid input."""
+        return (instance,)
+
+    def split_answer(self, instance: Instance, answer: Answer) -> tuple[Answer, ...]:
+        """The answers to each of :meth:`split`'s instances."""
+        return (answer,)
+
+    # ---- conveniences ------------------------------------------------------------------
+    def solve_text(self, text: str, solver: Solver | None = None) -> str:
+        """Parse, solve (with the oracle unless told otherwise), format."""
+        instance = self.parse_input(text)
+        return self.format_answer((solver or self.oracle)(instance))
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+# ---- small helpers games share ------------------------------------------------------------
+
+def mex(values: Iterable[int]) -> int:
+    """Smallest non-negative integer not in ``values``.
+
+    >>> mex([0, 1, 3])
+    2
+    >>> mex([])
+    0
+    """
+    seen = set(values)
+    m = 0
+    while m in seen:
+        m += 1
+    return m
+
+
+def input_lines(text: str) -> list[str]:
+    """Split an input into lines the way a strict contest validator does.
+
+    A final newline is optional and Windows line ends are accepted; anything after the last
+    expected line is the caller's to reject.
+
+    >>> input_lines("ab\\r\\ncd\\n")
+    ['ab', 'cd']
+    """
+    if text.endswith("\n"):
+        text = text[:-1]
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def require_line(lines: list[str], index: int, what: str) -> str:
+    """Line ``index`` (0-based) or an :class:`InputError` saying it is missing."""
+    if index >= len(lines):
+        raise InputError(index + 1, f"missing line: expected {what}")
+    return lines[index]
+
+
+def reject_trailing(lines: list[str], used: int) -> None:
+    """Reject anything after the first ``used`` lines."""
+    if len(lines) > used:
+        extra = lines[used]
+        shown = extra if len(extra) <= 20 else extra[:20] + "..."
+        raise InputError(used + 1, f"trailing data after the input: {shown!r}")
+
+
+def reject_spaces(line: str, number: int) -> None:
+    """Reject leading or trailing blanks, which a strict validator does not allow."""
+    stripped = line.strip()
+    if stripped != line:
+        column = 1 if line[:1].isspace() else len(stripped) + 1
+        raise InputError(number, "unexpected whitespace", column=column)
+
+
+def parse_int(line: str, number: int, what: str, low: int, high: int) -> int:
+    """An integer in ``[low, high]`` that is the whole line, or an :class:`InputError`."""
+    reject_spaces(line, number)
+    if not line:
+        raise InputError(number, f"{what}: expected an integer, got an empty line")
+    if not (line.isascii() and line.isdigit()) or (len(line) > 1 and line[0] == "0"):
+        raise InputError(number, f"{what}: expected an integer without sign or leading zeros, got {line[:20]!r}")
+    value = int(line)
+    if not low <= value <= high:
+        raise InputError(number, f"{what} must be between {low} and {high}, got {value}")
+    return value
+
+
+def answer_tokens(text: str) -> list[str]:
+    """Output tokens after whitespace normalisation, as contest checkers compare them."""
+    if "\x00" in text:
+        raise PresentationError("output contains a NUL byte")
+    return text.split()

@@ -1,0 +1,203 @@
+"""word_game (Codeforces gym 102780F, "A word game"): rules, formats and exact searches.
+
+A move picks a letter still present and removes one copy, two copies (if two remain) or every
+remaining copy. Whoever removes the last letter wins; Alice moves first.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+
+from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.game import (
+    ExhaustiveSpace,
+    Explanation,
+    Game,
+    answer_tokens,
+    input_lines,
+    mex,
+    reject_spaces,
+    reject_trailing,
+    require_line,
+)
+
+MAX_LEN = 40
+LETTERS = string.ascii_uppercase
+
+
+def letter_options(count: int) -> tuple[int, ...]:
+    """Counts one letter can go to in one move, from the rules (remove 1, 2 or all).
+
+    >>> letter_options(3)
+    (2, 1, 0)
+    >>> letter_options(1)
+    (0,)
+    """
+    options = {count - 1, 0}
+    if count >= 2:
+        options.add(count - 2)
+    return tuple(sorted(options, reverse=True))
+
+
+@lru_cache(maxsize=None)
+def letter_grundy(count: int) -> int:
+    """Grundy value of one letter with ``count`` copies, by search over its moves."""
+    if count < 0:
+        raise ValueError("a count is never negative")
+    # iterate upwards so deep counts never recurse deeply
+    for c in range(count):
+        letter_grundy(c)
+    return mex(letter_grundy(c) for c in letter_options(count)) if count else 0
+
+
+def counts_of(word: str) -> tuple[int, ...]:
+    """The position up to renaming letters: positive counts, largest first."""
+    return tuple(sorted(Counter(word).values(), reverse=True))
+
+
+@lru_cache(maxsize=None)
+def _first_player_wins(counts: tuple[int, ...]) -> bool:
+    """Plain minimax over whole positions (sorted count tuples): no Sprague-Grundy."""
+    for i, c in enumerate(counts):
+        for to in letter_options(c):
+            rest = counts[:i] + ((to,) if to else ()) + counts[i + 1 :]
+            if not _first_player_wins(tuple(sorted(rest, reverse=True))):
+                return True
+    return False
+
+
+def _move_text(letter: str, count: int, to: int) -> str:
+    taken = count - to
+    if to == 0 and taken > 2:
+        return f"remove all {taken} copies of {letter}"
+    return f"remove {taken} cop{'y' if taken == 1 else 'ies'} of {letter}"
+
+
+class WordGame(Game):
+    name = "word_game"
+    title = "A word game (Codeforces gym 102780F)"
+    time_limit = 1.0
+    samples = (("ZADACHA\n", "Alice\n"), ("WORD\n", "Bob\n"))
+    minimax_reach = MAX_LEN  # memoised over sorted count tuples, the whole space takes ~5 s
+    oracle_reach = MAX_LEN
+    max_size = MAX_LEN
+
+    def parse_input(self, text: str) -> str:
+        lines = input_lines(text)
+        word = require_line(lines, 0, "a word of 1 to 40 uppercase letters")
+        reject_spaces(word, 1)
+        if not word:
+            raise InputError(1, "the word must have 1 to 40 letters, got an empty line")
+        for column, ch in enumerate(word, 1):
+            if ch not in LETTERS:
+                raise InputError(1, f"only uppercase letters A-Z are allowed, got {ch!r}", column=column)
+        if len(word) > MAX_LEN:
+            raise InputError(1, f"the word must have 1 to 40 letters, got {len(word)}", column=MAX_LEN + 1)
+        reject_trailing(lines, 1)
+        return word
+
+    def format_input(self, instance: str) -> str:
+        return instance + "\n"
+
+    def size(self, instance: str) -> int:
+        return len(instance)
+
+    def parse_answer(self, text: str, instance: str) -> str:
+        tokens = answer_tokens(text)
+        if len(tokens) != 1 or tokens[0] not in ("Alice", "Bob"):
+            shown = " ".join(tokens)[:40]
+            raise PresentationError(f"expected one token, Alice or Bob; got {shown!r}")
+        return tokens[0]
+
+    def format_answer(self, answer: str) -> str:
+        return answer + "\n"
+
+    def minimax(self, instance: str) -> str:
+        if len(instance) > self.minimax_reach:
+            raise OutOfReach(f"word_game minimax is built for words up to {self.minimax_reach} letters")
+        return "Alice" if _first_player_wins(counts_of(instance)) else "Bob"
+
+    def grundy(self, instance: str) -> int:
+        """Sprague-Grundy: letters are independent components, the word is their xor."""
+        value = 0
+        for count in Counter(instance).values():
+            value ^= letter_grundy(count)
+        return value
+
+    def oracle(self, instance: str) -> str:
+        return "Alice" if self.grundy(instance) else "Bob"
+
+    def _winning_moves(self, counts: dict[str, int]) -> list[tuple[str, int, int]]:
+        total = 0
+        for c in counts.values():
+            total ^= letter_grundy(c)
+        moves = []
+        for letter in sorted(counts):
+            c = counts[letter]
+            for to in letter_options(c):
+                if total ^ letter_grundy(c) ^ letter_grundy(to) == 0:
+                    moves.append((letter, c, to))
+        return moves
+
+    def explain(self, instance: str) -> Explanation:
+        counts = dict(sorted(Counter(instance).items()))
+        components = tuple((f"{letter} x{c}", letter_grundy(c)) for letter, c in counts.items())
+        total = self.grundy(instance)
+        winning = tuple(_move_text(*m) for m in self._winning_moves(counts))
+        line: list[str] = []
+        player, state = "Alice", dict(counts)
+        while state:
+            moves = self._winning_moves(state)
+            if moves:
+                letter, c, to = moves[0]
+            else:  # a lost position: any move will do; take one copy of the first letter
+                letter = next(iter(state))
+                c = state[letter]
+                to = c - 1
+            line.append(f"{player}: {_move_text(letter, c, to)}")
+            if to:
+                state[letter] = to
+            else:
+                del state[letter]
+            player = "Bob" if player == "Alice" else "Alice"
+        winner = "Bob" if player == "Alice" else "Alice"
+        line.append(f"{winner} removed the last letter and wins")
+        outcome = f"{'Alice' if total else 'Bob'} wins (xor {total} {'!=' if total else '=='} 0)"
+        return Explanation(outcome, components, total, winning, tuple(line))
+
+    def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
+        return [
+            ExhaustiveSpace(
+                "letter-count multisets",
+                "every multiset of letter counts with total <= 40 (every valid word up to renaming letters)",
+                tuple(range(1, MAX_LEN + 1)),
+                words_of_length,
+            )
+        ]
+
+
+def _partitions(total: int, largest: int, parts: int) -> Iterator[tuple[int, ...]]:
+    if total == 0:
+        yield ()
+        return
+    if parts == 0:
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in _partitions(total - first, first, parts - 1):
+            yield (first,) + rest
+
+
+def words_of_length(length: int) -> Iterator[str]:
+    """One word per multiset of letter counts summing to ``length`` (at most 26 letters).
+
+    >>> list(words_of_length(3))
+    ['AAA', 'AAB', 'ABC']
+    """
+    for counts in _partitions(length, length, len(LETTERS)):
+        yield "".join(LETTERS[i] * c for i, c in enumerate(counts))
+
+
+GAME = WordGame()
