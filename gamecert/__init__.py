@@ -1,0 +1,21 @@
+"""gamecert: certify solvers of combinatorial games against exact oracles, with evidence.
+
+The public surface is small: :class:`Game` and :class:`Explanation` to write a game,
+:func:`registry.get` to find one, :class:`Verdict` for results, :class:`GamecertError` and its
+subclasses for errors.
+"""
+
+from gamecert.errors import GamecertError, InputError, PresentationError, RegistryError
+from gamecert.game import ExhaustiveSpace, Explanation, Game
+from gamecert.verdict import Verdict
+
+__all__ = [
+    "ExhaustiveSpace",
+    "Explanation",
+    "Game",
+    "GamecertError",
+    "InputError",
+    "PresentationError",
+    "RegistryError",
+    "Verdict",
+]

@@ -1,0 +1,5 @@
+import sys
+
+from gamecert.cli import main
+
+sys.exit(main())

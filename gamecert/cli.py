@@ -1,0 +1,145 @@
+"""The ``gamecert`` command line. Each subcommand's work lives in its own module.
+
+Exit status: 0 certified / nothing found, 1 a wrong answer or fault found, 2 a usage or input
+error (one clear line on stderr, never a traceback), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from gamecert.errors import GamecertError
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own errors: same exit status as ours
+        self.print_usage(sys.stderr)
+        print(f"gamecert: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gamecert", description="Certify solvers of combinatorial games, with evidence.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sub.add_parser("list", help="list every registered game with its solvers")
+
+    c = sub.add_parser("certify", help="certify a candidate program, or the registered solvers")
+    c.add_argument("game", help="a game name, or 'all'")
+    c.add_argument("candidate", nargs="?", help="a .py file, an executable, or a quoted command line")
+    c.add_argument("--examples", type=int, default=None, metavar="N", help="random cases (default: from the profile)")
+    c.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: chosen and reported)")
+    c.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per test (default: the problem's)")
+    c.add_argument("--memory-limit", type=int, default=256, metavar="MB", help="address space per test (default 256)")
+    c.add_argument("--report-dir", default="reports", metavar="DIR", help="where reports go (default reports/)")
+    c.add_argument("--profile", default=None, choices=["quick", "default", "ci", "thorough"])
+    c.add_argument("--no-fork-server", action="store_true", help="start a fresh process per test (slow baseline)")
+
+    r = sub.add_parser("replay", help="re-run a report's input on its candidate")
+    r.add_argument("report_dir", metavar="REPORT_DIR")
+
+    k = sub.add_parser("check", help="check claimed examples (input and claimed answer) against the oracle")
+    k.add_argument("game")
+    k.add_argument("file", metavar="FILE")
+
+    p = sub.add_parser("prove", help="check a game's claims and print their evidence")
+    p.add_argument("game", help="a game name, or 'all'")
+    p.add_argument("--plot-dir", default=None, metavar="DIR", help="write Grundy-sequence plots here")
+
+    n = sub.add_parser("new-game", help="scaffold a new game: one module per part folder")
+    n.add_argument("name")
+    n.add_argument("--octal", default=None, metavar="CODE", help="make it the heap game with this octal code")
+
+    e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves")
+    e.add_argument("game")
+    e.add_argument("input", metavar="FILE", help="an input file, or - for stdin")
+    return parser
+
+
+def _list() -> int:
+    from gamecert import registry
+
+    for name in registry.game_names():
+        missing = registry.missing_parts(name)
+        if missing:
+            print(f"{name}: INCOMPLETE, missing {', '.join(missing)}")
+            continue
+        try:
+            entry = registry.get(name)
+        except GamecertError as exc:
+            print(f"{name}: BROKEN, {exc}")
+            continue
+        print(f"{name}: {entry.game.title}; solvers: {', '.join(sorted(entry.solvers))}")
+    return EXIT_OK
+
+
+def _explain(game: str, path: str) -> int:
+    from gamecert import registry
+
+    entry = registry.get(game)
+    text = sys.stdin.read() if path == "-" else _read(path)
+    instance = entry.game.parse_input(text)
+    print(entry.game.explain(instance).describe())
+    return EXIT_OK
+
+
+def _read(path: str) -> str:
+    from gamecert.errors import UsageError
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    if args.command == "list":
+        return _list()
+    if args.command == "explain":
+        return _explain(args.game, args.input)
+    if args.command == "certify":
+        if args.candidate is None:
+            from gamecert.crosscheck import certify_registered_command
+
+            return certify_registered_command(args)
+        from gamecert.certify import certify_candidate_command
+
+        return certify_candidate_command(args)
+    if args.command == "replay":
+        from gamecert.certify import replay_command
+
+        return replay_command(args)
+    if args.command == "check":
+        from gamecert.checkclaims import check_command
+
+        return check_command(args)
+    if args.command == "prove":
+        from gamecert.prove import prove_command
+
+        return prove_command(args)
+    if args.command == "new-game":
+        from gamecert.scaffold import new_game_command
+
+        return new_game_command(args)
+    raise AssertionError(args.command)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return dispatch(args)
+    except GamecertError as exc:
+        print(f"gamecert: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("gamecert: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

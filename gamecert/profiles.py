@@ -1,0 +1,43 @@
+"""Settings profiles: how hard a run looks, by name instead of magic numbers.
+
+Chosen by ``--profile`` (command line), ``--gamecert-profile`` (pytest) or the environment
+variable ``GAMECERT_PROFILE``; ``default`` (alias ``ci``) when none is given.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from gamecert.errors import UsageError
+
+ENV_VAR = "GAMECERT_PROFILE"
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    #: Hypothesis examples per property
+    examples: int
+    #: fraction of each exhaustive space's sizes to sweep (1.0 = all of it)
+    exhaustive: float
+    #: Hypothesis examples at full constraint size (slow solvers make these dear)
+    large_examples: int
+    description: str
+
+
+PROFILES = {
+    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases"),
+    "default": Profile("default", 200, 1.0, 25, "every exhaustive space in full, 200 random cases per property"),
+    "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property"),
+}
+ALIASES = {"ci": "default"}
+
+
+def get_profile(name: str | None = None) -> Profile:
+    """The profile called ``name``, else the one ``GAMECERT_PROFILE`` names, else default."""
+    chosen = name or os.environ.get(ENV_VAR) or "default"
+    chosen = ALIASES.get(chosen, chosen)
+    if chosen not in PROFILES:
+        raise UsageError(f"unknown profile {chosen!r}; choose one of {', '.join([*PROFILES, *ALIASES])}")
+    return PROFILES[chosen]
