@@ -8,7 +8,7 @@ module must define:
 - ``fast/NAME.py``: ``SOLVERS``, a non-empty dict from solver name to ``solve(instance)``;
 - ``strategies/NAME.py``: ``instances()``, a Hypothesis strategy over the whole input space;
   ``oracle_instances()``, one within the oracle's reach; ``features(instance)``, the labels a
-  coverage histogram counts;
+  coverage histogram counts; ``largest()``, a few instances at the maximum sizes;
 - ``proofs/NAME.py``: ``CLAIMS``, a list of claims (see :mod:`gamecert.claims`).
 """
 
@@ -35,6 +35,7 @@ REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
         ("instances", "a function returning a Hypothesis strategy over the whole input space"),
         ("oracle_instances", "a function returning a strategy within the oracle's reach"),
         ("features", "a function instance -> iterable of feature labels (coverage histogram)"),
+        ("largest", "a function returning a few instances at the maximum sizes the constraints allow"),
     ),
     "proofs": (("CLAIMS", "a list of gamecert.claims.Claim"),),
 }
