@@ -34,13 +34,15 @@ class Explanation:
     winning_moves: tuple[str, ...] = ()
     line_of_play: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    #: what the numbers beside the components are
+    value_label: str = "Grundy value"
 
     def describe(self) -> str:
         """Markdown text, the same in reports and on the terminal."""
         out = [f"**Outcome:** {self.outcome}"]
         if self.components:
             out.append("")
-            out.append("| component | Grundy value |")
+            out.append(f"| component | {self.value_label} |")
             out.append("|---|---|")
             out.extend(f"| {name} | {value} |" for name, value in self.components)
         if self.total is not None:
@@ -229,6 +231,15 @@ def parse_int(line: str, number: int, what: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise InputError(number, f"{what} must be between {low} and {high}, got {value}")
     return value
+
+
+def ensure_recursion(depth: int) -> None:
+    """Raise Python's recursion limit to allow a search ``depth`` calls deep (never lower it)."""
+    import sys
+
+    needed = 4 * depth + 200
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
 
 
 def answer_tokens(text: str) -> list[str]:

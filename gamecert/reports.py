@@ -1,0 +1,405 @@
+"""Counterexample reports and certificates: plain frozen data, written atomically.
+
+A certification ends in one directory ``REPORT_DIR/<game>/<candidate-name>-<timestamp>/``:
+
+- on a fault, :class:`FailureReport` as ``report.md`` (for people), ``report.json`` (for
+  machines and ``gamecert replay``), ``input.in`` and ``expected.ans`` (for contest tools);
+- on success (or an interrupted run with nothing found), :class:`Certificate` as
+  ``certificate.md`` and ``certificate.json``.
+
+The directory is built under a hidden temporary name in the same parent and renamed into place
+in one step, so a reader sees it complete or not at all; single files are written to a
+temporary file beside them and moved over with :func:`os.replace`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+REPORT_FILES = ("report.md", "report.json", "input.in", "expected.ans")
+CERTIFICATE_FILES = ("certificate.md", "certificate.json")
+
+#: how much of a candidate's output a report keeps (the whole thing goes nowhere: it may be huge)
+GOT_KEEP = 4000
+
+
+# ---- data ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FailureReport:
+    """One fault of one candidate on one input, with everything needed to see and replay it."""
+
+    game: str
+    candidate: str
+    candidate_spec: str
+    verdict: str
+    verdict_meaning: str
+    input: str
+    expected: str
+    got: str
+    reason: str
+    seed: int
+    profile: str
+    phase: str
+    size: int
+    explanation: str
+    created: str
+    minimality: str = ""
+    stderr_tail: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    wall_s: float | None = None
+    cpu_s: float | None = None
+    max_rss_mb: float | None = None
+    time_limit_s: float = 1.0
+    memory_limit_mb: int = 256
+    tests_run: int = 0
+    interrupted: bool = False
+    notes: tuple[str, ...] = ()
+
+    def replay_command(self, directory: str | os.PathLike[str]) -> str:
+        return f"gamecert replay {shlex.quote(str(directory))}"
+
+    def rerun_command(self) -> str:
+        return (
+            f"gamecert certify {self.game} {shlex.quote(self.candidate_spec)} "
+            f"--seed {self.seed} --profile {self.profile} "
+            f"--time-limit {self.time_limit_s:g} --memory-limit {self.memory_limit_mb}"
+        )
+
+    def to_json(self, directory: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        data = asdict(self)
+        data["notes"] = list(self.notes)
+        data["kind"] = "report"
+        if directory is not None:
+            data["replay"] = self.replay_command(directory)
+        data["rerun"] = self.rerun_command()
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FailureReport:
+        names = {f for f in cls.__dataclass_fields__}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        kwargs["notes"] = tuple(kwargs.get("notes", ()))
+        return cls(**kwargs)
+
+    def describe(self, directory: str | os.PathLike[str] | None = None) -> str:
+        """The Markdown ``report.md``."""
+        shown = str(directory) if directory is not None else "REPORT_DIR"
+        out = [
+            f"# {self.verdict} ({self.verdict_meaning}): {self.candidate} on {self.game}",
+            "",
+            f"- **Verdict:** {self.verdict}: {self.reason}",
+            f"- **Candidate:** `{self.candidate_spec}`",
+            f"- **Found by:** {self.phase} (input size {self.size}; {self.tests_run} tests run before it)",
+        ]
+        if self.minimality:
+            out.append(f"- **Minimal:** {self.minimality}")
+        out += [
+            f"- **Seed:** {self.seed} (profile {self.profile})",
+            f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
+        ]
+        run = _run_line(self)
+        if run:
+            out.append(f"- **Run:** {run}")
+        if self.interrupted:
+            out.append("- **Interrupted:** the run was stopped early; this is the fault found so far.")
+        out += ["", "## Input", "", _fence(self.input), "", "## Expected", "", _fence(self.expected)]
+        out += ["", "## Got", "", _fence(self.got if self.got else "(no output)")]
+        if self.stderr_tail:
+            out += ["", "## Last lines of stderr", "", _fence(self.stderr_tail)]
+        out += ["", "## Why: the oracle's explanation of the position", "", self.explanation.rstrip()]
+        if self.notes:
+            out += ["", "## Notes", ""] + [f"- {note}" for note in self.notes]
+        out += [
+            "",
+            "## Replay",
+            "",
+            _fence(self.replay_command(shown), lang="sh"),
+            "",
+            "The whole certification again, same seed:",
+            "",
+            _fence(self.rerun_command(), lang="sh"),
+            "",
+            "`input.in` and `expected.ans` beside this file hold the input and the expected output.",
+            "",
+        ]
+        return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class SpaceEvidence:
+    """How far one exhaustive space was swept: every input of sizes ``<= up_to``."""
+
+    name: str
+    description: str
+    up_to: int | None
+    inputs: int
+    complete: bool
+
+    def describe(self) -> str:
+        if self.up_to is None:
+            return f"{self.name}: not swept (the budget did not cover its smallest size)"
+        whole = " (the whole space)" if self.complete else ""
+        return f"{self.name}: exhaustive up to size {self.up_to} ({self.inputs} inputs){whole}"
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The evidence a run found nothing: what was run, how much, how fast."""
+
+    game: str
+    candidate: str
+    candidate_spec: str
+    seed: int
+    profile: str
+    samples: int
+    exhaustive: tuple[SpaceEvidence, ...]
+    random_examples: int
+    largest_sizes: tuple[int, ...]
+    tests: int
+    runs: int
+    elapsed_s: float
+    slowest_s: float
+    slowest_what: str
+    time_limit_s: float
+    memory_limit_mb: int
+    created: str
+    interrupted: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def verdict(self) -> str:
+        return "INTERRUPTED" if self.interrupted else "CERTIFIED"
+
+    @property
+    def tests_per_second(self) -> float:
+        return self.tests / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["exhaustive"] = [asdict(s) for s in self.exhaustive]
+        data["largest_sizes"] = list(self.largest_sizes)
+        data["notes"] = list(self.notes)
+        data["kind"] = "certificate"
+        data["verdict"] = self.verdict
+        data["tests_per_second"] = round(self.tests_per_second, 1)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Certificate:
+        names = {f for f in cls.__dataclass_fields__}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        kwargs["exhaustive"] = tuple(SpaceEvidence(**s) for s in kwargs.get("exhaustive", ()))
+        kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
+        kwargs["notes"] = tuple(kwargs.get("notes", ()))
+        return cls(**kwargs)
+
+    def evidence_lines(self) -> list[str]:
+        lines = [f"samples: {self.samples}, checked against the oracle"]
+        lines += [s.describe() for s in self.exhaustive]
+        lines.append(f"random: {self.random_examples} Hypothesis cases, seed {self.seed}")
+        if self.largest_sizes:
+            sizes = ", ".join(str(s) for s in self.largest_sizes)
+            lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
+        else:
+            lines.append("largest: none run")
+        lines.append(f"slowest test: {self.slowest_s:.3f} s ({self.slowest_what or 'n/a'})")
+        return lines
+
+    def describe(self) -> str:
+        """The Markdown ``certificate.md``."""
+        head = (
+            f"# {self.verdict}: {self.candidate} on {self.game}"
+            if not self.interrupted
+            else f"# INTERRUPTED (partial evidence, nothing found so far): {self.candidate} on {self.game}"
+        )
+        out = [
+            head,
+            "",
+            f"- **Candidate:** `{self.candidate_spec}`",
+            f"- **Profile:** {self.profile}; **seed:** {self.seed}",
+            f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
+            f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
+            f"({self.tests_per_second:.0f} tests/s)",
+            "",
+            "## Evidence",
+            "",
+        ]
+        out += [f"- {line}" for line in self.evidence_lines()]
+        if self.notes:
+            out += ["", "## Notes", ""] + [f"- {note}" for note in self.notes]
+        out.append("")
+        return "\n".join(out)
+
+
+def _run_line(report: FailureReport) -> str:
+    parts = []
+    if report.exit_code is not None:
+        parts.append(f"exit code {report.exit_code}")
+    if report.signal is not None:
+        parts.append(f"signal {report.signal}")
+    if report.wall_s is not None:
+        parts.append(f"wall {report.wall_s:.3f} s")
+    if report.cpu_s is not None:
+        parts.append(f"cpu {report.cpu_s:.3f} s")
+    if report.max_rss_mb is not None:
+        parts.append(f"max rss {report.max_rss_mb:.0f} MB")
+    return ", ".join(parts)
+
+
+def _fence(text: str, lang: str = "text") -> str:
+    """A Markdown code block that survives backticks inside ``text``."""
+    ticks = "```"
+    while ticks in text:
+        ticks += "`"
+    body = text if text.endswith("\n") else text + "\n"
+    return f"{ticks}{lang}\n{body}{ticks}"
+
+
+def clip(text: str, keep: int = GOT_KEEP) -> str:
+    """At most ``keep`` characters, saying how much was cut.
+
+    >>> clip("abcdef", 3)
+    'abc\\n... (3 more characters not shown)'
+    """
+    if len(text) <= keep:
+        return text
+    return text[:keep] + f"\n... ({len(text) - keep} more characters not shown)"
+
+
+# ---- writing -------------------------------------------------------------------------------
+
+def timestamp(now: datetime | None = None) -> str:
+    """A sortable, filesystem-safe timestamp.
+
+    >>> timestamp(datetime(2024, 5, 6, 7, 8, 9, 123456))
+    '20240506-070809-123'
+    """
+    now = now or datetime.now()
+    return now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
+
+
+def safe_name(name: str) -> str:
+    """A candidate name usable as a directory name.
+
+    >>> safe_name("java -cp build Main")
+    'java-cp-build-Main'
+    """
+    cleaned = re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-.")
+    return (cleaned or "candidate")[:60]
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+
+
+def _unlink_quietly(path: str | os.PathLike[str]) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def publish_directory(report_dir: str | os.PathLike[str], game: str, candidate: str, files: Mapping[str, str],
+                      created: str) -> Path:
+    """Write ``files`` into a fresh ``report_dir/game/<candidate>-<created>/`` all at once.
+
+    The files go into a hidden temporary directory beside the target, which is then renamed
+    into place: the target appears complete or not at all. A clash of names (two runs in the
+    same millisecond) gets a numeric suffix.
+    """
+    parent = Path(report_dir) / game
+    parent.mkdir(parents=True, exist_ok=True)
+    base = f"{safe_name(candidate)}-{created}"
+    staging = Path(tempfile.mkdtemp(prefix=f".{base}.", suffix=".tmp", dir=parent))
+    try:
+        for name, text in files.items():
+            atomic_write_text(staging / name, text)
+        os.chmod(staging, 0o755)
+        for attempt in range(1000):
+            target = parent / (base if attempt == 0 else f"{base}-{attempt + 1}")
+            try:
+                os.rename(staging, target)  # fails if target exists and is not empty
+                return target
+            except OSError:
+                if not target.exists():
+                    raise
+        raise OSError(f"could not find a free report directory name under {parent}")
+    except BaseException:
+        for child in staging.glob("*") if staging.exists() else ():
+            _unlink_quietly(child)
+        try:
+            staging.rmdir()
+        except OSError:
+            pass
+        raise
+
+
+def _dump(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def write_report(report: FailureReport, report_dir: str | os.PathLike[str]) -> Path:
+    """Write ``report`` as a new report directory; return its path."""
+    # the directory name is known only after the rename, so the texts that mention it are
+    # rendered with the name it will most likely get and fixed up if a clash renamed it
+    parent = Path(report_dir) / report.game
+    guess = parent / f"{safe_name(report.candidate)}-{report.created}"
+    files = _report_files(report, guess)
+    path = publish_directory(report_dir, report.game, report.candidate, files, report.created)
+    if path != guess:
+        for name, text in _report_files(report, path).items():
+            atomic_write_text(path / name, text)
+    return path
+
+
+def _report_files(report: FailureReport, directory: Path) -> dict[str, str]:
+    return {
+        "report.json": _dump(report.to_json(directory)),
+        "report.md": report.describe(directory),
+        "input.in": report.input,
+        "expected.ans": report.expected,
+    }
+
+
+def write_certificate(cert: Certificate, report_dir: str | os.PathLike[str]) -> Path:
+    """Write ``cert`` as a new certificate directory; return its path."""
+    files = {"certificate.json": _dump(cert.to_json()), "certificate.md": cert.describe()}
+    return publish_directory(report_dir, cert.game, cert.candidate, files, cert.created)
+
+
+def read_report(directory: str | os.PathLike[str]) -> FailureReport:
+    """The :class:`FailureReport` stored in ``directory`` (a :class:`UsageError` if none)."""
+    from gamecert.errors import UsageError
+
+    path = Path(directory) / "report.json"
+    if not path.is_file():
+        if (Path(directory) / "certificate.json").is_file():
+            raise UsageError(f"{directory} holds a certificate, not a failure report: there is nothing to replay")
+        raise UsageError(f"no report.json in {directory}: give a directory written by `gamecert certify`")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return FailureReport.from_json(data)
+    except (ValueError, TypeError, OSError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None

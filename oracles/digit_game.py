@@ -1,0 +1,245 @@
+"""digit_game (Codeforces 1419A, "Digit Game"): rules, formats and exact searches.
+
+Raze (first) marks unmarked digits in odd positions, Breach in even positions, alternately,
+until one digit is left; Raze wins if it is odd. An input holds up to 100 games.
+
+The game is partisan, so there are no Grundy values to add up; the two searches are:
+- :meth:`DigitGame.minimax`: over whole positions (which digits are still unmarked);
+- :meth:`DigitGame.oracle`: over reduced positions. Marking a digit matters only through its
+  position's parity class and its own parity, so two unmarked digits with the same position
+  class and the same parity are interchangeable and a position reduces to four counts. The
+  reduction is checked against the plain minimax on every input the latter reaches.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from functools import lru_cache
+
+from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.game import (
+    ExhaustiveSpace,
+    Explanation,
+    Game,
+    answer_tokens,
+    ensure_recursion,
+    input_lines,
+    parse_int,
+    reject_spaces,
+    reject_trailing,
+    require_line,
+)
+
+MAX_T = 100
+MAX_N = 1000
+RAZE, BREACH = 1, 2
+
+
+def _player_positions(digits: str, player: int) -> range:
+    """0-based indices of the 1-based positions ``player`` may mark (odd for Raze)."""
+    return range(0 if player == RAZE else 1, len(digits), 2)
+
+
+@lru_cache(maxsize=None)
+def _minimax(digits: str, unmarked: int, player: int) -> int:
+    """Winner from a whole position: ``unmarked`` is a bitmask over the digits."""
+    if unmarked & (unmarked - 1) == 0:  # exactly one digit left
+        last = unmarked.bit_length() - 1
+        return RAZE if int(digits[last]) % 2 else BREACH
+    other = BREACH if player == RAZE else RAZE
+    moved = False
+    for i in _player_positions(digits, player):
+        if unmarked >> i & 1:
+            moved = True
+            if _minimax(digits, unmarked & ~(1 << i), other) == player:
+                return player
+    if not moved:  # the statement says this cannot happen; if it did, the search would be wrong
+        raise AssertionError(f"{digits}: player {player} has no digit to mark")
+    return other
+
+
+# Reduced position: (a, b, c, d) = unmarked odd and even digits in odd positions (a, b) and in
+# even positions (c, d), and the player to move.
+@lru_cache(maxsize=None)
+def _reduced(a: int, b: int, c: int, d: int, player: int) -> int:
+    if a + b + c + d == 1:
+        return RAZE if a or c else BREACH
+    if player == RAZE:
+        options = [(a - 1, b, c, d)] * (a > 0) + [(a, b - 1, c, d)] * (b > 0)
+        other = BREACH
+    else:
+        options = [(a, b, c - 1, d)] * (c > 0) + [(a, b, c, d - 1)] * (d > 0)
+        other = RAZE
+    if not options:
+        raise AssertionError(f"player {player} has no digit to mark in reduced position {(a, b, c, d)}")
+    return player if any(_reduced(*o, other) == player for o in options) else other
+
+
+def reduce_digits(digits: str) -> tuple[int, int, int, int]:
+    """(odd digits in odd positions, even digits in odd positions, odd in even, even in even).
+
+    >>> reduce_digits("2069")
+    (0, 1, 1, 1)
+    """
+    odd_pos, even_pos = digits[0::2], digits[1::2]
+    a = sum(int(ch) % 2 for ch in odd_pos)
+    c = sum(int(ch) % 2 for ch in even_pos)
+    return a, len(odd_pos) - a, c, len(even_pos) - c
+
+
+class DigitGame(Game):
+    name = "digit_game"
+    title = "Digit Game (Codeforces 1419A)"
+    time_limit = 1.0
+    samples = (("4\n1\n2\n1\n3\n3\n102\n4\n2069\n", "2\n1\n1\n2\n"),)
+    minimax_reach = 12
+    oracle_reach = 300  # ~0.02 s a game; n = 1000 takes ~0.5 s, too dear for random batches
+    max_size = MAX_N
+    max_batch = MAX_T
+
+    def parse_input(self, text: str) -> tuple[str, ...]:
+        lines = input_lines(text)
+        t = parse_int(require_line(lines, 0, "t, the number of games"), 1, "t", 1, MAX_T)
+        games = []
+        for g in range(t):
+            n_line = 2 + 2 * g
+            n = parse_int(require_line(lines, n_line - 1, f"n for game {g + 1} of {t}"), n_line, "n", 1, MAX_N)
+            digits = require_line(lines, n_line, f"the {n}-digit number of game {g + 1} of {t}")
+            reject_spaces(digits, n_line + 1)
+            for column, ch in enumerate(digits, 1):
+                if not ("0" <= ch <= "9"):
+                    raise InputError(n_line + 1, f"only digits 0-9 are allowed, got {ch!r}", column=column)
+            if len(digits) != n:
+                raise InputError(n_line + 1, f"the number must have n = {n} digits, got {len(digits)}")
+            if digits[0] == "0":
+                raise InputError(n_line + 1, "the number must not have a leading zero", column=1)
+            games.append(digits)
+        reject_trailing(lines, 1 + 2 * t)
+        return tuple(games)
+
+    def format_input(self, instance: tuple[str, ...]) -> str:
+        return f"{len(instance)}\n" + "".join(f"{len(d)}\n{d}\n" for d in instance)
+
+    def size(self, instance: tuple[str, ...]) -> int:
+        return max(len(d) for d in instance)
+
+    def parse_answer(self, text: str, instance: tuple[str, ...]) -> tuple[int, ...]:
+        tokens = answer_tokens(text)
+        if len(tokens) != len(instance):
+            raise PresentationError(f"expected {len(instance)} answers (one per game), got {len(tokens)}")
+        for k, tok in enumerate(tokens, 1):
+            if tok not in ("1", "2"):
+                raise PresentationError(f"answer {k}: expected 1 or 2, got {tok[:20]!r}")
+        return tuple(int(tok) for tok in tokens)
+
+    def format_answer(self, answer: tuple[int, ...]) -> str:
+        return "".join(f"{w}\n" for w in answer)
+
+    def judge(self, instance, got, expected) -> str | None:
+        wrong = [k for k, (g, e) in enumerate(zip(got, expected, strict=True), 1) if g != e]
+        if not wrong:
+            return None
+        k = wrong[0]
+        return f"game {k} of {len(instance)} (n = {len(instance[k - 1])}): expected {expected[k - 1]}, got {got[k - 1]}" + (
+            f" ({len(wrong)} games wrong in all)" if len(wrong) > 1 else ""
+        )
+
+    def minimax(self, instance: tuple[str, ...]) -> tuple[int, ...]:
+        if self.size(instance) > self.minimax_reach:
+            raise OutOfReach(f"digit_game minimax is built for n up to {self.minimax_reach}")
+        return tuple(_minimax(d, (1 << len(d)) - 1, RAZE) for d in instance)
+
+    def oracle(self, instance: tuple[str, ...]) -> tuple[int, ...]:
+        if self.size(instance) > self.oracle_reach:
+            raise OutOfReach(f"digit_game oracle is built for n up to {self.oracle_reach}")
+        ensure_recursion(self.size(instance))
+        return tuple(_reduced(*reduce_digits(d), RAZE) for d in instance)
+
+    def explain(self, instance: tuple[str, ...]) -> Explanation:
+        if self.size(instance) > self.oracle_reach:
+            raise OutOfReach(f"digit_game explanations need the oracle: n up to {self.oracle_reach}")
+        if len(instance) > 1:
+            parts = [f"game {k}: {self._explain_one(d).outcome}" for k, d in enumerate(instance, 1)]
+            return Explanation(f"{len(instance)} games", notes=tuple(parts))
+        return self._explain_one(instance[0])
+
+    def _explain_one(self, digits: str) -> Explanation:
+        ensure_recursion(len(digits))
+        a, b, c, d = reduce_digits(digits)
+        winner = _reduced(a, b, c, d, RAZE)
+        components = (
+            ("odd digits in odd positions", a),
+            ("even digits in odd positions", b),
+            ("odd digits in even positions", c),
+            ("even digits in even positions", d),
+        )
+        names = {RAZE: "Raze", BREACH: "Breach"}
+        winning: list[str] = []
+        unmarked = (1 << len(digits)) - 1
+        if len(digits) > 1 and winner == RAZE:
+            winning = [
+                f"Raze marks position {i + 1} (digit {digits[i]})"
+                for i in _player_positions(digits, RAZE)
+                if _reduced(*_after(a, b, c, d, RAZE, digits[i]), BREACH) == RAZE
+            ]
+        line: list[str] = []
+        player, state = RAZE, (a, b, c, d)
+        while unmarked & (unmarked - 1):
+            other = BREACH if player == RAZE else RAZE
+            choices = [i for i in _player_positions(digits, player) if unmarked >> i & 1]
+            good = [i for i in choices if _reduced(*_after(*state, player, digits[i]), other) == player]
+            i = (good or choices)[0]
+            line.append(f"{names[player]} marks position {i + 1} (digit {digits[i]})")
+            state = _after(*state, player, digits[i])
+            unmarked &= ~(1 << i)
+            player = other
+        last = unmarked.bit_length() - 1
+        line.append(f"position {last + 1} (digit {digits[last]}) is left: {names[winner]} wins")
+        outcome = f"{names[winner]} wins ({winner})"
+        note = "digit_game is partisan: the components are the four counts the position reduces to, not Grundy values."
+        return Explanation(outcome, components, None, tuple(winning), tuple(line), (note,), value_label="count")
+
+    def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
+        return [
+            ExhaustiveSpace(
+                "parity-layouts",
+                "every layout of digit parities for n <= 16 (odd digit 1, even digit 2)",
+                tuple(range(1, 17)),
+                _parity_layouts,
+            ),
+            ExhaustiveSpace("digit-strings", "every digit string for n <= 4", tuple(range(1, 5)), _digit_strings),
+        ]
+
+    def merge(self, instances):
+        games = tuple(d for inst in instances for d in inst)
+        if not 1 <= len(games) <= MAX_T:
+            raise ValueError(f"a batch holds 1 to {MAX_T} games, got {len(games)}")
+        return games
+
+    def split(self, instance):
+        return tuple((d,) for d in instance)
+
+    def split_answer(self, instance, answer):
+        return tuple((w,) for w in answer)
+
+
+def _after(a: int, b: int, c: int, d: int, player: int, digit: str) -> tuple[int, int, int, int]:
+    odd = int(digit) % 2 == 1
+    if player == RAZE:
+        return (a - 1, b, c, d) if odd else (a, b - 1, c, d)
+    return (a, b, c - 1, d) if odd else (a, b, c, d - 1)
+
+
+def _parity_layouts(n: int) -> Iterator[tuple[str, ...]]:
+    for bits in itertools.product("12", repeat=n):
+        yield ("".join(bits),)
+
+
+def _digit_strings(n: int) -> Iterator[tuple[str, ...]]:
+    for first in "123456789":
+        for rest in itertools.product("0123456789", repeat=n - 1):
+            yield (first + "".join(rest),)
+
+
+GAME = DigitGame()

@@ -1,0 +1,214 @@
+"""string_cut (Codeforces 305E, "Playing with String"): rules, formats and exact searches.
+
+A move picks a piece ``t`` and a 1-based position ``i`` with ``1 < i < |t|`` and
+``t[i-1] == t[i+1]``, and cuts ``t`` into ``t[1..i-1]``, ``t[i]``, ``t[i+1..|t|]``. A player who
+cannot move loses. The answer is ``Second``, or ``First`` and the smallest winning first cut.
+
+Both searches work on the pieces' text itself, from the rules alone: no reduction to runs of
+cuttable positions (that reduction is the fast solvers' business and is checked against this).
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+from collections.abc import Iterator
+from functools import lru_cache
+
+from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.game import (
+    ExhaustiveSpace,
+    Explanation,
+    Game,
+    answer_tokens,
+    ensure_recursion,
+    input_lines,
+    mex,
+    reject_spaces,
+    reject_trailing,
+    require_line,
+)
+
+MAX_LEN = 5000
+#: answer: None for "Second", else the smallest winning first cut (1-based)
+Answer = int | None
+
+
+def cuts(piece: str) -> Iterator[int]:
+    """1-based positions a move may cut in ``piece``.
+
+    >>> list(cuts("abacaba"))
+    [2, 4, 6]
+    """
+    for i in range(2, len(piece)):
+        if piece[i - 2] == piece[i]:
+            yield i
+
+
+def cut(piece: str, i: int) -> tuple[str, str, str]:
+    """The three pieces cutting ``piece`` at 1-based ``i`` leaves."""
+    return piece[: i - 1], piece[i - 1], piece[i:]
+
+
+@lru_cache(maxsize=None)
+def piece_grundy(piece: str) -> int:
+    """Grundy value of one piece, by search over its moves (pieces are independent games)."""
+    values = []
+    for i in cuts(piece):
+        left, middle, right = cut(piece, i)
+        values.append(piece_grundy(left) ^ piece_grundy(middle) ^ piece_grundy(right))
+    return mex(values)
+
+
+@lru_cache(maxsize=None)
+def _to_move_wins(pieces: tuple[str, ...]) -> bool:
+    """Plain minimax over whole positions (a sorted tuple of the pieces that still allow a cut)."""
+    for k, piece in enumerate(pieces):
+        for i in cuts(piece):
+            rest = pieces[:k] + pieces[k + 1 :] + cut(piece, i)
+            if not _to_move_wins(_normal(rest)):
+                return True
+    return False
+
+
+def _normal(pieces: tuple[str, ...]) -> tuple[str, ...]:
+    # pieces shorter than 3 can never be cut again; dropping them changes no outcome
+    return tuple(sorted(p for p in pieces if len(p) >= 3))
+
+
+class StringCut(Game):
+    name = "string_cut"
+    title = "Playing with String (Codeforces 305E)"
+    time_limit = 2.0
+    samples = (("abacaba\n", "First\n2\n"), ("abcde\n", "Second\n"))
+    minimax_reach = 12
+    oracle_reach = 120
+    max_size = MAX_LEN
+
+    def parse_input(self, text: str) -> str:
+        lines = input_lines(text)
+        s = require_line(lines, 0, "a string of 1 to 5000 lowercase letters")
+        reject_spaces(s, 1)
+        if not s:
+            raise InputError(1, "the string must have 1 to 5000 letters, got an empty line")
+        for column, ch in enumerate(s, 1):
+            if ch not in string.ascii_lowercase:
+                raise InputError(1, f"only lowercase letters a-z are allowed, got {ch!r}", column=column)
+        if len(s) > MAX_LEN:
+            raise InputError(1, f"the string must have 1 to 5000 letters, got {len(s)}", column=MAX_LEN + 1)
+        reject_trailing(lines, 1)
+        return s
+
+    def format_input(self, instance: str) -> str:
+        return instance + "\n"
+
+    def size(self, instance: str) -> int:
+        return len(instance)
+
+    def parse_answer(self, text: str, instance: str) -> Answer:
+        tokens = answer_tokens(text)
+        if tokens == ["Second"]:
+            return None
+        if len(tokens) == 2 and tokens[0] == "First":
+            pos = tokens[1]
+            if pos.isascii() and pos.isdigit() and len(pos) <= 9:
+                return int(pos)
+            raise PresentationError(f"after First, expected a position number, got {pos[:20]!r}")
+        shown = " ".join(tokens)[:40]
+        raise PresentationError(f"expected 'Second', or 'First' and a position; got {shown!r}")
+
+    def format_answer(self, answer: Answer) -> str:
+        return "Second\n" if answer is None else f"First\n{answer}\n"
+
+    def judge(self, instance: str, got: Answer, expected: Answer) -> str | None:
+        if got == expected:
+            return None
+        if expected is None:
+            return f"the first player loses (Second), but the answer claims First with cut {got}"
+        if got is None:
+            return f"the first player wins by cutting at {expected}, but the answer says Second"
+        if got not in set(cuts(instance)):
+            return f"position {got} is not a legal cut; the smallest winning cut is {expected}"
+        if self._cut_value(instance, got) == 0:
+            return f"cut {got} wins, but {expected} is a smaller winning cut"
+        return f"cut {got} loses (it leaves Grundy value {self._cut_value(instance, got)}); the smallest winning cut is {expected}"
+
+    def _cut_value(self, s: str, i: int) -> int:
+        left, _, right = cut(s, i)
+        return piece_grundy(left) ^ piece_grundy(right)
+
+    def minimax(self, instance: str) -> Answer:
+        if len(instance) > self.minimax_reach:
+            raise OutOfReach(f"string_cut minimax is built for strings up to {self.minimax_reach} letters")
+        for i in cuts(instance):
+            if not _to_move_wins(_normal(cut(instance, i))):
+                return i
+        return None
+
+    def oracle(self, instance: str) -> Answer:
+        if len(instance) > self.oracle_reach:
+            raise OutOfReach(f"string_cut oracle is built for strings up to {self.oracle_reach} letters")
+        ensure_recursion(len(instance))
+        if piece_grundy(instance) == 0:
+            return None
+        return next(i for i in cuts(instance) if self._cut_value(instance, i) == 0)
+
+    def explain(self, instance: str) -> Explanation:
+        if len(instance) > self.oracle_reach:
+            raise OutOfReach(f"string_cut explanations need the oracle: strings up to {self.oracle_reach} letters")
+        ensure_recursion(len(instance))
+        total = piece_grundy(instance)
+        positions = list(cuts(instance))
+        components = ((f"whole string ({len(instance)} letters, cuttable at {_ranges(positions) or 'no position'})", total),)
+        winning = tuple(f"cut at {i}" for i in positions if self._cut_value(instance, i) == 0)
+        line: list[str] = []
+        pieces = [instance]
+        players = itertools.cycle(("First", "Second"))
+        player = next(players)
+        while True:
+            moves = [(k, i) for k, p in enumerate(pieces) for i in cuts(p)]
+            if not moves:
+                line.append(f"{player} has no cut left and loses")
+                break
+            value = 0
+            for p in pieces:
+                value ^= piece_grundy(p)
+            chosen = moves[0]
+            for k, i in moves:
+                left, _, right = cut(pieces[k], i)
+                if value ^ piece_grundy(pieces[k]) ^ piece_grundy(left) ^ piece_grundy(right) == 0:
+                    chosen = (k, i)
+                    break
+            k, i = chosen
+            piece = pieces.pop(k)
+            new = cut(piece, i)
+            pieces[k:k] = list(new)
+            line.append(f"{player}: cut {piece!r} at {i} into {' | '.join(repr(p) for p in new)}")
+            player = next(players)
+        outcome = "First wins" if total else "Second wins"
+        return Explanation(f"{outcome} (Grundy value {total})", components, total, winning, tuple(line))
+
+    def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
+        return [
+            ExhaustiveSpace("abc-strings", "every string over {a,b,c} of length <= 12", tuple(range(1, 13)), _strings("abc")),
+            ExhaustiveSpace("ab-strings", "every string over {a,b} of length <= 18", tuple(range(1, 19)), _strings("ab")),
+        ]
+
+
+def _strings(alphabet: str):
+    def instances(length: int) -> Iterator[str]:
+        return ("".join(t) for t in itertools.product(alphabet, repeat=length))
+
+    return instances
+
+
+def _ranges(positions: list[int]) -> str:
+    """'2-4, 7' for [2, 3, 4, 7]."""
+    out = []
+    for _, group in itertools.groupby(enumerate(positions), lambda t: t[1] - t[0]):
+        g = [p for _, p in group]
+        out.append(str(g[0]) if len(g) == 1 else f"{g[0]}-{g[-1]}")
+    return ", ".join(out)
+
+
+GAME = StringCut()

@@ -1,0 +1,3 @@
+"""Claims about digit_game; filled in with the proofs work."""
+
+CLAIMS: list = []

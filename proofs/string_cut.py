@@ -1,0 +1,3 @@
+"""Claims about string_cut; filled in with the proofs work."""
+
+CLAIMS: list = []

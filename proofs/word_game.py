@@ -1,0 +1,3 @@
+"""Claims about word_game; filled in with the proofs work."""
+
+CLAIMS: list = []
