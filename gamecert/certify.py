@@ -1,0 +1,818 @@
+"""Certify a candidate program: run it on a game's inputs, judge it, and report with evidence.
+
+``gamecert certify GAME CANDIDATE`` runs four phases, cheapest evidence first, and stops at the
+first fault:
+
+1. **samples**: the statement's examples, each checked against the oracle first (not trusted);
+2. **exhaustive**: every input of each of the game's exhaustive spaces, in increasing size
+   across all spaces, whole sizes only, within the profile's budget of tests. The first fault
+   found here is minimal by construction: every smaller input of every space has passed;
+3. **random**: Hypothesis cases from the game's strategy over the whole input space, with a
+   given seed (replayable; no example database) and shrunk on failure;
+4. **largest**: the strategy module's maximum-size inputs, under the time limit.
+
+Where the format holds several games (``game.max_batch > 1``) the exhaustive phase runs up to
+``max_batch`` games per input, and a failing batch is narrowed down to the first game that
+fails on its own (a one-game input), or else to the shortest failing prefix of the batch.
+
+Expected answers come from ``game.oracle`` within its reach and otherwise from every registered
+fast solver, which must all agree (:class:`HarnessError` if they do not). Judging: sandbox
+status -> RE/TLE/MLE/OLE; output -> ``game.parse_answer`` (PE if unreadable) -> ``game.judge``
+(WA with its reason).
+
+The same :class:`Plan` of chunks drives the command line (in order, stopping at the first fault)
+and the pytest plugin (:mod:`gamecert.pytest_candidate`, one test item per chunk).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from gamecert.errors import GamecertError, InputError, OutOfReach, PresentationError, UsageError
+from gamecert.game import Game
+from gamecert.profiles import Profile, get_profile
+from gamecert.registry import Entry
+from gamecert.reports import (
+    Certificate,
+    FailureReport,
+    SpaceEvidence,
+    clip,
+    read_report,
+    timestamp,
+    write_certificate,
+    write_report,
+)
+from gamecert.verdict import Verdict
+
+#: exhaustive budget, in tests (single games), per profile
+EXHAUSTIVE_BUDGET = {"quick": 400, "default": 12_000, "thorough": 1_000_000}
+#: how long Hypothesis may spend shrinking a failure, per profile (seconds)
+SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 600.0}
+#: random blocks the pytest plugin splits the Hypothesis cases into (one test item each)
+RANDOM_BLOCKS = 4
+
+PHASES = ("samples", "exhaustive", "random", "largest")
+_STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
+
+
+class HarnessError(GamecertError):
+    """The harness cannot decide the right answer (registered solvers disagree, a bad sample)."""
+
+
+# ---- expected answers ------------------------------------------------------------------------
+
+def expected_answer(entry: Entry, instance: Any) -> tuple[Any, str]:
+    """The right answer for ``instance`` and where it came from.
+
+    The oracle within ``game.oracle_reach``; beyond it every registered fast solver, which must
+    agree, else :class:`HarnessError`.
+    """
+    game = entry.game
+    if game.size(instance) <= game.oracle_reach:
+        try:
+            return game.oracle(instance), "the oracle"
+        except OutOfReach:
+            pass
+    answers: dict[str, Any] = {}
+    for name in sorted(entry.solvers):
+        answers[name] = entry.solvers[name](instance)
+    distinct = {repr(a) for a in answers.values()}
+    if len(distinct) != 1:
+        shown = "; ".join(f"{name}: {game.format_answer(a).strip()!r}" for name, a in answers.items())
+        text = game.format_input(instance)
+        raise HarnessError(
+            f"HARNESS ERROR: the registered fast solvers of {game.name} disagree on an input of size "
+            f"{game.size(instance)} beyond the oracle's reach ({shown}); input starts {text[:80]!r}. "
+            "Fix the fast solvers (`pytest -n auto` cross-checks them) before judging candidates here."
+        )
+    first = next(iter(answers.values()))
+    return first, "the fast solvers " + ", ".join(answers) + " (all agree)"
+
+
+# ---- the plan --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work: a list of inputs (or a block of Hypothesis cases) in one phase."""
+
+    phase: str
+    key: str  # a stable id: "samples", "exhaustive-size-3", "random-0", "largest"
+    instances: tuple[Any, ...] = ()
+    texts: tuple[str, ...] = ()  # exact input texts (samples); else game.format_input
+    size: int | None = None
+    spaces: tuple[str, ...] = ()
+    examples: int = 0
+    seed: int = 0
+
+    @property
+    def tests(self) -> int:
+        return self.examples if self.phase == "random" else len(self.instances)
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    profile: Profile
+    seed: int
+    chunks: tuple[Chunk, ...]
+    exhaustive: tuple[SpaceEvidence, ...]
+    budget: int
+
+    @property
+    def total_tests(self) -> int:
+        return sum(c.tests for c in self.chunks)
+
+
+def make_plan(entry: Entry, profile: Profile, seed: int, examples: int | None = None,
+              budget: int | None = None, random_blocks: int = 1) -> Plan:
+    """The chunks a certification of ``entry`` runs, in order."""
+    game = entry.game
+    chunks: list[Chunk] = []
+    sample_instances, sample_texts = [], []
+    for number, (text, _claimed) in enumerate(game.samples, 1):
+        try:
+            sample_instances.append(game.parse_input(text))
+        except InputError as exc:
+            raise HarnessError(f"HARNESS ERROR: sample {number} of {game.name} is not a valid input: {exc}") from None
+        sample_texts.append(text)
+    if sample_instances:
+        chunks.append(Chunk("samples", "samples", tuple(sample_instances), tuple(sample_texts)))
+
+    budget = EXHAUSTIVE_BUDGET.get(profile.name, EXHAUSTIVE_BUDGET["default"]) if budget is None else budget
+    ex_chunks, evidence = _plan_exhaustive(game, budget, profile.exhaustive)
+    chunks += ex_chunks
+
+    n = profile.examples if examples is None else examples
+    if n > 0:
+        blocks = max(1, min(random_blocks, n))
+        for b in range(blocks):
+            share = n // blocks + (1 if b < n % blocks else 0)
+            chunks.append(Chunk("random", f"random-{b}", examples=share, seed=seed + b))
+    largest = tuple(entry.strategies.largest())
+    if largest:
+        chunks.append(Chunk("largest", "largest", largest, size=max(game.size(i) for i in largest)))
+    return Plan(game.name, profile, seed, tuple(chunks), evidence, budget)
+
+
+def _plan_exhaustive(game: Game, budget: int, fraction: float) -> tuple[list[Chunk], tuple[SpaceEvidence, ...]]:
+    """Whole sizes, smallest first across all spaces, while the budget lasts.
+
+    A space stops at the first size that does not fit in what is left of the budget, so each
+    space's evidence is "every input up to size K". Inputs two spaces share are run once.
+    """
+    spaces = list(game.exhaustive_spaces())
+    allowed = [sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if sp.sizes else () for sp in spaces]
+    events = sorted((size, i) for i, sizes in enumerate(allowed) for size in sizes)
+    closed: set[int] = set()
+    reached: dict[int, int] = {}
+    counted: dict[int, int] = {i: 0 for i in range(len(spaces))}
+    by_size: dict[int, tuple[list[Any], list[str]]] = {}
+    seen: set[str] = set()
+    remaining = budget
+    for size, i in events:
+        if i in closed:
+            continue
+        listed = list(islice(spaces[i].instances(size), remaining + len(seen) + 1))
+        fresh = []
+        for inst in listed:
+            text = game.format_input(inst)
+            if text not in seen:
+                fresh.append((inst, text))
+        if len(fresh) > remaining or len(listed) > remaining + len(seen):
+            closed.add(i)
+            continue
+        remaining -= len(fresh)
+        for inst, text in fresh:
+            seen.add(text)
+        insts, names = by_size.setdefault(size, ([], []))
+        insts.extend(inst for inst, _ in fresh)
+        names.append(spaces[i].name)
+        reached[i] = size
+        counted[i] += len(listed)
+    chunks = [
+        Chunk("exhaustive", f"exhaustive-size-{size}", tuple(insts), size=size, spaces=tuple(names))
+        for size, (insts, names) in sorted(by_size.items())
+    ]
+    evidence = tuple(
+        SpaceEvidence(sp.name, sp.description, reached.get(i), counted[i],
+                      complete=bool(sp.sizes) and reached.get(i) == sp.sizes[-1])
+        for i, sp in enumerate(spaces)
+    )
+    return chunks, evidence
+
+
+# ---- judging -----------------------------------------------------------------------------------
+
+@dataclass
+class Failure:
+    """A fault: the verdict and the exact input that shows it."""
+
+    verdict: Verdict
+    instance: Any
+    input_text: str
+    expected_text: str
+    got_text: str
+    reason: str
+    phase: str
+    size: int
+    result: Any = None
+    minimality: str = ""
+    notes: list[str] = field(default_factory=list)
+    expected_source: str = ""
+
+    def sort_key(self) -> tuple[int, int, str]:
+        return (self.size, len(self.input_text), self.input_text)
+
+
+@dataclass
+class Stats:
+    tests: int = 0
+    runs: int = 0
+    by_phase: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
+    slowest_s: float = 0.0
+    slowest_what: str = ""
+    largest_sizes: list[int] = field(default_factory=list)
+    random_examples: int = 0
+    samples: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
+class Judge:
+    """Runs inputs on a candidate through an open runner and judges each result."""
+
+    def __init__(self, entry: Entry, runner: Any, stats: Stats | None = None,
+                 on_test: Callable[[int], None] | None = None) -> None:
+        self.entry = entry
+        self.game = entry.game
+        self.runner = runner
+        self.stats = stats or Stats()
+        self.on_test = on_test or (lambda n: None)
+        self._expected: dict[str, tuple[Any, str]] = {}
+        self.last_result: Any = None
+
+    # -- single runs --
+    def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
+        key = text if text is not None else self.game.format_input(instance)
+        if key not in self._expected:
+            if len(self._expected) > 50_000:
+                self._expected.clear()
+            self._expected[key] = expected_answer(self.entry, instance)
+        return self._expected[key]
+
+    def run_one(self, instance: Any, phase: str, text: str | None = None, count: bool = True,
+                what: str = "") -> Failure | None:
+        """Run one input (possibly holding several games) and judge the whole of it."""
+        game = self.game
+        text = game.format_input(instance) if text is None else text
+        singles = game.split(instance) if game.max_batch > 1 else (instance,)
+        if len(singles) > 1:
+            expected = [self.expected(s) for s in singles]
+        else:
+            expected = [self.expected(instance, text)]
+        result = self.runner.run(text)
+        self.last_result = result
+        self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
+        return self._judge(instance, singles, expected, text, result, phase)
+
+    def _account(self, result: Any, tests: int, phase: str, what: str, count: bool) -> None:
+        self.stats.runs += 1
+        if count:
+            self.stats.tests += tests
+            self.stats.by_phase[phase] = self.stats.by_phase.get(phase, 0) + tests
+            self.on_test(tests)
+        wall = result.wall_s or 0.0
+        if wall > self.stats.slowest_s and result.status == "ok":
+            self.stats.slowest_s = wall
+            self.stats.slowest_what = what
+
+    def _judge(self, instance: Any, singles: Sequence[Any], expected: list[tuple[Any, str]], text: str,
+               result: Any, phase: str) -> Failure | None:
+        game = self.game
+        if len(singles) > 1:
+            expected_text = "".join(game.format_answer(e) for e, _ in expected)
+        else:
+            expected_text = game.format_answer(expected[0][0])
+        source = expected[0][1]
+
+        def failure(verdict: Verdict, reason: str, got_text: str) -> Failure:
+            return Failure(verdict, instance, text, expected_text, got_text, reason, phase,
+                           game.size(instance), result, expected_source=source)
+
+        if result.status != "ok":
+            verdict = _STATUS.get(result.status, Verdict.RE)
+            return failure(verdict, result.describe(), clip(result.stdout))
+        try:
+            got = game.parse_answer(result.stdout, instance)
+        except PresentationError as exc:
+            return failure(Verdict.PE, str(exc), clip(result.stdout))
+        if len(singles) == 1:
+            reason = game.judge(instance, got, expected[0][0])
+        else:
+            reason = None
+            parts = game.split_answer(instance, got)
+            for k, (single, part, (exp, _)) in enumerate(zip(singles, parts, expected), 1):
+                why = game.judge(single, part, exp)
+                if why is not None:
+                    reason = f"game {k} of {len(singles)}: {why}"
+                    break
+        if reason is None:
+            return None
+        return failure(Verdict.WA, reason, clip(result.stdout))
+
+    # -- many inputs --
+    def run_many(self, chunk: Chunk, stop: Callable[[], bool] = lambda: False) -> Failure | None:
+        """Every input of ``chunk`` in order (batched where the game allows); the first fault."""
+        game = self.game
+        if chunk.texts:
+            for inst, text in zip(chunk.instances, chunk.texts):
+                found = self.run_one(inst, chunk.phase, text=text, what=f"{chunk.phase}")
+                if found:
+                    return self.narrow(found)
+                if stop():
+                    return None
+            return None
+        if game.max_batch > 1 and chunk.phase == "exhaustive":
+            batch_size = game.max_batch
+            for start in range(0, len(chunk.instances), batch_size):
+                batch = list(chunk.instances[start : start + batch_size])
+                merged = game.merge(batch) if len(batch) > 1 else batch[0]
+                found = self.run_one(merged, chunk.phase,
+                                     what=f"{chunk.phase}: batch of {len(batch)} games, size {chunk.size}")
+                if found:
+                    found.size = max(game.size(b) for b in batch)
+                    return self.narrow(found, batch)
+                if stop():
+                    return None
+            return None
+        for inst in chunk.instances:
+            found = self.run_one(inst, chunk.phase, what=f"{chunk.phase}, size {game.size(inst)}")
+            if found:
+                return self.narrow(found)
+            if stop():
+                return None
+        return None
+
+    def narrow(self, found: Failure, batch: Sequence[Any] | None = None) -> Failure:
+        """Turn a failing multi-game input into a one-game input, or a shortest failing prefix."""
+        game = self.game
+        singles = list(batch) if batch is not None else list(game.split(found.instance)) if game.max_batch > 1 else []
+        if len(singles) <= 1:
+            return found
+        t = len(singles)
+        for k, single in enumerate(singles, 1):
+            alone = self.run_one(single, found.phase, count=False)
+            if alone:
+                alone.notes.append(
+                    f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
+                    f"game {k} fails on its own, so the reported input holds that game alone"
+                )
+                alone.minimality = found.minimality
+                return alone
+        for k in range(2, t + 1):
+            prefix = game.merge(singles[:k])
+            again = self.run_one(prefix, found.phase, count=False)
+            if again:
+                again.notes.append(
+                    f"every game of the failing batch passes on its own; the first {k} games together "
+                    f"fail ({again.verdict}), and no shorter prefix of the batch does"
+                )
+                return again
+        found.notes.append("the fault did not reproduce when the batch was re-run piece by piece (flaky candidate?)")
+        return found
+
+    # -- random --
+    def run_random(self, chunk: Chunk, shrink_seconds: float) -> Failure | None:
+        """``chunk.examples`` Hypothesis cases with ``chunk.seed``; the smallest failure seen."""
+        from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+        from hypothesis import seed as hseed
+
+        strategy = self.entry.strategies.instances()
+        failures: list[Failure] = []
+        first_failure_at: list[float] = []
+
+        def prop(instance: Any) -> None:
+            if first_failure_at and time.perf_counter() - first_failure_at[0] > shrink_seconds:
+                return  # shrinking budget spent: keep the smallest failure found so far
+            found = self.run_one(instance, "random", count=not first_failure_at)
+            if found is not None:
+                if not first_failure_at:
+                    first_failure_at.append(time.perf_counter())
+                failures.append(found)
+                raise _CaseFailed(found.verdict.value)
+
+        test = settings(
+            max_examples=max(1, chunk.examples),
+            database=None,
+            deadline=None,
+            derandomize=False,
+            phases=[Phase.generate, Phase.shrink],
+            suppress_health_check=list(HealthCheck),
+            verbosity=Verbosity.quiet,
+            print_blob=False,
+        )(hseed(chunk.seed)(given(strategy)(prop)))
+        try:
+            test()
+        except _CaseFailed:
+            pass
+        except (KeyboardInterrupt, HarnessError):
+            raise
+        except Exception:  # Hypothesis's own complaints after a cut-short shrink (flaky replays)
+            if not failures:
+                raise
+        self.stats.random_examples += chunk.examples
+        if not failures:
+            return None
+        best = min(failures, key=Failure.sort_key)
+        best.minimality = "shrunk by Hypothesis" + (
+            f" (shrinking stopped after {shrink_seconds:g} s)"
+            if time.perf_counter() - first_failure_at[0] > shrink_seconds else ""
+        )
+        return self.narrow(best)
+
+    def run_chunk(self, chunk: Chunk, shrink_seconds: float = 30.0,
+                  stop: Callable[[], bool] = lambda: False) -> Failure | None:
+        if chunk.phase == "random":
+            return self.run_random(chunk, shrink_seconds)
+        found = self.run_many(chunk, stop)
+        if chunk.phase == "samples" and found is None:
+            self.stats.samples += len(chunk.instances)
+        if chunk.phase == "largest" and found is None:
+            self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
+        if found is not None and chunk.phase == "exhaustive" and not found.minimality:
+            found.minimality = (
+                f"found by the exhaustive sweep in increasing size: every input of size < {chunk.size} "
+                f"in {', '.join(chunk.spaces)} passed"
+            )
+        return found
+
+
+class _CaseFailed(Exception):
+    """Raised inside the Hypothesis property so that it shrinks; the data is kept aside."""
+
+
+def _one_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= 160 else line[:157] + "..."
+
+
+# ---- turning results into reports ---------------------------------------------------------------
+
+def build_report(entry: Entry, candidate: Any, failure: Failure, plan: Plan, limits: Any, tests_run: int,
+                 interrupted: bool = False, extra_notes: Sequence[str] = ()) -> FailureReport:
+    game = entry.game
+    try:
+        explanation = game.explain(failure.instance).describe()
+    except OutOfReach as exc:
+        explanation = f"(no explanation: {exc}; the expected answer comes from {failure.expected_source})"
+    result = failure.result
+    notes = [*failure.notes, *extra_notes]
+    if failure.expected_source:
+        notes.append(f"expected answer from {failure.expected_source}")
+    return FailureReport(
+        game=game.name,
+        candidate=candidate.name,
+        candidate_spec=candidate_spec_for_replay(candidate),
+        verdict=failure.verdict.value,
+        verdict_meaning=failure.verdict.meaning,
+        input=failure.input_text,
+        expected=failure.expected_text,
+        got=failure.got_text,
+        reason=failure.reason,
+        seed=plan.seed,
+        profile=plan.profile.name,
+        phase=failure.phase,
+        size=failure.size,
+        explanation=explanation,
+        created=timestamp(),
+        minimality=failure.minimality,
+        stderr_tail=getattr(result, "stderr_tail", "") or "",
+        exit_code=getattr(result, "exit_code", None),
+        signal=getattr(result, "signal", None),
+        wall_s=_round(getattr(result, "wall_s", None)),
+        cpu_s=_round(getattr(result, "cpu_s", None)),
+        max_rss_mb=_round(getattr(result, "max_rss_mb", None)),
+        time_limit_s=limits.time_s,
+        memory_limit_mb=limits.memory_mb,
+        tests_run=tests_run,
+        interrupted=interrupted,
+        notes=tuple(notes),
+    )
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def candidate_spec_for_replay(candidate: Any) -> str:
+    """The candidate's spec with a path made absolute, so replay works from any directory."""
+    spec = candidate.spec
+    python_file = getattr(candidate, "python_file", None)
+    if python_file:
+        return str(Path(python_file).resolve())
+    path = Path(spec)
+    if path.exists():
+        return str(path.resolve())
+    try:
+        words = shlex.split(spec)
+    except ValueError:
+        return spec
+    if words and Path(words[0]).exists() and "/" in words[0]:
+        words[0] = str(Path(words[0]).resolve())
+        return shlex.join(words)
+    return spec
+
+
+def build_certificate(entry: Entry, candidate: Any, plan: Plan, stats: Stats, limits: Any,
+                      exhaustive_done: set[str], interrupted: bool = False,
+                      notes: Sequence[str] = ()) -> Certificate:
+    evidence = _exhaustive_evidence(entry.game, plan, exhaustive_done) if interrupted else plan.exhaustive
+    return Certificate(
+        game=entry.game.name,
+        candidate=candidate.name,
+        candidate_spec=candidate_spec_for_replay(candidate),
+        seed=plan.seed,
+        profile=plan.profile.name,
+        samples=stats.samples,
+        exhaustive=evidence,
+        random_examples=stats.random_examples,
+        largest_sizes=tuple(stats.largest_sizes),
+        tests=stats.tests,
+        runs=stats.runs,
+        elapsed_s=round(stats.elapsed, 3),
+        slowest_s=round(stats.slowest_s, 4),
+        slowest_what=stats.slowest_what,
+        time_limit_s=limits.time_s,
+        memory_limit_mb=limits.memory_mb,
+        created=timestamp(),
+        interrupted=interrupted,
+        notes=tuple(notes),
+    )
+
+
+def _exhaustive_evidence(game: Game, plan: Plan, done: set[str]) -> tuple[SpaceEvidence, ...]:
+    """What an interrupted run can truthfully claim: sizes completed without a gap."""
+    out = []
+    for ev in plan.exhaustive:
+        up_to = None
+        for chunk in plan.chunks:
+            if chunk.phase != "exhaustive" or ev.name not in chunk.spaces:
+                continue
+            if chunk.key not in done:
+                break
+            up_to = chunk.size
+        if up_to is None:
+            out.append(SpaceEvidence(ev.name, ev.description, None, 0, False))
+            continue
+        space = next(sp for sp in game.exhaustive_spaces() if sp.name == ev.name)
+        count = sum(1 for size in space.sizes if size <= up_to for _ in space.instances(size))
+        out.append(SpaceEvidence(ev.name, ev.description, up_to, count, False))
+    return tuple(out)
+
+
+# ---- the command line ---------------------------------------------------------------------------
+
+def _limits(game: Game, time_limit: float | None, memory_limit: int | None) -> Any:
+    from gamecert.sandbox import Limits
+
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    if memory_limit is not None and memory_limit < 16:
+        raise UsageError(f"--memory-limit must be at least 16 (MB), got {memory_limit}")
+    return Limits(time_s=time_limit if time_limit is not None else game.time_limit,
+                  memory_mb=memory_limit if memory_limit is not None else 256)
+
+
+class _Display:
+    """A rich progress bar on a terminal's stderr; nothing when stderr is not a terminal."""
+
+    def __init__(self, total: int, title: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+            disable=not self.enabled,
+        )
+        self.task = self.progress.add_task(title, total=total, rate="")
+        self.started = time.perf_counter()
+        self.done = 0
+        self._last = 0.0
+
+    def __enter__(self) -> _Display:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+    def phase(self, text: str) -> None:
+        self.progress.update(self.task, description=text)
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if now - self._last > 0.1:
+            self._last = now
+            rate = self.done / max(now - self.started, 1e-9)
+            self.progress.update(self.task, completed=self.done, rate=f"{rate:,.0f} tests/s")
+
+
+def _say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def certify_candidate_command(args: Any) -> int:
+    """``gamecert certify GAME CANDIDATE``: exit 0 certified, 1 fault found, 130 interrupted."""
+    from gamecert import registry
+    from gamecert.sandbox import Candidate, open_runner
+
+    if args.game == "all":
+        raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
+    entry = registry.get(args.game)
+    candidate = Candidate.parse(args.candidate)
+    if args.examples is not None and args.examples < 0:
+        raise UsageError(f"--examples must be 0 or more, got {args.examples}")
+    profile = get_profile(args.profile)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    limits = _limits(entry.game, args.time_limit, args.memory_limit)
+    plan = make_plan(entry, profile, seed, args.examples, budget=getattr(args, "exhaustive_budget", None))
+    runner_cm = open_runner(candidate, limits, fork_server=not getattr(args, "no_fork_server", False))
+    return run_certification(entry, candidate, plan, limits, runner_cm, args.report_dir)
+
+
+def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, runner_cm: Any,
+                      report_dir: str) -> int:
+    game = entry.game
+    _say(
+        f"gamecert certify {game.name} {candidate.spec}: profile {plan.profile.name}"
+        f"{' (may take long)' if plan.profile.name == 'thorough' else ''}, seed {plan.seed}, "
+        f"{limits.time_s:g} s per test, {limits.memory_mb} MB"
+    )
+    stats = Stats()
+    done: set[str] = set()
+    found: list[Failure] = []
+    interrupted = False
+    notes: list[str] = []
+    shrink = SHRINK_SECONDS.get(plan.profile.name, 30.0)
+    display = _Display(plan.total_tests, f"{game.name}: starting")
+    try:
+        with display, runner_cm as runner:
+            judge = Judge(entry, runner, stats, on_test=display.advance)
+            sample_failure: Failure | None = None
+            for phase in PHASES:
+                chunks = [c for c in plan.chunks if c.phase == phase]
+                if not chunks:
+                    continue
+                if sample_failure is not None and phase != "exhaustive":
+                    break
+                display.phase(f"{game.name}: {phase}")
+                failure = None
+                for chunk in chunks:
+                    if sample_failure is not None and chunk.size is not None and chunk.size > sample_failure.size:
+                        break  # nothing smaller than the failing sample is left to look at
+                    failure = judge.run_chunk(chunk, shrink)
+                    if failure is not None:
+                        break
+                    done.add(chunk.key)
+                if failure is None and sample_failure is None:
+                    _say(_phase_line(phase, plan, stats, chunks))
+                if phase == "samples" and failure is not None:
+                    # a sample fails: look for a smaller failing input in the exhaustive sweep
+                    sample_failure = failure
+                    found.append(failure)
+                    _say(f"  {'samples':<11} FAIL ({failure.verdict}); sweeping smaller inputs for a minimal one")
+                    continue
+                if failure is not None:
+                    if sample_failure is not None:
+                        failure.notes.append(
+                            f"sample input {sample_failure.input_text.strip()[:40]!r} also fails "
+                            f"({sample_failure.verdict}); this smaller input was found by the exhaustive sweep"
+                        )
+                    found.append(failure)
+                    if phase != "samples":
+                        _say(f"  {phase:<11} FAIL ({failure.verdict}) at size {failure.size}")
+                    break
+                if sample_failure is not None:
+                    sample_failure.minimality = (
+                        "no smaller failing input in the exhaustive sweep (every input of the exhaustive "
+                        f"spaces up to size {sample_failure.size} passed)"
+                    )
+                    break
+    except KeyboardInterrupt:
+        interrupted = True
+        notes.append("interrupted by the user (Ctrl-C); the evidence below is what was completed")
+    elapsed = stats.elapsed
+    rate = stats.tests / elapsed if elapsed > 0 else 0.0
+    if found:
+        failure = min(found, key=Failure.sort_key)
+        report = build_report(entry, candidate, failure, plan, limits, stats.tests, interrupted=interrupted)
+        path = write_report(report, report_dir)
+        _say()
+        _say(f"{failure.verdict} ({failure.verdict.meaning}) on a {game.name} input of size {failure.size}, "
+             f"found by {failure.phase}:")
+        for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
+                            ("got", failure.got_text or "(no output)")):
+            _say(f"  {label + ':':<9} {_inline(text)}")
+        _say(f"  {'why:':<9} {_one_line(failure.reason)}")
+        _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
+             f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")
+        _say(str(path))
+        return 1
+    cert = build_certificate(entry, candidate, plan, stats, limits, done, interrupted, notes)
+    path = write_certificate(cert, report_dir)
+    verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
+    _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
+         f"slowest {stats.slowest_s:.3f} s: {verdict}; certificate in")
+    _say(str(path))
+    return 130 if interrupted else 0
+
+
+def _phase_line(phase: str, plan: Plan, stats: Stats, chunks: list[Chunk]) -> str:
+    if phase == "samples":
+        return f"  {'samples':<11} {stats.samples} ok"
+    if phase == "exhaustive":
+        return f"  {'exhaustive':<11} " + "; ".join(ev.describe() for ev in plan.exhaustive) + ": ok"
+    if phase == "random":
+        n = sum(c.examples for c in chunks)
+        return f"  {'random':<11} {n} Hypothesis cases, seed {plan.seed}: ok"
+    sizes = ", ".join(str(s) for s in stats.largest_sizes)
+    return f"  {'largest':<11} {len(stats.largest_sizes)} inputs at sizes {sizes}: ok"
+
+
+def _inline(text: str, keep: int = 200) -> str:
+    flat = text.rstrip("\n").replace("\n", " / ")
+    return flat if len(flat) <= keep else flat[:keep] + f"... ({len(flat) - keep} more characters)"
+
+
+# ---- replay ---------------------------------------------------------------------------------------
+
+def replay_command(args: Any) -> int:
+    """``gamecert replay REPORT_DIR``: re-run the input, print expected, got and the verdict.
+
+    Exit 1 if the fault shows again, 0 if the candidate now answers right.
+    """
+    from gamecert import registry
+    from gamecert.sandbox import Candidate, Limits, open_runner
+
+    report = read_report(args.report_dir)
+    entry = registry.get(report.game)
+    game = entry.game
+    candidate = Candidate.parse(report.candidate_spec)
+    limits = Limits(time_s=report.time_limit_s, memory_mb=report.memory_limit_mb)
+    try:
+        instance = game.parse_input(report.input)
+    except InputError as exc:
+        raise UsageError(f"the report's input is not a valid {game.name} input: {exc}") from None
+    with open_runner(candidate, limits, fork_server=False) as runner:
+        judge = Judge(entry, runner)
+        failure = judge.run_one(instance, report.phase, text=report.input)
+        expected, source = judge.expected(instance, report.input)
+    expected_text = game.format_answer(expected)
+    print(f"replay {report.game} {report.candidate_spec} (reported {report.verdict}, seed {report.seed})")
+    print(f"input:    {_inline(report.input)}")
+    print(f"expected: {_inline(expected_text)}   (from {source})")
+    if expected_text.split() != report.expected.split():
+        print(f"note: the report expected {_inline(report.expected)}; the oracle now says otherwise")
+    if failure is None:
+        print(f"got:      {_inline(judge.last_result.stdout)}")
+        print("verdict:  OK (the fault did not show again)")
+        return 0
+    print(f"got:      {_inline(failure.got_text or '(no output)')}")
+    print(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
+    return 1
+
+
+__all__ = [
+    "Chunk",
+    "Failure",
+    "HarnessError",
+    "Judge",
+    "Plan",
+    "build_certificate",
+    "build_report",
+    "certify_candidate_command",
+    "expected_answer",
+    "make_plan",
+    "replay_command",
+    "run_certification",
+]
