@@ -63,8 +63,8 @@ class ClaimedExample:
 
     @property
     def title(self) -> str:
-        named = f" {self.name!r}" if self.name else ""
-        return f"claim {self.number}{named} (line {self.line})"
+        named = f" [{self.name}]" if self.name else ""
+        return f"claim {self.number} (line {self.line}){named}"
 
 
 @dataclass(frozen=True)
