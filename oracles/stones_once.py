@@ -1,0 +1,304 @@
+"""stones_once (Codeforces 768E, "Game of Stones"): rules, formats and exact searches.
+
+There are ``n`` piles. A move removes a positive number of stones from one pile, but the same
+number can never be removed from the same pile twice. A player who cannot move loses. Sam moves
+first, Jon second; the answer is ``YES`` if Jon wins, else ``NO``.
+
+A pile's position is its size and the set of amounts already taken from it. Amounts larger than
+what is left can never be taken again, so they are dropped from the set: that is the only
+normalisation, and it follows from the rules. Both searches start from the rules alone:
+
+- :meth:`StonesOnce.minimax`: a plain win/lose search over whole positions (every pile with its
+  own set), for inputs of a few stones in all;
+- :meth:`StonesOnce.oracle`: Sprague-Grundy. A move touches one pile and its legality depends
+  only on that pile's own history, so the piles are independent components; each pile's Grundy
+  value comes from a memoised search over (stones left, amounts taken), and the position's value
+  is their xor.
+
+The size of an input (what ``minimax_reach`` and ``oracle_reach`` are stated in) is the total
+number of stones, at most ``60 * 10**6``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+
+from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.game import (
+    ExhaustiveSpace,
+    Explanation,
+    Game,
+    answer_tokens,
+    input_lines,
+    parse_int,
+    reject_trailing,
+    require_line,
+)
+
+MAX_N = 10**6
+MAX_S = 60
+#: answer: "YES" if Jon (the second player) wins, else "NO"
+Answer = str
+
+# ---- one pile ---------------------------------------------------------------------------------
+
+
+def pile_moves(left: int, taken: frozenset[int]) -> Iterator[tuple[int, int, frozenset[int]]]:
+    """Moves from a pile with ``left`` stones whose amounts ``taken`` are used up.
+
+    Yields ``(amount, stones left after, amounts still forbidden after)``; amounts larger than
+    what is left are dropped from the set, since they can never be taken anyway.
+
+    >>> [(k, rest, sorted(t)) for k, rest, t in pile_moves(4, frozenset({1}))]
+    [(2, 2, [1, 2]), (3, 1, [1]), (4, 0, [])]
+    """
+    for amount in range(1, left + 1):
+        if amount in taken:
+            continue
+        rest = left - amount
+        yield amount, rest, frozenset(a for a in (*taken, amount) if a <= rest)
+
+
+@lru_cache(maxsize=None)
+def _grundy(left: int, taken_mask: int) -> int:
+    """Grundy value of one pile; ``taken_mask`` has bit ``a`` set when amount ``a`` is used up.
+
+    The same position as :func:`pile_moves` describes, with the set held as an integer so that
+    the search over every pile size up to 60 (about 110,000 positions) takes under a second.
+    """
+    reached = 0
+    for amount in range(1, left + 1):
+        if taken_mask >> amount & 1:
+            continue
+        rest = left - amount
+        reached |= 1 << _grundy(rest, (taken_mask | 1 << amount) & ((2 << rest) - 1))
+    value = 0
+    while reached >> value & 1:
+        value += 1
+    return value
+
+
+def _mask(taken: frozenset[int]) -> int:
+    mask = 0
+    for a in taken:
+        mask |= 1 << a
+    return mask
+
+
+def state_grundy(left: int, taken: frozenset[int] = frozenset()) -> int:
+    """Grundy value of a pile with ``left`` stones and the amounts ``taken`` used up.
+
+    >>> [state_grundy(s) for s in range(7)]
+    [0, 1, 1, 2, 2, 2, 3]
+    >>> state_grundy(3, frozenset({1}))
+    1
+    """
+    return _grundy(left, _mask(frozenset(a for a in taken if a <= left)))
+
+
+def pile_grundy(size: int) -> int:
+    """Grundy value of a fresh pile of ``size`` stones, by search over the rules."""
+    if size < 0:
+        raise ValueError("a pile size is never negative")
+    return _grundy(size, 0)
+
+
+# ---- whole positions ----------------------------------------------------------------------------
+
+Pile = tuple[int, frozenset[int]]
+
+
+def _normal(piles: Iterator[Pile] | tuple[Pile, ...]) -> tuple[Pile, ...]:
+    # empty piles allow no move; dropping them and sorting changes no outcome
+    return tuple(sorted((p for p in piles if p[0] > 0), key=lambda p: (p[0], sorted(p[1]))))
+
+
+@lru_cache(maxsize=None)
+def _to_move_wins(piles: tuple[Pile, ...]) -> bool:
+    """Plain minimax over whole positions: no Sprague-Grundy, no per-pile values."""
+    for i, (left, taken) in enumerate(piles):
+        for _, rest, after in pile_moves(left, taken):
+            if not _to_move_wins(_normal((*piles[:i], (rest, after), *piles[i + 1 :]))):
+                return True
+    return False
+
+
+def _answer(first_player_wins: bool) -> Answer:
+    return "NO" if first_player_wins else "YES"
+
+
+class StonesOnce(Game):
+    name = "stones_once"
+    title = "Game of Stones (Codeforces 768E)"
+    time_limit = 3.0
+    memory_limit_mb = 256
+    samples = (("1\n5\n", "NO\n"), ("2\n1\n2\n", "YES\n"))
+    minimax_reach = 18  # total stones; every multiset of up to 18 stones takes about a second
+    oracle_reach = MAX_N * MAX_S  # per-pile values are cached; a whole input is one xor pass
+    max_size = MAX_N * MAX_S
+
+    # ---- input ---------------------------------------------------------------------------
+    def parse_input(self, text: str) -> tuple[int, ...]:
+        lines = input_lines(text)
+        n = parse_int(require_line(lines, 0, "n, the number of piles"), 1, "n", 1, MAX_N)
+        body = lines[1 : 1 + n]
+        if len(body) < n:
+            raise InputError(len(body) + 2, f"missing line: expected pile {len(body) + 1} of n = {n}")
+        try:  # the fast path: every line is exactly one of "1" .. "60"
+            piles = tuple(_PILE_TEXT[line] for line in body)
+        except KeyError:
+            for k, line in enumerate(body, 2):
+                parse_int(line, k, f"pile {k - 1} of {n}", 1, MAX_S)
+            raise AssertionError("a line the fast path rejected passed the strict check") from None
+        reject_trailing(lines, 1 + n)
+        return piles
+
+    def format_input(self, instance: tuple[int, ...]) -> str:
+        return f"{len(instance)}\n" + "\n".join(map(str, instance)) + "\n"
+
+    def size(self, instance: tuple[int, ...]) -> int:
+        return sum(instance)
+
+    # ---- answers ---------------------------------------------------------------------------
+    def parse_answer(self, text: str, instance: tuple[int, ...]) -> Answer:
+        tokens = answer_tokens(text)
+        if len(tokens) == 1 and tokens[0] in ("YES", "NO"):
+            return tokens[0]
+        shown = " ".join(tokens)[:40]
+        hint = " (answers are case-sensitive)" if len(tokens) == 1 and tokens[0].upper() in ("YES", "NO") else ""
+        raise PresentationError(f"expected one token, YES or NO{hint}; got {shown!r}")
+
+    def format_answer(self, answer: Answer) -> str:
+        return answer + "\n"
+
+    def judge(self, instance: tuple[int, ...], got: Answer, expected: Answer) -> str | None:
+        """One right answer; the message says why, from the piles' Grundy values."""
+        if got == expected:
+            return None
+        total = self.grundy(instance)
+        why = "the xor of the piles' Grundy values is 0, so Jon (second) wins" if total == 0 else (
+            f"the xor of the piles' Grundy values is {total} != 0, so Sam (first) wins"
+        )
+        return f"expected {expected}, got {got}: {why}"
+
+    # ---- the two exact searches --------------------------------------------------------------
+    def minimax(self, instance: tuple[int, ...]) -> Answer:
+        if self.size(instance) > self.minimax_reach:
+            raise OutOfReach(f"stones_once minimax is built for inputs of up to {self.minimax_reach} stones in all")
+        return _answer(_to_move_wins(_normal((s, frozenset()) for s in instance)))
+
+    def grundy(self, instance: tuple[int, ...]) -> int:
+        """Sprague-Grundy: the xor of the piles' values (a size seen an even number of times cancels)."""
+        total = 0
+        for size, count in Counter(instance).items():
+            if count % 2:
+                total ^= pile_grundy(size)
+        return total
+
+    def oracle(self, instance: tuple[int, ...]) -> Answer:
+        return _answer(self.grundy(instance) != 0)
+
+    # ---- explanation ---------------------------------------------------------------------------
+    def explain(self, instance: tuple[int, ...]) -> Explanation:
+        counts = sorted(Counter(instance).items())
+        components = tuple(
+            (f"pile of {size}" + (f" (x{count}, {'odd' if count % 2 else 'even'} count)" if count > 1 else ""), pile_grundy(size))
+            for size, count in counts
+        )
+        total = self.grundy(instance)
+        winning = tuple(
+            f"take {amount} from a pile of {size}"
+            for size, _ in counts
+            for amount, rest, after in pile_moves(size, frozenset())
+            if total ^ pile_grundy(size) ^ state_grundy(rest, after) == 0
+        )
+        line = _line_of_play(instance)
+        outcome = (
+            f"Jon (second) wins: YES (xor {total} == 0)" if total == 0 else f"Sam (first) wins: NO (xor {total} != 0)"
+        )
+        notes = ("A pile's Grundy value is its search value over (stones left, amounts taken);"
+                 " piles are independent, so the position's value is their xor.",)
+        return Explanation(outcome, components, total, winning, line, notes)
+
+    def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
+        return [
+            ExhaustiveSpace(
+                "pile multisets",
+                "every multiset of pile sizes with at most 30 stones in all (piles in any order play alike)",
+                tuple(range(1, 31)),
+                multisets_of_total,
+            ),
+            ExhaustiveSpace(
+                "one or two piles",
+                "every single pile 1..60 and every pair of piles 1..60 (sizes are total stones, up to 120)",
+                tuple(range(1, 2 * MAX_S + 1)),
+                _one_or_two_piles,
+            ),
+        ]
+
+
+_PILE_TEXT = {str(s): s for s in range(1, MAX_S + 1)}
+_LINE_STEPS = 40
+
+
+def _line_of_play(instance: tuple[int, ...]) -> tuple[str, ...]:
+    """Optimal play from the oracle's values: the winner keeps the xor at 0, the loser takes the
+    fewest stones it can. Cut after ``_LINE_STEPS`` moves for large inputs."""
+    piles: list[Pile] = [(s, frozenset()) for s in instance]
+    values = [pile_grundy(s) for s in instance] if len(instance) <= _LINE_STEPS else None
+    if values is None:
+        return (f"(a line of play is shown for up to {_LINE_STEPS} piles; this input has {len(instance)})",)
+    line: list[str] = []
+    players = itertools.cycle(("Sam", "Jon"))
+    player = next(players)
+    while True:
+        total = 0
+        for v in values:
+            total ^= v
+        moves = [(i, amount, rest, after) for i, (left, taken) in enumerate(piles) for amount, rest, after in pile_moves(left, taken)]
+        if not moves:
+            line.append(f"{player} has no move left and loses")
+            return tuple(line)
+        good = [m for m in moves if total ^ values[m[0]] ^ state_grundy(m[2], m[3]) == 0]
+        i, amount, rest, after = good[0] if good else min(moves, key=lambda m: (m[1], m[0]))
+        left, taken = piles[i]
+        used = sorted(taken)
+        line.append(
+            f"{player}: take {amount} from pile {i + 1} ({left} -> {rest}"
+            + (f"; {', '.join(map(str, used))} already taken there" if used else "")
+            + ")"
+        )
+        piles[i] = (rest, after)
+        values[i] = state_grundy(rest, after)
+        player = next(players)
+
+
+def _partitions(total: int, largest: int) -> Iterator[tuple[int, ...]]:
+    if total == 0:
+        yield ()
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in _partitions(total - first, first):
+            yield (first, *rest)
+
+
+def multisets_of_total(total: int) -> Iterator[tuple[int, ...]]:
+    """Every multiset of pile sizes (each 1..60) with ``total`` stones, largest pile first.
+
+    >>> list(multisets_of_total(3))
+    [(3,), (2, 1), (1, 1, 1)]
+    """
+    return _partitions(total, MAX_S)
+
+
+def _one_or_two_piles(total: int) -> Iterator[tuple[int, ...]]:
+    if total <= MAX_S:
+        yield (total,)
+    for a in range(max(1, total - MAX_S), total // 2 + 1):
+        yield (total - a, a)
+
+
+GAME = StonesOnce()

@@ -1,0 +1,133 @@
+"""Hypothesis strategies for stones_once: up to 10**6 piles of 1..60 stones, corners first.
+
+What matters to the game is which pile sizes occur an odd number of times and their values
+``k`` (the largest with ``k(k+1)/2 <= s``), which change exactly at the triangular numbers. The
+strategies reach: one pile; few piles of any size; all piles equal; every size 1..60 at once;
+piles at triangular numbers and just below; n = 10**6 (built by tiling a short drawn block, so
+a maximum input costs one list repetition, not a million draws); and plain random piles.
+``python -m strategies.stones_once`` prints what the examples cover.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import strategies as st
+
+from gamecert.coverage import bucket
+from oracles.stones_once import GAME
+
+MAX_N = 10**6
+MAX_S = 60
+TRIANGULAR = tuple(k * (k + 1) // 2 for k in range(1, 11))  # 1, 3, 6, ..., 55
+NEAR_TRIANGULAR = tuple(sorted({t for t in TRIANGULAR} | {t - 1 for t in TRIANGULAR if t > 1}))
+ALL_SIZES = tuple(range(1, MAX_S + 1))
+
+
+def _tile(block: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """``block`` repeated and cut to ``n`` piles.
+
+    >>> _tile((1, 2), 5)
+    (1, 2, 1, 2, 1)
+    """
+    return (block * (n // len(block) + 1))[:n]
+
+
+def sizes(choices: tuple[int, ...] = ALL_SIZES):
+    return st.sampled_from(choices)
+
+
+def few_piles(max_n: int = 8):
+    """A handful of piles of any size: where most distinct xor patterns live."""
+    return st.lists(sizes(), min_size=1, max_size=max_n).map(tuple)
+
+
+def random_piles(max_n: int = 2000):
+    return st.lists(st.integers(1, MAX_S), min_size=1, max_size=max_n).map(tuple)
+
+
+def all_equal(max_n: int = MAX_N):
+    """n piles of one size (xor 0 for even n, the pile's value for odd n)."""
+    return st.builds(lambda s, n: (s,) * n, sizes(), st.integers(1, max_n) | st.sampled_from([1, 2, 3, max_n - 1, max_n]))
+
+
+def every_size():
+    """Every size 1..60 at least once, in some order, possibly with extra piles."""
+    return st.builds(
+        lambda order, extra: tuple(order) + tuple(extra),
+        st.permutations(ALL_SIZES),
+        st.lists(sizes(), max_size=60),
+    )
+
+
+def near_triangular(max_n: int = 12):
+    """Piles at triangular numbers and one below, where a pile's value steps up."""
+    return st.lists(sizes(NEAR_TRIANGULAR), min_size=1, max_size=max_n).map(tuple)
+
+
+def tiled(max_n: int = MAX_N):
+    """Many piles (up to 10**6) as a short drawn block repeated: cheap to build at any n."""
+    return st.builds(
+        _tile,
+        st.lists(sizes(), min_size=1, max_size=30).map(tuple) | st.lists(sizes(NEAR_TRIANGULAR), min_size=1, max_size=30).map(tuple),
+        st.integers(1, max_n) | st.sampled_from([max_n - 1, max_n]),
+    )
+
+
+def maximum():
+    """Exactly 10**6 piles."""
+    return st.one_of(tiled(MAX_N).map(lambda p: _tile(p, MAX_N)), all_equal(MAX_N).map(lambda p: (p[0],) * MAX_N))
+
+
+def instances():
+    """The whole input space, corners weighted in."""
+    return st.one_of(
+        few_piles(),
+        random_piles(),
+        all_equal(60),
+        every_size(),
+        near_triangular(),
+        tiled(5000),
+        st.one_of(tiled(), all_equal(), maximum()),  # up to 10**6 piles, one branch in seven
+    )
+
+
+def oracle_instances():
+    """The oracle reaches every valid input (its per-pile values are cached); corners first."""
+    return st.one_of(few_piles(), near_triangular(), every_size(), all_equal(60), random_piles(200), tiled(5000))
+
+
+def largest() -> list[tuple[int, ...]]:
+    """Inputs at n = 10**6 (one with 6 * 10**7 stones, the largest size), both answers."""
+    return [
+        (MAX_S,) * MAX_N,  # even count of one size: YES
+        _tile(ALL_SIZES, MAX_N),  # 16666 full rounds and 1..40: NO
+        _tile(NEAR_TRIANGULAR, MAX_N),
+        (1,) * (MAX_N - 1) + (2,),  # xor 1 ^ 1: YES
+    ]
+
+
+def features(piles: tuple[int, ...]):
+    n = len(piles)
+    counts = Counter(piles)
+    yield "n " + bucket(n, (1, 2, 8, 60, 5000, 999_999, MAX_N))
+    yield "distinct sizes " + bucket(len(counts), (1, 2, 8, 59, 60))
+    if len(counts) == 1:
+        yield f"all piles equal, n {'odd' if n % 2 else 'even'}"
+    if len(counts) == MAX_S:
+        yield "every size 1..60 present"
+    if any(s in TRIANGULAR for s in counts):
+        yield "some pile at a triangular number"
+    if any(s + 1 in TRIANGULAR for s in counts):
+        yield "some pile just below a triangular number"
+    if MAX_S in counts:
+        yield "some pile of 60"
+    yield f"answer {GAME.oracle(piles)}"
+    odd_sizes = sum(1 for c in counts.values() if c % 2)
+    yield "sizes with odd count " + bucket(odd_sizes, (0, 1, 2, 8, 60))
+
+
+if __name__ == "__main__":
+    from gamecert.coverage import print_coverage  # noqa: PLC0415
+
+    print_coverage("stones_once")
