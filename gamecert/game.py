@@ -36,6 +36,10 @@ class Explanation:
     notes: tuple[str, ...] = ()
     #: what the numbers beside the components are
     value_label: str = "Grundy value"
+    #: whether the player to move first wins (what the winning moves are winning for)
+    first_player_wins: bool | None = None
+    #: the first player wins without moving at all (a game decided before any move)
+    no_moves: bool = False
 
     def describe(self) -> str:
         """Markdown text, the same in reports and on the terminal."""

@@ -161,7 +161,7 @@ class DigitGame(Game):
             raise OutOfReach(f"digit_game explanations need the oracle: n up to {self.oracle_reach}")
         if len(instance) > 1:
             parts = [f"game {k}: {self._explain_one(d).outcome}" for k, d in enumerate(instance, 1)]
-            return Explanation(f"{len(instance)} games", notes=tuple(parts))
+            return Explanation(f"{len(instance)} games", notes=tuple(parts), line_of_play=tuple(parts))
         return self._explain_one(instance[0])
 
     def _explain_one(self, digits: str) -> Explanation:
@@ -198,7 +198,10 @@ class DigitGame(Game):
         line.append(f"position {last + 1} (digit {digits[last]}) is left: {names[winner]} wins")
         outcome = f"{names[winner]} wins ({winner})"
         note = "digit_game is partisan: the components are the four counts the position reduces to, not Grundy values."
-        return Explanation(outcome, components, None, tuple(winning), tuple(line), (note,), value_label="count")
+        return Explanation(
+            outcome, components, None, tuple(winning), tuple(line), (note,), value_label="count",
+            first_player_wins=winner == RAZE, no_moves=len(digits) == 1,
+        )
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [

@@ -186,7 +186,9 @@ class StringCut(Game):
             line.append(f"{player}: cut {piece!r} at {i} into {' | '.join(repr(p) for p in new)}")
             player = next(players)
         outcome = "First wins" if total else "Second wins"
-        return Explanation(f"{outcome} (Grundy value {total})", components, total, winning, tuple(line))
+        return Explanation(
+            f"{outcome} (Grundy value {total})", components, total, winning, tuple(line), first_player_wins=bool(total)
+        )
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [

@@ -166,7 +166,7 @@ class WordGame(Game):
         winner = "Bob" if player == "Alice" else "Alice"
         line.append(f"{winner} removed the last letter and wins")
         outcome = f"{'Alice' if total else 'Bob'} wins (xor {total} {'!=' if total else '=='} 0)"
-        return Explanation(outcome, components, total, winning, tuple(line))
+        return Explanation(outcome, components, total, winning, tuple(line), first_player_wins=bool(total))
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [
