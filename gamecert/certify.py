@@ -52,8 +52,9 @@ from gamecert.reports import (
 )
 from gamecert.verdict import Verdict
 
-#: exhaustive budget, in tests (single games), per profile
-EXHAUSTIVE_BUDGET = {"quick": 400, "default": 12_000, "thorough": 1_000_000}
+#: exhaustive budget per profile, in candidate runs; a multi-game format packs ``max_batch``
+#: games (tests) into one run, so its budget in tests is this times ``max_batch``
+EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 #: how long Hypothesis may spend shrinking a failure, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 600.0}
 #: random blocks the pytest plugin splits the Hypothesis cases into (one test item each)
@@ -133,7 +134,11 @@ class Plan:
 
 def make_plan(entry: Entry, profile: Profile, seed: int, examples: int | None = None,
               budget: int | None = None, random_blocks: int = 1) -> Plan:
-    """The chunks a certification of ``entry`` runs, in order."""
+    """The chunks a certification of ``entry`` runs, in order.
+
+    ``budget`` is the exhaustive budget in tests (single games); by default
+    ``EXHAUSTIVE_RUNS[profile] * game.max_batch``.
+    """
     game = entry.game
     chunks: list[Chunk] = []
     sample_instances, sample_texts = [], []
@@ -146,7 +151,8 @@ def make_plan(entry: Entry, profile: Profile, seed: int, examples: int | None = 
     if sample_instances:
         chunks.append(Chunk("samples", "samples", tuple(sample_instances), tuple(sample_texts)))
 
-    budget = EXHAUSTIVE_BUDGET.get(profile.name, EXHAUSTIVE_BUDGET["default"]) if budget is None else budget
+    if budget is None:
+        budget = EXHAUSTIVE_RUNS.get(profile.name, EXHAUSTIVE_RUNS["default"]) * max(1, game.max_batch)
     ex_chunks, evidence = _plan_exhaustive(game, budget, profile.exhaustive)
     chunks += ex_chunks
 
@@ -517,21 +523,14 @@ def _round(x: float | None) -> float | None:
 
 def candidate_spec_for_replay(candidate: Any) -> str:
     """The candidate's spec with a path made absolute, so replay works from any directory."""
-    spec = candidate.spec
     python_file = getattr(candidate, "python_file", None)
     if python_file:
         return str(Path(python_file).resolve())
-    path = Path(spec)
+    path = Path(candidate.spec).expanduser()
     if path.exists():
         return str(path.resolve())
-    try:
-        words = shlex.split(spec)
-    except ValueError:
-        return spec
-    if words and Path(words[0]).exists() and "/" in words[0]:
-        words[0] = str(Path(words[0]).resolve())
-        return shlex.join(words)
-    return spec
+    argv = getattr(candidate, "argv", None)
+    return shlex.join(argv) if argv else candidate.spec
 
 
 def build_certificate(entry: Entry, candidate: Any, plan: Plan, stats: Stats, limits: Any,

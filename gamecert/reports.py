@@ -100,7 +100,7 @@ class FailureReport:
             "",
             f"- **Verdict:** {self.verdict}: {self.reason}",
             f"- **Candidate:** `{self.candidate_spec}`",
-            f"- **Found by:** {self.phase} (input size {self.size}; {self.tests_run} tests run before it)",
+            f"- **Found by:** {self.phase} (input size {self.size}; after {self.tests_run} tests)",
         ]
         if self.minimality:
             out.append(f"- **Minimal:** {self.minimality}")
@@ -304,6 +304,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()

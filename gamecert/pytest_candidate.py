@@ -1,0 +1,313 @@
+"""pytest plugin: certify candidate programs as test items, ``pytest -n auto --candidate GAME=CANDIDATE``.
+
+Each ``--candidate GAME=CANDIDATE`` (repeatable) becomes a group of test items, one per chunk of
+the certification (see :mod:`gamecert.certify`): ``samples``, ``exhaustive-size-K`` for each
+size the budget covers, ``random-I`` for each block of Hypothesis cases (seed ``S + I``) and
+``largest``. pytest-xdist spreads the items over its workers; every item reports through pytest,
+so ``--junitxml`` and ``-k`` work as usual. At the end of the session the controlling process
+writes the same files ``gamecert certify`` writes: the report of the smallest fault found (a
+failing exhaustive size is minimal because every smaller size is its own item), or the
+certificate if every item passed (marked interrupted if some items did not run).
+
+Options: ``--candidate-seed`` (default: chosen once and shared with the workers),
+``--candidate-profile`` (default: ``--gamecert-profile`` or ``GAMECERT_PROFILE``),
+``--candidate-examples``, ``--candidate-time-limit``, ``--candidate-memory-limit`` and
+``--candidate-report-dir``. Without ``--candidate`` the plugin adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gamecert.errors import GamecertError
+
+_SEED_KEY = "gamecert_candidate_seed"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("gamecert-candidate", "gamecert: certify candidate programs")
+    group.addoption("--candidate", action="append", default=[], metavar="GAME=CANDIDATE",
+                    help="certify CANDIDATE (a .py file, an executable or a quoted command line) on GAME; repeatable")
+    group.addoption("--candidate-seed", type=int, default=None, metavar="S",
+                    help="random seed of the Hypothesis blocks (default: chosen and reported)")
+    group.addoption("--candidate-profile", default=None, choices=["quick", "default", "ci", "thorough"],
+                    help="how hard to look (default: --gamecert-profile, $GAMECERT_PROFILE or 'default')")
+    group.addoption("--candidate-examples", type=int, default=None, metavar="N",
+                    help="random cases in all (default: from the profile)")
+    group.addoption("--candidate-time-limit", type=float, default=None, metavar="SECONDS",
+                    help="per test (default: the problem's)")
+    group.addoption("--candidate-memory-limit", type=int, default=256, metavar="MB",
+                    help="per test (default 256)")
+    group.addoption("--candidate-report-dir", default="reports", metavar="DIR",
+                    help="where reports and certificates go (default reports/)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    specs = config.getoption("candidate") or []
+    if not specs:
+        return
+    config.pluginmanager.register(_CandidateSession(config, specs), "gamecert-candidate-session")
+
+
+# ---- per-candidate setup ------------------------------------------------------------------------
+
+@dataclass
+class _Target:
+    """One ``GAME=CANDIDATE`` and its plan; identical in the controller and every worker."""
+
+    text: str
+    entry: Any
+    candidate: Any
+    limits: Any
+    plan: Any
+    group_id: str
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    written: Path | None = None
+    verdict: str = ""
+
+
+def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
+    from gamecert import registry
+    from gamecert.certify import RANDOM_BLOCKS, _limits, make_plan
+    from gamecert.profiles import get_profile
+    from gamecert.sandbox import Candidate
+
+    game, sep, spec = text.partition("=")
+    if not sep or not game or not spec:
+        raise GamecertError(f"--candidate wants GAME=CANDIDATE, got {text!r}")
+    entry = registry.get(game.strip())
+    candidate = Candidate.parse(spec.strip())
+    profile = get_profile(config.getoption("candidate_profile") or _core_profile(config))
+    examples = config.getoption("candidate_examples")
+    if examples is not None and examples < 0:
+        raise GamecertError(f"--candidate-examples must be 0 or more, got {examples}")
+    limits = _limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
+    plan = make_plan(entry, profile, seed, examples, random_blocks=RANDOM_BLOCKS)
+    group_id = f"candidate/{entry.name}/{candidate.name}"
+    return _Target(text, entry, candidate, limits, plan, group_id)
+
+
+def _core_profile(config: pytest.Config) -> str | None:
+    try:
+        return config.getoption("gamecert_profile")
+    except ValueError:
+        return None
+
+
+class _CandidateSession:
+    """Builds the items (workers, or a run without xdist) and the final files (controller)."""
+
+    def __init__(self, config: pytest.Config, specs: list[str]) -> None:
+        self.config = config
+        self.is_worker = hasattr(config, "workerinput")
+        if self.is_worker:
+            seed = int(config.workerinput[_SEED_KEY])  # type: ignore[attr-defined]
+        else:
+            chosen = config.getoption("candidate_seed")
+            seed = chosen if chosen is not None else random.SystemRandom().randrange(1, 2**31)
+        self.seed = seed
+        self.started = time.perf_counter()
+        try:
+            self.targets = [_parse_target(text, config, seed) for text in specs]
+        except GamecertError as exc:
+            raise pytest.UsageError(f"gamecert: {exc}") from None
+        seen: dict[str, int] = {}
+        for t in self.targets:  # the same candidate twice: keep node ids apart
+            seen[t.group_id] = seen.get(t.group_id, 0) + 1
+            if seen[t.group_id] > 1:
+                t.group_id += f"-{seen[t.group_id]}"
+
+    # -- xdist: one seed for every worker --
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[_SEED_KEY] = self.seed
+
+    def pytest_report_header(self, config: pytest.Config) -> list[str]:
+        return [
+            f"gamecert candidate {t.text}: profile {t.plan.profile.name}, seed {self.seed}, "
+            f"{len(t.plan.chunks)} items, {t.plan.total_tests} tests"
+            for t in self.targets
+        ]
+
+    # -- collection --
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        for target in self.targets:
+            group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
+            group.target = target
+            for chunk in target.plan.chunks:
+                item = CandidateItem.from_parent(group, name=chunk.key)
+                item.target = target
+                item.chunk = chunk
+                items.append(item)
+
+    # -- results, in the controller --
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" and not (report.when == "setup" and report.failed):
+            return
+        for key, value in report.user_properties:
+            if key not in ("gamecert_evidence", "gamecert_failure"):
+                continue
+            data = json.loads(value)
+            target = next((t for t in self.targets if t.group_id == data["group"]), None)
+            if target is None:
+                continue
+            if key == "gamecert_evidence":
+                target.evidence[data["chunk"]] = data
+            else:
+                target.failures.append(data["report"])
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.is_worker:
+            return
+        for target in self.targets:
+            try:
+                self._finish(target)
+            except OSError as exc:
+                target.verdict = f"could not write the report: {exc}"
+
+    def _finish(self, target: _Target) -> None:
+        from gamecert.certify import Stats, build_certificate
+        from gamecert.reports import FailureReport, write_certificate, write_report
+
+        report_dir = self.config.getoption("candidate_report_dir")
+        if not Path(report_dir).is_absolute():
+            report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
+        keys = [c.key for c in target.plan.chunks]
+        ran = [k for k in keys if k in target.evidence]
+        stats = Stats(started=self.started)
+        for data in target.evidence.values():
+            stats.tests += data["tests"]
+            stats.runs += data["runs"]
+            stats.samples += data["samples"]
+            stats.random_examples += data["random_examples"]
+            stats.largest_sizes.extend(data["largest_sizes"])
+            if data["slowest_s"] > stats.slowest_s:
+                stats.slowest_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
+        if target.failures:
+            reports = [FailureReport.from_json(r) for r in target.failures]
+            best = min(reports, key=lambda r: (r.size, len(r.input), r.input))
+            others = len(reports) - 1
+            notes = list(best.notes)
+            if others:
+                notes.append(f"{others} other item(s) of this run failed too; this is the smallest input")
+            best = _replace(best, tests_run=stats.tests, notes=tuple(notes),
+                            interrupted=len(ran) < len(keys))
+            target.written = write_report(best, report_dir)
+            target.verdict = best.verdict
+            return
+        interrupted = len(ran) < len(keys)
+        notes = [f"run by pytest: {len(ran)} of {len(keys)} items"]
+        done = set(ran)
+        cert = build_certificate(target.entry, target.candidate, target.plan, stats, target.limits, done,
+                                 interrupted=interrupted, notes=notes)
+        target.written = write_certificate(cert, report_dir)
+        target.verdict = cert.verdict
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.is_worker:
+            return
+        terminalreporter.section("gamecert candidates")
+        elapsed = time.perf_counter() - self.started
+        for t in self.targets:
+            tests = sum(d["tests"] for d in t.evidence.values())
+            rate = tests / elapsed if elapsed > 0 else 0.0
+            terminalreporter.write_line(
+                f"{t.text}: {t.verdict or 'not run'}; {tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), "
+                f"seed {self.seed}"
+            )
+            if t.written is not None:
+                terminalreporter.write_line(str(t.written))
+
+
+def _replace(report: Any, **changes: Any) -> Any:
+    from dataclasses import replace
+
+    return replace(report, **changes)
+
+
+# ---- nodes ---------------------------------------------------------------------------------------
+
+class CandidateGroup(pytest.Collector):
+    """The items of one ``--candidate``; created directly, never collected from a file."""
+
+    target: _Target
+
+    def collect(self) -> list[pytest.Item]:
+        return []
+
+
+class CandidateFault(Exception):
+    """A chunk found a fault; carries the text pytest shows."""
+
+
+class CandidateItem(pytest.Item):
+    """One chunk of one candidate's certification."""
+
+    target: _Target
+    chunk: Any
+
+    def runtest(self) -> None:
+        from gamecert.certify import SHRINK_SECONDS, Judge, Stats, build_report
+        from gamecert.sandbox import open_runner
+
+        target, chunk = self.target, self.chunk
+        stats = Stats()
+        with open_runner(target.candidate, target.limits, fork_server=True) as runner:
+            judge = Judge(target.entry, runner, stats)
+            failure = judge.run_chunk(chunk, SHRINK_SECONDS.get(target.plan.profile.name, 30.0))
+        evidence = {
+            "group": target.group_id,
+            "chunk": chunk.key,
+            "tests": stats.tests,
+            "runs": stats.runs,
+            "samples": stats.samples,
+            "random_examples": stats.random_examples,
+            "largest_sizes": stats.largest_sizes,
+            "slowest_s": stats.slowest_s,
+            "slowest_what": stats.slowest_what,
+        }
+        if failure is None:
+            self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
+            return
+        report = build_report(target.entry, target.candidate, failure, target.plan, target.limits, stats.tests)
+        self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,
+                                                                     "report": report.to_json()})))
+        lines = [
+            f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}",
+            f"reason:   {failure.reason}",
+            "input:",
+            _indent(failure.input_text),
+            "expected:",
+            _indent(failure.expected_text),
+            "got:",
+            _indent(failure.got_text or "(no output)"),
+        ]
+        if failure.minimality:
+            lines.append(f"minimal:  {failure.minimality}")
+        lines.extend(f"note:     {n}" for n in failure.notes)
+        raise CandidateFault("\n".join(lines))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, CandidateFault):
+            return str(excinfo.value)
+        if isinstance(excinfo.value, GamecertError):
+            return f"gamecert: {excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, None, f"{self.target.group_id}::{self.chunk.key}"
+
+
+def _indent(text: str, keep: int = 2000) -> str:
+    from gamecert.reports import clip
+
+    return "\n".join("    " + line for line in clip(text, keep).rstrip("\n").split("\n"))
