@@ -21,6 +21,7 @@ number of stones, at most ``60 * 10**6``.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import Counter
 from collections.abc import Iterator
@@ -221,7 +222,7 @@ class StonesOnce(Game):
         )
         notes = ("A pile's Grundy value is its search value over (stones left, amounts taken);"
                  " piles are independent, so the position's value is their xor.",)
-        return Explanation(outcome, components, total, winning, line, notes)
+        return Explanation(outcome, components, total, winning, line, notes, first_player_wins=total != 0)
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [
@@ -241,39 +242,54 @@ class StonesOnce(Game):
 
 
 _PILE_TEXT = {str(s): s for s in range(1, MAX_S + 1)}
-_LINE_STEPS = 40
+_LINE_STEPS = 60
 
 
 def _line_of_play(instance: tuple[int, ...]) -> tuple[str, ...]:
-    """Optimal play from the oracle's values: the winner keeps the xor at 0, the loser takes the
-    fewest stones it can. Cut after ``_LINE_STEPS`` moves for large inputs."""
-    piles: list[Pile] = [(s, frozenset()) for s in instance]
-    values = [pile_grundy(s) for s in instance] if len(instance) <= _LINE_STEPS else None
-    if values is None:
-        return (f"(a line of play is shown for up to {_LINE_STEPS} piles; this input has {len(instance)})",)
+    """Optimal play from the oracle's values: the player who can keeps the xor at 0, the other
+    takes the fewest stones it can. Cut after ``_LINE_STEPS`` moves (10**6 piles last long).
+
+    Piles in the same state are interchangeable, so the search for a move runs over the
+    distinct states, not over every pile.
+    """
+    where: dict[Pile, list[int]] = {}
+    for i, s in enumerate(instance):
+        where.setdefault((s, frozenset()), []).append(i)
+    total = 0
+    for (s, _), indices in where.items():
+        if len(indices) % 2:
+            total ^= pile_grundy(s)
     line: list[str] = []
     players = itertools.cycle(("Sam", "Jon"))
     player = next(players)
-    while True:
-        total = 0
-        for v in values:
-            total ^= v
-        moves = [(i, amount, rest, after) for i, (left, taken) in enumerate(piles) for amount, rest, after in pile_moves(left, taken)]
-        if not moves:
+    while len(line) < _LINE_STEPS:
+        order = sorted(where, key=lambda st: where[st][0])
+        if not order:
             line.append(f"{player} has no move left and loses")
             return tuple(line)
-        good = [m for m in moves if total ^ values[m[0]] ^ state_grundy(m[2], m[3]) == 0]
-        i, amount, rest, after = good[0] if good else min(moves, key=lambda m: (m[1], m[0]))
-        left, taken = piles[i]
+        if total:  # a state of value v can move to any smaller value, so to v ^ total < v
+            state = next(st for st in order if state_grundy(*st) ^ total < state_grundy(*st))
+            target = state_grundy(*state) ^ total
+            amount, rest, after = next(m for m in pile_moves(*state) if state_grundy(m[1], m[2]) == target)
+        else:  # lost: take the fewest stones possible, from the lowest-numbered pile
+            state, (amount, rest, after) = min(((st, next(pile_moves(*st))) for st in order),
+                                               key=lambda sm: (sm[1][0], where[sm[0]][0]))
+        i = heapq.heappop(where[state])  # the lowest-numbered pile in that state
+        if not where[state]:
+            del where[state]
+        if any(pile_moves(rest, after)):  # a pile with no legal move left plays no further part
+            heapq.heappush(where.setdefault((rest, after), []), i)
+        total ^= state_grundy(*state) ^ state_grundy(rest, after)
+        left, taken = state
         used = sorted(taken)
         line.append(
             f"{player}: take {amount} from pile {i + 1} ({left} -> {rest}"
             + (f"; {', '.join(map(str, used))} already taken there" if used else "")
             + ")"
         )
-        piles[i] = (rest, after)
-        values[i] = state_grundy(rest, after)
         player = next(players)
+    line.append(f"... (the line is cut after {_LINE_STEPS} moves; {player} is to move, xor {total})")
+    return tuple(line)
 
 
 def _partitions(total: int, largest: int) -> Iterator[tuple[int, ...]]:
