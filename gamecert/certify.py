@@ -27,6 +27,7 @@ and the pytest plugin (:mod:`gamecert.pytest_candidate`, one test item per chunk
 from __future__ import annotations
 
 import math
+import os
 import random
 import shlex
 import time
@@ -59,6 +60,9 @@ EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 600.0}
 #: random blocks the pytest plugin splits the Hypothesis cases into (one test item each)
 RANDOM_BLOCKS = 4
+
+#: environment variable that overrides the profile's exhaustive budget (in runs)
+RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
 
 PHASES = ("samples", "exhaustive", "random", "largest")
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
@@ -96,6 +100,20 @@ def expected_answer(entry: Entry, instance: Any) -> tuple[Any, str]:
         )
     first = next(iter(answers.values()))
     return first, "the fast solvers " + ", ".join(answers) + " (all agree)"
+
+
+def exhaustive_runs(profile: Profile) -> int:
+    """The exhaustive budget in runs: ``$GAMECERT_EXHAUSTIVE_RUNS`` if set, else the profile's."""
+    raw = os.environ.get(RUNS_ENV)
+    if raw is None or raw == "":
+        return EXHAUSTIVE_RUNS.get(profile.name, EXHAUSTIVE_RUNS["default"])
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise UsageError(f"{RUNS_ENV} must be a whole number of runs (0 or more), got {raw!r}")
+    return value
 
 
 # ---- the plan --------------------------------------------------------------------------------
@@ -152,7 +170,7 @@ def make_plan(entry: Entry, profile: Profile, seed: int, examples: int | None = 
         chunks.append(Chunk("samples", "samples", tuple(sample_instances), tuple(sample_texts)))
 
     if budget is None:
-        budget = EXHAUSTIVE_RUNS.get(profile.name, EXHAUSTIVE_RUNS["default"]) * max(1, game.max_batch)
+        budget = exhaustive_runs(profile) * max(1, game.max_batch)
     ex_chunks, evidence = _plan_exhaustive(game, budget, profile.exhaustive)
     chunks += ex_chunks
 

@@ -182,7 +182,7 @@ class _CandidateSession:
         if not Path(report_dir).is_absolute():
             report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
         keys = [c.key for c in target.plan.chunks]
-        ran = [k for k in keys if k in target.evidence]
+        ran = [k for k in keys if k in target.evidence and target.evidence[k]["passed"]]
         stats = Stats(started=self.started)
         for data in target.evidence.values():
             stats.tests += data["tests"]
@@ -199,8 +199,8 @@ class _CandidateSession:
             notes = list(best.notes)
             if others:
                 notes.append(f"{others} other item(s) of this run failed too; this is the smallest input")
-            best = _replace(best, tests_run=stats.tests, notes=tuple(notes),
-                            interrupted=len(ran) < len(keys))
+            finished = sum(1 for k in keys if k in target.evidence)
+            best = _replace(best, tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
             target.written = write_report(best, report_dir)
             target.verdict = best.verdict
             return
@@ -274,9 +274,10 @@ class CandidateItem(pytest.Item):
             "largest_sizes": stats.largest_sizes,
             "slowest_s": stats.slowest_s,
             "slowest_what": stats.slowest_what,
+            "passed": failure is None,
         }
+        self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
         if failure is None:
-            self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
             return
         report = build_report(target.entry, target.candidate, failure, target.plan, target.limits, stats.tests)
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,

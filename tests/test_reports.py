@@ -1,0 +1,162 @@
+"""Reports and certificates: the files, their atomic publication, and golden Markdown.
+
+The golden files in ``tests/golden/`` pin what a person reads; after an intended change of
+wording, regenerate them with ``GAMECERT_REGEN_GOLDEN=1 pytest tests/test_reports.py`` and
+review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from gamecert import reports
+from gamecert.errors import UsageError
+from gamecert.reports import Certificate, FailureReport, SpaceEvidence
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+REGEN = os.environ.get("GAMECERT_REGEN_GOLDEN") == "1"
+
+REPORT = FailureReport(
+    game="word_game",
+    candidate="wrong",
+    candidate_spec="/src/examples/word_game/wrong.py",
+    verdict="WA",
+    verdict_meaning="wrong answer",
+    input="AAA\n",
+    expected="Alice\n",
+    got="Bob\n",
+    reason="expected 'Alice', got 'Bob'",
+    seed=7,
+    profile="quick",
+    phase="exhaustive",
+    size=3,
+    explanation="**Outcome:** Alice wins (xor 3 != 0)",
+    created="20240506-070809-123",
+    minimality="found by the exhaustive sweep in increasing size",
+    exit_code=0,
+    wall_s=0.01,
+    cpu_s=0.009,
+    max_rss_mb=9.0,
+    tests_run=5,
+    notes=("expected answer from the oracle",),
+)
+
+CERT = Certificate(
+    game="word_game",
+    candidate="right",
+    candidate_spec="/src/right.py",
+    seed=7,
+    profile="default",
+    samples=2,
+    exhaustive=(SpaceEvidence("letter-count multisets", "every multiset", 20, 2713, False),),
+    random_examples=200,
+    largest_sizes=(40, 40),
+    tests=2917,
+    runs=2917,
+    elapsed_s=29.17,
+    slowest_s=0.03,
+    slowest_what="exhaustive, size 17",
+    time_limit_s=1.0,
+    memory_limit_mb=256,
+    created="20240506-070809-123",
+)
+
+
+def _golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if REGEN:
+        path.write_text(text)
+    assert path.exists(), f"missing golden file {path}; run with GAMECERT_REGEN_GOLDEN=1"
+    assert text == path.read_text(), f"{name} changed; if intended, regenerate with GAMECERT_REGEN_GOLDEN=1"
+
+
+def test_report_markdown_matches_golden():
+    _golden("report.md", REPORT.describe("reports/word_game/wrong-20240506-070809-123"))
+
+
+def test_certificate_markdown_matches_golden():
+    _golden("certificate.md", CERT.describe())
+
+
+def test_interrupted_certificate_says_so():
+    text = reports.Certificate(**{**CERT.__dict__, "interrupted": True}).describe()
+    assert text.startswith("# INTERRUPTED")
+    assert "CERTIFIED" not in text
+
+
+def test_json_round_trips():
+    """What report.json and certificate.json hold reads back to the same data."""
+    assert FailureReport.from_json(json.loads(json.dumps(REPORT.to_json("x")))) == REPORT
+    assert Certificate.from_json(json.loads(json.dumps(CERT.to_json()))) == CERT
+
+
+def test_write_report_makes_the_four_files(tmp_path):
+    path = reports.write_report(REPORT, tmp_path)
+    assert path == tmp_path / "word_game" / "wrong-20240506-070809-123"
+    assert sorted(p.name for p in path.iterdir()) == sorted(reports.REPORT_FILES)
+    data = json.loads((path / "report.json").read_text())
+    assert data["replay"] == f"gamecert replay {path}"
+    assert (path / "input.in").read_text() == "AAA\n"
+    assert (path / "expected.ans").read_text() == "Alice\n"
+    assert reports.read_report(path) == REPORT
+
+
+def test_same_name_twice_gets_a_suffix_and_the_right_replay_line(tmp_path):
+    first = reports.write_report(REPORT, tmp_path)
+    second = reports.write_report(REPORT, tmp_path)
+    assert second == first.with_name(first.name + "-2")
+    assert f"gamecert replay {second}" in (second / "report.md").read_text()
+    assert json.loads((second / "report.json").read_text())["replay"] == f"gamecert replay {second}"
+
+
+def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
+    """A crash while the files are written (here: the third file) publishes no directory and
+    leaves no temporary files: a report appears complete or not at all."""
+    real = reports.atomic_write_text
+    calls = []
+
+    def flaky(path, text):
+        calls.append(path)
+        if len(calls) == 3:
+            raise OSError("disk full")
+        real(path, text)
+
+    monkeypatch.setattr(reports, "atomic_write_text", flaky)
+    with pytest.raises(OSError, match="disk full"):
+        reports.write_report(REPORT, tmp_path)
+    assert list((tmp_path / "word_game").iterdir()) == []
+
+
+def test_a_failed_file_write_keeps_the_old_file(tmp_path, monkeypatch):
+    """atomic_write_text replaces a file in one step: on failure the old content stays whole."""
+    target = tmp_path / "f.txt"
+    reports.atomic_write_text(target, "old\n")
+
+    def boom(*args, **kwargs):
+        raise OSError("no space")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        reports.atomic_write_text(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+def test_read_report_explains_what_is_wrong(tmp_path):
+    with pytest.raises(UsageError, match="no report.json"):
+        reports.read_report(tmp_path)
+    cert_dir = reports.write_certificate(CERT, tmp_path)
+    with pytest.raises(UsageError, match="certificate, not a failure report"):
+        reports.read_report(cert_dir)
+    (tmp_path / "report.json").write_text("{not json")
+    with pytest.raises(UsageError, match="cannot read"):
+        reports.read_report(tmp_path)
+
+
+def test_backticks_in_output_do_not_break_the_markdown():
+    text = reports.FailureReport(**{**REPORT.__dict__, "got": "```\n"}).describe()
+    assert "````text\n```\n````" in text
