@@ -730,10 +730,12 @@ def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, run
                         _say(f"  {phase:<11} FAIL ({failure.verdict}) at size {failure.size}")
                     break
                 if sample_failure is not None:
-                    sample_failure.minimality = (
-                        "no smaller failing input in the exhaustive sweep (every input of the exhaustive "
-                        f"spaces up to size {sample_failure.size} passed)"
-                    )
+                    swept = [c.size for c in plan.chunks if c.phase == "exhaustive" and c.key in done]
+                    if swept:
+                        sample_failure.minimality = (
+                            "no smaller failing input found: the exhaustive sweep passed every input "
+                            f"of its spaces up to size {max(swept)}"
+                        )
                     break
     except KeyboardInterrupt:
         interrupted = True
