@@ -3,32 +3,66 @@
 An octal code ``d0.d1d2d3...`` says, for each number ``j`` of tokens removed from one heap, how
 the rest may be left: digit ``d_j`` is a sum of 1 (may leave no heap, i.e. take the whole heap),
 2 (may leave one non-empty heap) and 4 (may leave two non-empty heaps). ``d0`` concerns moves
-that take nothing and only split a heap, so only its 4 bit has a meaning. Examples: Kayles is
-``0.77``, Dawson's Kayles ``0.07``, Dawson's chess ``0.137``.
+that take nothing and only split a heap, so only its 4 bit has a meaning (1 or 2 there would be
+a move from a heap to itself: a loopy game, which the theory below does not cover). Examples:
+Kayles is ``0.77``, Dawson's Kayles ``0.07``, Dawson's chess ``0.137``.
 
-Periodicity (Guy and Smith, 1956; Berlekamp, Conway and Guy, *Winning Ways*, ch. 4, "The
-Periodicity Theorem"; Siegel, *Combinatorial Game Theory*, AMS 2013, Thm. IV.2.7): for an octal
-game whose code has finitely many non-zero digits, the largest index of one being ``k``, if
-``G(n + p) = G(n)`` for every ``n`` with ``e <= n < 2e + p + k`` then it holds for every ``n >= e``.
-Why (so that the cases the textbook form states loosely are seen to be covered): a move from a
-heap ``n`` leaves heaps ``a`` and ``b`` with ``a + b = n - j`` for some ``0 <= j <= k``; once
-``n >= 2e + p + k``, ``a + b >= 2e + p`` so one of them, say ``a``, is ``>= e + p``; by induction
-``G(a) = G(a - p)`` and the options of ``n`` and ``n - p`` pair up with equal values. The
-argument needs only that every option splits into at most two heaps whose sizes add up to
-``n - j`` with ``j <= k``, so it covers splitting moves (``d0 = 4``, where ``j = 0``) and codes
-whose first non-zero digit is late; it does not cover codes with infinitely many non-zero
-digits, nor "hexadecimal" digits (splitting into three or more heaps): :meth:`OctalGame.parse`
-rejects both.
+The periodicity theorem (R. K. Guy and C. A. B. Smith, "The G-values of various games", Proc.
+Cambridge Philos. Soc. 52 (1956); E. R. Berlekamp, J. H. Conway and R. K. Guy, *Winning Ways*,
+ch. 4; A. N. Siegel, *Combinatorial Game Theory*, AMS 2013, ch. IV): for an octal game whose code
+has finitely many non-zero digits, the last of them ``d_k``, if ``G(n + p) = G(n)`` for every
+``n`` with ``e <= n < 2e + p + k``, then ``G(n + p) = G(n)`` for every ``n >= e``.
+
+Proof, so the corner cases are seen (by induction on ``n >= 2e + p + k``). A move from a heap
+``m`` takes ``j <= k`` tokens and leaves heaps ``a >= b`` with ``a + b = m - j`` (``b = 0`` and
+possibly ``a = 0`` for moves leaving one heap or none). Pair the moves of ``n + p`` and ``n``:
+
+- leaving one heap ``c`` from ``n + p`` <-> leaving ``c - p`` from ``n``: ``c - p = n - j >= 2e + p``
+  is a non-empty heap and ``G(c) = G(c - p)`` by induction;
+- leaving two heaps ``a >= b`` from ``n + p`` <-> ``(a - p, b)`` from ``n``: ``a >= e + p`` since
+  ``a + b >= 2e + 2p``, so ``G(a) = G(a - p)`` by induction -- **but** ``(a - p, b)`` is a legal
+  two-heap move only if ``a - p >= 1``. With ``e >= 1`` that holds. With ``e = 0`` it fails for
+  ``a = b = p``: the textbook condition with ``e = 0`` is *false* in general. Counterexample
+  ``0.004`` (take 3 and split the rest in two): ``G = 0, 0, 0, 0, 0, 1, ...``; ``p = 1, e = 0``
+  meets ``G(n + 1) = G(n)`` on ``0 <= n < 4`` but ``G(5) != G(4)``. So here the finite condition
+  is checked on ``e <= n < 2 max(e, 1) + p + k`` (the theorem with ``e' = max(e, 1)`` plus the
+  directly checked ``n = 0``), see :func:`theorem_range`.
+- taking the whole heap cannot happen from ``n`` or ``n + p``, both larger than ``k``.
+
+The argument uses only that each option leaves at most two heaps adding up to ``m - j`` with
+``j <= k``, so it covers ``d0 = 4`` (``j = 0``) and codes whose first digits are zero. It does
+not cover codes with infinitely many non-zero digits (such as "take the whole heap, whatever its
+size"), nor "hexadecimal" digits (splitting into three or more heaps): :meth:`OctalGame.parse`
+rejects those with a message saying so.
+
+Besides the theory, this module builds every part of a registered game from a code
+(:func:`octal_parts`): the :class:`~gamecert.game.Game`, the solvers, the Hypothesis strategies
+and the claims, so a new heap game is a few lines per folder.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import functools
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
-from gamecert.errors import GamecertError, UsageError
-from gamecert.game import mex
+from gamecert.claims import Claim, ClaimRefuted, Evidence
+from gamecert.errors import GamecertError, InputError, OutOfReach, PresentationError, UsageError
+from gamecert.game import (
+    ExhaustiveSpace,
+    Explanation,
+    Game,
+    answer_tokens,
+    input_lines,
+    mex,
+    parse_int,
+    reject_spaces,
+    reject_trailing,
+    require_line,
+)
 
 
 class NotPeriodicYet(GamecertError):
@@ -47,9 +81,33 @@ class Periodicity:
     checked_up_to: int
 
     def grundy(self, n: int) -> int:
+        """The value at any heap size.
+
+        >>> Periodicity(1, 3, (0, 1, 2, 3), 6).grundy(1000)
+        1
+        """
+        if n < 0:
+            raise ValueError(f"a heap size is never negative, got {n}")
         if n < self.preperiod + self.period:
             return self.values[n]
         return self.values[self.preperiod + (n - self.preperiod) % self.period]
+
+    def describe(self) -> str:
+        return (
+            f"preperiod {self.preperiod}, period {self.period}; finite condition checked on "
+            f"{self.preperiod} <= n < {self.checked_up_to}"
+        )
+
+
+def theorem_range(preperiod: int, period: int, k: int) -> int:
+    """End (exclusive) of the range of ``n`` the finite condition ``G(n + p) = G(n)`` is checked on.
+
+    ``2 max(e, 1) + p + k``: the textbook ``2e + p + k`` is wrong for ``e = 0`` (module docstring).
+
+    >>> theorem_range(52, 34, 3), theorem_range(0, 1, 3)
+    (141, 6)
+    """
+    return 2 * max(preperiod, 1) + period + k
 
 
 @dataclass(frozen=True)
@@ -64,16 +122,35 @@ class OctalGame:
 
         >>> OctalGame.parse("0.137").digits
         (0, 1, 3, 7)
+        >>> OctalGame.parse("0.8")
+        Traceback (most recent call last):
+        ...
+        gamecert.errors.UsageError: octal code '0.8': digit 8 at place 1 is not octal (0-7); digits 8-f would be hexadecimal games (splitting into 3+ heaps), which the periodicity theorem used here does not cover
         """
+        if not isinstance(code, str):
+            raise UsageError(f"octal code must be text like '0.137', got {code!r}")
         text = code.strip()
         head, dot, tail = text.partition(".")
         if not dot or not tail:
-            raise UsageError(f"octal code {code!r}: expected digits around a point, like 0.137")
+            raise UsageError(f"octal code {code!r}: expected digits around a point, like 0.137 or .07")
         head = head or "0"
-        if not (head + tail).isdigit() or any(ch in "89" for ch in head + tail):
-            raise UsageError(f"octal code {code!r}: digits must be 0-7 (8 and above would be hexadecimal games)")
+        for place, ch in enumerate(head[-1:] + tail):
+            if "0" <= ch <= "7":
+                continue
+            if ch in "89" or "a" <= ch.lower() <= "f":
+                raise UsageError(
+                    f"octal code {code!r}: digit {ch} at place {place} is not octal (0-7); digits 8-f would be "
+                    "hexadecimal games (splitting into 3+ heaps), which the periodicity theorem used here does not cover"
+                )
+            raise UsageError(
+                f"octal code {code!r}: {ch!r} at place {place} is not an octal digit; write a finite code like 0.137 "
+                "(codes with infinitely many non-zero digits, such as 'take the whole heap, any size', are not covered)"
+            )
         if len(head) != 1 or head not in "04":
-            raise UsageError(f"octal code {code!r}: the digit before the point must be 0 or 4 (split without taking)")
+            raise UsageError(
+                f"octal code {code!r}: the digit before the point must be 0 or 4 (4: split a heap in two without "
+                "taking); 1, 2 or 3 there would be a move that leaves the heap as it was, a loopy game"
+            )
         digits = (int(head),) + tuple(int(ch) for ch in tail)
         if not any(digits):
             raise UsageError(f"octal code {code!r} allows no move at all")
@@ -89,11 +166,13 @@ class OctalGame:
 
         >>> sorted(set(OctalGame.parse("0.137").options(4)))
         [(1,), (2,)]
+        >>> sorted(OctalGame.parse("4.0").options(4))
+        [(1, 3), (2, 2)]
         """
         for j, d in enumerate(self.digits):
             rest = n - j
-            if rest < 0 or (j == 0 and rest == n and not d & 4):
-                continue
+            if rest < 0:
+                break
             if d & 1 and rest == 0 and j > 0:
                 yield ()
             if d & 2 and rest > 0 and j > 0:
@@ -103,21 +182,29 @@ class OctalGame:
                     yield (a, rest - a)
 
     def sequence(self, length: int) -> list[int]:
-        """``G(0) .. G(length - 1)`` by the mex rule (quadratic; cached prefix reused)."""
+        """``G(0) .. G(length - 1)`` by the mex rule (quadratic for splitting games; prefix cached).
+
+        >>> OctalGame.parse("0.07").sequence(10)
+        [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]
+        """
         seq = self._seq
         for n in range(len(seq), length):
-            values = []
+            values = set()
             for heaps in self.options(n):
                 v = 0
                 for h in heaps:
                     v ^= seq[h]
-                values.append(v)
+                values.add(v)
             seq.append(mex(values))
         return seq[:length]
 
     @cached_property
     def _seq(self) -> list[int]:
         return []
+
+    @cached_property
+    def _periodicities(self) -> dict[int, Periodicity]:
+        return {}
 
     def periodicity(self, limit: int = 20000) -> Periodicity:
         """Smallest period and its preperiod, established by the periodicity theorem.
@@ -129,6 +216,8 @@ class OctalGame:
         >>> (p.preperiod, p.period)
         (52, 34)
         """
+        if limit in self._periodicities:
+            return self._periodicities[limit]
         length = 256
         while True:
             length = min(length, limit)
@@ -136,10 +225,14 @@ class OctalGame:
             found = _first_proved_period(seq, self.k)
             if found is not None:
                 e, p = found
-                return Periodicity(e, p, tuple(seq[: e + p]), 2 * e + p + self.k)
+                result = Periodicity(e, p, tuple(seq[: e + p]), theorem_range(e, p, self.k))
+                self._periodicities[limit] = result
+                return result
             if length >= limit:
                 raise NotPeriodicYet(
-                    f"octal game {self.code}: no period established within the first {limit} values"
+                    f"octal game {self.code}: no period established within the first {limit} values "
+                    f"(the theorem needs G(n + p) = G(n) on e <= n < 2 max(e, 1) + p + {self.k}); "
+                    "raise the limit, or the game may not be periodic at all"
                 )
             length *= 2
 
@@ -148,14 +241,477 @@ class OctalGame:
 
 
 def _first_proved_period(seq: list[int], k: int) -> tuple[int, int] | None:
-    """(preperiod, period) for the smallest period the theorem proves from ``seq``, if any."""
+    """(preperiod, period) for the smallest period the theorem proves from ``seq``, if any.
+
+    The smallest such ``p`` is the sequence's smallest eventual period: if ``q`` is an eventual
+    period and ``p`` one from ``e``, then ``q`` is one from ``e`` too, and its condition fits in
+    the data whenever ``p``'s does (``q <= p``, the same ``e`` or a smaller one).
+
+    >>> _first_proved_period([0, 0, 0, 0, 0], 3) is None  # 0.004: e = 0, p = 1 is not enough
+    True
+    """
     n = len(seq)
     for p in range(1, n // 2):
         # smallest e with seq[m + p] == seq[m] for all e <= m < n - p
         e = n - p
         while e > 0 and seq[e - 1 + p] == seq[e - 1]:
             e -= 1
-        # the theorem needs G(m + p) == G(m) for e <= m < 2e + p + k, i.e. n - p >= 2e + p + k
-        if 2 * e + p + k <= n - p:
+        # the condition needs G(m + p) == G(m) for e <= m < theorem_range: m + p < n
+        if theorem_range(e, p, k) + p <= n:
             return e, p
     return None
+
+
+# ---- claims about a heap game's sequence -------------------------------------------------------
+
+def check_periodic_table(
+    game: OctalGame,
+    preperiod: int,
+    period: int,
+    values: Sequence[int],
+    claim: str = "periodic table",
+) -> Evidence:
+    """Prove a claimed table for every heap size, or refute it at the first size where it breaks.
+
+    The claim: ``G(n) = values[n]`` for ``n < preperiod + period`` and ``G(n) = G(n - period)``
+    after. Compared with the mex sequence on ``0 <= n < theorem_range + period``, in order (so a
+    :class:`ClaimRefuted` names the smallest wrong ``n``); if all agree, the finite condition of the
+    theorem holds there and the claim holds for every ``n``.
+
+    >>> g = OctalGame.parse("0.07")
+    >>> check_periodic_table(g, 0, 4, [0, 0, 1, 1])
+    Traceback (most recent call last):
+    ...
+    gamecert.claims.ClaimRefuted: periodic table: fails at 4: the table gives G(4) = 0, the mex rule gives 2
+    """
+    values = tuple(values)
+    if preperiod < 0 or period < 1:
+        raise UsageError(f"{claim}: preperiod must be >= 0 and period >= 1, got {preperiod} and {period}")
+    if len(values) != preperiod + period:
+        raise UsageError(
+            f"{claim}: the table must give G(0) .. G(preperiod + period - 1), {preperiod + period} values, got {len(values)}"
+        )
+    table = Periodicity(preperiod, period, values, theorem_range(preperiod, period, game.k))
+    end = table.checked_up_to + period
+    seq = game.sequence(end)
+    for n in range(end):
+        if table.grundy(n) != seq[n]:
+            raise ClaimRefuted(claim, n, f"the table gives G({n}) = {table.grundy(n)}, the mex rule gives {seq[n]}")
+    return Evidence(
+        "all sizes",
+        f"octal {game.code}: G(n + {period}) = G(n) for all n >= {preperiod} by the periodicity theorem, its finite "
+        f"condition checked on {preperiod} <= n < {table.checked_up_to} (table matches the mex rule on 0..{end - 1})",
+    )
+
+
+def check_period(game: OctalGame, preperiod: int, period: int, claim: str = "period") -> Evidence:
+    """Prove or refute ``G(n + period) = G(n)`` for all ``n >= preperiod``; refutation names the
+    first ``n + period`` where the sequence does not repeat.
+
+    >>> check_period(OctalGame.parse("0.137"), 52, 17)
+    Traceback (most recent call last):
+    ...
+    gamecert.claims.ClaimRefuted: period: fails at 69: G(69) = 1 but G(52) = 3
+    """
+    if preperiod < 0 or period < 1:
+        raise UsageError(f"{claim}: preperiod must be >= 0 and period >= 1, got {preperiod} and {period}")
+    end = theorem_range(preperiod, period, game.k)
+    seq = game.sequence(end + period)
+    for n in range(preperiod, end):
+        if seq[n + period] != seq[n]:
+            raise ClaimRefuted(claim, n + period, f"G({n + period}) = {seq[n + period]} but G({n}) = {seq[n]}")
+    return Evidence(
+        "all sizes",
+        f"octal {game.code}: periodicity theorem, finite condition checked on {preperiod} <= n < {end}",
+    )
+
+
+def periodicity_claim(game: OctalGame, limit: int = 20000) -> Claim:
+    """The game's sequence is periodic from its preperiod with its smallest period, for all sizes.
+
+    Guards the periodic-table solvers: their table comes from here. The check re-derives the
+    theorem's finite condition, the minimality of the period (every smaller ``q`` fails somewhere
+    past the preperiod) and of the preperiod (``G(e - 1 + p) != G(e - 1)``).
+    """
+
+    def check() -> Evidence:
+        per = game.periodicity(limit)
+        e, p = per.preperiod, per.period
+        check_periodic_table(game, e, p, per.values, claim=f"octal {game.code} periodicity")
+        seq = game.sequence(e + 2 * p)
+        for q in range(1, p):  # a smaller eventual period would hold from e as well
+            if all(seq[n + q] == seq[n] for n in range(e, e + p)):
+                raise ClaimRefuted(f"octal {game.code} periodicity", q, f"period {p} is not the smallest: {q} also fits")
+        if e > 0 and seq[e - 1 + p] == seq[e - 1]:
+            raise ClaimRefuted(f"octal {game.code} periodicity", e - 1, f"the preperiod {e} is not the smallest")
+        return Evidence(
+            "all sizes",
+            f"periodicity theorem (Guy-Smith 1956; Winning Ways ch. 4), n0 >= 1 form: G(n + {p}) = G(n) for all "
+            f"n >= {e}; condition checked on {e} <= n < {per.checked_up_to}; {p} is the smallest period, {e} the "
+            "smallest preperiod",
+        )
+
+    return Claim(
+        f"octal {game.code}: periodicity",
+        f"the Grundy sequence of octal game {game.code} is eventually periodic; its smallest period and preperiod, "
+        "for every heap size",
+        check,
+    )
+
+
+def recurrence_claim(game: OctalGame, n_max: int | None = None, cap: int = 400, block: int = 25) -> Claim:
+    """z3 confirms, with mex as constraints, that the sequence is the recurrence's only solution on
+    ``0..n_max`` (default: the range the periodicity theorem reads, at most ``cap``).
+
+    Guards the Python mex computation the theorem's finite condition is checked on.
+    """
+
+    def check() -> Evidence:
+        from gamecert import smt
+
+        top = n_max
+        if top is None:
+            per = game.periodicity()
+            top = min(cap, per.checked_up_to + per.period - 1)
+        seq = game.sequence(top + 1)
+        result = smt.mex_recurrence(top, lambda n: list(game.options(n)), seq.__getitem__, value_bits=_bits(seq), block=block)
+        if result.first_mismatch is not None:
+            n = result.first_mismatch
+            raise ClaimRefuted(f"octal {game.code}: z3 recurrence", n, f"z3's solution has G({n}) = {result.solution[n]}, the sequence {seq[n]}")
+        return Evidence(
+            "bounded",
+            f"0 <= n <= {top}: z3 shows the mex recurrence's only solution is the computed sequence "
+            f"({result.constraints} constraints, {result.blocks} blocks, {_bits(seq)}-bit values)",
+        )
+
+    return Claim(
+        f"octal {game.code}: z3 recurrence",
+        f"the computed Grundy sequence of octal game {game.code} is the only solution of the mex recurrence (z3, bounded)",
+        check,
+    )
+
+
+def _bits(seq: Sequence[int]) -> int:
+    """Bit-vector width holding every value and their xors, with room for one more value."""
+    return max(2, (max(seq, default=0) + 1).bit_length() + 1)
+
+
+# ---- a registered game from a code ---------------------------------------------------------------
+
+MAX_HEAPS = 100
+MAX_HEAP = 1000
+
+
+def _mex_dp(digits: tuple[int, ...], table: list[int], upto: int) -> None:
+    """Extend ``table`` (Grundy values) to ``upto``, enumerating moves straight from the digits.
+
+    Written apart from :meth:`OctalGame.options` so the two solvers are independent.
+    """
+    for n in range(len(table), upto + 1):
+        seen = set()
+        for j in range(min(n, len(digits) - 1) + 1):
+            d, r = digits[j], n - j
+            if j and d & 1 and r == 0:
+                seen.add(0)
+            if j and d & 2 and r:
+                seen.add(table[r])
+            if d & 4:
+                seen.update(table[a] ^ table[r - a] for a in range(1, r))
+        table.append(mex(seen))
+
+
+class OctalHeapGame(Game):
+    """Heaps of tokens under an octal code. Input: ``m`` (1..100), then ``m`` heap sizes (1..1000)
+    on one line, single spaces. Output: ``First`` if the player to move wins, else ``Second``.
+
+    Size is the total number of tokens. The oracle is Sprague-Grundy (heaps are independent),
+    the minimax searches whole positions (sorted heap tuples) from the rules.
+    """
+
+    time_limit = 1.0
+    minimax_reach = 12
+    max_batch = 1
+
+    def __init__(self, name: str, octal: OctalGame, max_heaps: int = MAX_HEAPS, max_heap: int = MAX_HEAP) -> None:
+        self.name = name  # type: ignore[misc]  # per instance: one class serves every code
+        self.title = f"octal game {octal.code}"  # type: ignore[misc]
+        self.octal = octal
+        self.max_heaps = max_heaps
+        self.max_heap = max_heap
+        self.max_size = max_heaps * max_heap  # type: ignore[misc]
+        self.oracle_reach = self.max_size  # type: ignore[misc]
+
+    def parse_input(self, text: str) -> tuple[int, ...]:
+        lines = input_lines(text)
+        m = parse_int(require_line(lines, 0, "m, the number of heaps"), 1, "m", 1, self.max_heaps)
+        line = require_line(lines, 1, f"{m} heap sizes separated by single spaces")
+        reject_spaces(line, 2)
+        tokens = line.split(" ")
+        if len(tokens) != m:
+            raise InputError(2, f"expected m = {m} heap sizes separated by single spaces, got {len(tokens)} fields")
+        heaps = []
+        column = 1
+        for tok in tokens:
+            if not tok:
+                raise InputError(2, "two spaces in a row", column=column)
+            try:
+                heaps.append(parse_int(tok, 2, "a heap size", 1, self.max_heap))
+            except InputError as exc:
+                raise InputError(2, exc.rule, column=column) from None
+            column += len(tok) + 1
+        reject_trailing(lines, 2)
+        return tuple(heaps)
+
+    def format_input(self, instance: tuple[int, ...]) -> str:
+        return f"{len(instance)}\n{' '.join(map(str, instance))}\n"
+
+    def size(self, instance: tuple[int, ...]) -> int:
+        return sum(instance)
+
+    def parse_answer(self, text: str, instance: tuple[int, ...]) -> str:
+        tokens = answer_tokens(text)
+        if len(tokens) != 1 or tokens[0] not in ("First", "Second"):
+            raise PresentationError(f"expected one token, First or Second; got {' '.join(tokens)[:40]!r}")
+        return tokens[0]
+
+    def format_answer(self, answer: str) -> str:
+        return answer + "\n"
+
+    def minimax(self, instance: tuple[int, ...]) -> str:
+        if self.size(instance) > self.minimax_reach:
+            raise OutOfReach(f"{self.name} minimax is built for at most {self.minimax_reach} tokens in all")
+        return "First" if _to_move_wins(self.octal, tuple(sorted(instance))) else "Second"
+
+    def grundy(self, heap: int) -> int:
+        return self.octal.sequence(heap + 1)[heap]
+
+    def oracle(self, instance: tuple[int, ...]) -> str:
+        total = 0
+        for h in instance:
+            total ^= self.grundy(h)
+        return "First" if total else "Second"
+
+    def _moves(self, heaps: list[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        for i, h in enumerate(heaps):
+            for left in sorted(set(self.octal.options(h))):
+                yield i, left
+
+    def explain(self, instance: tuple[int, ...]) -> Explanation:
+        components = tuple((f"heap {i} ({h} tokens)", self.grundy(h)) for i, h in enumerate(instance, 1))
+        total = 0
+        for _, v in components:
+            total ^= v
+        heaps = list(instance)
+
+        def value(hs: Sequence[int]) -> int:
+            x = 0
+            for h in hs:
+                x ^= self.grundy(h)
+            return x
+
+        def text(i: int, left: tuple[int, ...]) -> str:
+            shown = " + ".join(map(str, left)) if left else "nothing"
+            return f"heap {i + 1} ({heaps[i]}) -> {shown}"
+
+        winning = tuple(text(i, left) for i, left in self._moves(heaps) if total ^ self.grundy(heaps[i]) ^ value(left) == 0)
+        line: list[str] = []
+        players = itertools.cycle(("First", "Second"))
+        player = next(players)
+        while True:
+            moves = list(self._moves(heaps))
+            if not moves:
+                line.append(f"{player} has no move and loses")
+                break
+            now = value(heaps)
+            good = [(i, left) for i, left in moves if now ^ self.grundy(heaps[i]) ^ value(left) == 0]
+            i, left = (good or moves)[0]
+            line.append(f"{player}: {text(i, left)}")
+            heaps[i : i + 1] = list(left)
+            player = next(players)
+            if len(line) > 60:
+                line.append("...")
+                break
+        outcome = f"{'First' if total else 'Second'} wins (xor {total})"
+        return Explanation(outcome, components, total, winning, tuple(line))
+
+    def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
+        reach = min(self.minimax_reach, self.max_size)
+        return [
+            ExhaustiveSpace(
+                "heap-multisets",
+                f"every multiset of heap sizes with at most {self.max_heaps} heaps and {reach} tokens in all",
+                tuple(range(1, reach + 1)),
+                lambda total: _heap_multisets(total, min(total, self.max_heap), self.max_heaps),
+            )
+        ]
+
+
+@functools.lru_cache(maxsize=None)
+def _to_move_wins(octal: OctalGame, heaps: tuple[int, ...]) -> bool:
+    """Plain minimax over whole positions (sorted heap tuples), from the rules."""
+    for i, h in enumerate(heaps):
+        for left in set(octal.options(h)):
+            after = tuple(sorted(heaps[:i] + heaps[i + 1 :] + left))
+            if not _to_move_wins(octal, after):
+                return True
+    return False
+
+
+def _heap_multisets(total: int, largest: int, parts: int) -> Iterator[tuple[int, ...]]:
+    if total == 0:
+        yield ()
+        return
+    if parts == 0:
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in _heap_multisets(total - first, first, parts - 1):
+            yield (first,) + rest
+
+
+@dataclass(frozen=True)
+class OctalParts:
+    """Every part of a registered heap game, built from its octal code. See :func:`octal_parts`."""
+
+    name: str
+    octal: OctalGame
+    game: OctalHeapGame
+    _table: list[int] = field(default_factory=lambda: [], repr=False)
+
+    # ---- fast/ ----------------------------------------------------------------------------
+    def periodic_table(self, instance: tuple[int, ...]) -> str:
+        """Grundy values from the table the periodicity theorem establishes: O(1) a heap."""
+        per = self.octal.periodicity()
+        total = 0
+        for h in instance:
+            total ^= per.grundy(h)
+        return "First" if total else "Second"
+
+    def mex_dp(self, instance: tuple[int, ...]) -> str:
+        """Direct mex dynamic programme over heap sizes, grown to the largest heap asked."""
+        _mex_dp(self.octal.digits, self._table, max(instance))
+        total = 0
+        for h in instance:
+            total ^= self._table[h]
+        return "First" if total else "Second"
+
+    @property
+    def solvers(self) -> dict[str, Callable[[Any], Any]]:
+        return {"periodic_table": self.periodic_table, "mex_dp": self.mex_dp}
+
+    # ---- strategies/ ----------------------------------------------------------------------
+    def instances(self) -> Any:
+        """Heap lists over the whole input space, corners weighted in: one heap, many heaps,
+        heaps at the largest size, heaps around the end of the preperiod."""
+        from hypothesis import strategies as st
+
+        g = self.game
+        size = st.integers(1, g.max_heap)
+        small = st.integers(1, min(g.max_heap, 40))
+        corners = [
+            st.lists(size, min_size=1, max_size=g.max_heaps).map(tuple),
+            st.lists(small, min_size=1, max_size=8).map(tuple),
+            size.map(lambda h: (h,)),
+            st.just(tuple([g.max_heap] * g.max_heaps)),
+            st.lists(st.sampled_from([1, 2, 3, g.max_heap]), min_size=g.max_heaps, max_size=g.max_heaps).map(tuple),
+        ]
+        edge = self._edge_sizes()
+        if edge:
+            corners.append(st.lists(st.sampled_from(edge), min_size=1, max_size=6).map(tuple))
+        return st.one_of(corners)
+
+    def oracle_instances(self) -> Any:
+        """The oracle's mex table reaches every allowed heap: the same space."""
+        return self.instances()
+
+    def features(self, instance: tuple[int, ...]) -> Iterator[str]:
+        from gamecert.coverage import bucket
+
+        g = self.game
+        yield "heaps " + bucket(len(instance), (1, 2, 8, g.max_heaps - 1, g.max_heaps))
+        yield "largest heap " + bucket(max(instance), (1, 3, 40, g.max_heap - 1, g.max_heap))
+        edge = self._edge_sizes()
+        if edge and any(h >= max(edge) for h in instance):
+            yield "a heap past the preperiod"
+        yield "first player wins" if g.oracle(instance) == "First" else "second player wins"
+
+    def largest(self) -> list[tuple[int, ...]]:
+        g = self.game
+        return [tuple([g.max_heap] * g.max_heaps), tuple(range(g.max_heap, g.max_heap - g.max_heaps, -1)), (g.max_heap,)]
+
+    def _edge_sizes(self) -> list[int]:
+        try:
+            per = self.octal.periodicity()
+        except NotPeriodicYet:
+            return []
+        e, p = per.preperiod, per.period
+        return sorted({h for h in (e - 1, e, e + 1, e + p - 1, e + p, e + 2 * p) if 1 <= h <= self.game.max_heap})
+
+    # ---- proofs/ --------------------------------------------------------------------------
+    @property
+    def claims(self) -> list[Claim]:
+        return [periodicity_claim(self.octal), recurrence_claim(self.octal)]
+
+    @property
+    def plots(self) -> list[Callable[[], Any]]:
+        return [functools.partial(plot_data, self.octal, self.name)]
+
+    def exports(self, part: str) -> dict[str, Any]:
+        """What the module of ``part`` (``oracles``, ``fast``, ``strategies``, ``proofs``) defines.
+
+        >>> sorted(octal_parts("0.07", "dawson_kayles").exports("strategies"))
+        ['features', 'instances', 'largest', 'oracle_instances']
+        """
+        table = {
+            "oracles": {"GAME": self.game},
+            "fast": {"SOLVERS": self.solvers},
+            "strategies": {
+                "instances": self.instances,
+                "oracle_instances": self.oracle_instances,
+                "features": self.features,
+                "largest": self.largest,
+            },
+            "proofs": {"CLAIMS": self.claims, "PLOTS": self.plots},
+        }
+        if part not in table:
+            raise UsageError(f"unknown part {part!r}; the parts are {', '.join(table)}")
+        return table[part]
+
+
+@functools.cache
+def octal_parts(code: str, name: str | None = None) -> OctalParts:
+    """Every part of the heap game with octal ``code``, registered as ``name``.
+
+    The same object is returned for the same arguments, so the four modules share it. Each
+    module of the game is two lines, for example ``oracles/dawson_kayles.py``::
+
+        from gamecert.octal import octal_parts
+        globals().update(octal_parts("0.07", "dawson_kayles").exports("oracles"))
+
+    (``fast``, ``strategies`` and ``proofs`` the same with their folder name.) The default name
+    is ``octal_`` and the code's digits: ``octal_0_07``.
+
+    >>> parts = octal_parts("0.07", "dawson_kayles")
+    >>> parts.game.name, parts.game.solve_text("2\\n3 4\\n")
+    ('dawson_kayles', 'First\\n')
+    """
+    octal = OctalGame.parse(code)
+    if name is None:
+        name = "octal_" + octal.code.replace(".", "_")
+    if not name.isidentifier():
+        raise UsageError(f"game name {name!r} must be a Python identifier (it is a module name)")
+    return OctalParts(name, octal, OctalHeapGame(name, octal))
+
+
+def plot_data(octal: OctalGame, name: str | None = None) -> Any:
+    """The sequence with its preperiod and period, for :mod:`gamecert.plots`."""
+    from gamecert.plots import SequencePlot
+
+    per = octal.periodicity()
+    length = max(per.checked_up_to + per.period, 3 * per.period + per.preperiod)
+    return SequencePlot(
+        name=name or "octal_" + octal.code.replace(".", "_"),
+        title=f"octal game {octal.code}: Grundy values",
+        values=tuple(octal.sequence(length)),
+        preperiod=per.preperiod,
+        period=per.period,
+    )

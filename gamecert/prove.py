@@ -1,0 +1,114 @@
+"""``gamecert prove GAME|all [--plot-dir DIR]``: check every claim a game's proofs module states.
+
+Each claim is printed with its evidence level (bounded: which range; exhaustive: which family;
+all sizes: which argument) and the time it took. Exit status: 0 if every claim holds, 1 if one
+is refuted (with the first index where it breaks) or could not be established, 2 on a usage
+error (unknown game, unwritable plot directory).
+
+A proofs module may also define ``PLOTS``: callables returning a
+:class:`gamecert.plots.SequencePlot`, drawn when ``--plot-dir`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from gamecert.claims import Claim, ClaimRefuted, Evidence
+from gamecert.errors import GamecertError, UsageError
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """One checked claim: ``status`` is ``holds``, ``REFUTED`` or ``NOT ESTABLISHED``."""
+
+    game: str
+    claim: Claim
+    status: str
+    seconds: float
+    evidence: Evidence | None = None
+    index: object = None
+    detail: str = ""
+
+    @property
+    def holds(self) -> bool:
+        return self.status == "holds"
+
+    def describe(self) -> str:
+        head = f"[{self.status}] {self.claim.name} ({self.seconds:.2f} s)"
+        if self.evidence is not None:
+            return f"{head}\n      {self.evidence.describe()}"
+        if self.status == "REFUTED":
+            return f"{head}\n      fails first at {self.index}: {self.detail}"
+        return f"{head}\n      {self.detail}"
+
+
+def check_claim(game: str, claim: Claim) -> ClaimOutcome:
+    """Check one claim, timing it; a refutation or a failure to establish becomes an outcome."""
+    start = time.perf_counter()
+    try:
+        evidence = claim()
+    except ClaimRefuted as exc:
+        return ClaimOutcome(game, claim, "REFUTED", time.perf_counter() - start, index=exc.index, detail=exc.detail)
+    except GamecertError as exc:
+        return ClaimOutcome(game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=str(exc))
+    if not isinstance(evidence, Evidence):
+        raise UsageError(f"claim {claim.name!r} of {game} returned {type(evidence).__name__}, not Evidence")
+    return ClaimOutcome(game, claim, "holds", time.perf_counter() - start, evidence=evidence)
+
+
+def check_claims(game: str, claims: Iterable[Claim], echo: Callable[[str], None] | None = None) -> list[ClaimOutcome]:
+    outcomes = []
+    for claim in claims:
+        outcome = check_claim(game, claim)
+        if echo:
+            echo("  " + outcome.describe())
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _plot_dir(path: str) -> str:
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--plot-dir {path}: cannot create it: {exc.strerror}") from None
+    if not os.access(path, os.W_OK):
+        raise UsageError(f"--plot-dir {path}: not writable")
+    return path
+
+
+def prove_command(args: argparse.Namespace) -> int:
+    from gamecert import registry
+    from gamecert.plots import write_plot
+
+    plot_dir = _plot_dir(args.plot_dir) if getattr(args, "plot_dir", None) else None
+    entries = registry.resolve(args.game)
+    total_start = time.perf_counter()
+    outcomes: list[ClaimOutcome] = []
+    for entry in entries:
+        claims = entry.claims
+        print(f"{entry.name}: {len(claims)} claim{'s' if len(claims) != 1 else ''}")
+        if not claims:
+            print("  (no claims stated)")
+        game_start = time.perf_counter()
+        outcomes += check_claims(entry.name, claims, echo=print)
+        print(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
+        if plot_dir is not None:
+            for make in getattr(entry.proofs, "PLOTS", ()):
+                try:
+                    _, line = write_plot(make(), plot_dir)
+                except GamecertError as exc:
+                    line = f"plot skipped: {exc}"
+                print(f"  {line}")
+    bad = [o for o in outcomes if not o.holds]
+    held = len(outcomes) - len(bad)
+    print(f"{held} of {len(outcomes)} claims hold ({time.perf_counter() - total_start:.2f} s)")
+    for o in bad:
+        where = f" at {o.index}" if o.status == "REFUTED" else ""
+        print(f"{o.status}{where}: {o.game}: {o.claim.name}")
+    return EXIT_FOUND if bad else EXIT_OK
