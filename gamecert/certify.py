@@ -475,7 +475,10 @@ class Judge:
         if chunk.phase == "largest" and found is None:
             self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
         if found is not None and chunk.phase == "exhaustive" and not found.minimality:
+            smallest = min((s for sp in self.game.exhaustive_spaces() for s in sp.sizes), default=chunk.size)
             found.minimality = (
+                f"found by the exhaustive sweep in increasing size, at the smallest size there is ({chunk.size})"
+                if chunk.size is not None and chunk.size <= smallest else
                 f"found by the exhaustive sweep in increasing size: every input of size < {chunk.size} "
                 f"in {', '.join(chunk.spaces)} passed"
             )

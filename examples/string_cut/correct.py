@@ -28,14 +28,6 @@ def run_values(limit: int) -> list[int]:
 def main() -> None:
     s = sys.stdin.readline().strip()
     n = len(s)
-    g = run_values(DIRECT)
-    assert all(g[i] == g[i - PERIOD] for i in range(200, DIRECT + 1)), "period check failed"
-
-    def value(length: int) -> int:
-        while length > DIRECT:
-            length -= PERIOD
-        return g[length]
-
     runs = []
     i = 2
     while i < n:
@@ -46,6 +38,16 @@ def main() -> None:
             runs.append((start, i - start))
         else:
             i += 1
+    longest = max((length for _, length in runs), default=0)
+    g = run_values(min(longest, DIRECT))
+    if longest > DIRECT:
+        assert all(g[i] == g[i - PERIOD] for i in range(200, DIRECT + 1)), "period check failed"
+
+    def value(length: int) -> int:
+        while length > DIRECT:
+            length -= PERIOD
+        return g[length]
+
     total = 0
     for _, length in runs:
         total ^= value(length)
