@@ -110,5 +110,5 @@ def prove_command(args: argparse.Namespace) -> int:
     print(f"{held} of {len(outcomes)} claims hold ({time.perf_counter() - total_start:.2f} s)")
     for o in bad:
         where = f" at {o.index}" if o.status == "REFUTED" else ""
-        print(f"{o.status}{where}: {o.game}: {o.claim.name}")
+        print(f"{o.status}{where}: {o.claim.name} ({o.game})")
     return EXIT_FOUND if bad else EXIT_OK
