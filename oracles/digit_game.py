@@ -137,6 +137,8 @@ class DigitGame(Game):
         return "".join(f"{w}\n" for w in answer)
 
     def judge(self, instance, got, expected) -> str | None:
+        if len(got) != len(expected):
+            return f"expected {len(expected)} answers (one per game), got {len(got)}"
         wrong = [k for k, (g, e) in enumerate(zip(got, expected, strict=True), 1) if g != e]
         if not wrong:
             return None

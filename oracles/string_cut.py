@@ -129,6 +129,8 @@ class StringCut(Game):
             return f"the first player wins by cutting at {expected}, but the answer says Second"
         if got not in set(cuts(instance)):
             return f"position {got} is not a legal cut; the smallest winning cut is {expected}"
+        if len(instance) > self.oracle_reach:  # too long to value the cut by the rules alone
+            return f"cut {got} is not the smallest winning cut, which is {expected}"
         if self._cut_value(instance, got) == 0:
             return f"cut {got} wins, but {expected} is a smaller winning cut"
         return f"cut {got} loses (it leaves Grundy value {self._cut_value(instance, got)}); the smallest winning cut is {expected}"

@@ -6,6 +6,7 @@ remaining copy. Whoever removes the last letter wins; Alice moves first.
 
 from __future__ import annotations
 
+import itertools
 import string
 from collections import Counter
 from collections.abc import Iterator
@@ -175,7 +176,15 @@ class WordGame(Game):
                 "every multiset of letter counts with total <= 40 (every valid word up to renaming letters)",
                 tuple(range(1, MAX_LEN + 1)),
                 words_of_length,
-            )
+            ),
+            # the space above is complete only for solvers blind to letter names; this one
+            # catches solvers that treat some letters differently (every word up to 3 letters)
+            ExhaustiveSpace(
+                "short-words",
+                "every word of 1 to 3 letters over A-Z (18,278 words)",
+                (1, 2, 3),
+                lambda n: ("".join(t) for t in itertools.product(LETTERS, repeat=n)),
+            ),
         ]
 
 

@@ -67,11 +67,17 @@ def maximum():
     )
 
 
+def far_letters():
+    """Words over letters drawn from both ends of the alphabet (A, B, Y, Z ...)."""
+    return st.text(st.sampled_from("AZBYMN"), min_size=1, max_size=MAX)
+
+
 def instances():
     """The whole input space, with its corners weighted in."""
     return st.one_of(
         st.text(st.sampled_from(LETTERS), min_size=1, max_size=MAX),
         st.text(st.sampled_from("ABC"), min_size=1, max_size=MAX),
+        far_letters(),
         _from_counts(_counts()),
         one_letter(),
         periodic(),
@@ -99,6 +105,8 @@ def features(word: str):
     yield f"max count {max(counts) if max(counts) < 6 else '6+'}"
     if any(c % 3 == 0 for c in counts):
         yield "some count a multiple of 3"
+    if "Z" in word:
+        yield "uses Z"
     if word == word[::-1] and len(word) > 1:
         yield "palindrome"
     yield f"answer {GAME.oracle(word)}"
