@@ -187,7 +187,46 @@ def random_check(game: Game, name: str, solver: Solver, reference: Reference, st
     except AssertionError:
         pass
     evidence = f"random: {label}, {examples} cases, seed {seed}"
-    return Sweep(evidence, count[0], time.perf_counter() - start, found[-1] if found else None)
+    if not found:
+        return Sweep(evidence, count[0], time.perf_counter() - start)
+    shrunk = found[-1]
+    smallest = minimise(game, lambda i: compare(game, name, solver, reference, i, "") is not None, shrunk.instance)
+    if smallest != shrunk.instance:
+        again = compare(game, name, solver, reference, smallest, f"{label}, seed {seed}, then minimised")
+        shrunk = again or shrunk
+    return Sweep(evidence, count[0], time.perf_counter() - start, shrunk)
+
+
+def minimise(game: Game, fails: Callable[[Instance], bool], instance: Instance,
+             budget: int = 400, seconds: float = 30.0) -> Instance:
+    """Greedy size reduction of a failing input: take the first smaller valid input that still
+    fails, repeat until none does (or the budget of evaluations or time is spent).
+
+    The result is 1-minimal under :meth:`Game.smaller` when the budget was not exhausted.
+    """
+    deadline = time.perf_counter() + seconds
+    seen: set[Any] = {instance}
+    evaluations = 0
+    improved = True
+    while improved and evaluations < budget and time.perf_counter() < deadline:
+        improved = False
+        for candidate in game.smaller(instance):
+            if candidate in seen:
+                continue
+            seen.add(candidate)
+            try:
+                if game.parse_input(game.format_input(candidate)) != candidate:
+                    continue
+            except Exception:
+                continue  # not a valid input: not a counterexample anyone can use
+            evaluations += 1
+            if fails(candidate):
+                instance = candidate
+                improved = True
+                break
+            if evaluations >= budget or time.perf_counter() >= deadline:
+                break
+    return instance
 
 
 def fixed_check(game: Game, name: str, solver: Solver, reference: Reference, instances: Iterable[Instance], label: str) -> Sweep:

@@ -160,6 +160,25 @@ class Game(abc.ABC):
         """The answers to each of :meth:`split`'s instances."""
         return (answer,)
 
+    # ---- shrinking beyond Hypothesis ---------------------------------------------------------
+    def smaller(self, instance: Instance) -> Iterator[Instance]:
+        """Candidate inputs a little smaller than ``instance``, largest cuts first.
+
+        Used after Hypothesis has shrunk a failure, to push its size down further (Hypothesis
+        shrinks towards simple, not always towards small). The default handles a string
+        (delete chunks of halving size) and a tuple of strings (drop items, then shrink each);
+        candidates need not be valid inputs, invalid ones are skipped by the caller.
+        """
+        if isinstance(instance, str):
+            yield from _smaller_strings(instance)
+        elif isinstance(instance, tuple) and all(isinstance(x, str) for x in instance):
+            for k in range(len(instance)):
+                if len(instance) > 1:
+                    yield instance[:k] + instance[k + 1 :]
+            for k, item in enumerate(instance):
+                for shorter in _smaller_strings(item):
+                    yield instance[:k] + (shorter,) + instance[k + 1 :]
+
     # ---- conveniences ------------------------------------------------------------------
     def solve_text(self, text: str, solver: Solver | None = None) -> str:
         """Parse, solve (with the oracle unless told otherwise), format."""
@@ -168,6 +187,23 @@ class Game(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"
+
+
+def _smaller_strings(s: str) -> Iterator[str]:
+    """``s`` with one chunk deleted, chunk sizes halving from ``len(s) // 2`` to 1.
+
+    >>> sorted(set(_smaller_strings("abc")))
+    ['ab', 'ac', 'bc']
+    """
+    chunk = max(1, len(s) // 2)
+    while True:
+        for start in range(0, len(s), chunk):
+            rest = s[:start] + s[start + chunk :]
+            if rest:
+                yield rest
+        if chunk == 1:
+            return
+        chunk //= 2
 
 
 # ---- small helpers games share ------------------------------------------------------------

@@ -62,13 +62,24 @@ def batch(max_n: int = MAX_N, max_t: int = MAX_T):
     return st.lists(game(max_n), min_size=1, max_size=max_t).map(tuple)
 
 
+def big_batch(max_n: int = MAX_N):
+    """Batches of any size up to t = 100 built from a few drawn games, cycled (large batches
+    drawn game by game would exceed what Hypothesis generates in one example)."""
+    return st.builds(
+        lambda templates, t: tuple(templates[i % len(templates)] for i in range(t)),
+        st.lists(st.one_of(one_different(max_n), parity_layout(max_n), random_number(12)), min_size=2, max_size=6),
+        st.integers(1, MAX_T),
+    )
+
+
 def instances():
     """Single games and batches up to t = 100, digits up to 1000."""
     return st.one_of(
         game().map(lambda d: (d,)),
         batch(40, MAX_T),
         batch(MAX_N, 8),
-        st.lists(game(30), min_size=MAX_T, max_size=MAX_T).map(tuple),
+        big_batch(),
+        big_batch(40).map(lambda b: (b * MAX_T)[:MAX_T]),
         st.lists(st.sampled_from(["1" * MAX_N, "2" * MAX_N, "1" * (MAX_N - 1), "12" * (MAX_N // 2)]), min_size=1, max_size=MAX_T).map(tuple),
     )
 
@@ -80,7 +91,10 @@ def oracle_instances():
 
 def largest() -> list[tuple[str, ...]]:
     odd_one_even = tuple(("2" * i + "1" + "2" * (MAX_N - 1 - i)) for i in range(MAX_T))
+    # answers 1 and 2 in an order that no reversal, rotation or shift of the batch preserves
+    mixed = tuple(("1" if bin(k).count("1") % 2 else "2") * MAX_N for k in range(MAX_T))
     return [
+        mixed,
         ("1" * MAX_N,) * MAX_T,
         ("2" * MAX_N,) * MAX_T,
         odd_one_even,
