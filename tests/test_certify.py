@@ -251,7 +251,7 @@ def test_replay_reruns_the_input_and_tells_when_fixed(tmp_path):
     assert lines["input"].strip() == "AAA"
     assert lines["expected"].split()[0] == "Alice" and lines["got"].strip() == "Bob"
     assert lines["verdict"].split()[0] == "WA"
-    program.write_text((ROOT / "tests/candidates_certify/word_game_slow.py").read_text().replace("time.sleep(0.2)", ""))
+    program.write_text((ROOT / "tests/candidates_certify/word_game_slow.py").read_text().replace("time.sleep(0.05)", ""))
     fixed = gamecert("replay", str(path))
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "verdict:  OK" in fixed.stdout
@@ -277,9 +277,10 @@ def test_ctrl_c_keeps_a_partial_certificate(tmp_path):
     cert = json.loads((Path(last) / "certificate.json").read_text())
     assert cert["interrupted"] is True and cert["verdict"] == "INTERRUPTED"
     assert 0 < cert["tests"] < 300
-    (space,) = cert["exhaustive"]
-    assert space["complete"] is False
-    assert space["up_to"] is None or space["inputs"] <= cert["tests"]
+    for space in cert["exhaustive"]:
+        assert space["complete"] is False
+        assert space["up_to"] is None or space["inputs"] <= cert["tests"]
+    assert any(space["up_to"] for space in cert["exhaustive"])
 
 
 def test_ctrl_c_keeps_a_fault_already_found(tmp_path):
@@ -302,7 +303,7 @@ def test_no_temporary_directories_left_behind(tmp_path):
 # ---- the pytest plugin ------------------------------------------------------------------------------
 
 def _pytest_candidate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="30")
+    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40")
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir", str(tmp_path),

@@ -1,4 +1,4 @@
-"""word_game: right, but takes 0.2 s of wall time per test (to be interrupted)."""
+"""word_game: right, but takes 0.05 s of wall time per test (to be interrupted)."""
 
 import sys
 import time
@@ -8,5 +8,5 @@ word = sys.stdin.readline().strip()
 total = 0
 for c in Counter(word).values():
     total ^= c % 3 or 3
-time.sleep(0.2)
+time.sleep(0.05)
 print("Alice" if total else "Bob")
