@@ -459,11 +459,32 @@ class Judge:
         if not failures:
             return None
         best = min(failures, key=Failure.sort_key)
-        best.minimality = "shrunk by Hypothesis" + (
-            f" (shrinking stopped after {shrink_seconds:g} s)"
-            if time.perf_counter() - first_failure_at[0] > shrink_seconds else ""
-        )
+        cut_short = time.perf_counter() - first_failure_at[0] > shrink_seconds
+        best.minimality = "shrunk by Hypothesis" + (f" (shrinking stopped after {shrink_seconds:g} s)" if cut_short else "")
+        best = self._minimise(best, max(5.0, shrink_seconds - (time.perf_counter() - first_failure_at[0])))
         return self.narrow(best)
+
+    def _minimise(self, found: Failure, seconds: float) -> Failure:
+        """Push a shrunk failure further down with the game's own smaller-input moves."""
+        from gamecert.crosscheck import minimise
+
+        seen: dict[str, Failure] = {}
+
+        def fails(instance: Any) -> bool:
+            again = self.run_one(instance, found.phase, count=False)
+            if again is not None:
+                seen[again.input_text] = again
+            return again is not None
+
+        smallest = minimise(self.game, fails, found.instance, budget=400, seconds=seconds)
+        text = self.game.format_input(smallest)
+        if text == found.input_text or text not in seen:
+            return found
+        better = seen[text]
+        better.minimality = found.minimality + (
+            "; then minimised greedily with the game's smaller-input moves while it still fails"
+        )
+        return better
 
     def run_chunk(self, chunk: Chunk, shrink_seconds: float = 30.0,
                   stop: Callable[[], bool] = lambda: False) -> Failure | None:
