@@ -293,7 +293,7 @@ def safe_name(name: str) -> str:
     """A candidate name usable as a directory name.
 
     >>> safe_name("java -cp build Main")
-    'java-cp-build-Main'
+    'java--cp-build-Main'
     """
     cleaned = re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-.")
     return (cleaned or "candidate")[:60]
