@@ -359,7 +359,9 @@ def periodicity_claim(game: OctalGame, limit: int = 20000) -> Claim:
     )
 
 
-def recurrence_claim(game: OctalGame, n_max: int | None = None, cap: int = 400, block: int = 25) -> Claim:
+def recurrence_claim(
+    game: OctalGame, n_max: int | None = None, cap: int = 400, block: int = 25, limit: int = 20000
+) -> Claim:
     """z3 confirms, with mex as constraints, that the sequence is the recurrence's only solution on
     ``0..n_max`` (default: the range the periodicity theorem reads, at most ``cap``).
 
@@ -371,7 +373,7 @@ def recurrence_claim(game: OctalGame, n_max: int | None = None, cap: int = 400, 
 
         top = n_max
         if top is None:
-            per = game.periodicity()
+            per = game.periodicity(limit)
             top = min(cap, per.checked_up_to + per.period - 1)
         seq = game.sequence(top + 1)
         result = smt.mex_recurrence(top, lambda n: list(game.options(n)), seq.__getitem__, value_bits=_bits(seq), block=block)
@@ -575,12 +577,18 @@ class OctalParts:
     name: str
     octal: OctalGame
     game: OctalHeapGame
+    #: how many values the period search may compute (quadratic for splitting games)
+    limit: int = 4096
     _table: list[int] = field(default_factory=lambda: [], repr=False)
 
     # ---- fast/ ----------------------------------------------------------------------------
     def periodic_table(self, instance: tuple[int, ...]) -> str:
-        """Grundy values from the table the periodicity theorem establishes: O(1) a heap."""
-        per = self.octal.periodicity()
+        """Grundy values from the table the periodicity theorem establishes: O(1) a heap.
+
+        For a code not shown periodic within ``limit`` values this raises
+        :class:`NotPeriodicYet`; ``mex_dp`` still works.
+        """
+        per = self.octal.periodicity(self.limit)
         total = 0
         for h in instance:
             total ^= per.grundy(h)
@@ -640,7 +648,7 @@ class OctalParts:
 
     def _edge_sizes(self) -> list[int]:
         try:
-            per = self.octal.periodicity()
+            per = self.octal.periodicity(self.limit)
         except NotPeriodicYet:
             return []
         e, p = per.preperiod, per.period
@@ -649,11 +657,11 @@ class OctalParts:
     # ---- proofs/ --------------------------------------------------------------------------
     @property
     def claims(self) -> list[Claim]:
-        return [periodicity_claim(self.octal), recurrence_claim(self.octal)]
+        return [periodicity_claim(self.octal, self.limit), recurrence_claim(self.octal, limit=self.limit)]
 
     @property
     def plots(self) -> list[Callable[[], Any]]:
-        return [functools.partial(plot_data, self.octal, self.name)]
+        return [functools.partial(plot_data, self.octal, self.name, self.limit)]
 
     def exports(self, part: str) -> dict[str, Any]:
         """What the module of ``part`` (``oracles``, ``fast``, ``strategies``, ``proofs``) defines.
@@ -702,11 +710,11 @@ def octal_parts(code: str, name: str | None = None) -> OctalParts:
     return OctalParts(name, octal, OctalHeapGame(name, octal))
 
 
-def plot_data(octal: OctalGame, name: str | None = None) -> Any:
+def plot_data(octal: OctalGame, name: str | None = None, limit: int = 20000) -> Any:
     """The sequence with its preperiod and period, for :mod:`gamecert.plots`."""
     from gamecert.plots import SequencePlot
 
-    per = octal.periodicity()
+    per = octal.periodicity(limit)
     length = max(per.checked_up_to + per.period, 3 * per.period + per.preperiod)
     return SequencePlot(
         name=name or "octal_" + octal.code.replace(".", "_"),
