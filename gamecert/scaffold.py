@@ -412,4 +412,23 @@ UNFINISHED = unfinished(globals())
 '''
 
 _TEMPLATES = {"oracles": _ORACLE, "fast": _FAST, "strategies": _STRATEGIES, "proofs": _PROOFS}
-_OCTAL_TEMPLATES: dict[str, str] = {}
+
+_OCTAL_DOC = {
+    "oracles": "the game (rules, formats, minimax and the Sprague-Grundy oracle)",
+    "fast": "the solvers: the periodic table the periodicity theorem proves, and a direct mex DP",
+    "strategies": "the Hypothesis strategies, coverage features and largest inputs",
+    "proofs": "the claims: the period and preperiod by the periodicity theorem, the mex recurrence",
+}
+
+
+def _octal_template(part: str) -> str:
+    return (
+        f'"""__NAME__, the octal heap game __OCTAL__: {_OCTAL_DOC[part]}.\n\n'
+        "Built from the code alone by gamecert.octal.octal_parts; nothing here is game-specific.\n"
+        '"""\n\n'
+        "from gamecert.octal import octal_parts\n\n"
+        f'globals().update(octal_parts("__OCTAL__", "__NAME__").exports("{part}"))\n'
+    )
+
+
+_OCTAL_TEMPLATES = {part: _octal_template(part) for part in PARTS}
