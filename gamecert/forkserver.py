@@ -1,0 +1,615 @@
+"""The candidate supervisor: one long-lived process that starts, limits, watches and reaps candidates.
+
+Run as a script (``python gamecert/forkserver.py CONFIG_JSON``) it is the *server*; imported, it
+offers :class:`ForkServerClient`, which starts a server and talks to it. The harness never forks a
+candidate itself: every candidate process is a child of a server, so that
+
+* the server can be a child subreaper: whatever a candidate leaves behind (double-forked
+  grandchildren, orphans) is re-parented to the server, killed and reaped, even where PID 1
+  does not reap;
+* the harness stays single-purpose and thread-safe (no ``preexec_fn`` in the harness).
+
+The server has two modes, chosen in the config:
+
+``exec``
+    a fresh process per test: fork, set limits, ``execv`` the candidate's command line.
+``python``
+    the fork server proper: the candidate's source is read and compiled once when the server
+    starts; each test forks a child that sets limits, redirects stdin/stdout/stderr, rebuilds the
+    interpreter state that ``python FILE`` would show (``sys.argv``, ``sys.path[0]``, the std
+    streams, a fresh ``__main__``) and runs the compiled code as ``__main__``, exiting as the
+    interpreter would (``SystemExit`` codes and messages, tracebacks with exit status 1, waiting
+    for non-daemon threads, ``atexit``, flushing stdout).
+
+Per test the protocol is line based. The client sends the scratch directory's path; the server
+answers with one JSON line: the wait status, the rusage and why (if at all) the watchdog killed
+the process group. The child's pid also goes to a small file as soon as it exists, so that a
+client whose server died mid-test can still kill the candidate's group.
+
+The server module imports only the standard library, so a Python candidate's interpreter is
+close to a pristine one. Known differences from ``python FILE``: the hash seed is shared by
+all tests of one server (``PYTHONHASHSEED`` cannot change in a running interpreter), modules the
+server itself uses are already imported, and the candidate runs a few frames deeper, so a
+recursion that ends within a handful of frames of ``sys.getrecursionlimit()`` may differ.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sys
+import time
+
+_READY = b"READY\n"
+_SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
+_EXEC_FAILED = 127  # exit status when the candidate's program cannot be executed
+_FIRST_SCAN_S = 0.005  # fast tests finish before the first /proc scan and never pay for one
+_SCAN_INTERVAL_S = 0.01
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+# --------------------------------------------------------------------------------------------
+# server side
+
+
+def _become_subreaper() -> bool:
+    """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _apply_limits(limits: dict) -> None:
+    """Set the OS limits of the calling (child) process."""
+    import resource
+
+    def cap(name: str, soft: int, hard: int | None = None) -> None:
+        which = getattr(resource, name, None)
+        if which is None:
+            return
+        hard = soft if hard is None else hard
+        _, current = resource.getrlimit(which)
+        if current != resource.RLIM_INFINITY:  # cannot be raised without privilege
+            soft, hard = min(soft, current), min(hard, current)
+        resource.setrlimit(which, (soft, hard))
+
+    cap("RLIMIT_CORE", 0)
+    cap("RLIMIT_CPU", limits["cpu_soft"], limits["cpu_soft"] + 1)
+    cap("RLIMIT_AS", limits["as_bytes"])
+    cap("RLIMIT_STACK", limits["stack_bytes"])
+    cap("RLIMIT_FSIZE", limits["fsize_bytes"])
+    if limits.get("nproc"):
+        cap("RLIMIT_NPROC", limits["nproc"])
+
+
+def _redirect(io_paths: dict) -> None:
+    """Point fds 0, 1, 2 at the test's files and close every other descriptor."""
+    fd_in = os.open(io_paths["stdin"], os.O_RDONLY)
+    fd_out = os.open(io_paths["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd_err = os.open(io_paths["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for fd, target in ((fd_in, 0), (fd_out, 1), (fd_err, 2)):
+        os.dup2(fd, target)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+
+
+def _read_stat(pid: str) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    return raw[raw.rfind(")") + 2 :].split()
+
+
+def _scan_group(pgid: int) -> tuple[int, float]:
+    """Live tasks (threads included) in process group ``pgid`` and their CPU seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    tasks, ticks = 0, 0
+    want = str(pgid)
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        fields = _read_stat(name)
+        # fields: 0 state, 1 ppid, 2 pgrp, 11 utime, 12 stime, 13 cutime, 14 cstime, 17 threads
+        if not fields or fields[2] != want or fields[0] == "Z":
+            continue
+        tasks += int(fields[17])
+        ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    return tasks, ticks / tick
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    want = str(pid)
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            fields = _read_stat(name)
+            if fields and fields[1] == want:
+                found.append(int(name))
+    return found
+
+
+def _killpg(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _kill_group_and_wait(pgid: int, timeout_s: float = 2.0) -> None:
+    """Kill a group that is not ours to reap, and wait until none of it is still running."""
+    end = time.monotonic() + timeout_s
+    while True:
+        _killpg(pgid)
+        if _scan_group(pgid)[0] == 0 or time.monotonic() > end:
+            return
+        time.sleep(0.001)
+
+
+def _reap_leftovers(deadline_s: float = 2.0) -> None:
+    """Kill and reap every child this server still has (candidate leftovers), boundedly."""
+    end = time.monotonic() + deadline_s
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return  # no children at all: the common, cheap case
+        if pid:
+            continue
+        for child in _children_of(os.getpid()):
+            try:
+                os.kill(child, signal.SIGKILL)
+                _killpg(os.getpgid(child))
+            except (ProcessLookupError, PermissionError):
+                pass
+        if time.monotonic() > end:
+            return
+        time.sleep(0.001)
+
+
+class _Server:
+    def __init__(self, config: dict) -> None:
+        self.config = config
+        self.limits = config["limits"]
+        self.io = config["io"]
+        self.pid_fd = os.open(config["io"]["pid"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        self.mode = config["mode"]
+        self.argv = [str(a) for a in config["argv"]]
+        self.code = None
+        self.compile_error: BaseException | None = None
+        self.tick_watch = self._watch_pidfd if hasattr(os, "pidfd_open") else self._watch_sleep
+        if self.mode == "python":
+            self._prepare_python(config["python_file"])
+
+    # ---- python mode -------------------------------------------------------------------
+
+    def _prepare_python(self, path: str) -> None:
+        import builtins
+        import io
+        import types
+        from importlib.machinery import SourceFileLoader
+
+        self.path = path
+        self.base_sys_path = list(sys.path[1:])  # sys.path[0] is this file's folder
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+            # dont_inherit: this module's ``from __future__`` imports must not leak in
+            self.code = compile(source, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            self.compile_error = exc
+        self._builtins, self._io, self._types, self._loader = builtins, io, types, SourceFileLoader
+        # the stream settings a redirected `python FILE` would get in this environment
+        self.stream_like = {0: sys.__stdin__, 1: sys.__stdout__, 2: sys.__stderr__}
+        self.keep = [sys.stdin, sys.stdout, sys.stderr]  # never finalised in a child
+
+    def _std_stream(self, fd: int):
+        like = self.stream_like[fd]
+        mode = "r" if fd == 0 else "w"
+        # PYTHONUNBUFFERED / -u: the interpreter writes stdout and stderr through a raw file
+        unbuffered = fd != 0 and isinstance(getattr(like, "buffer", None), self._io.FileIO)
+        buf = self._io.open(fd, mode + "b", 0 if unbuffered else -1, closefd=False)
+        (buf if unbuffered else buf.raw).name = ("<stdin>", "<stdout>", "<stderr>")[fd]
+        stream = self._io.TextIOWrapper(
+            buf,
+            encoding=getattr(like, "encoding", "utf-8"),
+            errors=getattr(like, "errors", "strict"),
+            newline="\n",
+            line_buffering=getattr(like, "line_buffering", False),
+            write_through=getattr(like, "write_through", False),
+        )
+        stream.mode = mode
+        return stream
+
+    def _child_python(self, scratch: str) -> None:
+        os.setsid()
+        _apply_limits(self.limits)
+        _redirect(self.io)
+        os.chdir(scratch)
+        sys.stdin = sys.__stdin__ = self._std_stream(0)
+        sys.stdout = sys.__stdout__ = self._std_stream(1)
+        sys.stderr = sys.__stderr__ = self._std_stream(2)
+        sys.argv = [self.path]
+        sys.orig_argv = [sys.executable, self.path]
+        sys.path[:] = [os.path.dirname(os.path.realpath(self.path)), *self.base_sys_path]
+        main = self._types.ModuleType("__main__")
+        main.__file__ = self.path
+        main.__cached__ = None
+        main.__builtins__ = self._builtins
+        main.__loader__ = self._loader("__main__", self.path)
+        main.__spec__ = None
+        sys.modules["__main__"] = main
+        status = self._run_main(main)
+        os._exit(self._finalize(status))
+
+    def _run_main(self, main) -> int:
+        if self.compile_error is not None:
+            sys.excepthook(type(self.compile_error), self.compile_error, None)
+            return 1
+        try:
+            exec(self.code, main.__dict__)
+        except SystemExit as exc:
+            return self._exit_status(exc)
+        except BaseException as exc:  # noqa: BLE001 - the interpreter reports anything uncaught
+            tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+            exc.__traceback__ = tb  # drop this frame: the display reads the exception's own
+            try:
+                sys.excepthook(type(exc), exc, tb)
+            except BaseException:  # noqa: BLE001
+                pass
+            return 1
+        return 0
+
+    @staticmethod
+    def _exit_status(exc: SystemExit) -> int:
+        code = exc.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        try:
+            sys.stderr.write(f"{code}\n")
+        except BaseException:  # noqa: BLE001
+            pass
+        return 1
+
+    @staticmethod
+    def _finalize(status: int) -> int:
+        """What interpreter shutdown does before exiting: threads, atexit, flushing stdout."""
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            try:
+                threading._shutdown()
+            except BaseException:  # noqa: BLE001
+                pass
+        try:
+            import atexit
+
+            atexit._run_exitfuncs()
+        except BaseException:  # noqa: BLE001
+            pass
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except BaseException as exc:  # noqa: BLE001 - as the interpreter: report, status 120
+            try:
+                sys.stderr.write(f"Exception ignored in: {sys.stdout!r}\n{type(exc).__name__}: {exc}\n")
+            except BaseException:  # noqa: BLE001
+                pass
+            status = 120
+        try:
+            if sys.stderr is not None:
+                sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        return status
+
+    # ---- exec mode ---------------------------------------------------------------------
+
+    def _child_exec(self, scratch: str) -> None:
+        os.setsid()
+        _apply_limits(self.limits)
+        _redirect(self.io)
+        os.chdir(scratch)
+        # the interpreter ignores these; an exec'd program must get the defaults back
+        for name in ("SIGPIPE", "SIGXFSZ", "SIGXFZ"):
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+        try:
+            os.execv(self.argv[0], self.argv)
+        except OSError as exc:
+            os.write(2, f"gamecert: cannot run {self.argv[0]}: {exc.strerror}\n".encode())
+            os._exit(_EXEC_FAILED)
+
+    # ---- one test ----------------------------------------------------------------------
+
+    def run_one(self, scratch: str, proto_in: int, proto_out: int) -> dict:
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:  # child: never returns into the server loop
+            try:
+                if self.mode == "python":
+                    self._child_python(scratch)
+                else:
+                    self._child_exec(scratch)
+            except BaseException as exc:  # noqa: BLE001
+                try:
+                    os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
+                finally:
+                    os._exit(_SETUP_FAILED)
+            os._exit(_SETUP_FAILED)
+        os.pwrite(self.pid_fd, b"%-12d\n" % pid, 0)  # read by the client only if we die
+        killed, peak, client_gone = self.tick_watch(pid, started, proto_in)
+        _killpg(pid)  # the leader is alive or a zombie: its group id cannot be reused yet
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.monotonic() - started
+        _killpg(pid)
+        _reap_leftovers()
+        os.pwrite(self.pid_fd, b"%-12d\n" % 0, 0)
+        return {
+            "pid": pid,
+            "status": status,
+            "utime": usage.ru_utime,
+            "stime": usage.ru_stime,
+            "maxrss_kb": usage.ru_maxrss,
+            "wall": wall,
+            "killed": killed,
+            "peak_tasks": peak,
+            "client_gone": client_gone,
+        }
+
+    def _check(self, pid: int) -> tuple[str | None, int]:
+        tasks, cpu = _scan_group(pid)
+        if tasks > self.limits["processes"]:
+            return "processes", tasks
+        if cpu > self.limits["time_s"]:
+            return "cpu", tasks
+        return None, tasks
+
+    def _watch_pidfd(self, pid: int, started: float, proto_in: int) -> tuple[str | None, int, bool]:
+        """Wait for the child, killing its group on the wall limit, CPU time or task count."""
+        deadline = started + self.limits["wall_s"]
+        next_scan = started + _FIRST_SCAN_S
+        peak = 1
+        pidfd = os.pidfd_open(pid)
+        try:
+            poller = select.poll()
+            poller.register(pidfd, select.POLLIN)
+            poller.register(proto_in, select.POLLIN | select.POLLHUP)
+            while True:
+                now = time.monotonic()
+                wait_ms = max(0, int((min(deadline, next_scan) - now) * 1000) + 1)
+                for fd, _ in poller.poll(wait_ms):
+                    if fd == pidfd:
+                        return None, peak, False
+                    return "client", peak, True  # the harness went away mid-test
+                now = time.monotonic()
+                if now >= deadline:
+                    return "wall", peak, False
+                if now >= next_scan:
+                    scan_start = now
+                    killed, tasks = self._check(pid)
+                    peak = max(peak, tasks)
+                    if killed:
+                        return killed, peak, False
+                    now = time.monotonic()
+                    next_scan = now + max(_SCAN_INTERVAL_S, 5 * (now - scan_start))
+        finally:
+            os.close(pidfd)
+
+    def _watch_sleep(self, pid: int, started: float, proto_in: int) -> tuple[str | None, int, bool]:
+        """The same watch without pidfd (older kernels): poll the child's state with short sleeps."""
+        deadline = started + self.limits["wall_s"]
+        next_scan = started + _FIRST_SCAN_S
+        peak, nap = 1, 0.0002
+        while True:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return None, peak, False
+            now = time.monotonic()
+            if now >= deadline:
+                return "wall", peak, False
+            if now >= next_scan:
+                killed, tasks = self._check(pid)
+                peak = max(peak, tasks)
+                if killed:
+                    return killed, peak, False
+                next_scan = time.monotonic() + _SCAN_INTERVAL_S
+            readable, _, _ = select.select([proto_in], [], [], nap)
+            if readable:
+                return "client", peak, True
+            nap = min(nap * 2, 0.005)
+
+
+def _read_line(fd: int, buf: bytearray) -> bytes | None:
+    while b"\n" not in buf:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return None
+        buf += chunk
+    line, _, rest = bytes(buf).partition(b"\n")
+    buf[:] = rest
+    return line
+
+
+def serve(config: dict) -> int:
+    """The server loop: one test per request line until the client closes the pipe."""
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    _become_subreaper()
+    server = _Server(config)
+    import gc
+
+    gc.collect()
+    gc.freeze()  # fewer copy-on-write faults in the children
+    os.write(proto_out, _READY)
+    buf = bytearray()
+    while True:
+        line = _read_line(proto_in, buf)
+        if line is None:
+            break
+        report = server.run_one(line.decode(), proto_in, proto_out)
+        if report["client_gone"]:
+            break
+        os.write(proto_out, json.dumps(report).encode() + b"\n")
+    _reap_leftovers()
+    return 0
+
+
+def _main(argv: list[str]) -> int:
+    config = json.loads(argv[1])
+    stack = config["limits"]["stack_bytes"]
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
+    if config["mode"] == "python" and soft != stack and not os.environ.get("_GAMECERT_STACK_SET"):
+        # The stack limit shapes the memory layout at exec time (where mmap starts), so a
+        # Python candidate's server re-executes itself once with the candidate's stack limit:
+        # deep recursion then behaves as in a fresh `python FILE` under that limit.
+        _, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        if hard != resource.RLIM_INFINITY:
+            stack = min(stack, hard)
+        resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
+        os.environ["_GAMECERT_STACK_SET"] = "1"
+        os.execv(sys.executable, [sys.executable, *argv])
+    os.environ.pop("_GAMECERT_STACK_SET", None)
+    return serve(config)
+
+
+# --------------------------------------------------------------------------------------------
+# client side
+
+
+class ServerLost(Exception):
+    """The server died or stopped answering; the client has already cleaned up after it."""
+
+
+class ForkServerClient:
+    """Starts a server for one candidate and runs tests through it; restarts it if it dies.
+
+    ``run(scratch)`` returns the server's JSON report as a dict, or, if the server died during
+    the test twice in a row, ``{"lost": True, "pid": ...}``.
+    """
+
+    def __init__(self, config: dict, log_path: str, *, reply_margin_s: float = 10.0) -> None:
+        self.config = config
+        self.log_path = log_path
+        self.reply_margin_s = reply_margin_s
+        self.proc = None
+        self.restarts = 0
+        self._buf = bytearray()
+        self._start()
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    def _start(self) -> None:
+        import subprocess
+
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), json.dumps(self.config)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                start_new_session=True,  # terminal signals (Ctrl-C) go to the harness only
+                close_fds=True,
+            )
+        self._buf = bytearray()
+        try:
+            line = self._readline(30.0)
+        except ServerLost:
+            line = None
+        if line != _READY.rstrip(b"\n"):
+            self._kill()
+            raise RuntimeError(f"the candidate supervisor did not start; its log:\n{self._log_tail()}")
+
+    def _log_tail(self) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read()[-2000:].decode(errors="replace")
+        except OSError:
+            return "(no log)"
+
+    def _readline(self, timeout_s: float) -> bytes:
+        fd = self.proc.stdout.fileno()
+        end = time.monotonic() + timeout_s
+        while b"\n" not in self._buf:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise ServerLost("no answer in time")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise ServerLost("the supervisor exited")
+            self._buf += chunk
+        line, _, rest = bytes(self._buf).partition(b"\n")
+        self._buf[:] = rest
+        return line
+
+    def _kill(self) -> None:
+        if self.proc is None:
+            return
+        _killpg(self.proc.pid)
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.proc.wait()
+        self.proc = None
+
+    def _once(self, scratch: str) -> tuple[dict | None, int | None]:
+        if self.proc is None:
+            self.restarts += 1
+            self._start()
+        pid = None
+        try:
+            self.proc.stdin.write(scratch.encode() + b"\n")
+            self.proc.stdin.flush()
+            report = json.loads(self._readline(self.config["limits"]["wall_s"] + self.reply_margin_s))
+            return report, report["pid"]
+        except (ServerLost, OSError, ValueError):
+            pid = self._last_pid()
+            self._kill()
+            if pid is not None:  # orphaned by the server's death: kill it, wait until it is dead
+                _kill_group_and_wait(pid)
+            return None, pid
+
+    def _last_pid(self) -> int | None:
+        try:
+            with open(self.config["io"]["pid"], "rb") as f:
+                return int(f.read().strip() or b"0") or None
+        except (OSError, ValueError):
+            return None
+
+    def run(self, scratch: str) -> dict:
+        report, pid = self._once(scratch)
+        if report is None:  # the server died under this test: once more with a new server
+            report, pid = self._once(scratch)
+        return report if report is not None else {"lost": True, "pid": pid}
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired; do not import it eagerly
+            pass
+        self._kill()
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv))

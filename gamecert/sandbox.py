@@ -1,0 +1,367 @@
+"""Running untrusted candidate programs under OS limits, one test at a time.
+
+A :class:`Candidate` is what the user named (a ``.py`` file, an executable, or a command line);
+:func:`open_runner` gives a :class:`Runner` whose :meth:`Runner.run` feeds one input and returns a
+:class:`RunResult`: the status (``ok``, ``re``, ``tle``, ``mle``, ``ole``), the output and the
+evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr).
+
+Every candidate process is started by a supervisor process (see :mod:`gamecert.forkserver`), in
+its own session and process group, in a fresh empty scratch directory that is removed
+afterwards, with stdin, stdout and stderr redirected to files. What is enforced:
+
+* **CPU time**: ``RLIMIT_CPU`` (whole seconds, rounded up) and, precisely, a watchdog that
+  sums the CPU time of the whole process group every ~10 ms and kills the group past
+  ``time_s``. A run that ends normally but used more than ``time_s`` of CPU is also TLE.
+* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)``, so a sleeping candidate ends as TLE.
+* **Memory**: ``RLIMIT_AS`` (address space). MLE is recognised from the candidate's own report
+  of a failed allocation (``MemoryError``, ``std::bad_alloc``, ...) or a peak RSS within 10% of
+  the limit; anything else that dies is RE.
+* **Stack**: ``RLIMIT_STACK`` = the memory limit unless ``stack_mb`` says otherwise, as contest
+  judges do, so deep recursion in C++ works. (glibc sizes new threads by this limit, so a
+  program that starts threads without choosing their stack size may fail to start them.)
+* **Output**: ``RLIMIT_FSIZE`` = ``output_bytes + 1`` on every file the candidate writes, stdout
+  included; stdout longer than ``output_bytes`` (or ``SIGXFSZ``) is OLE. Output below the cap is
+  captured in full.
+* **Processes**: the watchdog counts the group's tasks (threads included) and kills the group
+  past ``processes``: this works as root, where ``RLIMIT_NPROC`` is ignored. For other users
+  ``RLIMIT_NPROC`` is set too, to the user's current task count plus ``processes`` (the limit is
+  per user, not per candidate). A fork bomb may briefly exceed the count between two scans.
+* **Leftovers**: when the main process ends or is killed, its whole process group is killed
+  with ``SIGKILL``; the supervisor is a child subreaper, so orphans that left the group are
+  re-parented to it and killed and reaped too.
+* **Core dumps** are off (``RLIMIT_CORE`` = 0).
+
+Not enforced: a candidate running as root can raise its own limits or kill processes outside
+its group; the limits are against faults, not against malice.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import shlex
+import shutil
+import signal
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from gamecert.errors import UsageError
+from gamecert.forkserver import ForkServerClient
+
+STATUSES = ("ok", "re", "tle", "mle", "ole")
+_STDERR_TAIL_LINES = 20
+_STDERR_TAIL_BYTES = 16384
+_MEMORY_MARKERS = (
+    "MemoryError",
+    "bad_alloc",
+    "Cannot allocate memory",
+    "out of memory",
+    "Out of memory",
+    "OutOfMemoryError",
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-test limits.
+
+    >>> Limits(time_s=0.5).wall_s, Limits(time_s=3).wall_s
+    (1.5, 6)
+    >>> Limits(memory_mb=128).stack_bytes == 128 << 20
+    True
+    """
+
+    time_s: float = 1.0
+    memory_mb: int = 256
+    output_bytes: int = 32 << 20
+    processes: int = 64
+    stack_mb: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("time_s", "memory_mb", "output_bytes", "processes"):
+            value = getattr(self, name)
+            if not value > 0:
+                raise UsageError(f"limit {name}={value!r} must be positive")
+        if self.stack_mb is not None and not self.stack_mb > 0:
+            raise UsageError(f"limit stack_mb={self.stack_mb!r} must be positive or None")
+
+    @property
+    def wall_s(self) -> float:
+        """Wall-clock limit: twice the CPU limit, and at least one second more than it."""
+        return max(2 * self.time_s, self.time_s + 1)
+
+    @property
+    def stack_bytes(self) -> int:
+        return (self.memory_mb if self.stack_mb is None else self.stack_mb) << 20
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run of a candidate did. ``detail`` says why, for the non-ok statuses."""
+
+    status: str
+    stdout: str
+    stderr_tail: str
+    exit_code: int | None
+    signal: int | None
+    cpu_s: float
+    wall_s: float
+    max_rss_mb: float
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One line for reports.
+
+        >>> RunResult("re", "", "Segmentation fault", None, 11, 0.01, 0.02, 3.0).describe()
+        'RE: killed by SIGSEGV (signal 11); stderr: Segmentation fault'
+        >>> RunResult("ok", "Bob\\n", "", 0, None, 0.01, 0.02, 9.5).describe()
+        'OK: exit 0, 0.01 s CPU, 0.02 s wall, 9.5 MB'
+        """
+        if self.status == "ok":
+            what = f"exit 0, {self.cpu_s:.2f} s CPU, {self.wall_s:.2f} s wall, {self.max_rss_mb:.1f} MB"
+        elif self.detail:
+            what = self.detail
+        elif self.signal is not None:
+            what = f"killed by {_signal_name(self.signal)} (signal {self.signal})"
+        else:
+            what = f"exit code {self.exit_code}"
+        line = f"{self.status.upper()}: {what}"
+        tail = " | ".join(s.strip() for s in self.stderr_tail.strip().splitlines()[-3:] if s.strip())
+        if tail and self.status != "ok":
+            line += f"; stderr: {tail[:300]}"
+        return line
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _safe_name(text: str) -> str:
+    """A short, filesystem-safe name.
+
+    >>> _safe_name("my solution (v2)")
+    'my_solution_v2'
+    """
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")[:60]
+    return name or "candidate"
+
+
+def _absolutise_args(words: list[str]) -> list[str]:
+    """Arguments naming existing files or folders become absolute (candidates run elsewhere).
+
+    Only words that exist relative to the current folder and look like paths (contain ``/`` or
+    ``.``, or are folders) are changed, so ``java -cp build Main`` keeps ``Main``.
+    """
+    out = []
+    for word in words:
+        if not word.startswith("-") and os.path.exists(word):
+            if os.path.isdir(word) or "/" in word or "." in word:
+                word = os.path.abspath(word)
+        out.append(word)
+    return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A program to certify, as the user named it."""
+
+    spec: str
+    name: str
+    argv: tuple[str, ...]
+    python_file: Path | None
+
+    @classmethod
+    def parse(cls, spec: str) -> Candidate:
+        """A ``.py`` file, an executable file, or a command line whose first word is on PATH.
+
+        >>> Candidate.parse("sh -c true").argv[1:]
+        ('-c', 'true')
+        >>> Candidate.parse("sh -c true").name
+        'sh'
+        """
+        text = spec.strip()
+        if not text:
+            raise UsageError("the candidate is empty: give a .py file, an executable or a command line")
+        path = Path(text).expanduser()
+        if path.exists():
+            if path.is_dir():
+                raise UsageError(f"candidate {spec!r} is a folder; give a program file or a command line")
+            if path.suffix == ".py":
+                resolved = path.resolve()
+                return cls(spec, _safe_name(path.stem), (sys.executable, str(resolved)), resolved)
+            if not os.access(path, os.X_OK):
+                raise UsageError(
+                    f"candidate {spec!r} is not executable; run `chmod +x {text}` "
+                    f"or give a command line such as 'python3 {text}'"
+                )
+            return cls(spec, _safe_name(path.stem), (str(path.resolve()),), None)
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            raise UsageError(f"candidate {spec!r} is not a valid command line: {exc}") from None
+        if len(words) == 1 and ("/" in text or text.endswith(".py")):
+            raise UsageError(f"candidate file {spec!r} does not exist")
+        program = shutil.which(words[0])
+        if program is None:
+            raise UsageError(
+                f"candidate {spec!r}: command {words[0]!r} not found (not a file, and not on PATH)"
+            )
+        argv = (os.path.abspath(program), *_absolutise_args(words[1:]))
+        return cls(spec, _safe_name(Path(words[0]).name), argv, None)
+
+
+def _scratch_root() -> str | None:
+    """Where runners keep their files: $GAMECERT_TMPDIR, else /dev/shm (memory, fast metadata)
+    when writable, else the system's temporary folder."""
+    chosen = os.environ.get("GAMECERT_TMPDIR")
+    if chosen:
+        return chosen
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+        return "/dev/shm"
+    return None
+
+
+def _user_task_count() -> int:
+    """Tasks (threads) of the current real user, for a per-user RLIMIT_NPROC."""
+    uid, count = os.getuid(), 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    count += len(os.listdir(f"/proc/{name}/task"))
+            except OSError:
+                continue
+    return count
+
+
+class Runner:
+    """Runs one candidate on one input at a time; a context manager. See :func:`open_runner`."""
+
+    def __init__(self, candidate: Candidate, limits: Limits, *, fork_server: bool = True) -> None:
+        self.candidate = candidate
+        self.limits = limits
+        self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
+        self._base = Path(tempfile.mkdtemp(prefix=f"gamecert-{candidate.name}-", dir=_scratch_root()))
+        self._io = {k: str(self._base / k) for k in ("stdin", "stdout", "stderr", "pid")}
+        self._count = 0
+        config = {
+            "mode": "python" if self.mode == "fork-server" else "exec",
+            "argv": list(candidate.argv),
+            "python_file": str(candidate.python_file) if candidate.python_file else None,
+            "io": self._io,
+            "limits": {
+                "time_s": limits.time_s,
+                "wall_s": limits.wall_s,
+                "cpu_soft": max(1, math.ceil(limits.time_s)),
+                "as_bytes": limits.memory_mb << 20,
+                "stack_bytes": limits.stack_bytes,
+                "fsize_bytes": limits.output_bytes + 1,
+                "processes": limits.processes,
+                "nproc": 0 if os.geteuid() == 0 else _user_task_count() + limits.processes,
+            },
+        }
+        try:
+            self._client: ForkServerClient | None = ForkServerClient(config, str(self._base / "server.log"))
+        except BaseException:
+            shutil.rmtree(self._base, ignore_errors=True)
+            raise
+
+    @property
+    def server_pid(self) -> int | None:
+        """The supervisor's process id (for diagnostics), or None once closed."""
+        return self._client.pid if self._client is not None else None
+
+    def run(self, input_text: str) -> RunResult:
+        """Run the candidate once on ``input_text``."""
+        if self._client is None:
+            raise RuntimeError("this runner is closed")
+        self._count += 1
+        scratch = self._base / f"cwd{self._count}"
+        scratch.mkdir()
+        try:
+            Path(self._io["stdin"]).write_bytes(input_text.encode())
+            report = self._client.run(str(scratch))
+            return self._classify(report)
+        finally:
+            try:
+                scratch.rmdir()
+            except OSError:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+    def _classify(self, report: dict) -> RunResult:
+        limits = self.limits
+        out_path, err_path = Path(self._io["stdout"]), Path(self._io["stderr"])
+        try:
+            with open(out_path, "rb") as f:
+                out_size = os.fstat(f.fileno()).st_size
+                stdout = f.read(limits.output_bytes).decode(errors="replace")
+        except FileNotFoundError:  # the child died before opening it
+            out_size, stdout = 0, ""
+        stderr_tail = _tail(err_path)
+        if report.get("lost"):
+            return RunResult(
+                "re", stdout, stderr_tail, None, None, 0.0, 0.0, 0.0,
+                "the candidate's supervisor died during the test (did the candidate kill its parent?)",
+            )
+        status_word = report["status"]
+        exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
+        sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
+        cpu = report["utime"] + report["stime"]
+        rss_mb = report["maxrss_kb"] / 1024
+        killed = report["killed"]
+        common = (stdout, stderr_tail, exit_code, sig, round(cpu, 4), round(report["wall"], 4), round(rss_mb, 2))
+        if killed == "processes":
+            return RunResult(
+                "re", *common, f"process limit exceeded: {report['peak_tasks']} tasks > {limits.processes}; group killed"
+            )
+        if killed == "wall":
+            return RunResult("tle", *common, f"wall-clock limit {limits.wall_s:g} s exceeded (CPU {cpu:.2f} s); group killed")
+        if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
+            return RunResult("tle", *common, f"CPU time limit {limits.time_s:g} s exceeded ({cpu:.2f} s)")
+        if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
+            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes")
+        if exit_code == 0:
+            return RunResult("ok", *common)
+        if any(m in stderr_tail for m in _MEMORY_MARKERS) or rss_mb >= 0.9 * limits.memory_mb:
+            return RunResult("mle", *common, f"memory limit {limits.memory_mb} MB exceeded ({rss_mb:.1f} MB peak)")
+        if sig is not None:
+            return RunResult("re", *common, f"killed by {_signal_name(sig)} (signal {sig})")
+        return RunResult("re", *common, f"exit code {exit_code}")
+
+    def close(self) -> None:
+        """Stop the supervisor (and anything left running) and remove the temporary files."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        shutil.rmtree(self._base, ignore_errors=True)
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _tail(path: Path) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - _STDERR_TAIL_BYTES))
+            data = f.read()
+    except OSError:
+        return ""
+    lines = data.decode(errors="replace").splitlines()
+    return "\n".join(lines[-_STDERR_TAIL_LINES:])
+
+
+def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True) -> Runner:
+    """A runner for ``candidate``: the fork server for a ``.py`` file (unless ``fork_server`` is
+    False), else a fresh process per test."""
+    return Runner(candidate, limits, fork_server=fork_server)

@@ -1,0 +1,4 @@
+import sys
+
+word = sys.stdin.readline().strip()
+raise ValueError(f"cannot handle {word!r}")

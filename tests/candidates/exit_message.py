@@ -1,0 +1,4 @@
+import sys
+
+sys.stdin.read()
+sys.exit("no answer for this word")

@@ -1,0 +1,5 @@
+import sys
+
+sys.stdin.read()
+print("Alice")
+sys.exit(3)

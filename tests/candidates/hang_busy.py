@@ -1,0 +1,6 @@
+import sys
+
+sys.stdin.read()
+n = 0
+while True:
+    n += 1

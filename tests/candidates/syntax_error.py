@@ -1,0 +1,3 @@
+import sys
+
+print("Alice" if sys.stdin.read( else "Bob")

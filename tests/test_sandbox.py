@@ -1,0 +1,422 @@
+"""The sandboxed candidate runner: verdicts for broken programs, limits, cleanup, both start paths.
+
+Every broken candidate in ``tests/candidates/`` runs through the fork server and through a fresh
+process per test; the status must be the one a judge would give, the same on both paths, and no
+process of the candidate may survive the run. Each test copies its candidate into its own
+temporary folder, so that leftover processes can be recognised by that unique path even when
+pytest-xdist runs tests side by side.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamecert.errors import UsageError
+from gamecert.sandbox import Candidate, Limits, RunResult, open_runner
+from oracles.word_game import GAME, LETTERS
+
+HERE = Path(__file__).resolve().parent
+CANDIDATES = HERE / "candidates"
+CORRECT = HERE.parent / "examples" / "word_game" / "correct.py"
+PATHS = pytest.mark.parametrize("fork_server", [True, False], ids=["fork-server", "fresh-process"])
+FAST = Limits(time_s=0.5, memory_mb=256)
+
+
+def copy_candidate(tmp_path: Path, name: str, source: Path = CANDIDATES) -> Path:
+    target = tmp_path / name
+    shutil.copyfile(source / name, target)
+    return target
+
+
+def live_processes_mentioning(marker: str, exclude: set[int]) -> list[tuple[int, str]]:
+    """Live (non-zombie) processes whose command line contains ``marker``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) in exclude or int(name) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            found.append((int(name), cmdline[:120]))
+    return found
+
+
+def run_once(path: Path, text: str, limits: Limits, fork_server: bool) -> RunResult:
+    """Run a candidate once and check that nothing of it is left, during or after the runner."""
+    with open_runner(Candidate.parse(str(path)), limits, fork_server=fork_server) as runner:
+        result = runner.run(text)
+        assert live_processes_mentioning(str(path), {runner.server_pid}) == []
+        again = runner.run(text) if result.status not in ("tle",) else result
+        assert again.status == result.status, "the runner must give the same verdict on a rerun"
+        server = runner.server_pid
+    assert live_processes_mentioning(str(path), set()) == []
+    assert server is None or not Path(f"/proc/{server}").exists() or _is_zombie(server)
+    return result
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+# --------------------------------------------------------------------------------------------
+# correct candidates
+
+
+@PATHS
+def test_correct_candidate_answers_like_the_oracle(fork_server: bool) -> None:
+    """A correct word_game program is OK with the oracle's answer on either path."""
+    rng = random.Random(5)
+    words = ["ZADACHA", "WORD"] + ["".join(rng.choice(LETTERS[:5]) for _ in range(rng.randint(1, 40))) for _ in range(8)]
+    with open_runner(Candidate.parse(str(CORRECT)), FAST, fork_server=fork_server) as runner:
+        assert runner.mode == ("fork-server" if fork_server else "fresh-process")
+        for word in words:
+            result = runner.run(GAME.format_input(word))
+            assert result.status == "ok", result.describe()
+            assert result.stdout.split() == [GAME.oracle(word)]
+            assert result.exit_code == 0 and result.signal is None
+            assert result.cpu_s < FAST.time_s and result.max_rss_mb > 0
+
+
+INTERPRETER_MODES = ["plain", "exit", "os_exit", "sys_exit_none", "raise", "atexit"]
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unbuffered: bool) -> None:
+    """input(), exit(), os._exit, sys.exit(), stdin.buffer, argv, sys.path[0], cwd, tracebacks,
+    atexit and stdout buffering look the same under the fork server as under `python FILE`."""
+    if unbuffered:
+        monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    else:
+        monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    path = copy_candidate(tmp_path, "interpreter_exits.py")
+    results = {}
+    for fork_server in (True, False):
+        with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server) as runner:
+            results[fork_server] = [runner.run(f"{mode}\nmore input\n") for mode in INTERPRETER_MODES]
+    for mode, forked, fresh in zip(INTERPRETER_MODES, results[True], results[False]):
+        assert (forked.stdout, forked.exit_code, forked.status) == (fresh.stdout, fresh.exit_code, fresh.status), mode
+        assert forked.stderr_tail.splitlines()[-1:] == fresh.stderr_tail.splitlines()[-1:], mode
+    by_mode = dict(zip(INTERPRETER_MODES, results[True]))
+    plain = by_mode["plain"].stdout
+    assert "name=__main__ file=interpreter_exits.py argv0=interpreter_exits.py" in plain
+    assert "path0_is_script_dir=True" in plain and "cwd_empty=True cwd_is_script_dir=False" in plain
+    assert "stdin=<stdin>" in plain and "annotations_evaluated=True" in plain
+    assert "recursionlimit=1000" in plain and plain.endswith("end\n")
+    assert by_mode["exit"].exit_code == 4 and "end" not in by_mode["exit"].stdout
+    # os._exit skips flushing: the last print is lost unless stdout is unbuffered
+    assert by_mode["os_exit"].exit_code == 5
+    assert ("lost: never flushed" in by_mode["os_exit"].stdout) == unbuffered
+    assert by_mode["sys_exit_none"].status == "ok" and by_mode["sys_exit_none"].exit_code == 0
+    assert by_mode["raise"].exit_code == 1 and "KeyError: 'boom'" in by_mode["raise"].stderr_tail
+    assert "forkserver" not in by_mode["raise"].stderr_tail, "the server's own frames must not show"
+    assert by_mode["atexit"].stdout.endswith("end\natexit ran\n")
+
+
+def test_same_answers_both_paths_on_random_words() -> None:
+    """The fork server and a fresh process give the same stdout for the same inputs."""
+    rng = random.Random(11)
+    inputs = [GAME.format_input("".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 40)))) for _ in range(6)]
+    outputs = {}
+    for fork_server in (True, False):
+        with open_runner(Candidate.parse(str(CORRECT)), FAST, fork_server=fork_server) as runner:
+            outputs[fork_server] = [runner.run(text).stdout for text in inputs]
+    assert outputs[True] == outputs[False]
+
+
+# --------------------------------------------------------------------------------------------
+# broken candidates: one verdict each, the same on both paths, nothing left running
+
+
+@PATHS
+def test_uncaught_exception_is_re_with_traceback(tmp_path: Path, fork_server: bool) -> None:
+    """An uncaught exception: RE, exit 1, the traceback's last line in the stderr tail."""
+    result = run_once(copy_candidate(tmp_path, "crash_exception.py"), "WORD\n", FAST, fork_server)
+    assert (result.status, result.exit_code, result.signal) == ("re", 1, None)
+    assert "ValueError: cannot handle 'WORD'" in result.stderr_tail
+    assert "ValueError" in result.describe()
+
+
+@PATHS
+def test_segfault_is_re_with_the_signal(tmp_path: Path, fork_server: bool) -> None:
+    """Death by SIGSEGV: RE naming the signal; what was printed before is kept."""
+    result = run_once(copy_candidate(tmp_path, "crash_segv.py"), "WORD\n", FAST, fork_server)
+    assert (result.status, result.exit_code, result.signal) == ("re", None, signal.SIGSEGV)
+    assert result.stdout == "Alice\n"
+    assert result.describe().startswith("RE: killed by SIGSEGV (signal 11)")
+
+
+@PATHS
+def test_nonzero_exit_is_re(tmp_path: Path, fork_server: bool) -> None:
+    """A right answer with exit status 3 is still RE."""
+    result = run_once(copy_candidate(tmp_path, "exit_nonzero.py"), "WORD\n", FAST, fork_server)
+    assert (result.status, result.exit_code, result.stdout) == ("re", 3, "Alice\n")
+    assert "exit code 3" in result.describe()
+
+
+@PATHS
+def test_sys_exit_with_message_is_re_exit_1(tmp_path: Path, fork_server: bool) -> None:
+    """sys.exit("text") prints the text to stderr and exits 1, as the interpreter does."""
+    result = run_once(copy_candidate(tmp_path, "exit_message.py"), "WORD\n", FAST, fork_server)
+    assert (result.status, result.exit_code) == ("re", 1)
+    assert result.stderr_tail.strip() == "no answer for this word"
+
+
+@PATHS
+def test_syntax_error_is_re(tmp_path: Path, fork_server: bool) -> None:
+    """A program that does not compile: RE, exit 1, SyntaxError in stderr."""
+    result = run_once(copy_candidate(tmp_path, "syntax_error.py"), "WORD\n", FAST, fork_server)
+    assert (result.status, result.exit_code) == ("re", 1)
+    assert "SyntaxError" in result.stderr_tail
+
+
+@PATHS
+def test_busy_loop_is_tle_on_cpu_time(tmp_path: Path, fork_server: bool) -> None:
+    """A busy loop is stopped near the CPU limit (not at the rounded-up RLIMIT_CPU): TLE."""
+    limits = Limits(time_s=0.3)
+    start = time.monotonic()
+    result = run_once(copy_candidate(tmp_path, "hang_busy.py"), "WORD\n", limits, fork_server)
+    assert result.status == "tle" and "CPU time limit" in result.detail
+    assert result.cpu_s >= 0.3 and time.monotonic() - start < limits.wall_s + 0.5
+
+
+@PATHS
+def test_sleeping_forever_is_tle_on_wall_clock(tmp_path: Path, fork_server: bool) -> None:
+    """A program that sleeps uses no CPU; the wall-clock limit ends it: TLE."""
+    limits = Limits(time_s=0.25)
+    result = run_once(copy_candidate(tmp_path, "sleep_forever.py"), "WORD\n", limits, fork_server)
+    assert result.status == "tle" and "wall-clock" in result.detail
+    assert limits.wall_s <= result.wall_s < limits.wall_s + 0.5
+    assert result.signal == signal.SIGKILL
+
+
+@PATHS
+def test_orphaned_grandchildren_are_killed(tmp_path: Path, fork_server: bool) -> None:
+    """Double-forked children that outlive the program are killed with its group (run_once
+    checks that none is left); the program's own answer stands."""
+    result = run_once(copy_candidate(tmp_path, "orphans.py"), "WORD\n", FAST, fork_server)
+    assert (result.status, result.stdout) == ("ok", "Bob\n")
+
+
+@PATHS
+def test_fork_bomb_hits_the_process_limit(tmp_path: Path, fork_server: bool) -> None:
+    """A fork bomb exceeds the process limit even as root: the group is killed, RE."""
+    limits = Limits(time_s=2.0, processes=16)
+    result = run_once(copy_candidate(tmp_path, "fork_bomb.py"), "WORD\n", limits, fork_server)
+    assert result.status == "re" and "process limit" in result.detail, result.describe()
+
+
+@PATHS
+def test_memory_hog_is_mle(tmp_path: Path, fork_server: bool) -> None:
+    """Allocating without end under the address-space limit: MLE."""
+    result = run_once(copy_candidate(tmp_path, "memory_hog.py"), "WORD\n", Limits(time_s=2.0, memory_mb=128), fork_server)
+    assert result.status == "mle", result.describe()
+    assert "MemoryError" in result.stderr_tail
+
+
+@PATHS
+def test_output_flood_is_ole(tmp_path: Path, fork_server: bool) -> None:
+    """Writing without end: stopped at the output cap, OLE; the captured stdout is capped."""
+    limits = Limits(time_s=2.0, output_bytes=1 << 20)
+    result = run_once(copy_candidate(tmp_path, "output_flood.py"), "WORD\n", limits, fork_server)
+    assert result.status == "ole", result.describe()
+    assert len(result.stdout) == limits.output_bytes
+
+
+@PATHS
+def test_output_up_to_the_cap_is_captured_whole(tmp_path: Path, fork_server: bool) -> None:
+    """Big but legal output (exactly the cap) is OK and captured in full; one byte more is OLE."""
+    limits = Limits(time_s=2.0, output_bytes=3 << 20)
+    path = copy_candidate(tmp_path, "print_n_bytes.py")
+    with open_runner(Candidate.parse(str(path)), limits, fork_server=fork_server) as runner:
+        exact = runner.run(f"{limits.output_bytes}\n")
+        over = runner.run(f"{limits.output_bytes + 1}\n")
+    assert exact.status == "ok" and exact.stdout == "x" * limits.output_bytes
+    assert over.status == "ole"
+
+
+@PATHS
+def test_invalid_utf8_output_never_raises(tmp_path: Path, fork_server: bool) -> None:
+    """Garbage bytes on stdout are decoded with replacement characters, never an exception."""
+    result = run_once(copy_candidate(tmp_path, "garbage_bytes.py"), "WORD\n", FAST, fork_server)
+    assert result.status == "ok"
+    assert result.stdout == "\ufffd\ufffd\ufffdAlice\ufffd\n"
+
+
+@PATHS
+def test_python_deep_recursion_on_a_big_thread_stack(tmp_path: Path, fork_server: bool) -> None:
+    """setrecursionlimit + threading.stack_size, as contest Python solutions do: works on both paths."""
+    result = run_once(copy_candidate(tmp_path, "deep_recursion.py"), "100000\n", Limits(time_s=2.0), fork_server)
+    assert (result.status, result.stdout) == ("ok", "100000\n"), result.describe()
+
+
+@PATHS
+def test_candidate_that_kills_its_supervisor(tmp_path: Path, fork_server: bool) -> None:
+    """A candidate that kills its parent takes down the supervisor, not the harness: RE, and the
+    runner keeps working with a new supervisor."""
+    path = copy_candidate(tmp_path, "kill_parent.py")
+    with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server) as runner:
+        first_server = runner.server_pid
+        result = runner.run("WORD\n")
+        assert result.status == "re" and "supervisor" in result.detail
+        assert runner.server_pid != first_server
+        assert runner.run("WORD\n").status == "re"
+        assert live_processes_mentioning(str(path), {runner.server_pid}) == []
+    assert live_processes_mentioning(str(path), set()) == []
+
+
+def test_fork_server_restarts_when_killed() -> None:
+    """If the fork server dies between tests, the next test starts a new one and answers."""
+    with open_runner(Candidate.parse(str(CORRECT)), FAST) as runner:
+        assert runner.run("WORD\n").stdout == "Bob\n"
+        old = runner.server_pid
+        os.kill(old, signal.SIGKILL)
+        assert runner.run("ZADACHA\n").stdout == "Alice\n"
+        assert runner.server_pid not in (None, old)
+
+
+@PATHS
+def test_scratch_folder_is_fresh_and_removed(tmp_path: Path, fork_server: bool) -> None:
+    """Each test runs in a new empty working folder, removed afterwards."""
+    path = copy_candidate(tmp_path, "scratch_files.py")
+    with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server) as runner:
+        first, second = runner.run("A\n"), runner.run("A\n")
+    cwd1, state1 = first.stdout.split()
+    cwd2, state2 = second.stdout.split()
+    assert (state1, state2) == ("empty", "empty") and cwd1 != cwd2
+    assert cwd1 != str(tmp_path) and not os.path.exists(cwd1) and not os.path.exists(cwd2)
+
+
+# --------------------------------------------------------------------------------------------
+# native candidates (compiled here)
+
+
+@pytest.fixture(scope="module")
+def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    compiler = shutil.which("g++")
+    if compiler is None:
+        pytest.skip("g++ is not installed: the native (C++) candidate cannot be compiled")
+    binary = tmp_path_factory.mktemp("native") / "native"
+    subprocess.run([compiler, "-O2", "-o", str(binary), str(CANDIDATES / "native.cpp")], check=True)
+    return binary
+
+
+def test_native_null_dereference_is_re(native: Path) -> None:
+    """A C++ null dereference: RE by SIGSEGV."""
+    result = run_once_command(f"{native} segv", "1\n", FAST)
+    assert (result.status, result.signal) == ("re", signal.SIGSEGV)
+
+
+def run_once_command(spec: str, text: str, limits: Limits) -> RunResult:
+    with open_runner(Candidate.parse(spec), limits) as runner:
+        assert runner.mode == "fresh-process"
+        result = runner.run(text)
+        assert live_processes_mentioning(spec.split()[0], {runner.server_pid}) == []
+    return result
+
+
+def test_native_deep_recursion_needs_the_raised_stack(native: Path) -> None:
+    """Recursion 10**6 deep (~100 MB of stack) passes with the stack raised to the memory limit,
+    as judges do, and crashes under an 8 MB stack."""
+    raised = run_once_command(f"{native} deep", "1000000\n", Limits(time_s=2.0, memory_mb=256))
+    assert (raised.status, raised.stdout) == ("ok", "500000\n"), raised.describe()
+    small = run_once_command(f"{native} deep", "1000000\n", Limits(time_s=2.0, memory_mb=256, stack_mb=8))
+    assert (small.status, small.signal) == ("re", signal.SIGSEGV), small.describe()
+
+
+def test_native_bad_alloc_is_mle(native: Path) -> None:
+    """std::bad_alloc under the address-space limit: MLE."""
+    result = run_once_command(f"{native} badalloc", "1\n", Limits(time_s=2.0, memory_mb=128))
+    assert result.status == "mle" and "bad_alloc" in result.stderr_tail, result.describe()
+
+
+# --------------------------------------------------------------------------------------------
+# naming candidates
+
+
+def test_parse_python_file(tmp_path: Path) -> None:
+    """A .py path runs with this interpreter, by absolute path; its name is the file stem."""
+    path = copy_candidate(tmp_path, "garbage_bytes.py")
+    candidate = Candidate.parse(str(path))
+    assert candidate.argv == (sys.executable, str(path.resolve()))
+    assert candidate.python_file == path.resolve() and candidate.name == "garbage_bytes"
+
+
+def test_parse_executable_and_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An executable path runs as is; a command line finds its program on PATH and makes
+    arguments naming existing files absolute (the candidate runs in a scratch folder)."""
+    script = tmp_path / "my solver!"
+    script.write_text("#!/bin/sh\nread w\necho Bob\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    candidate = Candidate.parse(str(script))
+    assert candidate.argv == (str(script.resolve()),) and candidate.python_file is None
+    assert candidate.name == "my_solver"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sol.sh").write_text("read w\necho Alice\n")
+    command = Candidate.parse("sh sol.sh")
+    assert command.argv == (shutil.which("sh"), str(tmp_path / "sol.sh")) and command.name == "sh"
+    with open_runner(command, FAST) as runner:
+        assert runner.run("WORD\n").stdout == "Alice\n"
+    with open_runner(candidate, FAST) as runner:
+        assert runner.run("WORD\n").stdout == "Bob\n"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("missing_solution.py", "does not exist"),
+        ("./missing_binary", "does not exist"),
+        ("no-such-command-xyz --fast", "not found"),
+        ("", "empty"),
+        ("sh -c 'unterminated", "not a valid command line"),
+    ],
+)
+def test_parse_rejects_with_a_clear_message(spec: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Missing files, unknown commands and bad quoting are UsageErrors that say what is wrong."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError, match=message):
+        Candidate.parse(spec)
+
+
+def test_parse_rejects_folders_and_non_executables(tmp_path: Path) -> None:
+    """A folder, or a file without the executable bit, is refused with a hint."""
+    with pytest.raises(UsageError, match="folder"):
+        Candidate.parse(str(tmp_path))
+    data = tmp_path / "answer.bin"
+    data.write_text("Alice\n")
+    with pytest.raises(UsageError, match="chmod"):
+        Candidate.parse(str(data))
+
+
+def test_unrunnable_executable_is_re(tmp_path: Path) -> None:
+    """A file marked executable that the OS cannot run is RE with the reason, not a harness crash."""
+    bogus = tmp_path / "bogus"
+    bogus.write_bytes(b"\x00\x01 not a program")
+    bogus.chmod(0o755)
+    with open_runner(Candidate.parse(str(bogus)), FAST) as runner:
+        result = runner.run("WORD\n")
+    assert (result.status, result.exit_code) == ("re", 127)
+    assert "cannot run" in result.stderr_tail
+
+
+def test_limits_are_validated() -> None:
+    """Non-positive limits are refused with the offending name."""
+    with pytest.raises(UsageError, match="time_s"):
+        Limits(time_s=0)
+    with pytest.raises(UsageError, match="stack_mb"):
+        Limits(stack_mb=0)
