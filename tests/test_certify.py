@@ -321,7 +321,7 @@ def _pytest_candidate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir", str(tmp_path),
-         "--candidate-profile", "quick", "--candidate-examples", "8", "--candidate-seed", "3",
+         "--candidate-profile", "quick", "--candidate-examples", "4", "--candidate-seed", "3",
          "--candidate-report-dir", str(tmp_path / "reports"), "--junitxml", str(tmp_path / "junit.xml"), *args],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=180,
     )
@@ -331,15 +331,15 @@ def test_pytest_plugin_spreads_items_and_reports_through_pytest(tmp_path):
     """``pytest -n 2 --candidate`` makes one item per chunk, runs them on two workers, fails the
     items that find the bug (visible in junit XML) and writes the minimal report."""
     proc = _pytest_candidate(tmp_path, "-n", "2", "--candidate", f"word_game={ROOT / 'examples/word_game/wrong.py'}",
-                             "--candidate", f"digit_game={ROOT / 'examples/digit_game/correct.py'}")
+                             "--candidate", f"word_game={ROOT / 'examples/word_game/correct.py'}")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     xml = (tmp_path / "junit.xml").read_text()
     assert 'name="exhaustive-size-3"' in xml and "<failure" in xml
-    assert "candidate/word_game/wrong" in xml and "candidate/digit_game/correct" in xml
+    assert "candidate/word_game/wrong" in xml and "candidate/word_game/correct" in xml
     reports = list((tmp_path / "reports" / "word_game").glob("*/report.json"))
     assert len(reports) == 1
     assert json.loads(reports[0].read_text())["input"] == "AAA\n"
-    certs = list((tmp_path / "reports" / "digit_game").glob("*/certificate.json"))
+    certs = list((tmp_path / "reports" / "word_game").glob("*/certificate.json"))
     assert len(certs) == 1 and json.loads(certs[0].read_text())["verdict"] == "CERTIFIED"
     assert str(reports[0].parent) in proc.stdout
 
