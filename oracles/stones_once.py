@@ -146,14 +146,14 @@ class StonesOnce(Game):
         lines = input_lines(text)
         n = parse_int(require_line(lines, 0, "n, the number of piles"), 1, "n", 1, MAX_N)
         body = lines[1 : 1 + n]
-        if len(body) < n:
-            raise InputError(len(body) + 2, f"missing line: expected pile {len(body) + 1} of n = {n}")
         try:  # the fast path: every line is exactly one of "1" .. "60"
             piles = tuple(_PILE_TEXT[line] for line in body)
         except KeyError:
             for k, line in enumerate(body, 2):
                 parse_int(line, k, f"pile {k - 1} of {n}", 1, MAX_S)
             raise AssertionError("a line the fast path rejected passed the strict check") from None
+        if len(piles) < n:
+            raise InputError(len(piles) + 2, f"missing line: expected pile {len(piles) + 1} of n = {n}")
         reject_trailing(lines, 1 + n)
         return piles
 
