@@ -203,3 +203,24 @@ def test_templates_compile_and_name_the_game():
         assert "__NAME__" not in text and "__CLASS__" not in text
     assert "class SomeGame(Game):" in render("oracles", "some_game")
     assert 'name = "some_game"' in render("oracles", "some_game")
+
+
+def test_octal_game_by_code_alone(project):
+    """`--octal CODE` writes four modules that build everything from the code: the game is
+    listed with its solvers at once and nothing in it is left marked."""
+    out = _gamecert(project, "new-game", "kayles_demo", "--octal", "0.77")
+    assert out.returncode == 0, out.stderr
+    for part in PARTS:
+        text = (project / part / "kayles_demo.py").read_text()
+        assert f'octal_parts("0.77", "kayles_demo").exports("{part}")' in text
+        assert "todo" not in text
+    line = _list_line(project, "kayles_demo")
+    assert line.startswith("kayles_demo: ") and "0.77" in line and "solvers: " in line, line
+
+
+@pytest.mark.parametrize("code", ["0.9", "0.000", "7.07", "0.07x", "007"])
+def test_bad_octal_code_writes_nothing(project, code):
+    out = _gamecert(project, "new-game", "octal_demo", "--octal", code)
+    assert out.returncode == 2 and out.stderr.startswith("gamecert: error: octal code"), out.stderr
+    assert "Traceback" not in out.stderr
+    assert not list(project.glob("*/octal_demo.py"))
