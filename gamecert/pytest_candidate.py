@@ -137,7 +137,8 @@ class _CandidateSession:
             for t in self.targets
         ]
 
-    # -- collection --
+    # -- collection (first, so that -k and -m see these items too) --
+    @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
         for target in self.targets:
