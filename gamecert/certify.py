@@ -344,13 +344,21 @@ class Judge:
         if len(singles) == 1:
             reason = game.judge(instance, got, expected[0][0])
         else:
-            reason = None
-            parts = game.split_answer(instance, got)
-            for k, (single, part, (exp, _)) in enumerate(zip(singles, parts, expected), 1):
-                why = game.judge(single, part, exp)
-                if why is not None:
-                    reason = f"game {k} of {len(singles)}: {why}"
-                    break
+            # the canonical answers of the games, one after another, are the batch's answer
+            try:
+                whole = game.parse_answer(expected_text, instance)
+            except PresentationError:
+                whole = None
+            if whole is not None:
+                reason = game.judge(instance, got, whole)
+            else:
+                reason = None
+                parts = game.split_answer(instance, got)
+                for k, (single, part, (exp, _)) in enumerate(zip(singles, parts, expected), 1):
+                    why = game.judge(single, part, exp)
+                    if why is not None:
+                        reason = f"game {k} of {len(singles)}: {why}"
+                        break
         if reason is None:
             return None
         return failure(Verdict.WA, reason, clip(result.stdout))
