@@ -28,7 +28,7 @@ class Profile:
 
 PROFILES = {
     "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases"),
-    "default": Profile("default", 200, 1.0, 25, "every exhaustive space in full, 200 random cases per property"),
+    "default": Profile("default", 200, 1.0, 60, "every exhaustive space in full, 200 random cases per property"),
     "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property"),
 }
 ALIASES = {"ci": "default"}

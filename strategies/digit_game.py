@@ -24,7 +24,7 @@ def _no_leading_zero(digits: str) -> str:
 @st.composite
 def one_different(draw, max_n: int = MAX_N):
     """All digits one parity except a single digit of the other, anywhere."""
-    n = draw(st.integers(1, max_n))
+    n = draw(st.integers(1, max_n) | st.sampled_from([max_n - 1, max_n]).filter(lambda m: m >= 1))
     base, odd_one = draw(st.sampled_from([(EVEN, ODD), (ODD, EVEN)]))
     digits = [draw(st.sampled_from(base)) for _ in range(min(n, 30))]
     digits = (digits * (n // len(digits) + 1))[:n]
@@ -36,7 +36,7 @@ def one_different(draw, max_n: int = MAX_N):
 @st.composite
 def parity_layout(draw, max_n: int = MAX_N):
     """A layout drawn position class by position class (each class all one parity or mixed)."""
-    n = draw(st.integers(1, max_n))
+    n = draw(st.integers(1, max_n) | st.sampled_from([max_n - 1, max_n]).filter(lambda m: m >= 1))
     kinds = {cls: draw(st.sampled_from(["odd", "even", "mixed"])) for cls in (0, 1)}
     pick = {"odd": st.sampled_from(ODD), "even": st.sampled_from(EVEN), "mixed": st.sampled_from(ODD + EVEN)}
     blocks = [[draw(pick[kinds[cls]]) for _ in range(min((n + 1) // 2, 20))] or ["1"] for cls in (0, 1)]
