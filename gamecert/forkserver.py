@@ -45,24 +45,39 @@ import time
 _READY = b"READY\n"
 _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
 _EXEC_FAILED = 127  # exit status when the candidate's program cannot be executed
-_FIRST_SCAN_S = 0.005  # fast tests finish before the first /proc scan and never pay for one
+_FIRST_SCAN_S = 0.01  # fast tests finish before the first /proc scan and never pay for one
 _SCAN_INTERVAL_S = 0.01
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_NAME = 15
+# The short name of a child forked ahead, waiting for its test. A child of the server is such a
+# waiting child if it has this name or is still in the server's process group (it takes the
+# name before it leaves the group); any other child of the server is a candidate's leftover.
+IDLE_NAME = "gamecert-idle"
 
 
 # --------------------------------------------------------------------------------------------
 # server side
 
 
-def _become_subreaper() -> bool:
-    """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
+def _prctl():
+    """libc's prctl, or None where it cannot be reached."""
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError, ImportError):
+        return None
+
+
+def _become_subreaper(prctl) -> bool:
+    """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
+    return prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _set_name(prctl, name: bytes) -> None:
+    """Set the calling process's short name (``comm``, as ps shows it)."""
+    if prctl is not None:
+        prctl(_PR_SET_NAME, name[:15], 0, 0, 0)
 
 
 def _apply_limits(limits: dict) -> None:
@@ -95,7 +110,7 @@ def _redirect(io_paths: dict) -> None:
     fd_err = os.open(io_paths["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     for fd, target in ((fd_in, 0), (fd_out, 1), (fd_err, 2)):
         os.dup2(fd, target)
-    os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
 
 
 def _read_stat(pid: str) -> list[str] | None:
@@ -174,10 +189,17 @@ def _reap_leftovers(deadline_s: float = 2.0) -> None:
 
 
 class _Server:
-    def __init__(self, config: dict) -> None:
+    def __init__(self, config: dict, prctl=None) -> None:
         self.config = config
+        self.prctl = prctl
+        try:
+            with open("/proc/self/comm", "rb") as f:
+                self.own_name = f.read().strip()
+        except OSError:
+            self.own_name = b"python"
         self.limits = config["limits"]
         self.io = config["io"]
+        self.next_child: tuple[int, int] | None = None  # (pid, go pipe) of the waiting child
         self.pid_fd = os.open(config["io"]["pid"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         self.mode = config["mode"]
         self.argv = [str(a) for a in config["argv"]]
@@ -228,8 +250,6 @@ class _Server:
         return stream
 
     def _child_python(self, scratch: str) -> None:
-        os.setsid()
-        _apply_limits(self.limits)
         _redirect(self.io)
         os.chdir(scratch)
         sys.stdin = sys.__stdin__ = self._std_stream(0)
@@ -313,8 +333,6 @@ class _Server:
     # ---- exec mode ---------------------------------------------------------------------
 
     def _child_exec(self, scratch: str) -> None:
-        os.setsid()
-        _apply_limits(self.limits)
         _redirect(self.io)
         os.chdir(scratch)
         # the interpreter ignores these; an exec'd program must get the defaults back
@@ -329,22 +347,59 @@ class _Server:
 
     # ---- one test ----------------------------------------------------------------------
 
-    def run_one(self, scratch: str, proto_in: int, proto_out: int) -> dict:
-        started = time.monotonic()
+    def prefork(self) -> None:
+        """Fork the next test's child ahead of time, off the critical path.
+
+        The child leaves the server's session, takes its limits, names itself ``gamecert-idle``
+        and waits for its scratch folder on a pipe; only then does it redirect its streams (the previous test's output
+        may still be being read) and run the candidate.
+        """
+        go_r, go_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # child: never returns into the server loop
             try:
+                os.closerange(3, go_r)  # the server's pipes must not stay open in the child
+                os.closerange(go_r + 1, os.sysconf("SC_OPEN_MAX"))
+                _set_name(self.prctl, IDLE_NAME.encode())  # before setsid: see IDLE_NAME
+                os.setsid()
+                _apply_limits(self.limits)
+                scratch = b""
+                while chunk := os.read(go_r, 65536):
+                    scratch += chunk
+                if not scratch:  # the server shut down before this test came
+                    os._exit(0)
+                os.close(go_r)
+                _set_name(self.prctl, self.own_name)  # as a plain `python FILE` would show
                 if self.mode == "python":
-                    self._child_python(scratch)
+                    self._child_python(scratch.decode())
                 else:
-                    self._child_exec(scratch)
+                    self._child_exec(scratch.decode())
             except BaseException as exc:  # noqa: BLE001
                 try:
                     os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
                 finally:
                     os._exit(_SETUP_FAILED)
             os._exit(_SETUP_FAILED)
+        os.close(go_r)
+        self.next_child = (pid, go_w)
+
+    def discard_prefork(self) -> None:
+        if self.next_child is not None:
+            pid, go_w = self.next_child
+            self.next_child = None
+            os.close(go_w)  # EOF: the waiting child exits at once
+            _killpg(pid)
+            os.waitpid(pid, 0)
+
+    def run_one(self, scratch: str, proto_in: int) -> dict:
+        if self.next_child is None:
+            self.prefork()
+        pid, go_w = self.next_child
+        self.next_child = None
         os.pwrite(self.pid_fd, b"%-12d\n" % pid, 0)  # read by the client only if we die
+        started = time.monotonic()
+        os.write(go_w, scratch.encode())
+        os.close(go_w)
         killed, peak, client_gone = self.tick_watch(pid, started, proto_in)
         _killpg(pid)  # the leader is alive or a zombie: its group id cannot be reused yet
         _, status, usage = os.wait4(pid, 0)
@@ -444,22 +499,26 @@ def serve(config: dict) -> int:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    _become_subreaper()
-    server = _Server(config)
+    prctl = _prctl()
+    _become_subreaper(prctl)
+    server = _Server(config, prctl)
     import gc
 
     gc.collect()
     gc.freeze()  # fewer copy-on-write faults in the children
+    server.prefork()
     os.write(proto_out, _READY)
     buf = bytearray()
     while True:
         line = _read_line(proto_in, buf)
         if line is None:
             break
-        report = server.run_one(line.decode(), proto_in, proto_out)
+        report = server.run_one(line.decode(), proto_in)
         if report["client_gone"]:
             break
         os.write(proto_out, json.dumps(report).encode() + b"\n")
+        server.prefork()  # while the client reads this test's output
+    server.discard_prefork()
     _reap_leftovers()
     return 0
 

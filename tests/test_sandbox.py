@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.errors import UsageError
+from gamecert.forkserver import IDLE_NAME
 from gamecert.sandbox import Candidate, Limits, RunResult, open_runner
 from oracles.word_game import GAME, LETTERS
 
@@ -39,17 +40,20 @@ def copy_candidate(tmp_path: Path, name: str, source: Path = CANDIDATES) -> Path
 
 
 def live_processes_mentioning(marker: str, exclude: set[int]) -> list[tuple[int, str]]:
-    """Live (non-zombie) processes whose command line contains ``marker``."""
+    """Live (non-zombie) processes whose command line contains ``marker``, other than those in
+    ``exclude`` (a supervisor) and the one child a supervisor forks ahead for its next test."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) in exclude or int(name) == os.getpid():
             continue
         try:
             cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            comm, rest = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)
+            state, ppid, pgrp = rest.split()[:3]
         except OSError:
             continue
-        if marker in cmdline and state != "Z":
+        waiting = int(ppid) in exclude and (comm.endswith(f"({IDLE_NAME}") or pgrp == ppid)
+        if marker in cmdline and state != "Z" and not waiting:
             found.append((int(name), cmdline[:120]))
     return found
 
