@@ -1,5 +1,8 @@
+"""``python -m gamecert``: the same as the ``gamecert`` command."""
+
 import sys
 
 from gamecert.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

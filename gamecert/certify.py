@@ -704,7 +704,13 @@ def certify_candidate_command(args: Any) -> int:
     profile = get_profile(args.profile)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     limits = _limits(entry.game, args.time_limit, args.memory_limit)
-    plan = make_plan(entry, profile, seed, args.examples, budget=getattr(args, "exhaustive_budget", None))
+    budget = getattr(args, "exhaustive_budget", None)
+    runs = getattr(args, "exhaustive_runs", None)
+    if runs is not None:
+        if runs < 0:
+            raise UsageError(f"--exhaustive-runs must be 0 or more, got {runs}")
+        budget = runs * max(1, entry.game.max_batch)
+    plan = make_plan(entry, profile, seed, args.examples, budget=budget)
     runner_cm = open_runner(candidate, limits, fork_server=not getattr(args, "no_fork_server", False))
     return run_certification(entry, candidate, plan, limits, runner_cm, args.report_dir)
 

@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--memory-limit", type=int, default=256, metavar="MB", help="address space per test (default 256)")
     c.add_argument("--report-dir", default="reports", metavar="DIR", help="where reports go (default reports/)")
     c.add_argument("--profile", default=None, choices=["quick", "default", "ci", "thorough"])
+    c.add_argument("--exhaustive-runs", type=int, default=None, metavar="N",
+                   help="candidate runs spent on exhaustive small inputs (default: from the profile)")
     c.add_argument("--no-fork-server", action="store_true", help="start a fresh process per test (slow baseline)")
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate")
