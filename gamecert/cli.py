@@ -73,7 +73,8 @@ def _list() -> int:
         try:
             entry = registry.get(name)
         except GamecertError as exc:
-            print(f"{name}: BROKEN, {exc}")
+            state = "UNFINISHED" if "is not finished" in str(exc) else "BROKEN"
+            print(f"{name}: {state}, {exc}")
             continue
         print(f"{name}: {entry.game.title}; solvers: {', '.join(sorted(entry.solvers))}")
     return EXIT_OK
@@ -141,6 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gamecert: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

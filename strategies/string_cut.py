@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from fast.string_cut import cuttable_runs
+from fast.string_cut import RUN_GAME_CODE, cuttable_runs
 from gamecert.coverage import bucket
+from gamecert.octal import OctalGame
 
 MAX = 5000
 LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -114,14 +115,16 @@ def largest() -> list[str]:
 
 
 def features(s: str):
+    periodicity = OctalGame.parse(RUN_GAME_CODE).periodicity()
+    e, p = periodicity.preperiod, periodicity.period
     lengths = [length for _, length in cuttable_runs(s)]
     yield "length " + bucket(len(s), (1, 2, 12, 120, 1000, 4999, 5000))
     yield "runs " + bucket(len(lengths), (0, 1, 2, 10, 100))
     if lengths:
         top = max(lengths)
-        yield "longest run " + bucket(top, (1, 2, 3, 10, 51, 85, 500, 4998))
-        if top > 51:
-            yield "some run past the preperiod (>51)"
+        yield "longest run " + bucket(top, (1, 2, 3, 10, e - 1, e + p - 1, 500, 4998))
+        if top >= e:
+            yield f"some run in the periodic part (>= {e})"
     if len(set(s)) == 1:
         yield "one letter"
     if len(s) > 1 and s == s[::-1]:
