@@ -21,10 +21,13 @@ The server has two modes, chosen in the config:
     interpreter would (``SystemExit`` codes and messages, tracebacks with exit status 1, waiting
     for non-daemon threads, ``atexit``, flushing stdout).
 
-Per test the protocol is line based. The client sends the scratch directory's path; the server
-answers with one JSON line: the wait status, the rusage and why (if at all) the watchdog killed
-the process group. The child's pid also goes to a small file as soon as it exists, so that a
-client whose server died mid-test can still kill the candidate's group.
+The next test's child is forked while the current test runs and waits, limits set, files
+open, in its fresh scratch folder, so that starting a test costs one byte on a pipe (see
+:meth:`_Server.prefork`). Per test the protocol is line based: the client sends the I/O file set
+(0 or 1, alternating) and the server answers with one JSON line: the wait status, the rusage
+and why (if at all) the watchdog killed the process group. A small pid file names the running
+child (so that a client whose server died mid-test can still kill the candidate's group) and
+the waiting one.
 
 The server module imports only the standard library, so a Python candidate's interpreter is
 close to a pristine one. Known differences from ``python FILE``: the hash seed is shared by
@@ -35,24 +38,29 @@ recursion that ends within a handful of frames of ``sys.getrecursionlimit()`` ma
 
 from __future__ import annotations
 
+import atexit
+import builtins
+import gc
+import io
 import json
 import os
+import resource
 import select
+import shutil
 import signal
 import sys
 import time
+import types
 
 _READY = b"READY\n"
 _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
 _EXEC_FAILED = 127  # exit status when the candidate's program cannot be executed
 _FIRST_SCAN_S = 0.01  # fast tests finish before the first /proc scan and never pay for one
 _SCAN_INTERVAL_S = 0.01
+_SWEEP_INTERVAL_S = 0.5  # at least this often, look for leftovers that left the group
 _PR_SET_CHILD_SUBREAPER = 36
-_PR_SET_NAME = 15
-# The short name of a child forked ahead, waiting for its test. A child of the server is such a
-# waiting child if it has this name or is still in the server's process group (it takes the
-# name before it leaves the group); any other child of the server is a candidate's leftover.
-IDLE_NAME = "gamecert-idle"
+# The pid file: the running test's child at offset 0, the waiting child at offset 13
+_PID_RUNNING, _PID_WAITING = 0, 13
 
 
 # --------------------------------------------------------------------------------------------
@@ -62,7 +70,7 @@ IDLE_NAME = "gamecert-idle"
 def _prctl():
     """libc's prctl, or None where it cannot be reached."""
     try:
-        import ctypes
+        import ctypes  # only here: a client never needs it
 
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError, ImportError):
@@ -74,43 +82,37 @@ def _become_subreaper(prctl) -> bool:
     return prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
-def _set_name(prctl, name: bytes) -> None:
-    """Set the calling process's short name (``comm``, as ps shows it)."""
-    if prctl is not None:
-        prctl(_PR_SET_NAME, name[:15], 0, 0, 0)
-
-
-def _apply_limits(limits: dict) -> None:
-    """Set the OS limits of the calling (child) process."""
-    import resource
-
-    def cap(name: str, soft: int, hard: int | None = None) -> None:
+def _limit_plan(limits: dict) -> list[tuple[int, tuple[int, int]]]:
+    """The (resource, (soft, hard)) pairs a child sets, computed once in the server."""
+    wanted = [
+        ("RLIMIT_CORE", 0, 0),
+        ("RLIMIT_CPU", limits["cpu_soft"], limits["cpu_soft"] + 1),
+        ("RLIMIT_AS", limits["as_bytes"], limits["as_bytes"]),
+        ("RLIMIT_STACK", limits["stack_bytes"], limits["stack_bytes"]),
+        ("RLIMIT_FSIZE", limits["fsize_bytes"], limits["fsize_bytes"]),
+    ]
+    if limits.get("nproc"):
+        wanted.append(("RLIMIT_NPROC", limits["nproc"], limits["nproc"]))
+    plan = []
+    for name, soft, hard in wanted:
         which = getattr(resource, name, None)
         if which is None:
-            return
-        hard = soft if hard is None else hard
+            continue
         _, current = resource.getrlimit(which)
         if current != resource.RLIM_INFINITY:  # cannot be raised without privilege
             soft, hard = min(soft, current), min(hard, current)
-        resource.setrlimit(which, (soft, hard))
-
-    cap("RLIMIT_CORE", 0)
-    cap("RLIMIT_CPU", limits["cpu_soft"], limits["cpu_soft"] + 1)
-    cap("RLIMIT_AS", limits["as_bytes"])
-    cap("RLIMIT_STACK", limits["stack_bytes"])
-    cap("RLIMIT_FSIZE", limits["fsize_bytes"])
-    if limits.get("nproc"):
-        cap("RLIMIT_NPROC", limits["nproc"])
+        plan.append((which, (soft, hard)))
+    return plan
 
 
 def _redirect(io_paths: dict) -> None:
-    """Point fds 0, 1, 2 at the test's files and close every other descriptor."""
-    fd_in = os.open(io_paths["stdin"], os.O_RDONLY)
+    """Point fds 0, 1, 2 at the test's files (stdin is opened, stdout and stderr truncated)."""
+    fd_in = os.open(io_paths["stdin"], os.O_RDONLY | os.O_CREAT, 0o644)
     fd_out = os.open(io_paths["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     fd_err = os.open(io_paths["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     for fd, target in ((fd_in, 0), (fd_out, 1), (fd_err, 2)):
         os.dup2(fd, target)
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        os.close(fd)
 
 
 def _read_stat(pid: str) -> list[str] | None:
@@ -167,39 +169,55 @@ def _kill_group_and_wait(pgid: int, timeout_s: float = 2.0) -> None:
         time.sleep(0.001)
 
 
-def _reap_leftovers(deadline_s: float = 2.0) -> None:
-    """Kill and reap every child this server still has (candidate leftovers), boundedly."""
+def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0) -> bool:
+    """Kill and reap every child of this server but ``keep`` (the waiting child), boundedly.
+
+    Returns False if ``keep`` turned out to have died (it is reaped then, too).
+    """
+    keep_alive = True
     end = time.monotonic() + deadline_s
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return  # no children at all: the common, cheap case
+            return keep_alive  # no children at all
         if pid:
+            keep_alive = keep_alive and pid != keep
             continue
-        for child in _children_of(os.getpid()):
+        others = [child for child in _children_of(os.getpid()) if child != keep]
+        if not others:
+            return keep_alive
+        for child in others:
             try:
                 os.kill(child, signal.SIGKILL)
                 _killpg(os.getpgid(child))
             except (ProcessLookupError, PermissionError):
                 pass
         if time.monotonic() > end:
-            return
+            return keep_alive
         time.sleep(0.001)
+
+
+def _group_exists(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class _Server:
     def __init__(self, config: dict, prctl=None) -> None:
         self.config = config
         self.prctl = prctl
-        try:
-            with open("/proc/self/comm", "rb") as f:
-                self.own_name = f.read().strip()
-        except OSError:
-            self.own_name = b"python"
         self.limits = config["limits"]
+        self.limit_plan = _limit_plan(self.limits)
         self.io = config["io"]
-        self.next_child: tuple[int, int] | None = None  # (pid, go pipe) of the waiting child
+        self.scratch_root = config["scratch_root"]
+        self.next_child: tuple[int, int, int] | None = None  # waiting child: pid, go pipe, file set
+        self.next_sweep = 0.0
         self.pid_fd = os.open(config["io"]["pid"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         self.mode = config["mode"]
         self.argv = [str(a) for a in config["argv"]]
@@ -212,9 +230,6 @@ class _Server:
     # ---- python mode -------------------------------------------------------------------
 
     def _prepare_python(self, path: str) -> None:
-        import builtins
-        import io
-        import types
         from importlib.machinery import SourceFileLoader
 
         self.path = path
@@ -226,7 +241,7 @@ class _Server:
             self.code = compile(source, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
             self.compile_error = exc
-        self._builtins, self._io, self._types, self._loader = builtins, io, types, SourceFileLoader
+        self._loader = SourceFileLoader
         # the stream settings a redirected `python FILE` would get in this environment
         self.stream_like = {0: sys.__stdin__, 1: sys.__stdout__, 2: sys.__stderr__}
         self.keep = [sys.stdin, sys.stdout, sys.stderr]  # never finalised in a child
@@ -235,10 +250,10 @@ class _Server:
         like = self.stream_like[fd]
         mode = "r" if fd == 0 else "w"
         # PYTHONUNBUFFERED / -u: the interpreter writes stdout and stderr through a raw file
-        unbuffered = fd != 0 and isinstance(getattr(like, "buffer", None), self._io.FileIO)
-        buf = self._io.open(fd, mode + "b", 0 if unbuffered else -1, closefd=False)
+        unbuffered = fd != 0 and isinstance(getattr(like, "buffer", None), io.FileIO)
+        buf = io.open(fd, mode + "b", 0 if unbuffered else -1, closefd=False)
         (buf if unbuffered else buf.raw).name = ("<stdin>", "<stdout>", "<stderr>")[fd]
-        stream = self._io.TextIOWrapper(
+        stream = io.TextIOWrapper(
             buf,
             encoding=getattr(like, "encoding", "utf-8"),
             errors=getattr(like, "errors", "strict"),
@@ -249,23 +264,32 @@ class _Server:
         stream.mode = mode
         return stream
 
-    def _child_python(self, scratch: str) -> None:
-        _redirect(self.io)
-        os.chdir(scratch)
+    def install_python_state(self) -> None:
+        """Give this server the interpreter state `python FILE` shows its program: fresh std
+        streams on fds 0-2, argv, sys.path, an empty ``__main__``.
+
+        Done once, in the server (which never uses them itself: it speaks through other
+        descriptors and has imported all it needs), so that each child inherits them ready-made
+        instead of building them; what a child changes stays in its own copy. The streams stay
+        untouched until a child has put the test's files on fds 0-2.
+        """
         sys.stdin = sys.__stdin__ = self._std_stream(0)
         sys.stdout = sys.__stdout__ = self._std_stream(1)
         sys.stderr = sys.__stderr__ = self._std_stream(2)
         sys.argv = [self.path]
         sys.orig_argv = [sys.executable, self.path]
         sys.path[:] = [os.path.dirname(os.path.realpath(self.path)), *self.base_sys_path]
-        main = self._types.ModuleType("__main__")
+        main = types.ModuleType("__main__")
         main.__file__ = self.path
         main.__cached__ = None
-        main.__builtins__ = self._builtins
+        main.__builtins__ = builtins
         main.__loader__ = self._loader("__main__", self.path)
         main.__spec__ = None
+        self.keep.append(sys.modules.get("__main__"))  # this server's own module
         sys.modules["__main__"] = main
-        status = self._run_main(main)
+
+    def _go_python(self) -> None:
+        status = self._run_main(sys.modules["__main__"])
         os._exit(self._finalize(status))
 
     def _run_main(self, main) -> int:
@@ -309,8 +333,6 @@ class _Server:
             except BaseException:  # noqa: BLE001
                 pass
         try:
-            import atexit
-
             atexit._run_exitfuncs()
         except BaseException:  # noqa: BLE001
             pass
@@ -332,9 +354,7 @@ class _Server:
 
     # ---- exec mode ---------------------------------------------------------------------
 
-    def _child_exec(self, scratch: str) -> None:
-        _redirect(self.io)
-        os.chdir(scratch)
+    def _go_exec(self) -> None:
         # the interpreter ignores these; an exec'd program must get the defaults back
         for name in ("SIGPIPE", "SIGXFSZ", "SIGXFZ"):
             if hasattr(signal, name):
@@ -347,12 +367,15 @@ class _Server:
 
     # ---- one test ----------------------------------------------------------------------
 
-    def prefork(self) -> None:
-        """Fork the next test's child ahead of time, off the critical path.
+    def prefork(self, io_set: int) -> None:
+        """Fork the next test's child ahead of time, while the current test runs.
 
-        The child leaves the server's session, takes its limits, names itself ``gamecert-idle``
-        and waits for its scratch folder on a pipe; only then does it redirect its streams (the previous test's output
-        may still be being read) and run the candidate.
+        The child leaves the server's session, takes its limits, opens the I/O files of set
+        ``io_set`` (the client alternates two sets; this one held the output of the test
+        before last, which the client has read), makes and enters its fresh scratch folder,
+        and waits on a pipe. One byte on the pipe starts the candidate; end-of-file without it
+        (the server is gone) makes the child exit. The Python interpreter state it needs was
+        built once, in the server (:meth:`install_python_state`).
         """
         go_r, go_w = os.pipe()
         pid = os.fork()
@@ -360,20 +383,20 @@ class _Server:
             try:
                 os.closerange(3, go_r)  # the server's pipes must not stay open in the child
                 os.closerange(go_r + 1, os.sysconf("SC_OPEN_MAX"))
-                _set_name(self.prctl, IDLE_NAME.encode())  # before setsid: see IDLE_NAME
                 os.setsid()
-                _apply_limits(self.limits)
-                scratch = b""
-                while chunk := os.read(go_r, 65536):
-                    scratch += chunk
-                if not scratch:  # the server shut down before this test came
+                for which, pair in self.limit_plan:
+                    resource.setrlimit(which, pair)
+                _redirect(self.io["sets"][io_set])
+                scratch = self._scratch(os.getpid())
+                os.mkdir(scratch, 0o755)
+                os.chdir(scratch)
+                if os.read(go_r, 1) != b"g":  # the server shut down before this test came
                     os._exit(0)
                 os.close(go_r)
-                _set_name(self.prctl, self.own_name)  # as a plain `python FILE` would show
                 if self.mode == "python":
-                    self._child_python(scratch.decode())
+                    self._go_python()
                 else:
-                    self._child_exec(scratch.decode())
+                    self._go_exec()
             except BaseException as exc:  # noqa: BLE001
                 try:
                     os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
@@ -381,38 +404,70 @@ class _Server:
                     os._exit(_SETUP_FAILED)
             os._exit(_SETUP_FAILED)
         os.close(go_r)
-        self.next_child = (pid, go_w)
+        os.pwrite(self.pid_fd, b"%-12d\n" % pid, _PID_WAITING)
+        self.next_child = (pid, go_w, io_set)
+
+    def _scratch(self, pid: int) -> str:
+        return os.path.join(self.scratch_root, f"run{pid}")
+
+    def _remove_scratch(self, pid: int) -> None:
+        path = self._scratch(pid)
+        try:
+            os.rmdir(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            shutil.rmtree(path, ignore_errors=True)
 
     def discard_prefork(self) -> None:
         if self.next_child is not None:
-            pid, go_w = self.next_child
+            pid, go_w, _ = self.next_child
             self.next_child = None
             os.close(go_w)  # EOF: the waiting child exits at once
             _killpg(pid)
             os.waitpid(pid, 0)
+            self._remove_scratch(pid)
+            os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_WAITING)
 
-    def run_one(self, scratch: str, proto_in: int) -> dict:
+    def run_one(self, io_set: int, proto_in: int) -> dict:
+        if self.next_child is not None and self.next_child[2] != io_set:
+            self.discard_prefork()  # made for the other file set (the client restarted us)
         if self.next_child is None:
-            self.prefork()
-        pid, go_w = self.next_child
+            self.prefork(io_set)
+        pid, go_w, _ = self.next_child
         self.next_child = None
-        os.pwrite(self.pid_fd, b"%-12d\n" % pid, 0)  # read by the client only if we die
+        os.pwrite(self.pid_fd, b"%-12d\n" % pid, _PID_RUNNING)  # for the client, if we die
         started = time.monotonic()
-        os.write(go_w, scratch.encode())
+        try:
+            os.write(go_w, b"g")
+        except BrokenPipeError:  # it died waiting; the watch below reports how
+            pass
         os.close(go_w)
+        self.prefork(1 - io_set)  # the next test's child gets ready while this one runs
         killed, peak, client_gone = self.tick_watch(pid, started, proto_in)
         _killpg(pid)  # the leader is alive or a zombie: its group id cannot be reused yet
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
-        _killpg(pid)
-        _reap_leftovers()
-        os.pwrite(self.pid_fd, b"%-12d\n" % 0, 0)
+        now = time.monotonic()
+        if killed or peak > 1 or _group_exists(pid) or now >= self.next_sweep:
+            # Something may be left: kill the group again, then kill and reap every child
+            # but the waiting one. A clean test skips this /proc walk; a periodic sweep still
+            # finds what left the group (setsid) without any other sign.
+            _killpg(pid)
+            if not _reap_leftovers(keep=self.next_child[0] if self.next_child else None):
+                os.close(self.next_child[1])
+                self._remove_scratch(self.next_child[0])
+                self.next_child = None
+            self.next_sweep = now + _SWEEP_INTERVAL_S
+        self._remove_scratch(pid)
+        os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_RUNNING)
         return {
             "pid": pid,
             "status": status,
             "utime": usage.ru_utime,
             "stime": usage.ru_stime,
             "maxrss_kb": usage.ru_maxrss,
+            "minflt": usage.ru_minflt,
             "wall": wall,
             "killed": killed,
             "peak_tasks": peak,
@@ -502,22 +557,21 @@ def serve(config: dict) -> int:
     prctl = _prctl()
     _become_subreaper(prctl)
     server = _Server(config, prctl)
-    import gc
-
+    if server.mode == "python":
+        server.install_python_state()  # last: from here on this process imports nothing
     gc.collect()
     gc.freeze()  # fewer copy-on-write faults in the children
-    server.prefork()
+    server.prefork(0)
     os.write(proto_out, _READY)
     buf = bytearray()
     while True:
         line = _read_line(proto_in, buf)
         if line is None:
             break
-        report = server.run_one(line.decode(), proto_in)
+        report = server.run_one(int(line), proto_in)
         if report["client_gone"]:
             break
         os.write(proto_out, json.dumps(report).encode() + b"\n")
-        server.prefork()  # while the client reads this test's output
     server.discard_prefork()
     _reap_leftovers()
     return 0
@@ -526,8 +580,6 @@ def serve(config: dict) -> int:
 def _main(argv: list[str]) -> int:
     config = json.loads(argv[1])
     stack = config["limits"]["stack_bytes"]
-    import resource
-
     soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
     if config["mode"] == "python" and soft != stack and not os.environ.get("_GAMECERT_STACK_SET"):
         # The stack limit shapes the memory layout at exec time (where mmap starts), so a
@@ -554,7 +606,7 @@ class ServerLost(Exception):
 class ForkServerClient:
     """Starts a server for one candidate and runs tests through it; restarts it if it dies.
 
-    ``run(scratch)`` returns the server's JSON report as a dict, or, if the server died during
+    ``run(io_set)`` returns the server's JSON report as a dict, or, if the server died during
     the test twice in a row, ``{"lost": True, "pid": ...}``.
     """
 
@@ -626,13 +678,13 @@ class ForkServerClient:
         self.proc.wait()
         self.proc = None
 
-    def _once(self, scratch: str) -> tuple[dict | None, int | None]:
+    def _once(self, io_set: int) -> tuple[dict | None, int | None]:
         if self.proc is None:
             self.restarts += 1
             self._start()
         pid = None
         try:
-            self.proc.stdin.write(scratch.encode() + b"\n")
+            self.proc.stdin.write(b"%d\n" % io_set)
             self.proc.stdin.flush()
             report = json.loads(self._readline(self.config["limits"]["wall_s"] + self.reply_margin_s))
             return report, report["pid"]
@@ -643,17 +695,27 @@ class ForkServerClient:
                 _kill_group_and_wait(pid)
             return None, pid
 
-    def _last_pid(self) -> int | None:
+    def _pid_at(self, offset: int) -> int | None:
         try:
             with open(self.config["io"]["pid"], "rb") as f:
-                return int(f.read().strip() or b"0") or None
+                f.seek(offset)
+                return int(f.read(12).strip() or b"0") or None
         except (OSError, ValueError):
             return None
 
-    def run(self, scratch: str) -> dict:
-        report, pid = self._once(scratch)
+    def _last_pid(self) -> int | None:
+        return self._pid_at(_PID_RUNNING)
+
+    @property
+    def waiting_pid(self) -> int | None:
+        """The child the server holds ready for the next test, if any (for diagnostics)."""
+        return self._pid_at(_PID_WAITING) if self.proc is not None else None
+
+    def run(self, io_set: int) -> dict:
+        """Run one test with I/O file set ``io_set`` (0 or 1; alternate them)."""
+        report, pid = self._once(io_set)
         if report is None:  # the server died under this test: once more with a new server
-            report, pid = self._once(scratch)
+            report, pid = self._once(io_set)
         return report if report is not None else {"lost": True, "pid": pid}
 
     def close(self) -> None:

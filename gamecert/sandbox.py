@@ -248,13 +248,16 @@ class Runner:
         self.limits = limits
         self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
         self._base = Path(tempfile.mkdtemp(prefix=f"gamecert-{candidate.name}-", dir=_scratch_root()))
-        self._io = {k: str(self._base / k) for k in ("stdin", "stdout", "stderr", "pid")}
+        # two sets of I/O files, used in turn: the supervisor prepares the next test's set
+        # while this test's output is still being read
+        self._sets = [{k: str(self._base / f"{k}{i}") for k in ("stdin", "stdout", "stderr")} for i in (0, 1)]
         self._count = 0
         config = {
             "mode": "python" if self.mode == "fork-server" else "exec",
             "argv": list(candidate.argv),
             "python_file": str(candidate.python_file) if candidate.python_file else None,
-            "io": self._io,
+            "io": {"sets": self._sets, "pid": str(self._base / "pid")},
+            "scratch_root": str(self._base),
             "limits": {
                 "time_s": limits.time_s,
                 "wall_s": limits.wall_s,
@@ -277,26 +280,26 @@ class Runner:
         """The supervisor's process id (for diagnostics), or None once closed."""
         return self._client.pid if self._client is not None else None
 
+    @property
+    def supervisor_pids(self) -> set[int]:
+        """The supervisor and the child it holds ready for the next test (for diagnostics)."""
+        if self._client is None:
+            return set()
+        return {p for p in (self._client.pid, self._client.waiting_pid) if p is not None}
+
     def run(self, input_text: str) -> RunResult:
         """Run the candidate once on ``input_text``."""
         if self._client is None:
             raise RuntimeError("this runner is closed")
         self._count += 1
-        scratch = self._base / f"cwd{self._count}"
-        scratch.mkdir()
-        try:
-            Path(self._io["stdin"]).write_bytes(input_text.encode())
-            report = self._client.run(str(scratch))
-            return self._classify(report)
-        finally:
-            try:
-                scratch.rmdir()
-            except OSError:
-                shutil.rmtree(scratch, ignore_errors=True)
+        io_set = self._count % 2
+        with open(self._sets[io_set]["stdin"], "wb") as f:  # the same file: a waiting child has it open
+            f.write(input_text.encode())
+        return self._classify(self._client.run(io_set), self._sets[io_set])
 
-    def _classify(self, report: dict) -> RunResult:
+    def _classify(self, report: dict, io: dict) -> RunResult:
         limits = self.limits
-        out_path, err_path = Path(self._io["stdout"]), Path(self._io["stderr"])
+        out_path, err_path = Path(io["stdout"]), Path(io["stderr"])
         try:
             with open(out_path, "rb") as f:
                 out_size = os.fstat(f.fileno()).st_size

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from gamecert.errors import UsageError
-from gamecert.forkserver import IDLE_NAME
 from gamecert.sandbox import Candidate, Limits, RunResult, open_runner
 from oracles.word_game import GAME, LETTERS
 
@@ -41,19 +40,17 @@ def copy_candidate(tmp_path: Path, name: str, source: Path = CANDIDATES) -> Path
 
 def live_processes_mentioning(marker: str, exclude: set[int]) -> list[tuple[int, str]]:
     """Live (non-zombie) processes whose command line contains ``marker``, other than those in
-    ``exclude`` (a supervisor) and the one child a supervisor forks ahead for its next test."""
+    ``exclude`` (a supervisor and the child it holds ready for the next test)."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) in exclude or int(name) == os.getpid():
             continue
         try:
             cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            comm, rest = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)
-            state, ppid, pgrp = rest.split()[:3]
+            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        waiting = int(ppid) in exclude and (comm.endswith(f"({IDLE_NAME}") or pgrp == ppid)
-        if marker in cmdline and state != "Z" and not waiting:
+        if marker in cmdline and state != "Z":
             found.append((int(name), cmdline[:120]))
     return found
 
@@ -62,7 +59,7 @@ def run_once(path: Path, text: str, limits: Limits, fork_server: bool) -> RunRes
     """Run a candidate once and check that nothing of it is left, during or after the runner."""
     with open_runner(Candidate.parse(str(path)), limits, fork_server=fork_server) as runner:
         result = runner.run(text)
-        assert live_processes_mentioning(str(path), {runner.server_pid}) == []
+        assert live_processes_mentioning(str(path), runner.supervisor_pids) == []
         again = runner.run(text) if result.status not in ("tle",) else result
         assert again.status == result.status, "the runner must give the same verdict on a rerun"
         server = runner.server_pid
@@ -280,7 +277,7 @@ def test_candidate_that_kills_its_supervisor(tmp_path: Path, fork_server: bool) 
         assert result.status == "re" and "supervisor" in result.detail
         assert runner.server_pid != first_server
         assert runner.run("WORD\n").status == "re"
-        assert live_processes_mentioning(str(path), {runner.server_pid}) == []
+        assert live_processes_mentioning(str(path), runner.supervisor_pids) == []
     assert live_processes_mentioning(str(path), set()) == []
 
 
@@ -330,7 +327,7 @@ def run_once_command(spec: str, text: str, limits: Limits) -> RunResult:
     with open_runner(Candidate.parse(spec), limits) as runner:
         assert runner.mode == "fresh-process"
         result = runner.run(text)
-        assert live_processes_mentioning(spec.split()[0], {runner.server_pid}) == []
+        assert live_processes_mentioning(spec.split()[0], runner.supervisor_pids) == []
     return result
 
 
