@@ -388,7 +388,11 @@ class _Server:
                     resource.setrlimit(which, pair)
                 _redirect(self.io["sets"][io_set])
                 scratch = self._scratch(os.getpid())
-                os.mkdir(scratch, 0o755)
+                try:
+                    os.mkdir(scratch, 0o755)
+                except FileExistsError:  # left by an earlier process with this pid
+                    shutil.rmtree(scratch, ignore_errors=True)
+                    os.mkdir(scratch, 0o755)
                 os.chdir(scratch)
                 if os.read(go_r, 1) != b"g":  # the server shut down before this test came
                     os._exit(0)

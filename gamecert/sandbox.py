@@ -299,14 +299,9 @@ class Runner:
 
     def _classify(self, report: dict, io: dict) -> RunResult:
         limits = self.limits
-        out_path, err_path = Path(io["stdout"]), Path(io["stderr"])
-        try:
-            with open(out_path, "rb") as f:
-                out_size = os.fstat(f.fileno()).st_size
-                stdout = f.read(limits.output_bytes).decode(errors="replace")
-        except FileNotFoundError:  # the child died before opening it
-            out_size, stdout = 0, ""
-        stderr_tail = _tail(err_path)
+        out_size, out_bytes = _read_head(io["stdout"], limits.output_bytes)
+        stdout = out_bytes.decode(errors="replace")
+        stderr_tail = _tail(io["stderr"])
         if report.get("lost"):
             return RunResult(
                 "re", stdout, stderr_tail, None, None, 0.0, 0.0, 0.0,
@@ -351,15 +346,39 @@ class Runner:
         self.close()
 
 
-def _tail(path: Path) -> str:
+def _read_head(path: str, limit: int) -> tuple[int, bytes]:
+    """The file's size and its first ``limit`` bytes ((0, b"") if it does not exist)."""
     try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - _STDERR_TAIL_BYTES))
-            data = f.read()
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:  # the child died before making it
+        return 0, b""
+    try:
+        size = os.fstat(fd).st_size
+        chunks, left = [], min(size, limit)
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return size, b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _tail(path: str) -> str:
+    """The last lines of a file, decoded leniently."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return ""
+    try:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            return ""
+        data = os.pread(fd, _STDERR_TAIL_BYTES, max(0, size - _STDERR_TAIL_BYTES))
+    finally:
+        os.close(fd)
     lines = data.decode(errors="replace").splitlines()
     return "\n".join(lines[-_STDERR_TAIL_LINES:])
 
