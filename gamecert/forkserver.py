@@ -15,11 +15,11 @@ The server has two modes, chosen in the config:
     a fresh process per test: fork, set limits, ``execv`` the candidate's command line.
 ``python``
     the fork server proper: the candidate's source is read and compiled once when the server
-    starts; each test forks a child that sets limits, redirects stdin/stdout/stderr, rebuilds the
-    interpreter state that ``python FILE`` would show (``sys.argv``, ``sys.path[0]``, the std
-    streams, a fresh ``__main__``) and runs the compiled code as ``__main__``, exiting as the
-    interpreter would (``SystemExit`` codes and messages, tracebacks with exit status 1, waiting
-    for non-daemon threads, ``atexit``, flushing stdout).
+    starts, and the server takes on the interpreter state that ``python FILE`` would show its
+    program (``sys.argv``, ``sys.path[0]``, fresh std streams, an empty ``__main__``). Each test
+    forks a child that sets limits, puts the test's files on fds 0-2 and runs the compiled code
+    as ``__main__``, exiting as the interpreter would (``SystemExit`` codes and messages,
+    tracebacks with exit status 1, waiting for non-daemon threads, ``atexit``, flushing stdout).
 
 The next test's child is forked while the current test runs and waits, limits set, files
 open, in its fresh scratch folder, so that starting a test costs one byte on a pipe (see
@@ -209,9 +209,8 @@ def _group_exists(pgid: int) -> bool:
 
 
 class _Server:
-    def __init__(self, config: dict, prctl=None) -> None:
+    def __init__(self, config: dict) -> None:
         self.config = config
-        self.prctl = prctl
         self.limits = config["limits"]
         self.limit_plan = _limit_plan(self.limits)
         self.io = config["io"]
@@ -273,9 +272,15 @@ class _Server:
         instead of building them; what a child changes stays in its own copy. The streams stay
         untouched until a child has put the test's files on fds 0-2.
         """
+        log = os.dup(2)  # made over /dev/null, so that no stream starts at the log's offset
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 2)
+        os.close(null)
         sys.stdin = sys.__stdin__ = self._std_stream(0)
         sys.stdout = sys.__stdout__ = self._std_stream(1)
         sys.stderr = sys.__stderr__ = self._std_stream(2)
+        os.dup2(log, 2)
+        os.close(log)
         sys.argv = [self.path]
         sys.orig_argv = [sys.executable, self.path]
         sys.path[:] = [os.path.dirname(os.path.realpath(self.path)), *self.base_sys_path]
@@ -558,9 +563,8 @@ def serve(config: dict) -> int:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    prctl = _prctl()
-    _become_subreaper(prctl)
-    server = _Server(config, prctl)
+    _become_subreaper(_prctl())
+    server = _Server(config)
     if server.mode == "python":
         server.install_python_state()  # last: from here on this process imports nothing
     gc.collect()
