@@ -927,7 +927,7 @@ class OctalParts:
 
         g = self.game
         size = st.integers(1, g.max_heap)
-        count = st.integers(1, g.max_heaps)
+        count = st.one_of(st.integers(1, g.max_heaps), st.just(g.max_heaps))  # the maximum weighted in
         small = st.integers(1, min(g.max_heap, 40))
         corners = [
             st.tuples(count, st.lists(size, min_size=1, max_size=4)).map(_tiled),
