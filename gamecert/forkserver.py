@@ -24,8 +24,8 @@ The server has two modes, chosen in the config:
 The next test's child is forked while the current test runs and waits, limits set, files
 open, in its fresh scratch folder, so that starting a test costs one byte on a pipe (see
 :meth:`_Server.prefork`). Per test the protocol is line based: the client sends the I/O file set
-(0 or 1, alternating) and the server answers with one JSON line: the wait status, the rusage
-and why (if at all) the watchdog killed the process group. A small pid file names the running
+(0 or 1, alternating) and the server answers with one line: the wait status, the rusage and why
+(if at all) the watchdog killed the process group. A small pid file names the running
 child (so that a client whose server died mid-test can still kill the candidate's group) and
 the waiting one.
 
@@ -217,6 +217,7 @@ class _Server:
         self.scratch_root = config["scratch_root"]
         self.next_child: tuple[int, int, int] | None = None  # waiting child: pid, go pipe, file set
         self.next_sweep = 0.0
+        self.poller = None  # watches the client's pipe and the running child's pidfd
         self.pid_fd = os.open(config["io"]["pid"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         self.mode = config["mode"]
         self.argv = [str(a) for a in config["argv"]]
@@ -438,7 +439,9 @@ class _Server:
             self._remove_scratch(pid)
             os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_WAITING)
 
-    def run_one(self, io_set: int, proto_in: int) -> dict:
+    def run_one(self, io_set: int, proto_in: int) -> bytes | None:
+        """Run the next test; its report line (see :func:`_parse_report`), or None if the
+        client went away meanwhile."""
         if self.next_child is not None and self.next_child[2] != io_set:
             self.discard_prefork()  # made for the other file set (the client restarted us)
         if self.next_child is None:
@@ -470,18 +473,12 @@ class _Server:
             self.next_sweep = now + _SWEEP_INTERVAL_S
         self._remove_scratch(pid)
         os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_RUNNING)
-        return {
-            "pid": pid,
-            "status": status,
-            "utime": usage.ru_utime,
-            "stime": usage.ru_stime,
-            "maxrss_kb": usage.ru_maxrss,
-            "minflt": usage.ru_minflt,
-            "wall": wall,
-            "killed": killed,
-            "peak_tasks": peak,
-            "client_gone": client_gone,
-        }
+        if client_gone:
+            return None
+        return b"%d %d %.6f %.6f %d %d %.6f %s %d\n" % (
+            pid, status, usage.ru_utime, usage.ru_stime, usage.ru_maxrss, usage.ru_minflt,
+            wall, (killed or "-").encode(), peak,
+        )  # fmt: skip
 
     def _check(self, pid: int) -> tuple[str | None, int]:
         tasks, cpu = _scan_group(pid)
@@ -497,10 +494,12 @@ class _Server:
         next_scan = started + _FIRST_SCAN_S
         peak = 1
         pidfd = os.pidfd_open(pid)
-        try:
-            poller = select.poll()
-            poller.register(pidfd, select.POLLIN)
+        poller = self.poller
+        if poller is None:
+            poller = self.poller = select.poll()
             poller.register(proto_in, select.POLLIN | select.POLLHUP)
+        poller.register(pidfd, select.POLLIN)
+        try:
             while True:
                 now = time.monotonic()
                 wait_ms = max(0, int((min(deadline, next_scan) - now) * 1000) + 1)
@@ -520,6 +519,7 @@ class _Server:
                     now = time.monotonic()
                     next_scan = now + max(_SCAN_INTERVAL_S, 5 * (now - scan_start))
         finally:
+            poller.unregister(pidfd)
             os.close(pidfd)
 
     def _watch_sleep(self, pid: int, started: float, proto_in: int) -> tuple[str | None, int, bool]:
@@ -577,9 +577,9 @@ def serve(config: dict) -> int:
         if line is None:
             break
         report = server.run_one(int(line), proto_in)
-        if report["client_gone"]:
+        if report is None:
             break
-        os.write(proto_out, json.dumps(report).encode() + b"\n")
+        os.write(proto_out, report)
     server.discard_prefork()
     _reap_leftovers()
     return 0
@@ -605,6 +605,27 @@ def _main(argv: list[str]) -> int:
 
 # --------------------------------------------------------------------------------------------
 # client side
+
+
+def _parse_report(line: bytes) -> dict:
+    """The server's report line as a dict.
+
+    >>> r = _parse_report(b"41 256 0.010000 0.002000 9800 120 0.015000 - 1")
+    >>> r["pid"], r["status"], r["killed"], r["maxrss_kb"], r["peak_tasks"]
+    (41, 256, None, 9800, 1)
+    """
+    pid, status, utime, stime, maxrss, minflt, wall, killed, peak = line.split()
+    return {
+        "pid": int(pid),
+        "status": int(status),
+        "utime": float(utime),
+        "stime": float(stime),
+        "maxrss_kb": int(maxrss),
+        "minflt": int(minflt),
+        "wall": float(wall),
+        "killed": None if killed == b"-" else killed.decode(),
+        "peak_tasks": int(peak),
+    }
 
 
 class ServerLost(Exception):
@@ -694,13 +715,14 @@ class ForkServerClient:
         try:
             self.proc.stdin.write(b"%d\n" % io_set)
             self.proc.stdin.flush()
-            report = json.loads(self._readline(self.config["limits"]["wall_s"] + self.reply_margin_s))
+            report = _parse_report(self._readline(self.config["limits"]["wall_s"] + self.reply_margin_s))
             return report, report["pid"]
         except (ServerLost, OSError, ValueError):
-            pid = self._last_pid()
+            pid, waiting = self._last_pid(), self._pid_at(_PID_WAITING)
             self._kill()
-            if pid is not None:  # orphaned by the server's death: kill it, wait until it is dead
-                _kill_group_and_wait(pid)
+            for orphan in (pid, waiting):  # orphaned by the server's death: kill, wait till dead
+                if orphan is not None:
+                    _kill_group_and_wait(orphan)
             return None, pid
 
     def _pid_at(self, offset: int) -> int | None:
