@@ -13,7 +13,7 @@ def bucket(value: int, edges: Sequence[int]) -> str:
     """The label of the smallest edge range holding ``value``.
 
     >>> bucket(1, (1, 5, 40)), bucket(3, (1, 5, 40)), bucket(40, (1, 5, 40)), bucket(41, (1, 5, 40))
-    ('1', '2-5', '40', '>40')
+    ('1', '2-5', '6-40', '>40')
     """
     low = None
     for edge in edges:

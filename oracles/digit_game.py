@@ -80,7 +80,7 @@ def reduce_digits(digits: str) -> tuple[int, int, int, int]:
     """(odd digits in odd positions, even digits in odd positions, odd in even, even in even).
 
     >>> reduce_digits("2069")
-    (0, 1, 1, 1)
+    (0, 2, 1, 1)
     """
     odd_pos, even_pos = digits[0::2], digits[1::2]
     a = sum(int(ch) % 2 for ch in odd_pos)
