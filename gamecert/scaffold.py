@@ -428,7 +428,15 @@ def _octal_template(part: str) -> str:
         '"""\n\n'
         "from gamecert.octal import octal_parts\n\n"
         f'globals().update(octal_parts("__OCTAL__", "__NAME__").exports("{part}"))\n'
+        + (_COVERAGE_MAIN if part == "strategies" else "")
     )
+
+
+_COVERAGE_MAIN = (
+    '\nif __name__ == "__main__":\n'
+    "    from gamecert.coverage import print_coverage\n\n"
+    '    print_coverage("__NAME__")\n'
+)
 
 
 _OCTAL_TEMPLATES = {part: _octal_template(part) for part in PARTS}

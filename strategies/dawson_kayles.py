@@ -6,3 +6,8 @@ Built from the code alone by gamecert.octal.octal_parts; nothing here is game-sp
 from gamecert.octal import octal_parts
 
 globals().update(octal_parts("0.07", "dawson_kayles").exports("strategies"))
+
+if __name__ == "__main__":
+    from gamecert.coverage import print_coverage
+
+    print_coverage("dawson_kayles")
