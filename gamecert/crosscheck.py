@@ -57,6 +57,8 @@ class Sweep:
     tests: int
     seconds: float
     disagreement: Disagreement | None = None
+    #: a few words for a table cell
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -142,8 +144,10 @@ def sweep(game: Game, name: str, solver: Solver, reference: Reference, space: Ex
             tests += 1
             d = compare(game, name, solver, reference, instance, f"exhaustive {space.name}, size {size}")
             if d:
-                return Sweep(_sweep_evidence(space, chosen, size, stopped=True), tests, time.perf_counter() - start, d)
-    return Sweep(_sweep_evidence(space, chosen), tests, time.perf_counter() - start)
+                return Sweep(_sweep_evidence(space, chosen, size, stopped=True), tests, time.perf_counter() - start, d,
+                             f"{space.name}: failed at size {size}")
+    short = f"{space.name} <= {chosen[-1]} ({tests:,})" if chosen else f"{space.name}: none"
+    return Sweep(_sweep_evidence(space, chosen), tests, time.perf_counter() - start, short=short)
 
 
 def _sweep_evidence(space: ExhaustiveSpace, sizes: Sequence[int], at: int | None = None, stopped: bool = False) -> str:
@@ -187,14 +191,15 @@ def random_check(game: Game, name: str, solver: Solver, reference: Reference, st
     except AssertionError:
         pass
     evidence = f"random: {label}, {examples} cases, seed {seed}"
+    short = f"random {count[0]} vs {reference[0]}"
     if not found:
-        return Sweep(evidence, count[0], time.perf_counter() - start)
+        return Sweep(evidence, count[0], time.perf_counter() - start, short=short)
     shrunk = found[-1]
     smallest = minimise(game, lambda i: compare(game, name, solver, reference, i, "") is not None, shrunk.instance)
     if smallest != shrunk.instance:
         again = compare(game, name, solver, reference, smallest, f"{label}, seed {seed}, then minimised")
         shrunk = again or shrunk
-    return Sweep(evidence, count[0], time.perf_counter() - start, shrunk)
+    return Sweep(evidence, count[0], time.perf_counter() - start, shrunk, short)
 
 
 def minimise(game: Game, fails: Callable[[Instance], bool], instance: Instance,
@@ -236,8 +241,8 @@ def fixed_check(game: Game, name: str, solver: Solver, reference: Reference, ins
         tests += 1
         d = compare(game, name, solver, reference, instance, label)
         if d:
-            return Sweep(label, tests, time.perf_counter() - start, d)
-    return Sweep(label, tests, time.perf_counter() - start)
+            return Sweep(label, tests, time.perf_counter() - start, d, f"{label}: failed")
+    return Sweep(label, tests, time.perf_counter() - start, short=f"{label} ({tests})")
 
 
 def peers_reference(solvers: dict[str, Solver], exclude: str) -> Reference | None:
@@ -276,7 +281,7 @@ def certify_solver(entry: Any, solver_name: str, solver: Solver, profile: Any, s
         if not add(random_check(game, solver_name, solver, peer, entry.instances(), profile.large_examples, seed,
                                 f"whole input space vs {peer[0]}")):
             return SolverResult(game.name, solver_name, tuple(sweeps))
-        add(fixed_check(game, solver_name, solver, peer, entry.strategies.largest(), f"maximum sizes vs {peer[0]}"))
+        add(fixed_check(game, solver_name, solver, peer, entry.strategies.largest(), f"max sizes vs {peer[0]}"))
     return SolverResult(game.name, solver_name, tuple(sweeps))
 
 
@@ -307,13 +312,14 @@ def certify_registered_command(args: Any) -> int:
                 result = certify_solver(entry, name, entry.solvers[name], profile, seed,
                                         lambda ev, e=entry.name, n=name: status.update(f"{e}/{n}: done {ev}"))
                 results.append(result)
-    table = Table(title="Registered solvers against the oracle")
-    for column in ("game", "solver", "evidence", "tests", "verdict"):
-        table.add_column(column)
+    table = Table(title=f"Registered solvers against the oracle (seed {seed}, profile {profile.name})")
+    for column in ("game", "solver", "evidence", "tests", "time", "verdict"):
+        table.add_column(column, justify="right" if column in ("tests", "time") else "left")
     for r in results:
-        evidence = "\n".join(s.evidence for s in r.sweeps)
+        evidence = "; ".join(s.short or s.evidence for s in r.sweeps)
         style = "green" if r.verdict is Verdict.OK else "red"
-        table.add_row(r.game, r.solver, evidence, str(r.tests), f"[{style}]{r.verdict}[/{style}]")
+        seconds = sum(s.seconds for s in r.sweeps)
+        table.add_row(r.game, r.solver, evidence, f"{r.tests:,}", f"{seconds:.1f} s", f"[{style}]{r.verdict}[/{style}]")
     console.print(table)
     failures = [r for r in results if r.disagreement]
     for r in failures:
