@@ -141,6 +141,11 @@ class _CandidateSession:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
+        if self.targets and config.args_source != pytest.Config.ArgsSource.ARGS:
+            # `pytest --candidate ...` with no test paths named: the candidate alone, not
+            # whatever test suite lives in this folder (name paths to run both)
+            config.hook.pytest_deselected(items=list(items))
+            items[:] = []
         for target in self.targets:
             group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
             group.target = target
