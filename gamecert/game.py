@@ -260,6 +260,29 @@ def reject_spaces(line: str, number: int) -> None:
         raise InputError(number, "unexpected whitespace", column=column)
 
 
+def parse_word(text: str, alphabet: str, alphabet_name: str, max_len: int, noun: str) -> str:
+    """A one-line input holding one word of 1 to ``max_len`` characters from ``alphabet``.
+
+    >>> parse_word("ab\\n", "ab", "a or b", 3, "string")
+    'ab'
+    >>> parse_word("abc\\n", "ab", "a or b", 3, "string")
+    Traceback (most recent call last):
+    gamecert.errors.InputError: line 1, column 3: only a or b are allowed, got 'c'
+    """
+    lines = input_lines(text)
+    word = require_line(lines, 0, f"a {noun} of 1 to {max_len} {alphabet_name}")
+    reject_spaces(word, 1)
+    if not word:
+        raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got an empty line")
+    for column, ch in enumerate(word, 1):
+        if ch not in alphabet:
+            raise InputError(1, f"only {alphabet_name} are allowed, got {ch!r}", column=column)
+    if len(word) > max_len:
+        raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1)
+    reject_trailing(lines, 1)
+    return word
+
+
 def parse_int(line: str, number: int, what: str, low: int, high: int) -> int:
     """An integer in ``[low, high]`` that is the whole line, or an :class:`InputError`."""
     reject_spaces(line, number)

@@ -15,18 +15,15 @@ import string
 from collections.abc import Iterator
 from functools import lru_cache
 
-from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.errors import OutOfReach, PresentationError
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
     answer_tokens,
     ensure_recursion,
-    input_lines,
     mex,
-    reject_spaces,
-    reject_trailing,
-    require_line,
+    parse_word,
 )
 
 MAX_LEN = 5000
@@ -86,18 +83,7 @@ class StringCut(Game):
     max_size = MAX_LEN
 
     def parse_input(self, text: str) -> str:
-        lines = input_lines(text)
-        s = require_line(lines, 0, "a string of 1 to 5000 lowercase letters")
-        reject_spaces(s, 1)
-        if not s:
-            raise InputError(1, "the string must have 1 to 5000 letters, got an empty line")
-        for column, ch in enumerate(s, 1):
-            if ch not in string.ascii_lowercase:
-                raise InputError(1, f"only lowercase letters a-z are allowed, got {ch!r}", column=column)
-        if len(s) > MAX_LEN:
-            raise InputError(1, f"the string must have 1 to 5000 letters, got {len(s)}", column=MAX_LEN + 1)
-        reject_trailing(lines, 1)
-        return s
+        return parse_word(text, string.ascii_lowercase, "lowercase letters a-z", MAX_LEN, "string")
 
     def format_input(self, instance: str) -> str:
         return instance + "\n"

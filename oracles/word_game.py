@@ -12,17 +12,14 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
-from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.errors import OutOfReach, PresentationError
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
     answer_tokens,
-    input_lines,
     mex,
-    reject_spaces,
-    reject_trailing,
-    require_line,
+    parse_word,
 )
 
 MAX_LEN = 40
@@ -87,18 +84,7 @@ class WordGame(Game):
     max_size = MAX_LEN
 
     def parse_input(self, text: str) -> str:
-        lines = input_lines(text)
-        word = require_line(lines, 0, "a word of 1 to 40 uppercase letters")
-        reject_spaces(word, 1)
-        if not word:
-            raise InputError(1, "the word must have 1 to 40 letters, got an empty line")
-        for column, ch in enumerate(word, 1):
-            if ch not in LETTERS:
-                raise InputError(1, f"only uppercase letters A-Z are allowed, got {ch!r}", column=column)
-        if len(word) > MAX_LEN:
-            raise InputError(1, f"the word must have 1 to 40 letters, got {len(word)}", column=MAX_LEN + 1)
-        reject_trailing(lines, 1)
-        return word
+        return parse_word(text, LETTERS, "uppercase letters A-Z", MAX_LEN, "word")
 
     def format_input(self, instance: str) -> str:
         return instance + "\n"
