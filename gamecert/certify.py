@@ -45,6 +45,7 @@ from gamecert.reports import (
     Certificate,
     FailureReport,
     SpaceEvidence,
+    check_report_dir,
     clip,
     read_report,
     timestamp,
@@ -285,6 +286,9 @@ class Judge:
         self.on_test = on_test or (lambda n: None)
         self._expected: dict[str, tuple[Any, str]] = {}
         self.last_result: Any = None
+        #: the smallest failure any run has shown so far, kept for a run that is interrupted
+        #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
+        self.smallest_seen: Failure | None = None
 
     # -- single runs --
     def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
@@ -308,7 +312,10 @@ class Judge:
         result = self.runner.run(text)
         self.last_result = result
         self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
-        return self._judge(instance, singles, expected, text, result, phase)
+        found = self._judge(instance, singles, expected, text, result, phase)
+        if found is not None and (self.smallest_seen is None or found.sort_key() < self.smallest_seen.sort_key()):
+            self.smallest_seen = found
+        return found
 
     def _account(self, result: Any, tests: int, phase: str, what: str, count: bool) -> None:
         self.stats.runs += 1
@@ -632,13 +639,22 @@ def _exhaustive_evidence(game: Game, plan: Plan, done: set[str]) -> tuple[SpaceE
 
 # ---- the command line ---------------------------------------------------------------------------
 
+#: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
+MAX_TIME_LIMIT_S = 86_400.0
+MAX_MEMORY_LIMIT_MB = 1 << 20
+
+
 def _limits(game: Game, time_limit: float | None, memory_limit: int | None) -> Any:
     from gamecert.sandbox import Limits
 
     if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
         raise UsageError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    if time_limit is not None and time_limit > MAX_TIME_LIMIT_S:
+        raise UsageError(f"--time-limit must be at most {MAX_TIME_LIMIT_S:g} seconds (a day), got {time_limit:g}")
     if memory_limit is not None and memory_limit < 16:
         raise UsageError(f"--memory-limit must be at least 16 (MB), got {memory_limit}")
+    if memory_limit is not None and memory_limit > MAX_MEMORY_LIMIT_MB:
+        raise UsageError(f"--memory-limit must be at most {MAX_MEMORY_LIMIT_MB} (MB, a terabyte), got {memory_limit}")
     return Limits(time_s=time_limit if time_limit is not None else game.time_limit,
                   memory_mb=memory_limit if memory_limit is not None else 256)
 
@@ -710,9 +726,11 @@ def certify_candidate_command(args: Any) -> int:
         if runs < 0:
             raise UsageError(f"--exhaustive-runs must be 0 or more, got {runs}")
         budget = runs * max(1, entry.game.max_batch)
+    report_dir = args.report_dir if args.report_dir is not None else "reports"
+    check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
     plan = make_plan(entry, profile, seed, args.examples, budget=budget)
     runner_cm = open_runner(candidate, limits, fork_server=not getattr(args, "no_fork_server", False))
-    return run_certification(entry, candidate, plan, limits, runner_cm, args.report_dir)
+    return run_certification(entry, candidate, plan, limits, runner_cm, report_dir)
 
 
 def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, runner_cm: Any,
@@ -730,6 +748,7 @@ def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, run
     notes: list[str] = []
     shrink = SHRINK_SECONDS.get(plan.profile.name, 30.0)
     display = _Display(plan.total_tests, f"{game.name}: starting")
+    judge: Judge | None = None
     try:
         with display, runner_cm as runner:
             judge = Judge(entry, runner, stats, on_test=display.advance)
@@ -778,30 +797,76 @@ def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, run
     except KeyboardInterrupt:
         interrupted = True
         notes.append("interrupted by the user (Ctrl-C); the evidence below is what was completed")
+        pending = judge.smallest_seen if judge is not None else None
+        if pending is not None and all(pending is not f for f in found):
+            # a fault seen while it was being shrunk or narrowed: not minimal, but not lost either
+            pending.notes.append("the run was interrupted while this fault was being minimised; "
+                                 "a smaller failing input may exist")
+            found.append(pending)
     elapsed = stats.elapsed
     rate = stats.tests / elapsed if elapsed > 0 else 0.0
-    if found:
-        failure = min(found, key=Failure.sort_key)
-        report = build_report(entry, candidate, failure, plan, limits, stats.tests, interrupted=interrupted)
-        path = write_report(report, report_dir)
-        _say()
-        _say(f"{failure.verdict} ({failure.verdict.meaning}) on a {game.name} input of size {failure.size}, "
-             f"found by {failure.phase}:")
-        for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
-                            ("got", failure.got_text or "(no output)")):
-            _say(f"  {label + ':':<9} {_inline(text)}")
-        _say(f"  {'why:':<9} {_one_line(failure.reason)}")
-        _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
-             f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")
+    with _signals_deferred():  # a second Ctrl-C must not cut the report off half written
+        if found:
+            failure = min(found, key=Failure.sort_key)
+            _say()
+            _say(f"{failure.verdict} ({failure.verdict.meaning}) on a {game.name} input of size {failure.size}, "
+                 f"found by {failure.phase}:")
+            for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
+                                ("got", failure.got_text or "(no output)")):
+                _say(f"  {label + ':':<9} {_inline(text)}")
+            _say(f"  {'why:':<9} {_one_line(failure.reason)}")
+            report = build_report(entry, candidate, failure, plan, limits, stats.tests, interrupted=interrupted)
+            path = _write_somewhere(lambda where: write_report(report, where), report_dir)
+            _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
+                 f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")
+            _say(str(path))
+            return 1
+        cert = build_certificate(entry, candidate, plan, stats, limits, done, interrupted, notes)
+        path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
+        verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
+        _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
+             f"slowest {stats.slowest_s:.3f} s: {verdict}; certificate in")
         _say(str(path))
-        return 1
-    cert = build_certificate(entry, candidate, plan, stats, limits, done, interrupted, notes)
-    path = write_certificate(cert, report_dir)
-    verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
-    _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
-         f"slowest {stats.slowest_s:.3f} s: {verdict}; certificate in")
-    _say(str(path))
-    return 130 if interrupted else 0
+        return 130 if interrupted else 0
+
+
+def _write_somewhere(write: Callable[[str], Path], report_dir: str) -> Path:
+    """``write(report_dir)``; if that fails (the directory was removed, the disk is full...),
+    into a fresh temporary directory instead, saying so on stderr: a finding is never lost."""
+    import sys
+
+    try:
+        return write(report_dir)
+    except OSError as exc:
+        from gamecert.reports import fallback_report_dir
+
+        fallback = fallback_report_dir()
+        path = write(fallback)
+        print(f"gamecert: warning: cannot write to {report_dir} ({exc.strerror or exc}); written to {fallback} instead",
+              file=sys.stderr, flush=True)
+        return path
+
+
+class _signals_deferred:
+    """Hold Ctrl-C and SIGTERM off while a report is written (it takes milliseconds; the run is
+    over and its result is being saved, so they are then dropped). Only in the main thread."""
+
+    def __enter__(self) -> _signals_deferred:
+        import signal
+        import threading
+
+        self.previous: dict[int, Any] = {}
+        self.caught: list[int] = []
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, lambda number, frame: self.caught.append(number))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
 
 
 def _phase_line(phase: str, plan: Plan, stats: Stats, chunks: list[Chunk]) -> str:
@@ -829,13 +894,19 @@ def replay_command(args: Any) -> int:
     Exit 1 if the fault shows again, 0 if the candidate now answers right.
     """
     from gamecert import registry
-    from gamecert.sandbox import Candidate, Limits, open_runner
+    from gamecert.sandbox import Candidate, open_runner
 
     report = read_report(args.report_dir)
     entry = registry.get(report.game)
     game = entry.game
-    candidate = Candidate.parse(report.candidate_spec)
-    limits = Limits(time_s=report.time_limit_s, memory_mb=report.memory_limit_mb)
+    try:
+        candidate = Candidate.parse(report.candidate_spec)
+    except UsageError as exc:
+        raise UsageError(f"the report's candidate cannot be run any more: {exc}") from None
+    try:
+        limits = _limits(game, report.time_limit_s, report.memory_limit_mb)
+    except UsageError as exc:
+        raise UsageError(f"the report's limits are unusable: {exc}") from None
     try:
         instance = game.parse_input(report.input)
     except InputError as exc:

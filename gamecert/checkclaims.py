@@ -183,16 +183,17 @@ def _inline(text: str, keep: int = 120) -> str:
 
 
 def check_command(args: Any) -> int:
-    """``gamecert check GAME FILE``: exit 0 all claims hold, 1 some do not, 2 unreadable file."""
+    """``gamecert check GAME FILE``: exit 0 all claims hold, 1 some do not, 2 unreadable file.
+
+    ``FILE`` may be ``-`` for standard input.
+    """
     from gamecert import registry
 
+    from gamecert.cli import read_text
+
     entry = registry.get(args.game)
-    try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.file}: {exc}") from None
-    claims = parse_claims(text, where=args.file)
+    text = read_text(args.file)  # bounded: /dev/zero or a huge file is refused, not read
+    claims = parse_claims(text, where="standard input" if args.file == "-" else args.file)
     results = [check_claim(entry, c) for c in claims]
     for r in results:
         print(r.describe())

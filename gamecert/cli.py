@@ -15,10 +15,14 @@ from gamecert.errors import GamecertError
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
+#: the most a command reads from an input or claims file (these are small by nature); a file
+#: larger than this (or an endless one such as /dev/zero) is refused, not read into memory
+MAX_READ_BYTES = 64 << 20
+
+
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: same exit status as ours
-        self.print_usage(sys.stderr)
-        print(f"gamecert: error: {message}", file=sys.stderr)
+    def error(self, message: str) -> None:  # argparse's own errors: same exit status and one line
+        print(f"gamecert: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 
@@ -34,8 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--examples", type=int, default=None, metavar="N", help="random cases (default: from the profile)")
     c.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: chosen and reported)")
     c.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per test (default: the problem's)")
-    c.add_argument("--memory-limit", type=int, default=256, metavar="MB", help="address space per test (default 256)")
-    c.add_argument("--report-dir", default="reports", metavar="DIR", help="where reports go (default reports/)")
+    c.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="address space per test (default 256)")
+    c.add_argument("--report-dir", default=None, metavar="DIR", help="where reports go (default reports/)")
     c.add_argument("--profile", default=None, choices=["quick", "default", "ci", "thorough"])
     c.add_argument("--exhaustive-runs", type=int, default=None, metavar="N",
                    help="candidate runs spent on exhaustive small inputs (default: from the profile)")
@@ -84,20 +88,78 @@ def _explain(game: str, path: str) -> int:
     from gamecert import registry
 
     entry = registry.get(game)
-    text = sys.stdin.read() if path == "-" else _read(path)
+    text = read_text(path)
     instance = entry.game.parse_input(text)
     print(entry.game.explain(instance).describe())
     return EXIT_OK
 
 
-def _read(path: str) -> str:
+def read_text(path: str, limit: int = MAX_READ_BYTES) -> str:
+    """A UTF-8 text file (``-``: standard input), at most ``limit`` bytes, else a UsageError.
+
+    >>> read_text("/nonexistent/claims.txt")
+    Traceback (most recent call last):
+    gamecert.errors.UsageError: cannot read /nonexistent/claims.txt: No such file or directory
+    """
     from gamecert.errors import UsageError
 
+    where = "standard input" if path == "-" else path
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {where}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise UsageError(f"cannot read {where}: larger than {limit >> 20} MB; inputs and claims files are small")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read {where}: not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") from None
+
+
+class _QuietStdout:
+    """Standard output that stops writing, without an error, once its reader has gone.
+
+    Output piped into ``head`` (or any reader that quits early) must not stop a command half
+    way: a certification still writes its report and exits with its real status; only the
+    text nobody reads any more is dropped.
+    """
+
+    def __init__(self, stream: object) -> None:
+        self._stream = stream
+        self.closed_pipe = False
+
+    def _gone(self) -> None:
+        import os
+
+        self.closed_pipe = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())  # later writes (and the final flush) vanish
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -132,21 +194,44 @@ def dispatch(args: argparse.Namespace) -> int:
     raise AssertionError(args.command)
 
 
+def _interrupt_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # a terminated run (a CI timeout, `kill`) keeps what it found, as Ctrl-C does
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import signal
+
     args = build_parser().parse_args(argv)
+    stdout = sys.stdout
+    if stdout is not None and not isinstance(stdout, _QuietStdout):
+        sys.stdout = _QuietStdout(stdout)
+    try:
+        previous = signal.signal(signal.SIGTERM, _interrupt_on_sigterm)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        previous = None
     try:
         return dispatch(args)
     except GamecertError as exc:
-        print(f"gamecert: error: {exc}", file=sys.stderr)
+        _error(f"gamecert: error: {exc}")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("gamecert: interrupted", file=sys.stderr)
+        _error("gamecert: interrupted")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
-        import os
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        if sys.stdout is not stdout:
+            try:
+                sys.stdout.flush()
+            finally:
+                sys.stdout = stdout
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+
+def _error(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):  # stderr closed or gone: the exit status says it
+        pass
 
 
 if __name__ == "__main__":

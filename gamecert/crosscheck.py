@@ -286,15 +286,30 @@ def certify_solver(entry: Any, solver_name: str, solver: Solver, profile: Any, s
 
 
 def certify_registered_command(args: Any) -> int:
-    """``gamecert certify GAME|all`` with no candidate: every registered solver, a table."""
+    """``gamecert certify GAME|all`` with no candidate: every registered solver, a table.
+
+    Exit 0 all certified, 1 a solver disagrees, 130 interrupted with nothing found (the table of
+    the solvers completed so far is printed first).
+    """
     import random
 
     from rich.console import Console
     from rich.table import Table
 
     from gamecert import registry
+    from gamecert.errors import UsageError
     from gamecert.profiles import get_profile
 
+    # options only a candidate program uses: with no candidate they are refused, not ignored
+    candidate_only = (("time_limit", "--time-limit"), ("memory_limit", "--memory-limit"),
+                      ("report_dir", "--report-dir"), ("exhaustive_runs", "--exhaustive-runs"),
+                      ("no_fork_server", "--no-fork-server"))
+    given = [flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)]
+    if given:
+        raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to a candidate "
+                         "program (`gamecert certify GAME CANDIDATE`); the registered solvers run in-process")
+    if args.examples is not None and args.examples < 1:
+        raise UsageError(f"--examples must be at least 1 for the registered solvers, got {args.examples}")
     profile = get_profile(args.profile)
     if args.examples is not None:
         profile = type(profile)(profile.name, args.examples, profile.exhaustive, args.examples, profile.description)
@@ -303,16 +318,21 @@ def certify_registered_command(args: Any) -> int:
     entries = registry.resolve(args.game)
     results: list[SolverResult] = []
     start = time.perf_counter()
+    interrupted = False
     console.print(f"certifying the registered solvers of {', '.join(e.name for e in entries)} "
                   f"(profile {profile.name}, seed {seed})")
-    with console.status("") as status:
-        for entry in entries:
-            for name in sorted(entry.solvers):
-                status.update(f"{entry.name}/{name}: starting")
-                result = certify_solver(entry, name, entry.solvers[name], profile, seed,
-                                        lambda ev, e=entry.name, n=name: status.update(f"{e}/{n}: done {ev}"))
-                results.append(result)
-    table = Table(title=f"Registered solvers against the oracle (seed {seed}, profile {profile.name})")
+    try:
+        with console.status("") as status:
+            for entry in entries:
+                for name in sorted(entry.solvers):
+                    status.update(f"{entry.name}/{name}: starting")
+                    result = certify_solver(entry, name, entry.solvers[name], profile, seed,
+                                            lambda ev, e=entry.name, n=name: status.update(f"{e}/{n}: done {ev}"))
+                    results.append(result)
+    except KeyboardInterrupt:  # keep what was completed: the table below says how far it got
+        interrupted = True
+    table = Table(title=f"Registered solvers against the oracle (seed {seed}, profile {profile.name})"
+                        + (" - INTERRUPTED, the solvers completed so far" if interrupted else ""))
     for column in ("game", "solver", "evidence", "tests", "time", "verdict"):
         table.add_column(column, justify="right" if column in ("tests", "time") else "left")
     for r in results:
@@ -326,6 +346,12 @@ def certify_registered_command(args: Any) -> int:
         console.print(r.disagreement.describe(), markup=False)
     total = sum(r.tests for r in results)
     elapsed = time.perf_counter() - start
-    console.print(f"{len(results)} solvers, {total} tests in {elapsed:.1f} s; "
-                  f"{'all certified' if not failures else f'{len(failures)} failed'} (seed {seed})")
-    return 1 if failures else 0
+    planned = sum(len(e.solvers) for e in entries)
+    outcome = "all certified" if not failures else f"{len(failures)} failed"
+    if interrupted:
+        outcome = f"INTERRUPTED after {len(results)} of {planned} solvers, " + (
+            "nothing found so far" if not failures else f"{len(failures)} failed")
+    console.print(f"{len(results)} solvers, {total} tests in {elapsed:.1f} s; {outcome} (seed {seed})")
+    if failures:
+        return 1
+    return 130 if interrupted else 0

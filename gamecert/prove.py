@@ -73,12 +73,22 @@ def check_claims(game: str, claims: Iterable[Claim], echo: Callable[[str], None]
 
 
 def _plot_dir(path: str) -> str:
+    import tempfile
+
+    if not path.strip():
+        raise UsageError("--plot-dir is empty; give a directory")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError(f"--plot-dir {path}: it is a file, not a directory")
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--plot-dir {path}: cannot create it: {exc.strerror}") from None
-    if not os.access(path, os.W_OK):
-        raise UsageError(f"--plot-dir {path}: not writable")
+    try:  # os.access says yes to root even on a read-only file system: try it
+        fd, probe = tempfile.mkstemp(prefix=".gamecert-probe-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"--plot-dir {path}: not writable: {exc.strerror}") from None
     return path
 
 
@@ -86,7 +96,7 @@ def prove_command(args: argparse.Namespace) -> int:
     from gamecert import registry
     from gamecert.plots import write_plot
 
-    plot_dir = _plot_dir(args.plot_dir) if getattr(args, "plot_dir", None) else None
+    plot_dir = _plot_dir(args.plot_dir) if getattr(args, "plot_dir", None) is not None else None
     entries = registry.resolve(args.game)
     total_start = time.perf_counter()
     outcomes: list[ClaimOutcome] = []
@@ -104,6 +114,8 @@ def prove_command(args: argparse.Namespace) -> int:
                     _, line = write_plot(make(), plot_dir)
                 except GamecertError as exc:
                     line = f"plot skipped: {exc}"
+                except OSError as exc:  # the directory went away or filled up meanwhile
+                    line = f"plot skipped: cannot write into {plot_dir}: {exc.strerror or exc}"
                 print(f"  {line}")
     bad = [o for o in outcomes if not o.holds]
     held = len(outcomes) - len(bad)

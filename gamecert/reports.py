@@ -384,6 +384,42 @@ def _report_files(report: FailureReport, directory: Path) -> dict[str, str]:
     }
 
 
+def check_report_dir(report_dir: str | os.PathLike[str], game: str) -> Path:
+    """Make ``report_dir/game/`` and show it takes new directories, before any run starts.
+
+    A report directory that cannot be used must be found out at once (a :class:`UsageError`),
+    not after a long certification has found something it then cannot write.
+
+    >>> check_report_dir("", "word_game")
+    Traceback (most recent call last):
+    gamecert.errors.UsageError: --report-dir is empty; give a directory (default: reports)
+    """
+    from gamecert.errors import UsageError
+
+    if not str(report_dir).strip():
+        raise UsageError("--report-dir is empty; give a directory (default: reports)")
+    root = Path(report_dir)
+    parent = root / game
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkdtemp(prefix=".gamecert-probe-", dir=parent)
+        os.rmdir(probe)
+    except OSError as exc:
+        if root.exists() and not root.is_dir():
+            why = "it is a file, not a directory"
+        elif parent.exists() and not parent.is_dir():
+            why = f"{parent} is a file, not a directory"
+        else:
+            why = exc.strerror or str(exc)
+        raise UsageError(f"--report-dir {report_dir}: cannot write reports there: {why}") from None
+    return parent
+
+
+def fallback_report_dir() -> str:
+    """A fresh directory in the system's temporary folder, for reports the chosen one refused."""
+    return tempfile.mkdtemp(prefix="gamecert-reports-")
+
+
 def write_certificate(cert: Certificate, report_dir: str | os.PathLike[str]) -> Path:
     """Write ``cert`` as a new certificate directory; return its path."""
     files = {"certificate.json": _dump(cert.to_json()), "certificate.md": cert.describe()}
@@ -394,6 +430,9 @@ def read_report(directory: str | os.PathLike[str]) -> FailureReport:
     """The :class:`FailureReport` stored in ``directory`` (a :class:`UsageError` if none)."""
     from gamecert.errors import UsageError
 
+    if not Path(directory).is_dir():
+        what = "not a directory" if Path(directory).exists() else "no such directory"
+        raise UsageError(f"{directory}: {what}; give a report directory written by `gamecert certify`")
     path = Path(directory) / "report.json"
     if not path.is_file():
         if (Path(directory) / "certificate.json").is_file():
@@ -401,6 +440,45 @@ def read_report(directory: str | os.PathLike[str]) -> FailureReport:
         raise UsageError(f"no report.json in {directory}: give a directory written by `gamecert certify`")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return FailureReport.from_json(data)
-    except (ValueError, TypeError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise UsageError(f"cannot read {path}: {exc}") from None
+    problem = _report_problem(data)
+    if problem:
+        raise UsageError(f"{path} is not a gamecert report: {problem}")
+    # what replay does not need may be missing (a report trimmed by hand)
+    filled = {**dict.fromkeys(_TEXT_KEYS, ""), "size": 0, **data}
+    return FailureReport.from_json(filled)
+
+
+#: the keys ``gamecert replay`` needs, with the types they must have
+_REPLAY_KEYS: dict[str, type | tuple[type, ...]] = {
+    "game": str, "candidate": str, "candidate_spec": str, "verdict": str, "input": str, "expected": str,
+    "seed": int, "phase": str,
+}
+_TEXT_KEYS = ("verdict_meaning", "got", "reason", "profile", "explanation", "created", "minimality", "stderr_tail")
+_OPTIONAL_KEYS: dict[str, type | tuple[type, ...]] = {
+    **dict.fromkeys(_TEXT_KEYS, str), "size": int, "tests_run": int, "time_limit_s": (int, float),
+    "memory_limit_mb": int,
+}
+
+
+def _report_problem(data: Any) -> str:
+    """What makes ``data`` unusable as a report ("" if nothing).
+
+    >>> _report_problem([1, 2])
+    'expected a JSON object, got a list'
+    >>> _report_problem({"game": "word_game"})[:29]
+    'missing keys: candidate, cand'
+    """
+    if not isinstance(data, dict):
+        return f"expected a JSON object, got a {type(data).__name__}"
+    missing = [k for k in _REPLAY_KEYS if k not in data]
+    if missing:
+        return "missing keys: " + ", ".join(missing)
+    for key, kind in [*_REPLAY_KEYS.items(), *((k, t) for k, t in _OPTIONAL_KEYS.items() if k in data)]:
+        value = data[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"{key!r} has the wrong type ({type(value).__name__}: {str(value)[:40]!r})"
+    if "notes" in data and not (isinstance(data["notes"], list) and all(isinstance(n, str) for n in data["notes"])):
+        return "'notes' must be a list of strings"
+    return ""

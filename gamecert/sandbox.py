@@ -20,8 +20,8 @@ afterwards, with stdin, stdout and stderr redirected to files. What is enforced:
   judges do, so deep recursion in C++ works. (glibc sizes new threads by this limit, so a
   program that starts threads without choosing their stack size may fail to start them.)
 * **Output**: ``RLIMIT_FSIZE`` = ``output_bytes + 1`` on every file the candidate writes, stdout
-  included; stdout longer than ``output_bytes`` (or ``SIGXFSZ``) is OLE. Output below the cap is
-  captured in full.
+  included; stdout or stderr longer than ``output_bytes`` (or ``SIGXFSZ``) is OLE. Output below
+  the cap is captured in full.
 * **Processes**: the watchdog counts the group's tasks (threads included) and kills the group
   past ``processes``: this works as root, where ``RLIMIT_NPROC`` is ignored. For other users
   ``RLIMIT_NPROC`` is set too, to the user's current task count plus ``processes`` (the limit is
@@ -324,6 +324,9 @@ class Runner:
             return RunResult("tle", *common, f"CPU time limit {limits.time_s:g} s exceeded ({cpu:.2f} s)")
         if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
             return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes")
+        if _size(io["stderr"]) > limits.output_bytes:
+            # a Python candidate ignores SIGXFSZ: its write to stderr fails and it exits 1
+            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes on stderr")
         if exit_code == 0:
             return RunResult("ok", *common)
         if any(m in stderr_tail for m in _MEMORY_MARKERS) or rss_mb >= 0.9 * limits.memory_mb:
@@ -364,6 +367,13 @@ def _read_head(path: str, limit: int) -> tuple[int, bytes]:
         return size, b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _tail(path: str) -> str:

@@ -34,6 +34,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _MARK = "__gamecert_todo__"
 PARTS = ("oracles", "fast", "strategies", "proofs")
 NAME_RULE = re.compile(r"[a-z][a-z0-9_]*\Z")
+MAX_NAME_LENGTH = 64  # file names (with .py) must fit the filesystem; reports name games too
 
 
 # ---- the markers a scaffolded module uses ------------------------------------------------------
@@ -140,6 +141,10 @@ def check_name(name: str) -> None:
         )
     if keyword.iskeyword(name):
         raise UsageError(f"game name {name!r} is a Python keyword; a module cannot be imported by that name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise UsageError(f"game name {name[:20]!r}... is {len(name)} characters long; keep it to {MAX_NAME_LENGTH}")
+    if name == "all":
+        raise UsageError("game name 'all' is taken: `gamecert certify all` and `prove all` mean every game")
 
 
 def project_root() -> Path:

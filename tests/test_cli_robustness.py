@@ -1,0 +1,268 @@
+"""The command line under a hostile or careless user: every bad input is one line and exit 2,
+every candidate fault a verdict, and nothing found is lost (a closed pipe, Ctrl-C, SIGTERM, a
+report directory that cannot be written).
+
+Each test drives the real command line in a subprocess, as a user would, with candidate programs
+written into ``tmp_path``; budgets are tiny so the whole file runs in well under 30 seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamecert.errors import UsageError
+from gamecert.scaffold import check_name
+
+ROOT = Path(__file__).resolve().parent.parent
+WRONG = ROOT / "examples" / "word_game" / "wrong.py"
+CORRECT = ROOT / "examples" / "word_game" / "correct.py"
+
+# word_game: Alice wins iff the xor over letters of g(count) is nonzero, g(c) = 3 if 3 | c else c % 3
+_RIGHT_BODY = """
+import sys, time
+word = sys.stdin.readline().strip()
+counts = [word.count(ch) for ch in set(word)]
+total = 0
+for c in counts:
+    total ^= 3 if c % 3 == 0 else c % 3
+"""
+
+
+def gamecert(*args: str, cwd: Path = ROOT, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=cwd,
+                          input=stdin, timeout=timeout, stdin=None if stdin is not None else subprocess.DEVNULL)
+
+
+def assert_usage_error(proc: subprocess.CompletedProcess[str], needle: str) -> None:
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gamecert: error: "), proc.stderr
+    assert needle in lines[0], lines[0]
+
+
+def quick(*extra: str) -> tuple[str, ...]:
+    return ("--profile", "quick", "--exhaustive-runs", "3", "--examples", "2", "--seed", "5", *extra)
+
+
+# ---- options out of range: one line, exit 2, before anything runs ------------------------------------
+
+@pytest.mark.parametrize("option,value,needle", [
+    ("--time-limit", "1e308", "--time-limit must be at most"),  # was an OverflowError in the supervisor
+    ("--memory-limit", "99999999999999", "--memory-limit must be at most"),  # was an OverflowError
+    ("--report-dir", "", "--report-dir is empty"),  # wrote into the current folder
+])
+def test_limits_and_report_dir_out_of_range(tmp_path, option, value, needle):
+    assert_usage_error(gamecert("certify", "word_game", str(CORRECT), *quick(option, value)), needle)
+
+
+def test_report_dir_that_is_a_file_is_refused_before_the_run(tmp_path):
+    """Found out before the run, not after it has found a fault it then cannot write (was a
+    NotADirectoryError traceback at the end of the run, and the finding lost)."""
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for where in (afile, afile / "below"):
+        proc = gamecert("certify", "word_game", str(WRONG), *quick("--report-dir", str(where)))
+        assert_usage_error(proc, "cannot write reports there")
+        assert proc.stdout == ""  # nothing ran
+
+
+def test_argparse_errors_are_one_line():
+    assert_usage_error(gamecert("certify", "word_game", str(CORRECT), "--examples", "abc"), "invalid int value")
+    assert_usage_error(gamecert("certify"), "required")
+
+
+# ---- a report that cannot be written where asked still is written --------------------------------------
+
+def test_report_written_elsewhere_when_the_report_dir_fails(tmp_path, capsys):
+    """The fault is printed before the report is written, and a failing write falls back to a
+    fresh temporary directory (said on stderr) instead of a traceback that loses the finding."""
+    from gamecert.certify import _write_somewhere
+
+    def write(where: str) -> Path:
+        if where == "gone":
+            raise OSError(28, "No space left on device")
+        target = Path(where) / "report"
+        target.mkdir()
+        return target
+
+    path = _write_somewhere(write, "gone")
+    try:
+        assert path.is_dir() and path.parent != Path("gone")
+        err = capsys.readouterr().err
+        assert "cannot write to gone (No space left on device)" in err and str(path.parent) in err
+    finally:
+        path.rmdir()
+        path.parent.rmdir()
+
+
+# ---- closed pipe: the run goes on, the report is written, the exit status is true ------------------------
+
+def test_output_into_a_closed_pipe_keeps_the_report_and_exit_status(tmp_path):
+    """`gamecert certify ... | head -1` used to stop at the second line: no report, exit 0."""
+    reports = tmp_path / "r"
+    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "word_game", str(WRONG),
+                             *quick("--report-dir", str(reports))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away, as `head -1` does
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 1, err
+    assert "Traceback" not in err
+    written = list((reports / "word_game").iterdir())
+    assert len(written) == 1 and json.loads((written[0] / "report.json").read_text())["verdict"] == "WA"
+
+
+def test_list_into_a_closed_pipe_is_quiet():
+    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "list"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0 and err == ""
+
+
+# ---- interrupted while a fault is being shrunk ------------------------------------------------------------
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_while_shrinking_keeps_the_fault(tmp_path, sig):
+    """A fault seen in the random phase and interrupted (Ctrl-C, or SIGTERM as a CI timeout
+    sends) while Hypothesis shrinks it used to vanish: "INTERRUPTED, nothing found so far", a
+    certificate, exit 130. Now: a report of that fault, exit 1."""
+    marker = tmp_path / "wrong-seen"
+    program = tmp_path / "long_words_wrong.py"
+    program.write_text(_RIGHT_BODY + f"""
+if len(word) > 25:
+    total = 0 if total else 1
+    open({str(marker)!r}, "a").close()
+time.sleep(0.1)
+print("Alice" if total else "Bob")
+""")
+    reports = tmp_path / "r"
+    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "word_game", str(program),
+                             "--profile", "quick", "--exhaustive-runs", "0", "--examples", "30", "--seed", "3",
+                             "--report-dir", str(reports)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert marker.exists(), "the candidate never answered wrong"
+    time.sleep(0.4)  # shrinking has started: a handful of runs at 0.1 s each
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert proc.returncode == 1, (out, err)
+    report = Path(out.strip().splitlines()[-1])
+    data = json.loads((report / "report.json").read_text())
+    assert data["verdict"] == "WA" and data["interrupted"] is True
+    assert len(data["input"].strip()) > 25
+
+
+# ---- the registered solvers -------------------------------------------------------------------------------
+
+def test_registered_solvers_refuse_bad_and_candidate_only_options():
+    assert_usage_error(gamecert("certify", "word_game", "--profile", "quick", "--examples", "0"),
+                       "--examples must be at least 1")  # was a Hypothesis InvalidArgument traceback
+    assert_usage_error(gamecert("certify", "word_game", "--time-limit", "nan"), "only to a candidate")
+
+
+def test_registered_solvers_interrupted_print_what_completed():
+    """Ctrl-C used to print only "gamecert: interrupted", dropping every completed row."""
+    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "all", "--profile", "quick", "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=dict(os.environ, COLUMNS="200"))
+    first = proc.stdout.readline()
+    assert first.startswith("certifying the registered solvers")
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err
+    assert "INTERRUPTED after" in out and "Registered solvers against the oracle" in out
+
+
+# ---- replay of a damaged report -----------------------------------------------------------------------------
+
+def _report(tmp_path: Path) -> dict:
+    proc = gamecert("certify", "word_game", str(WRONG), *quick("--report-dir", str(tmp_path / "r")))
+    assert proc.returncode == 1, proc.stderr
+    return json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
+
+
+@pytest.mark.parametrize("change,needle", [
+    (lambda d: [1, 2], "expected a JSON object"),  # was AttributeError
+    (lambda d: {**d, "input": 123}, "'input' has the wrong type"),  # was AttributeError
+    (lambda d: {**d, "time_limit_s": "x"}, "'time_limit_s' has the wrong type"),  # was TypeError
+    (lambda d: {**d, "memory_limit_mb": 10**30}, "--memory-limit must be at most"),
+    (lambda d: {k: v for k, v in d.items() if k != "seed"}, "missing keys: seed"),
+    (lambda d: {**d, "candidate_spec": "/nonexistent/solution.py"}, "the report's candidate cannot be run"),
+])
+def test_replay_of_a_damaged_report_is_one_line(tmp_path, change, needle):
+    data = _report(tmp_path)
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (damaged / "report.json").write_text(json.dumps(change(data)))
+    assert_usage_error(gamecert("replay", str(damaged)), needle)
+
+
+def test_replay_of_a_missing_directory_says_so(tmp_path):
+    assert_usage_error(gamecert("replay", str(tmp_path / "nowhere")), "no such directory")
+
+
+# ---- endless or odd input files ---------------------------------------------------------------------------
+
+def test_check_and_explain_refuse_an_endless_file():
+    """/dev/zero used to be read into memory until the OS killed gamecert (check) or forever (explain)."""
+    assert_usage_error(gamecert("check", "word_game", "/dev/zero", timeout=30), "larger than")
+    assert_usage_error(gamecert("explain", "word_game", "/dev/zero", timeout=30), "larger than")
+
+
+def test_check_reads_standard_input():
+    proc = gamecert("check", "word_game", "-", stdin="--- input\nAB\n--- answer\nBob\n")
+    assert proc.returncode == 0 and "1 hold" in proc.stdout, proc.stderr
+
+
+def test_invalid_utf8_is_one_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe--- input\n")
+    assert_usage_error(gamecert("check", "word_game", str(bad)), "not UTF-8")
+
+
+# ---- candidates ---------------------------------------------------------------------------------------------
+
+def test_python_stderr_flood_is_ole(tmp_path):
+    """A Python candidate ignores SIGXFSZ: flooding stderr past the output cap made it exit 1
+    (RE); it is the output limit it broke."""
+    program = tmp_path / "stderr_flood.py"
+    program.write_text("import sys\nwhile True:\n    sys.stderr.write('x' * 65536)\n")
+    proc = gamecert("certify", "word_game", str(program), *quick("--report-dir", str(tmp_path / "r")))
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
+    assert data["verdict"] == "OLE" and "stderr" in data["reason"]
+
+
+# ---- new-game and prove -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,needle", [("all", "taken"), ("a" * 300, "characters long")])
+def test_new_game_refuses_reserved_and_overlong_names(name, needle):
+    """'all' made `certify all` fail; a 300-letter name was an OSError traceback."""
+    with pytest.raises(UsageError, match=needle):
+        check_name(name)
+
+
+@pytest.mark.parametrize("plot_dir,needle", [("", "--plot-dir is empty"), ("FILE", "it is a file")])
+def test_prove_refuses_a_bad_plot_dir_before_proving(tmp_path, plot_dir, needle):
+    if plot_dir == "FILE":
+        plot_dir = str(tmp_path / "afile")
+        Path(plot_dir).write_text("")
+    assert_usage_error(gamecert("prove", "word_game", "--plot-dir", plot_dir), needle)
