@@ -527,7 +527,19 @@ class _CaseFailed(Exception):
 
 def _one_line(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= 160 else line[:157] + "..."
+    return _visible(line if len(line) <= 160 else line[:157] + "...")
+
+
+def _visible(text: str) -> str:
+    r"""``text`` with control characters shown as escapes: a candidate's output or stderr must
+    not drive the user's terminal (clear it, retitle it, hide what follows).
+
+    >>> print(_visible("Bob\x1b[2J\x00"))
+    Bob\x1b[2J\x00
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # ---- turning results into reports ---------------------------------------------------------------
@@ -883,7 +895,7 @@ def _phase_line(phase: str, plan: Plan, stats: Stats, chunks: list[Chunk]) -> st
 
 def _inline(text: str, keep: int = 200) -> str:
     flat = text.rstrip("\n").replace("\n", " / ")
-    return flat if len(flat) <= keep else flat[:keep] + f"... ({len(flat) - keep} more characters)"
+    return _visible(flat) if len(flat) <= keep else _visible(flat[:keep]) + f"... ({len(flat) - keep} more characters)"
 
 
 # ---- replay ---------------------------------------------------------------------------------------

@@ -120,8 +120,8 @@ def read_text(path: str, limit: int = MAX_READ_BYTES) -> str:
         raise UsageError(f"cannot read {where}: not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") from None
 
 
-class _QuietStdout:
-    """Standard output that stops writing, without an error, once its reader has gone.
+class _QuietStream:
+    """Standard output (or error) that stops writing, without an error, once its reader has gone.
 
     Output piped into ``head`` (or any reader that quits early) must not stop a command half
     way: a certification still writes its report and exits with its real status; only the
@@ -202,9 +202,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     import signal
 
     args = build_parser().parse_args(argv)
-    stdout = sys.stdout
-    if stdout is not None and not isinstance(stdout, _QuietStdout):
-        sys.stdout = _QuietStdout(stdout)
+    stdout, stderr = sys.stdout, sys.stderr
+    if stdout is not None and not isinstance(stdout, _QuietStream):
+        sys.stdout = _QuietStream(stdout)
+    if stderr is not None and not isinstance(stderr, _QuietStream):
+        sys.stderr = _QuietStream(stderr)
     try:
         previous = signal.signal(signal.SIGTERM, _interrupt_on_sigterm)
     except ValueError:  # not the main thread: leave SIGTERM alone
@@ -220,11 +222,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-        if sys.stdout is not stdout:
-            try:
-                sys.stdout.flush()
-            finally:
-                sys.stdout = stdout
+        for name, original in (("stdout", stdout), ("stderr", stderr)):
+            if getattr(sys, name) is not original:
+                try:
+                    getattr(sys, name).flush()
+                finally:
+                    setattr(sys, name, original)
 
 
 def _error(line: str) -> None:

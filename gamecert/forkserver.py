@@ -198,6 +198,20 @@ def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0) -> bool:
         time.sleep(0.001)
 
 
+def _has_strays(waiting: int | None) -> bool:
+    """Whether this server has a child other than ``waiting`` (a leftover of a test).
+
+    Reads ``/proc/self/task/<tid>/children`` (this server is single-threaded); where the kernel
+    does not offer it, False, and the periodic sweep finds leftovers instead.
+    """
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/children", "rb") as f:
+            listed = f.read().split()
+    except OSError:
+        return False
+    return any(int(child) != waiting for child in listed)
+
+
 def _group_exists(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -461,10 +475,13 @@ class _Server:
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
         now = time.monotonic()
-        if killed or peak > 1 or _group_exists(pid) or now >= self.next_sweep:
+        waiting = self.next_child[0] if self.next_child else None
+        if killed or peak > 1 or _group_exists(pid) or now >= self.next_sweep or _has_strays(waiting):
             # Something may be left: kill the group again, then kill and reap every child
-            # but the waiting one. A clean test skips this /proc walk; a periodic sweep still
-            # finds what left the group (setsid) without any other sign.
+            # but the waiting one. A clean test skips this /proc walk; what left the group
+            # (setsid, a double fork) was re-parented to this subreaper when the candidate
+            # ended, so it shows among this server's children (one small /proc read), and is
+            # killed now, before it can write into another test's output files.
             _killpg(pid)
             if not _reap_leftovers(keep=self.next_child[0] if self.next_child else None):
                 os.close(self.next_child[1])

@@ -247,7 +247,12 @@ class Runner:
         self.candidate = candidate
         self.limits = limits
         self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
-        self._base = Path(tempfile.mkdtemp(prefix=f"gamecert-{candidate.name}-", dir=_scratch_root()))
+        root = _scratch_root()
+        try:
+            self._base = Path(tempfile.mkdtemp(prefix=f"gamecert-{candidate.name}-", dir=root))
+        except OSError as exc:
+            where = f"{root} (from $GAMECERT_TMPDIR)" if os.environ.get("GAMECERT_TMPDIR") else (root or "the temporary folder")
+            raise UsageError(f"cannot make a scratch folder for the candidate in {where}: {exc.strerror or exc}") from None
         # two sets of I/O files, used in turn: the supervisor prepares the next test's set
         # while this test's output is still being read
         self._sets = [{k: str(self._base / f"{k}{i}") for k in ("stdin", "stdout", "stderr")} for i in (0, 1)]

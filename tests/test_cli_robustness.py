@@ -155,7 +155,7 @@ print("Alice" if total else "Bob")
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = time.monotonic() + 30
     while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
+        time.sleep(0.01)
     assert marker.exists(), "the candidate never answered wrong"
     time.sleep(0.4)  # shrinking has started: a handful of runs at 0.1 s each
     proc.send_signal(sig)
@@ -266,3 +266,47 @@ def test_prove_refuses_a_bad_plot_dir_before_proving(tmp_path, plot_dir, needle)
         plot_dir = str(tmp_path / "afile")
         Path(plot_dir).write_text("")
     assert_usage_error(gamecert("prove", "word_game", "--plot-dir", plot_dir), needle)
+
+
+def test_a_daemon_left_behind_cannot_write_into_later_tests(tmp_path):
+    """A right answer whose double-forked, setsid daemon keeps writing to stdout: the daemon
+    outlived its test until the next periodic sweep and its lines landed in later tests' output,
+    so an innocent later input was reported (PE) and its replay said OK. It is now killed as its
+    test ends."""
+    program = tmp_path / "daemon_writer.py"
+    program.write_text(_RIGHT_BODY + """
+import os
+print("Alice" if total else "Bob", flush=True)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(0.01)
+        for _ in range(300):
+            try:
+                os.write(1, b"Bob\\n")
+            except OSError:
+                pass
+            time.sleep(0.01)
+    os._exit(0)
+""")
+    proc = gamecert("certify", "word_game", str(program), "--profile", "quick", "--exhaustive-runs", "300",
+                    "--examples", "0", "--seed", "1", "--report-dir", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "CERTIFIED" in proc.stdout
+
+
+def test_control_characters_from_a_candidate_do_not_reach_the_terminal(tmp_path):
+    program = tmp_path / "escapes.py"
+    program.write_text("import sys\nsys.stderr.write('\\x1b]0;title\\x07')\nsys.stdout.write('\\x1b[2JBob\\n')\n")
+    proc = gamecert("certify", "word_game", str(program), *quick("--report-dir", str(tmp_path / "r")))
+    assert proc.returncode == 1, proc.stderr
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+    assert "\\x1b[2JBob" in proc.stdout
+
+
+def test_unusable_scratch_folder_is_one_line(tmp_path):
+    env = dict(os.environ, GAMECERT_TMPDIR=str(tmp_path / "missing" / "tmp"))
+    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", "word_game", str(CORRECT),
+                           *quick("--report-dir", str(tmp_path / "r"))],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert_usage_error(proc, "cannot make a scratch folder")
