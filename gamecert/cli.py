@@ -106,7 +106,10 @@ def read_text(path: str, limit: int = MAX_READ_BYTES) -> str:
     where = "standard input" if path == "-" else path
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise UsageError("cannot read standard input: it is closed; give a file, or pipe the input in")
+            data = stdin.read(limit + 1)
         else:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)

@@ -48,10 +48,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gamecert.errors import UsageError
+from gamecert.errors import GamecertError, UsageError
 from gamecert.forkserver import ForkServerClient
 
 STATUSES = ("ok", "re", "tle", "mle", "ole")
+#: the largest .py candidate accepted (its source is read and compiled once by the supervisor)
+MAX_SOURCE_BYTES = 64 << 20
 _STDERR_TAIL_LINES = 20
 _STDERR_TAIL_BYTES = 16384
 _MEMORY_MARKERS = (
@@ -193,6 +195,11 @@ class Candidate:
             if path.is_dir():
                 raise UsageError(f"candidate {spec!r} is a folder; give a program file or a command line")
             if path.suffix == ".py":
+                if not path.is_file():  # a FIFO or a device (/dev/zero) would be read for ever
+                    raise UsageError(f"candidate {spec!r} is not a regular file")
+                if path.stat().st_size > MAX_SOURCE_BYTES:
+                    raise UsageError(f"candidate {spec!r} is larger than {MAX_SOURCE_BYTES >> 20} MB; "
+                                     "is it really a Python source file?")
                 resolved = path.resolve()
                 return cls(spec, _safe_name(path.stem), (sys.executable, str(resolved)), resolved)
             if not os.access(path, os.X_OK):
@@ -276,6 +283,11 @@ class Runner:
         }
         try:
             self._client: ForkServerClient | None = ForkServerClient(config, str(self._base / "server.log"))
+        except RuntimeError as exc:  # the supervisor did not start: say why in one line
+            shutil.rmtree(self._base, ignore_errors=True)
+            tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
+            raise GamecertError(f"cannot start the supervisor for candidate {candidate.spec!r}"
+                                f"{': ' + tail if tail else ''}") from None
         except BaseException:
             shutil.rmtree(self._base, ignore_errors=True)
             raise

@@ -310,3 +310,23 @@ def test_unusable_scratch_folder_is_one_line(tmp_path):
                            *quick("--report-dir", str(tmp_path / "r"))],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert_usage_error(proc, "cannot make a scratch folder")
+
+
+def test_closed_standard_input_is_one_line():
+    """`gamecert explain GAME - <&-` was an AttributeError traceback (sys.stdin is None)."""
+    proc = subprocess.run([sys.executable, "-m", "gamecert", "explain", "word_game", "-"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL,
+                          preexec_fn=lambda: os.close(0))
+    assert_usage_error(proc, "standard input")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_py_candidate_that_is_not_a_regular_file_is_refused(tmp_path, kind):
+    """A FIFO or /dev/zero named *.py hung the supervisor's start for 30 s, then a RuntimeError traceback."""
+    path = tmp_path / "solution.py"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    assert_usage_error(gamecert("certify", "word_game", str(path), *quick("--report-dir", str(tmp_path / "r"))),
+                       "not a regular file")
