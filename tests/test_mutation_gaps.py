@@ -311,3 +311,60 @@ def test_every_registered_game_states_claims():
     and nothing would say so."""
     for entry in registry.all_entries():
         assert entry.claims, f"proofs/{entry.name}.py states no claims"
+
+
+def test_string_cut_judge_rejects_a_winning_cut_that_is_not_the_smallest():
+    """Guards string_cut's judge within the oracle's reach: the answer is the *smallest* winning
+    cut. In 'aaaa' cutting at 2 or at 3 both leave single letters and 'aa' (no cut left), so both
+    win; 3 must be rejected. Before this test only sizes past the oracle's reach (where the judge
+    compares the positions directly) caught a largest-winning-cut solver, with a 3000-letter
+    report instead of 'aaaa'; the exhaustive sweep now finds it at 'aaaa', the first string of
+    four letters (three letters allow at most one cut)."""
+    from tests.broken.string_cut import largest_winning_cut
+
+    game = registry.get("string_cut").game
+    assert game.judge("aaaa", 2, 2) is None
+    assert game.judge("aaaa", 3, 2)
+    assert game.judge("abacaba", 4, 2)  # the sample: cuts 2, 4 and 6 each leave two single cuts
+    space = next(s for s in game.exhaustive_spaces() if s.name == "abc-strings")
+    found = sweep(game, "largest_winning_cut", largest_winning_cut, oracle_reference(game), space, sizes=[1, 2, 3, 4])
+    assert found.disagreement is not None and found.disagreement.instance == "aaaa"
+
+
+def test_digit_game_judge_checks_every_game_of_a_batch():
+    """Guards digit_game's judge on batches: a wrong answer to a later game is wrong even when the
+    first game and the number of answers are right. Single digits: 2 is even, so Breach (2)
+    wins; 3 is odd, so Raze (1) wins."""
+    game = registry.get("digit_game").game
+    instance = ("2", "3")
+    assert game.judge(instance, (2, 1), (2, 1)) is None
+    why = game.judge(instance, (2, 2), (2, 1))
+    assert why and "game 2" in why
+
+
+# ---- the periodicity theorem's range, to its last index --------------------------------------------
+
+
+def test_period_search_needs_the_whole_range_in_the_data():
+    """Guards _first_proved_period: a period is proved only when the data hold every value the
+    finite condition reads. For k = 3, e = 0, p = 1 the condition is G(n + 1) = G(n) on
+    0 <= n < 2 * max(0, 1) + 1 + 3 = 6, which reads G(0) .. G(6): seven values. Six equal values
+    prove nothing; seven do."""
+    from gamecert.octal import _first_proved_period
+
+    assert _first_proved_period([0] * 6, 3) is None
+    assert _first_proved_period([0] * 7, 3) == (0, 1)
+
+
+def test_check_period_reads_the_last_index_of_the_theorems_range(monkeypatch):
+    """Guards check_period's loop bound: for a code with k = 2 (0.07) and the claim e = 3, p = 2,
+    the condition is G(n + 2) = G(n) on 3 <= n < 2 * 3 + 2 + 2 = 10. A sequence (substituted
+    here, so the break can be placed anywhere) that repeats on 3 <= n < 9 and breaks only at
+    n = 9 (G(11) != G(9)) must be refuted at 11; a checker stopping one short accepts it."""
+    fake = [0, 0, 0, 1, 2, 1, 2, 1, 2, 1, 2, 5]
+    monkeypatch.setattr(OctalGame, "sequence", lambda self, length: fake[:length])
+    from gamecert.octal import check_period
+
+    with pytest.raises(ClaimRefuted) as info:
+        check_period(OctalGame.parse("0.07"), 3, 2)
+    assert info.value.index == 11
