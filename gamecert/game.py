@@ -120,6 +120,13 @@ class Game(abc.ABC):
     def format_answer(self, answer: Answer) -> str:
         """The canonical output text for ``answer``."""
 
+    @abc.abstractmethod
+    def first_player_wins(self, answer: Answer) -> bool:
+        """Whether ``answer`` (one game's) says the player who moves first wins.
+
+        The conformance suite uses it to check :meth:`explain` against the plain minimax.
+        """
+
     def judge(self, instance: Instance, got: Answer, expected: Answer) -> str | None:
         """``None`` if ``got`` is a right answer for ``instance``, else why it is wrong.
 

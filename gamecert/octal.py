@@ -603,6 +603,9 @@ class OctalHeapGame(Game):
         i, a, b = answer.move
         return f"{answer.winner}\n{i} {a} {b}\n"
 
+    def first_player_wins(self, answer: OctalAnswer) -> bool:
+        return answer.winner == "First"
+
     def judge(self, instance: tuple[int, ...], got: Any, expected: Any) -> str | None:
         """``None`` if ``got`` names the right winner and, for the first player, a legal move that
         leaves a position of Grundy value 0; else why not. ``expected`` is not compared: any

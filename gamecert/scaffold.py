@@ -294,6 +294,10 @@ class __CLASS__(Game):
     def format_answer(self, answer):
         """The canonical output text for ``answer``, with a final newline."""
 
+    @todo
+    def first_player_wins(self, answer):
+        """Whether ``answer`` (for one game) says the player who moves first wins."""
+
     # If several answers are right (any winning move, say), override
     # judge(self, instance, got, expected) -> None when got is right, else why it is wrong.
 

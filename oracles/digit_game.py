@@ -136,6 +136,10 @@ class DigitGame(Game):
     def format_answer(self, answer: tuple[int, ...]) -> str:
         return "".join(f"{w}\n" for w in answer)
 
+    def first_player_wins(self, answer: tuple[int, ...]) -> bool:
+        (winner,) = answer
+        return winner == RAZE
+
     def judge(self, instance, got, expected) -> str | None:
         if len(got) != len(expected):
             return f"expected {len(expected)} answers (one per game), got {len(got)}"

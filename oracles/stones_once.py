@@ -175,6 +175,9 @@ class StonesOnce(Game):
     def format_answer(self, answer: Answer) -> str:
         return answer + "\n"
 
+    def first_player_wins(self, answer: Answer) -> bool:
+        return answer == "NO"  # the question is whether Jon, the second player, wins
+
     def judge(self, instance: tuple[int, ...], got: Answer, expected: Answer) -> str | None:
         """One right answer; the message says why, from the piles' Grundy values."""
         if got == expected:

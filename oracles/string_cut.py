@@ -106,6 +106,9 @@ class StringCut(Game):
     def format_answer(self, answer: Answer) -> str:
         return "Second\n" if answer is None else f"First\n{answer}\n"
 
+    def first_player_wins(self, answer: Answer) -> bool:
+        return answer is not None
+
     def judge(self, instance: str, got: Answer, expected: Answer) -> str | None:
         if got == expected:
             return None

@@ -102,6 +102,9 @@ class WordGame(Game):
     def format_answer(self, answer: str) -> str:
         return answer + "\n"
 
+    def first_player_wins(self, answer: str) -> bool:
+        return answer == "Alice"
+
     def minimax(self, instance: str) -> str:
         if len(instance) > self.minimax_reach:
             raise OutOfReach(f"word_game minimax is built for words up to {self.minimax_reach} letters")
