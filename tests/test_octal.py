@@ -146,14 +146,18 @@ def test_octal_game_formats():
 
 
 def test_octal_game_explains_a_winning_move():
-    """The explanation's winning moves leave a zero position (checked with the plain minimax)."""
-    parts = octal_parts("0.07")
-    game = parts.game
-    heaps = (4, 5)
-    text = game.explain(heaps).describe()
-    assert "Winning moves" in text
-    explanation = game.explain(heaps)
-    assert explanation.total != 0 and explanation.winning_moves
+    """Each listed winning move, applied to the position, leaves a position plain minimax calls
+    lost for the player to move."""
+    game = octal_parts("0.07").game
+    for heaps in [(4, 5), (7,), (2, 3, 6), (9, 1)]:
+        explanation = game.explain(heaps)
+        assert explanation.first_player_wins == (game.minimax(heaps).winner == "First"), heaps
+        for move in explanation.winning_moves:
+            i, a, b = (int(x) for x in move.split()[:3])
+            after = heaps[: i - 1] + tuple(h for h in (a, b) if h) + heaps[i:]
+            assert sum(after) < sum(heaps), (heaps, move)
+            assert game.minimax(after).winner == "Second", (heaps, move, after)
+        assert bool(explanation.winning_moves) == explanation.first_player_wins, heaps
 
 
 def test_exports_fill_every_registry_part():

@@ -70,6 +70,7 @@ def _golden(name: str, text: str) -> None:
     path = GOLDEN / name
     if REGEN:
         path.write_text(text)
+        pytest.fail(f"{name} regenerated: review the diff, then run again without GAMECERT_REGEN_GOLDEN")
     assert path.exists(), f"missing golden file {path}; run with GAMECERT_REGEN_GOLDEN=1"
     assert text == path.read_text(), f"{name} changed; if intended, regenerate with GAMECERT_REGEN_GOLDEN=1"
 
