@@ -59,10 +59,16 @@ def piece_grundy(piece: str) -> int:
 
 @lru_cache(maxsize=None)
 def _to_move_wins(pieces: tuple[str, ...]) -> bool:
-    """Plain minimax over whole positions (a sorted tuple of the pieces that still allow a cut)."""
+    """Plain minimax over whole positions (a sorted tuple of the pieces that still allow a cut).
+
+    The move is written out here again (0-based) rather than taken from :func:`cuts` and
+    :func:`cut`, so a slip in either shows up as a disagreement between the two searches.
+    """
     for k, piece in enumerate(pieces):
-        for i in cuts(piece):
-            rest = pieces[:k] + pieces[k + 1 :] + cut(piece, i)
+        for centre in range(1, len(piece) - 1):
+            if piece[centre - 1] != piece[centre + 1]:
+                continue
+            rest = pieces[:k] + pieces[k + 1 :] + (piece[:centre], piece[centre], piece[centre + 1 :])
             if not _to_move_wins(_normal(rest)):
                 return True
     return False
@@ -131,9 +137,11 @@ class StringCut(Game):
     def minimax(self, instance: str) -> Answer:
         if len(instance) > self.minimax_reach:
             raise OutOfReach(f"string_cut minimax is built for strings up to {self.minimax_reach} letters")
-        for i in cuts(instance):
-            if not _to_move_wins(_normal(cut(instance, i))):
-                return i
+        for centre in range(1, len(instance) - 1):
+            if instance[centre - 1] == instance[centre + 1]:
+                after = (instance[:centre], instance[centre], instance[centre + 1 :])
+                if not _to_move_wins(_normal(after)):
+                    return centre + 1  # 1-based
         return None
 
     def oracle(self, instance: str) -> Answer:

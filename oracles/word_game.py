@@ -58,9 +58,14 @@ def counts_of(word: str) -> tuple[int, ...]:
 
 @lru_cache(maxsize=None)
 def _first_player_wins(counts: tuple[int, ...]) -> bool:
-    """Plain minimax over whole positions (sorted count tuples): no Sprague-Grundy."""
+    """Plain minimax over whole positions (sorted count tuples): no Sprague-Grundy.
+
+    The moves are spelled out here again rather than taken from :func:`letter_options`, so a
+    slip in either shows up as a disagreement between the two searches.
+    """
     for i, c in enumerate(counts):
-        for to in letter_options(c):
+        remove_one, remove_two, remove_all = c - 1, (c - 2 if c >= 2 else None), 0
+        for to in {remove_one, remove_two, remove_all} - {None}:
             rest = counts[:i] + ((to,) if to else ()) + counts[i + 1 :]
             if not _first_player_wins(tuple(sorted(rest, reverse=True))):
                 return True
