@@ -106,10 +106,20 @@ def _limit_plan(limits: dict) -> list[tuple[int, tuple[int, int]]]:
 
 
 def _redirect(io_paths: dict) -> None:
-    """Point fds 0, 1, 2 at the test's files (stdin is opened, stdout and stderr truncated)."""
+    """Point fds 0, 1, 2 at the test's files (stdin is opened, stdout and stderr made anew).
+
+    stdout and stderr are unlinked and created fresh, never truncated: a process an earlier
+    test left behind (a daemon that escaped every sweep) may still hold the old files open, and
+    whatever it writes then goes to an inode nobody reads, not into this test's output.
+    """
     fd_in = os.open(io_paths["stdin"], os.O_RDONLY | os.O_CREAT, 0o644)
-    fd_out = os.open(io_paths["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    fd_err = os.open(io_paths["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for name in ("stdout", "stderr"):
+        try:
+            os.unlink(io_paths[name])
+        except FileNotFoundError:
+            pass
+    fd_out = os.open(io_paths["stdout"], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    fd_err = os.open(io_paths["stderr"], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     for fd, target in ((fd_in, 0), (fd_out, 1), (fd_err, 2)):
         os.dup2(fd, target)
         os.close(fd)
