@@ -215,6 +215,25 @@ def _smaller_strings(s: str) -> Iterator[str]:
 
 # ---- small helpers games share ------------------------------------------------------------
 
+def partitions(total: int, largest: int, parts: int | None = None) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as a non-increasing tuple of positive parts, each at most
+    ``largest``, with at most ``parts`` of them (no bound if None); largest first.
+
+    >>> list(partitions(4, 4))
+    [(4,), (3, 1), (2, 2), (2, 1, 1), (1, 1, 1, 1)]
+    >>> list(partitions(4, 2, 2))
+    [(2, 2)]
+    """
+    if total == 0:
+        yield ()
+        return
+    if parts == 0:
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in partitions(total - first, first, None if parts is None else parts - 1):
+            yield (first,) + rest
+
+
 def mex(values: Iterable[int]) -> int:
     """Smallest non-negative integer not in ``values``.
 

@@ -43,7 +43,6 @@ and the claims, so a new heap game is a few lines per folder.
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -59,6 +58,7 @@ from gamecert.game import (
     input_lines,
     mex,
     parse_int,
+    partitions,
     reject_spaces,
     reject_trailing,
     require_line,
@@ -791,7 +791,7 @@ class OctalHeapGame(Game):
                 "heap-multisets",
                 f"every multiset of heap sizes with at most {self.max_heaps} heaps and {reach} tokens in all",
                 tuple(range(1, reach + 1)),
-                lambda total: _heap_multisets(total, min(total, self.max_heap), self.max_heaps),
+                lambda total: partitions(total, min(total, self.max_heap), self.max_heaps),
             )
         ]
 
@@ -826,17 +826,6 @@ def _to_move_wins(octal: OctalGame, heaps: tuple[int, ...]) -> bool:
             if not _to_move_wins(octal, after):
                 return True
     return False
-
-
-def _heap_multisets(total: int, largest: int, parts: int) -> Iterator[tuple[int, ...]]:
-    if total == 0:
-        yield ()
-        return
-    if parts == 0:
-        return
-    for first in range(min(total, largest), 0, -1):
-        for rest in _heap_multisets(total - first, first, parts - 1):
-            yield (first,) + rest
 
 
 def _tiled(args: tuple[int, list[int]]) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ from gamecert.game import (
     answer_tokens,
     input_lines,
     parse_int,
+    partitions,
     reject_trailing,
     require_line,
 )
@@ -295,22 +296,13 @@ def _line_of_play(instance: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(line)
 
 
-def _partitions(total: int, largest: int) -> Iterator[tuple[int, ...]]:
-    if total == 0:
-        yield ()
-        return
-    for first in range(min(total, largest), 0, -1):
-        for rest in _partitions(total - first, first):
-            yield (first, *rest)
-
-
 def multisets_of_total(total: int) -> Iterator[tuple[int, ...]]:
     """Every multiset of pile sizes (each 1..60) with ``total`` stones, largest pile first.
 
     >>> list(multisets_of_total(3))
     [(3,), (2, 1), (1, 1, 1)]
     """
-    return _partitions(total, MAX_S)
+    return partitions(total, MAX_S)
 
 
 def _one_or_two_piles(total: int) -> Iterator[tuple[int, ...]]:

@@ -20,6 +20,7 @@ from gamecert.game import (
     answer_tokens,
     mex,
     parse_word,
+    partitions,
 )
 
 MAX_LEN = 40
@@ -182,24 +183,13 @@ class WordGame(Game):
         ]
 
 
-def _partitions(total: int, largest: int, parts: int) -> Iterator[tuple[int, ...]]:
-    if total == 0:
-        yield ()
-        return
-    if parts == 0:
-        return
-    for first in range(min(total, largest), 0, -1):
-        for rest in _partitions(total - first, first, parts - 1):
-            yield (first,) + rest
-
-
 def words_of_length(length: int) -> Iterator[str]:
     """One word per multiset of letter counts summing to ``length`` (at most 26 letters).
 
     >>> list(words_of_length(3))
     ['AAA', 'AAB', 'ABC']
     """
-    for counts in _partitions(length, length, len(LETTERS)):
+    for counts in partitions(length, length, len(LETTERS)):
         yield "".join(LETTERS[i] * c for i, c in enumerate(counts))
 
 
