@@ -208,18 +208,34 @@ def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0) -> bool:
         time.sleep(0.001)
 
 
-def _has_strays(waiting: int | None) -> bool:
+def _open_children_list() -> int | None:
+    """A descriptor on ``/proc/self/task/<tid>/children`` (this server is single-threaded), kept
+    open for :func:`_has_strays`; None where the kernel does not offer the file."""
+    try:
+        return os.open(f"/proc/self/task/{os.getpid()}/children", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _has_strays(children_fd: int | None, waiting: int | None) -> bool:
     """Whether this server has a child other than ``waiting`` (a leftover of a test).
 
-    Reads ``/proc/self/task/<tid>/children`` (this server is single-threaded); where the kernel
-    does not offer it, False, and the periodic sweep finds leftovers instead.
+    Reads the children list through ``children_fd`` (see :func:`_open_children_list`); the kernel
+    lists the children anew on every read from offset 0, so one descriptor serves every test.
+    Where the file is missing, False, and the periodic sweep finds leftovers instead.
     """
+    if children_fd is None:
+        return False
+    listed = b""
     try:
-        with open(f"/proc/self/task/{os.getpid()}/children", "rb") as f:
-            listed = f.read().split()
+        while True:
+            chunk = os.pread(children_fd, 65536, len(listed))
+            if not chunk:
+                break
+            listed += chunk
     except OSError:
         return False
-    return any(int(child) != waiting for child in listed)
+    return any(int(child) != waiting for child in listed.split())
 
 
 def _group_exists(pgid: int) -> bool:
@@ -239,10 +255,12 @@ class _Server:
         self.limit_plan = _limit_plan(self.limits)
         self.io = config["io"]
         self.scratch_root = config["scratch_root"]
+        self.scratch_prefix = os.path.join(self.scratch_root, "run")  # + the child's pid
         self.next_child: tuple[int, int, int] | None = None  # waiting child: pid, go pipe, file set
         self.next_sweep = 0.0
         self.poller = None  # watches the client's pipe and the running child's pidfd
         self.pid_fd = os.open(config["io"]["pid"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        self.children_fd = _open_children_list()
         self.mode = config["mode"]
         self.argv = [str(a) for a in config["argv"]]
         self.code = None
@@ -442,7 +460,7 @@ class _Server:
         self.next_child = (pid, go_w, io_set)
 
     def _scratch(self, pid: int) -> str:
-        return os.path.join(self.scratch_root, f"run{pid}")
+        return f"{self.scratch_prefix}{pid}"  # os.path.join(scratch_root, f"run{pid}")
 
     def _remove_scratch(self, pid: int) -> None:
         path = self._scratch(pid)
@@ -483,10 +501,10 @@ class _Server:
         killed, peak, client_gone = self.tick_watch(pid, started, proto_in)
         _killpg(pid)  # the leader is alive or a zombie: its group id cannot be reused yet
         _, status, usage = os.wait4(pid, 0)
-        wall = time.monotonic() - started
         now = time.monotonic()
+        wall = now - started
         waiting = self.next_child[0] if self.next_child else None
-        if killed or peak > 1 or _group_exists(pid) or now >= self.next_sweep or _has_strays(waiting):
+        if killed or peak > 1 or _group_exists(pid) or now >= self.next_sweep or _has_strays(self.children_fd, waiting):
             # Something may be left: kill the group again, then kill and reap every child
             # but the waiting one. A clean test skips this /proc walk; what left the group
             # (setsid, a double fork) was re-parented to this subreaper when the candidate
@@ -740,8 +758,7 @@ class ForkServerClient:
             self._start()
         pid = None
         try:
-            self.proc.stdin.write(b"%d\n" % io_set)
-            self.proc.stdin.flush()
+            os.write(self.proc.stdin.fileno(), b"%d\n" % io_set)  # unbuffered: one write(2)
             report = _parse_report(self._readline(self.config["limits"]["wall_s"] + self.reply_margin_s))
             return report, report["pid"]
         except (ServerLost, OSError, ValueError):

@@ -310,15 +310,14 @@ class Runner:
             raise RuntimeError("this runner is closed")
         self._count += 1
         io_set = self._count % 2
-        with open(self._sets[io_set]["stdin"], "wb") as f:  # the same file: a waiting child has it open
-            f.write(input_text.encode())
+        _write_in_place(self._sets[io_set]["stdin"], input_text.encode())
         return self._classify(self._client.run(io_set), self._sets[io_set])
 
     def _classify(self, report: dict, io: dict) -> RunResult:
         limits = self.limits
         out_size, out_bytes = _read_head(io["stdout"], limits.output_bytes)
         stdout = out_bytes.decode(errors="replace")
-        stderr_tail = _tail(io["stderr"])
+        err_size, stderr_tail = _tail(io["stderr"])
         if report.get("lost"):
             return RunResult(
                 "re", stdout, stderr_tail, None, None, 0.0, 0.0, 0.0,
@@ -341,7 +340,7 @@ class Runner:
             return RunResult("tle", *common, f"CPU time limit {limits.time_s:g} s exceeded ({cpu:.2f} s)")
         if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
             return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes")
-        if _size(io["stderr"]) > limits.output_bytes:
+        if err_size > limits.output_bytes:
             # a Python candidate ignores SIGXFSZ: its write to stderr fails and it exits 1
             return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes on stderr")
         if exit_code == 0:
@@ -366,6 +365,18 @@ class Runner:
         self.close()
 
 
+def _write_in_place(path: str, data: bytes) -> None:
+    """Replace the file's contents, keeping the file itself (as ``open(path, "wb")`` does): the
+    stdin file is the same inode a waiting child already has open."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
 def _read_head(path: str, limit: int) -> tuple[int, bytes]:
     """The file's size and its first ``limit`` bytes ((0, b"") if it does not exist)."""
     try:
@@ -386,28 +397,21 @@ def _read_head(path: str, limit: int) -> tuple[int, bytes]:
         os.close(fd)
 
 
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
-
-
-def _tail(path: str) -> str:
-    """The last lines of a file, decoded leniently."""
+def _tail(path: str) -> tuple[int, str]:
+    """The file's size and its last lines, decoded leniently ((0, "") if it cannot be opened)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
-        return ""
+        return 0, ""
     try:
         size = os.fstat(fd).st_size
         if size == 0:
-            return ""
+            return 0, ""
         data = os.pread(fd, _STDERR_TAIL_BYTES, max(0, size - _STDERR_TAIL_BYTES))
     finally:
         os.close(fd)
     lines = data.decode(errors="replace").splitlines()
-    return "\n".join(lines[-_STDERR_TAIL_LINES:])
+    return size, "\n".join(lines[-_STDERR_TAIL_LINES:])
 
 
 def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True) -> Runner:
