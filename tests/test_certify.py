@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from gamecert import registry
+from tests._terminal import sigint_default
 
 ROOT = Path(__file__).resolve().parent.parent
 MINE = ROOT / "tests" / "candidates_certify"
@@ -269,7 +270,8 @@ def _interrupt(args: list[str], tmp_path: Path, wait_for: str, after: float) -> 
     ``after`` seconds more, then press Ctrl-C (SIGINT)."""
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="300")
     proc = subprocess.Popen([sys.executable, "-m", "gamecert", *args, "--report-dir", str(tmp_path / "r")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                            preexec_fn=sigint_default)
     seen = []
     for line in proc.stdout:
         seen.append(line)

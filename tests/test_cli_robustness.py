@@ -20,6 +20,7 @@ import pytest
 
 from gamecert.errors import UsageError
 from gamecert.scaffold import check_name
+from tests._terminal import sigint_default
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "examples" / "word_game" / "wrong.py"
@@ -152,7 +153,8 @@ print("Alice" if total else "Bob")
     proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "word_game", str(program),
                              "--profile", "quick", "--exhaustive-runs", "0", "--examples", "30", "--seed", "3",
                              "--report-dir", str(reports)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=sigint_default)
     deadline = time.monotonic() + 30
     while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.01)
@@ -182,7 +184,7 @@ def test_registered_solvers_interrupted_print_what_completed():
     # the machine is
     proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "all", "--profile", "default", "--seed", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env=dict(os.environ, COLUMNS="200"))
+                            env=dict(os.environ, COLUMNS="200"), preexec_fn=sigint_default)
     first = proc.stdout.readline()
     assert first.startswith("certifying the registered solvers")
     time.sleep(3)
