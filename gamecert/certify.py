@@ -37,7 +37,14 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from gamecert.errors import GamecertError, InputError, OutOfReach, PresentationError, UsageError
+from gamecert import interrupts
+from gamecert.errors import (
+    GamecertError,
+    InputError,
+    OutOfReach,
+    PresentationError,
+    UsageError,
+)
 from gamecert.game import Game
 from gamecert.profiles import Profile, get_profile
 from gamecert.registry import Entry
@@ -309,6 +316,7 @@ class Judge:
             expected = [self.expected(s) for s in singles]
         else:
             expected = [self.expected(instance, text)]
+        interrupts.checkpoint()
         result = self.runner.run(text)
         self.last_result = result
         self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
@@ -676,7 +684,13 @@ class _Display:
 
     def __init__(self, total: int, title: str) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal
@@ -807,6 +821,7 @@ def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, run
                         )
                     break
     except KeyboardInterrupt:
+        interrupts.delivered()
         interrupted = True
         notes.append("interrupted by the user (Ctrl-C); the evidence below is what was completed")
         pending = judge.smallest_seen if judge is not None else None

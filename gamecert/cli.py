@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from gamecert import interrupts
 from gamecert.errors import GamecertError
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -198,13 +199,15 @@ def dispatch(args: argparse.Namespace) -> int:
 
 
 def _interrupt_on_sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # a terminated run (a CI timeout, `kill`) keeps what it found, as Ctrl-C does
+    # a terminated run (a CI timeout, `kill`) keeps what it found, as Ctrl-C does
+    interrupts.on_interrupt(signum, frame)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     import signal
 
     args = build_parser().parse_args(argv)
+    interrupts.install()
     stdout, stderr = sys.stdout, sys.stderr
     if stdout is not None and not isinstance(stdout, _QuietStream):
         sys.stdout = _QuietStream(stdout)

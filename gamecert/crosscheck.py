@@ -17,6 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as fixed_seed
 
+from gamecert import interrupts
 from gamecert.game import ExhaustiveSpace, Game, Instance, Solver
 from gamecert.verdict import Verdict
 
@@ -140,6 +141,7 @@ def sweep(game: Game, name: str, solver: Solver, reference: Reference, space: Ex
     chosen = [s for s in (space.sizes if sizes is None else sizes) if max_size is None or s <= max_size]
     start, tests = time.perf_counter(), 0
     for size in chosen:
+        interrupts.checkpoint()
         for instance in space.instances(size):
             tests += 1
             d = compare(game, name, solver, reference, instance, f"exhaustive {space.name}, size {size}")
@@ -260,6 +262,7 @@ def certify_solver(entry: Any, solver_name: str, solver: Solver, profile: Any, s
     sweeps: list[Sweep] = []
 
     def add(s: Sweep) -> bool:
+        interrupts.checkpoint()
         sweeps.append(s)
         if progress:
             progress(s.evidence)
@@ -330,6 +333,7 @@ def certify_registered_command(args: Any) -> int:
                                             lambda ev, e=entry.name, n=name: status.update(f"{e}/{n}: done {ev}"))
                     results.append(result)
     except KeyboardInterrupt:  # keep what was completed: the table below says how far it got
+        interrupts.delivered()
         interrupted = True
     table = Table(title=f"Registered solvers against the oracle (seed {seed}, profile {profile.name})"
                         + (" - INTERRUPTED, the solvers completed so far" if interrupted else ""))

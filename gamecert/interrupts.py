@@ -1,0 +1,40 @@
+"""Ctrl-C that is never lost.
+
+Python raises KeyboardInterrupt wherever the main thread happens to be when SIGINT arrives.
+If that is inside a garbage-collector callback (Hypothesis registers one), the exception is
+printed as "Exception ignored" and swallowed, and the run carries on as if nothing happened.
+The handler installed here remembers the press; :func:`checkpoint`, called at safe points
+(between tests, sizes and sweeps), raises KeyboardInterrupt again if one was swallowed.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+_pending = False
+
+
+def on_interrupt(signum: int, frame: object) -> None:
+    """Signal handler: remember the press, then interrupt as Python's own handler does."""
+    global _pending
+    _pending = True
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    """Use the remembering handler for SIGINT, where Python's default one is in place."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, on_interrupt)
+
+
+def delivered() -> None:
+    """The KeyboardInterrupt reached a handler: nothing is pending any more."""
+    global _pending
+    _pending = False
+
+
+def checkpoint() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C was pressed and its exception was swallowed."""
+    if _pending:
+        raise KeyboardInterrupt
