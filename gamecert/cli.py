@@ -39,12 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--examples", type=int, default=None, metavar="N", help="random cases (default: from the profile)")
     c.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: chosen and reported)")
     c.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per test (default: the problem's)")
-    c.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="address space per test (default 256)")
+    c.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory per test (default: the problem's)")
     c.add_argument("--report-dir", default=None, metavar="DIR", help="where reports go (default reports/)")
     c.add_argument("--profile", default=None, choices=["quick", "default", "ci", "thorough"])
     c.add_argument("--exhaustive-runs", type=int, default=None, metavar="N",
                    help="candidate runs spent on exhaustive small inputs (default: from the profile)")
     c.add_argument("--no-fork-server", action="store_true", help="start a fresh process per test (slow baseline)")
+    c.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="how long to look (default: the profile's: quick 10, default 60, thorough 900)")
+    c.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="runners in parallel (default: every core)")
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate")
     r.add_argument("report_dir", metavar="REPORT_DIR")

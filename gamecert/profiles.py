@@ -24,12 +24,14 @@ class Profile:
     #: Hypothesis examples at full constraint size (slow solvers make these dear)
     large_examples: int
     description: str
+    #: how long ``gamecert certify`` may look, in seconds (``--budget`` overrides)
+    budget_s: float = 60.0
 
 
 PROFILES = {
-    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases"),
-    "default": Profile("default", 200, 1.0, 60, "every exhaustive space in full, 200 random cases per property"),
-    "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property"),
+    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases", 10.0),
+    "default": Profile("default", 200, 1.0, 60, "every exhaustive space in full, 200 random cases per property", 60.0),
+    "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property", 900.0),
 }
 ALIASES = {"ci": "default"}
 

@@ -68,6 +68,7 @@ class _Target:
     limits: Any
     plan: Any
     group_id: str
+    groups: list[Any] = field(default_factory=list)
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
     failures: list[dict[str, Any]] = field(default_factory=list)
     written: Path | None = None
@@ -76,7 +77,8 @@ class _Target:
 
 def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
     from gamecert import registry
-    from gamecert.certify import RANDOM_BLOCKS, _limits, make_plan
+    from gamecert.certify import _limits
+    from gamecert.engine.plan import exhaustive_tests, make_plan
     from gamecert.profiles import get_profile
     from gamecert.sandbox import Candidate
 
@@ -90,9 +92,10 @@ def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
     if examples is not None and examples < 0:
         raise GamecertError(f"--candidate-examples must be 0 or more, got {examples}")
     limits = _limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
-    plan = make_plan(entry, profile, seed, examples, random_blocks=RANDOM_BLOCKS)
+    plan = make_plan(entry, profile, seed, examples=profile.examples if examples is None else examples,
+                     exhaustive_tests=exhaustive_tests(entry.game, profile))
     group_id = f"candidate/{entry.name}/{candidate.name}"
-    return _Target(text, entry, candidate, limits, plan, group_id)
+    return _Target(text, entry, candidate, limits, plan, group_id, plan.all_groups())
 
 
 def _core_profile(config: pytest.Config) -> str | None:
@@ -133,7 +136,7 @@ class _CandidateSession:
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         return [
             f"gamecert candidate {t.text}: profile {t.plan.profile.name}, seed {self.seed}, "
-            f"{len(t.plan.chunks)} items, {t.plan.total_tests} tests"
+            f"{sum(len(g.chunks) for g in t.groups)} items, {sum(g.tests for g in t.groups)} tests"
             for t in self.targets
         ]
 
@@ -149,7 +152,7 @@ class _CandidateSession:
         for target in self.targets:
             group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
             group.target = target
-            for chunk in target.plan.chunks:
+            for chunk in (c for g in target.groups for c in g.chunks):
                 item = CandidateItem.from_parent(group, name=chunk.key)
                 item.target = target
                 item.chunk = chunk
@@ -181,23 +184,33 @@ class _CandidateSession:
                 target.verdict = f"could not write the report: {exc}"
 
     def _finish(self, target: _Target) -> None:
-        from gamecert.certify import Stats, build_certificate
+        from gamecert.engine.evidence import build_certificate
+        from gamecert.engine.execute import GroupOutcome, Outcome
+        from gamecert.engine.judge import Stats
         from gamecert.reports import FailureReport, write_certificate, write_report
 
         report_dir = self.config.getoption("candidate_report_dir")
         if not Path(report_dir).is_absolute():
             report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
-        keys = [c.key for c in target.plan.chunks]
-        ran = [k for k in keys if k in target.evidence and target.evidence[k]["passed"]]
+        keys = [c.key for g in target.groups for c in g.chunks]
         stats = Stats(started=self.started)
+        outcome = Outcome(target.plan, stats)
+        for g in target.groups:
+            done = [target.evidence.get(c.key) for c in g.chunks]
+            outcome.groups.append(GroupOutcome(
+                g.phase, g.key, g.label, g.tests, done=sum(d["tests"] for d in done if d), chunks=len(g.chunks),
+                chunks_done=sum(1 for d in done if d and d["passed"]), size=g.size, spaces=g.spaces,
+                adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts))
         for data in target.evidence.values():
             stats.tests += data["tests"]
             stats.runs += data["runs"]
             stats.samples += data["samples"]
             stats.random_examples += data["random_examples"]
             stats.largest_sizes.extend(data["largest_sizes"])
-            if data["slowest_s"] > stats.slowest_s:
-                stats.slowest_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
+            stats.audits += data.get("audits", 0)
+            if data["slowest_s"] > stats.slowest_cpu_s:
+                stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
+        finished = sum(1 for k in keys if k in target.evidence)
         if target.failures:
             reports = [FailureReport.from_json(r) for r in target.failures]
             best = min(reports, key=lambda r: (r.size, len(r.input), r.input))
@@ -205,16 +218,14 @@ class _CandidateSession:
             notes = list(best.notes)
             if others:
                 notes.append(f"{others} other item(s) of this run failed too; this is the smallest input")
-            finished = sum(1 for k in keys if k in target.evidence)
             best = _replace(best, tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
             target.written = write_report(best, report_dir)
             target.verdict = best.verdict
             return
-        interrupted = len(ran) < len(keys)
-        notes = [f"run by pytest: {len(ran)} of {len(keys)} items"]
-        done = set(ran)
-        cert = build_certificate(target.entry, target.candidate, target.plan, stats, target.limits, done,
-                                 interrupted=interrupted, notes=notes)
+        outcome.interrupted = finished < len(keys)
+        ran = sum(1 for k in keys if k in target.evidence and target.evidence[k]["passed"])
+        cert = build_certificate(target.entry, target.candidate, outcome, target.limits,
+                                 notes=[f"run by pytest: {ran} of {len(keys)} items"])
         target.written = write_certificate(cert, report_dir)
         target.verdict = cert.verdict
 
@@ -262,14 +273,17 @@ class CandidateItem(pytest.Item):
     chunk: Any
 
     def runtest(self) -> None:
-        from gamecert.certify import SHRINK_SECONDS, Judge, Stats, build_report
+        from gamecert.engine.evidence import build_report
+        from gamecert.engine.judge import Judge, Stats
+        from gamecert.engine.plan import SHRINK_SECONDS
         from gamecert.sandbox import open_runner
 
         target, chunk = self.target, self.chunk
         stats = Stats()
         with open_runner(target.candidate, target.limits, fork_server=True) as runner:
             judge = Judge(target.entry, runner, stats)
-            failure = judge.run_chunk(chunk, SHRINK_SECONDS.get(target.plan.profile.name, 30.0))
+            outcome = judge.run_chunk(chunk, shrink_seconds=SHRINK_SECONDS.get(target.plan.profile.name, 30.0))
+        failure = outcome.failure
         evidence = {
             "group": target.group_id,
             "chunk": chunk.key,
@@ -278,14 +292,16 @@ class CandidateItem(pytest.Item):
             "samples": stats.samples,
             "random_examples": stats.random_examples,
             "largest_sizes": stats.largest_sizes,
-            "slowest_s": stats.slowest_s,
+            "slowest_s": stats.slowest_cpu_s,
             "slowest_what": stats.slowest_what,
+            "audits": stats.audits,
             "passed": failure is None,
         }
         self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
         if failure is None:
             return
-        report = build_report(target.entry, target.candidate, failure, target.plan, target.limits, stats.tests)
+        report = build_report(target.entry, target.candidate, failure, None, target.limits, stats.tests,
+                              plan=target.plan)
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,
                                                                      "report": report.to_json()})))
         lines = [

@@ -154,6 +154,23 @@ class SpaceEvidence:
 
 
 @dataclass(frozen=True)
+class FamilyEvidence:
+    """How much of one designed family (coverage or worst case) ran."""
+
+    phase: str
+    name: str
+    description: str
+    planned: int
+    done: int
+    complete: bool
+    adversary: str = ""
+
+    def describe(self) -> str:
+        how = "complete" if self.complete else f"sampled: {self.done} of {self.planned} tests"
+        return f"{self.name} ({self.planned} tests, {how}): {self.description.split(': ', 1)[-1]}"
+
+
+@dataclass(frozen=True)
 class Certificate:
     """The evidence a run found nothing: what was run, how much, how fast."""
 
@@ -176,6 +193,12 @@ class Certificate:
     created: str
     interrupted: bool = False
     notes: tuple[str, ...] = field(default=())
+    families: tuple[FamilyEvidence, ...] = ()
+    budget_s: float | None = None
+    jobs: int = 1
+    #: phases the time budget cut short (their evidence is what ran)
+    cut_phases: tuple[str, ...] = ()
+    audits: int = 0
 
     @property
     def verdict(self) -> str:
@@ -188,6 +211,8 @@ class Certificate:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["exhaustive"] = [asdict(s) for s in self.exhaustive]
+        data["families"] = [asdict(f) for f in self.families]
+        data["cut_phases"] = list(self.cut_phases)
         data["largest_sizes"] = list(self.largest_sizes)
         data["notes"] = list(self.notes)
         data["kind"] = "certificate"
@@ -200,12 +225,16 @@ class Certificate:
         names = {f for f in cls.__dataclass_fields__}
         kwargs = {k: v for k, v in data.items() if k in names}
         kwargs["exhaustive"] = tuple(SpaceEvidence(**s) for s in kwargs.get("exhaustive", ()))
+        kwargs["families"] = tuple(FamilyEvidence(**f) for f in kwargs.get("families", ()))
+        kwargs["cut_phases"] = tuple(kwargs.get("cut_phases", ()))
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
         return cls(**kwargs)
 
     def evidence_lines(self) -> list[str]:
         lines = [f"samples: {self.samples}, checked against the oracle"]
+        for phase, title in (("coverage", "coverage"), ("worst", "worst case")):
+            lines += [f"{title}: {f.describe()}" for f in self.families if f.phase == phase]
         lines += [s.describe() for s in self.exhaustive]
         lines.append(f"random: {self.random_examples} Hypothesis cases, seed {self.seed}")
         if self.largest_sizes:
@@ -213,7 +242,14 @@ class Certificate:
             lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
         else:
             lines.append("largest: none run")
-        lines.append(f"slowest test: {self.slowest_s:.3f} s ({self.slowest_what or 'n/a'})")
+        share = f", {100 * self.slowest_s / self.time_limit_s:.0f}% of the {self.time_limit_s:g} s limit" \
+            if self.time_limit_s else ""
+        lines.append(f"slowest test: {self.slowest_s:.3f} s CPU{share} ({self.slowest_what or 'n/a'})")
+        if self.cut_phases:
+            lines.append("cut short by the time budget: " + ", ".join(self.cut_phases)
+                         + " (what ran of them is listed above)")
+        if self.audits:
+            lines.append(f"isolation audits: {self.audits} passing tests re-run in fresh processes, same verdict")
         return lines
 
     def describe(self) -> str:
@@ -230,7 +266,8 @@ class Certificate:
             f"- **Profile:** {self.profile}; **seed:** {self.seed}",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
             f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
-            f"({self.tests_per_second:.0f} tests/s)",
+            f"({self.tests_per_second:.0f} tests/s)"
+            + (f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel" if self.budget_s else ""),
             "",
             "## Evidence",
             "",

@@ -1,0 +1,180 @@
+"""What a finished (or interrupted) run can truthfully claim: reports and certificates.
+
+Every claim is computed from what ran, never from what was planned: a space is "exhaustive up
+to size K" only when every group of every size up to K ran to its end; a family is "complete"
+only when every one of its inputs ran; a counterexample is called minimal only when every input
+of the named spaces below its size ran as a whole input and passed.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gamecert.engine.execute import Outcome
+from gamecert.engine.judge import Failure
+from gamecert.errors import OutOfReach
+from gamecert.reports import Certificate, FailureReport, FamilyEvidence, SpaceEvidence, timestamp
+
+
+def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
+    """For each exhaustive space, the largest size K such that every size up to K ran whole."""
+    done: dict[tuple[str, int], bool] = {}
+    counts: dict[tuple[str, int], int] = {}
+    for g in outcome.groups:
+        if g.phase == "exhaustive" and g.size is not None:
+            for name, n in g.space_counts:
+                done[name, g.size] = done.get((name, g.size), True) and g.completed
+                counts[name, g.size] = n
+    out = []
+    for name, description, sizes in outcome.plan.spaces:
+        up_to, count = None, 0
+        for size in sizes:
+            if not done.get((name, size), False):
+                break
+            up_to = size
+            count += counts.get((name, size), 0)
+        complete = bool(sizes) and up_to == sizes[-1]
+        out.append(SpaceEvidence(name, description, up_to, count, complete))
+    return tuple(out)
+
+
+def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
+    return tuple(
+        FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.planned, g.done, g.completed, g.adversary)
+        for g in outcome.groups if g.phase in ("coverage", "worst")
+    )
+
+
+def minimality(outcome: Outcome | None, failure: Failure) -> str:
+    """What is known about smaller inputs than ``failure``'s, in words that claim no more."""
+    return minimality_of(outcome, failure.size, failure.shrink, failure.minimality)
+
+
+def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "") -> str:
+    """:func:`minimality` from its parts (the pytest route keeps only these of a failure)."""
+    swept = [ev for ev in space_evidence(outcome) if ev.up_to is not None and ev.up_to >= k - 1] if outcome else []
+    smallest_sizes = [sizes[0] for _, _, sizes in outcome.plan.spaces if sizes] if outcome else []
+    parts = []
+    if swept:
+        names = ", ".join(ev.name for ev in swept)
+        parts.append(f"minimal in size within {names}: every input of size < {k} in them ran as a whole "
+                     "input and passed")
+    elif smallest_sizes and k <= min(smallest_sizes):
+        parts.append(f"minimal in size: {k} is the smallest size the game's inputs have")
+    if shrink is not None:
+        tried, finished = shrink
+        if finished:
+            parts.append(f"{'' if parts else 'locally minimal: '}none of the {tried} smaller inputs the game's "
+                         "shrinker offers from it fails")
+        else:
+            parts.append(f"shrinking stopped by its budget after {tried} smaller inputs; a smaller failing "
+                         "input may exist")
+    if known and not parts:
+        parts.append(known)
+    if not parts:
+        parts.append("not shown minimal: no smaller input was tried")
+    return "; ".join(parts)
+
+
+def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome | None, limits: Any,
+                 tests_run: int, interrupted: bool = False, extra_notes: Sequence[str] = (),
+                 plan: Any = None) -> FailureReport:
+    game = entry.game
+    plan = plan if plan is not None else outcome.plan
+    try:
+        explanation = game.explain(failure.instance).describe()
+    except OutOfReach as exc:
+        explanation = f"(no explanation: {exc}; the expected answer comes from {failure.expected_source})"
+    result = failure.result
+    notes = [*failure.notes, *extra_notes]
+    if outcome is not None:
+        notes += outcome.notes
+    if failure.expected_source:
+        notes.append(f"expected answer from {failure.expected_source}")
+    if failure.reruns is not None:
+        failed, runs = failure.reruns
+        notes.append(f"re-run {runs} times in fresh processes: failed {failed} of {runs}")
+    return FailureReport(
+        game=game.name,
+        candidate=candidate.name,
+        candidate_spec=candidate_spec_for_replay(candidate),
+        verdict=failure.verdict.value,
+        verdict_meaning=failure.verdict.meaning,
+        input=failure.input_text,
+        expected=failure.expected_text,
+        got=failure.got_text,
+        reason=failure.reason,
+        seed=plan.seed,
+        profile=plan.profile.name,
+        phase=failure.phase,
+        size=failure.size,
+        explanation=explanation,
+        created=timestamp(),
+        minimality=minimality(outcome, failure),
+        stderr_tail=getattr(result, "stderr_tail", "") or "",
+        exit_code=getattr(result, "exit_code", None),
+        signal=getattr(result, "signal", None),
+        wall_s=_round(getattr(result, "wall_s", None)),
+        cpu_s=_round(getattr(result, "cpu_s", None)),
+        max_rss_mb=_round(getattr(result, "max_rss_mb", None)),
+        time_limit_s=limits.time_s,
+        memory_limit_mb=limits.memory_mb,
+        tests_run=tests_run,
+        interrupted=interrupted,
+        notes=tuple(notes),
+    )
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def candidate_spec_for_replay(candidate: Any) -> str:
+    """The candidate's spec with a path made absolute, so replay works from any directory."""
+    python_file = getattr(candidate, "python_file", None)
+    if python_file:
+        return str(Path(python_file).resolve())
+    path = Path(candidate.spec).expanduser()
+    if path.exists():
+        return str(path.resolve())
+    argv = getattr(candidate, "argv", None)
+    return shlex.join(argv) if argv else candidate.spec
+
+
+def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
+                      notes: Sequence[str] = ()) -> Certificate:
+    stats = outcome.stats
+    plan = outcome.plan
+    return Certificate(
+        game=entry.game.name,
+        candidate=candidate.name,
+        candidate_spec=candidate_spec_for_replay(candidate),
+        seed=plan.seed,
+        profile=plan.profile.name,
+        samples=stats.samples,
+        exhaustive=space_evidence(outcome),
+        random_examples=stats.random_examples,
+        largest_sizes=tuple(stats.largest_sizes),
+        tests=stats.tests,
+        runs=stats.runs,
+        elapsed_s=round(stats.elapsed, 3),
+        slowest_s=round(stats.slowest_cpu_s, 4),
+        slowest_what=stats.slowest_what,
+        time_limit_s=limits.time_s,
+        memory_limit_mb=limits.memory_mb,
+        created=timestamp(),
+        interrupted=outcome.interrupted,
+        notes=tuple([*notes, *outcome.notes]),
+        families=family_evidence(outcome),
+        budget_s=None if plan.by_counts else plan.budget_s,
+        jobs=outcome.jobs,
+        cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
+        audits=stats.audits,
+    )
+
+
+__all__ = ["build_certificate", "build_report", "candidate_spec_for_replay", "family_evidence", "minimality",
+           "space_evidence"]

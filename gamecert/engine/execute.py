@@ -1,0 +1,321 @@
+"""Running a plan on ``jobs`` runners at once, within its time budget.
+
+The main thread walks the plan phase by phase and hands chunks to ``jobs`` worker threads, each
+with its own runner (its own supervisor and candidate processes) and judge; the candidates run in
+parallel, the harness's own work is small beside theirs. A phase stops starting chunks at its
+deadline (its cumulative share of the budget, :data:`gamecert.engine.plan.SHARES`) and a running
+chunk stops between two tests, so a slow program still ends near the budget. The first fault
+stops every worker at its next test; the worker that found it confirms and shrinks it where it
+was found. A fault found before the exhaustive phase is followed by the exhaustive sizes below
+its size, so that a smaller failing input, if there is one, is found and reported instead.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamecert.engine.judge import ChunkOutcome, Failure, Judge, Stats
+from gamecert.engine.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+
+#: after a fault, how much longer than the budget the search for a smaller one may run
+MINIMAL_SWEEP_GRACE = 0.5
+
+
+@dataclass
+class GroupOutcome:
+    """How much of one group ran."""
+
+    phase: str
+    key: str
+    label: str
+    planned: int
+    done: int = 0
+    chunks: int = 0
+    chunks_done: int = 0
+    size: int | None = None
+    spaces: tuple[str, ...] = ()
+    adversary: str = ""
+    failed: bool = False
+    space_counts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def completed(self) -> bool:
+        return self.chunks_done == self.chunks and not self.failed
+
+
+@dataclass
+class Outcome:
+    plan: Plan
+    stats: Stats
+    groups: list[GroupOutcome] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    interrupted: bool = False
+    #: phases the budget cut short, with the time they had
+    cut: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    jobs: int = 1
+
+    @property
+    def failure(self) -> Failure | None:
+        return min(self.failures, key=Failure.sort_key) if self.failures else None
+
+    def done_chunks(self) -> set[str]:
+        return {g.key for g in self.groups if g.completed}
+
+
+def _call(display: Any, name: str, *args: Any) -> None:
+    method = getattr(display, name, None)
+    if method is not None:
+        method(*args)
+
+
+class _Display:
+    """What the executor tells whoever shows progress (all optional)."""
+
+    def phase(self, name: str, deadline: float | None) -> None: ...
+    def advance(self, tests: int) -> None: ...
+    def event(self, text: str) -> None: ...
+
+
+class Executor:
+    def __init__(self, entry: Any, plan: Plan, open_runner: Callable[[], Any], jobs: int = 1,
+                 display: Any = None) -> None:
+        self.entry = entry
+        self.plan = plan
+        self.open_runner = open_runner
+        self.jobs = max(1, jobs)
+        self.display = display or _Display()
+        self.stats = Stats()
+        self.outcome = Outcome(plan, self.stats, jobs=self.jobs)
+        self.stop = threading.Event()
+        self.tasks: queue.Queue[tuple[Chunk, float | None] | None] = queue.Queue()
+        self.results: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.expected_cache: dict[str, Any] = {}
+        self.judges: list[Judge] = []
+        self.threads: list[threading.Thread] = []
+        self.in_flight = 0
+        self.by_key: dict[str, GroupOutcome] = {}
+        self.shrink_s = SHRINK_SECONDS.get(plan.profile.name, 30.0)
+        self.error: BaseException | None = None
+        #: after an exhaustive fault at size k, chunks of sizes below k go on (None: no fault; -1: stop all)
+        self.stop_below: int | None = None
+
+    # ---- workers --------------------------------------------------------------------------
+    def _event(self, text: str, failure: Failure | None = None) -> None:
+        if text == "confirming":
+            with self.stats.lock:
+                if failure is not None and failure.phase == "exhaustive":
+                    # smaller sizes still running go on: a smaller failure there is the one to report
+                    size = failure.size
+                    self.stop_below = size if self.stop_below is None else min(self.stop_below, size)
+                else:
+                    self.stop_below = -1
+            self.stop.set()  # the others stop at their next test
+        self.display.event(text)
+
+    def _stopped(self, chunk: Chunk, deadline: float | None) -> bool:
+        if deadline is not None and time.monotonic() >= deadline:
+            return True
+        if not self.stop.is_set():
+            return False
+        below = self.stop_below
+        return below is None or below < 0 or chunk.size is None or chunk.size >= below
+
+    def _worker(self) -> None:
+        runner = judge = None
+        try:
+            while True:
+                item = self.tasks.get()
+                if item is None:
+                    return
+                chunk, deadline = item
+                try:
+                    if runner is None:
+                        runner = self.open_runner()
+                        judge = Judge(self.entry, runner, self.stats, on_test=self.display.advance,
+                                      expected_cache=self.expected_cache, on_event=self._event)
+                        self.judges.append(judge)
+
+                    def stop(chunk: Chunk = chunk, deadline: float | None = deadline) -> bool:
+                        return self._stopped(chunk, deadline)
+
+                    outcome = judge.run_chunk(chunk, stop, self.shrink_s)
+                except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
+                    self.results.put(("error", exc))
+                    continue
+                self.results.put(("done", outcome))
+        finally:
+            if runner is not None:
+                runner.close()
+
+    def _start(self) -> None:
+        for i in range(self.jobs):
+            t = threading.Thread(target=self._worker, name=f"gamecert-runner-{i}", daemon=True)
+            t.start()
+            self.threads.append(t)
+
+    def _shutdown(self) -> None:
+        self.stop.set()
+        for _ in self.threads:
+            self.tasks.put(None)
+        for t in self.threads:
+            t.join()
+
+    # ---- results ----------------------------------------------------------------------------
+    def _collect(self, block: bool) -> None:
+        while self.in_flight:
+            try:
+                kind, value = self.results.get(timeout=0.2) if block else self.results.get_nowait()
+            except queue.Empty:
+                if block:
+                    continue
+                return
+            self.in_flight -= 1
+            if kind == "error":
+                if isinstance(value, KeyboardInterrupt):
+                    raise KeyboardInterrupt
+                self.error = self.error or value
+                self.stop.set()
+            else:
+                self._record(value)
+            block = False
+
+    def _record(self, outcome: ChunkOutcome) -> None:
+        group = self.by_key[outcome.chunk.group]
+        group.done += outcome.tests
+        if outcome.completed:
+            group.chunks_done += 1
+        if outcome.failure is not None:
+            group.failed = True
+            self.outcome.failures.append(outcome.failure)
+
+    def _drain(self) -> None:
+        while self.in_flight:
+            self._collect(block=True)
+
+    def _submit(self, chunk: Chunk, deadline: float | None) -> None:
+        while self.in_flight >= self.jobs:
+            self._collect(block=True)
+        self.tasks.put((chunk, deadline))
+        self.in_flight += 1
+
+    # ---- the plan ---------------------------------------------------------------------------
+    def run(self) -> Outcome:
+        """Run the plan; KeyboardInterrupt ends it early with what was found (``interrupted``)."""
+        plan = self.plan
+        start = time.monotonic()
+        self._start()
+        try:
+            for phase in plan.phases:
+                if self.outcome.failures or self.error is not None:
+                    break
+                share = SHARES.get(phase.name)
+                fixed = plan.by_counts or (phase.name == "random" and plan.random_fixed)
+                deadline = None if share is None or fixed else start + share * plan.budget_s
+                if deadline is not None and time.monotonic() >= deadline:
+                    self.outcome.cut[phase.name] = 0.0
+                    self._note_skipped(phase)
+                    continue
+                self.display.phase(phase.name, deadline)
+                self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
+                if not self.outcome.failures:
+                    _call(self.display, "phase_done", self.outcome, phase.name)
+            failure = self.outcome.failure
+            if failure is not None and failure.phase not in ("exhaustive",) and self.error is None:
+                _call(self.display, "sweeping", self.outcome, failure)
+                self._sweep_below(failure, start)
+        except KeyboardInterrupt:
+            self.outcome.interrupted = True
+            self.stop.set()
+            try:
+                self._drain()
+            except KeyboardInterrupt:
+                pass
+        finally:
+            self._shutdown()
+        if self.outcome.interrupted:
+            for judge in self.judges:
+                pending = judge.smallest_seen
+                if pending is not None and all(pending is not f for f in self.outcome.failures):
+                    pending.notes.append("the run was interrupted while this fault was being confirmed or "
+                                         "minimised; a smaller failing input may exist")
+                    self.outcome.failures.append(pending)
+        if self.error is not None and not self.outcome.interrupted:
+            raise self.error
+        return self.outcome
+
+    def _note_skipped(self, phase: Any) -> None:
+        if phase.name not in ("coverage", "worst"):
+            return  # the evidence lists spaces not swept from the plan; random blocks are endless
+        for group in phase.groups():
+            self._register(group)
+
+    def _run_phase(self, groups: Iterator[Group], interleave: bool, deadline: float | None, name: str) -> None:
+        chunks = self._interleaved(groups) if interleave else self._in_order(groups)
+        for chunk in chunks:
+            if self.stop.is_set():
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                self.outcome.cut[name] = deadline
+                break
+            self._submit(chunk, deadline)
+            self._collect(block=False)
+        self._drain()
+        if deadline is not None and time.monotonic() >= deadline and any(
+                g.phase == name and not g.completed and not g.failed for g in self.outcome.groups):
+            self.outcome.cut[name] = deadline
+
+    def _register(self, group: Group) -> None:
+        outcome = GroupOutcome(group.phase, group.key, group.label, group.tests, chunks=len(group.chunks),
+                               size=group.size, spaces=group.spaces, adversary=group.adversary,
+                               space_counts=group.space_counts)
+        self.by_key[group.key] = outcome
+        self.outcome.groups.append(outcome)
+
+    def _in_order(self, groups: Iterator[Group]) -> Iterator[Chunk]:
+        for group in groups:
+            self._register(group)
+            yield from group.chunks
+            if self.stop.is_set():
+                return
+
+    def _interleaved(self, groups: Iterator[Group]) -> Iterator[Chunk]:
+        listed = list(groups)
+        for group in listed:
+            self._register(group)
+        longest = max((len(g.chunks) for g in listed), default=0)
+        for i in range(longest):
+            for group in listed:
+                if i < len(group.chunks):
+                    yield group.chunks[i]
+
+    def _sweep_below(self, failure: Failure, start: float) -> None:
+        """The exhaustive sizes below a fault found elsewhere: a smaller failing input, if any."""
+        phase = self.plan.phase("exhaustive")
+        if phase is None:
+            return
+        deadline = None if self.plan.by_counts else max(
+            start + self.plan.budget_s, time.monotonic()) + MINIMAL_SWEEP_GRACE * self.plan.budget_s
+        # sizes up to the fault's own: at its size, the first failing input in sweep order wins
+        below = (g for g in phase.groups() if g.size is not None and g.size <= failure.size)
+        self.stop.clear()
+        self.stop_below = None
+        self.display.phase("exhaustive (smaller inputs)", deadline)
+        seen = set(self.by_key)
+        fresh = (g for g in below if g.key not in seen)
+        before = len(self.outcome.failures)
+        self._run_phase(fresh, False, deadline, "exhaustive")
+        if len(self.outcome.failures) > before and self.outcome.failure is not failure:
+            self.outcome.notes.append(
+                f"a {failure.verdict} was first found by {failure.phase} at size {failure.size} "
+                f"({failure.input_text.strip()[:40]!r}); the exhaustive sweep that followed found the input "
+                "reported here, which comes first in size and order"
+            )
+
+
+__all__ = ["Executor", "GroupOutcome", "Outcome"]

@@ -1,0 +1,433 @@
+"""Judging one run, and what follows a fault: confirmation, shrinking, narrowing.
+
+Expected answers come from ``game.oracle`` within its reach and otherwise from every registered
+fast solver, which must all agree (:class:`HarnessError` if they do not). Judging: the runner's
+status gives RE/TLE/MLE/OLE; the output goes through ``game.parse_answer`` (PE if unreadable)
+and ``game.judge`` (WA with its reason).
+
+A fault found by a runner that keeps a process across tests is re-run in fresh processes before
+it is reported (:meth:`Judge.confirm`): one that does not fail every time is reported as
+nondeterministic, with the count, and still fails the certification. Passing runs are re-run
+fresh now and then as an isolation audit. A confirmed fault is narrowed to one game of its batch
+and shrunk with the game's own smaller-input moves (:meth:`gamecert.game.Game.smaller`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamecert import interrupts
+from gamecert.engine.plan import PHASES, Chunk, HarnessError
+from gamecert.errors import OutOfReach, PresentationError
+from gamecert.reports import clip
+from gamecert.verdict import Verdict
+
+_STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
+#: fresh re-runs of a fault before it is reported
+CONFIRM_RUNS = 3
+#: one passing run in this many is re-run in a fresh process (isolation audit) ...
+AUDIT_EVERY = 1000
+#: ... at most this many times per judge
+AUDIT_MAX = 20
+#: evaluations the greedy shrinker may spend
+SHRINK_EVALUATIONS = 20_000
+_SOLVERS_LOCK = threading.RLock()
+
+
+def expected_answer(entry: Any, instance: Any) -> tuple[Any, str]:
+    """The right answer for ``instance`` and where it came from.
+
+    The oracle within ``game.oracle_reach``; beyond it every registered fast solver, which must
+    agree, else :class:`HarnessError`.
+    """
+    game = entry.game
+    if game.size(instance) <= game.oracle_reach:
+        try:
+            return game.oracle(instance), "the oracle"
+        except OutOfReach:
+            pass
+    answers: dict[str, Any] = {}
+    for name in sorted(entry.solvers):
+        answers[name] = entry.solvers[name](instance)
+    first = next(iter(answers.values()))
+    # agreement as the game judges it: a game with several right answers accepts each of them
+    if any(game.judge(instance, other, first) is not None for other in answers.values()):
+        shown = "; ".join(f"{name}: {game.format_answer(a).strip()!r}" for name, a in answers.items())
+        text = game.format_input(instance)
+        raise HarnessError(
+            f"HARNESS ERROR: the registered fast solvers of {game.name} disagree on an input of size "
+            f"{game.size(instance)} beyond the oracle's reach ({shown}); input starts {text[:80]!r}. "
+            "Fix the fast solvers (`pytest -n auto` cross-checks them) before judging candidates here."
+        )
+    return first, "the fast solvers " + ", ".join(answers) + " (all agree)"
+
+
+@dataclass
+class Failure:
+    """A fault: the verdict and the exact input that shows it."""
+
+    verdict: Verdict
+    instance: Any
+    input_text: str
+    expected_text: str
+    got_text: str
+    reason: str
+    phase: str
+    size: int
+    result: Any = None
+    minimality: str = ""
+    notes: list[str] = field(default_factory=list)
+    expected_source: str = ""
+    #: fresh re-runs: (how many failed, how many were made); None if not re-run
+    reruns: tuple[int, int] | None = None
+    #: what the shrinker tried: (smaller inputs run, whether it finished without a budget cut)
+    shrink: tuple[int, bool] | None = None
+
+    @property
+    def nondeterministic(self) -> bool:
+        return self.reruns is not None and 0 < self.reruns[0] < self.reruns[1]
+
+    def sort_key(self) -> tuple[int, int, str]:
+        return (self.size, len(self.input_text), self.input_text)
+
+
+@dataclass
+class Stats:
+    """What all judges of one certification ran, shared between worker threads."""
+
+    tests: int = 0
+    runs: int = 0
+    by_phase: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
+    slowest_cpu_s: float = 0.0
+    slowest_wall_s: float = 0.0
+    slowest_what: str = ""
+    largest_sizes: list[int] = field(default_factory=list)
+    random_examples: int = 0
+    samples: int = 0
+    audits: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    # the name older callers use
+    @property
+    def slowest_s(self) -> float:
+        return self.slowest_cpu_s
+
+
+@dataclass(frozen=True)
+class ChunkOutcome:
+    chunk: Chunk
+    runs: int
+    tests: int
+    completed: bool
+    failure: Failure | None
+
+
+class Judge:
+    """Runs inputs on a candidate through an open runner and judges each result."""
+
+    def __init__(self, entry: Any, runner: Any, stats: Stats | None = None,
+                 on_test: Callable[[int], None] | None = None,
+                 expected_cache: dict[str, tuple[Any, str]] | None = None,
+                 on_event: Callable[..., None] | None = None) -> None:
+        self.entry = entry
+        self.game = entry.game
+        self.runner = runner
+        self.stats = stats or Stats()
+        self.on_test = on_test or (lambda n: None)
+        self.on_event = on_event or (lambda text, failure=None: None)
+        self._expected = expected_cache if expected_cache is not None else {}
+        self.last_result: Any = None
+        self._passes = 0
+        self._audits = 0
+        #: the smallest failure any run has shown so far, kept for a run that is interrupted
+        #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
+        self.smallest_seen: Failure | None = None
+
+    # -- single runs --
+    def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
+        key = text if text is not None else self.game.format_input(instance)
+        found = self._expected.get(key)
+        if found is None:
+            # one at a time: oracles and fast solvers keep lazily built tables and caches that
+            # are not safe to fill from two threads at once
+            with _SOLVERS_LOCK:
+                found = self._expected.get(key)
+                if found is None:
+                    if len(self._expected) > 300_000:
+                        self._expected.clear()
+                    found = self._expected[key] = expected_answer(self.entry, instance)
+        return found
+
+    def run_one(self, instance: Any, phase: str, text: str | None = None, count: bool = True,
+                what: str = "", fresh: bool = False) -> Failure | None:
+        """Run one input (possibly holding several games) and judge the whole of it."""
+        game = self.game
+        text = game.format_input(instance) if text is None else text
+        singles = game.split(instance) if game.max_batch > 1 else (instance,)
+        if len(singles) > 1:
+            expected = [self.expected(s) for s in singles]
+        else:
+            expected = [self.expected(instance, text)]
+        interrupts.checkpoint()
+        run = getattr(self.runner, "run_fresh", None) if fresh else None
+        result = (run or self.runner.run)(text)
+        self.last_result = result
+        self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
+        with _SOLVERS_LOCK:  # a game's judge may consult the same caches as its solvers
+            found = self._judge(instance, singles, expected, text, result, phase)
+        if found is not None:
+            with self.stats.lock:
+                if self.smallest_seen is None or found.sort_key() < self.smallest_seen.sort_key():
+                    self.smallest_seen = found
+        return found
+
+    def _account(self, result: Any, tests: int, phase: str, what: str, count: bool) -> None:
+        with self.stats.lock:
+            self.stats.runs += 1
+            if count:
+                self.stats.tests += tests
+                self.stats.by_phase[phase] = self.stats.by_phase.get(phase, 0) + tests
+            if result.status == "ok":
+                cpu = result.cpu_s or 0.0
+                if cpu > self.stats.slowest_cpu_s:
+                    self.stats.slowest_cpu_s = cpu
+                    self.stats.slowest_wall_s = result.wall_s or 0.0
+                    self.stats.slowest_what = what
+        if count:
+            self.on_test(tests)
+
+    def _judge(self, instance: Any, singles: Sequence[Any], expected: list[tuple[Any, str]], text: str,
+               result: Any, phase: str) -> Failure | None:
+        game = self.game
+        if len(singles) > 1:
+            expected_text = "".join(game.format_answer(e) for e, _ in expected)
+        else:
+            expected_text = game.format_answer(expected[0][0])
+        source = expected[0][1]
+
+        def failure(verdict: Verdict, reason: str, got_text: str) -> Failure:
+            return Failure(verdict, instance, text, expected_text, got_text, reason, phase,
+                           game.size(instance), result, expected_source=source)
+
+        if result.status != "ok":
+            verdict = _STATUS.get(result.status, Verdict.RE)
+            return failure(verdict, _without_status(result.describe(), result.status), clip(result.stdout))
+        try:
+            got = game.parse_answer(result.stdout, instance)
+        except PresentationError as exc:
+            return failure(Verdict.PE, str(exc), clip(result.stdout))
+        if len(singles) == 1:
+            reason = game.judge(instance, got, expected[0][0])
+        else:
+            # the canonical answers of the games, one after another, are the batch's answer
+            reason = None
+            parts = game.split_answer(instance, got)
+            for k, (single, part, (exp, _)) in enumerate(zip(singles, parts, expected), 1):
+                why = game.judge(single, part, exp)
+                if why is not None:
+                    reason = f"game {k} of {len(singles)}: {why}"
+                    break
+        if reason is None:
+            return None
+        return failure(Verdict.WA, reason, clip(result.stdout))
+
+    # -- chunks --
+    def run_chunk(self, chunk: Chunk, stop: Callable[[], bool] = lambda: False,
+                  shrink_seconds: float = 30.0) -> ChunkOutcome:
+        """Every input of ``chunk`` in order until ``stop()``; a fault is confirmed, narrowed and
+        shrunk before it is returned."""
+        runs = tests = 0
+        for inst, text in zip(chunk.instances, chunk.texts):
+            if stop():
+                return ChunkOutcome(chunk, runs, tests, False, None)
+            found = self.run_one(inst, chunk.phase, text=text, what=_what(self.game, chunk, inst))
+            runs += 1
+            tests += len(self.game.split(inst)) if self.game.max_batch > 1 else 1
+            if found is None:
+                found = self._audit(inst, chunk, text)
+            if found is not None:
+                return ChunkOutcome(chunk, runs, tests, False, self.settle(found, shrink_seconds))
+        with self.stats.lock:
+            if chunk.phase == "samples":
+                self.stats.samples += tests
+            elif chunk.phase == "random":
+                self.stats.random_examples += tests
+            elif chunk.phase == "largest":
+                self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
+        return ChunkOutcome(chunk, runs, tests, True, None)
+
+    def _audit(self, instance: Any, chunk: Chunk, text: str) -> Failure | None:
+        """Now and then, the same input in a fresh process: a runner that keeps processes across
+        tests must not hide a fault (or make one)."""
+        if getattr(self.runner, "run_fresh", None) is None or not getattr(self.runner, "persistent", False):
+            return None
+        self._passes += 1
+        if self._passes % AUDIT_EVERY or self._audits >= AUDIT_MAX:
+            return None
+        self._audits += 1
+        with self.stats.lock:
+            self.stats.audits += 1
+        found = self.run_one(instance, chunk.phase, text=text, count=False, fresh=True)
+        if found is not None:
+            found.notes.append("found by an isolation audit: this input passed in the persistent runner "
+                               "and failed when re-run in a fresh process")
+        return found
+
+    # -- after a fault --
+    def settle(self, found: Failure, shrink_seconds: float) -> Failure:
+        """Confirm ``found`` in fresh processes; if it reproduces every time, narrow and shrink it."""
+        self.on_event("confirming", found)
+        found = self.confirm(found)
+        if found.reruns is not None and found.reruns[0] == 0:
+            return found  # seen once, never again: reported as it was found (see confirm's note)
+        if found.nondeterministic:
+            return found
+        found = self.narrow(found)
+        self.on_event("shrinking")
+        return self.minimise(found, shrink_seconds)
+
+    def confirm(self, found: Failure, runs: int = CONFIRM_RUNS) -> Failure:
+        """Re-run ``found`` ``runs`` times in fresh processes; say how many failed."""
+        failed = 0
+        again_seen: Failure | None = None
+        for _ in range(runs):
+            again = self.run_one(found.instance, found.phase, text=found.input_text, count=False, fresh=True)
+            if again is not None:
+                failed += 1
+                again_seen = again_seen or again
+        found.reruns = (failed, runs)
+        if failed == runs:
+            return found
+        total = runs + 1
+        found.notes.append(
+            f"nondeterministic: the input failed in {failed + 1} of {total} runs (the first run and "
+            f"{failed} of {runs} re-runs in fresh processes); a judge may accept or reject it, so it is "
+            "not certified"
+        )
+        if failed == 0 and getattr(self.runner, "persistent", False):
+            found.notes.append(
+                "the first run was in a process that had run other tests before; if the program keeps "
+                "state across runs in modules it imports, `--no-fork-server` runs every test in a fresh process"
+            )
+        found.minimality = found.minimality or "not shrunk: the fault does not show on every run"
+        return found
+
+    def narrow(self, found: Failure) -> Failure:
+        """Turn a failing multi-game input into a one-game input, or a shortest failing prefix."""
+        game = self.game
+        singles = list(game.split(found.instance)) if game.max_batch > 1 else []
+        if len(singles) <= 1:
+            return found
+        t = len(singles)
+        for k, single in enumerate(singles, 1):
+            alone = self.run_one(single, found.phase, count=False)
+            if alone:
+                alone.notes.append(
+                    f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
+                    f"game {k} fails on its own, so the reported input holds that game alone"
+                )
+                alone.reruns = found.reruns
+                return alone
+        for k in range(2, t + 1):
+            prefix = game.merge(singles[:k])
+            again = self.run_one(prefix, found.phase, count=False)
+            if again:
+                again.notes.append(
+                    f"every game of the failing batch passes on its own; the first {k} games together "
+                    f"fail ({again.verdict}), and no shorter prefix of the batch does"
+                )
+                again.reruns = found.reruns
+                return again
+        return found
+
+    def minimise(self, found: Failure, seconds: float) -> Failure:
+        """Greedy: take the first input of ``game.smaller`` that still fails (same verdict), repeat.
+
+        ``found.shrink`` records how many smaller inputs ran and whether the search ended by
+        itself (every input ``smaller`` offers from the result passes) or by its budget.
+        """
+        game = self.game
+        deadline = time.perf_counter() + seconds
+        current = found
+        tried = 0
+        seen: set[str] = {found.input_text}
+        finished = False
+        while True:
+            improved = False
+            for candidate in game.smaller(current.instance):
+                if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
+                    current.shrink = (tried, False)
+                    return current
+                try:
+                    text = game.format_input(candidate)
+                    if text in seen or game.parse_input(text) != candidate:
+                        continue
+                except Exception:  # noqa: BLE001 - not a valid input: nobody can use it as a counterexample
+                    continue
+                seen.add(text)
+                tried += 1
+                again = self.run_one(candidate, found.phase, text=text, count=False)
+                if again is not None and again.verdict == found.verdict:
+                    again.notes = list(found.notes)
+                    again.reruns = found.reruns
+                    current = again
+                    improved = True
+                    break
+            if not improved:
+                finished = True
+                break
+        current.shrink = (tried, finished)
+        if current is not found:
+            # the shrunk input, confirmed in a fresh process as the original was
+            again = self.run_one(current.instance, current.phase, text=current.input_text, count=False, fresh=True)
+            if again is None:
+                found.notes.append("a smaller failing input was found but did not fail in a fresh process; "
+                                   "the input as found is reported")
+                found.shrink = (tried, False)
+                return found
+        return current
+
+
+def _what(game: Any, chunk: Chunk, instance: Any) -> str:
+    if chunk.phase == "exhaustive":
+        return f"exhaustive, size {chunk.size}"
+    return f"{chunk.group}, size {game.size(instance)}"
+
+
+def _without_status(text: str, status: str) -> str:
+    """A run's description without its leading status word (the verdict says it once).
+
+    >>> _without_status("TLE: CPU time 2.1 s > limit 2 s", "tle")
+    'CPU time 2.1 s > limit 2 s'
+    """
+    prefix = status.upper() + ": "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def _one_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return visible(line if len(line) <= 160 else line[:157] + "...")
+
+
+def visible(text: str) -> str:
+    r"""``text`` with control characters shown as escapes: a candidate's output or stderr must
+    not drive the user's terminal (clear it, retitle it, hide what follows).
+
+    >>> print(visible("Bob\x1b[2J\x00"))
+    Bob\x1b[2J\x00
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+__all__ = ["ChunkOutcome", "Failure", "HarnessError", "Judge", "Stats", "expected_answer", "visible"]

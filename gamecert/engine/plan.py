@@ -1,0 +1,373 @@
+"""What a certification runs, in which order, and how much of the time budget each phase may use.
+
+Phases, in priority order (:data:`PHASES`):
+
+1. **samples**: the statement's examples, each checked against the oracle first (not trusted);
+2. **coverage**: the game's designed families (``strategies.coverage()``): every component size
+   and value from the smallest to the maximum, alone and mixed with others, every batch position;
+3. **worst**: the game's stated adversaries (``strategies.worst_cases()``): maximal inputs of
+   maximal byte size with varied content, winning moves as late as possible, slow shapes;
+4. **exhaustive**: every input of each exhaustive space, sizes increasing across all spaces;
+5. **random**: blocks of Hypothesis examples from the game's strategy, each block's seed derived
+   from the run's seed (the same seed gives the same inputs whatever else is loaded);
+6. **largest**: the strategy module's maximum-size inputs.
+
+A phase is a sequence of :class:`Group` s (a family, one size of the exhaustive sweep, a random
+block), each cut into :class:`Chunk` s of a bounded number of runs: the unit a worker runs and a
+pytest item holds. By time (``gamecert certify``), each phase may run until its cumulative share
+of the budget (:data:`SHARES`) has passed, so time one phase leaves unused rolls over to the
+next; samples and largest always run in full. By counts (the pytest route), the exhaustive sweep
+stops at a number of runs instead, so every process builds exactly the same chunks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamecert.errors import GamecertError, InputError
+from gamecert.game import Game
+from gamecert.profiles import Profile
+
+PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
+#: the cumulative share of the budget by which each phase must stop starting new chunks; a
+#: phase that ends early leaves its time to the next. ``None``: always run in full.
+SHARES: dict[str, float | None] = {
+    "samples": None,
+    "coverage": 0.30,
+    "worst": 0.45,
+    "exhaustive": 0.80,
+    "random": 0.95,
+    "largest": None,
+}
+#: runs per chunk (a run is one input, which may hold several games)
+CHUNK_RUNS = 256
+#: and at most this many input bytes per chunk
+CHUNK_BYTES = 4 << 20
+#: Hypothesis examples per random block
+RANDOM_BLOCK = 100
+#: the exhaustive sweep of a plan fixed by counts (the pytest route), in runs per profile; a
+#: multi-game format packs ``max_batch`` games (tests) into one run
+EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
+#: environment variable that overrides the profile's count (in runs)
+RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
+#: how long a failure may be shrunk, per profile (seconds)
+SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
+
+
+class HarnessError(GamecertError):
+    """The harness cannot decide the right answer (registered solvers disagree, a bad sample)."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work: whole inputs of one group, each one run of the candidate."""
+
+    phase: str
+    key: str  # stable and unique within a plan: "coverage-letter-count-alone-0", "exhaustive-size-3-1"
+    group: str  # the key of the group it belongs to
+    instances: tuple[Any, ...]
+    texts: tuple[str, ...]
+    games: int  # single games (tests) these inputs hold
+    size: int | None = None  # exhaustive: the size swept
+
+    @property
+    def tests(self) -> int:
+        return self.games
+
+
+@dataclass(frozen=True)
+class Group:
+    """A family, one size of the exhaustive sweep or a random block: completed or not, as a whole."""
+
+    phase: str
+    key: str
+    label: str
+    chunks: tuple[Chunk, ...]
+    size: int | None = None
+    spaces: tuple[str, ...] = ()
+    adversary: str = ""
+    #: exhaustive: (space, inputs of this size in it), before shared inputs are merged
+    space_counts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def tests(self) -> int:
+        return sum(c.games for c in self.chunks)
+
+
+@dataclass(frozen=True)
+class PhasePlan:
+    name: str
+    groups: Callable[[], Iterator[Group]] = field(repr=False)
+    #: chunks of different groups taken in turn (families: a cut-short phase still touches each)
+    interleave: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    profile: Profile
+    seed: int
+    budget_s: float
+    phases: tuple[PhasePlan, ...]
+    #: (name, description, sizes) of each exhaustive space, for the evidence
+    spaces: tuple[tuple[str, str, tuple[int, ...]], ...]
+    by_counts: bool = False
+    #: the random phase runs a fixed number of examples (``--examples``), not until its deadline
+    random_fixed: bool = False
+
+    def phase(self, name: str) -> PhasePlan | None:
+        return next((p for p in self.phases if p.name == name), None)
+
+    def all_groups(self) -> list[Group]:
+        """Every group of every phase (the pytest route: a plan fixed by counts)."""
+        return [g for p in self.phases for g in p.groups()]
+
+
+def exhaustive_tests(game: Game, profile: Profile) -> int:
+    """The exhaustive sweep by counts, in single games: ``$GAMECERT_EXHAUSTIVE_RUNS`` runs if set,
+    else the profile's, times the games one run holds."""
+    import os
+
+    from gamecert.errors import UsageError
+
+    raw = os.environ.get(RUNS_ENV)
+    if raw is None or raw == "":
+        runs = EXHAUSTIVE_RUNS.get(profile.name, EXHAUSTIVE_RUNS["default"])
+    else:
+        try:
+            runs = int(raw)
+        except ValueError:
+            runs = -1
+        if runs < 0:
+            raise UsageError(f"{RUNS_ENV} must be a whole number of runs (0 or more), got {raw!r}")
+    return runs * max(1, game.max_batch)
+
+
+# ---- building a plan --------------------------------------------------------------------------
+
+def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None = None,
+              examples: int | None = None, exhaustive_tests: int | None = None,
+              chunk_runs: int = CHUNK_RUNS) -> Plan:
+    """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
+
+    ``budget_s`` (default: the profile's) bounds the run by time. ``exhaustive_tests`` fixes the
+    exhaustive sweep by counts instead (whole sizes, in single games) and ``examples`` the
+    random phase, as the pytest route needs; either makes the plan independent of speed.
+    """
+    game = entry.game
+    strategies = entry.strategies
+    by_counts = exhaustive_tests is not None
+    budget = float(budget_s if budget_s is not None else profile.budget_s)
+    spaces = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in game.exhaustive_spaces())
+    samples = _sample_group(game)
+    phases = [
+        PhasePlan("samples", lambda: iter([samples] if samples.chunks else [])),
+        PhasePlan("coverage", lambda: _family_groups(game, "coverage", _families(strategies, "coverage"), chunk_runs),
+                  interleave=True),
+        PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases"), chunk_runs),
+                  interleave=True),
+        PhasePlan("exhaustive", lambda: _exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)),
+        PhasePlan("random", lambda: _random_groups(game, strategies, seed, chunk_runs,
+                                                   None if examples is None and not by_counts else
+                                                   (profile.examples if examples is None else examples))),
+        PhasePlan("largest", lambda: _largest_groups(game, strategies, chunk_runs)),
+    ]
+    return Plan(game.name, profile, seed, budget, tuple(phases), spaces, by_counts, examples is not None)
+
+
+def _sample_group(game: Game) -> Group:
+    instances, texts = [], []
+    for number, (text, _claimed) in enumerate(game.samples, 1):
+        try:
+            instances.append(game.parse_input(text))
+        except InputError as exc:
+            raise HarnessError(f"HARNESS ERROR: sample {number} of {game.name} is not a valid input: {exc}") from None
+        texts.append(text)
+    chunk = Chunk("samples", "samples", "samples", tuple(instances), tuple(texts),
+                  sum(len(_singles(game, i)) for i in instances))
+    return Group("samples", "samples", "the statement's samples", (chunk,) if instances else ())
+
+
+def _families(strategies: Any, name: str) -> list[Any]:
+    make = getattr(strategies, name, None)
+    return list(make()) if callable(make) else []
+
+
+def _family_groups(game: Game, phase: str, families: Sequence[Any], chunk_runs: int) -> Iterator[Group]:
+    for family in families:
+        key = f"{phase}-{family.name}"
+        chunks = _cut(game, phase, key, list(family.instances()), chunk_runs)
+        yield Group(phase, key, f"{family.name}: {family.description}", tuple(chunks),
+                    adversary=getattr(family, "adversary", ""))
+
+
+def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Group]:
+    largest = list(strategies.largest())
+    if largest:
+        chunks = _cut(game, "largest", "largest", largest, 1)
+        yield Group("largest", "largest", "the strategy's maximum-size inputs", tuple(chunks),
+                    size=max(game.size(i) for i in largest))
+
+
+def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: int | None) -> Iterator[Group]:
+    """One group per size, smallest first across all spaces; inputs two spaces share run once.
+
+    Singles of a multi-game format are packed ``max_batch`` to a run. With ``max_tests`` the
+    sweep stops before the first size that does not fit whole.
+    """
+    spaces = list(game.exhaustive_spaces())
+    allowed = [sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if sp.sizes else () for sp in spaces]
+    sizes = sorted({s for sizes in allowed for s in sizes})
+    used = 0
+    closed: set[str] = set()  # by counts: a space stops at its first size that does not fit
+    for size in sizes:
+        names, singles, seen, counts = [], [], set(), []
+        for sp, sp_sizes in zip(spaces, allowed):
+            if size not in sp_sizes or sp.name in closed:
+                continue
+            fresh, n = [], 0
+            limit = None if max_tests is None else max_tests - used - len(singles)
+            for inst in sp.instances(size):
+                n += 1
+                text = game.format_input(inst)
+                if text not in seen:
+                    fresh.append((inst, text))
+                if limit is not None and len(fresh) > limit:
+                    break
+            if limit is not None and len(fresh) > limit:
+                closed.add(sp.name)
+                continue
+            for inst, text in fresh:
+                seen.add(text)
+                singles.append(inst)
+            names.append(sp.name)
+            counts.append((sp.name, n))
+        if not names:
+            if max_tests is not None and len(closed) == len(spaces):
+                return
+            continue
+        used += len(singles)
+        batch = max(1, game.max_batch)
+        runs = [singles[i] if batch == 1 else (game.merge(singles[i:i + batch]) if len(singles[i:i + batch]) > 1
+                                               else singles[i])
+                for i in range(0, len(singles), batch)]
+        key = f"exhaustive-size-{size}"
+        chunks = _cut(game, "exhaustive", key, runs, max(1, chunk_runs // batch), size=size)
+        yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
+                    size=size, spaces=tuple(names), space_counts=tuple(counts))
+
+
+def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None) -> Iterator[Group]:
+    """Blocks of :data:`RANDOM_BLOCK` examples, block ``b`` drawn with seed ``derive(seed, b)``;
+    endless when ``total`` is None (the executor stops at the phase's deadline)."""
+    strategy = strategies.instances()
+    block = 0
+    left = total
+    while left is None or left > 0:
+        n = RANDOM_BLOCK if left is None else min(RANDOM_BLOCK, left)
+        drawn = draw_examples(strategy, n, derive_seed(seed, block))
+        key = f"random-{block}"
+        chunks = _cut(game, "random", key, drawn, chunk_runs)
+        yield Group("random", key, f"{len(drawn)} Hypothesis examples, seed {derive_seed(seed, block)}", tuple(chunks))
+        block += 1
+        if left is not None:
+            left -= n
+
+
+def _singles(game: Game, instance: Any) -> tuple[Any, ...]:
+    return game.split(instance) if game.max_batch > 1 else (instance,)
+
+
+def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,
+         size: int | None = None) -> list[Chunk]:
+    """``instances`` in chunks of at most ``chunk_runs`` runs and :data:`CHUNK_BYTES` bytes."""
+    chunks: list[Chunk] = []
+    batch: list[Any] = []
+    texts: list[str] = []
+    games = nbytes = 0
+
+    def close() -> None:
+        nonlocal batch, texts, games, nbytes
+        if batch:
+            chunks.append(Chunk(phase, f"{key}-{len(chunks)}", key, tuple(batch), tuple(texts), games, size))
+        batch, texts, games, nbytes = [], [], 0, 0
+
+    for inst in instances:
+        text = game.format_input(inst)
+        if batch and (len(batch) >= chunk_runs or nbytes + len(text) > CHUNK_BYTES):
+            close()
+        batch.append(inst)
+        texts.append(text)
+        games += len(_singles(game, inst))
+        nbytes += len(text)
+    close()
+    if len(chunks) == 1:  # a group of one chunk: the chunk is known by the group's own key
+        chunks[0] = Chunk(phase, key, key, chunks[0].instances, chunks[0].texts, chunks[0].games, size)
+    return chunks
+
+
+# ---- reproducible random examples -----------------------------------------------------------------
+
+def derive_seed(seed: int, block: int) -> int:
+    """The seed of random block ``block`` of a run with ``seed``.
+
+    >>> derive_seed(7, 0), derive_seed(7, 1)
+    (7000, 7001)
+    """
+    return seed * 1000 + block
+
+
+def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
+    """``n`` examples of ``strategy`` (fewer if it has fewer), the same for the same seed and
+    Hypothesis version whatever else is loaded: Hypothesis mixes constants found in the loaded
+    modules into its choices, so they are held out while drawing."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hseed
+
+    out: list[Any] = []
+
+    def collect(instance: Any) -> None:
+        out.append(instance)
+
+    test = settings(max_examples=max(1, n), database=None, deadline=None, derandomize=False,
+                    phases=[Phase.generate], suppress_health_check=list(HealthCheck),
+                    verbosity=Verbosity.quiet, print_blob=False)(hseed(seed)(given(strategy)(collect)))
+    with _without_local_constants():
+        test()
+    return out[:n]
+
+
+@contextlib.contextmanager
+def _without_local_constants() -> Iterator[None]:
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a Hypothesis without this machinery mixes nothing in
+        yield
+        return
+    original = getattr(providers, "_get_local_constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if original is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    empty = providers.Constants()
+
+    def clear() -> None:
+        inner = getattr(cache, "cache", None)
+        if hasattr(inner, "clear"):
+            inner.clear()
+
+    providers._get_local_constants = lambda: empty
+    clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        clear()
+
+
+__all__ = ["CHUNK_RUNS", "PHASES", "SHARES", "Chunk", "Group", "HarnessError", "Plan", "PhasePlan",
+           "derive_seed", "draw_examples", "make_plan"]
