@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert import interrupts
+from gamecert.contain import stamp
 from gamecert.errors import (
     GamecertError,
     InputError,
@@ -755,7 +756,8 @@ def certify_candidate_command(args: Any) -> int:
     report_dir = args.report_dir if args.report_dir is not None else "reports"
     check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
     plan = make_plan(entry, profile, seed, args.examples, budget=budget)
-    runner_cm = open_runner(candidate, limits, fork_server=not getattr(args, "no_fork_server", False))
+    runner_cm = open_runner(candidate, limits, fork_server=not getattr(args, "no_fork_server", False),
+                            contain=not getattr(args, "no_contain", False))
     return run_certification(entry, candidate, plan, limits, runner_cm, report_dir)
 
 
@@ -843,12 +845,13 @@ def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, run
                 _say(f"  {label + ':':<9} {_inline(text)}")
             _say(f"  {'why:':<9} {_one_line(failure.reason)}")
             report = build_report(entry, candidate, failure, plan, limits, stats.tests, interrupted=interrupted)
+            report = stamp(report, runner_cm)
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
             _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
                  f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")
             _say(str(path))
             return 1
-        cert = build_certificate(entry, candidate, plan, stats, limits, done, interrupted, notes)
+        cert = stamp(build_certificate(entry, candidate, plan, stats, limits, done, interrupted, notes), runner_cm)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
         _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "

@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--exhaustive-runs", type=int, default=None, metavar="N",
                    help="candidate runs spent on exhaustive small inputs (default: from the profile)")
     c.add_argument("--no-fork-server", action="store_true", help="start a fresh process per test (slow baseline)")
+    c.add_argument("--no-contain", action="store_true",
+                   help="run the candidate NOT contained (no sandbox: it can read and write the user's files)")
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate")
     r.add_argument("report_dir", metavar="REPORT_DIR")

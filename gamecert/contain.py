@@ -27,7 +27,8 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 #: the user and group candidates run as inside the sandbox (the conventional "nobody")
 SANDBOX_ID = 65534
@@ -161,21 +162,42 @@ def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: 
 
 def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], workdir: str) -> list[str]:
     """bwrap and its options, in order: namespaces, the read-only root, the given paths."""
+    # --as-pid-1: the command is the namespace's init, which its own descendants cannot SIGKILL
     out = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+           "--as-pid-1",
            "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", "gamecert"]
     out += _system_binds()
     out += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     extra = [p for p in os.environ.get("GAMECERT_READABLE", "").split(os.pathsep) if p]
     bound = [d for d in SYSTEM_DIRS if os.path.lexists(d)]
+    binds = []
     for path in [*python_paths(), *readable, *extra]:
         for real in _with_target(path):
             if os.path.exists(real) and not _covered(real, bound):
                 bound.append(real)
-                out += ["--ro-bind", real, real]
-    for path in writable:
-        out += ["--bind", os.path.abspath(path), os.path.abspath(path)]
-    out += ["--remount-ro", "/", "--chdir", workdir]
+                binds += [("--ro-bind", real)]
+    binds += [("--bind", os.path.abspath(path)) for path in writable]
+    # the folders bwrap makes to hold these binds are read-only too: in the writable private
+    # /tmp they get a read-only tmpfs of their own (the bound paths' parents are not writable)
+    shields = list(dict.fromkeys(_tmp_top(path) for _, path in binds if _tmp_top(path)))
+    for top in shields:
+        out += ["--tmpfs", top]
+    for how, path in binds:
+        out += [how, path, path]
+    for top in shields:
+        out += ["--remount-ro", top]
+    out += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir]
     return out
+
+
+def _tmp_top(path: str) -> str:
+    """The folder just below /tmp that holds ``path`` ("" if ``path`` is not strictly inside one).
+
+    >>> _tmp_top("/tmp/pytest-of-me/x/prog.py"), _tmp_top("/tmp/prog.py"), _tmp_top("/usr/bin")
+    ('/tmp/pytest-of-me', '', '')
+    """
+    parts = path.split("/")
+    return "/".join(parts[:3]) if len(parts) > 3 and parts[1] == "tmp" else ""
 
 
 def _system_binds() -> list[str]:
@@ -242,3 +264,20 @@ def _interpreter_of(program: str) -> list[str]:
         return []
     words = head[2:].split(b"\n", 1)[0].decode(errors="replace").split()
     return [words[0]] if words and os.path.isabs(words[0]) and os.path.exists(words[0]) else []
+
+
+def stamp(record: Any, runner: Any) -> Any:
+    """``record`` (a report or certificate) saying how ``runner``'s candidate ran (``runner`` may
+    also be a :class:`Containment`); unchanged if there is none to tell (a stand-in runner).
+
+    >>> from gamecert.reports import FailureReport
+    >>> blank = FailureReport(*["x"] * 9, 1, "p", "ph", 2, "e", "now")
+    >>> stamp(blank, Containment(False, "--no-contain was given")).containment
+    'NOT contained: --no-contain was given'
+    >>> stamp(blank, object()).containment
+    ''
+    """
+    containment = runner if isinstance(runner, Containment) else getattr(runner, "containment", None)
+    if not isinstance(containment, Containment) or not hasattr(record, "containment"):
+        return record
+    return replace(record, containment=containment.describe())

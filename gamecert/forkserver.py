@@ -697,10 +697,10 @@ def _wait_gone(pidfd: int, timeout_s: float) -> None:
 
 
 def _sandbox_tasks(launcher: int) -> list[tuple[int, int]]:
-    """(host pid, pid inside the sandbox) of the launcher's descendants, three levels deep
-    (init, server, the server's children); the inner pid is the last ``NSpid`` entry."""
+    """(host pid, pid inside the sandbox) of the launcher's descendants two levels deep (the
+    server, the sandbox's init, and its children); the inner pid is the last ``NSpid`` entry."""
     found, level = [], [launcher]
-    for _ in range(3):
+    for _ in range(2):
         level = [child for pid in level for child in _child_pids(pid)]
         for pid in level:
             try:
@@ -732,7 +732,7 @@ class ForkServerClient:
         # file are the sandbox's own, and ending the sandbox's init ends everything in it
         self.launch_prefix = list(launch_prefix)
         self.contained = bool(self.launch_prefix)
-        self._init: tuple[int, int] | None = None  # the sandbox's init: host pid and a pidfd
+        self._init: tuple[int, int] | None = None  # the server, the sandbox's init: host pid, pidfd
         self.proc = None
         self.restarts = 0
         self._buf = bytearray()
@@ -849,10 +849,10 @@ class ForkServerClient:
 
     @property
     def sandbox_pids(self) -> set[int]:
-        """Host pids of the sandbox's init and the server inside it (empty when not contained)."""
+        """The host pid of the server inside the sandbox, its init (empty when not contained)."""
         if self.proc is None or not self.contained:
             return set()
-        return {host for host, inner in _sandbox_tasks(self.proc.pid) if inner in (1, 2)}
+        return {host for host, inner in _sandbox_tasks(self.proc.pid) if inner == 1}
 
     def run(self, io_set: int) -> dict:
         """Run one test with I/O file set ``io_set`` (0 or 1; alternate them)."""

@@ -182,6 +182,7 @@ class _CandidateSession:
 
     def _finish(self, target: _Target) -> None:
         from gamecert.certify import Stats, build_certificate
+        from gamecert.contain import probe, stamp
         from gamecert.reports import FailureReport, write_certificate, write_report
 
         report_dir = self.config.getoption("candidate_report_dir")
@@ -215,6 +216,7 @@ class _CandidateSession:
         done = set(ran)
         cert = build_certificate(target.entry, target.candidate, target.plan, stats, target.limits, done,
                                  interrupted=interrupted, notes=notes)
+        cert = stamp(cert, probe())  # the items' runners, in this process or its workers, probed the same way
         target.written = write_certificate(cert, report_dir)
         target.verdict = cert.verdict
 
@@ -263,6 +265,7 @@ class CandidateItem(pytest.Item):
 
     def runtest(self) -> None:
         from gamecert.certify import SHRINK_SECONDS, Judge, Stats, build_report
+        from gamecert.contain import stamp
         from gamecert.sandbox import open_runner
 
         target, chunk = self.target, self.chunk
@@ -285,7 +288,8 @@ class CandidateItem(pytest.Item):
         self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
         if failure is None:
             return
-        report = build_report(target.entry, target.candidate, failure, target.plan, target.limits, stats.tests)
+        report = stamp(build_report(target.entry, target.candidate, failure, target.plan, target.limits, stats.tests),
+                       runner)
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,
                                                                      "report": report.to_json()})))
         lines = [
