@@ -1,7 +1,8 @@
 """Tests per second for a Python candidate: a fresh process per test versus the fork server.
 
-Both runners use the same sandbox (limits, scratch folder, output capture, verdict); only the
-way the candidate starts differs. They are measured in alternating rounds, so that a change in
+Both runners use the same sandbox (limits, scratch folder, output capture, verdict, containment);
+only the way the candidate starts differs. Then the cost of containment (see gamecert.contain):
+per test and per runner start, contained versus not, on both paths. They are measured in alternating rounds, so that a change in
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
 
@@ -41,6 +42,38 @@ def timed_round(runner, cases) -> float:
     return time.perf_counter() - start
 
 
+def start_cost(candidate, limits, contain: bool, fork_server: bool, rng) -> float:
+    """Seconds from opening a runner to its first answer (the sandbox is made once per runner)."""
+    start = time.perf_counter()
+    with open_runner(candidate, limits, fork_server=fork_server, contain=contain) as runner:
+        timed_round(runner, random_inputs(rng, 1))
+        return time.perf_counter() - start
+
+
+def containment_cost(candidate, limits, rng, seconds: float) -> None:
+    """Per-test time contained versus not, on both paths, in alternating rounds; and the start."""
+    for fork_server, batch in ((True, 100), (False, 5)):
+        times, counts = {True: 0.0, False: 0.0}, {True: 0, False: 0}
+        with open_runner(candidate, limits, fork_server=fork_server) as inside, \
+                open_runner(candidate, limits, fork_server=fork_server, contain=False) as outside:
+            assert inside.containment.enabled, inside.containment.describe()
+            runners = {True: inside, False: outside}
+            for runner in runners.values():
+                timed_round(runner, random_inputs(rng, 3))
+            end = time.perf_counter() + seconds / 2
+            while time.perf_counter() < end:
+                for contained in (True, False):
+                    cases = random_inputs(rng, batch)
+                    times[contained] += timed_round(runners[contained], cases)
+                    counts[contained] += len(cases)
+        per = {c: 1e6 * times[c] / counts[c] for c in (True, False)}
+        starts = {c: min(start_cost(candidate, limits, c, fork_server, rng) for _ in range(3)) for c in (True, False)}
+        path = "fork server" if fork_server else "fresh process"
+        print(f"{path + ':':<15} contained {per[True]:.0f} us/test, not contained {per[False]:.0f} us/test "
+              f"({per[True] - per[False]:+.0f} us/test); runner start to first answer "
+              f"{1000 * starts[True]:.0f} ms vs {1000 * starts[False]:.0f} ms")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
@@ -64,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             fork_t += timed_round(fork, cases)
             fork_n += len(cases)
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
+    containment_cost(candidate, limits, rng, args.seconds / 2)
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"fresh process per test: {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
     print(f"fork server:            {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")

@@ -22,6 +22,7 @@ from gamecert.engine.execute import Executor, Outcome
 from gamecert.engine.judge import Failure, Judge, Stats, expected_answer, visible
 from gamecert.engine.plan import PHASES, RUNS_ENV, SHRINK_SECONDS, HarnessError, Plan, make_plan
 from gamecert.engine.plan import exhaustive_tests as exhaustive_tests_by_count
+from gamecert.contain import probe, stamp
 from gamecert.errors import InputError, UsageError
 from gamecert.game import Game
 from gamecert.profiles import get_profile
@@ -85,6 +86,7 @@ class _Display:
         self.deadline: float | None = None
         self.note = ""
         self._last = 0.0
+        self.reported: set[str] = set()  # phases whose line is already out
 
     def __enter__(self) -> _Display:
         self.progress.__enter__()
@@ -103,6 +105,7 @@ class _Display:
             _say(line)
 
     def sweeping(self, outcome: Outcome, failure: Failure) -> None:
+        self.reported.add(failure.phase)
         _say(f"  {failure.phase:<11} FAIL ({failure.verdict}) at size {failure.size}; "
              "sweeping smaller inputs for a minimal one")
 
@@ -160,36 +163,40 @@ def certify_candidate_command(args: Any) -> int:
     plan = make_plan(entry, profile, seed, budget_s=budget, examples=args.examples,
                      exhaustive_tests=exhaustive_tests)
     fork_server = not getattr(args, "no_fork_server", False)
+    contain = not getattr(args, "no_contain", False)
     return run_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,
-                             runner_factory=lambda: _open(candidate, limits, fork_server))
+                             runner_factory=lambda: _open(candidate, limits, fork_server, contain),
+                             containment=probe(contain))
 
 
-def _open(candidate: Any, limits: Any, fork_server: bool) -> Any:
+def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
     from gamecert.sandbox import open_runner
 
-    return open_runner(candidate, limits, fork_server=fork_server)
+    return open_runner(candidate, limits, fork_server=fork_server, contain=contain)
 
 
 def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
-                      jobs: int = 1, runner_factory: Callable[[], Any]) -> int:
+                      jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None) -> int:
     game = entry.game
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
     _say(
         f"gamecert certify {game.name} {candidate.spec}: profile {plan.profile.name}, {by}, "
         f"{jobs} runner{'s' if jobs > 1 else ''}, seed {plan.seed}, "
         f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB"
+        + (f"; {containment.describe()}" if containment is not None else "")
     )
     display = _Display(game.name, plan.budget_s)
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=display)
     with display:
         outcome = executor.run()
     if outcome.failures:
-        for line in _phase_lines(outcome, only_failed=True):
+        for line in _phase_lines(outcome, only_failed=True, skip=display.reported):
             _say(line)
-    return _write_up(entry, candidate, outcome, limits, report_dir)
+    return _write_up(entry, candidate, outcome, limits, report_dir, containment)
 
 
-def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_dir: str) -> int:
+def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_dir: str,
+              containment: Any = None) -> int:
     stats = outcome.stats
     game = entry.game
     elapsed = stats.elapsed
@@ -206,7 +213,8 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
                                 ("got", failure.got_text or "(no output)")):
                 _say(_block(label, text))
             _say(f"  {'why:':<9} {_one_line(failure.reason)}")
-            report = build_report(entry, candidate, failure, outcome, limits, stats.tests, interrupted=interrupted)
+            report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
+                                        interrupted=interrupted), containment)
             _say(f"  {'minimal:':<9} {report.minimality}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
             _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
@@ -214,7 +222,7 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
             _say(str(path))
             return 1
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
-        cert = build_certificate(entry, candidate, outcome, limits, notes)
+        cert = stamp(build_certificate(entry, candidate, outcome, limits, notes), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
         share = 100 * stats.slowest_cpu_s / limits.time_s
@@ -224,12 +232,12 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         return 130 if interrupted else 0
 
 
-def _phase_lines(outcome: Outcome, only_failed: bool = False) -> list[str]:
+def _phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}
     lines = []
     for phase in PHASES:
-        if only_failed and phase not in failed:
+        if (only_failed and phase not in failed) or phase in skip:
             continue
         line = _phase_line(outcome, phase)
         if line:

@@ -49,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long to look (default: the profile's: quick 10, default 60, thorough 900)")
     c.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="runners in parallel (default: every core)")
+    c.add_argument("--no-contain", action="store_true",
+                   help="run the candidate NOT contained (no sandbox: it can read and write the user's files)")
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate")
     r.add_argument("report_dir", metavar="REPORT_DIR")

@@ -673,6 +673,45 @@ def _parse_report(line: bytes) -> dict:
     }
 
 
+def _child_pids(pid: int) -> list[int]:
+    """The children of a single-threaded process, from ``/proc/PID/task/PID/children``."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
+            return [int(word) for word in f.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _hold_child(pid: int) -> tuple[int, int] | None:
+    """The first child of ``pid`` (a sandbox launcher's init) and a pidfd that stays on it."""
+    for child in _child_pids(pid):
+        try:
+            return child, os.pidfd_open(child)
+        except OSError:
+            continue
+    return None
+
+
+def _wait_gone(pidfd: int, timeout_s: float) -> None:
+    select.select([pidfd], [], [], timeout_s)
+
+
+def _sandbox_tasks(launcher: int) -> list[tuple[int, int]]:
+    """(host pid, pid inside the sandbox) of the launcher's descendants two levels deep (the
+    server, the sandbox's init, and its children); the inner pid is the last ``NSpid`` entry."""
+    found, level = [], [launcher]
+    for _ in range(2):
+        level = [child for pid in level for child in _child_pids(pid)]
+        for pid in level:
+            try:
+                with open(f"/proc/{pid}/status", "rb") as f:
+                    line = next(ln for ln in f if ln.startswith(b"NSpid:"))
+                found.append((pid, int(line.split()[-1])))
+            except (OSError, StopIteration, ValueError):
+                continue
+    return found
+
+
 class ServerLost(Exception):
     """The server died or stopped answering; the client has already cleaned up after it."""
 
@@ -684,10 +723,16 @@ class ForkServerClient:
     the test twice in a row, ``{"lost": True, "pid": ...}``.
     """
 
-    def __init__(self, config: dict, log_path: str, *, reply_margin_s: float = 10.0) -> None:
+    def __init__(self, config: dict, log_path: str, *, reply_margin_s: float = 10.0,
+                 launch_prefix: list[str] | tuple[str, ...] = ()) -> None:
         self.config = config
         self.log_path = log_path
         self.reply_margin_s = reply_margin_s
+        # a sandbox launcher (bwrap ... --) the server runs under; inside it, pids in the pid
+        # file are the sandbox's own, and ending the sandbox's init ends everything in it
+        self.launch_prefix = list(launch_prefix)
+        self.contained = bool(self.launch_prefix)
+        self._init: tuple[int, int] | None = None  # the server, the sandbox's init: host pid, pidfd
         self.proc = None
         self.restarts = 0
         self._buf = bytearray()
@@ -702,7 +747,7 @@ class ForkServerClient:
 
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, os.path.abspath(__file__), json.dumps(self.config)],
+                [*self.launch_prefix, sys.executable, os.path.abspath(__file__), json.dumps(self.config)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
@@ -717,6 +762,8 @@ class ForkServerClient:
         if line != _READY.rstrip(b"\n"):
             self._kill()
             raise RuntimeError(f"the candidate supervisor did not start; its log:\n{self._log_tail()}")
+        if self.contained:
+            self._init = _hold_child(self.proc.pid)
 
     def _log_tail(self) -> str:
         try:
@@ -743,6 +790,13 @@ class ForkServerClient:
     def _kill(self) -> None:
         if self.proc is None:
             return
+        if self.contained and self._init is None:  # died before READY: find the init now
+            self._init = _hold_child(self.proc.pid)
+        if self._init is not None:  # the sandbox's init: killing it ends its PID namespace
+            try:
+                signal.pidfd_send_signal(self._init[1], signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         _killpg(self.proc.pid)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
@@ -751,6 +805,10 @@ class ForkServerClient:
                 pass
         self.proc.wait()
         self.proc = None
+        if self._init is not None:
+            _wait_gone(self._init[1], 5.0)  # its exit comes after every process in the namespace
+            os.close(self._init[1])
+            self._init = None
 
     def _once(self, io_set: int) -> tuple[dict | None, int | None]:
         if self.proc is None:
@@ -763,9 +821,9 @@ class ForkServerClient:
             return report, report["pid"]
         except (ServerLost, OSError, ValueError):
             pid, waiting = self._last_pid(), self._pid_at(_PID_WAITING)
-            self._kill()
-            for orphan in (pid, waiting):  # orphaned by the server's death: kill, wait till dead
-                if orphan is not None:
+            self._kill()  # contained: this ends the sandbox and all in it (its pids are not ours)
+            for orphan in (pid, waiting) if not self.contained else ():
+                if orphan is not None:  # orphaned by the server's death: kill, wait till dead
                     _kill_group_and_wait(orphan)
             return None, pid
 
@@ -782,8 +840,19 @@ class ForkServerClient:
 
     @property
     def waiting_pid(self) -> int | None:
-        """The child the server holds ready for the next test, if any (for diagnostics)."""
-        return self._pid_at(_PID_WAITING) if self.proc is not None else None
+        """The child the server holds ready for the next test, if any (for diagnostics; a host
+        pid, also when contained)."""
+        pid = self._pid_at(_PID_WAITING) if self.proc is not None else None
+        if pid is None or not self.contained:
+            return pid
+        return next((host for host, inner in _sandbox_tasks(self.proc.pid) if inner == pid), None)
+
+    @property
+    def sandbox_pids(self) -> set[int]:
+        """The host pid of the server inside the sandbox, its init (empty when not contained)."""
+        if self.proc is None or not self.contained:
+            return set()
+        return {host for host, inner in _sandbox_tasks(self.proc.pid) if inner == 1}
 
     def run(self, io_set: int) -> dict:
         """Run one test with I/O file set ``io_set`` (0 or 1; alternate them)."""

@@ -187,6 +187,7 @@ class _CandidateSession:
         from gamecert.engine.evidence import build_certificate
         from gamecert.engine.execute import GroupOutcome, Outcome
         from gamecert.engine.judge import Stats
+        from gamecert.contain import probe, stamp
         from gamecert.reports import FailureReport, write_certificate, write_report
 
         report_dir = self.config.getoption("candidate_report_dir")
@@ -226,6 +227,7 @@ class _CandidateSession:
         ran = sum(1 for k in keys if k in target.evidence and target.evidence[k]["passed"])
         cert = build_certificate(target.entry, target.candidate, outcome, target.limits,
                                  notes=[f"run by pytest: {ran} of {len(keys)} items"])
+        cert = stamp(cert, probe())  # the items' runners, in this process or its workers, probed the same way
         target.written = write_certificate(cert, report_dir)
         target.verdict = cert.verdict
 
@@ -276,6 +278,7 @@ class CandidateItem(pytest.Item):
         from gamecert.engine.evidence import build_report
         from gamecert.engine.judge import Judge, Stats
         from gamecert.engine.plan import SHRINK_SECONDS
+        from gamecert.contain import stamp
         from gamecert.sandbox import open_runner
 
         target, chunk = self.target, self.chunk
@@ -300,8 +303,8 @@ class CandidateItem(pytest.Item):
         self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
         if failure is None:
             return
-        report = build_report(target.entry, target.candidate, failure, None, target.limits, stats.tests,
-                              plan=target.plan)
+        report = stamp(build_report(target.entry, target.candidate, failure, None, target.limits, stats.tests,
+                                    plan=target.plan), runner)
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,
                                                                      "report": report.to_json()})))
         lines = [

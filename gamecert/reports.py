@@ -65,6 +65,7 @@ class FailureReport:
     tests_run: int = 0
     interrupted: bool = False
     notes: tuple[str, ...] = ()
+    containment: str = ""  # how the candidate ran: contained or not (see gamecert.contain)
 
     def replay_command(self, directory: str | os.PathLike[str]) -> str:
         return f"gamecert replay {shlex.quote(str(directory))}"
@@ -111,6 +112,8 @@ class FailureReport:
         run = _run_line(self)
         if run:
             out.append(f"- **Run:** {run}")
+        if self.containment:
+            out.append(f"- **Containment:** {self.containment}")
         if self.interrupted:
             out.append("- **Interrupted:** the run was stopped early; this is the fault found so far.")
         out += ["", "## Input", "", _fence(self.input), "", "## Expected", "", _fence(self.expected)]
@@ -199,6 +202,7 @@ class Certificate:
     #: phases the time budget cut short (their evidence is what ran)
     cut_phases: tuple[str, ...] = ()
     audits: int = 0
+    containment: str = ""  # how the candidate ran: contained or not (see gamecert.contain)
 
     @property
     def verdict(self) -> str:
@@ -268,6 +272,7 @@ class Certificate:
             f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
             + (f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel" if self.budget_s else ""),
+            *([f"- **Containment:** {self.containment}"] if self.containment else []),
             "",
             "## Evidence",
             "",
@@ -492,7 +497,8 @@ _REPLAY_KEYS: dict[str, type | tuple[type, ...]] = {
     "game": str, "candidate": str, "candidate_spec": str, "verdict": str, "input": str, "expected": str,
     "seed": int, "phase": str,
 }
-_TEXT_KEYS = ("verdict_meaning", "got", "reason", "profile", "explanation", "created", "minimality", "stderr_tail")
+_TEXT_KEYS = ("verdict_meaning", "got", "reason", "profile", "explanation", "created", "minimality", "stderr_tail",
+              "containment")
 _OPTIONAL_KEYS: dict[str, type | tuple[type, ...]] = {
     **dict.fromkeys(_TEXT_KEYS, str), "size": int, "tests_run": int, "time_limit_s": (int, float),
     "memory_limit_mb": int,

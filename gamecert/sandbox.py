@@ -48,6 +48,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from gamecert import contain
 from gamecert.errors import GamecertError, UsageError
 from gamecert.forkserver import ForkServerClient
 
@@ -250,10 +251,13 @@ def _user_task_count() -> int:
 class Runner:
     """Runs one candidate on one input at a time; a context manager. See :func:`open_runner`."""
 
-    def __init__(self, candidate: Candidate, limits: Limits, *, fork_server: bool = True) -> None:
+    def __init__(self, candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain_it: bool = True) -> None:
         self.candidate = candidate
         self.limits = limits
         self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
+        #: whether (and how) the candidate runs contained; see :mod:`gamecert.contain`
+        self.containment = contain.probe(contain_it)
+        contain.warn_if_not_contained(self.containment)
         root = _scratch_root()
         try:
             self._base = Path(tempfile.mkdtemp(prefix=f"gamecert-{candidate.name}-", dir=root))
@@ -281,8 +285,13 @@ class Runner:
                 "nproc": 0 if os.geteuid() == 0 else _user_task_count() + limits.processes,
             },
         }
+        prefix = contain.wrap(
+            [], writable=[str(self._base)], workdir=str(self._base), containment=self.containment,
+            readable=contain.program_paths(candidate.argv, config["python_file"]),
+        )
         try:
-            self._client: ForkServerClient | None = ForkServerClient(config, str(self._base / "server.log"))
+            self._client: ForkServerClient | None = ForkServerClient(config, str(self._base / "server.log"),
+                                                                     launch_prefix=prefix)
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             shutil.rmtree(self._base, ignore_errors=True)
             tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
@@ -302,7 +311,7 @@ class Runner:
         """The supervisor and the child it holds ready for the next test (for diagnostics)."""
         if self._client is None:
             return set()
-        return {p for p in (self._client.pid, self._client.waiting_pid) if p is not None}
+        return {p for p in (self._client.pid, self._client.waiting_pid) if p is not None} | self._client.sandbox_pids
 
     def run(self, input_text: str) -> RunResult:
         """Run the candidate once on ``input_text``."""
@@ -414,7 +423,8 @@ def _tail(path: str) -> tuple[int, str]:
     return size, "\n".join(lines[-_STDERR_TAIL_LINES:])
 
 
-def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True) -> Runner:
+def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain: bool = True) -> Runner:
     """A runner for ``candidate``: the fork server for a ``.py`` file (unless ``fork_server`` is
-    False), else a fresh process per test."""
-    return Runner(candidate, limits, fork_server=fork_server)
+    False), else a fresh process per test; contained (see :mod:`gamecert.contain`) unless
+    ``contain`` is False or containment cannot work here."""
+    return Runner(candidate, limits, fork_server=fork_server, contain_it=contain)

