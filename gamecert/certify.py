@@ -736,11 +736,16 @@ def certify_candidate_command(args: Any) -> int:
     """``gamecert certify GAME CANDIDATE``: exit 0 certified, 1 fault found, 130 interrupted."""
     from gamecert import registry
     from gamecert.sandbox import Candidate, open_runner
+    from gamecert.toolchains import CompileError
 
     if args.game == "all":
         raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
     entry = registry.get(args.game)
-    candidate = Candidate.parse(args.candidate)
+    try:
+        candidate = Candidate.parse(args.candidate, compile=getattr(args, "compile", None),
+                                    python=getattr(args, "python", None))
+    except CompileError as exc:
+        return _compile_error_report(entry, args, exc)
     if args.examples is not None and args.examples < 0:
         raise UsageError(f"--examples must be 0 or more, got {args.examples}")
     profile = get_profile(args.profile)
@@ -757,6 +762,35 @@ def certify_candidate_command(args: Any) -> int:
     plan = make_plan(entry, profile, seed, args.examples, budget=budget)
     runner_cm = open_runner(candidate, limits, fork_server=not getattr(args, "no_fork_server", False))
     return run_certification(entry, candidate, plan, limits, runner_cm, report_dir)
+
+
+def _compile_error_report(entry: Entry, args: Any, exc: Any) -> int:
+    """A candidate that does not compile: verdict CE with the compiler's message, written as a
+    report (empty input) through :func:`write_report`; exit 1."""
+    from gamecert.sandbox import _safe_name
+
+    report_dir = args.report_dir if args.report_dir is not None else "reports"
+    check_report_dir(report_dir, entry.game.name)
+    limits = _limits(entry.game, args.time_limit, args.memory_limit)
+    source = Path(exc.source)
+    command = shlex.join(exc.command) if exc.command else "(none)"
+    report = FailureReport(
+        game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
+        verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
+        reason=f"{exc}", seed=args.seed if args.seed is not None else 0,
+        profile=get_profile(args.profile).name, phase="compile", size=0,
+        explanation="(the candidate did not compile; no input was run)", created=timestamp(),
+        stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
+        notes=(f"compile command: {command}",),
+    )
+    _say(f"{Verdict.CE} ({Verdict.CE.meaning}): {_visible(str(exc))}")
+    _say(f"  {'command:':<9} {_visible(command)}")
+    for line in exc.output.splitlines()[:20]:
+        _say(f"  | {line}")
+    path = _write_somewhere(lambda where: write_report(report, where), report_dir)
+    _say("summary: 0 tests: CE; report in")
+    _say(str(path))
+    return 1
 
 
 def run_certification(entry: Entry, candidate: Any, plan: Plan, limits: Any, runner_cm: Any,
