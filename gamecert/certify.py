@@ -777,7 +777,7 @@ def _compile_error_report(entry: Entry, args: Any, exc: Any) -> int:
     report = FailureReport(
         game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
         verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
-        reason=f"{exc}", seed=args.seed if args.seed is not None else 0,
+        reason=f"{exc}", seed=args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31),
         profile=get_profile(args.profile).name, phase="compile", size=0,
         explanation="(the candidate did not compile; no input was run)", created=timestamp(),
         stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,

@@ -105,6 +105,9 @@ EXTENSIONS = {
     ".go": "go", ".js": "javascript", ".py": "python",
 }
 
+#: the file name extension the copy in the build folder gets (the given name may differ in case)
+_SUFFIX = {"cpp": ".cpp", "c": ".c", "rust": ".rs", "go": ".go", "java": ".java"}
+
 
 @dataclass(frozen=True)
 class Build:
@@ -334,16 +337,17 @@ def _read_source(path: Path) -> bytes:
 def prepare(path: str | os.PathLike[str], *, compile: str | None = None, python: str | None = None) -> Build:
     """Make the source file at ``path`` runnable: compile it (or find it in the cache), or choose
     its interpreter. Raises :class:`CompileError`, :class:`MissingToolchain` or :class:`UsageError`."""
-    source = Path(path).expanduser().resolve()
-    language = language_of(source)
+    given = Path(path).expanduser()
+    language = language_of(given)  # by the name given: a link to /dev/zero named x.py is refused below
     if language is None:
         raise UsageError(f"{path}: not a source file of a known language ({', '.join(sorted(EXTENSIONS))})")
     if python is not None and language != "python":
-        raise UsageError(f"--python applies to .py candidates, not to {source.name}")
+        raise UsageError(f"--python applies to .py candidates, not to {given.name}")
     lang = LANGUAGES[language]
     if compile is not None and not lang.compile:
-        raise UsageError(f"--compile applies to compiled languages; {source.name} ({language}) is not compiled")
-    data = _read_source(source)
+        raise UsageError(f"--compile applies to compiled languages; {given.name} ({language}) is not compiled")
+    data = _read_source(given)
+    source = given.resolve()
     source_sha = hashlib.sha256(data).hexdigest()
     if language == "python":
         return _python_build(source, source_sha, python)
@@ -376,7 +380,7 @@ def _compile_template(lang: Language, compile: str | None) -> tuple[str, ...]:
         return words
     template = lang.compile
     if any("{std}" in w for w in template):
-        compiler = _require(lang.compiler, f"compile {lang.name} sources")
+        compiler = _require(lang.compiler, f"compile {_SUFFIX[lang.name]} sources")
         standards = CPP_STANDARDS if lang.name == "cpp" else C_STANDARDS
         std = newest_standard(compiler, lang.name, standards)
         template = tuple(w.replace("{std}", std) for w in template)
@@ -385,7 +389,7 @@ def _compile_template(lang: Language, compile: str | None) -> tuple[str, ...]:
 
 def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, compile: str | None) -> Build:
     template = _compile_template(lang, compile)
-    what = f"compile {source.suffix} sources" if compile is None else "run the --compile command"
+    what = f"compile {_SUFFIX[lang.name]} sources" if compile is None else "run the --compile command"
     program = _require(template[0], what)
     java = _require("java", "run .java sources") if lang.name == "java" else ""
     version = compiler_version(program, lang.version_flag if compile is None else "--version")
@@ -425,7 +429,7 @@ def _build_into(root: Path, final: Path, lang: Language, source: Path, data: byt
     except OSError as exc:
         raise UsageError(f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)") from None
     try:
-        source_name = f"{main_class.rsplit('.', 1)[-1]}.java" if lang.name == "java" else f"main{source.suffix.lower()}"
+        source_name = f"{main_class.rsplit('.', 1)[-1]}.java" if lang.name == "java" else f"main{_SUFFIX[lang.name]}"
         (work / source_name).write_bytes(data)
         values = {"src": str(work / source_name), "exe": str(work / _EXE), "dir": str(work), "class": main_class}
         command = (program, *_fill(template[1:], values))

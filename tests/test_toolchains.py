@@ -264,7 +264,7 @@ def test_missing_compiler_is_exit_2(tmp_path: Path) -> None:
                     str(tmp_path / "r"), env=env)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == [
-        "gamecert: error: g++ is not installed (not on PATH); it is needed to compile cpp sources"]
+        "gamecert: error: g++ is not installed (not on PATH); it is needed to compile .cpp sources"]
 
 
 def test_python_option(tmp_path: Path) -> None:
