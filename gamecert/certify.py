@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import shlex
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +27,8 @@ from gamecert.contain import probe, stamp
 from gamecert.errors import InputError, UsageError
 from gamecert.game import Game
 from gamecert.profiles import get_profile
-from gamecert.reports import check_report_dir, read_report, write_certificate, write_report
+from gamecert.reports import FailureReport, check_report_dir, read_report, timestamp, write_certificate, write_report
+from gamecert.verdict import Verdict
 
 #: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
 MAX_TIME_LIMIT_S = 86_400.0
@@ -138,11 +140,16 @@ def certify_candidate_command(args: Any) -> int:
     """``gamecert certify GAME CANDIDATE``: exit 0 certified, 1 fault found, 130 interrupted."""
     from gamecert import registry
     from gamecert.sandbox import Candidate
+    from gamecert.toolchains import CompileError
 
     if args.game == "all":
         raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
     entry = registry.get(args.game)
-    candidate = Candidate.parse(args.candidate)
+    try:
+        candidate = Candidate.parse(args.candidate, compile=getattr(args, "compile", None),
+                                    python=getattr(args, "python", None))
+    except CompileError as exc:
+        return _compile_error_report(entry, args, exc)
     if args.examples is not None and args.examples < 0:
         raise UsageError(f"--examples must be 0 or more, got {args.examples}")
     profile = get_profile(args.profile)
@@ -167,6 +174,35 @@ def certify_candidate_command(args: Any) -> int:
     return run_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,
                              runner_factory=lambda: _open(candidate, limits, fork_server, contain),
                              containment=probe(contain))
+
+
+def _compile_error_report(entry: Any, args: Any, exc: Any) -> int:
+    """A candidate that does not compile: verdict CE with the compiler's message, written as a
+    report (empty input) through :func:`write_report`; exit 1."""
+    from gamecert.sandbox import _safe_name
+
+    report_dir = args.report_dir if args.report_dir is not None else "reports"
+    check_report_dir(report_dir, entry.game.name)
+    limits = _limits(entry.game, args.time_limit, args.memory_limit)
+    source = Path(exc.source)
+    command = shlex.join(exc.command) if exc.command else "(none)"
+    report = FailureReport(
+        game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
+        verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
+        reason=f"{exc}", seed=args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31),
+        profile=get_profile(args.profile).name, phase="compile", size=0,
+        explanation="(the candidate did not compile; no input was run)", created=timestamp(),
+        stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
+        notes=(f"compile command: {command}",),
+    )
+    _say(f"{Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}")
+    _say(f"  {'command:':<9} {visible(command)}")
+    for line in exc.output.splitlines()[:20]:
+        _say(f"  | {line}")
+    path = _write_somewhere(lambda where: write_report(report, where), report_dir)
+    _say("summary: 0 tests: CE; report in")
+    _say(str(path))
+    return 1
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:

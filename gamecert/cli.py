@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("certify", help="certify a candidate program, or the registered solvers")
     c.add_argument("game", help="a game name, or 'all'")
-    c.add_argument("candidate", nargs="?", help="a .py file, an executable, or a quoted command line")
+    c.add_argument("candidate", nargs="?",
+                   help="a source file (.cpp .cc .cxx .c .java .rs .go .js .py), an executable, or a quoted command line")
     c.add_argument("--examples", type=int, default=None, metavar="N", help="random cases (default: from the profile)")
     c.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: chosen and reported)")
     c.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per test (default: the problem's)")
@@ -51,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="runners in parallel (default: every core)")
     c.add_argument("--no-contain", action="store_true",
                    help="run the candidate NOT contained (no sandbox: it can read and write the user's files)")
+    c.add_argument("--compile", default=None, metavar="CMD",
+                   help="compile command for a source candidate, with {src} {exe} {dir} {class} (see docs/certify.md)")
+    c.add_argument("--python", default=None, metavar="INTERPRETER",
+                   help="run a .py candidate with this interpreter (e.g. pypy3) instead of gamecert's own Python")
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate")
     r.add_argument("report_dir", metavar="REPORT_DIR")

@@ -1,6 +1,6 @@
 """Running untrusted candidate programs under OS limits, one test at a time.
 
-A :class:`Candidate` is what the user named (a ``.py`` file, an executable, or a command line);
+A :class:`Candidate` is what the user named (a source file, an executable, or a command line);
 :func:`open_runner` gives a :class:`Runner` whose :meth:`Runner.run` feeds one input and returns a
 :class:`RunResult`: the status (``ok``, ``re``, ``tle``, ``mle``, ``ole``), the output and the
 evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr).
@@ -172,48 +172,69 @@ def _absolutise_args(words: list[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A program to certify, as the user named it."""
+    """A program to certify, as the user named it, with its provenance.
+
+    ``language`` is the source language (see :mod:`gamecert.toolchains`), ``executable`` for a
+    program file, ``command`` for a command line. ``source``, ``binary``, ``compile_command``,
+    ``compiler_version``, ``source_sha256`` and ``binary_sha256`` say what was built from what
+    (empty where they do not apply).
+    """
 
     spec: str
     name: str
     argv: tuple[str, ...]
     python_file: Path | None
+    language: str = "command"
+    source: Path | None = None
+    binary: Path | None = None
+    compile_command: tuple[str, ...] = ()
+    compiler_version: str = ""
+    source_sha256: str = ""
+    binary_sha256: str = ""
 
     @classmethod
-    def parse(cls, spec: str) -> Candidate:
-        """A ``.py`` file, an executable file, or a command line whose first word is on PATH.
+    def parse(cls, spec: str, *, compile: str | None = None, python: str | None = None) -> Candidate:
+        """A source file (compiled once, see :mod:`gamecert.toolchains`), an executable file, or
+        a command line whose first word is on PATH. ``compile`` overrides the compile command of
+        a compiled source; ``python`` names the interpreter of a ``.py`` source (default: this
+        Python, through the fork server). A source that does not compile raises
+        :class:`gamecert.toolchains.CompileError`.
 
         >>> Candidate.parse("sh -c true").argv[1:]
         ('-c', 'true')
         >>> Candidate.parse("sh -c true").name
         'sh'
         """
+        from gamecert import toolchains
+
         text = spec.strip()
         if not text:
-            raise UsageError("the candidate is empty: give a .py file, an executable or a command line")
+            raise UsageError("the candidate is empty: give a source file, an executable or a command line")
         path = Path(text).expanduser()
         if path.exists():
             if path.is_dir():
                 raise UsageError(f"candidate {spec!r} is a folder; give a program file or a command line")
-            if path.suffix == ".py":
-                if not path.is_file():  # a FIFO or a device (/dev/zero) would be read for ever
-                    raise UsageError(f"candidate {spec!r} is not a regular file")
-                if path.stat().st_size > MAX_SOURCE_BYTES:
-                    raise UsageError(f"candidate {spec!r} is larger than {MAX_SOURCE_BYTES >> 20} MB; "
-                                     "is it really a Python source file?")
-                resolved = path.resolve()
-                return cls(spec, _safe_name(path.stem), (sys.executable, str(resolved)), resolved)
+            if toolchains.language_of(path) is not None:
+                return cls._from_build(spec, path, toolchains.prepare(path, compile=compile, python=python), python)
+        if compile is not None or python is not None:
+            option = "--compile" if compile is not None else "--python"
+            raise UsageError(f"{option} applies to a source file candidate, and {spec!r} is not one")
+        if path.exists():
+            if not path.is_file():
+                raise UsageError(f"candidate {spec!r} is not a regular file")
             if not os.access(path, os.X_OK):
                 raise UsageError(
                     f"candidate {spec!r} is not executable; run `chmod +x {text}` "
                     f"or give a command line such as 'python3 {text}'"
                 )
-            return cls(spec, _safe_name(path.stem), (str(path.resolve()),), None)
+            resolved = path.resolve()
+            return cls(spec, _safe_name(path.stem), (str(resolved),), None, language="executable",
+                       binary=resolved, binary_sha256=_sha256_file(resolved))
         try:
             words = shlex.split(text)
         except ValueError as exc:
             raise UsageError(f"candidate {spec!r} is not a valid command line: {exc}") from None
-        if len(words) == 1 and ("/" in text or text.endswith(".py")):
+        if len(words) == 1 and ("/" in text or toolchains.language_of(text) is not None):
             raise UsageError(f"candidate file {spec!r} does not exist")
         program = shutil.which(words[0])
         if program is None:
@@ -222,6 +243,30 @@ class Candidate:
             )
         argv = (os.path.abspath(program), *_absolutise_args(words[1:]))
         return cls(spec, _safe_name(Path(words[0]).name), argv, None)
+
+    @classmethod
+    def _from_build(cls, spec: str, path: Path, build: object, python: str | None) -> Candidate:
+        """A candidate from a :class:`gamecert.toolchains.Build`; a ``.py`` source without
+        ``python`` keeps ``python_file`` (run by the fork server)."""
+        python_file = build.source if build.language == "python" and python is None else None
+        return cls(spec, _safe_name(path.stem), build.argv, python_file, language=build.language,
+                   source=build.source, binary=build.binary, compile_command=build.compile_command,
+                   compiler_version=build.compiler_version, source_sha256=build.source_sha256,
+                   binary_sha256=build.binary_sha256)
+
+
+def _sha256_file(path: Path) -> str:
+    """The file's sha256, or "" if it cannot be read (an executable without read permission)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()
 
 
 def _scratch_root() -> str | None:

@@ -13,6 +13,7 @@ class Verdict(str, Enum):
     TLE = "TLE"  # time limit exceeded
     MLE = "MLE"  # memory limit exceeded
     OLE = "OLE"  # output limit exceeded
+    CE = "CE"  # compilation error
 
     @property
     def meaning(self) -> str:
@@ -30,4 +31,5 @@ _MEANING = {
     Verdict.TLE: "time limit exceeded",
     Verdict.MLE: "memory limit exceeded",
     Verdict.OLE: "output limit exceeded",
+    Verdict.CE: "compilation error",
 }
