@@ -17,8 +17,8 @@ fails on its own (a one-game input), or else to the shortest failing prefix of t
 
 Expected answers come from ``game.oracle`` within its reach and otherwise from every registered
 fast solver, which must all agree (:class:`HarnessError` if they do not). Judging: sandbox
-status -> RE/TLE/MLE/OLE; output -> ``game.parse_answer`` (PE if unreadable) -> ``game.judge``
-(WA with its reason).
+status -> RE/TLE/MLE/OLE; output -> ``game.parse_answer`` (PE for a malformed number, WA for a wrong, missing or extra
+token: :mod:`gamecert.tokens`) -> ``game.judge`` (WA with its reason).
 
 The same :class:`Plan` of chunks drives the command line (in order, stopping at the first fault)
 and the pytest plugin (:mod:`gamecert.pytest_candidate`, one test item per chunk).
@@ -39,10 +39,10 @@ from typing import Any
 
 from gamecert import interrupts
 from gamecert.errors import (
+    AnswerError,
     GamecertError,
     InputError,
     OutOfReach,
-    PresentationError,
     UsageError,
 )
 from gamecert.game import Game
@@ -354,15 +354,15 @@ class Judge:
             return failure(verdict, result.describe(), clip(result.stdout))
         try:
             got = game.parse_answer(result.stdout, instance)
-        except PresentationError as exc:
-            return failure(Verdict.PE, str(exc), clip(result.stdout))
+        except AnswerError as exc:  # PE (a malformed number) or WA (a wrong, missing or extra token)
+            return failure(Verdict(exc.verdict), str(exc), clip(result.stdout))
         if len(singles) == 1:
             reason = game.judge(instance, got, expected[0][0])
         else:
             # the canonical answers of the games, one after another, are the batch's answer
             try:
                 whole = game.parse_answer(expected_text, instance)
-            except PresentationError:
+            except AnswerError:
                 whole = None
             if whole is not None:
                 reason = game.judge(instance, got, whole)
