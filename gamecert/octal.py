@@ -356,6 +356,7 @@ def periodicity_claim(game: OctalGame, limit: int = 20000) -> Claim:
         f"the Grundy sequence of octal game {game.code} is eventually periodic; its smallest period and preperiod, "
         "for every heap size",
         check,
+        level="all sizes",
     )
 
 
@@ -390,6 +391,7 @@ def recurrence_claim(
         f"octal {game.code}: z3 recurrence",
         f"the computed Grundy sequence of octal game {game.code} is the only solution of the mex recurrence (z3, bounded)",
         check,
+        level="bounded",
     )
 
 
