@@ -402,9 +402,10 @@ if __name__ == "__main__":
 
 _PROOFS = '''"""Claims about __NAME__: what the fast solvers rely on, with the evidence that checks it.
 
-Each Claim(name, statement, check) has check() return Evidence(level, detail), level one of
-"bounded", "exhaustive", "all sizes", or raise ClaimRefuted(claim, index, detail) at the first
-index where it fails. Set CLAIMS = [] if the game states none.
+Each Claim(name, statement, check, level=...) has check() return Evidence(level, detail), level
+one of "bounded", "exhaustive", "all sizes" (the same as the claim's level, which gamecert show
+prints), or raise ClaimRefuted(claim, index, detail) at the first index where it fails. Set
+CLAIMS = [] if the game states none.
 """
 
 from __future__ import annotations
@@ -419,7 +420,7 @@ def check_closed_form():
 
 
 CLAIMS = [
-    Claim("closed form", "state the claim: what holds, for which sizes", check_closed_form),
+    Claim("closed form", "state the claim: what holds, for which sizes", check_closed_form, level="bounded"),
 ]
 
 UNFINISHED = unfinished(globals())
