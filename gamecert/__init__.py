@@ -5,11 +5,12 @@ The public surface is small: :class:`Game` and :class:`Explanation` to write a g
 subclasses for errors.
 """
 
-from gamecert.errors import GamecertError, InputError, PresentationError, RegistryError
+from gamecert.errors import AnswerError, GamecertError, InputError, PresentationError, RegistryError, WrongAnswerError
 from gamecert.game import ExhaustiveSpace, Explanation, Game
 from gamecert.verdict import Verdict
 
 __all__ = [
+    "AnswerError",
     "ExhaustiveSpace",
     "Explanation",
     "Game",
@@ -18,4 +19,5 @@ __all__ = [
     "PresentationError",
     "RegistryError",
     "Verdict",
+    "WrongAnswerError",
 ]

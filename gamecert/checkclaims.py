@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gamecert.errors import InputError, OutOfReach, PresentationError, UsageError
+from gamecert.errors import InputError, OutOfReach, PresentationError, UsageError, WrongAnswerError
 
 INPUT_MARK = "--- input"
 ANSWER_MARK = "--- answer"
@@ -166,6 +166,8 @@ def check_claim(entry: Any, claim: ClaimedExample) -> ClaimResult:
         claimed = game.parse_answer(claim.answer, instance)
     except PresentationError as exc:
         return ClaimResult(claim, "false", f"the claimed answer is not a well-formed output: {exc}", right, source)
+    except WrongAnswerError as exc:
+        return ClaimResult(claim, "false", f"the claimed answer is wrong: {exc}", right, source)
     reason = game.judge(instance, claimed, expected)
     if reason is None:
         return ClaimResult(claim, "holds", f"{_inline(claim.answer)} (confirmed by {source})", right, source)

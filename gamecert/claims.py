@@ -41,11 +41,21 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Claim:
-    """A named statement and the function that checks it."""
+    """A named statement and the function that checks it.
+
+    ``level`` is the evidence level the check establishes when the claim holds, stated up front
+    so ``gamecert show`` can name it without running the check; ``gamecert prove`` does not
+    count a claim as holding when its check returns another level.
+    """
 
     name: str
     statement: str
     check: Callable[[], Evidence]
+    level: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"claim {self.name!r}: level must be one of {LEVELS}, got {self.level!r}")
 
     def __call__(self) -> Evidence:
         return self.check()

@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("name")
     n.add_argument("--octal", default=None, metavar="CODE", help="make it the heap game with this octal code")
 
+    s = sub.add_parser("show", help="a game at a glance: rules, formats, limits, samples, what its evidence rests on")
+    s.add_argument("game")
+
     e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves")
     e.add_argument("game")
     e.add_argument("input", metavar="FILE", help="an input file, or - for stdin")
@@ -202,6 +205,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from gamecert.prove import prove_command
 
         return prove_command(args)
+    if args.command == "show":
+        from gamecert.show import show_command
+
+        return show_command(args)
     if args.command == "new-game":
         from gamecert.scaffold import new_game_command
 

@@ -26,8 +26,28 @@ class InputError(GamecertError):
         super().__init__(f"{where}: {rule}")
 
 
-class PresentationError(GamecertError):
-    """An answer that cannot be read at all (as opposed to a readable but wrong one)."""
+class AnswerError(GamecertError):
+    """A program's output rejected while it is read; ``verdict`` is what a judge gives it.
+
+    The two kinds follow testlib (see :mod:`gamecert.tokens`): :class:`PresentationError` (PE)
+    for a number that is not written as one, :class:`WrongAnswerError` (WA) for a wrong,
+    missing or extra token.
+    """
+
+    verdict: str = "WA"
+
+
+class PresentationError(AnswerError):
+    """An answer that cannot be read: a malformed number (testlib's ``_pe``)."""
+
+    verdict = "PE"
+
+
+class WrongAnswerError(AnswerError):
+    """An answer read in full whose tokens are wrong: a different word, a number out of its range,
+    a missing or an extra token (testlib's ``_wa``)."""
+
+    verdict = "WA"
 
 
 class RegistryError(GamecertError):

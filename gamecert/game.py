@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from gamecert.errors import InputError, PresentationError
+from gamecert.errors import InputError
 
 Instance = Any
 Answer = Any
@@ -84,6 +84,12 @@ class Game(abc.ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    #: the rules in brief (who moves, what a move is, who wins), for ``gamecert show``
+    rules: ClassVar[str] = ""
+    #: the input format and constraints, in words
+    input_format: ClassVar[str] = ""
+    #: the output format, in words (how it is read: :mod:`gamecert.tokens`)
+    output_format: ClassVar[str] = ""
     #: the problem's limits, used as defaults when a candidate is judged
     time_limit: ClassVar[float] = 1.0
     memory_limit_mb: ClassVar[int] = 256
@@ -114,7 +120,11 @@ class Game(abc.ABC):
     # ---- answers -----------------------------------------------------------------------
     @abc.abstractmethod
     def parse_answer(self, text: str, instance: Instance) -> Answer:
-        """Read a program's output; raise :class:`PresentationError` if it cannot be read."""
+        """Read a program's output with :class:`gamecert.tokens.AnswerReader`.
+
+        Raise :class:`PresentationError` (PE) for a malformed number and
+        :class:`WrongAnswerError` (WA) for a wrong, missing or extra token; the reader does both.
+        """
 
     @abc.abstractmethod
     def format_answer(self, answer: Answer) -> str:
@@ -330,9 +340,3 @@ def ensure_recursion(depth: int) -> None:
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
 
-
-def answer_tokens(text: str) -> list[str]:
-    """Output tokens after whitespace normalisation, as contest checkers compare them."""
-    if "\x00" in text:
-        raise PresentationError("output contains a NUL byte")
-    return text.split()

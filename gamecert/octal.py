@@ -49,12 +49,11 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from gamecert.claims import Claim, ClaimRefuted, Evidence
-from gamecert.errors import GamecertError, InputError, OutOfReach, PresentationError, UsageError
+from gamecert.errors import GamecertError, InputError, OutOfReach, UsageError
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
-    answer_tokens,
     input_lines,
     mex,
     parse_int,
@@ -63,6 +62,7 @@ from gamecert.game import (
     reject_trailing,
     require_line,
 )
+from gamecert.tokens import INT32, AnswerReader
 
 
 class NotPeriodicYet(GamecertError):
@@ -356,6 +356,7 @@ def periodicity_claim(game: OctalGame, limit: int = 20000) -> Claim:
         f"the Grundy sequence of octal game {game.code} is eventually periodic; its smallest period and preperiod, "
         "for every heap size",
         check,
+        level="all sizes",
     )
 
 
@@ -390,6 +391,7 @@ def recurrence_claim(
         f"octal {game.code}: z3 recurrence",
         f"the computed Grundy sequence of octal game {game.code} is the only solution of the mex recurrence (z3, bounded)",
         check,
+        level="bounded",
     )
 
 
@@ -513,12 +515,23 @@ class OctalHeapGame(Game):
     """
 
     time_limit = 1.0
+    memory_limit_mb = 256
     minimax_reach = 12
     max_batch = 1
 
     def __init__(self, name: str, octal: OctalGame, max_heaps: int = MAX_HEAPS, max_heap: int = MAX_HEAP) -> None:
         self.name = name  # type: ignore[misc]  # per instance: one class serves every code
         self.title = f"octal game {octal.code}"  # type: ignore[misc]
+        self.rules = _octal_rules(octal)  # type: ignore[misc]
+        self.input_format = (  # type: ignore[misc]
+            f"Line 1: m (1 <= m <= {max_heaps}), the number of heaps. Line 2: the m heap sizes "
+            f"(1 to {max_heap} each), separated by single spaces."
+        )
+        self.output_format = (  # type: ignore[misc]
+            "Second if the player to move loses; otherwise First and, on the next line, a winning move "
+            "'i a b': heap i (1-based) becomes heaps of a and b tokens (0: no heap; either order). "
+            "Any winning move is accepted."
+        )
         self.octal = octal
         self.max_heaps = max_heaps
         self.max_heap = max_heap
@@ -570,31 +583,21 @@ class OctalHeapGame(Game):
 
     # ---- answers -------------------------------------------------------------------------
     def parse_answer(self, text: str, instance: tuple[int, ...]) -> OctalAnswer:
-        """``Second``, or ``First`` and three whole numbers ``i a b`` (whitespace is free).
+        """``Second``, or ``First`` and three integers ``i a b``: ``i`` positive (the judge says
+        when there is no heap ``i``), ``a`` and ``b`` in ``0..max_heap`` (:mod:`gamecert.tokens`).
 
         >>> g = octal_parts("0.07").game
         >>> g.parse_answer("First\\n2 0 3\\n", (1, 5))
         OctalAnswer(winner='First', move=(2, 3, 0))
         """
-        tokens = answer_tokens(text)
-        shown = " ".join(tokens)[:40]
-        if not tokens or tokens[0] not in ("First", "Second"):
-            raise PresentationError(f"expected First or Second first; got {shown!r}")
-        if tokens[0] == "Second":
-            if len(tokens) != 1:
-                raise PresentationError(f"after Second nothing more is expected; got {shown!r}")
+        reader = AnswerReader(text)
+        if reader.word(("First", "Second"), "First or Second") == "Second":
+            reader.finish()
             return OctalAnswer("Second")
-        if len(tokens) != 4:
-            raise PresentationError(
-                f"after First, expected a winning move 'i a b' (heap i becomes heaps of a and b tokens, 0 for "
-                f"no heap); got {shown!r}"
-            )
-        numbers = []
-        for tok in tokens[1:]:
-            if not (tok.isascii() and tok.isdigit()) or len(tok) > 12:
-                raise PresentationError(f"the move 'i a b' must be three whole numbers; got {tok[:20]!r}")
-            numbers.append(int(tok))
-        i, x, y = numbers
+        i = reader.integer(1, INT32[1], "the heap i of the move 'i a b'")
+        x = reader.integer(0, self.max_heap, "the heap a of the move 'i a b'")
+        y = reader.integer(0, self.max_heap, "the heap b of the move 'i a b'")
+        reader.finish()
         return OctalAnswer("First", (i, max(x, y), min(x, y)))
 
     def format_answer(self, answer: OctalAnswer) -> str:
@@ -815,6 +818,28 @@ class OctalHeapGame(Game):
             for less in dict.fromkeys((h // 2, h - 1)):
                 if less >= 1:
                     yield heaps[:k] + (less,) + heaps[k + 1 :]
+
+
+def _octal_rules(octal: OctalGame) -> str:
+    """The rules of a heap game in words, from its code's digits.
+
+    >>> print(_octal_rules(OctalGame.parse("0.07")))
+    Heaps of tokens (octal game 0.07); players alternate and the player who cannot move loses. A move takes 2 tokens from a heap, leaving nothing, one heap or two heaps.
+    """
+    kinds = ("nothing", "one heap", "two heaps")
+    moves = []
+    for k, digit in enumerate(octal.digits):
+        leaves = [kinds[bit] for bit in range(3) if digit >> bit & 1]
+        if not leaves:
+            continue
+        what = "splits a heap in two without taking any" if k == 0 else f"takes {k} token{'s' if k > 1 else ''} from a heap, leaving"
+        moves.append(what if k == 0 else f"{what} {_or(leaves)}")
+    return (f"Heaps of tokens (octal game {octal.code}); players alternate and the player who cannot move loses. "
+            f"A move {'; or '.join(moves)}.")
+
+
+def _or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 @functools.lru_cache(maxsize=None)

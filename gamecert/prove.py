@@ -59,6 +59,9 @@ def check_claim(game: str, claim: Claim) -> ClaimOutcome:
         return ClaimOutcome(game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=str(exc))
     if not isinstance(evidence, Evidence):
         raise UsageError(f"claim {claim.name!r} of {game} returned {type(evidence).__name__}, not Evidence")
+    if claim.level is not None and evidence.level != claim.level:
+        return ClaimOutcome(game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=(
+            f"the claim states evidence '{claim.level}' but its check gave '{evidence.describe()}'"))
     return ClaimOutcome(game, claim, "holds", time.perf_counter() - start, evidence=evidence)
 
 

@@ -241,12 +241,11 @@ formats and the constraints. Which parts are still stubs: ``gamecert list``.
 
 from __future__ import annotations
 
-from gamecert.errors import InputError, OutOfReach, PresentationError  # noqa: F401 (for the stubs)
+from gamecert.errors import InputError, OutOfReach  # noqa: F401 (for the stubs)
 from gamecert.game import (  # noqa: F401 (helpers the stubs below will need)
     ExhaustiveSpace,
     Explanation,
     Game,
-    answer_tokens,
     input_lines,
     mex,
     parse_int,
@@ -255,13 +254,17 @@ from gamecert.game import (  # noqa: F401 (helpers the stubs below will need)
     require_line,
 )
 from gamecert.scaffold import todo, todo_value, unfinished
+from gamecert.tokens import AnswerReader  # noqa: F401 (parse_answer reads through it)
 
 
 class __CLASS__(Game):
     name = "__NAME__"
     title = "__TITLE__"
     time_limit = 1.0  # seconds per test, the problem's limit
-    memory_limit_mb = 256
+    memory_limit_mb = 256  # MB, the problem's limit
+    rules = todo_value("the rules in brief: who moves, what a move is, who wins (shown by gamecert show)")
+    input_format = todo_value("the input format and constraints, in words")
+    output_format = todo_value("the output format, in words")
     samples = todo_value("the statement's (input text, output text) pairs, e.g. ((\\"3\\\\n\\", \\"First\\\\n\\"),)")
     minimax_reach = todo_value("the largest size (in size()'s measure) minimax() is meant for")
     oracle_reach = todo_value("the largest size oracle() is meant for")
@@ -288,7 +291,9 @@ class __CLASS__(Game):
     # ---- answers -------------------------------------------------------------------------
     @todo
     def parse_answer(self, text, instance):
-        """Read a program's output with answer_tokens(text); PresentationError if unreadable."""
+        """Read a program's output with reader = AnswerReader(text): reader.word(choices, what),
+        reader.integer(low, high, what), then reader.finish(). It gives PE for a malformed
+        number and WA for a wrong, missing or extra token, as a testlib checker does."""
 
     @todo
     def format_answer(self, answer):
@@ -397,9 +402,10 @@ if __name__ == "__main__":
 
 _PROOFS = '''"""Claims about __NAME__: what the fast solvers rely on, with the evidence that checks it.
 
-Each Claim(name, statement, check) has check() return Evidence(level, detail), level one of
-"bounded", "exhaustive", "all sizes", or raise ClaimRefuted(claim, index, detail) at the first
-index where it fails. Set CLAIMS = [] if the game states none.
+Each Claim(name, statement, check, level=...) has check() return Evidence(level, detail), level
+one of "bounded", "exhaustive", "all sizes" (the same as the claim's level, which gamecert show
+prints), or raise ClaimRefuted(claim, index, detail) at the first index where it fails. Set
+CLAIMS = [] if the game states none.
 """
 
 from __future__ import annotations
@@ -414,7 +420,7 @@ def check_closed_form():
 
 
 CLAIMS = [
-    Claim("closed form", "state the claim: what holds, for which sizes", check_closed_form),
+    Claim("closed form", "state the claim: what holds, for which sizes", check_closed_form, level="bounded"),
 ]
 
 UNFINISHED = unfinished(globals())

@@ -17,12 +17,11 @@ import itertools
 from collections.abc import Iterator
 from functools import lru_cache
 
-from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.errors import InputError, OutOfReach
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
-    answer_tokens,
     ensure_recursion,
     input_lines,
     parse_int,
@@ -30,6 +29,7 @@ from gamecert.game import (
     reject_trailing,
     require_line,
 )
+from gamecert.tokens import AnswerReader
 
 MAX_T = 100
 MAX_N = 1000
@@ -91,7 +91,18 @@ def reduce_digits(digits: str) -> tuple[int, int, int, int]:
 class DigitGame(Game):
     name = "digit_game"
     title = "Digit Game (Codeforces 1419A)"
+    rules = (
+        "An n-digit number, positions 1..n from the left. Raze (first) marks an unmarked digit in an odd "
+        "position, Breach one in an even position, alternately, until one digit is left unmarked; Raze "
+        "wins if it is odd, Breach if it is even."
+    )
+    input_format = (
+        "Line 1: t (1 <= t <= 100), the number of games. Then per game a line with n (1 <= n <= 1000) and "
+        "a line with the n-digit number, without leading zeros."
+    )
+    output_format = "One integer per game, in order: 1 if Raze wins, 2 if Breach wins."
     time_limit = 1.0
+    memory_limit_mb = 256
     samples = (("4\n1\n2\n1\n3\n3\n102\n4\n2069\n", "2\n1\n1\n2\n"),)
     minimax_reach = 12
     oracle_reach = 300  # ~0.02 s a game; n = 1000 takes ~0.5 s, too dear for random batches
@@ -125,13 +136,12 @@ class DigitGame(Game):
         return max(len(d) for d in instance)
 
     def parse_answer(self, text: str, instance: tuple[str, ...]) -> tuple[int, ...]:
-        tokens = answer_tokens(text)
-        if len(tokens) != len(instance):
-            raise PresentationError(f"expected {len(instance)} answers (one per game), got {len(tokens)}")
-        for k, tok in enumerate(tokens, 1):
-            if tok not in ("1", "2"):
-                raise PresentationError(f"answer {k}: expected 1 or 2, got {tok[:20]!r}")
-        return tuple(int(tok) for tok in tokens)
+        """One integer per game, each 1 (Raze) or 2 (Breach)."""
+        reader = AnswerReader(text)
+        t = len(instance)
+        winners = tuple(reader.integer(1, 2, f"the winner of game {k} of {t}") for k in range(1, t + 1))
+        reader.finish()
+        return winners
 
     def format_answer(self, answer: tuple[int, ...]) -> str:
         return "".join(f"{w}\n" for w in answer)

@@ -27,18 +27,18 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
-from gamecert.errors import InputError, OutOfReach, PresentationError
+from gamecert.errors import InputError, OutOfReach
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
-    answer_tokens,
     input_lines,
     parse_int,
     partitions,
     reject_trailing,
     require_line,
 )
+from gamecert.tokens import AnswerReader
 
 MAX_N = 10**6
 MAX_S = 60
@@ -135,6 +135,13 @@ def _answer(first_player_wins: bool) -> Answer:
 class StonesOnce(Game):
     name = "stones_once"
     title = "Game of Stones (Codeforces 768E)"
+    rules = (
+        "n piles of stones; Sam moves first, then Jon, alternately. A move removes a positive number of "
+        "stones from one pile, but never a number already removed from that same pile. A player who "
+        "cannot move loses."
+    )
+    input_format = "Line 1: n (1 <= n <= 10^6). Then n lines, each a pile size s (1 <= s <= 60)."
+    output_format = "YES if Jon (the second player) wins with optimal play, else NO."
     time_limit = 3.0
     memory_limit_mb = 256
     samples = (("1\n5\n", "NO\n"), ("2\n1\n2\n", "YES\n"))
@@ -166,12 +173,10 @@ class StonesOnce(Game):
 
     # ---- answers ---------------------------------------------------------------------------
     def parse_answer(self, text: str, instance: tuple[int, ...]) -> Answer:
-        tokens = answer_tokens(text)
-        if len(tokens) == 1 and tokens[0] in ("YES", "NO"):
-            return tokens[0]
-        shown = " ".join(tokens)[:40]
-        hint = " (answers are case-sensitive)" if len(tokens) == 1 and tokens[0].upper() in ("YES", "NO") else ""
-        raise PresentationError(f"expected one token, YES or NO{hint}; got {shown!r}")
+        reader = AnswerReader(text)
+        answer = reader.word(("YES", "NO"), "YES or NO")
+        reader.finish()
+        return answer
 
     def format_answer(self, answer: Answer) -> str:
         return answer + "\n"

@@ -15,16 +15,16 @@ import string
 from collections.abc import Iterator
 from functools import lru_cache
 
-from gamecert.errors import OutOfReach, PresentationError
+from gamecert.errors import OutOfReach
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
-    answer_tokens,
     ensure_recursion,
     mex,
     parse_word,
 )
+from gamecert.tokens import AnswerReader
 
 MAX_LEN = 5000
 #: answer: None for "Second", else the smallest winning first cut (1-based)
@@ -82,7 +82,18 @@ def _normal(pieces: tuple[str, ...]) -> tuple[str, ...]:
 class StringCut(Game):
     name = "string_cut"
     title = "Playing with String (Codeforces 305E)"
+    rules = (
+        "A string on one piece of paper; the players alternate and a player who cannot move loses. A move "
+        "picks a piece t and a 1-based position i with 1 < i < |t| and t[i-1] == t[i+1], and cuts t into "
+        "t[1..i-1], t[i] and t[i+1..|t|]."
+    )
+    input_format = "One line: a string of 1 to 5000 lowercase letters a-z."
+    output_format = (
+        "Second if the second player wins; otherwise First and, on the next line, the smallest 1-based "
+        "position of a winning first cut."
+    )
     time_limit = 2.0
+    memory_limit_mb = 256
     samples = (("abacaba\n", "First\n2\n"), ("abcde\n", "Second\n"))
     minimax_reach = 12
     oracle_reach = 120
@@ -98,16 +109,13 @@ class StringCut(Game):
         return len(instance)
 
     def parse_answer(self, text: str, instance: str) -> Answer:
-        tokens = answer_tokens(text)
-        if tokens == ["Second"]:
-            return None
-        if len(tokens) == 2 and tokens[0] == "First":
-            pos = tokens[1]
-            if pos.isascii() and pos.isdigit() and len(pos) <= 9:
-                return int(pos)
-            raise PresentationError(f"after First, expected a position number, got {pos[:20]!r}")
-        shown = " ".join(tokens)[:40]
-        raise PresentationError(f"expected 'Second', or 'First' and a position; got {shown!r}")
+        """``Second``, or ``First`` and the cut position, an integer in ``1..|s|``."""
+        reader = AnswerReader(text)
+        position = None
+        if reader.word(("First", "Second"), "First or Second") == "First":
+            position = reader.integer(1, len(instance), "the cut position after First")
+        reader.finish()
+        return position
 
     def format_answer(self, answer: Answer) -> str:
         return "Second\n" if answer is None else f"First\n{answer}\n"

@@ -12,16 +12,16 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
-from gamecert.errors import OutOfReach, PresentationError
+from gamecert.errors import OutOfReach
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
-    answer_tokens,
     mex,
     parse_word,
     partitions,
 )
+from gamecert.tokens import AnswerReader
 
 MAX_LEN = 40
 LETTERS = string.ascii_uppercase
@@ -83,7 +83,15 @@ def _move_text(letter: str, count: int, to: int) -> str:
 class WordGame(Game):
     name = "word_game"
     title = "A word game (Codeforces gym 102780F)"
-    time_limit = 1.0
+    rules = (
+        "A word of uppercase letters; Alice moves first, then turns alternate. A move picks a letter still "
+        "present and removes one copy of it, two copies (if two remain) or every remaining copy. Whoever "
+        "removes the last letter wins."
+    )
+    input_format = "One line: a word of 1 to 40 uppercase letters A-Z."
+    output_format = "Alice if the first player wins with optimal play, else Bob."
+    time_limit = 2.0
+    memory_limit_mb = 256
     samples = (("ZADACHA\n", "Alice\n"), ("WORD\n", "Bob\n"))
     minimax_reach = MAX_LEN  # memoised over sorted count tuples, the whole space takes ~5 s
     oracle_reach = MAX_LEN
@@ -99,11 +107,10 @@ class WordGame(Game):
         return len(instance)
 
     def parse_answer(self, text: str, instance: str) -> str:
-        tokens = answer_tokens(text)
-        if len(tokens) != 1 or tokens[0] not in ("Alice", "Bob"):
-            shown = " ".join(tokens)[:40]
-            raise PresentationError(f"expected one token, Alice or Bob; got {shown!r}")
-        return tokens[0]
+        reader = AnswerReader(text)
+        winner = reader.word(("Alice", "Bob"), "Alice or Bob")
+        reader.finish()
+        return winner
 
     def format_answer(self, answer: str) -> str:
         return answer + "\n"

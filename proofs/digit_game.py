@@ -122,6 +122,7 @@ def reduction_claim(parity_n: int = REDUCTION_PARITY_N, digits_n: int = REDUCTIO
         "digit_game: reduction to four counts",
         "the outcome depends only on how many odd and even digits each player's positions hold",
         check,
+        level="exhaustive",
     )
 
 
@@ -152,6 +153,7 @@ def rule_matches_search_claim(rule=raze_wins, up_to: int = RULE_STATES_N) -> Cla
         "digit_game: rule == reduced search (small states)",
         f"the closed rule gives the reduced game's outcome on every reachable state with at most {up_to} digits",
         check,
+        level="exhaustive",
     )
 
 
@@ -186,6 +188,7 @@ def induction_claim(rule=raze_wins) -> Claim:
         "digit_game: closed rule for every n (z3 induction)",
         "Raze wins iff (n odd and an odd position holds an odd digit) or (n even and no even position holds an even digit)",
         check,
+        level="all sizes",
     )
 
 
@@ -210,6 +213,7 @@ def solver_claim(max_n: int = MAX_N) -> Claim:
         "digit_game: closed_form code == rule (n <= 1000)",
         "the fast solver's closed form computes the proved rule for every n the constraints allow (corner layouts)",
         check,
+        level="bounded",
     )
 
 

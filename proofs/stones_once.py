@@ -67,15 +67,18 @@ CLAIMS = [
         "pile closed form",
         "for every pile size s in 1..60, the Grundy value of a fresh pile is the largest k with k(k+1)/2 <= s",
         check_pile_closed_form,
+        level="exhaustive",
     ),
     Claim(
         "xor rule",
         "a position is lost for the player to move iff the xor of its piles' Grundy values is 0",
         check_xor_rule,
+        level="exhaustive",
     ),
     Claim(
         "answer rule",
         "for every valid input, the answer is YES iff the xor of the closed form over the piles is 0",
         check_answer_rule,
+        level="all sizes",
     ),
 ]

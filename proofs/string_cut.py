@@ -76,6 +76,7 @@ def reduction_claim(families: tuple[tuple[str, int], ...] = REDUCTION_FAMILIES) 
         "string_cut: reduction to runs of cuttable positions",
         "a string's Grundy value is the xor of its cuttable runs' values, and the winning cut follows from the runs",
         check,
+        level="exhaustive",
     )
 
 
@@ -109,6 +110,7 @@ def octal_identity_claim(up_to: int = MAX_LEN, options_up_to: int = 300) -> Clai
         f"string_cut: run game == octal {RUN_GAME.code}",
         f"the run game's Grundy sequence is octal {RUN_GAME.code}'s for every length up to {up_to}",
         check,
+        level="bounded",
     )
 
 
@@ -132,6 +134,7 @@ def solver_table_claim() -> Claim:
         "string_cut: the O(n) solver's table",
         "the periodic table periodic_table looks run values up in is right for every run length",
         check,
+        level="all sizes",
     )
 
 
@@ -163,6 +166,7 @@ def z3_recurrence_claim(n_max: int | None = None) -> Claim:
         "string_cut: run recurrence (z3)",
         "the run game's Grundy sequence satisfies, as its only solution, the mex recurrence over cuts of a run",
         check,
+        level="bounded",
     )
 
 

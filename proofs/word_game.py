@@ -79,6 +79,7 @@ def recurrence_claim(closed_form: ClosedForm = editorial_closed_form, n_max: int
         "word_game: letter recurrence (z3)",
         f"g(c) = mex{{g(c-1), g(c-2) if c >= 2, g(0)}} has the period-3 closed form as its only solution for c <= {n_max}",
         check,
+        level="bounded",
     )
 
 
@@ -114,6 +115,7 @@ def induction_claim(closed_form: ClosedForm = editorial_closed_form, check_optio
         "word_game: letter closed form for every c (z3 induction)",
         "one letter with c copies has Grundy value 0 if c = 0, else 3 if 3 divides c, else c mod 3; for every c",
         check,
+        level="all sizes",
     )
 
 
@@ -154,6 +156,7 @@ def xor_rule_claim(closed_form: ClosedForm = editorial_closed_form) -> Claim:
         "word_game: xor over letters (Sprague-Grundy)",
         "Alice wins iff the xor over letters of the closed form of their counts is non-zero",
         check,
+        level="exhaustive",
     )
 
 

@@ -135,22 +135,23 @@ def _summary_counts(stdout: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def test_batch_answered_partly_is_a_presentation_error(tmp_path):
-    """Answering fewer lines than t is PE; every game alone passes, so the report holds the
+def test_batch_answered_partly_is_a_wrong_answer(tmp_path):
+    """Answering fewer lines than t is WA (a missing token: wcmp's "unexpected EOF"); every game alone passes, so the report holds the
     shortest failing prefix of the batch: 11 games for a program that answers at most 10."""
     proc, path = certify("digit_game", MINE / "digit_game_partial.py", tmp_path, runs=3)
     data = report_of(proc, path)
-    assert data["verdict"] == "PE"
+    assert data["verdict"] == "WA" and "unexpected end of output" in data["reason"]
     assert data["input"].split("\n")[0] == "11"
     assert len(data["got"].split()) == 10
     assert any("prefix" in note for note in data["notes"])
 
 
-def test_malformed_answer_is_a_presentation_error(tmp_path):
-    """'First' without the cut position cannot be read: PE on the first winning string, aaa."""
+def test_answer_missing_its_number_is_a_wrong_answer(tmp_path):
+    """'First' without the cut position is a missing token: WA (as wcmp says), on the first
+    winning string, aaa."""
     proc, path = certify("string_cut", MINE / "string_cut_no_position.py", tmp_path)
     data = report_of(proc, path)
-    assert data["verdict"] == "PE"
+    assert data["verdict"] == "WA" and "expected the cut position" in data["reason"]
     assert data["input"] == "aaa\n"
 
 
@@ -199,7 +200,7 @@ PROCESS_FAULTS = {
     "sleep_forever.py": "TLE",
     "memory_hog.py": "MLE",
     "output_flood.py": "OLE",
-    "garbage_bytes.py": "PE",
+    "garbage_bytes.py": "WA",  # a word that is neither Alice nor Bob
 }
 
 
@@ -211,7 +212,7 @@ def test_every_process_fault_kind_is_present():
     """The broken programs exist and cover crash, hang, memory hog, output flood and garbage."""
     for name in PROCESS_FAULTS:
         assert (SANDBOX_CANDIDATES / name).is_file(), name
-    assert set(PROCESS_FAULTS.values()) == {"RE", "TLE", "MLE", "OLE", "PE"}
+    assert set(PROCESS_FAULTS.values()) == {"RE", "TLE", "MLE", "OLE", "WA"}
 
 
 @pytest.mark.parametrize("name,verdict", _sandbox_candidates())

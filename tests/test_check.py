@@ -67,13 +67,14 @@ def test_claim_results_hold_false_invalid_and_malformed():
         "--- input\nAAA\n--- answer\nAlice\n"  # remove all three: Alice wins
         "--- input\n" + "A" * 40 + "\n--- answer\nBob\n"  # 40 = 3*13+1: value 1, Alice wins
         "--- input\nabc\n--- answer\nBob\n"  # lowercase: invalid
-        "--- input\nAB\n--- answer\nbob\n"  # not a well-formed answer
+        "--- input\nAB\n--- answer\nbob\n"  # another word (case matters): a wrong answer
     )
     results = [check_claim(entry, c) for c in claims]
     assert [r.status for r in results] == ["holds", "false", "invalid", "false"]
     assert results[1].right_answer.split() == ["Alice"]
     assert "line 1, column 1" in results[2].detail and "uppercase" in results[2].detail
-    assert "not a well-formed output" in results[3].detail and results[3].right_answer.split() == ["Bob"]
+    assert "claimed answer is wrong" in results[3].detail and "case-sensitive" in results[3].detail
+    assert results[3].right_answer.split() == ["Bob"]
 
 
 def test_beyond_the_oracle_the_fast_solvers_answer():

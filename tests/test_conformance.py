@@ -20,7 +20,7 @@ from gamecert.crosscheck import (
     random_check,
     sweep,
 )
-from gamecert.errors import InputError, PresentationError
+from gamecert.errors import AnswerError, InputError
 from gamecert.profiles import get_profile
 
 SEED = 20261130  # fixed so a failure in CI replays; `gamecert certify` draws a fresh one
@@ -154,8 +154,9 @@ def test_strategies_produce_valid_inputs(entry_name, gamecert_profile):
     check()
 
 
-def test_answers_round_trip_and_garbage_is_a_presentation_error(entry_name):
-    """Canonical answers parse back to themselves; unreadable output is PE, never WA or a crash."""
+def test_answers_round_trip_and_garbage_is_rejected_as_pe_or_wa(entry_name):
+    """Canonical answers parse back to themselves; garbage is rejected while it is read (PE or
+    WA, as gamecert.tokens decides), never accepted and never a crash."""
     entry = registry.get(entry_name)
     game = entry.game
     for text, _ in game.samples:
@@ -164,7 +165,7 @@ def test_answers_round_trip_and_garbage_is_a_presentation_error(entry_name):
         assert game.parse_answer(game.format_answer(answer), instance) == answer
         assert game.parse_answer("  " + game.format_answer(answer).replace("\n", " \r\n") + "\n\n", instance) == answer
         for garbage in ("", "\n", "?!", "\x00", game.format_answer(answer) * 2 + "x"):
-            with pytest.raises(PresentationError):
+            with pytest.raises(AnswerError):
                 game.parse_answer(garbage, instance)
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from gamecert.claims import ClaimRefuted
-from gamecert.errors import GamecertError, InputError, PresentationError, UsageError
+from gamecert.errors import GamecertError, InputError, PresentationError, UsageError, WrongAnswerError
 from gamecert.octal import (
     NotPeriodicYet,
     OctalAnswer,
@@ -139,8 +139,12 @@ def test_octal_game_formats():
     assert game.parse_answer("Second\n", (1,)) == OctalAnswer("Second")
     assert game.parse_answer(" First \r\n 2  0 3 ", (1, 5)) == OctalAnswer("First", (2, 3, 0))  # either order
     assert game.format_answer(OctalAnswer("First", (2, 3, 0))) == "First\n2 3 0\n"
-    for bad in ("first", "First\n", "First\n1 2\n", "First\n1 2 x\n", "First\n1 -2 0\n", "Second\n1 0 0\n",
-                "First\n1 2 0 0\n", "First\n1 99999999999999999999 0\n"):
+    # a wrong word, a missing or extra token, a number out of its range: WA; a malformed number: PE
+    for bad in ("first", "First\n", "First\n1 2\n", "First\n1 -2 0\n", "Second\n1 0 0\n", "First\n1 2 0 0\n",
+                "First\n1 1001 0\n"):
+        with pytest.raises(WrongAnswerError):
+            game.parse_answer(bad, (1,))
+    for bad in ("First\n1 2 x\n", "First\n1 99999999999999999999 0\n", "First\n01 2 0\n", "First\n1 +2 0\n"):
         with pytest.raises(PresentationError):
             game.parse_answer(bad, (1,))
 

@@ -35,12 +35,14 @@ def _claim_params():
 
 @pytest.mark.parametrize(("game", "index", "problem"), _claim_params())
 def test_registered_claim_holds(game, index, problem):
-    """Each claim a proofs module states holds, with an evidence level and a non-empty detail."""
+    """Each claim a proofs module states holds, with a non-empty detail and the evidence level the
+    claim states (the level `gamecert show` prints without running it)."""
     if problem is not None:
         pytest.fail(problem)
     claim = registry.get(game).claims[index]
     evidence = claim()
     assert isinstance(evidence, Evidence) and evidence.level in LEVELS and evidence.detail
+    assert evidence.level == claim.level, (claim.name, claim.level, evidence.describe())
 
 
 # ---- wrong claims ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import proofs.stones_once as proofs
 from gamecert.claims import ClaimRefuted
-from gamecert.errors import InputError, PresentationError
+from gamecert.errors import InputError, WrongAnswerError
 from oracles.stones_once import GAME, pile_moves, state_grundy
 from strategies.stones_once import largest
 
@@ -51,14 +51,15 @@ def test_validator_accepts_windows_line_ends_and_no_final_newline():
     assert GAME.parse_input("1\n60") == (60,)
 
 
-@pytest.mark.parametrize("text", ["yes\n", "No\n", "Jon\n", "YES NO\n", "1\n"])
-def test_unreadable_answers_are_presentation_errors(text):
-    with pytest.raises(PresentationError):
+@pytest.mark.parametrize("text", ["yes\n", "No\n", "Jon\n", "YES NO\n", "1\n", "", "YES\u00a0\n"])
+def test_wrong_words_are_wrong_answers(text):
+    """Words are compared exactly, as wcmp compares them: another word, an extra or a missing one is WA."""
+    with pytest.raises(WrongAnswerError):
         GAME.parse_answer(text, (1, 2))
 
 
 def test_lowercase_answer_message_says_case_matters():
-    with pytest.raises(PresentationError, match="case-sensitive"):
+    with pytest.raises(WrongAnswerError, match="case-sensitive"):
         GAME.parse_answer("yes\n", (1, 2))
 
 

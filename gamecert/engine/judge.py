@@ -22,7 +22,7 @@ from typing import Any
 
 from gamecert import interrupts
 from gamecert.engine.plan import PHASES, Chunk, HarnessError
-from gamecert.errors import OutOfReach, PresentationError
+from gamecert.errors import AnswerError, OutOfReach
 from gamecert.reports import clip
 from gamecert.verdict import Verdict
 
@@ -223,8 +223,8 @@ class Judge:
             return failure(verdict, _without_status(result.describe(), result.status), clip(result.stdout))
         try:
             got = game.parse_answer(result.stdout, instance)
-        except PresentationError as exc:
-            return failure(Verdict.PE, str(exc), clip(result.stdout))
+        except AnswerError as exc:  # PE (a malformed number) or WA (a wrong, missing or extra token)
+            return failure(Verdict(exc.verdict), str(exc), clip(result.stdout))
         if len(singles) == 1:
             reason = game.judge(instance, got, expected[0][0])
         else:

@@ -1,4 +1,4 @@
-"""string_cut: prints First without the position of the cut (a malformed answer: PE)."""
+"""string_cut: prints First without the position of the cut (a missing token: WA)."""
 
 import sys
 
