@@ -261,6 +261,8 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         cert = stamp(build_certificate(entry, candidate, outcome, limits, notes), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
+        if cert.cut_phases and not interrupted:
+            verdict += f" (the budget cut {', '.join(cert.cut_phases)} short: the certificate lists what ran)"
         share = 100 * stats.slowest_cpu_s / limits.time_s
         _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
              f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {verdict}; certificate in")
