@@ -55,6 +55,7 @@ from gamecert.game import (
     Explanation,
     Game,
     answer_tokens,
+    drop_chunks,
     input_lines,
     mex,
     parse_int,
@@ -62,6 +63,7 @@ from gamecert.game import (
     reject_spaces,
     reject_trailing,
     require_line,
+    shrink_targets,
 )
 
 
@@ -796,25 +798,18 @@ class OctalHeapGame(Game):
         ]
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """Drop chunks of heaps (halving sizes), then halve or decrement one heap.
+        """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), then one
+        heap made smaller, to 1, 2, ... up to one less. Every candidate is a valid input.
 
         >>> list(octal_parts("0.07").game.smaller((4, 1)))
-        [(1,), (4,), (2, 1), (3, 1)]
+        [(1,), (4,), (1, 1), (2, 1), (3, 1)]
         """
         heaps = tuple(instance)
-        chunk = max(1, len(heaps) // 2)
-        while True:
-            for start in range(0, len(heaps), chunk):
-                rest = heaps[:start] + heaps[start + chunk :]
-                if rest:
-                    yield rest
-            if chunk == 1:
-                break
-            chunk //= 2
+        if len(heaps) > 1:
+            yield from drop_chunks(heaps)
         for k, h in enumerate(heaps):
-            for less in dict.fromkeys((h // 2, h - 1)):
-                if less >= 1:
-                    yield heaps[:k] + (less,) + heaps[k + 1 :]
+            for less in shrink_targets(h):
+                yield heaps[:k] + (less,) + heaps[k + 1 :]
 
 
 @functools.lru_cache(maxsize=None)

@@ -35,9 +35,11 @@ from gamecert.game import (
     answer_tokens,
     input_lines,
     parse_int,
+    drop_chunks,
     partitions,
     reject_trailing,
     require_line,
+    shrink_targets,
 )
 
 MAX_N = 10**6
@@ -243,6 +245,48 @@ class StonesOnce(Game):
                 _one_or_two_piles,
             ),
         ]
+
+    def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Smaller inputs, largest cuts first: the copies of one size cut to one or two (its
+        count's parity kept, so the xor is kept), pairs of one size dropped, chunks of piles
+        dropped (halving sizes); then one size made smaller (every copy, then the last copy
+        alone), to 1, 2, ... up to one less. Every candidate is a valid input.
+
+        >>> list(GAME.smaller((3, 3, 3)))[:6]
+        [(3,), (3, 3), (3, 3), (3, 3), (1, 1, 1), (3, 3, 1)]
+        """
+        piles = tuple(instance)
+        counts = Counter(piles)
+        for size, count in counts.items():
+            keep = 1 if count % 2 else 2
+            if count > keep:
+                yield _keep_copies(piles, size, keep)
+            if count % 2 == 0 and len(counts) > 1:
+                yield _keep_copies(piles, size, 0)
+        if len(piles) > 1:
+            yield from drop_chunks(piles)
+        for size in sorted(counts, reverse=True):
+            last = len(piles) - 1 - piles[::-1].index(size)
+            for target in shrink_targets(size):
+                if counts[size] > 1:
+                    yield tuple(target if p == size else p for p in piles)
+                yield piles[:last] + (target,) + piles[last + 1 :]
+
+
+def _keep_copies(piles: tuple[int, ...], size: int, keep: int) -> tuple[int, ...]:
+    """``piles`` with only the first ``keep`` piles of ``size``.
+
+    >>> _keep_copies((1, 2, 1, 1), 1, 1)
+    (1, 2)
+    """
+    out, seen = [], 0
+    for p in piles:
+        if p == size:
+            seen += 1
+            if seen > keep:
+                continue
+        out.append(p)
+    return tuple(out)
 
 
 _PILE_TEXT = {str(s): s for s in range(1, MAX_S + 1)}

@@ -21,6 +21,7 @@ from gamecert.game import (
     mex,
     parse_word,
     partitions,
+    shrink_targets,
 )
 
 MAX_LEN = 40
@@ -168,7 +169,8 @@ class WordGame(Game):
         return [
             ExhaustiveSpace(
                 "letter-count multisets",
-                "every multiset of letter counts with total <= 40 (every valid word up to renaming letters)",
+                "every multiset of letter counts with total <= 40 over at most 26 letters (214,044 words: every "
+                "valid word up to renaming and reordering letters)",
                 tuple(range(1, MAX_LEN + 1)),
                 words_of_length,
             ),
@@ -181,6 +183,38 @@ class WordGame(Game):
                 lambda n: ("".join(t) for t in itertools.product(LETTERS, repeat=n)),
             ),
         ]
+
+    def smaller(self, instance: str) -> Iterator[str]:
+        """Smaller words, largest cuts first: one letter's count lowered (to 1, 2, ... up to one
+        less; the last copies go), then one letter dropped whole (the most frequent first).
+
+        >>> list(GAME.smaller("ABA"))
+        ['AB', 'B', 'AA']
+        """
+        counts = Counter(instance)
+        order = sorted(counts, key=lambda ch: (-counts[ch], instance.index(ch)))
+        for ch in order:
+            for target in shrink_targets(counts[ch]):
+                yield _keep_first(instance, ch, target)
+        if len(counts) > 1:
+            for ch in order:
+                yield instance.replace(ch, "")
+
+
+def _keep_first(word: str, letter: str, keep: int) -> str:
+    """``word`` with only the first ``keep`` copies of ``letter``.
+
+    >>> _keep_first("ABACA", "A", 2)
+    'ABAC'
+    """
+    out, seen = [], 0
+    for ch in word:
+        if ch == letter:
+            seen += 1
+            if seen > keep:
+                continue
+        out.append(ch)
+    return "".join(out)
 
 
 def words_of_length(length: int) -> Iterator[str]:
