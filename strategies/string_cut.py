@@ -161,13 +161,40 @@ def _run_middle():
             yield _filler((MAX - length - 2) // 2) + _block(length, length) + _filler(MAX - length - 2 - (MAX - length - 2) // 2)
 
 
+LAYOUT_RUNS = (1, 2, 3, 4, 5, 8, 13, 34, 51, 52)
+LAYOUT_GAPS = (1, 2, 3, 5)
+LETTERS_FOR_RUNS = "abcdefghijklmnopqrstuvw"
+
+
+def layout(length: int, gap: int, size: int = MAX) -> str:
+    """Runs of ``length`` separated by ``gap`` non-cuttable positions, cut to ``size`` letters.
+
+    Gap 1: each block starts on the previous block's last letter (that letter's position has
+    two different neighbours); gap g >= 2: g - 2 filler letters between blocks of new letters.
+
+    >>> layout(1, 1, 9), layout(2, 3, 12)
+    ('abacadaea', 'ababxcdcdxef')
+    """
+    out = ""
+    k = 0
+    while len(out) < size:
+        if gap == 1 and out:
+            first = out[-1]
+            other = next(ch for ch in LETTERS_FOR_RUNS[k % 23:] + LETTERS_FOR_RUNS if ch not in (first, out[-2]))
+            out += ((first + other) * (length // 2 + 2))[1 : length + 2]
+        else:
+            a, b = LETTERS_FOR_RUNS[(2 * k) % 22], LETTERS_FOR_RUNS[(2 * k + 1) % 22]
+            out += _filler(gap - 2) * bool(out) + ((a + b) * (length // 2 + 2))[: length + 2]
+        k += 1
+    return out[:size]
+
+
 def _structures():
-    """Periodic layouts of runs and gaps at 5000 and 40 letters, and random text."""
-    patterns = ("abac", "ababac", "abababac", "aab", "aabb", "abcabd", "aabaa", "abcba", "abba", "aaab",
-                "abcacb", "abacabad", "aaabbb", "abcdcba", "abaaba")
-    for pattern in patterns:
-        yield (pattern * (MAX // len(pattern) + 1))[:MAX]
-        yield (pattern * 20)[:40]
+    """Runs of each length in LAYOUT_RUNS at each gap in LAYOUT_GAPS through 5000 letters, and
+    random text."""
+    for length in LAYOUT_RUNS:
+        for gap in LAYOUT_GAPS:
+            yield layout(length, gap)
     rng = random.Random(8_4)
     for alphabet in ("ab", "ab", "ab", "abc", "abc", LOWER):
         yield "".join(rng.choice(alphabet) for _ in range(MAX))
@@ -184,8 +211,9 @@ def coverage() -> list[Family]:
                "string (run L first, run 4996 - L last)", _run_ends, LONGEST + 2),
         Family("run-length-middle", f"every run length 1..{MAX - 6} inside a 5000-letter string, away from both ends "
                "(two runs a string, filler at both ends)", _run_middle, middle),
-        Family("piece-structures", "15 periodic layouts of runs and gaps at 5000 and 40 letters; random 5000-letter "
-               "text over ab, abc and a-z", _structures, 36),
+        Family("piece-structures", f"5000 letters of runs of each length in {LAYOUT_RUNS} separated by each gap in "
+               f"{LAYOUT_GAPS} (non-cuttable positions); random 5000-letter text over ab, abc and a-z", _structures,
+               len(LAYOUT_RUNS) * len(LAYOUT_GAPS) + 6),
     ]
 
 
