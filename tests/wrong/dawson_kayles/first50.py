@@ -3,15 +3,16 @@
 import sys
 
 def grundy_table(top):
-    g = [0] * (top + 1)
-    for n in range(2, top + 1):
+    """The mex rule up to 200; past it the values repeat with period 34 (from 53 on)."""
+    g = [0] * 201
+    for n in range(2, 201):
         rest = n - 2
         seen = {g[a] ^ g[rest - a] for a in range(rest // 2 + 1)}
         m = 0
         while m in seen:
             m += 1
         g[n] = m
-    return g
+    return [g[n] if n <= 200 else g[53 + (n - 53) % 34] for n in range(top + 1)]
 
 
 G = grundy_table(1000)
