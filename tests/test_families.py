@@ -319,23 +319,32 @@ def _expected(name: str, entry, instance):
     return entry.game.oracle(instance)
 
 
-def _first_failure(name: str, path: Path) -> tuple[str, str] | None:
-    """(verdict, why) for the first family input the program fails, or None if it passes all."""
-    entry = registry.get(name)
+def _verdict(name: str, entry, runner, instance) -> tuple[str, str] | None:
+    """(verdict, why) if the candidate behind ``runner`` fails ``instance``, else None."""
     game = entry.game
-    limits = Limits(time_s=game.time_limit, memory_mb=game.memory_limit_mb)
-    with open_runner(Candidate.parse(str(path)), limits) as runner:
+    result = runner.run(game.format_input(instance))
+    if result.status != "ok":
+        return result.status.upper(), result.describe()
+    try:
+        got = game.parse_answer(result.stdout, instance)
+    except PresentationError as exc:
+        return "PE", str(exc)
+    why = game.judge(instance, got, _expected(name, entry, instance))
+    return None if why is None else ("WA", why)
+
+
+def _limits(game) -> Limits:
+    return Limits(time_s=game.time_limit, memory_mb=game.memory_limit_mb)
+
+
+def _first_failure(name: str, path: Path):
+    """(verdict, why, instance) for the first family input the program fails, or None."""
+    entry = registry.get(name)
+    with open_runner(Candidate.parse(str(path)), _limits(entry.game)) as runner:
         for instance in _round_robin(families(name)):
-            result = runner.run(game.format_input(instance))
-            if result.status != "ok":
-                return result.status.upper(), result.describe()
-            try:
-                got = game.parse_answer(result.stdout, instance)
-            except PresentationError as exc:
-                return "PE", str(exc)
-            why = game.judge(instance, got, _expected(name, entry, instance))
-            if why is not None:
-                return "WA", why
+            found = _verdict(name, entry, runner, instance)
+            if found is not None:
+                return (*found, instance)
     return None
 
 
@@ -354,7 +363,11 @@ def test_wrong_program_fails_on_a_family(name, path):
     _, expect = _header(path)
     found = _first_failure(name, path)
     assert found is not None, f"{path.name} passed every family input"
-    assert found[0] == expect, found
+    assert found[0] == expect, found[:2]
+    # the judging is honest: the game's right example program passes that same input
+    entry = registry.get(name)
+    with open_runner(Candidate.parse(str(ROOT / "examples" / name / "correct.py")), _limits(entry.game)) as runner:
+        assert _verdict(name, entry, runner, found[2]) is None
 
 
 # ---- shrinking ----------------------------------------------------------------------------------
@@ -392,18 +405,10 @@ def test_smaller_shortens_one_run_keeping_the_others():
 
 def _fails_with(name: str, path: Path):
     entry = registry.get(name)
-    game = entry.game
-    runner = open_runner(Candidate.parse(str(path)), Limits(time_s=game.time_limit, memory_mb=game.memory_limit_mb))
+    runner = open_runner(Candidate.parse(str(path)), _limits(entry.game))
 
     def fails(instance) -> bool:
-        result = runner.run(game.format_input(instance))
-        if result.status != "ok":
-            return True
-        try:
-            got = game.parse_answer(result.stdout, instance)
-        except PresentationError:
-            return True
-        return game.judge(instance, got, _expected(name, entry, instance)) is not None
+        return _verdict(name, entry, runner, instance) is not None
 
     return runner, fails
 
