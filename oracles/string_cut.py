@@ -235,23 +235,32 @@ def cut_runs(s: str) -> list[tuple[int, int]]:
 
 def _with_run(s: str, runs: list[tuple[int, int]], k: int, target: int) -> str | None:
     """``s`` with run ``k`` shortened to ``target`` cuttable positions (0: gone) and every other
-    run as it was (shifted), or None if neither way of rebuilding it keeps the others so."""
+    run as it was (shifted), or None if neither way of rebuilding it keeps the others so.
+
+    The run's letters alternate two letters; they are replaced by the first (or the last)
+    ``target + 2`` of them. Only the centres next to the replaced letters can change, so only
+    they are compared: each must be cuttable exactly when its counterpart in ``s`` was (inside
+    the new run: always).
+    """
     start, length = runs[k]
-    lo, hi = start - 2, start + length  # the run's letters: s[lo:hi], alternating two letters
+    lo, hi = start - 2, start + length  # the run's letters: s[lo:hi]
     region = s[lo:hi]
     keep = target + 2 if target else 2
     options = [region[:keep]]
     if target:
         options.append(region[len(region) - keep :])
-    shift = length - target
-    want = [(p if j < k else p - shift, n) for j, (p, n) in enumerate(runs) if j != k]
-    if target:
-        want.insert(k, (start, target))
     for middle in options:
         new = s[:lo] + middle + s[hi:]
-        if new and cut_runs(new) == want:
+        end, shift = lo + len(middle), len(region) - len(middle)
+        if all(_cuttable(new, c) == (_cuttable(s, c) if c <= lo else _cuttable(s, c + shift) if c >= end - 1 else True)
+               for c in range(lo - 1, end + 1)):
             return new
     return None
+
+
+def _cuttable(s: str, centre: int) -> bool:
+    """Whether the 0-based ``centre`` of ``s`` is a legal cut."""
+    return 0 < centre < len(s) - 1 and s[centre - 1] == s[centre + 1]
 
 
 def _strings(alphabet: str):

@@ -142,16 +142,24 @@ def _size_mixed():
     """For each size s: s with one other pile of the same value (xor 0); s among 1 to 6 random
     piles and a last pile that makes the xor 0, shuffled; s among 1 to 6 random piles."""
     rng = random.Random(8_14)
-    for s in ALL_SIZES:
-        yield (s, next(t for t in ALL_SIZES if t != s and _value(t) == _value(s)))
+    twins = [(s, next(t for t in ALL_SIZES if t != s and _value(t) == _value(s))) for s in ALL_SIZES]
+    seen: set[tuple[int, ...]] = set(twins)  # the random inputs below never repeat one
+    for s, twin in zip(ALL_SIZES, twins, strict=True):
+        yield twin
         while True:
             fixed = _fix([s] + rng.choices(ALL_SIZES, k=rng.randint(1, 6)), rng)
             if fixed is not None:
                 rng.shuffle(fixed)
-                yield tuple(fixed)
+                if tuple(fixed) not in seen:
+                    break
+        seen.add(tuple(fixed))
+        yield tuple(fixed)
+        while True:  # a new input (a few random piles can repeat an earlier one)
+            mixed = [s] + rng.choices(ALL_SIZES, k=rng.randint(1, 6))
+            rng.shuffle(mixed)
+            if tuple(mixed) not in seen:
                 break
-        mixed = [s] + rng.choices(ALL_SIZES, k=rng.randint(1, 6))
-        rng.shuffle(mixed)
+        seen.add(tuple(mixed))
         yield tuple(mixed)
 
 

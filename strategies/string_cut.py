@@ -152,13 +152,17 @@ def _run_ends():
 
 
 def _run_middle():
-    """Runs L and 4990 - L between 3 filler letters at each end, then the longest middle runs."""
+    """Runs L and 4990 - L (L = 1..2495) between 3 filler letters at each end, then the runs
+    4990..4994 alone, centred in filler."""
     inner = MAX - 6
-    for length in range(1, (inner - 4) // 2 + 1):
+    for length in range(1, MIDDLE_PAIRS + 1):
         yield _filler(3) + _block(length, length) + _block(inner - 4 - length, length + 1) + _filler(3)
-    for length in range(inner - 4 - (inner - 4) // 2 + (inner % 2 == 1), MAX - 5):
-        if length > (inner - 4) // 2 and inner - 4 - length < 1:
-            yield _filler((MAX - length - 2) // 2) + _block(length, length) + _filler(MAX - length - 2 - (MAX - length - 2) // 2)
+    for length in range(inner - 4, MAX - 5):
+        left = (MAX - length - 2) // 2
+        yield _filler(left) + _block(length, length) + _filler(MAX - length - 2 - left)
+
+
+MIDDLE_PAIRS = (MAX - 10) // 2
 
 
 LAYOUT_RUNS = (1, 2, 3, 4, 5, 8, 13, 34, 51, 52)
@@ -203,14 +207,13 @@ def _structures():
 def coverage() -> list[Family]:
     """Every run length 1..4998 alone, at the start, at the end and inside 5000 letters; varied
     layouts of runs and gaps."""
-    middle = sum(1 for _ in _run_middle())
     return [
         Family("run-length-alone", f"every run length 1..{LONGEST} of cuttable positions as the whole string "
                "(two alternating letters, or one letter for every third length)", _run_alone, LONGEST),
         Family("run-length-ends", f"every run length 1..{LONGEST} at the start and at the end of a 5000-letter "
-               "string (run L first, run 4996 - L last)", _run_ends, LONGEST + 2),
+               "string (run L first and run 4996 - L, or filler, last; then 4996 and 4997 last)", _run_ends, LONGEST + 2),
         Family("run-length-middle", f"every run length 1..{MAX - 6} inside a 5000-letter string, away from both ends "
-               "(two runs a string, filler at both ends)", _run_middle, middle),
+               "(runs L and 4990 - L between filler, then 4990..4994 alone in filler)", _run_middle, MIDDLE_PAIRS + 5),
         Family("piece-structures", f"5000 letters of runs of each length in {LAYOUT_RUNS} separated by each gap in "
                f"{LAYOUT_GAPS} (non-cuttable positions); random 5000-letter text over ab, abc and a-z", _structures,
                len(LAYOUT_RUNS) * len(LAYOUT_GAPS) + 6),

@@ -97,6 +97,8 @@ def test_families_are_valid_deterministic_and_counted(name):
             if (n % step == 0 or n == fam.count) and len(a) < 10**5:
                 assert game.parse_input(game.format_input(a)) == a, f"{fam.name}: instance {n}"
         assert n == fam.count, f"{fam.name}: lists {n}, says {fam.count}"
+        if fam.count <= 10_000:  # no input twice (the largest families are checked by their components)
+            assert len(set(fam.instances())) == fam.count, f"{fam.name} repeats an input"
 
 
 # ---- component values present (computed here) --------------------------------------------------
