@@ -405,6 +405,31 @@ def test_smaller_shortens_one_run_keeping_the_others():
     assert all(r[1][1] == 3 for r in shorter[:7])
 
 
+def test_run_shortening_keeps_every_other_run_on_random_strings():
+    """On 400 random strings, every run shortened (or removed) by string_cut's ``smaller`` leaves
+    every other run as it was (shifted): runs computed here with numpy."""
+    import random
+
+    from oracles.string_cut import _with_run, cut_runs
+
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(400):
+        s = "".join(rng.choice(rng.choice(["ab", "abc", "aab"])) for _ in range(rng.randint(3, 60)))
+        before = runs(s)
+        assert cut_runs(s) == before
+        for k, (p, n) in enumerate(before):
+            for target in range(n):
+                x = _with_run(s, before, k, target)
+                if x is None:
+                    continue
+                shift = len(s) - len(x)
+                want = before[:k] + [(p, target)] * bool(target) + [(q - shift, m) for q, m in before[k + 1 :]]
+                assert runs(x) == want, (s, k, target, x)
+                checked += 1
+    assert checked > 1000
+
+
 def _fails_with(name: str, path: Path):
     entry = registry.get(name)
     runner = open_runner(Candidate.parse(str(path)), _limits(entry.game))
