@@ -43,6 +43,7 @@ and the claims, so a new heap game is a few lines per folder.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -799,18 +800,35 @@ class OctalHeapGame(Game):
         ]
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), then one
-        heap made smaller, to 1, 2, ... up to one less. Every candidate is a valid input.
+        """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), two heaps
+        merged into the smallest heap of their xor, then one heap made smaller, to 1, 2, ... up
+        to one less. Every candidate is a valid input with fewer heaps, or as many and fewer tokens.
 
-        >>> list(octal_parts("0.07").game.smaller((4, 1)))
-        [(1,), (4,), (1, 1), (2, 1), (3, 1)]
+        >>> list(octal_parts("0.07").game.smaller((4, 1)))  # G(4) ^ G(1) = 2, first at heap 4
+        [(1,), (4,), (4,), (1, 1), (2, 1), (3, 1)]
         """
         heaps = tuple(instance)
         if len(heaps) > 1:
             yield from drop_chunks(heaps)
+            yield from self._merged(heaps)
         for k, h in enumerate(heaps):
             for less in shrink_targets(h):
                 yield heaps[:k] + (less,) + heaps[k + 1 :]
+
+    def _merged(self, heaps: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Two heaps replaced by the smallest heap of the xor of their Grundy values (both
+        dropped when it is 0): one heap fewer, the same winner for a right solver."""
+        seq = self._values(self.max_heap)
+        smallest: dict[int, int] = {}
+        for h in range(self.max_heap, 0, -1):
+            smallest[seq[h]] = h
+        for i, j in itertools.combinations(range(len(heaps)), 2):
+            value = seq[heaps[i]] ^ seq[heaps[j]]
+            rest = heaps[:i] + heaps[i + 1 : j] + heaps[j + 1 :]
+            if value == 0 and rest:
+                yield rest
+            elif value in smallest:
+                yield heaps[:i] + (smallest[value],) + heaps[i + 1 : j] + heaps[j + 1 :]
 
 
 @functools.lru_cache(maxsize=None)

@@ -186,10 +186,15 @@ class WordGame(Game):
 
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller words, largest cuts first: one letter's count lowered (to 1, 2, ... up to one
-        less; the last copies go), then one letter dropped whole (the most frequent first).
+        less; the last copies go), then one letter dropped whole (the most frequent first), then
+        two letters merged into one letter of the xor of their values, when that is shorter.
 
-        >>> list(GAME.smaller("ABA"))
+        >>> list(GAME.smaller("ABA"))  # values 2 and 1 would merge into AAA: no shorter
         ['AB', 'B', 'AA']
+        >>> list(GAME.smaller("AABBC"))[-1]  # A x2 and B x2 cancel (values 2 ^ 2 = 0)
+        'C'
+        >>> list(GAME.smaller("AAAAABC"))[-3:]  # A x5 with B (2 ^ 1 = 3): A x3; B, C cancel
+        ['AAAC', 'AAAB', 'AAAAA']
         """
         counts = Counter(instance)
         order = sorted(counts, key=lambda ch: (-counts[ch], instance.index(ch)))
@@ -199,6 +204,15 @@ class WordGame(Game):
         if len(counts) > 1:
             for ch in order:
                 yield instance.replace(ch, "")
+            smallest = {letter_grundy(c): c for c in range(MAX_LEN, 0, -1)}
+            for a, b in itertools.combinations(order, 2):  # two letters merged into one of their xor
+                value = letter_grundy(counts[a]) ^ letter_grundy(counts[b])
+                rest = instance.replace(b, "")
+                if not value:
+                    yield rest.replace(a, "") or instance.replace(a, "")
+                elif smallest[value] < counts[a] + counts[b]:
+                    keep = min(smallest[value], counts[a])
+                    yield _keep_first(rest, a, keep) + a * (smallest[value] - keep)
 
 
 def _keep_first(word: str, letter: str, keep: int) -> str:
