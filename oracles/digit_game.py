@@ -22,12 +22,15 @@ from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
+    _smaller_strings,
+    drop_chunks,
     ensure_recursion,
     input_lines,
     parse_int,
     reject_spaces,
     reject_trailing,
     require_line,
+    shrink_targets,
 )
 from gamecert.tokens import AnswerReader
 
@@ -241,6 +244,27 @@ class DigitGame(Game):
 
     def split_answer(self, instance, answer):
         return tuple((w,) for w in answer)
+
+    def smaller(self, instance: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        """Smaller inputs, largest cuts first: fewer games (chunks of halving size, down to one
+        game: a first-success greedy reaches the failing game in about log2(t) runs), then one
+        game shorter (its first n' digits for n' = 1, 2, ..., else its last n' digits), then
+        one game with a chunk of digits deleted. Every candidate is a valid input.
+
+        >>> list(GAME.smaller(("21", "3")))
+        [('3',), ('21',), ('2', '3'), ('1', '3')]
+        """
+        games = tuple(instance)
+        if len(games) > 1:
+            yield from drop_chunks(games)
+        for k, digits in enumerate(games):
+            for target in shrink_targets(len(digits)):
+                for part in (digits[:target], digits[len(digits) - target :]):
+                    if part[0] != "0":
+                        yield games[:k] + (part,) + games[k + 1 :]
+            for part in _smaller_strings(digits):
+                if part[0] != "0" and len(part) < len(digits) - 1:
+                    yield games[:k] + (part,) + games[k + 1 :]
 
 
 def _after(a: int, b: int, c: int, d: int, player: int, digit: str) -> tuple[int, int, int, int]:

@@ -22,7 +22,9 @@ from gamecert.game import (
     Game,
     ensure_recursion,
     mex,
+    _smaller_strings,
     parse_word,
+    shrink_targets,
 )
 from gamecert.tokens import AnswerReader
 
@@ -202,6 +204,71 @@ class StringCut(Game):
             ExhaustiveSpace("abc-strings", "every string over {a,b,c} of length <= 12", tuple(range(1, 13)), _strings("abc")),
             ExhaustiveSpace("ab-strings", "every string over {a,b} of length <= 18", tuple(range(1, 19)), _strings("ab")),
         ]
+
+    def smaller(self, instance: str) -> Iterator[str]:
+        """Smaller strings, largest cuts first: one run of cuttable positions shortened (to 1,
+        2, ... up to one less, the other runs kept as they are), then one run removed whole, then
+        chunks of letters deleted (halving sizes). Every candidate is a valid string.
+
+        >>> list(GAME.smaller("aaaaa"))[:3]
+        ['aaa', 'aaaa', 'aa']
+        """
+        runs = cut_runs(instance)
+        for k, (start, length) in enumerate(runs):
+            for target in shrink_targets(length):
+                found = _with_run(instance, runs, k, target)
+                if found is not None:
+                    yield found
+        for k in range(len(runs)):
+            found = _with_run(instance, runs, k, 0)
+            if found is not None:
+                yield found
+        yield from _smaller_strings(instance)
+
+
+def cut_runs(s: str) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive cuttable positions, as (first 1-based position, length).
+
+    >>> cut_runs("abacabaxx"), cut_runs("aaaaa")
+    ([(2, 1), (4, 1), (6, 1)], [(2, 3)])
+    """
+    out: list[tuple[int, int]] = []
+    for i in cuts(s):
+        if out and out[-1][0] + out[-1][1] == i:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((i, 1))
+    return out
+
+
+def _with_run(s: str, runs: list[tuple[int, int]], k: int, target: int) -> str | None:
+    """``s`` with run ``k`` shortened to ``target`` cuttable positions (0: gone) and every other
+    run as it was (shifted), or None if neither way of rebuilding it keeps the others so.
+
+    The run's letters alternate two letters; they are replaced by the first (or the last)
+    ``target + 2`` of them. Only the centres next to the replaced letters can change, so only
+    they are compared: each must be cuttable exactly when its counterpart in ``s`` was (inside
+    the new run: always).
+    """
+    start, length = runs[k]
+    lo, hi = start - 2, start + length  # the run's letters: s[lo:hi]
+    region = s[lo:hi]
+    keep = target + 2 if target else 2
+    options = [region[:keep]]
+    if target:
+        options.append(region[len(region) - keep :])
+    for middle in options:
+        new = s[:lo] + middle + s[hi:]
+        end, shift = lo + len(middle), len(region) - len(middle)
+        if all(_cuttable(new, c) == (_cuttable(s, c) if c <= lo else _cuttable(s, c + shift) if c >= end - 1 else True)
+               for c in range(lo - 1, end + 1)):
+            return new
+    return None
+
+
+def _cuttable(s: str, centre: int) -> bool:
+    """Whether the 0-based ``centre`` of ``s`` is a legal cut."""
+    return 0 < centre < len(s) - 1 and s[centre - 1] == s[centre + 1]
 
 
 def _strings(alphabet: str):
