@@ -201,7 +201,8 @@ class _CandidateSession:
             outcome.groups.append(GroupOutcome(
                 g.phase, g.key, g.label, g.tests, done=sum(d["tests"] for d in done if d), chunks=len(g.chunks),
                 chunks_done=sum(1 for d in done if d and d["passed"]), size=g.size, spaces=g.spaces,
-                adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts))
+                adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts,
+                runs=g.runs, runs_done=sum(d["runs"] for d in done if d)))
         for data in target.evidence.values():
             stats.tests += data["tests"]
             stats.runs += data["runs"]

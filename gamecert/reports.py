@@ -169,8 +169,8 @@ class FamilyEvidence:
     adversary: str = ""
 
     def describe(self) -> str:
-        how = "complete" if self.complete else f"sampled: {self.done} of {self.planned} tests"
-        return f"{self.name} ({self.planned} tests, {how}): {self.description.split(': ', 1)[-1]}"
+        how = "complete" if self.complete else f"sampled: {self.done} of {self.planned} inputs"
+        return f"{self.name} ({self.planned} inputs, {how}): {self.description.split(': ', 1)[-1]}"
 
 
 @dataclass(frozen=True)

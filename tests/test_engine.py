@@ -97,8 +97,9 @@ _DRAW = textwrap.dedent("""
     if sys.argv[3] == "unguarded":
         import contextlib
         plan._without_local_constants = contextlib.nullcontext
-    strategy = registry.get("string_cut").strategies.instances()
-    print(repr(plan.draw_examples(strategy, 60, 12345)))
+    for game in ("word_game", "string_cut", "digit_game", "stones_once"):
+        strategy = registry.get(game).strategies.instances()
+        print(game, repr(plan.draw_examples(strategy, 100, 12345)))
 """)
 
 

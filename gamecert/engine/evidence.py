@@ -26,7 +26,7 @@ def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
     for g in outcome.groups:
         if g.phase == "exhaustive" and g.size is not None:
             for name, n in g.space_counts:
-                done[name, g.size] = done.get((name, g.size), True) and g.completed
+                done[name, g.size] = done.get((name, g.size), False) or g.completed
                 counts[name, g.size] = n
     out = []
     for name, description, sizes in outcome.plan.spaces:
@@ -43,7 +43,7 @@ def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
 
 def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
     return tuple(
-        FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.planned, g.done, g.completed, g.adversary)
+        FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary)
         for g in outcome.groups if g.phase in ("coverage", "worst")
     )
 

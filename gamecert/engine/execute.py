@@ -42,10 +42,15 @@ class GroupOutcome:
     adversary: str = ""
     failed: bool = False
     space_counts: tuple[tuple[str, int], ...] = ()
+    #: inputs it holds, and how many ran
+    runs: int = 0
+    runs_done: int = 0
+    #: every chunk of it was handed out (a lazy family's chunks are cut as they are reached)
+    listed_all: bool = True
 
     @property
     def completed(self) -> bool:
-        return self.chunks_done == self.chunks and not self.failed
+        return self.listed_all and self.chunks_done == self.chunks and not self.failed
 
 
 @dataclass
@@ -188,6 +193,7 @@ class Executor:
     def _record(self, outcome: ChunkOutcome) -> None:
         group = self.by_key[outcome.chunk.group]
         group.done += outcome.tests
+        group.runs_done += outcome.runs
         if outcome.completed:
             group.chunks_done += 1
         if outcome.failure is not None:
@@ -270,39 +276,55 @@ class Executor:
                 g.phase == name and not g.completed and not g.failed for g in self.outcome.groups):
             self.outcome.cut[name] = deadline
 
-    def _register(self, group: Group) -> None:
-        outcome = GroupOutcome(group.phase, group.key, group.label, group.tests, chunks=len(group.chunks),
-                               size=group.size, spaces=group.spaces, adversary=group.adversary,
-                               space_counts=group.space_counts)
+    def _register(self, group: Group) -> GroupOutcome:
+        lazy = group.lazy is not None
+        outcome = GroupOutcome(group.phase, group.key, group.label, group.tests,
+                               chunks=0 if lazy else len(group.eager), size=group.size, spaces=group.spaces,
+                               adversary=group.adversary, space_counts=group.space_counts, runs=group.runs,
+                               listed_all=not lazy)
         self.by_key[group.key] = outcome
         self.outcome.groups.append(outcome)
+        return outcome
 
     def _in_order(self, groups: Iterator[Group]) -> Iterator[Chunk]:
         for group in groups:
-            self._register(group)
-            yield from group.chunks
+            outcome = self._register(group)
+            for chunk in group.iter_chunks():
+                if group.lazy is not None:
+                    outcome.chunks += 1
+                yield chunk
+            outcome.listed_all = True
             if self.stop.is_set():
                 return
 
     def _interleaved(self, groups: Iterator[Group]) -> Iterator[Chunk]:
-        listed = list(groups)
-        for group in listed:
-            self._register(group)
-        longest = max((len(g.chunks) for g in listed), default=0)
-        for i in range(longest):
-            for group in listed:
-                if i < len(group.chunks):
-                    yield group.chunks[i]
+        """One chunk of each group in turn, cut as reached: a phase the budget cuts short has
+        still touched every family."""
+        active = [(self._register(g), g.iter_chunks()) for g in groups]
+        while active:
+            still = []
+            for outcome, chunks in active:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    outcome.listed_all = True
+                    continue
+                if not outcome.listed_all:
+                    outcome.chunks += 1
+                still.append((outcome, chunks))
+                yield chunk
+            active = still
 
     def _sweep_below(self, failure: Failure, start: float) -> None:
         """The exhaustive sizes below a fault found elsewhere: a smaller failing input, if any."""
-        phase = self.plan.phase("exhaustive")
-        if phase is None:
+        from gamecert.engine.plan import below_groups
+
+        if self.plan.phase("exhaustive") is None:
             return
         deadline = None if self.plan.by_counts else max(
             start + self.plan.budget_s, time.monotonic()) + MINIMAL_SWEEP_GRACE * self.plan.budget_s
-        # sizes up to the fault's own: at its size, the first failing input in sweep order wins
-        below = (g for g in phase.groups() if g.size is not None and g.size <= failure.size)
+        # sizes up to the fault's own (at its size, the first failing input in sweep order wins),
+        # space by space, the cheapest first
+        below = below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive)
         self.stop.clear()
         self.stop_below = None
         self.display.phase("exhaustive (smaller inputs)", deadline)
