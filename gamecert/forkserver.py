@@ -267,6 +267,16 @@ class _Child:
         self.base_u = self.base_s = self.base_total = 0.0
 
 
+def _threads_remain(task_links: int) -> bool:
+    """Whether this process has more threads than when ``/proc/self/task`` had ``task_links``
+    links (2 + its threads), allowing a joined thread up to ~2 ms to finish exiting."""
+    for _ in range(20):
+        if os.stat("/proc/self/task").st_nlink == task_links:
+            return False
+        time.sleep(0.0001)
+    return True
+
+
 def _status_kb(status: bytes, key: bytes) -> int:
     """A number from ``/proc/PID/status`` text (kB for memory lines); 0 if missing.
 
@@ -587,6 +597,7 @@ class _Server:
             kids_fd = None
         start_rss = _status_kb(os.pread(status_fd, 8192, 0), b"VmRSS:")
         os.close(status_fd)
+        task_links = os.stat("/proc/self/task").st_nlink  # 2 + this child's threads (one)
         main = sys.modules["__main__"]
         current = None
         cpu_soft, tests, prefix = self.limits["cpu_soft"], 0, self._scratch(os.getpid())
@@ -625,7 +636,7 @@ class _Server:
             # ru_maxrss: the high-water mark reset above (or an exited thread's, if higher)
             peak_kb = after.ru_maxrss
             recycle = (
-                recycle or status != 0 or _thread._count() != 0
+                recycle or status != 0 or _thread._count() != 0 or _threads_remain(task_links)
                 or (kids_fd is not None and os.pread(kids_fd, 64, 0) != b"")
                 or peak_kb > start_rss + _RECYCLE_RSS_GROWTH_KB or clear_fd is None
             )  # fmt: skip
