@@ -16,24 +16,39 @@ The server has two modes, chosen in the config:
 ``python``
     the fork server proper: the candidate's source is read and compiled once when the server
     starts, and the server takes on the interpreter state that ``python FILE`` would show its
-    program (``sys.argv``, ``sys.path[0]``, fresh std streams, an empty ``__main__``). Each test
-    forks a child that sets limits, puts the test's files on fds 0-2 and runs the compiled code
-    as ``__main__``, exiting as the interpreter would (``SystemExit`` codes and messages,
-    tracebacks with exit status 1, waiting for non-daemon threads, ``atexit``, flushing stdout).
+    program (``sys.argv``, ``sys.path[0]``, fresh std streams, an empty ``__main__``). Its
+    children (see :meth:`_Server._python_child`) keep both I/O file sets open and wait for a
+    test byte. A *persistent* child runs test after test: per test it puts the test's files on
+    fds 0-2 (stdin rewound, stdout and stderr emptied), a fresh working folder, resets the
+    memory high-water mark, runs the code in a fresh ``__main__``, runs ``atexit`` functions
+    and flushes, and reports on its own pipe its exit status, CPU time (``getrusage``
+    differences, its waited children included) and peak RSS; then, while the next request is
+    on its way, it puts back argv, sys.path, the recursion limit and other settings, the
+    environment, builtins, common signal handlers and the interval timer, forgets modules
+    imported from the program's folder, and builds the next test's streams and ``__main__``. It is retired after
+    ``persistent_tests`` tests, after any fault, and when threads or child processes are left
+    running or its memory stayed grown. A *one-shot* child runs one test and exits as the
+    interpreter would (``SystemExit`` codes and messages, tracebacks with exit status 1,
+    waiting for non-daemon threads, ``atexit``, flushing stdout).
 
-The next test's child is forked while the current test runs and waits, limits set, files
-open, in its fresh scratch folder, so that starting a test costs one byte on a pipe (see
-:meth:`_Server.prefork`). Per test the protocol is line based: the client sends the I/O file set
-(0 or 1, alternating) and the server answers with one line: the wait status, the rusage and why
-(if at all) the watchdog killed the process group. A small pid file names the running
-child (so that a client whose server died mid-test can still kill the candidate's group) and
-the waiting one.
+In both modes the next child is forked while the current test runs, so that starting a test
+costs one byte on a pipe. Per test the protocol is line based: the client sends the I/O file
+set (0 or 1; ``F0``/``F1`` for a test in a one-shot child) and the server answers with one line:
+the wait status, CPU times, peak memory, wall time, why (if at all) the watchdog killed the
+process group, the peak task count, whether the process was fresh, and the largest sampled RSS.
+The watchdog enforces the CPU, wall, memory and task limits per test, for persistent children
+too (CPU counted from what the child had used before the test). A small pid file names the
+running (or persistent) child, so that a client whose server died mid-test can still kill the
+candidate's group, and the waiting one.
 
 The server module imports only the standard library, so a Python candidate's interpreter is
 close to a pristine one. Known differences from ``python FILE``: the hash seed is shared by
 all tests of one server (``PYTHONHASHSEED`` cannot change in a running interpreter), modules the
 server itself uses are already imported, and the candidate runs a few frames deeper, so a
 recursion that ends within a handful of frames of ``sys.getrecursionlimit()`` may differ.
+In a persistent child, standard-library modules a test imported stay imported for the next
+tests (module-level state in them, such as the ``random`` generator, carries over), and
+objects a test left in reference cycles are collected later.
 """
 
 from __future__ import annotations

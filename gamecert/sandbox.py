@@ -7,18 +7,31 @@ evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr)
 
 Every candidate process is started by a supervisor process (see :mod:`gamecert.forkserver`), in
 its own session and process group, in a fresh empty scratch directory that is removed
-afterwards, with stdin, stdout and stderr redirected to files. What is enforced:
+afterwards, with stdin, stdout and stderr redirected to files. A ``.py`` candidate runs
+*persistently*: one forked child runs up to ``Limits.persistent_tests`` tests, each with a fresh
+``__main__``, fresh std streams and the interpreter settings put back, and is replaced after any
+fault (non-zero exit, signal, a limit, threads or child processes left running, memory left
+grown). :meth:`Runner.run_fresh` runs one test in a process of its own, to confirm a failure or
+audit a pass. Other candidates get a new process per test. What is enforced:
 
-* **CPU time**: ``RLIMIT_CPU`` (whole seconds, rounded up) and, precisely, a watchdog that
-  sums the CPU time of the whole process group every ~10 ms and kills the group past
-  ``time_s``. A run that ends normally but used more than ``time_s`` of CPU is also TLE.
-* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)``, so a sleeping candidate ends as TLE.
-* **Memory**: ``RLIMIT_AS`` (address space). MLE is recognised from the candidate's own report
-  of a failed allocation (``MemoryError``, ``std::bad_alloc``, ...) or a peak RSS within 10% of
-  the limit; anything else that dies is RE.
+* **CPU time** decides TLE. A watchdog sums the CPU time of the test's process group every
+  ~10 ms and kills the group past ``time_s``; a run that ends normally with more than
+  ``time_s`` of CPU is TLE too. ``RLIMIT_CPU`` (whole seconds, rounded up) is a backstop. A
+  TLE with CPU time within 20% above the limit is re-run in a fresh process, whose result
+  stands (``RunResult.note`` says so); messages give CPU time in milliseconds.
+* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)``. A wall-clock stop with CPU time
+  under the limit is re-run fresh; if it happens again it is TLE as idle or blocked.
+* **Memory** used, as judges measure it: the watchdog samples the group's resident memory
+  (RSS) and kills the group at the limit; after the run, the peak RSS (``ru_maxrss``, or for a
+  persistent child the high-water mark reset before each test) counts too. MLE comes only from
+  a measured peak at or above the limit (or a failed allocation reported with the peak above
+  80% of it), and the message shows the figure. ``RLIMIT_AS`` is only a backstop against
+  runaways: four times the limit for Python, at least 16 GB for other programs (a JVM or Node
+  reserves far more address space than it uses). Tests shorter than the first sample (~10 ms)
+  are judged on their peak RSS alone. No cgroup is used.
 * **Stack**: ``RLIMIT_STACK`` = the memory limit unless ``stack_mb`` says otherwise, as contest
-  judges do, so deep recursion in C++ works. (glibc sizes new threads by this limit, so a
-  program that starts threads without choosing their stack size may fail to start them.)
+  judges do, so deep recursion in C++ works. (glibc sizes new threads by this limit; the
+  address-space backstop leaves room for a few such threads.)
 * **Output**: ``RLIMIT_FSIZE`` = ``output_bytes + 1`` on every file the candidate writes, stdout
   included; stdout or stderr longer than ``output_bytes`` (or ``SIGXFSZ``) is OLE. Output below
   the cap is captured in full.
@@ -406,7 +419,7 @@ class Runner:
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
         cpu = report["utime"] + report["stime"]
-        rss_mb = report["maxrss_kb"] / 1024
+        rss_mb = round(report["maxrss_kb"] / 1024, 2)  # the figure shown is the one compared
         killed = report["killed"]
         common = (stdout, stderr_tail, exit_code, sig, round(cpu, 6), round(report["wall"], 6), round(rss_mb, 2))
         extra = {"fresh": report["fresh"]}
