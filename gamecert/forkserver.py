@@ -618,6 +618,7 @@ class _Server:
         cpu_soft, tests, prefix = self.limits["cpu_soft"], 0, self._scratch(os.getpid())
         cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
         cpu_hard = float("inf") if cpu_hard == resource.RLIM_INFINITY else cpu_hard
+        cpu_set = 0  # the CPU soft limit set last
         while True:
             go = os.read(go_r, 1)
             if not go:
@@ -639,8 +640,10 @@ class _Server:
                 self._go_python()
             before = resource.getrusage(resource.RUSAGE_SELF)
             kids_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            soft = min(int(before.ru_utime + before.ru_stime) + cpu_soft + 1, cpu_hard)
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+            used = before.ru_utime + before.ru_stime
+            if used + cpu_soft + 1 > cpu_set:  # the backstop: this test's own CPU limit, rounded up
+                cpu_set = min(int(used) + 2 * cpu_soft + 1, cpu_hard)  # raised seldom: 1 syscall saved
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu_set, resource.getrlimit(resource.RLIMIT_CPU)[1]))
             if clear_fd is not None:
                 os.pwrite(clear_fd, b"5", 0)  # VmHWM from here: this test's peak
             status = self._run_main(main)
