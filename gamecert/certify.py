@@ -167,8 +167,10 @@ def certify_candidate_command(args: Any) -> int:
         exhaustive_tests = exhaustive_tests_by_count(entry.game, profile)
     report_dir = args.report_dir if args.report_dir is not None else "reports"
     check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
+    chosen = getattr(args, "phases", None)
+    phases = [p.strip() for p in chosen.split(",") if p.strip()] if chosen else None
     plan = make_plan(entry, profile, seed, budget_s=budget, examples=args.examples,
-                     exhaustive_tests=exhaustive_tests)
+                     exhaustive_tests=exhaustive_tests, phases=phases)
     fork_server = not getattr(args, "no_fork_server", False)
     contain = not getattr(args, "no_contain", False)
     return run_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,

@@ -202,6 +202,8 @@ class Certificate:
     #: phases the time budget cut short (their evidence is what ran)
     cut_phases: tuple[str, ...] = ()
     audits: int = 0
+    #: phases left out on purpose (``--phases``)
+    skipped_phases: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.contain)
 
     @property
@@ -217,6 +219,7 @@ class Certificate:
         data["exhaustive"] = [asdict(s) for s in self.exhaustive]
         data["families"] = [asdict(f) for f in self.families]
         data["cut_phases"] = list(self.cut_phases)
+        data["skipped_phases"] = list(self.skipped_phases)
         data["largest_sizes"] = list(self.largest_sizes)
         data["notes"] = list(self.notes)
         data["kind"] = "certificate"
@@ -231,6 +234,7 @@ class Certificate:
         kwargs["exhaustive"] = tuple(SpaceEvidence(**s) for s in kwargs.get("exhaustive", ()))
         kwargs["families"] = tuple(FamilyEvidence(**f) for f in kwargs.get("families", ()))
         kwargs["cut_phases"] = tuple(kwargs.get("cut_phases", ()))
+        kwargs["skipped_phases"] = tuple(kwargs.get("skipped_phases", ()))
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
         return cls(**kwargs)
@@ -249,6 +253,8 @@ class Certificate:
         share = f", {100 * self.slowest_s / self.time_limit_s:.0f}% of the {self.time_limit_s:g} s limit" \
             if self.time_limit_s else ""
         lines.append(f"slowest test: {self.slowest_s:.3f} s CPU{share} ({self.slowest_what or 'n/a'})")
+        if self.skipped_phases:
+            lines.append("not run (left out with --phases): " + ", ".join(self.skipped_phases))
         if self.cut_phases:
             lines.append("cut short by the time budget: " + ", ".join(self.cut_phases)
                          + " (what ran of them is listed above)")

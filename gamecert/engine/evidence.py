@@ -15,6 +15,7 @@ from typing import Any
 
 from gamecert.engine.execute import Outcome
 from gamecert.engine.judge import Failure
+from gamecert.engine.plan import PHASES
 from gamecert.errors import OutOfReach
 from gamecert.reports import Certificate, FailureReport, FamilyEvidence, SpaceEvidence, timestamp
 
@@ -173,6 +174,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         jobs=outcome.jobs,
         cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
         audits=stats.audits,
+        skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),
     )
 
 

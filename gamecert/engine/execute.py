@@ -221,7 +221,8 @@ class Executor:
                 if self.outcome.failures or self.error is not None:
                     break
                 share = SHARES.get(phase.name)
-                fixed = plan.by_counts or (phase.name == "random" and plan.random_fixed)
+                # a sweep fixed by counts runs whole; the designed families keep their time shares
+                fixed = (phase.name == "exhaustive" and plan.by_counts) or (phase.name == "random" and plan.random_fixed)
                 deadline = None if share is None or fixed else start + share * plan.budget_s
                 if deadline is not None and time.monotonic() >= deadline:
                     self.outcome.cut[phase.name] = 0.0

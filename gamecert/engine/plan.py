@@ -174,20 +174,27 @@ def exhaustive_tests(game: Game, profile: Profile) -> int:
 
 def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None = None,
               examples: int | None = None, exhaustive_tests: int | None = None,
-              chunk_runs: int = CHUNK_RUNS) -> Plan:
+              chunk_runs: int = CHUNK_RUNS, phases: Sequence[str] | None = None) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
     ``budget_s`` (default: the profile's) bounds the run by time. ``exhaustive_tests`` fixes the
     exhaustive sweep by counts instead (whole sizes, in single games) and ``examples`` the
     random phase, as the pytest route needs; either makes the plan independent of speed.
+    ``phases`` keeps only the phases named (samples always run).
     """
+    if phases is not None:
+        unknown = [p for p in phases if p not in PHASES]
+        if unknown:
+            from gamecert.errors import UsageError
+
+            raise UsageError(f"unknown phase {unknown[0]!r}; the phases are {', '.join(PHASES)}")
     game = entry.game
     strategies = entry.strategies
     by_counts = exhaustive_tests is not None
     budget = float(budget_s if budget_s is not None else profile.budget_s)
     spaces = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in game.exhaustive_spaces())
     samples = _sample_group(game)
-    phases = [
+    plans = [
         PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
         PhasePlan("coverage", lambda: _family_groups(game, "coverage", _families(strategies, "coverage"), chunk_runs),
                   interleave=True),
@@ -199,7 +206,9 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
                                                    (profile.examples if examples is None else examples))),
         PhasePlan("largest", lambda: _largest_groups(game, strategies, chunk_runs)),
     ]
-    return Plan(game.name, profile, seed, budget, tuple(phases), spaces, by_counts, examples is not None)
+    if phases is not None:
+        plans = [p for p in plans if p.name == "samples" or p.name in phases]
+    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None)
 
 
 def _sample_group(game: Game) -> Group:
