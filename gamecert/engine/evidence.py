@@ -16,7 +16,7 @@ from typing import Any
 from gamecert.engine.execute import Outcome
 from gamecert.engine.judge import Failure
 from gamecert.errors import OutOfReach
-from gamecert.reports import Certificate, FailureReport, FamilyEvidence, SpaceEvidence, timestamp
+from gamecert.reports import Certificate, FailureReport, FamilyEvidence, Provenance, SpaceEvidence, timestamp
 
 
 def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
@@ -81,7 +81,9 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
 
 def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome | None, limits: Any,
                  tests_run: int, interrupted: bool = False, extra_notes: Sequence[str] = (),
-                 plan: Any = None) -> FailureReport:
+                 plan: Any = None, provenance: Provenance | None = None) -> FailureReport:
+    """The report of ``failure``; ``provenance`` defaults to the candidate's own (built with the
+    default compile command and interpreter)."""
     game = entry.game
     plan = plan if plan is not None else outcome.plan
     try:
@@ -125,6 +127,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         tests_run=tests_run,
         interrupted=interrupted,
         notes=tuple(notes),
+        provenance=provenance if provenance is not None else Provenance.of(candidate),
     )
 
 
@@ -145,7 +148,8 @@ def candidate_spec_for_replay(candidate: Any) -> str:
 
 
 def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
-                      notes: Sequence[str] = ()) -> Certificate:
+                      notes: Sequence[str] = (), provenance: Provenance | None = None) -> Certificate:
+    """The certificate of a run that found nothing (see :func:`build_report` for ``provenance``)."""
     stats = outcome.stats
     plan = outcome.plan
     return Certificate(
@@ -173,6 +177,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         jobs=outcome.jobs,
         cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
         audits=stats.audits,
+        provenance=provenance if provenance is not None else Provenance.of(candidate),
     )
 
 
