@@ -324,17 +324,25 @@ def _summarise(settings: _Settings, results: list[CandidateResult]) -> int:
     status = 130 if interrupted else 1 if failed else 0
     _say()
     print_summary(results)
-    data = {
-        "kind": "summary", "game": settings.entry.game.name, "seed": settings.seed,
-        "profile": settings.profile.name, "created": timestamp(), "exit_status": status,
-        "certified": sum(r.verdict == "CERTIFIED" for r in results), "failed": len(failed),
-        "interrupted": interrupted, "candidates": [r.to_json() for r in results],
-    }
-    path = _write_somewhere(lambda where: _write_summary(Path(where) / "summary.json", data), settings.report_dir)
+    game, seed, profile = settings.entry.game.name, settings.seed, settings.profile.name
+    path = _write_somewhere(lambda where: write_summary(where, game, seed, profile, results, status),
+                            settings.report_dir)
     word = "all certified" if status == 0 else "interrupted" if interrupted else f"{len(failed)} failed"
     _say(f"summary: {len(results)} candidates, {word}; summary.json in")
     _say(str(path))
     return status
+
+
+def write_summary(report_dir: str, game: str, seed: int, profile: str, results: list[CandidateResult],
+                  status: int) -> Path:
+    """``report_dir/summary.json``, written atomically: one row per candidate."""
+    failed = [r for r in results if r.status == 1]
+    data = {
+        "kind": "summary", "game": game, "seed": seed, "profile": profile, "created": timestamp(),
+        "exit_status": status, "certified": sum(r.verdict == "CERTIFIED" for r in results), "failed": len(failed),
+        "interrupted": any(r.interrupted for r in results), "candidates": [r.to_json() for r in results],
+    }
+    return _write_summary(Path(report_dir) / "summary.json", data)
 
 
 def _write_summary(path: Path, data: dict[str, Any]) -> Path:
@@ -380,20 +388,26 @@ def print_summary(results: list[CandidateResult]) -> None:
             table.add_row(Text(row[0]), Text(row[1], style=style), *(Text(c) for c in row[2:]))
         Console(file=sys.stdout).print(table)
         return
+    for line in summary_lines(results):
+        _say(line)
+
+
+def summary_lines(results: list[CandidateResult]) -> list[str]:
+    """The summary table as aligned plain text."""
+    rows = summary_rows(results)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(_HEADERS)]
-    for row in (_HEADERS, *rows):
-        _say("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (_HEADERS, *rows)]
 
 
-def _compile_error_report(settings: _Settings, spec: str, exc: Any) -> CandidateResult:
-    """A candidate that does not compile: verdict CE with the compiler's message, written as a
-    report (empty input) through :func:`write_report`."""
+def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limits: Any,
+                         compile_option: str | None = None, python_option: str | None = None) -> FailureReport:
+    """The CE report of a source that did not compile (``exc``, a CompileError): empty input,
+    the compiler's message as its stderr, the source's sha256 and the command that failed."""
     import hashlib
 
     from gamecert.sandbox import _safe_name
     from gamecert.toolchains import language_of
 
-    entry, limits = settings.entry, settings.limits
     source = Path(exc.source)
     command = shlex.join(exc.command) if exc.command else "(none)"
     try:
@@ -402,16 +416,25 @@ def _compile_error_report(settings: _Settings, spec: str, exc: Any) -> Candidate
         source_sha = ""
     provenance = Provenance(language=language_of(source) or "", source=str(source), source_sha256=source_sha,
                             compile_command=shlex.join(exc.command) if exc.command else "",
-                            compile_option=settings.compile or "", python_option=settings.python or "",
+                            compile_option=compile_option or "", python_option=python_option or "",
                             **judge_provenance())
-    report = FailureReport(
+    return FailureReport(
         game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
         verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
-        reason=f"{exc}", seed=settings.seed, profile=settings.profile.name, phase="compile", size=0,
+        reason=f"{exc}", seed=seed, profile=profile, phase="compile", size=0,
         explanation="(the candidate did not compile; no input was run)", created=timestamp(),
         stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
         notes=(f"compile command: {command}",), provenance=provenance,
     )
+
+
+def _compile_error_report(settings: _Settings, spec: str, exc: Any) -> CandidateResult:
+    """A candidate that does not compile: verdict CE with the compiler's message, written as a
+    report (empty input) through :func:`write_report`."""
+    report = compile_error_report(settings.entry, exc, seed=settings.seed, profile=settings.profile.name,
+                                  limits=settings.limits, compile_option=settings.compile,
+                                  python_option=settings.python)
+    command = shlex.join(exc.command) if exc.command else "(none)"
     _say(f"{Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}")
     _say(f"  {'command:':<9} {visible(command)}")
     for line in exc.output.splitlines()[:20]:
