@@ -679,7 +679,8 @@ def replay_command(args: Any) -> int:
         expected, source = judge.expected(instance, report.input)
     expected_text = game.format_answer(expected)
     print(_block("input", report.input).lstrip())
-    print(_block("expected", expected_text).lstrip() + f"   (from {source})")
+    expected_block = _block("expected", expected_text).lstrip()
+    print(expected_block + (f"\n  (expected answer from {source})" if "\n" in expected_block else f"   (from {source})"))
     if expected_text.split() != report.expected.split():
         print(_block("note: the report expected", report.expected).lstrip() + "; the oracle now says otherwise")
     if failure is None:
