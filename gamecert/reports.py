@@ -252,8 +252,8 @@ class FailureReport:
         out += ["", "## Why: the oracle's explanation of the position", "", visible(self.explanation.rstrip(), True)]
         if self.notes:
             out += ["", "## Notes", ""] + [f"- {visible(note)}" for note in self.notes]
-        shown = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
-        if not shown.isprintable():
+        texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
+        if not texts.isprintable():
             out += ["", "Control and invisible characters are shown above as escapes such as `\\x00`; "
                     "`report.json` keeps the exact text."]
         out += [
