@@ -73,6 +73,11 @@ class _Target:
     failures: list[dict[str, Any]] = field(default_factory=list)
     written: Path | None = None
     verdict: str = ""
+    #: a source that did not compile (its CompileError): no items, a CE report
+    compile_error: Any = None
+    #: the smallest failing input written, and the tests run (for the summary)
+    failing_input: str = ""
+    failing_size: int | None = None
 
 
 def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
@@ -85,8 +90,16 @@ def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
     game, sep, spec = text.partition("=")
     if not sep or not game or not spec:
         raise GamecertError(f"--candidate wants GAME=CANDIDATE, got {text!r}")
+    from gamecert.toolchains import CompileError
+
     entry = registry.get(game.strip())
-    candidate = Candidate.parse(spec.strip())
+    try:
+        candidate = Candidate.parse(spec.strip())
+    except CompileError as exc:
+        candidate = None
+        compile_error = exc
+    else:
+        compile_error = None
     profile = get_profile(config.getoption("candidate_profile") or _core_profile(config))
     examples = config.getoption("candidate_examples")
     if examples is not None and examples < 0:
@@ -94,6 +107,9 @@ def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
     limits = _limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
     plan = make_plan(entry, profile, seed, examples=profile.examples if examples is None else examples,
                      exhaustive_tests=exhaustive_tests(entry.game, profile))
+    if compile_error is not None:
+        group_id = f"candidate/{entry.name}/{Path(compile_error.source).stem}"
+        return _Target(text, entry, None, limits, plan, group_id, [], compile_error=compile_error)
     group_id = f"candidate/{entry.name}/{candidate.name}"
     return _Target(text, entry, candidate, limits, plan, group_id, plan.all_groups())
 
@@ -135,6 +151,7 @@ class _CandidateSession:
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         return [
+            f"gamecert candidate {t.text}: does not compile (CE)" if t.compile_error is not None else
             f"gamecert candidate {t.text}: profile {t.plan.profile.name}, seed {self.seed}, "
             f"{sum(len(g.chunks) for g in t.groups)} items, {sum(g.tests for g in t.groups)} tests"
             for t in self.targets
@@ -152,6 +169,10 @@ class _CandidateSession:
         for target in self.targets:
             group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
             group.target = target
+            if target.compile_error is not None:  # one item, failing with the compiler's message
+                item = CandidateItem.from_parent(group, name="compile")
+                item.target, item.chunk = target, None
+                items.append(item)
             for chunk in (c for g in target.groups for c in g.chunks):
                 item = CandidateItem.from_parent(group, name=chunk.key)
                 item.target = target
@@ -182,6 +203,39 @@ class _CandidateSession:
                 self._finish(target)
             except OSError as exc:
                 target.verdict = f"could not write the report: {exc}"
+        self.summary_path = None
+        if len(self.targets) > 1:
+            from gamecert.certify import write_summary
+
+            results = self._results()
+            status = 1 if any(r.status == 1 for r in results) else 130 if any(r.interrupted for r in results) else 0
+            game = self.targets[0].entry.name if len({t.entry.name for t in self.targets}) == 1 else "several"
+            try:
+                self.summary_path = write_summary(self._report_dir(), game, self.seed, self.targets[0].plan.profile.name,
+                                                  results, status)
+            except OSError as exc:
+                self.summary_error = str(exc)
+
+    def _report_dir(self) -> str:
+        report_dir = self.config.getoption("candidate_report_dir")
+        if not Path(report_dir).is_absolute():
+            report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
+        return report_dir
+
+    def _results(self) -> list[Any]:
+        """One summary row per ``--candidate`` (see :func:`gamecert.certify.summary_rows`)."""
+        from gamecert.certify import CandidateResult
+
+        elapsed = round(time.perf_counter() - self.started, 3)
+        out = []
+        for t in self.targets:
+            verdict = t.verdict or "NOT RUN"
+            status = 0 if verdict == "CERTIFIED" else 130 if verdict in ("INTERRUPTED", "NOT RUN") else 1
+            out.append(CandidateResult(t.text, t.group_id.rsplit("/", 1)[-1], verdict, status,
+                                       str(t.written or ""), t.failing_input, t.failing_size,
+                                       sum(d["tests"] for d in t.evidence.values()), elapsed,
+                                       interrupted=verdict == "INTERRUPTED"))
+        return out
 
     def _finish(self, target: _Target) -> None:
         from gamecert.engine.evidence import build_certificate
@@ -190,9 +244,15 @@ class _CandidateSession:
         from gamecert.contain import probe, stamp
         from gamecert.reports import FailureReport, write_certificate, write_report
 
-        report_dir = self.config.getoption("candidate_report_dir")
-        if not Path(report_dir).is_absolute():
-            report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
+        report_dir = self._report_dir()
+        if target.compile_error is not None:
+            from gamecert.certify import compile_error_report
+
+            report = compile_error_report(target.entry, target.compile_error, seed=self.seed,
+                                          profile=target.plan.profile.name, limits=target.limits)
+            target.written = write_report(report, report_dir)
+            target.verdict = report.verdict
+            return
         keys = [c.key for g in target.groups for c in g.chunks]
         stats = Stats(started=self.started)
         outcome = Outcome(target.plan, stats)
@@ -223,6 +283,7 @@ class _CandidateSession:
             best = _replace(best, tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
             target.written = write_report(best, report_dir)
             target.verdict = best.verdict
+            target.failing_input, target.failing_size = best.input, best.size
             return
         outcome.interrupted = finished < len(keys)
         ran = sum(1 for k in keys if k in target.evidence and target.evidence[k]["passed"])
@@ -246,6 +307,15 @@ class _CandidateSession:
             )
             if t.written is not None:
                 terminalreporter.write_line(str(t.written))
+        if len(self.targets) > 1:
+            from gamecert.certify import summary_lines
+
+            terminalreporter.section("gamecert summary")
+            for line in summary_lines(self._results()):
+                terminalreporter.write_line(line)
+            path = getattr(self, "summary_path", None)
+            terminalreporter.write_line(f"summary.json in {path}" if path else
+                                        f"summary.json not written: {getattr(self, 'summary_error', 'unknown')}")
 
 
 def _replace(report: Any, **changes: Any) -> Any:
@@ -283,6 +353,9 @@ class CandidateItem(pytest.Item):
         from gamecert.sandbox import open_runner
 
         target, chunk = self.target, self.chunk
+        if chunk is None:
+            exc = target.compile_error
+            raise CandidateFault(f"CE (compilation error): {exc}\n" + _indent(exc.output))
         stats = Stats()
         with open_runner(target.candidate, target.limits, fork_server=True) as runner:
             judge = Judge(target.entry, runner, stats)
@@ -331,7 +404,7 @@ class CandidateItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, None, f"{self.target.group_id}::{self.chunk.key}"
+        return self.path, None, f"{self.target.group_id}::{self.chunk.key if self.chunk else 'compile'}"
 
 
 def _indent(text: str, keep: int = 2000) -> str:

@@ -17,7 +17,7 @@ from gamecert.engine.execute import Outcome
 from gamecert.engine.judge import Failure
 from gamecert.engine.plan import PHASES
 from gamecert.errors import OutOfReach
-from gamecert.reports import Certificate, FailureReport, FamilyEvidence, SpaceEvidence, timestamp
+from gamecert.reports import Certificate, FailureReport, FamilyEvidence, Provenance, SpaceEvidence, timestamp
 
 
 def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
@@ -82,7 +82,9 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
 
 def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome | None, limits: Any,
                  tests_run: int, interrupted: bool = False, extra_notes: Sequence[str] = (),
-                 plan: Any = None) -> FailureReport:
+                 plan: Any = None, provenance: Provenance | None = None) -> FailureReport:
+    """The report of ``failure``; ``provenance`` defaults to the candidate's own (built with the
+    default compile command and interpreter)."""
     game = entry.game
     plan = plan if plan is not None else outcome.plan
     try:
@@ -126,6 +128,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         tests_run=tests_run,
         interrupted=interrupted,
         notes=tuple(notes),
+        provenance=provenance if provenance is not None else Provenance.of(candidate),
     )
 
 
@@ -146,7 +149,8 @@ def candidate_spec_for_replay(candidate: Any) -> str:
 
 
 def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
-                      notes: Sequence[str] = ()) -> Certificate:
+                      notes: Sequence[str] = (), provenance: Provenance | None = None) -> Certificate:
+    """The certificate of a run that found nothing (see :func:`build_report` for ``provenance``)."""
     stats = outcome.stats
     plan = outcome.plan
     return Certificate(
@@ -175,6 +179,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
         audits=stats.audits,
         skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),
+        provenance=provenance if provenance is not None else Provenance.of(candidate),
     )
 
 

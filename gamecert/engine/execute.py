@@ -88,8 +88,11 @@ class _Display:
 
 
 class Executor:
+    """Runs a plan; ``expected_cache`` (input text to expected answer) may be shared by the
+    certifications of several candidates on the same plan, so the oracle answers each input once."""
+
     def __init__(self, entry: Any, plan: Plan, open_runner: Callable[[], Any], jobs: int = 1,
-                 display: Any = None) -> None:
+                 display: Any = None, expected_cache: dict[str, Any] | None = None) -> None:
         self.entry = entry
         self.plan = plan
         self.open_runner = open_runner
@@ -100,7 +103,7 @@ class Executor:
         self.stop = threading.Event()
         self.tasks: queue.Queue[tuple[Chunk, float | None] | None] = queue.Queue()
         self.results: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self.expected_cache: dict[str, Any] = {}
+        self.expected_cache: dict[str, Any] = expected_cache if expected_cache is not None else {}
         self.judges: list[Judge] = []
         self.threads: list[threading.Thread] = []
         self.in_flight = 0
