@@ -37,9 +37,9 @@ PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
 #: phase that ends early leaves its time to the next. ``None``: always run in full.
 SHARES: dict[str, float | None] = {
     "samples": None,
-    "coverage": 0.30,
-    "worst": 0.45,
-    "exhaustive": 0.80,
+    "coverage": 0.40,
+    "worst": 0.55,
+    "exhaustive": 0.85,
     "random": 0.95,
     "largest": None,
 }
