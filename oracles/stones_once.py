@@ -299,7 +299,7 @@ def _merged(piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         rest = piles[:i] + piles[i + 1 : j] + piles[j + 1 :]
         if value == 0 and rest:
             yield rest
-        elif value:
+        elif value in smallest:  # a xor no single pile has (values reach 10, xors 15) cannot merge
             yield piles[:i] + (smallest[value],) + piles[i + 1 : j] + piles[j + 1 :]
 
 

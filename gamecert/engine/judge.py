@@ -363,7 +363,14 @@ class Judge:
         finished = False
         while True:
             improved = False
-            for candidate in game.smaller(current.instance):
+            try:
+                offered = list(game.smaller(current.instance))
+            except Exception as exc:  # noqa: BLE001 - a game's shrinker is the game author's code
+                current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
+                                     f"({type(exc).__name__}: {exc})")
+                current.shrink = (tried, False)
+                return current
+            for candidate in offered:
                 if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
                     current.shrink = (tried, False)
                     return current
