@@ -67,6 +67,11 @@ class Outcome:
 
     @property
     def failure(self) -> Failure | None:
+        """The fault to report: the first in plan order of the last search that found one (the
+        sweep of smaller inputs after a fault is a later search), whatever the runners' timing."""
+        ordered = [f for f in self.failures if f.order is not None]
+        if ordered:
+            return max(ordered, key=lambda f: (f.order[0], -f.order[1]))
         return min(self.failures, key=Failure.sort_key) if self.failures else None
 
     def done_chunks(self) -> set[str]:
@@ -101,7 +106,7 @@ class Executor:
         self.stats = Stats()
         self.outcome = Outcome(plan, self.stats, jobs=self.jobs)
         self.stop = threading.Event()
-        self.tasks: queue.Queue[tuple[Chunk, float | None] | None] = queue.Queue()
+        self.tasks: queue.Queue[tuple[Chunk, float | None, int] | None] = queue.Queue()
         self.results: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.expected_cache: dict[str, Any] = expected_cache if expected_cache is not None else {}
         self.judges: list[Judge] = []
@@ -110,29 +115,31 @@ class Executor:
         self.by_key: dict[str, GroupOutcome] = {}
         self.shrink_s = SHRINK_SECONDS.get(plan.profile.name, 30.0)
         self.error: BaseException | None = None
-        #: after an exhaustive fault at size k, chunks of sizes below k go on (None: no fault; -1: stop all)
-        self.stop_below: int | None = None
+        #: after a fault found by the chunk handed out n-th, chunks handed out before it go on, so the
+        #: fault reported is the first in plan order whatever the timing (None: no fault; -1: stop all)
+        self.stop_after: int | None = None
+        self.seq = 0
+        #: a new segment starts with the sweep of smaller inputs that follows a fault
+        self.segment = 0
+        self._local = threading.local()
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:
         if text == "confirming":
+            seq = getattr(self._local, "seq", -1)
             with self.stats.lock:
-                if failure is not None and failure.phase == "exhaustive":
-                    # smaller sizes still running go on: a smaller failure there is the one to report
-                    size = failure.size
-                    self.stop_below = size if self.stop_below is None else min(self.stop_below, size)
-                else:
-                    self.stop_below = -1
-            self.stop.set()  # the others stop at their next test
+                if self.stop_after is None or (0 <= seq < self.stop_after):
+                    self.stop_after = seq
+            self.stop.set()  # the chunks handed out after this one stop at their next test
         self.display.event(text)
 
-    def _stopped(self, chunk: Chunk, deadline: float | None) -> bool:
+    def _stopped(self, seq: int, deadline: float | None) -> bool:
         if deadline is not None and time.monotonic() >= deadline:
             return True
         if not self.stop.is_set():
             return False
-        below = self.stop_below
-        return below is None or below < 0 or chunk.size is None or chunk.size >= below
+        after = self.stop_after
+        return after is None or after < 0 or seq > after
 
     def _worker(self) -> None:
         runner = judge = None
@@ -141,7 +148,8 @@ class Executor:
                 item = self.tasks.get()
                 if item is None:
                     return
-                chunk, deadline = item
+                chunk, deadline, seq = item
+                self._local.seq = seq
                 try:
                     if runner is None:
                         runner = self.open_runner()
@@ -149,14 +157,14 @@ class Executor:
                                       expected_cache=self.expected_cache, on_event=self._event)
                         self.judges.append(judge)
 
-                    def stop(chunk: Chunk = chunk, deadline: float | None = deadline) -> bool:
-                        return self._stopped(chunk, deadline)
+                    def stop(seq: int = seq, deadline: float | None = deadline) -> bool:
+                        return self._stopped(seq, deadline)
 
                     outcome = judge.run_chunk(chunk, stop, self.shrink_s)
                 except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                     self.results.put(("error", exc))
                     continue
-                self.results.put(("done", outcome))
+                self.results.put(("done", (outcome, seq)))
         finally:
             if runner is not None:
                 runner.close()
@@ -190,10 +198,10 @@ class Executor:
                 self.error = self.error or value
                 self.stop.set()
             else:
-                self._record(value)
+                self._record(*value)
             block = False
 
-    def _record(self, outcome: ChunkOutcome) -> None:
+    def _record(self, outcome: ChunkOutcome, seq: int) -> None:
         group = self.by_key[outcome.chunk.group]
         group.done += outcome.tests
         group.runs_done += outcome.runs
@@ -201,6 +209,7 @@ class Executor:
             group.chunks_done += 1
         if outcome.failure is not None:
             group.failed = True
+            outcome.failure.order = (self.segment, seq)
             self.outcome.failures.append(outcome.failure)
 
     def _drain(self) -> None:
@@ -210,7 +219,8 @@ class Executor:
     def _submit(self, chunk: Chunk, deadline: float | None) -> None:
         while self.in_flight >= self.jobs:
             self._collect(block=True)
-        self.tasks.put((chunk, deadline))
+        self.tasks.put((chunk, deadline, self.seq))
+        self.seq += 1
         self.in_flight += 1
 
     # ---- the plan ---------------------------------------------------------------------------
@@ -241,6 +251,7 @@ class Executor:
                 self._sweep_below(failure, start)
         except KeyboardInterrupt:
             self.outcome.interrupted = True
+            self.stop_after = -1
             self.stop.set()
             try:
                 self._drain()
@@ -329,8 +340,9 @@ class Executor:
         # sizes up to the fault's own (at its size, the first failing input in sweep order wins),
         # space by space, the cheapest first
         below = below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive)
+        self.segment += 1
         self.stop.clear()
-        self.stop_below = None
+        self.stop_after = None
         self.display.phase("exhaustive (smaller inputs)", deadline)
         seen = set(self.by_key)
         fresh = (g for g in below if g.key not in seen)

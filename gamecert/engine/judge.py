@@ -86,6 +86,8 @@ class Failure:
     reruns: tuple[int, int] | None = None
     #: what the shrinker tried: (smaller inputs run, whether it finished without a budget cut)
     shrink: tuple[int, bool] | None = None
+    #: where in the plan it was found: (search, chunk handed out n-th), set by the executor
+    order: tuple[int, int] | None = None
 
     @property
     def nondeterministic(self) -> bool:
