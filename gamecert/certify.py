@@ -23,6 +23,7 @@ from gamecert.engine.execute import Executor, Outcome
 from gamecert.engine.judge import Failure, Judge, Stats, expected_answer, visible
 from gamecert.engine.plan import PHASES, RUNS_ENV, SHRINK_SECONDS, HarnessError, Plan, make_plan
 from gamecert.engine.plan import exhaustive_tests as exhaustive_tests_by_count
+from gamecert.engine.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.contain import probe, stamp
 from gamecert.errors import InputError, UsageError
 from gamecert.game import Game
@@ -145,11 +146,15 @@ def certify_candidate_command(args: Any) -> int:
     if args.game == "all":
         raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
     entry = registry.get(args.game)
-    try:
-        candidate = Candidate.parse(args.candidate, compile=getattr(args, "compile", None),
-                                    python=getattr(args, "python", None))
-    except CompileError as exc:
-        return _compile_error_report(entry, args, exc)
+    solver = _registered_solver(entry, args)
+    if solver is not None:
+        candidate = SolverSubject(entry.name, solver)
+    else:
+        try:
+            candidate = Candidate.parse(args.candidate, compile=getattr(args, "compile", None),
+                                        python=getattr(args, "python", None))
+        except CompileError as exc:
+            return _compile_error_report(entry, args, exc)
     if args.examples is not None and args.examples < 0:
         raise UsageError(f"--examples must be 0 or more, got {args.examples}")
     profile = get_profile(args.profile)
@@ -169,11 +174,32 @@ def certify_candidate_command(args: Any) -> int:
     check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
     plan = make_plan(entry, profile, seed, budget_s=budget, examples=args.examples,
                      exhaustive_tests=exhaustive_tests)
+    if solver is not None:  # in-process: one runner (the interpreter is shared), no sandbox
+        from gamecert.certify_solvers import reference_entry
+
+        function = entry.solvers[solver]
+        return run_certification(reference_entry(entry, solver), candidate, plan, limits, report_dir, jobs=1,
+                                 runner_factory=lambda: SolverRunner(entry, solver, function))
     fork_server = not getattr(args, "no_fork_server", False)
     contain = not getattr(args, "no_contain", False)
     return run_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,
                              runner_factory=lambda: _open(candidate, limits, fork_server, contain),
                              containment=probe(contain))
+
+
+def _registered_solver(entry: Any, args: Any) -> str | None:
+    """The registered solver a ``solver:NAME`` candidate names (checked), or None for a program."""
+    spec = args.candidate.strip()
+    if not spec.startswith(SOLVER_PREFIX):
+        return None
+    name = spec[len(SOLVER_PREFIX):]
+    if name not in entry.solvers:
+        raise UsageError(f"{entry.name} has no registered solver {name!r}; its solvers: "
+                         + ", ".join(SOLVER_PREFIX + n for n in sorted(entry.solvers)))
+    for attr, flag in (("compile", "--compile"), ("python", "--python")):
+        if getattr(args, attr, None) is not None:
+            raise UsageError(f"{flag} applies to a source file candidate, and {spec!r} is a registered solver")
+    return name
 
 
 def _compile_error_report(entry: Any, args: Any, exc: Any) -> int:
@@ -215,10 +241,11 @@ def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, repor
                       jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None) -> int:
     game = entry.game
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
+    limited = ("in-process, no time or memory limit" if isinstance(candidate, SolverSubject)
+               else f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB")
     _say(
         f"gamecert certify {game.name} {candidate.spec}: profile {plan.profile.name}, {by}, "
-        f"{jobs} runner{'s' if jobs > 1 else ''}, seed {plan.seed}, "
-        f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB"
+        f"{jobs} runner{'s' if jobs > 1 else ''}, seed {plan.seed}, {limited}"
         + (f"; {containment.describe()}" if containment is not None else "")
     )
     display = _Display(game.name, plan.budget_s)
@@ -242,15 +269,10 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         failure = outcome.failure
         if failure is not None:
             _say()
-            kind = " (nondeterministic)" if failure.nondeterministic else ""
-            _say(f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
-                 f"{failure.size}, found by {failure.phase}:")
-            for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
-                                ("got", failure.got_text or "(no output)")):
-                _say(_block(label, text))
-            _say(f"  {'why:':<9} {_one_line(failure.reason)}")
+            say_failure(game, failure)
+            extra = (IN_PROCESS_NOTE,) if isinstance(candidate, SolverSubject) else ()
             report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
-                                        interrupted=interrupted), containment)
+                                        interrupted=interrupted, extra_notes=extra), containment)
             _say(f"  {'minimal:':<9} {report.minimality}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
             _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
@@ -258,6 +280,8 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
             _say(str(path))
             return 1
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
+        if isinstance(candidate, SolverSubject):
+            notes.append(IN_PROCESS_NOTE)
         cert = stamp(build_certificate(entry, candidate, outcome, limits, notes), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
@@ -266,6 +290,17 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
              f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {verdict}; certificate in")
         _say(str(path))
         return 130 if interrupted else 0
+
+
+def say_failure(game: Game, failure: Failure) -> None:
+    """The verdict, input, expected and got answers and why, as every certification prints them."""
+    kind = " (nondeterministic)" if failure.nondeterministic else ""
+    _say(f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
+         f"{failure.size}, found by {failure.phase}:")
+    for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
+                        ("got", failure.got_text or "(no output)")):
+        _say(_block(label, text))
+    _say(f"  {'why:':<9} {_one_line(failure.reason)}")
 
 
 def _phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
@@ -384,8 +419,13 @@ def replay_command(args: Any) -> int:
     report = read_report(args.report_dir)
     entry = registry.get(report.game)
     game = entry.game
+    spec = report.candidate_spec.strip()
+    solver = spec[len(SOLVER_PREFIX):] if spec.startswith(SOLVER_PREFIX) else None
+    if solver is not None and solver not in entry.solvers:
+        raise UsageError(f"the report's candidate cannot be run any more: {game.name} has no registered "
+                         f"solver {solver!r}")
     try:
-        candidate = Candidate.parse(report.candidate_spec)
+        candidate = None if solver is not None else Candidate.parse(report.candidate_spec)
     except UsageError as exc:
         raise UsageError(f"the report's candidate cannot be run any more: {exc}") from None
     try:
@@ -396,8 +436,14 @@ def replay_command(args: Any) -> int:
         instance = game.parse_input(report.input)
     except InputError as exc:
         raise UsageError(f"the report's input is not a valid {game.name} input: {exc}") from None
-    with open_runner(candidate, limits, fork_server=False) as runner:
-        judge = Judge(entry, runner)
+    if solver is not None:
+        from gamecert.certify_solvers import reference_entry
+
+        opened, judged = SolverRunner(entry, solver, entry.solvers[solver]), reference_entry(entry, solver)
+    else:
+        opened, judged = open_runner(candidate, limits, fork_server=False), entry
+    with opened as runner:
+        judge = Judge(judged, runner)
         failure = judge.run_one(instance, report.phase, text=report.input)
         expected, source = judge.expected(instance, report.input)
     expected_text = game.format_answer(expected)

@@ -187,7 +187,7 @@ def dispatch(args: argparse.Namespace) -> int:
         return _explain(args.game, args.input)
     if args.command == "certify":
         if args.candidate is None:
-            from gamecert.crosscheck import certify_registered_command
+            from gamecert.certify_solvers import certify_registered_command
 
             return certify_registered_command(args)
         from gamecert.certify import certify_candidate_command

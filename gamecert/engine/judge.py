@@ -86,6 +86,8 @@ class Failure:
     reruns: tuple[int, int] | None = None
     #: what the shrinker tried: (smaller inputs run, whether it finished without a budget cut)
     shrink: tuple[int, bool] | None = None
+    #: where the re-runs ran (a registered solver runs in-process: no fresh process)
+    rerun_where: str = "in fresh processes"
 
     @property
     def nondeterministic(self) -> bool:
@@ -146,6 +148,8 @@ class Judge:
         self.on_event = on_event or (lambda text, failure=None: None)
         self._expected = expected_cache if expected_cache is not None else {}
         self.last_result: Any = None
+        #: where re-runs of a fault run: a runner says so (``rerun_where``) when not in fresh processes
+        self.rerun_where: str = getattr(runner, "rerun_where", "in fresh processes")
         self._passes = 0
         self._audits = 0
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
@@ -305,12 +309,13 @@ class Judge:
                 failed += 1
                 again_seen = again_seen or again
         found.reruns = (failed, runs)
+        found.rerun_where = self.rerun_where
         if failed == runs:
             return found
         total = runs + 1
         found.notes.append(
             f"nondeterministic: the input failed in {failed + 1} of {total} runs (the first run and "
-            f"{failed} of {runs} re-runs in fresh processes); a judge may accept or reject it, so it is "
+            f"{failed} of {runs} re-runs {self.rerun_where}); a judge may accept or reject it, so it is "
             "not certified"
         )
         if failed == 0 and getattr(self.runner, "persistent", False):
@@ -390,8 +395,8 @@ class Judge:
             # the shrunk input, confirmed in a fresh process as the original was
             again = self.run_one(current.instance, current.phase, text=current.input_text, count=False, fresh=True)
             if again is None:
-                found.notes.append("a smaller failing input was found but did not fail in a fresh process; "
-                                   "the input as found is reported")
+                found.notes.append(f"a smaller failing input was found but did not fail when re-run "
+                                   f"{self.rerun_where}; the input as found is reported")
                 found.shrink = (tried, False)
                 return found
         return current
