@@ -293,14 +293,21 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
 
 
 def say_failure(game: Game, failure: Failure) -> None:
-    """The verdict, input, expected and got answers and why, as every certification prints them."""
+    """Print :func:`failure_lines`."""
+    for line in failure_lines(game, failure):
+        _say(line)
+
+
+def failure_lines(game: Game, failure: Failure) -> list[str]:
+    """The verdict, input, expected and got answers and why, as every certification shows them."""
     kind = " (nondeterministic)" if failure.nondeterministic else ""
-    _say(f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
-         f"{failure.size}, found by {failure.phase}:")
+    lines = [f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
+             f"{failure.size}, found by {failure.phase}:"]
     for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
                         ("got", failure.got_text or "(no output)")):
-        _say(_block(label, text))
-    _say(f"  {'why:':<9} {_one_line(failure.reason)}")
+        lines.append(_block(label, text))
+    lines.append(f"  {'why:':<9} {_one_line(failure.reason)}")
+    return lines
 
 
 def _phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:

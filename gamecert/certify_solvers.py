@@ -24,7 +24,6 @@ from gamecert.engine.evidence import build_report, family_evidence, space_eviden
 from gamecert.engine.execute import Executor, Outcome
 from gamecert.engine.plan import Plan, make_plan
 from gamecert.engine.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
-from gamecert.verdict import Verdict
 
 #: the exhaustive sweep of a registered solver, in single games: more than any space holds, so
 #: every space runs in full (``make_plan`` stops a space only at a size that does not fit)
@@ -64,7 +63,8 @@ def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, 
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the table: a solver and what its run showed."""
+    """One line of the table: a solver and what its run showed (picklable: a row may come from
+    another process)."""
 
     game: str
     solver: str
@@ -72,7 +72,10 @@ class Row:
     tests: int
     seconds: float
     verdict: str
-    outcome: Any = None
+    #: a failing solver: the failure as a program's is shown, the minimality claim, the report's path
+    failure: tuple[str, ...] = ()
+    #: Ctrl-C reached the run before it ended
+    interrupted: bool = False
 
 
 def evidence_summary(outcome: Outcome) -> str:
@@ -125,7 +128,8 @@ class _Status:
 
 def certify_registered_command(args: Any) -> int:
     """``gamecert certify GAME|all`` with no candidate: every registered solver, a table, and a
-    report for each solver that fails.
+    report for each solver that fails. ``--jobs N`` solvers run at once, each in a process of
+    its own (default: one per core).
 
     Exit 0 all certified, 1 a solver fails, 130 interrupted with nothing found (the table of the
     solvers completed so far is printed first).
@@ -135,6 +139,7 @@ def certify_registered_command(args: Any) -> int:
     from rich.console import Console
 
     from gamecert import registry
+    from gamecert.certify import _jobs
     from gamecert.errors import UsageError
     from gamecert.profiles import get_profile
     from gamecert.reports import check_report_dir
@@ -142,7 +147,7 @@ def certify_registered_command(args: Any) -> int:
     # options only a candidate program uses: with no candidate they are refused, not ignored
     candidate_only = (("time_limit", "--time-limit"), ("memory_limit", "--memory-limit"),
                       ("exhaustive_runs", "--exhaustive-runs"), ("no_fork_server", "--no-fork-server"),
-                      ("budget", "--budget"), ("jobs", "--jobs"), ("no_contain", "--no-contain"),
+                      ("budget", "--budget"), ("no_contain", "--no-contain"),
                       ("compile", "--compile"), ("python", "--python"))
     given = [flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)]
     if given:
@@ -151,25 +156,31 @@ def certify_registered_command(args: Any) -> int:
     if args.examples is not None and args.examples < 1:
         raise UsageError(f"--examples must be at least 1 for the registered solvers, got {args.examples}")
     profile = get_profile(args.profile)
+    jobs = _jobs(getattr(args, "jobs", None))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     report_dir = args.report_dir if args.report_dir is not None else "reports"
     entries = registry.resolve(args.game)
     for entry in entries:
         check_report_dir(report_dir, entry.name)  # now, not after the run has found something
+    tasks = [(e.name, name, profile.name, seed, args.examples, report_dir) for e in entries for name in sorted(e.solvers)]
+    jobs = min(jobs, len(tasks))
     console = Console()
     console.print(f"certifying the registered solvers of {', '.join(e.name for e in entries)} "
-                  f"(profile {profile.name}, seed {seed})")
+                  f"(profile {profile.name}, seed {seed}, {jobs} at a time)")
     start = time.perf_counter()
-    rows, interrupted = _run_all(console, entries, profile, seed, args.examples)
+    run = _run_in_turn if jobs == 1 else _run_at_once
+    done, interrupted = run(console, tasks, jobs)
+    order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
+    rows = sorted((r for r in done if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver])
+    interrupted = interrupted or any(r.interrupted for r in done)
     _print_table(console, rows, seed, profile.name, interrupted)
     failed = [r for r in rows if r.verdict != "OK"]
     for row in failed:
-        _write_failure(entries, row, report_dir)
+        print(f"\n{row.game}/{row.solver}:", *row.failure, sep="\n", flush=True)
     total = sum(r.tests for r in rows)
-    planned = sum(len(e.solvers) for e in entries)
     outcome = "all certified" if not failed else f"{len(failed)} failed"
     if interrupted:
-        outcome = f"INTERRUPTED after {len(rows)} of {planned} solvers, " + (
+        outcome = f"INTERRUPTED after {len(rows)} of {len(tasks)} solvers, " + (
             "nothing found so far" if not failed else f"{len(failed)} failed")
     console.print(f"{len(rows)} solvers, {total} tests in {time.perf_counter() - start:.1f} s; {outcome} (seed {seed})")
     if failed:
@@ -177,34 +188,76 @@ def certify_registered_command(args: Any) -> int:
     return 130 if interrupted else 0
 
 
-def _run_all(console: Any, entries: list[Any], profile: Any, seed: int, examples: int | None) -> tuple[list[Row], bool]:
+def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: int | None, report_dir: str,
+                display: Any = None) -> Row:
+    """One registered solver, by names (it may run in another process): its row, and its report
+    written if it fails. A solver cut short with nothing found is a row marked ``interrupted``."""
+    from gamecert import registry
+    from gamecert.profiles import get_profile
+
+    entry = registry.get(game)
+    outcome = certify_solver(entry, solver, entry.solvers[solver], get_profile(profile_name), seed,
+                             examples=examples, display=display)
+    failure = outcome.failure
+    lines = _write_failure(entry, solver, outcome, report_dir) if failure is not None else ()
+    return Row(game, solver, evidence_summary(outcome), outcome.stats.tests, outcome.stats.elapsed,
+               "OK" if failure is None else failure.verdict.value, lines, outcome.interrupted)
+
+
+def _run_in_turn(console: Any, tasks: list[tuple[Any, ...]], jobs: int) -> tuple[list[Row], bool]:
+    """One solver after another in this process, with a live status line."""
     rows: list[Row] = []
     try:
-        return _run_rows(console, entries, profile, seed, examples, rows)
+        with console.status("") as status:
+            for task in tasks:
+                row = certify_one(*task, display=_Status(status, f"{task[0]}/{task[1]}"))
+                rows.append(row)
+                if row.interrupted:
+                    interrupts.delivered()
+                    return rows, True
     except KeyboardInterrupt:  # between two solvers: keep the rows completed
         interrupts.delivered()
         return rows, True
-
-
-def _run_rows(console: Any, entries: list[Any], profile: Any, seed: int, examples: int | None,
-              rows: list[Row]) -> tuple[list[Row], bool]:
-    with console.status("") as status:
-        for entry in entries:
-            for name in sorted(entry.solvers):
-                label = f"{entry.name}/{name}"
-                outcome = certify_solver(entry, name, entry.solvers[name], profile, seed, examples=examples,
-                                         display=_Status(status, label))
-                if outcome.interrupted and outcome.failure is None:
-                    interrupts.delivered()
-                    return rows, True  # a solver cut short is not a row: its evidence is partial
-                failure = outcome.failure
-                verdict = "OK" if failure is None else failure.verdict.value
-                rows.append(Row(entry.name, name, evidence_summary(outcome), outcome.stats.tests,
-                                outcome.stats.elapsed, verdict, outcome))
-                if outcome.interrupted:
-                    interrupts.delivered()
-                    return rows, True
     return rows, False
+
+
+def _run_at_once(console: Any, tasks: list[tuple[Any, ...]], jobs: int) -> tuple[list[Row], bool]:
+    """``jobs`` solvers at a time, each in a forked process (in-process solvers share one
+    interpreter, so threads would not run them in parallel). Ctrl-C stops the workers; the rows
+    already finished are kept."""
+    import multiprocessing
+
+    rows: list[Row] = []
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+    try:
+        with console.status("") as status:
+            status.update(f"0 of {len(tasks)} solvers done")
+            for row in pool.imap_unordered(_certify_task, tasks):
+                rows.append(row)
+                status.update(f"{len(rows)} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})")
+        pool.close()
+    except KeyboardInterrupt:
+        interrupts.delivered()
+        pool.terminate()
+        return rows, True
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return rows, False
+
+
+def _certify_task(task: tuple[Any, ...]) -> Row:
+    return certify_one(*task)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the command (which stops it) and dies on SIGTERM."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interrupted: bool) -> None:
@@ -222,25 +275,18 @@ def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interru
     console.print(table)
 
 
-def _write_failure(entries: list[Any], row: Row, report_dir: str) -> None:
-    """The failure as ``gamecert certify GAME CANDIDATE`` shows it, and its report."""
-    from gamecert.certify import _limits, _say, _write_somewhere, say_failure
+def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -> tuple[str, ...]:
+    """The failure as ``gamecert certify GAME CANDIDATE`` shows it, and its report, written."""
+    from gamecert.certify import _limits, _write_somewhere, failure_lines
     from gamecert.reports import write_report
 
-    entry = next(e for e in entries if e.name == row.game)
-    outcome = row.outcome
     failure = outcome.failure
-    subject = SolverSubject(entry.name, row.solver)
-    _say()
-    _say(f"{entry.name}/{row.solver}:")
-    say_failure(entry.game, failure)
-    limits = _limits(entry.game, None, None)
-    report = build_report(entry, subject, failure, outcome, limits, outcome.stats.tests,
-                          interrupted=outcome.interrupted, extra_notes=(IN_PROCESS_NOTE,))
-    _say(f"  {'minimal:':<9} {report.minimality}")
+    report = build_report(entry, SolverSubject(entry.name, solver), failure, outcome, _limits(entry.game, None, None),
+                          outcome.stats.tests, interrupted=outcome.interrupted, extra_notes=(IN_PROCESS_NOTE,))
     path = _write_somewhere(lambda where: write_report(report, where), report_dir)
-    _say(f"  report and replay command in {path}")
+    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {report.minimality}",
+            f"  report and replay command in {path}")
 
 
-__all__ = ["Row", "certify_registered_command", "certify_solver", "evidence_summary",
+__all__ = ["Row", "certify_one", "certify_registered_command", "certify_solver", "evidence_summary",
            "reference_entry", "solver_plan"]
