@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from gamecert.engine.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.engine.evidence import build_certificate, build_report, candidate_spec_for_replay
 from gamecert.engine.execute import Executor, Outcome
 from gamecert.engine.judge import Failure, Judge, Stats, expected_answer, visible
@@ -263,10 +264,14 @@ def _settings(entry: Any, args: Any) -> _Settings:
 
 
 def _parse(settings: _Settings, spec: str) -> Any:
-    """The candidate ``spec`` names, built; a :class:`CompileError` is returned, not raised."""
+    """The candidate ``spec`` names, built; a :class:`CompileError` is returned, not raised.
+    ``solver:NAME`` names a registered solver, run in-process (:mod:`gamecert.engine.subjects`)."""
     from gamecert.sandbox import Candidate
     from gamecert.toolchains import CompileError
 
+    solver = _registered_solver(settings.entry, spec, settings.compile, settings.python)
+    if solver is not None:
+        return SolverSubject(settings.entry.name, solver)
     try:
         return Candidate.parse(spec, compile=settings.compile, python=settings.python)
     except CompileError as exc:
@@ -284,6 +289,14 @@ def _certify_one(settings: _Settings, spec: str, candidate: Any = None,
     entry = settings.entry
     plan = make_plan(entry, settings.profile, settings.seed, budget_s=settings.budget, examples=settings.examples,
                      exhaustive_tests=settings.exhaustive_tests, phases=settings.phases)
+    if isinstance(candidate, SolverSubject):  # in-process: one runner (the interpreter is shared), no sandbox
+        from gamecert.certify_solvers import reference_entry
+
+        solver = candidate.name
+        function = entry.solvers[solver]
+        return run_one_certification(
+            reference_entry(entry, solver), candidate, plan, settings.limits, settings.report_dir, jobs=1,
+            runner_factory=lambda: SolverRunner(entry, solver, function), expected_cache=None, spec=spec)
     provenance = Provenance.of(candidate, settings.compile, settings.python)
     return run_one_certification(
         entry, candidate, plan, settings.limits, settings.report_dir, jobs=settings.jobs,
@@ -469,10 +482,11 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     """Run ``plan`` on ``candidate``, print the outcome, write the report or certificate."""
     game = entry.game
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
+    limited = ("in-process, no time or memory limit" if isinstance(candidate, SolverSubject)
+               else f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB")
     _say(
         f"gamecert certify {game.name} {candidate.spec}: profile {plan.profile.name}, {by}, "
-        f"{jobs} runner{'s' if jobs > 1 else ''}, seed {plan.seed}, "
-        f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB"
+        f"{jobs} runner{'s' if jobs > 1 else ''}, seed {plan.seed}, {limited}"
         + (f"; {containment.describe()}" if containment is not None else "")
     )
     display = _Display(game.name, plan.budget_s)
@@ -497,15 +511,12 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         failure = outcome.failure
         if failure is not None:
             _say()
-            kind = " (nondeterministic)" if failure.nondeterministic else ""
-            _say(f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
-                 f"{failure.size}, found by {failure.phase}:")
-            for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
-                                ("got", failure.got_text or "(no output)")):
-                _say(_block(label, text))
-            _say(f"  {'why:':<9} {_one_line(failure.reason)}")
+            for line in failure_lines(game, failure):
+                _say(line)
+            extra = (IN_PROCESS_NOTE,) if isinstance(candidate, SolverSubject) else ()
             report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
-                                        interrupted=interrupted, provenance=provenance), containment)
+                                        interrupted=interrupted, provenance=provenance, extra_notes=extra),
+                           containment)
             _say(f"  {'minimal:':<9} {report.minimality}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
             _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
@@ -515,6 +526,8 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
                                    failure.size, stats.tests, round(elapsed, 3), interrupted,
                                    failure.nondeterministic)
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
+        if isinstance(candidate, SolverSubject):
+            notes.append(IN_PROCESS_NOTE)
         cert = stamp(build_certificate(entry, candidate, outcome, limits, notes, provenance), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
@@ -527,6 +540,18 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         return CandidateResult(spec, candidate.name, "INTERRUPTED" if interrupted else "CERTIFIED",
                                130 if interrupted else 0, str(path), tests=stats.tests, elapsed_s=round(elapsed, 3),
                                interrupted=interrupted)
+
+
+def failure_lines(game: Game, failure: Failure) -> list[str]:
+    """The verdict, input, expected and got answers and why, as every certification shows them."""
+    kind = " (nondeterministic)" if failure.nondeterministic else ""
+    lines = [f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
+             f"{failure.size}, found by {failure.phase}:"]
+    for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
+                        ("got", failure.got_text or "(no output)")):
+        lines.append(_block(label, text))
+    lines.append(f"  {'why:':<9} {_one_line(failure.reason)}")
+    return lines
 
 
 def _phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
@@ -629,6 +654,49 @@ class _signals_deferred:
 
 # ---- replay ---------------------------------------------------------------------------------------
 
+def _registered_solver(entry: Any, spec: str, compile: str | None, python: str | None) -> str | None:
+    """The registered solver a ``solver:NAME`` candidate names (checked), or None for a program."""
+    spec = spec.strip()
+    if not spec.startswith(SOLVER_PREFIX):
+        return None
+    name = spec[len(SOLVER_PREFIX):]
+    if name not in entry.solvers:
+        raise UsageError(f"{entry.name} has no registered solver {name!r}; its solvers: "
+                         + ", ".join(SOLVER_PREFIX + n for n in sorted(entry.solvers)))
+    for value, flag in ((compile, "--compile"), (python, "--python")):
+        if value is not None:
+            raise UsageError(f"{flag} applies to a source file candidate, and {spec!r} is a registered solver")
+    return name
+
+
+def _replay_solver(report: Any, entry: Any, solver: str, other: str | None) -> int:
+    """Replay a report's input on a registered solver, in-process."""
+    from gamecert.certify_solvers import reference_entry
+
+    game = entry.game
+    if solver not in entry.solvers:
+        raise UsageError(f"the report's candidate cannot be run any more: {game.name} has no registered "
+                         f"solver {solver!r}")
+    try:
+        instance = game.parse_input(report.input)
+    except InputError as exc:
+        raise UsageError(f"the report's input is not a valid {game.name} input: {exc}") from None
+    print(_replay_head(report, other))
+    with SolverRunner(entry, solver, entry.solvers[solver]) as runner:
+        judge = Judge(reference_entry(entry, solver), runner)
+        failure = judge.run_one(instance, report.phase, text=report.input)
+        expected, source = judge.expected(instance, report.input)
+    print(_block("input", report.input).lstrip())
+    print(_block("expected", game.format_answer(expected)).lstrip() + f"   (from {source})")
+    if failure is None:
+        print(_block("got", judge.last_result.stdout).lstrip())
+        print("verdict:  OK (the fault did not show again)")
+        return 0
+    print(_block("got", failure.got_text or "(no output)").lstrip())
+    print(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
+    return 1
+
+
 def replay_command(args: Any) -> int:
     """``gamecert replay REPORT_DIR [--candidate OTHER]``: re-run the input, print expected, got
     and the verdict.
@@ -647,6 +715,9 @@ def replay_command(args: Any) -> int:
     game = entry.game
     other = getattr(args, "candidate", None)
     prov = report.provenance
+    spec = (other if other is not None else report.candidate_spec).strip()
+    if spec.startswith(SOLVER_PREFIX):
+        return _replay_solver(report, entry, spec[len(SOLVER_PREFIX):], other)
     try:
         if other is not None:
             candidate = Candidate.parse(other)

@@ -194,7 +194,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "certify":
         args.candidate = args.candidates[0] if args.candidates else None
         if args.candidate is None:
-            from gamecert.crosscheck import certify_registered_command
+            from gamecert.certify_solvers import certify_registered_command
 
             return certify_registered_command(args)
         from gamecert.certify import certify_candidate_command

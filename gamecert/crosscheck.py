@@ -1,9 +1,10 @@
-"""Cross-checks between the layers: solvers against the oracle, the oracle against minimax,
-solvers against each other where the oracle does not reach.
+"""Cross-checks between the layers, for the conformance suite (``pytest -n auto``): the oracle
+against plain minimax, each solver against the oracle size by size and, beyond the oracle's
+reach, against another registered solver.
 
-The same functions serve ``pytest -n auto`` (the conformance suite), ``gamecert certify GAME``
-(the registered solvers, with a table) and the tests that show every broken solver is caught.
-One place decides whether two answers agree: :meth:`gamecert.game.Game.judge`.
+``gamecert certify GAME|all`` does not use these: it runs each registered solver through the
+certification pipeline (:mod:`gamecert.certify_solvers`), as it runs a candidate program. One
+place decides whether two answers agree: :meth:`gamecert.game.Game.judge`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -60,35 +61,6 @@ class Sweep:
     disagreement: Disagreement | None = None
     #: a few words for a table cell
     short: str = ""
-
-
-@dataclass(frozen=True)
-class SolverResult:
-    """Everything checked for one registered solver: the row of the certification table."""
-
-    game: str
-    solver: str
-    sweeps: tuple[Sweep, ...] = field(default=())
-
-    @property
-    def disagreement(self) -> Disagreement | None:
-        return next((s.disagreement for s in self.sweeps if s.disagreement), None)
-
-    @property
-    def verdict(self) -> Verdict:
-        d = self.disagreement
-        return d.verdict if d else Verdict.OK
-
-    @property
-    def tests(self) -> int:
-        return sum(s.tests for s in self.sweeps)
-
-    def describe(self) -> str:
-        lines = [f"{self.game}/{self.solver}: {self.verdict} after {self.tests} tests"]
-        lines += [f"  - {s.evidence} ({s.tests} tests, {s.seconds:.1f} s)" for s in self.sweeps]
-        if self.disagreement:
-            lines.append(self.disagreement.describe())
-        return "\n".join(lines)
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -253,109 +225,3 @@ def peers_reference(solvers: dict[str, Solver], exclude: str) -> Reference | Non
     if not others:
         return None
     return (f"solver {others[0]}", solvers[others[0]])
-
-
-def certify_solver(entry: Any, solver_name: str, solver: Solver, profile: Any, seed: int = 0,
-                   progress: Callable[[str], None] | None = None) -> SolverResult:
-    """Every check one solver gets, in order, stopping at the first disagreement."""
-    game = entry.game
-    sweeps: list[Sweep] = []
-
-    def add(s: Sweep) -> bool:
-        interrupts.checkpoint()
-        sweeps.append(s)
-        if progress:
-            progress(s.evidence)
-        return s.disagreement is None
-
-    oracle = oracle_reference(game)
-    samples = [game.parse_input(text) for text, _ in game.samples]
-    if not add(fixed_check(game, solver_name, solver, oracle, samples, "samples")):
-        return SolverResult(game.name, solver_name, tuple(sweeps))
-    for space in game.exhaustive_spaces():
-        sizes = space.sizes[: max(1, round(len(space.sizes) * profile.exhaustive))]
-        if not add(sweep(game, solver_name, solver, oracle, space, sizes)):
-            return SolverResult(game.name, solver_name, tuple(sweeps))
-    if not add(random_check(game, solver_name, solver, oracle, entry.oracle_instances(), profile.examples, seed,
-                            "within the oracle's reach")):
-        return SolverResult(game.name, solver_name, tuple(sweeps))
-    peer = peers_reference(entry.solvers, solver_name)
-    if peer is not None:
-        if not add(random_check(game, solver_name, solver, peer, entry.instances(), profile.large_examples, seed,
-                                f"whole input space vs {peer[0]}")):
-            return SolverResult(game.name, solver_name, tuple(sweeps))
-        add(fixed_check(game, solver_name, solver, peer, entry.strategies.largest(), f"max sizes vs {peer[0]}"))
-    return SolverResult(game.name, solver_name, tuple(sweeps))
-
-
-def certify_registered_command(args: Any) -> int:
-    """``gamecert certify GAME|all`` with no candidate: every registered solver, a table.
-
-    Exit 0 all certified, 1 a solver disagrees, 130 interrupted with nothing found (the table of
-    the solvers completed so far is printed first).
-    """
-    import random
-
-    from rich.console import Console
-    from rich.table import Table
-
-    from gamecert import registry
-    from gamecert.errors import UsageError
-    from gamecert.profiles import get_profile
-
-    # options only a candidate program uses: with no candidate they are refused, not ignored
-    candidate_only = (("time_limit", "--time-limit"), ("memory_limit", "--memory-limit"),
-                      ("report_dir", "--report-dir"), ("exhaustive_runs", "--exhaustive-runs"),
-                      ("no_fork_server", "--no-fork-server"))
-    given = [flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)]
-    if given:
-        raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to a candidate "
-                         "program (`gamecert certify GAME CANDIDATE`); the registered solvers run in-process")
-    if args.examples is not None and args.examples < 1:
-        raise UsageError(f"--examples must be at least 1 for the registered solvers, got {args.examples}")
-    profile = get_profile(args.profile)
-    if args.examples is not None:
-        profile = type(profile)(profile.name, args.examples, profile.exhaustive, args.examples, profile.description)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    console = Console()
-    entries = registry.resolve(args.game)
-    results: list[SolverResult] = []
-    start = time.perf_counter()
-    interrupted = False
-    console.print(f"certifying the registered solvers of {', '.join(e.name for e in entries)} "
-                  f"(profile {profile.name}, seed {seed})")
-    try:
-        with console.status("") as status:
-            for entry in entries:
-                for name in sorted(entry.solvers):
-                    status.update(f"{entry.name}/{name}: starting")
-                    result = certify_solver(entry, name, entry.solvers[name], profile, seed,
-                                            lambda ev, e=entry.name, n=name: status.update(f"{e}/{n}: done {ev}"))
-                    results.append(result)
-    except KeyboardInterrupt:  # keep what was completed: the table below says how far it got
-        interrupts.delivered()
-        interrupted = True
-    table = Table(title=f"Registered solvers against the oracle (seed {seed}, profile {profile.name})"
-                        + (" - INTERRUPTED, the solvers completed so far" if interrupted else ""))
-    for column in ("game", "solver", "evidence", "tests", "time", "verdict"):
-        table.add_column(column, justify="right" if column in ("tests", "time") else "left")
-    for r in results:
-        evidence = "; ".join(s.short or s.evidence for s in r.sweeps)
-        style = "green" if r.verdict is Verdict.OK else "red"
-        seconds = sum(s.seconds for s in r.sweeps)
-        table.add_row(r.game, r.solver, evidence, f"{r.tests:,}", f"{seconds:.1f} s", f"[{style}]{r.verdict}[/{style}]")
-    console.print(table)
-    failures = [r for r in results if r.disagreement]
-    for r in failures:
-        console.print(r.disagreement.describe(), markup=False)
-    total = sum(r.tests for r in results)
-    elapsed = time.perf_counter() - start
-    planned = sum(len(e.solvers) for e in entries)
-    outcome = "all certified" if not failures else f"{len(failures)} failed"
-    if interrupted:
-        outcome = f"INTERRUPTED after {len(results)} of {planned} solvers, " + (
-            "nothing found so far" if not failures else f"{len(failures)} failed")
-    console.print(f"{len(results)} solvers, {total} tests in {elapsed:.1f} s; {outcome} (seed {seed})")
-    if failures:
-        return 1
-    return 130 if interrupted else 0

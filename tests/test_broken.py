@@ -1,11 +1,12 @@
 """The harness is tested: every deliberately broken solver is caught, with a minimal input.
 
-Each broken solver in ``tests/broken/`` goes through :func:`gamecert.crosscheck.certify_solver`,
-the same sequence of checks ``gamecert certify`` and the conformance suite run, under the
-profile of the run. A bug found by an exhaustive sweep must come with an input minimal in its
-space, which this test re-checks independently (every smaller input of that space is answered
-right); a bug only random search reaches must be shrunk to the smallest size showing it.
-The control: every registered (correct) solver goes through the same path and is not flagged.
+Each broken solver in ``tests/broken/`` goes through :func:`gamecert.certify_solvers.certify_solver`,
+the pipeline ``gamecert certify`` runs for every subject (plan, judge, evidence; the solver as an
+in-process subject), under the profile of the run. Where the evidence calls the reported input
+minimal in size within some exhaustive spaces, this test re-checks that claim independently
+(every smaller input of those spaces is answered right); a bug only random search reaches must
+be shrunk to the smallest size showing it. The control: every registered (correct) solver goes
+through the same path and is not flagged.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import importlib
 import pytest
 
 from gamecert import registry
-from gamecert.crosscheck import certify_solver, compare, oracle_reference
+from gamecert.certify import _limits
+from gamecert.certify_solvers import certify_solver
+from gamecert.crosscheck import compare, oracle_reference
+from gamecert.engine.evidence import build_report, space_evidence
+from gamecert.engine.subjects import SolverSubject
 from gamecert.profiles import get_profile
 from gamecert.verdict import Verdict
 
@@ -52,30 +57,36 @@ def _broken_module(game):
 
 @pytest.mark.parametrize(("game_name", "broken_name", "broken"), list(_broken_cases()))
 def test_broken_solver_is_caught_with_a_minimal_input(game_name, broken_name, broken, gamecert_profile):
-    """The default checks flag the broken solver, and the input they report is minimal."""
+    """The pipeline flags the broken solver, and what its report claims about minimality holds."""
     entry = registry.get(game_name)
     game = entry.game
-    result = certify_solver(entry, broken_name, broken.solve, gamecert_profile, SEED)
-    found = result.disagreement
-    assert found is not None, f"{game_name}/{broken_name} ({broken.what}) was not caught:\n{result.describe()}"
-    assert result.verdict is not Verdict.OK
+    outcome = certify_solver(entry, broken_name, broken.solve, gamecert_profile, SEED)
+    found = outcome.failure
+    assert found is not None, f"{game_name}/{broken_name} ({broken.what}) was not caught: {outcome.stats}"
+    assert found.verdict is not Verdict.OK and not outcome.interrupted
     # the report's text is the input the solver got, and the expected answer is the oracle's
     assert game.parse_input(found.input_text) == found.instance
-    if found.found_by.startswith("exhaustive"):
-        space_name, size = found.found_by.removeprefix("exhaustive ").rsplit(", size ", 1)
-        space = next(s for s in game.exhaustive_spaces() if s.name == space_name)
-        assert game.size(found.instance) == int(size)
-        smaller = [i for s in space.sizes if s < int(size) for i in space.instances(s)]
+    report = build_report(entry, SolverSubject(game_name, broken_name), found, outcome,
+                          _limits(game, None, None), outcome.stats.tests)
+    assert report.input == found.input_text and report.verdict == found.verdict.value
+    k = game.size(found.instance)
+    swept = [ev.name for ev in space_evidence(outcome) if ev.up_to is not None and ev.up_to >= k - 1]
+    if found.phase == "exhaustive":  # an exhaustive sweep goes by size: what it finds first is minimal
+        assert report.minimality.startswith("minimal in size"), report.minimality
+    if swept:  # the claim "every input of size < k in these spaces passed", re-checked here
+        spaces = [s for s in game.exhaustive_spaces() if s.name in swept]
+        smaller = [i for s in spaces for size in s.sizes if size < k for i in s.instances(size)]
         wrong = [i for i in smaller if compare(game, broken_name, broken.solve, oracle_reference(game), i, "recheck")]
         assert not wrong, f"a smaller failing input exists: {wrong[0]!r}"
     elif broken.smallest_size is not None:
-        assert game.size(found.instance) == broken.smallest_size, found.describe()
+        assert k == broken.smallest_size, (found.phase, found.input_text[:80], report.minimality)
 
 
 @pytest.mark.parametrize(("game_name", "solver_name"), registry.solver_ids([registry.get(g) for g in GAMES]))
 def test_correct_solvers_are_not_flagged(game_name, solver_name):
-    """Control: the registered solvers pass the same path (quick budget; the conformance
-    suite runs them in full)."""
+    """Control: the registered solvers pass the same path (quick profile; `gamecert certify all`
+    runs them in full)."""
     entry = registry.get(game_name)
-    result = certify_solver(entry, solver_name, entry.solvers[solver_name], get_profile("quick"), SEED)
-    assert result.disagreement is None, result.describe()
+    outcome = certify_solver(entry, solver_name, entry.solvers[solver_name], get_profile("quick"), SEED)
+    assert outcome.failure is None and not outcome.interrupted, outcome.failure
+    assert outcome.stats.samples and outcome.stats.random_examples and outcome.stats.largest_sizes

@@ -99,7 +99,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         notes.append(f"expected answer from {failure.expected_source}")
     if failure.reruns is not None:
         failed, runs = failure.reruns
-        notes.append(f"re-run {runs} times in fresh processes: failed {failed} of {runs}")
+        notes.append(f"re-run {runs} times {failure.rerun_where}: failed {failed} of {runs}")
     return FailureReport(
         game=game.name,
         candidate=candidate.name,

@@ -88,6 +88,8 @@ class Failure:
     shrink: tuple[int, bool] | None = None
     #: where in the plan it was found: (search, chunk handed out n-th), set by the executor
     order: tuple[int, int] | None = None
+    #: where the re-runs ran (a registered solver runs in-process: no fresh process)
+    rerun_where: str = "in fresh processes"
 
     @property
     def nondeterministic(self) -> bool:
@@ -148,6 +150,8 @@ class Judge:
         self.on_event = on_event or (lambda text, failure=None: None)
         self._expected = expected_cache if expected_cache is not None else {}
         self.last_result: Any = None
+        #: where re-runs of a fault run: a runner says so (``rerun_where``) when not in fresh processes
+        self.rerun_where: str = getattr(runner, "rerun_where", "in fresh processes")
         self._passes = 0
         self._audits = 0
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
@@ -307,12 +311,13 @@ class Judge:
                 failed += 1
                 again_seen = again_seen or again
         found.reruns = (failed, runs)
+        found.rerun_where = self.rerun_where
         if failed == runs:
             return found
         total = runs + 1
         found.notes.append(
             f"nondeterministic: the input failed in {failed + 1} of {total} runs (the first run and "
-            f"{failed} of {runs} re-runs in fresh processes); a judge may accept or reject it, so it is "
+            f"{failed} of {runs} re-runs {self.rerun_where}); a judge may accept or reject it, so it is "
             "not certified"
         )
         if failed == 0 and getattr(self.runner, "persistent", False):
@@ -365,13 +370,7 @@ class Judge:
         finished = False
         while True:
             improved = False
-            try:
-                offered = list(game.smaller(current.instance))
-            except Exception as exc:  # noqa: BLE001 - a game's shrinker is the game author's code
-                current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
-                                     f"({type(exc).__name__}: {exc})")
-                current.shrink = (tried, False)
-                return current
+            offered = _guarded(game.smaller(current.instance))
             for candidate in offered:
                 if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
                     current.shrink = (tried, False)
@@ -391,6 +390,12 @@ class Judge:
                     current = again
                     improved = True
                     break
+            if offered.error is not None:  # a game's shrinker is the game author's code
+                exc = offered.error
+                current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
+                                     f"({type(exc).__name__}: {exc})")
+                current.shrink = (tried, False)
+                return current
             if not improved:
                 finished = True
                 break
@@ -399,11 +404,33 @@ class Judge:
             # the shrunk input, confirmed in a fresh process as the original was
             again = self.run_one(current.instance, current.phase, text=current.input_text, count=False, fresh=True)
             if again is None:
-                found.notes.append("a smaller failing input was found but did not fail in a fresh process; "
-                                   "the input as found is reported")
+                found.notes.append(f"a smaller failing input was found but did not fail when re-run "
+                                   f"{self.rerun_where}; the input as found is reported")
                 found.shrink = (tried, False)
                 return found
         return current
+
+
+class _guarded:
+    """An iterator over ``items`` that ends, keeping the exception, where ``items`` raises one."""
+
+    def __init__(self, items: Any) -> None:
+        self.items = iter(items)
+        self.error: Exception | None = None
+
+    def __iter__(self) -> _guarded:
+        return self
+
+    def __next__(self) -> Any:
+        if self.error is not None:
+            raise StopIteration
+        try:
+            return next(self.items)
+        except StopIteration:
+            raise
+        except Exception as exc:  # noqa: BLE001 - kept for the caller to report
+            self.error = exc
+            raise StopIteration from None
 
 
 def _what(game: Any, chunk: Chunk, instance: Any) -> str:

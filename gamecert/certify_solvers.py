@@ -1,0 +1,292 @@
+"""``gamecert certify GAME|all`` with no candidate: every registered solver, through the same
+plan, judge and evidence code as a candidate program.
+
+A registered solver is a subject of its own kind (:class:`gamecert.engine.subjects.SolverRunner`,
+in-process) and nothing else differs: :func:`certify_solver` builds the plan
+(:func:`gamecert.engine.plan.make_plan`: samples, coverage, worst cases, exhaustive, random,
+largest), runs it with :class:`gamecert.engine.execute.Executor` and returns its
+:class:`gamecert.engine.execute.Outcome`. The plan is fixed by counts, not by time: every
+exhaustive space in full (the profile's share of its sizes) and the profile's random examples.
+
+Expected answers come from the oracle within its reach and beyond it from the game's *other*
+registered solvers (:func:`reference_entry`): a solver is never its own reference.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gamecert import interrupts
+from gamecert.engine.evidence import build_report, family_evidence, space_evidence
+from gamecert.engine.execute import Executor, Outcome
+from gamecert.engine.plan import Plan, make_plan
+from gamecert.engine.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
+
+#: the exhaustive sweep of a registered solver, in single games: more than any space holds, so
+#: every space runs in full (``make_plan`` stops a space only at a size that does not fit)
+WHOLE_SPACES = sys.maxsize
+
+
+def reference_entry(entry: Any, name: str) -> Any:
+    """``entry`` with the solver ``name`` left out of the references beyond the oracle's reach.
+
+    >>> from gamecert import registry
+    >>> entry = registry.get("word_game")
+    >>> sorted(reference_entry(entry, "closed_form").solvers)
+    ['count_table']
+    >>> sorted(reference_entry(entry, "not_registered").solvers) == sorted(entry.solvers)
+    True
+    """
+    return replace(entry, solvers={k: v for k, v in entry.solvers.items() if k != name})
+
+
+def solver_plan(entry: Any, profile: Any, seed: int, examples: int | None = None) -> Plan:
+    """The plan of a registered solver: fixed by counts, every exhaustive space in full."""
+    return make_plan(entry, profile, seed, examples=profile.examples if examples is None else examples,
+                     exhaustive_tests=WHOLE_SPACES)
+
+
+def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, *,
+                   examples: int | None = None, display: Any = None) -> Outcome:
+    """Run ``solver`` (registered as ``name`` or not: a broken one) through the whole plan.
+
+    In-process solvers share the interpreter, so one runner (``jobs=1``) does the work.
+    """
+    plan = solver_plan(entry, profile, seed, examples)
+    executor = Executor(reference_entry(entry, name), plan, lambda: SolverRunner(entry, name, solver),
+                        jobs=1, display=display)
+    return executor.run()
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: a solver and what its run showed (picklable: a row may come from
+    another process)."""
+
+    game: str
+    solver: str
+    evidence: str
+    tests: int
+    seconds: float
+    verdict: str
+    #: a failing solver: the failure as a program's is shown, the minimality claim, the report's path
+    failure: tuple[str, ...] = ()
+    #: Ctrl-C reached the run before it ended
+    interrupted: bool = False
+
+
+def evidence_summary(outcome: Outcome) -> str:
+    """A few words per phase that ran: what a table cell can hold."""
+    stats = outcome.stats
+    parts = [f"samples {stats.samples}"] if stats.samples else []
+    for phase in ("coverage", "worst"):
+        fams = [f for f in family_evidence(outcome) if f.phase == phase]
+        if fams:
+            parts.append(f"{phase} {sum(f.complete for f in fams)}/{len(fams)} families")
+    for ev in space_evidence(outcome):
+        if ev.up_to is not None:
+            parts.append(f"{ev.name} <= {ev.up_to} ({ev.inputs:,}){'' if ev.complete else ' (part)'}")
+    if stats.random_examples:
+        parts.append(f"random {stats.random_examples}")
+    if stats.largest_sizes:
+        parts.append(f"largest {len(stats.largest_sizes)}")
+    failure = outcome.failure
+    if failure is not None:
+        parts.append(f"failed in {failure.phase} at size {failure.size}")
+    return "; ".join(parts) or "nothing ran"
+
+
+class _Status:
+    """The executor's display for one solver: a rich status line, refreshed at most 10 times a second."""
+
+    def __init__(self, status: Any, label: str) -> None:
+        self.status, self.label = status, label
+        self.name, self.done, self.note, self._last = "starting", 0, "", 0.0
+
+    def phase(self, name: str, deadline: float | None) -> None:
+        self.name, self.note = name, ""
+        self._show(force=True)
+
+    def event(self, text: str) -> None:
+        self.note = text
+        self._show(force=True)
+
+    def advance(self, tests: int) -> None:
+        self.done += tests
+        self._show()
+
+    def _show(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if force or now - self._last >= 0.1:
+            self._last = now
+            note = f" ({self.note})" if self.note else ""
+            self.status.update(f"{self.label}: {self.name}{note}, {self.done:,} tests")
+
+
+def certify_registered_command(args: Any) -> int:
+    """``gamecert certify GAME|all`` with no candidate: every registered solver, a table, and a
+    report for each solver that fails. ``--jobs N`` solvers run at once, each in a process of
+    its own (default: one per core).
+
+    Exit 0 all certified, 1 a solver fails, 130 interrupted with nothing found (the table of the
+    solvers completed so far is printed first).
+    """
+    import random
+
+    from rich.console import Console
+
+    from gamecert import registry
+    from gamecert.certify import _jobs
+    from gamecert.errors import UsageError
+    from gamecert.profiles import get_profile
+    from gamecert.reports import check_report_dir
+
+    # options only a candidate program uses: with no candidate they are refused, not ignored
+    candidate_only = (("time_limit", "--time-limit"), ("memory_limit", "--memory-limit"),
+                      ("exhaustive_runs", "--exhaustive-runs"), ("no_fork_server", "--no-fork-server"),
+                      ("budget", "--budget"), ("no_contain", "--no-contain"),
+                      ("compile", "--compile"), ("python", "--python"))
+    given = [flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)]
+    if given:
+        raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to a candidate "
+                         "program (`gamecert certify GAME CANDIDATE`); the registered solvers run in-process")
+    if args.examples is not None and args.examples < 1:
+        raise UsageError(f"--examples must be at least 1 for the registered solvers, got {args.examples}")
+    profile = get_profile(args.profile)
+    jobs = _jobs(getattr(args, "jobs", None))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    report_dir = args.report_dir if args.report_dir is not None else "reports"
+    entries = registry.resolve(args.game)
+    for entry in entries:
+        check_report_dir(report_dir, entry.name)  # now, not after the run has found something
+    tasks = [(e.name, name, profile.name, seed, args.examples, report_dir) for e in entries for name in sorted(e.solvers)]
+    jobs = min(jobs, len(tasks))
+    console = Console()
+    console.print(f"certifying the registered solvers of {', '.join(e.name for e in entries)} "
+                  f"(profile {profile.name}, seed {seed}, {jobs} at a time)")
+    start = time.perf_counter()
+    run = _run_in_turn if jobs == 1 else _run_at_once
+    done, interrupted = run(console, tasks, jobs)
+    order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
+    rows = sorted((r for r in done if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver])
+    interrupted = interrupted or any(r.interrupted for r in done)
+    _print_table(console, rows, seed, profile.name, interrupted)
+    failed = [r for r in rows if r.verdict != "OK"]
+    for row in failed:
+        print(f"\n{row.game}/{row.solver}:", *row.failure, sep="\n", flush=True)
+    total = sum(r.tests for r in rows)
+    outcome = "all certified" if not failed else f"{len(failed)} failed"
+    if interrupted:
+        outcome = f"INTERRUPTED after {len(rows)} of {len(tasks)} solvers, " + (
+            "nothing found so far" if not failed else f"{len(failed)} failed")
+    console.print(f"{len(rows)} solvers, {total} tests in {time.perf_counter() - start:.1f} s; {outcome} (seed {seed})")
+    if failed:
+        return 1
+    return 130 if interrupted else 0
+
+
+def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: int | None, report_dir: str,
+                display: Any = None) -> Row:
+    """One registered solver, by names (it may run in another process): its row, and its report
+    written if it fails. A solver cut short with nothing found is a row marked ``interrupted``."""
+    from gamecert import registry
+    from gamecert.profiles import get_profile
+
+    entry = registry.get(game)
+    outcome = certify_solver(entry, solver, entry.solvers[solver], get_profile(profile_name), seed,
+                             examples=examples, display=display)
+    failure = outcome.failure
+    lines = _write_failure(entry, solver, outcome, report_dir) if failure is not None else ()
+    return Row(game, solver, evidence_summary(outcome), outcome.stats.tests, outcome.stats.elapsed,
+               "OK" if failure is None else failure.verdict.value, lines, outcome.interrupted)
+
+
+def _run_in_turn(console: Any, tasks: list[tuple[Any, ...]], jobs: int) -> tuple[list[Row], bool]:
+    """One solver after another in this process, with a live status line."""
+    rows: list[Row] = []
+    try:
+        with console.status("") as status:
+            for task in tasks:
+                row = certify_one(*task, display=_Status(status, f"{task[0]}/{task[1]}"))
+                rows.append(row)
+                if row.interrupted:
+                    interrupts.delivered()
+                    return rows, True
+    except KeyboardInterrupt:  # between two solvers: keep the rows completed
+        interrupts.delivered()
+        return rows, True
+    return rows, False
+
+
+def _run_at_once(console: Any, tasks: list[tuple[Any, ...]], jobs: int) -> tuple[list[Row], bool]:
+    """``jobs`` solvers at a time, each in a forked process (in-process solvers share one
+    interpreter, so threads would not run them in parallel). Ctrl-C stops the workers; the rows
+    already finished are kept."""
+    import multiprocessing
+
+    rows: list[Row] = []
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+    try:
+        with console.status("") as status:
+            status.update(f"0 of {len(tasks)} solvers done")
+            for row in pool.imap_unordered(_certify_task, tasks):
+                rows.append(row)
+                status.update(f"{len(rows)} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})")
+        pool.close()
+    except KeyboardInterrupt:
+        interrupts.delivered()
+        pool.terminate()
+        return rows, True
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return rows, False
+
+
+def _certify_task(task: tuple[Any, ...]) -> Row:
+    return certify_one(*task)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the command (which stops it) and dies on SIGTERM."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interrupted: bool) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"Registered solvers against the oracle (beyond its reach: the other solvers) "
+                        f"(seed {seed}, profile {profile})"
+                        + (" - INTERRUPTED, the solvers completed so far" if interrupted else ""))
+    for column in ("game", "solver", "evidence", "tests", "time", "verdict"):
+        table.add_column(column, justify="right" if column in ("tests", "time") else "left")
+    for r in rows:
+        style = "green" if r.verdict == "OK" else "red"
+        table.add_row(r.game, r.solver, r.evidence, f"{r.tests:,}", f"{r.seconds:.1f} s",
+                      f"[{style}]{r.verdict}[/{style}]")
+    console.print(table)
+
+
+def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -> tuple[str, ...]:
+    """The failure as ``gamecert certify GAME CANDIDATE`` shows it, and its report, written."""
+    from gamecert.certify import _limits, _write_somewhere, failure_lines
+    from gamecert.reports import write_report
+
+    failure = outcome.failure
+    report = build_report(entry, SolverSubject(entry.name, solver), failure, outcome, _limits(entry.game, None, None),
+                          outcome.stats.tests, interrupted=outcome.interrupted, extra_notes=(IN_PROCESS_NOTE,))
+    path = _write_somewhere(lambda where: write_report(report, where), report_dir)
+    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {report.minimality}",
+            f"  report and replay command in {path}")
+
+
+__all__ = ["Row", "certify_one", "certify_registered_command", "certify_solver", "evidence_summary",
+           "reference_entry", "solver_plan"]

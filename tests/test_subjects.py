@@ -1,0 +1,90 @@
+"""A registered solver is a subject like a program: in-process runs judged, reported and replayed
+by the same code (``gamecert.engine.subjects``, ``gamecert.certify_solvers``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from gamecert import cli, registry
+from gamecert.certify_solvers import certify_solver
+from gamecert.engine.judge import Judge
+from gamecert.engine.subjects import SolverRunner
+from gamecert.profiles import get_profile
+from gamecert.verdict import Verdict
+from tests.broken.string_cut import gives_up_on_long_input
+from tests.broken.word_game import multiples_of_three_lose
+
+
+def test_a_solver_that_raises_is_re_with_the_exceptions_last_line():
+    entry = registry.get("word_game")
+
+    def crashes(word):
+        raise KeyError("no such letter")
+
+    with SolverRunner(entry, "crashes", crashes) as runner:
+        found = Judge(entry, runner).run_one(entry.game.parse_input("AB\n"), "samples")
+    assert found.verdict is Verdict.RE
+    assert found.result.stderr_tail == "KeyError: 'no such letter'"
+    assert "the solver raised KeyError" in found.reason
+
+
+def test_an_answer_that_cannot_be_written_is_a_fault_not_a_crash():
+    entry = registry.get("word_game")
+    with SolverRunner(entry, "odd", lambda word: object()) as runner:
+        result = runner.run("AB\n")
+    assert result.status == "re" and "cannot be written as an answer" in result.detail
+
+
+def test_a_registered_solver_is_never_its_own_reference():
+    """Registered under a name of its own, a solver wrong only beyond the oracle's reach (over
+    3000 letters; the oracle stops at 120) is judged against the game's other solver and caught;
+    as its own reference it would pass."""
+    entry = registry.get("string_cut")
+    patched = replace(entry, solvers={"quadratic_dp": entry.solvers["quadratic_dp"],
+                                      "gives_up": gives_up_on_long_input})
+    outcome = certify_solver(patched, "gives_up", gives_up_on_long_input, get_profile("quick"), 1)
+    assert outcome.failure is not None and outcome.failure.verdict is Verdict.WA
+    assert "quadratic_dp" in outcome.failure.expected_source
+    assert "gives_up" not in outcome.failure.expected_source
+
+
+def test_certify_all_reports_a_failing_solver_and_replay_reruns_it(tmp_path, monkeypatch, capsys):
+    """`gamecert certify GAME` with a broken solver registered: a row marked WA, the failure
+    lines and a report written by the same code as for a program, which `gamecert replay` runs
+    again in-process (exit 1: the fault shows again)."""
+    entry = registry.get("word_game")
+    patched = replace(entry, solvers={**entry.solvers, "thirds": multiples_of_three_lose})
+    monkeypatch.setattr(registry, "resolve", lambda selector: [patched])
+    monkeypatch.setattr(registry, "get", lambda name: patched)
+    code = cli.main(["certify", "word_game", "--profile", "quick", "--seed", "3", "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "thirds" in out and "WA" in out and "1 failed" in out
+    reports = list((tmp_path / "word_game").iterdir())
+    assert len(reports) == 1 and reports[0].name.startswith("thirds-")
+    data = json.loads((reports[0] / "report.json").read_text())
+    assert data["candidate_spec"] == "solver:thirds" and data["verdict"] == "WA"
+    assert data["input"] == "AAA\n"  # the smallest input with a letter three times
+    assert data["minimality"].startswith("minimal in size")
+    assert any("in-process" in note for note in data["notes"])
+    assert cli.main(["replay", str(reports[0])]) == 1
+    assert "verdict:  WA" in capsys.readouterr().out
+
+
+def test_one_registered_solver_through_the_candidate_route(tmp_path, capsys):
+    """`gamecert certify GAME solver:NAME`: the budgeted route, a certificate, no limits claimed."""
+    code = cli.main(["certify", "dawson_kayles", "solver:mex_dp", "--profile", "quick", "--budget", "3",
+                     "--seed", "1", "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "in-process, no time or memory limit" in out.splitlines()[0]
+    cert = json.loads(next((tmp_path / "dawson_kayles").glob("*/certificate.json")).read_text())
+    assert cert["candidate_spec"] == "solver:mex_dp" and cert["samples"] > 0
+
+
+def test_an_unknown_registered_solver_is_a_usage_error(capsys):
+    assert cli.main(["certify", "word_game", "solver:nope"]) == 2
+    err = capsys.readouterr().err
+    assert "no registered solver 'nope'" in err and "solver:closed_form" in err
