@@ -74,8 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a game name, or 'all'")
     p.add_argument("--plot-dir", default=None, metavar="DIR", help="write Grundy-sequence plots here")
 
-    n = sub.add_parser("new-game", help="scaffold a new game: one module per part folder")
+    n = sub.add_parser("new-game", help="scaffold a new game: its four parts, broken solvers and examples")
     n.add_argument("name")
+    n.add_argument("--dir", default=None, metavar="DIR",
+                   help="write it into this games folder (found through GAMECERT_GAMES=DIR); "
+                        "default: the source checkout gamecert runs from")
     n.add_argument("--octal", default=None, metavar="CODE", help="make it the heap game with this octal code")
 
     s = sub.add_parser("show", help="a game at a glance: rules, formats, limits, samples, what its evidence rests on")
@@ -88,21 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _list() -> int:
+    """Every game on one line: its title and solvers, or why it does not load; exit 2 if any does not."""
     from gamecert import registry
 
-    for name in registry.game_names():
-        missing = registry.missing_parts(name)
-        if missing:
-            print(f"{name}: INCOMPLETE, missing {', '.join(missing)}")
-            continue
-        try:
-            entry = registry.get(name)
-        except GamecertError as exc:
-            state = "UNFINISHED" if "is not finished" in str(exc) else "BROKEN"
-            print(f"{name}: {state}, {exc}")
-            continue
-        print(f"{name}: {entry.game.title}; solvers: {', '.join(sorted(entry.solvers))}")
-    return EXIT_OK
+    entries, problems = registry.load_all()
+    lines = {e.name: f"{e.name}: {e.game.title}; solvers: {', '.join(sorted(e.solvers))}" for e in entries}
+    lines.update({p.name: p.describe() for p in problems})
+    for name in sorted(lines):
+        print(lines[name])
+    return EXIT_USAGE if problems else EXIT_OK
 
 
 def _explain(game: str, path: str) -> int:
