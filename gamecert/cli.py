@@ -27,8 +27,43 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def version() -> str:
+    """gamecert's version: the installed distribution's, else ``gamecert.__version__`` (a checkout)."""
+    from importlib import metadata
+
+    import gamecert
+
+    try:
+        return metadata.version("gamecert")
+    except metadata.PackageNotFoundError:
+        return gamecert.__version__
+
+
+#: the platforms the sandbox runs on: it needs Linux (/proc, prctl, bubblewrap's namespaces)
+SANDBOX_PLATFORMS = ("linux",)
+
+
+def require_sandbox_platform(what: str, platform: str | None = None) -> None:
+    """A :class:`UsageError` (one line) if ``what`` needs the sandbox and this OS has none.
+
+    >>> require_sandbox_platform("replay", "linux")
+    >>> require_sandbox_platform("replay", "darwin")
+    Traceback (most recent call last):
+    gamecert.errors.UsageError: replay runs a candidate in gamecert's sandbox, which needs Linux (it uses /proc, prctl and Linux namespaces); this system is darwin
+    """
+    from gamecert.errors import UsageError
+
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith(SANDBOX_PLATFORMS):
+        raise UsageError(
+            f"{what} runs a candidate in gamecert's sandbox, which needs Linux "
+            f"(it uses /proc, prctl and Linux namespaces); this system is {platform}"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gamecert", description="Certify solvers of combinatorial games, with evidence.")
+    parser.add_argument("--version", action="version", version=f"gamecert {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sub.add_parser("list", help="list every registered game with its solvers")
@@ -194,10 +229,12 @@ def dispatch(args: argparse.Namespace) -> int:
             from gamecert.crosscheck import certify_registered_command
 
             return certify_registered_command(args)
+        require_sandbox_platform("certify with a candidate")
         from gamecert.certify import certify_candidate_command
 
         return certify_candidate_command(args)
     if args.command == "replay":
+        require_sandbox_platform("replay")
         from gamecert.certify import replay_command
 
         return replay_command(args)
