@@ -251,7 +251,9 @@ def _source_of(name: str) -> tuple[Source, frozenset[str]]:
     """The one source of ``name``; a :class:`RegistryError` if none or several."""
     sources = _sources()
     if name not in sources:
-        raise RegistryError(f"unknown game {name!r}; registered games: {', '.join(sorted(sources)) or 'none'}")
+        hint = "" if os.environ.get(ENV_VAR) else (
+            f" (games outside the project are found through {ENV_VAR}=DIR or entry points {ENTRY_POINT_GROUP})")
+        raise RegistryError(f"unknown game {name!r}; registered games: {', '.join(sorted(sources)) or 'none'}{hint}")
     found = sources[name]
     if len(found) > 1:
         raise RegistryError(

@@ -278,6 +278,17 @@ def test_version_matches_the_metadata_and_has_a_fallback(tmp_path, monkeypatch):
     assert cli.version() == project["version"]
 
 
+def test_every_gamecert_subpackage_is_packaged():
+    """An installed gamecert lacked gamecert.engine (the package list named only top-level
+    packages): every package folder of gamecert must match an include pattern of pyproject.toml."""
+    import fnmatch
+
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = [".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "gamecert").rglob("__init__.py")]
+    assert "gamecert.engine" in packages
+    assert [p for p in packages if not any(fnmatch.fnmatchcase(p, pattern) for pattern in include)] == []
+
+
 @pytest.mark.parametrize("argv", [["certify", "word_game", "examples/word_game/correct.py"],
                                   ["replay", "reports/word_game/anything"]])
 def test_sandboxed_commands_refuse_a_non_linux_system_in_one_line(monkeypatch, capsys, argv):
