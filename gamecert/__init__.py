@@ -9,7 +9,10 @@ from gamecert.errors import AnswerError, GamecertError, InputError, Presentation
 from gamecert.game import ExhaustiveSpace, Explanation, Game
 from gamecert.verdict import Verdict
 
+__version__ = "0.1.0"  # keep equal to pyproject.toml's version (tests/test_plugins.py checks)
+
 __all__ = [
+    "__version__",
     "AnswerError",
     "ExhaustiveSpace",
     "Explanation",

@@ -159,7 +159,9 @@ def certify_registered_command(args: Any) -> int:
     jobs = _jobs(getattr(args, "jobs", None))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     report_dir = args.report_dir if args.report_dir is not None else "reports"
-    entries = registry.resolve(args.game)
+    entries, problems = registry.load_all(args.game)
+    for problem in problems:  # an unfinished game: one line, and the others go on
+        print(problem.describe(), flush=True)
     for entry in entries:
         check_report_dir(report_dir, entry.name)  # now, not after the run has found something
     tasks = [(e.name, name, profile.name, seed, args.examples, report_dir) for e in entries for name in sorted(e.solvers)]
@@ -185,7 +187,9 @@ def certify_registered_command(args: Any) -> int:
     console.print(f"{len(rows)} solvers, {total} tests in {time.perf_counter() - start:.1f} s; {outcome} (seed {seed})")
     if failed:
         return 1
-    return 130 if interrupted else 0
+    if interrupted:
+        return 130
+    return 2 if problems else 0
 
 
 def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: int | None, report_dir: str,

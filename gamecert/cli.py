@@ -27,8 +27,43 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def version() -> str:
+    """gamecert's version: the installed distribution's, else ``gamecert.__version__`` (a checkout)."""
+    from importlib import metadata
+
+    import gamecert
+
+    try:
+        return metadata.version("gamecert")
+    except metadata.PackageNotFoundError:
+        return gamecert.__version__
+
+
+#: the platforms the sandbox runs on: it needs Linux (/proc, prctl, bubblewrap's namespaces)
+SANDBOX_PLATFORMS = ("linux",)
+
+
+def require_sandbox_platform(what: str, platform: str | None = None) -> None:
+    """A :class:`UsageError` (one line) if ``what`` needs the sandbox and this OS has none.
+
+    >>> require_sandbox_platform("replay", "linux")
+    >>> require_sandbox_platform("replay", "darwin")
+    Traceback (most recent call last):
+    gamecert.errors.UsageError: replay runs a candidate in gamecert's sandbox, which needs Linux (it uses /proc, prctl and Linux namespaces); this system is darwin
+    """
+    from gamecert.errors import UsageError
+
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith(SANDBOX_PLATFORMS):
+        raise UsageError(
+            f"{what} runs a candidate in gamecert's sandbox, which needs Linux "
+            f"(it uses /proc, prctl and Linux namespaces); this system is {platform}"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gamecert", description="Certify solvers of combinatorial games, with evidence.")
+    parser.add_argument("--version", action="version", version=f"gamecert {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sub.add_parser("list", help="list every registered game with its solvers")
@@ -74,8 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a game name, or 'all'")
     p.add_argument("--plot-dir", default=None, metavar="DIR", help="write Grundy-sequence plots here")
 
-    n = sub.add_parser("new-game", help="scaffold a new game: one module per part folder")
+    n = sub.add_parser("new-game", help="scaffold a new game: its four parts, broken solvers and examples")
     n.add_argument("name")
+    n.add_argument("--dir", default=None, metavar="DIR",
+                   help="write it into this games folder (found through GAMECERT_GAMES=DIR); "
+                        "default: the source checkout gamecert runs from")
     n.add_argument("--octal", default=None, metavar="CODE", help="make it the heap game with this octal code")
 
     s = sub.add_parser("show", help="a game at a glance: rules, formats, limits, samples, what its evidence rests on")
@@ -88,21 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _list() -> int:
+    """Every game on one line: its title and solvers, or why it does not load; exit 2 if any does not."""
     from gamecert import registry
 
-    for name in registry.game_names():
-        missing = registry.missing_parts(name)
-        if missing:
-            print(f"{name}: INCOMPLETE, missing {', '.join(missing)}")
-            continue
-        try:
-            entry = registry.get(name)
-        except GamecertError as exc:
-            state = "UNFINISHED" if "is not finished" in str(exc) else "BROKEN"
-            print(f"{name}: {state}, {exc}")
-            continue
-        print(f"{name}: {entry.game.title}; solvers: {', '.join(sorted(entry.solvers))}")
-    return EXIT_OK
+    entries, problems = registry.load_all()
+    lines = {e.name: f"{e.name}: {e.game.title}; solvers: {', '.join(sorted(e.solvers))}" for e in entries}
+    lines.update({p.name: p.describe() for p in problems})
+    for name in sorted(lines):
+        print(lines[name])
+    return EXIT_USAGE if problems else EXIT_OK
 
 
 def _explain(game: str, path: str) -> int:
@@ -197,10 +229,12 @@ def dispatch(args: argparse.Namespace) -> int:
             from gamecert.certify_solvers import certify_registered_command
 
             return certify_registered_command(args)
+        require_sandbox_platform("certify with a candidate")
         from gamecert.certify import certify_candidate_command
 
         return certify_candidate_command(args)
     if args.command == "replay":
+        require_sandbox_platform("replay")
         from gamecert.certify import replay_command
 
         return replay_command(args)

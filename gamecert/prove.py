@@ -1,9 +1,10 @@
 """``gamecert prove GAME|all [--plot-dir DIR]``: check every claim a game's proofs module states.
 
 Each claim is printed with its evidence level (bounded: which range; exhaustive: which family;
-all sizes: which argument) and the time it took. Exit status: 0 if every claim holds, 1 if one
-is refuted (with the first index where it breaks) or could not be established, 2 on a usage
-error (unknown game, unwritable plot directory).
+all sizes: which argument) and the time it took. A game that does not load (unfinished, broken,
+incomplete) gets one line and the others are proved. Exit status: 2 if a game did not load or
+on a usage error (unknown game, unwritable plot directory); otherwise 1 if a claim is refuted
+(with the first index where it breaks) or could not be established, 0 if every claim holds.
 
 A proofs module may also define ``PLOTS``: callables returning a
 :class:`gamecert.plots.SequencePlot`, drawn when ``--plot-dir`` is given.
@@ -16,6 +17,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from gamecert.claims import Claim, ClaimRefuted, Evidence
 from gamecert.errors import GamecertError, UsageError
@@ -97,33 +99,47 @@ def _plot_dir(path: str) -> str:
 
 def prove_command(args: argparse.Namespace) -> int:
     from gamecert import registry
-    from gamecert.plots import write_plot
 
     plot_dir = _plot_dir(args.plot_dir) if getattr(args, "plot_dir", None) is not None else None
-    entries = registry.resolve(args.game)
+    entries, problems = registry.load_all(args.game)
     total_start = time.perf_counter()
     outcomes: list[ClaimOutcome] = []
-    for entry in entries:
-        claims = entry.claims
-        print(f"{entry.name}: {len(claims)} claim{'s' if len(claims) != 1 else ''}")
-        if not claims:
-            print("  (no claims stated)")
-        game_start = time.perf_counter()
-        outcomes += check_claims(entry.name, claims, echo=print)
-        print(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
-        if plot_dir is not None:
-            for make in getattr(entry.proofs, "PLOTS", ()):
-                try:
-                    _, line = write_plot(make(), plot_dir)
-                except GamecertError as exc:
-                    line = f"plot skipped: {exc}"
-                except OSError as exc:  # the directory went away or filled up meanwhile
-                    line = f"plot skipped: cannot write into {plot_dir}: {exc.strerror or exc}"
-                print(f"  {line}")
+    for item in sorted([*entries, *problems], key=lambda item: item.name):
+        if isinstance(item, registry.Problem):
+            print(item.describe())  # one line, then on with the other games
+        else:
+            outcomes += _prove_game(item, plot_dir)
     bad = [o for o in outcomes if not o.holds]
     held = len(outcomes) - len(bad)
     print(f"{held} of {len(outcomes)} claims hold ({time.perf_counter() - total_start:.2f} s)")
     for o in bad:
         where = f" at {o.index}" if o.status == "REFUTED" else ""
         print(f"{o.status}{where}: {o.claim.name} ({o.game})")
+    if problems:
+        print(f"not proved: {len(problems)} game{'s' if len(problems) != 1 else ''} did not load "
+              f"({', '.join(p.name for p in problems)})")
+        return EXIT_USAGE
     return EXIT_FOUND if bad else EXIT_OK
+
+
+def _prove_game(entry: Any, plot_dir: str | None) -> list[ClaimOutcome]:
+    """Check one game's claims, printing each, and draw its plots into ``plot_dir`` if given."""
+    from gamecert.plots import write_plot
+
+    claims = entry.claims
+    print(f"{entry.name}: {len(claims)} claim{'s' if len(claims) != 1 else ''}")
+    if not claims:
+        print("  (no claims stated)")
+    game_start = time.perf_counter()
+    outcomes = check_claims(entry.name, claims, echo=print)
+    print(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
+    if plot_dir is not None:
+        for make in getattr(entry.proofs, "PLOTS", ()):
+            try:
+                _, line = write_plot(make(), plot_dir)
+            except GamecertError as exc:
+                line = f"plot skipped: {exc}"
+            except OSError as exc:  # the directory went away or filled up meanwhile
+                line = f"plot skipped: cannot write into {plot_dir}: {exc.strerror or exc}"
+            print(f"  {line}")
+    return outcomes

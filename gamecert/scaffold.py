@@ -1,7 +1,11 @@
-"""``gamecert new-game NAME``: one module per part folder, every required part present and marked.
+"""``gamecert new-game NAME [--dir DIR]``: a whole game, every required part present and marked.
 
 A new game is four modules, ``oracles/NAME.py``, ``fast/NAME.py``, ``strategies/NAME.py`` and
-``proofs/NAME.py`` (see :mod:`gamecert.registry`). The scaffold writes each with every part
+``proofs/NAME.py`` (see :mod:`gamecert.registry`), with its broken solvers in
+``tests/broken/NAME.py`` and example candidates in ``examples/NAME/``. They are written into
+``DIR`` (a games folder, found through ``GAMECERT_GAMES=DIR``) or, without ``--dir``, into the
+source checkout gamecert runs from; an installed gamecert without ``--dir`` is refused, so
+nothing is ever written into site-packages. The scaffold writes each module with every part
 the registry and the conformance suite need, as stubs. A stub is marked in the code itself:
 
 - a function still to write carries the decorator :func:`todo` (calling it raises
@@ -22,9 +26,11 @@ import functools
 import importlib
 import inspect
 import keyword
+import os
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -148,87 +154,207 @@ def check_name(name: str) -> None:
 
 
 def project_root() -> Path:
-    """The folder holding the part packages the registry imports (all four must agree)."""
+    """The source checkout holding the part packages the registry imports (all four must agree).
+
+    An installed (not editable) gamecert has no checkout to write into: a :class:`UsageError`
+    asks for ``--dir``.
+    """
     roots = set()
     for part in PARTS:
-        package = importlib.import_module(part)
-        for path in package.__path__:
+        try:
+            package = importlib.import_module(part)
+        except ModuleNotFoundError:
+            raise UsageError(_NEED_DIR) from None
+        for path in getattr(package, "__path__", ()):
             roots.add(Path(path).resolve().parent)
     if len(roots) != 1:
         raise UsageError(f"the part folders {', '.join(PARTS)} are not in one project: found {sorted(map(str, roots))}")
-    return roots.pop()
+    root = roots.pop()
+    if not is_source_checkout(root):
+        raise UsageError(_NEED_DIR)
+    return root
 
 
-def _still_to_write(path: str) -> str:
-    """What a freshly written part module still has marked (its ``UNFINISHED``)."""
-    module_name = path[: -len(".py")].replace("/", ".")
+_NEED_DIR = ("gamecert is installed, not run from a source checkout, so new-game will not write into its "
+             "installed files; give --dir DIR (a folder for your games; then GAMECERT_GAMES=DIR gamecert list)")
+
+
+def is_source_checkout(root: Path) -> bool:
+    """Whether ``root`` is a project folder (it has ``pyproject.toml``), not an installation.
+
+    >>> is_source_checkout(Path("/usr/lib/python3/site-packages"))
+    False
+    """
+    return not _in_site_packages(root) and (root / "pyproject.toml").is_file()
+
+
+def _in_site_packages(path: Path) -> bool:
+    return any(part in ("site-packages", "dist-packages") for part in path.parts)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a new game's files go: ``root`` and whether it is a games folder (``--dir``)."""
+
+    root: Path
+    folder: bool
+
+    def part(self, part: str, name: str) -> Path:
+        return self.root / part / f"{name}.py"
+
+    def broken(self, name: str) -> Path:
+        return self.root / "tests" / "broken" / f"{name}.py"
+
+    def examples(self, name: str) -> Path:
+        return self.root / "examples" / name
+
+    def module(self, path: Path) -> str:
+        """The module name the registry imports ``path`` (a part or broken file) under."""
+        dotted = ".".join(path.relative_to(self.root).with_suffix("").parts)
+        if not self.folder:
+            return dotted
+        from gamecert.registry import _folder_package
+
+        return f"{_folder_package(self.root)}.{dotted}"
+
+
+def _layout(directory: str | None) -> Layout:
+    if directory is None:
+        return Layout(project_root(), folder=False)
+    if not directory.strip():
+        raise UsageError("--dir is empty; give a folder for your games")
+    root = Path(directory).expanduser().resolve()
+    if _in_site_packages(root):
+        raise UsageError(f"--dir {directory}: it is inside an installation (site-packages); choose a folder of your own")
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"--dir {directory}: it is a file, not a folder")
+    return Layout(root, folder=True)
+
+
+def _still_to_write(layout: Layout, path: Path) -> str:
+    """What a freshly written module still has marked (its ``UNFINISHED``)."""
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(layout.module(path))
     except Exception as exc:  # a template that does not import would be a bug here: say so
         return f"does not import: {type(exc).__name__}: {exc}"
     return str(getattr(module, "UNFINISHED", "") or "")
 
 
-def render(part: str, name: str, octal: str | None = None) -> str:
-    """The text of ``part``'s module for a new game ``name`` (the heap game ``octal`` if given)."""
+def render(part: str, name: str, octal: str | None = None, layout: Layout | None = None) -> str:
+    """The text of ``part``'s file for a new game ``name`` (the heap game ``octal`` if given).
+
+    ``part`` is one of :data:`PARTS`, ``broken``, ``correct`` or ``wrong`` (the examples);
+    ``layout`` says how the game's files import its oracle (default: the project's way).
+    """
     cls = "".join(word.capitalize() for word in name.split("_") if word) or "Game"
     if cls[0].isdigit():
         cls = "Game" + cls
+    folder = layout is not None and layout.folder
     if octal is not None:
         from gamecert.octal import OctalGame
 
-        OctalGame.parse(octal)  # a bad code is a usage error before anything is written
+        digits = OctalGame.parse(octal).digits  # a bad code is a usage error before anything is written
         template = _OCTAL_TEMPLATES[part]
     else:
+        digits = ()
         template = _TEMPLATES[part]
     title = name.replace("_", " ").capitalize()
-    for token, value in (("__NAME__", name), ("__CLASS__", cls), ("__TITLE__", title), ("__OCTAL__", octal or "")):
+    depth = 2 if part == "broken" else 1
+    game_module = f"{'.' * (depth + 1)}oracles.{name}" if folder else f"oracles.{name}"
+    coverage = (f"`GAMECERT_GAMES=DIR python -c \"from gamecert.coverage import print_coverage; "
+                f"print_coverage('{name}')\"`" if folder else f"``python -m strategies.{name}``")
+    for token, value in (
+        ("__COVERAGE_MAIN__", "" if folder else _COVERAGE_MAIN), ("__COVERAGE__", coverage),
+        ("__GAME_MODULE__", game_module), ("__DIGITS__", repr(digits)),
+        ("__NAME__", name), ("__CLASS__", cls), ("__TITLE__", title), ("__OCTAL__", octal or ""),
+    ):
         template = template.replace(token, value)
     return template
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder when under it, else absolute: the real path."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _files(layout: Layout, name: str) -> dict[str, Path]:
+    files = {part: layout.part(part, name) for part in PARTS}
+    files["broken"] = layout.broken(name)
+    files["correct"] = layout.examples(name) / "correct.py"
+    files["wrong"] = layout.examples(name) / "wrong.py"
+    return files
+
+
+def _check_new(layout: Layout, name: str) -> None:
+    """Refuse a name that is already a whole game there, or that would shadow a module."""
+    if all(layout.part(part, name).exists() for part in PARTS):
+        raise UsageError(
+            f"game {name!r} already exists ({', '.join(_shown(layout.part(p, name)) for p in PARTS)}); "
+            "choose another name, or edit those files"
+        )
+    if name in PARTS or name in sys.builtin_module_names:
+        raise UsageError(f"game name {name!r} would shadow a module of the same name; choose another")
+    if layout.folder:
+        from gamecert import registry
+
+        for part in PARTS:
+            if name in registry._module_names(part):
+                raise UsageError(f"game {name!r} already exists in the project ({part}/{name}.py); choose another name")
 
 
 def new_game_command(args: Any) -> int:
     name: str = args.name
     octal: str | None = getattr(args, "octal", None)
     check_name(name)
-    root = project_root()
-    present = [part for part in PARTS if (root / part / f"{name}.py").exists()]
-    if len(present) == len(PARTS):
-        raise UsageError(
-            f"game {name!r} already exists ({', '.join(f'{p}/{name}.py' for p in PARTS)}); "
-            "choose another name, or edit those files"
-        )
-    if name in PARTS or name in sys.builtin_module_names:
-        raise UsageError(f"game name {name!r} would shadow a module of the same name; choose another")
-    texts = {part: render(part, name, octal) for part in PARTS if part not in present}
-    written = []
-    for part, text in texts.items():
-        path = root / part / f"{name}.py"
+    layout = _layout(getattr(args, "dir", None))
+    _check_new(layout, name)
+    files = _files(layout, name)
+    texts = {key: render(key, name, octal, layout) for key in files}
+    written, kept = [], []
+    for key, path in files.items():
+        if path.exists():
+            kept.append(path)
+            continue
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "x", encoding="utf-8") as f:  # "x": never overwrite a file
-                f.write(text)
+                f.write(texts[key])
         except FileExistsError:
+            kept.append(path)
             continue
         except OSError as exc:
-            raise UsageError(f"cannot write {part}/{name}.py: {exc}") from None
-        written.append(f"{part}/{name}.py")
+            raise UsageError(f"cannot write {_shown(path)}: {exc.strerror or exc}") from None
+        written.append((key, path))
     importlib.invalidate_caches()
-    kept = [f"{p}/{name}.py" for p in present]
-    print(f"new game {name}" + (f", the octal game {octal}" if octal else ""))
-    for path in written:
-        print(f"  wrote {path}")
-    for path in kept:
-        print(f"  kept  {path} (already there; not touched)")
-    for path in written:
-        left = _still_to_write(path)
-        if left:
-            print(f"  {path}: {left}")
-    if octal is None:
-        print("next: fill in every part marked @todo or todo_value (guide: docs/adding-a-game.md);")
-        print(f"  `gamecert list` and `pytest -n auto -k {name}` say what is still missing, and where.")
-    else:
-        print(f"next: `gamecert list`, `pytest -n auto -k {name}`, `gamecert prove {name}`.")
+    _tell(layout, name, octal, written, kept)
     return 0
+
+
+def _tell(layout: Layout, name: str, octal: str | None, written: list[tuple[str, Path]], kept: list[Path]) -> None:
+    """Print what was written (real paths), what was kept, what is still marked, and what next."""
+    print(f"new game {name}" + (f", the octal game {octal}" if octal else ""))
+    for _, path in written:
+        print(f"  wrote {_shown(path)}")
+    for path in kept:
+        print(f"  kept  {_shown(path)} (already there; not touched)")
+    for key, path in written:
+        if key in (*PARTS, "broken"):
+            left = _still_to_write(layout, path)
+            if left:
+                print(f"  {_shown(path)}: {left}")
+    prefix = f"GAMECERT_GAMES={layout.root} " if layout.folder else ""
+    example = _shown(layout.examples(name) / "correct.py")
+    if layout.folder:
+        print(f"the game is found through GAMECERT_GAMES (folders separated by {os.pathsep!r}), for example:")
+        print(f"  {prefix}gamecert list")
+    if octal is None:
+        print("next: fill in every part marked @todo or todo_value (guide: docs/adding-a-game.md), the broken")
+        print(f"  solvers and the examples; `{prefix}gamecert list` says what is still missing, and where.")
+    else:
+        print(f"next: `{prefix}gamecert prove {name}`, `{prefix}gamecert certify {name} {example}`.")
 
 
 # ---- templates (__NAME__, __CLASS__, __TITLE__, __OCTAL__ are filled in) --------------------------
@@ -345,6 +471,7 @@ independent solver: beyond the oracle the solvers are checked against each other
 from __future__ import annotations
 
 from gamecert.scaffold import todo, unfinished
+from __GAME_MODULE__ import GAME  # noqa: F401 (the game this module serves)
 
 
 @todo
@@ -361,7 +488,7 @@ _STRATEGIES = '''"""Hypothesis strategies for __NAME__: the whole input space, c
 
 Say which structural features matter to the game and which corners the strategies reach
 (maximum sizes, one repeated symbol, long structured patterns, multi-game batches).
-``python -m strategies.__NAME__`` prints what the examples cover.
+__COVERAGE__ prints what the examples cover.
 """
 
 from __future__ import annotations
@@ -370,6 +497,7 @@ from hypothesis import strategies as st  # noqa: F401 (the stubs below will use 
 
 from gamecert.coverage import bucket  # noqa: F401
 from gamecert.scaffold import todo, unfinished
+from __GAME_MODULE__ import GAME  # noqa: F401 (the game this module serves)
 
 
 @todo
@@ -406,12 +534,7 @@ def worst_cases():
 
 
 UNFINISHED = unfinished(globals())
-
-if __name__ == "__main__":
-    from gamecert.coverage import print_coverage  # noqa: PLC0415
-
-    print_coverage("__NAME__")
-'''
+__COVERAGE_MAIN__'''
 
 _PROOFS = '''"""Claims about __NAME__: what the fast solvers rely on, with the evidence that checks it.
 
@@ -425,6 +548,7 @@ from __future__ import annotations
 
 from gamecert.claims import Claim, ClaimRefuted, Evidence  # noqa: F401
 from gamecert.scaffold import todo, unfinished
+from __GAME_MODULE__ import GAME  # noqa: F401 (the game this module serves)
 
 
 @todo
@@ -439,7 +563,79 @@ CLAIMS = [
 UNFINISHED = unfinished(globals())
 '''
 
-_TEMPLATES = {"oracles": _ORACLE, "fast": _FAST, "strategies": _STRATEGIES, "proofs": _PROOFS}
+_BROKEN = '''"""Deliberately broken solvers for __NAME__: the harness must catch every one.
+
+Each is a solver with one bug of a kind real solutions have; `pytest tests/test_broken.py` (in
+the gamecert project, with GAMECERT_GAMES naming this folder for a games folder) checks that
+the same checks `gamecert certify` runs catch each with a minimal input. Keep at least five:
+the kinds off-by-one, wrong index base and large sizes only, and one of wrong period, rare
+structure or multi-game batch (see gamecert.broken).
+"""
+
+from __future__ import annotations
+
+from gamecert.broken import Broken
+from gamecert.scaffold import todo, unfinished
+__IMPORT__
+
+@todo
+def off_by_one(instance):
+    """A right solver with one index or bound off by one."""
+
+
+@todo
+def wrong_index_base(instance):
+    """A right solver that counts positions (or names a move) from 0 where the problem counts from 1."""
+
+
+@todo
+def large_sizes_only(instance):
+    """A solver right on small inputs and wrong only near the maximum sizes (a table too short)."""
+
+
+@todo
+def wrong_period(instance):
+    """A closed form with the wrong period, or a rare structure handled wrongly."""
+
+
+@todo
+def another_bug(instance):
+    """One more bug a contestant could write; say which kind it is below."""
+
+
+BROKEN = {
+    "off_by_one": Broken(off_by_one, "off-by-one", "say what it gets wrong"),
+    "wrong_index_base": Broken(wrong_index_base, "wrong index base", "say what it gets wrong"),
+    "large_sizes_only": Broken(large_sizes_only, "large sizes only", "say what it gets wrong"),
+    "wrong_period": Broken(wrong_period, "wrong period", "say what it gets wrong"),
+    "another_bug": Broken(another_bug, "rare structure", "say what it gets wrong"),
+}
+
+UNFINISHED = unfinished(globals())
+'''.replace("__IMPORT__", "from __GAME_MODULE__ import GAME  # noqa: F401 (the game these solvers answer)\n")
+
+_EXAMPLE = '''"""__NAME__: __WHICH__ candidate program: reads the input on stdin, writes the answer on stdout.
+
+Still to write: `gamecert certify __NAME__ THIS_FILE` judges it once it is written.
+"""
+
+import sys
+
+
+def main() -> None:
+    sys.stdin.read()
+    raise SystemExit("this example candidate for __NAME__ is still to write")
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+_TEMPLATES = {
+    "oracles": _ORACLE, "fast": _FAST, "strategies": _STRATEGIES, "proofs": _PROOFS, "broken": _BROKEN,
+    "correct": _EXAMPLE.replace("__WHICH__", "a correct"),
+    "wrong": _EXAMPLE.replace("__WHICH__", "a wrong (deliberately)"),
+}
 
 _OCTAL_DOC = {
     "oracles": "the game (rules, formats, minimax and the Sprague-Grundy oracle)",
@@ -456,7 +652,7 @@ def _octal_template(part: str) -> str:
         '"""\n\n'
         "from gamecert.octal import octal_parts\n\n"
         f'globals().update(octal_parts("__OCTAL__", "__NAME__").exports("{part}"))\n'
-        + (_COVERAGE_MAIN if part == "strategies" else "")
+        + ("__COVERAGE_MAIN__" if part == "strategies" else "")
     )
 
 
@@ -467,4 +663,139 @@ _COVERAGE_MAIN = (
 )
 
 
+_OCTAL_BROKEN = '''"""Broken solvers for __NAME__, the octal game __OCTAL__: the harness must catch every one.
+
+Written by `gamecert new-game --octal` from the code alone. For some codes a generic bug
+happens to give right answers (a sequence of period 1 has no wrong period to use, for one):
+`pytest tests/test_broken.py` says which is not caught; replace it by a bug the game has.
+"""
+
+from __future__ import annotations
+
+from gamecert.broken import Broken
+from gamecert.octal import MAX_HEAP, OctalAnswer, OctalGame, _first_move_to
+
+OCTAL = OctalGame.parse("__OCTAL__")
+
+
+def _solve(g, heaps, index_base=1, heaps_counted=None):
+    total = 0
+    for h in heaps[:heaps_counted]:
+        total ^= g(h)
+    if not total:
+        return OctalAnswer("Second")
+    for i, h in enumerate(heaps, index_base):
+        move = _first_move_to(OCTAL.digits, g, h, g(h) ^ total)
+        if move is not None:
+            return OctalAnswer("First", (i, *move))
+    return OctalAnswer("Second")
+
+
+def _g(n):
+    return OCTAL.periodicity().grundy(n)
+
+
+def value_one_heap_ahead(heaps):
+    # G(n + 1) looked up for a heap of n (a table indexed from 1 read from 0)
+    return _solve(lambda n: _g(n + 1) if n else 0, heaps)
+
+
+def zero_based_heap_index(heaps):
+    return _solve(_g, heaps, index_base=0)
+
+
+def heaps_capped(heaps):
+    return _solve(_g, tuple(min(h, MAX_HEAP // 2) for h in heaps))  # a table half as long as needed
+
+
+def period_one_longer(heaps):
+    p = OCTAL.periodicity()
+    return _solve(lambda n: _g(n if n < p.preperiod else p.preperiod + (n - p.preperiod) % (p.period + 1)), heaps)
+
+
+def first_eight_heaps_only(heaps):
+    return _solve(_g, heaps, heaps_counted=8)
+
+
+def one_heap_always_lost(heaps):
+    return OctalAnswer("Second") if len(heaps) == 1 else _solve(_g, heaps)
+
+
+BROKEN = {
+    "value_one_heap_ahead": Broken(value_one_heap_ahead, "off-by-one", "G(n + 1) for G(n)"),
+    "zero_based_heap_index": Broken(zero_based_heap_index, "wrong index base", "names heaps from 0"),
+    "heaps_capped": Broken(heaps_capped, "large sizes only", f"heaps over {MAX_HEAP // 2} looked up as {MAX_HEAP // 2}"),
+    "first_eight_heaps_only": Broken(first_eight_heaps_only, "rare structure", "heaps after the eighth left out of the xor"),
+    "one_heap_always_lost": Broken(one_heap_always_lost, "rare structure", "a single heap answered Second"),
+}
+if OCTAL.periodicity().period > 1:
+    BROKEN["period_one_longer"] = Broken(period_one_longer, "wrong period", "period p + 1 past the preperiod")
+'''
+
+_OCTAL_EXAMPLE = '''"""__NAME__ (octal __OCTAL__): __WHICH__ candidate, by the mex rule over every move the code allows.
+
+Input: m, then m heap sizes. Output: Second, or First and a winning move "i a b" (heap i,
+1-based, replaced by heaps of a and b tokens, 0 for none). Written by `gamecert new-game --octal`.
+"""
+
+import sys
+
+DIGITS = __DIGITS__  # the code's digits: digit j says what taking j tokens may leave
+INDEX_BASE = __BASE__
+
+
+def options(n):
+    """(a, b) for every move from a heap of n: the heaps left, 0 for none."""
+    for j, d in enumerate(DIGITS):
+        rest = n - j
+        if rest < 0:
+            break
+        if d & 1 and rest == 0 and j > 0:
+            yield (0, 0)
+        if d & 2 and rest > 0 and j > 0:
+            yield (rest, 0)
+        if d & 4 and rest >= 2:
+            for b in range(1, rest // 2 + 1):
+                yield (rest - b, b)
+
+
+def grundy_table(top):
+    g = [0] * (top + 1)
+    for n in range(1, top + 1):
+        seen = {g[a] ^ g[b] for a, b in options(n)}
+        m = 0
+        while m in seen:
+            m += 1
+        g[n] = m
+    return g
+
+
+def main():
+    data = sys.stdin.buffer.read().split()
+    m = int(data[0])
+    heaps = [int(t) for t in data[1 : 1 + m]]
+    g = grundy_table(max(heaps))
+    total = 0
+    for h in heaps:
+        total ^= g[h]
+    if total == 0:
+        print("Second")
+        return
+    for i, h in enumerate(heaps):
+        for a, b in options(h):
+            if g[a] ^ g[b] == g[h] ^ total:
+                print("First")
+                print(i + INDEX_BASE, a, b)
+                return
+    raise AssertionError("no winning move from a non-zero position")
+
+
+if __name__ == "__main__":
+    main()
+'''
+
 _OCTAL_TEMPLATES = {part: _octal_template(part) for part in PARTS}
+_OCTAL_TEMPLATES["broken"] = _OCTAL_BROKEN
+_OCTAL_TEMPLATES["correct"] = _OCTAL_EXAMPLE.replace("__WHICH__", "a correct").replace("__BASE__", "1")
+_OCTAL_TEMPLATES["wrong"] = _OCTAL_EXAMPLE.replace("__WHICH__", "a wrong (deliberately: it names heaps from 0)").replace(
+    "__BASE__", "0  # wrong on purpose: the problem names heaps from 1")

@@ -138,7 +138,7 @@ def test_prove_reports_refuted_claim_with_index_and_exit_1(monkeypatch, capsys):
     their evidence level and time."""
     wrong = word_proofs.recurrence_claim(_mod3_zero_at_multiples, n_max=50)
     ok = Claim("ok", "always", lambda: Evidence("bounded", "0..1"))
-    monkeypatch.setattr(registry, "resolve", lambda selector: [_fake_entry([ok, wrong])])
+    monkeypatch.setattr(registry, "load_all", lambda selector: ([_fake_entry([ok, wrong])], []))
     code = prove_command(argparse.Namespace(game="fake", plot_dir=None))
     out = capsys.readouterr().out
     assert code == 1
@@ -153,7 +153,7 @@ def test_prove_exit_0_and_plot(monkeypatch, capsys, tmp_path):
     pytest.importorskip("matplotlib")  # the plot is an optional extra; test_octal covers its absence
     entry = _fake_entry([Claim("ok", "always", lambda: Evidence("all sizes", "argument"))])
     entry.proofs.PLOTS = word_proofs.PLOTS
-    monkeypatch.setattr(registry, "resolve", lambda selector: [entry])
+    monkeypatch.setattr(registry, "load_all", lambda selector: ([entry], []))
     assert prove_command(argparse.Namespace(game="fake", plot_dir=str(tmp_path / "plots"))) == 0
     png = tmp_path / "plots" / "word_game-grundy.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -48,10 +48,12 @@ def _gamecert(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _list_line(project: Path, name: str) -> str:
+    """The game's line in `gamecert list`, which exits 2 exactly when some game does not load."""
     out = _gamecert(project, "list")
-    assert out.returncode == 0, out.stderr
     lines = [line for line in out.stdout.splitlines() if line.startswith(f"{name}:")]
     assert len(lines) == 1, out.stdout
+    unloaded = re.search(r"^\w+: (UNFINISHED|BROKEN|INCOMPLETE), ", out.stdout, re.MULTILINE)
+    assert out.returncode == (2 if unloaded else 0), (out.returncode, out.stdout, out.stderr)
     return lines[0]
 
 
@@ -67,6 +69,8 @@ def test_new_game_writes_four_marked_modules_and_list_names_the_first_stub(proje
     for part in PARTS:
         assert (project / part / f"{NAME}.py").is_file()
         assert f"wrote {part}/{NAME}.py" in out.stdout
+    for extra in (f"tests/broken/{NAME}.py", f"examples/{NAME}/correct.py", f"examples/{NAME}/wrong.py"):
+        assert (project / extra).is_file() and f"wrote {extra}" in out.stdout, extra
     line = _list_line(project, NAME)
     assert f"oracles/{NAME}.py is not finished" in line
     oracle_file = project / "oracles" / f"{NAME}.py"
@@ -148,6 +152,7 @@ def test_a_half_present_game_gets_only_its_missing_parts(project):
 def test_no_scaffolded_file_in_the_real_tree():
     """The tests above work in copies: the real project has no demo game."""
     assert not [p for p in PARTS if (ROOT / p / f"{NAME}.py").exists()]
+    assert not (ROOT / "tests" / "broken" / f"{NAME}.py").exists() and not (ROOT / "examples" / NAME).exists()
 
 
 # ---- the markers, in process ---------------------------------------------------------------------
@@ -196,11 +201,13 @@ def test_bad_names_are_usage_errors(name):
 
 
 def test_templates_compile_and_name_the_game():
-    """Every template is valid Python with the game's name and class filled in."""
-    for part in PARTS:
-        text = render(part, "some_game")
-        compile(text, f"{part}/some_game.py", "exec")
-        assert "__NAME__" not in text and "__CLASS__" not in text
+    """Every template (the parts, the broken solvers, the examples; plain and octal) is valid
+    Python with every placeholder filled in."""
+    for part in (*PARTS, "broken", "correct", "wrong"):
+        for octal in (None, "0.07"):
+            text = render(part, "some_game", octal)
+            compile(text, f"{part}/some_game.py", "exec")
+            assert not re.search(r"__[A-Z_]+__", text), (part, octal, re.findall(r"__[A-Z_]+__", text))
     assert "class SomeGame(Game):" in render("oracles", "some_game")
     assert 'name = "some_game"' in render("oracles", "some_game")
 
