@@ -1,0 +1,210 @@
+"""Scale-out: ``pytest --candidate`` over xdist gateways with separate working folders.
+
+Two ``--tx popen//chdir=DIR`` gateways stand for two hosts that share no file system with the
+controller: the candidate is named by a path relative to the invocation folder, which neither
+gateway's folder holds, so a worker can only run it from the bytes the controller sent. Each run
+is compared with a run of the same candidate and seed in one process (``-p no:xdist``): the plan
+is fixed by counts, so verdict, counterexample and evidence counts must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamecert import registry
+from gamecert.engine.plan import CHUNK_BYTES, CHUNK_RUNS, _cut, run_cost
+from gamecert.errors import GamecertError
+from gamecert.sandbox import Candidate
+from gamecert.shipping import Shipment, ShipmentError, pack, unpack
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+#: evidence a certificate counts; equal between a one-process and a two-gateway run
+COUNTS = ("tests", "runs", "samples", "random_examples", "largest_sizes", "exhaustive", "verdict", "seed")
+
+
+def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="60", PYTHONPATH=str(ROOT))
+    env.pop("PYTEST_ADDOPTS", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--rootdir={cwd}",
+         "--candidate-profile", "quick", "--candidate-examples", "30", "--candidate-seed", "11",
+         "--candidate-report-dir=reports", *args],
+        capture_output=True, text=True, cwd=cwd, env=env, timeout=150,
+    )
+
+
+def _two_gateways(tmp_path: Path) -> list[str]:
+    hosts = [tmp_path / "host-a", tmp_path / "host-b"]
+    for h in hosts:
+        h.mkdir()
+    return ["-d", "--tx", f"popen//chdir={hosts[0]}", "--tx", f"popen//chdir={hosts[1]}"]
+
+
+def _invocation(tmp_path: Path, name: str, source: Path) -> Path:
+    """A folder of the user's own holding the candidate as ``prog.py``."""
+    here = tmp_path / name
+    here.mkdir()
+    shutil.copy(source, here / "prog.py")
+    return here
+
+
+def _written(here: Path, kind: str) -> dict:
+    found = list((here / "reports").glob(f"*/*/{kind}.json"))
+    assert len(found) == 1, found
+    return json.loads(found[0].read_text())
+
+
+def test_wrong_program_two_gateways_same_counterexample_as_one_process(tmp_path):
+    """The wrong word_game program, named relative to the invocation folder, fails on both
+    gateways; the controller reports the smallest failure (AAA), as a one-process run does, with
+    the replay command naming the user's file, not a worker's copy."""
+    here = _invocation(tmp_path, "user", EXAMPLES / "word_game" / "wrong.py")
+    spread = _pytest(here, *_two_gateways(tmp_path), "--candidate", "word_game=prog.py")
+    assert spread.returncode == 1, spread.stdout + spread.stderr
+    report = _written(here, "report")
+    alone_dir = _invocation(tmp_path, "alone", EXAMPLES / "word_game" / "wrong.py")
+    alone = _pytest(alone_dir, "-p", "no:xdist", "--candidate", "word_game=prog.py")
+    assert alone.returncode == 1, alone.stdout + alone.stderr
+    single = _written(alone_dir, "report")
+    for key in ("verdict", "input", "expected", "got", "size", "tests_run", "seed", "minimality"):
+        assert report[key] == single[key], key
+    assert report["input"] == "AAA\n"
+    assert report["candidate_spec"] == str(here / "prog.py")
+    workers = next(n for n in report["notes"] if n.startswith("items run by"))
+    assert "gw0" in workers and "gw1" in workers, workers
+    assert any("other item(s) of this run failed too" in n for n in report["notes"])
+    for host in ("host-a", "host-b"):  # the gateways' folders never held the program
+        assert not list((tmp_path / host).rglob("prog.py"))
+
+
+def test_right_program_two_gateways_same_evidence_as_one_process(tmp_path):
+    """The correct string_cut program is certified on two gateways with exactly the evidence
+    counts of a one-process run (same tests, runs, sizes swept, random examples)."""
+    here = _invocation(tmp_path, "user", EXAMPLES / "string_cut" / "correct.py")
+    spread = _pytest(here, *_two_gateways(tmp_path), "--candidate", "string_cut=prog.py")
+    assert spread.returncode == 0, spread.stdout + spread.stderr
+    cert = _written(here, "certificate")
+    alone = _pytest(here, "-p", "no:xdist", "--candidate", "string_cut=prog.py",
+                    "--candidate-report-dir=alone")
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    single = json.loads(next((here / "alone").glob("*/*/certificate.json")).read_text())
+    assert cert["verdict"] == "CERTIFIED" and not cert["interrupted"]
+    for key in COUNTS:
+        assert cert[key] == single[key], key
+    assert any("gw0" in n and "gw1" in n for n in cert["notes"]), cert["notes"]
+
+
+def test_a_worker_that_receives_other_bytes_refuses_them(tmp_path):
+    """A shipment altered on its way (a plugin rewrites the bytes after the controller packed
+    them) fails every item with the hash mismatch, and no certificate is written."""
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "tamper.py").write_text(
+        "import base64, pytest\n"
+        "@pytest.hookimpl(trylast=True)\n"
+        "def pytest_configure_node(node):\n"
+        "    for sent in node.workerinput.get('gamecert_candidates', []):\n"
+        "        sent['shipment']['data'] = base64.b64encode(b'print(\"Bob\")\\n').decode()\n"
+    )
+    here = _invocation(tmp_path, "user", EXAMPLES / "word_game" / "correct.py")
+    env_path = f"{ROOT}{os.pathsep}{plugins}"
+    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20", PYTHONPATH=env_path)
+    env.pop("PYTEST_ADDOPTS", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "tamper", f"--rootdir={here}",
+         *_two_gateways(tmp_path), "--candidate", "word_game=prog.py", "--candidate-profile", "quick",
+         "--candidate-examples", "0", "--candidate-report-dir=reports"],
+        capture_output=True, text=True, cwd=here, env=env, timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "arrived with sha256" in proc.stdout and "refusing to run a different program" in proc.stdout
+    assert "NOT CERTIFIED" in proc.stdout
+    assert not (here / "reports").exists()
+
+
+# ---- shipments, in one process -------------------------------------------------------------------
+
+def test_source_shipment_round_trip_and_tampering(tmp_path):
+    """A source travels as bytes and is prepared from them in another folder; changed bytes, or
+    a hash that does not match them, are refused."""
+    candidate = Candidate.parse(str(EXAMPLES / "word_game" / "correct.py"))
+    shipment = Shipment.from_wire(pack(candidate).to_wire())
+    assert shipment.kind == "source" and shipment.name == "correct.py"
+    (tmp_path / "ok").mkdir()
+    again = unpack(shipment, tmp_path / "ok")
+    assert again.source_sha256 == candidate.source_sha256 and again.name == candidate.name
+    assert again.source.parent == (tmp_path / "ok").resolve()
+    (tmp_path / "bad").mkdir()
+    forged = Shipment(shipment.spec, "source", shipment.name, shipment.sha256, shipment.data + b"\n# x\n")
+    with pytest.raises(ShipmentError, match="arrived with sha256"):
+        unpack(forged, tmp_path / "bad")
+    with pytest.raises(ShipmentError, match="malformed"):
+        unpack(Shipment("x", "source", "../x.py", shipment.sha256, shipment.data), tmp_path / "bad")
+    with pytest.raises(ShipmentError, match="malformed"):
+        Shipment.from_wire({"spec": "x", "kind": "source", "name": "x.py", "sha256": "", "data": "!!"})
+
+
+def test_executable_and_command_shipments(tmp_path):
+    """An executable file travels with its bytes and stays executable; a command line travels
+    as text."""
+    script = tmp_path / "prog"
+    script.write_text("#!/bin/sh\necho Alice\n")
+    script.chmod(0o755)
+    shipment = pack(Candidate.parse(str(script)))
+    assert shipment.kind == "executable" and shipment.data == script.read_bytes()
+    (tmp_path / "w").mkdir()
+    again = unpack(shipment, tmp_path / "w")
+    assert again.binary_sha256 == shipment.sha256 and os.access(again.binary, os.X_OK)
+    command = pack(Candidate.parse("sh -c true"))
+    assert command.kind == "command" and command.data == b""
+    assert unpack(command, tmp_path / "w").argv[1:] == ("-c", "true")
+    assert issubclass(ShipmentError, GamecertError)
+
+
+# ---- even work units ---------------------------------------------------------------------------------
+
+def _cost(chunk) -> int:
+    return sum(run_cost(t) for t in chunk.texts)
+
+
+def test_a_group_is_cut_into_even_chunks():
+    """300 small inputs make two chunks of 150 runs, not 256 and 44; large inputs are cut by
+    their bytes, so a chunk of long inputs holds fewer runs."""
+    game = registry.get("word_game").game
+    small = ["A" * (1 + i % 5) for i in range(300)]
+    chunks = _cut(game, "exhaustive", "k", small, CHUNK_RUNS)
+    assert [len(c.instances) for c in chunks] == [150, 150]
+    cut = registry.get("string_cut").game
+    long = ["ab" * 1000] * 100  # 2000 bytes: 8 units a run
+    chunks = _cut(cut, "random", "r", long, CHUNK_RUNS)
+    assert all(_cost(c) <= CHUNK_RUNS for c in chunks) and len(chunks) == 4
+    assert max(_cost(c) for c in chunks) - min(_cost(c) for c in chunks) <= 9
+
+
+@pytest.mark.parametrize("profile", ["quick", "default"])
+def test_every_registered_plan_has_even_items(profile):
+    """Every game's plan by counts: no chunk over the work or byte bound, and within each group
+    of several chunks the smallest holds at least half the work of the largest (a run alone
+    larger than that aside)."""
+    from gamecert.engine.plan import exhaustive_tests, make_plan
+    from gamecert.profiles import get_profile
+
+    prof = get_profile(profile)
+    for name in registry.game_names():
+        entry = registry.get(name)
+        plan = make_plan(entry, prof, 5, examples=prof.examples, exhaustive_tests=exhaustive_tests(entry.game, prof))
+        for group in plan.all_groups():
+            costs = [_cost(c) for c in group.chunks]
+            for c in group.chunks:
+                assert len(c.instances) == 1 or (_cost(c) <= CHUNK_RUNS and sum(map(len, c.texts)) <= CHUNK_BYTES)
+            if len(costs) > 1 and group.phase != "largest":
+                biggest_run = max(run_cost(t) for c in group.chunks for t in c.texts)
+                assert min(costs) * 2 >= max(costs) - biggest_run, (name, group.key, costs)
