@@ -31,11 +31,11 @@ COUNTS = ("tests", "runs", "samples", "random_examples", "largest_sizes", "exhau
 
 
 def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="60", PYTHONPATH=str(ROOT))
+    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40", PYTHONPATH=str(ROOT))
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--rootdir={cwd}",
-         "--candidate-profile", "quick", "--candidate-examples", "30", "--candidate-seed", "11",
+         "--candidate-profile", "quick", "--candidate-examples", "10", "--candidate-seed", "11",
          "--candidate-report-dir=reports", *args],
         capture_output=True, text=True, cwd=cwd, env=env, timeout=150,
     )
@@ -48,32 +48,37 @@ def _two_gateways(tmp_path: Path) -> list[str]:
     return ["-d", "--tx", f"popen//chdir={hosts[0]}", "--tx", f"popen//chdir={hosts[1]}"]
 
 
-def _invocation(tmp_path: Path, name: str, source: Path) -> Path:
-    """A folder of the user's own holding the candidate as ``prog.py``."""
+def _invocation(tmp_path: Path, name: str) -> Path:
+    """A folder of the user's own holding the wrong word_game program as ``prog.py`` and the
+    right one as ``sub/right.py``."""
     here = tmp_path / name
-    here.mkdir()
-    shutil.copy(source, here / "prog.py")
+    (here / "sub").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "word_game" / "wrong.py", here / "prog.py")
+    shutil.copy(EXAMPLES / "word_game" / "correct.py", here / "sub" / "right.py")
     return here
 
 
-def _written(here: Path, kind: str) -> dict:
-    found = list((here / "reports").glob(f"*/*/{kind}.json"))
+def _written(here: Path, kind: str, folder: str = "reports") -> dict:
+    found = list((here / folder).glob(f"*/*/{kind}.json"))
     assert len(found) == 1, found
     return json.loads(found[0].read_text())
 
 
-def test_wrong_program_two_gateways_same_counterexample_as_one_process(tmp_path):
-    """The wrong word_game program, named relative to the invocation folder, fails on both
-    gateways; the controller reports the smallest failure (AAA), as a one-process run does, with
-    the replay command naming the user's file, not a worker's copy."""
-    here = _invocation(tmp_path, "user", EXAMPLES / "word_game" / "wrong.py")
-    spread = _pytest(here, *_two_gateways(tmp_path), "--candidate", "word_game=prog.py")
+CANDIDATES = ("--candidate", "word_game=prog.py", "--candidate", "word_game=sub/right.py")
+
+
+def test_two_gateways_give_the_one_process_verdicts(tmp_path):
+    """Two gateways in folders of their own run a wrong and a right program named relative to the
+    invocation folder. The wrong one: the smallest failure over both workers (AAA) is reported,
+    as a one-process run reports it, with the replay command naming the user's file, not a
+    worker's copy. The right one: certified with exactly the evidence counts of the one-process
+    run (tests, runs, sizes swept, random examples)."""
+    here = _invocation(tmp_path, "user")
+    spread = _pytest(here, *_two_gateways(tmp_path), *CANDIDATES)
     assert spread.returncode == 1, spread.stdout + spread.stderr
-    report = _written(here, "report")
-    alone_dir = _invocation(tmp_path, "alone", EXAMPLES / "word_game" / "wrong.py")
-    alone = _pytest(alone_dir, "-p", "no:xdist", "--candidate", "word_game=prog.py")
+    alone = _pytest(here, "-p", "no:xdist", *CANDIDATES, "--candidate-report-dir=alone")
     assert alone.returncode == 1, alone.stdout + alone.stderr
-    single = _written(alone_dir, "report")
+    report, single = _written(here, "report"), _written(here, "report", "alone")
     for key in ("verdict", "input", "expected", "got", "size", "tests_run", "seed", "minimality"):
         assert report[key] == single[key], key
     assert report["input"] == "AAA\n"
@@ -81,25 +86,14 @@ def test_wrong_program_two_gateways_same_counterexample_as_one_process(tmp_path)
     workers = next(n for n in report["notes"] if n.startswith("items run by"))
     assert "gw0" in workers and "gw1" in workers, workers
     assert any("other item(s) of this run failed too" in n for n in report["notes"])
-    for host in ("host-a", "host-b"):  # the gateways' folders never held the program
-        assert not list((tmp_path / host).rglob("prog.py"))
-
-
-def test_right_program_two_gateways_same_evidence_as_one_process(tmp_path):
-    """The correct string_cut program is certified on two gateways with exactly the evidence
-    counts of a one-process run (same tests, runs, sizes swept, random examples)."""
-    here = _invocation(tmp_path, "user", EXAMPLES / "string_cut" / "correct.py")
-    spread = _pytest(here, *_two_gateways(tmp_path), "--candidate", "string_cut=prog.py")
-    assert spread.returncode == 0, spread.stdout + spread.stderr
-    cert = _written(here, "certificate")
-    alone = _pytest(here, "-p", "no:xdist", "--candidate", "string_cut=prog.py",
-                    "--candidate-report-dir=alone")
-    assert alone.returncode == 0, alone.stdout + alone.stderr
-    single = json.loads(next((here / "alone").glob("*/*/certificate.json")).read_text())
+    cert, single = _written(here, "certificate"), _written(here, "certificate", "alone")
     assert cert["verdict"] == "CERTIFIED" and not cert["interrupted"]
+    assert cert["candidate_spec"] == str(here / "sub" / "right.py")
     for key in COUNTS:
         assert cert[key] == single[key], key
     assert any("gw0" in n and "gw1" in n for n in cert["notes"]), cert["notes"]
+    for host in ("host-a", "host-b"):  # the gateways' folders never held the programs
+        assert not list((tmp_path / host).rglob("prog.py")) and not list((tmp_path / host).rglob("right.py"))
 
 
 def test_a_worker_that_receives_other_bytes_refuses_them(tmp_path):
@@ -114,13 +108,13 @@ def test_a_worker_that_receives_other_bytes_refuses_them(tmp_path):
         "    for sent in node.workerinput.get('gamecert_candidates', []):\n"
         "        sent['shipment']['data'] = base64.b64encode(b'print(\"Bob\")\\n').decode()\n"
     )
-    here = _invocation(tmp_path, "user", EXAMPLES / "word_game" / "correct.py")
+    here = _invocation(tmp_path, "user")
     env_path = f"{ROOT}{os.pathsep}{plugins}"
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20", PYTHONPATH=env_path)
     env.pop("PYTEST_ADDOPTS", None)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "tamper", f"--rootdir={here}",
-         *_two_gateways(tmp_path), "--candidate", "word_game=prog.py", "--candidate-profile", "quick",
+         *_two_gateways(tmp_path), "--candidate", "word_game=sub/right.py", "--candidate-profile", "quick",
          "--candidate-examples", "0", "--candidate-report-dir=reports"],
         capture_output=True, text=True, cwd=here, env=env, timeout=120,
     )
