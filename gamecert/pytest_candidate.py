@@ -346,7 +346,8 @@ def _where_it_ran(target: _Target) -> list[str]:
         return []
     shown = ", ".join(f"{w} on {h} ({n})" for (w, h), n in sorted(counts.items()))
     notes = [f"items run by {len(counts)} process{'es' if len(counts) != 1 else ''}: {shown}"]
-    mine = getattr(target.candidate, "binary_sha256", "") if target.shipment.kind == "source" else ""
+    kind = getattr(target.shipment, "kind", "")
+    mine = getattr(target.candidate, "binary_sha256", "") if kind == "source" else ""
     if mine and builds - {mine}:
         notes.append(f"the same source was compiled into {len(builds | {mine})} different binaries on the hosts "
                      f"(sha256 {', '.join(sorted(b[:12] for b in builds | {mine}))}): their compilers differ")

@@ -63,7 +63,9 @@ class Shipment:
 
 
 def sha256_of(data: bytes) -> str:
-    """>>> sha256_of(b"")[:12]
+    """The hex sha256 of ``data``.
+
+    >>> sha256_of(b"")[:12]
     'e3b0c44298fc'
     """
     return hashlib.sha256(data).hexdigest()

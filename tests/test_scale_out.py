@@ -202,3 +202,19 @@ def test_every_registered_plan_has_even_items(profile):
             if len(costs) > 1 and group.phase != "largest":
                 biggest_run = max(run_cost(t) for c in group.chunks for t in c.texts)
                 assert min(costs) * 2 >= max(costs) - biggest_run, (name, group.key, costs)
+
+
+def test_builds_that_differ_between_hosts_are_noted():
+    """A source compiled into another binary on some worker (another compiler there) is named
+    in the merged notes; the same binary everywhere adds no such note."""
+    from gamecert.pytest_candidate import _Target, _where_it_ran
+
+    candidate = Candidate.parse(str(EXAMPLES / "word_game" / "correct.py"))
+    target = _Target("word_game=x", None, candidate, None, None, 0, 1, "g", pack(candidate))
+    object.__setattr__(candidate, "binary_sha256", "a" * 64)
+    target.evidence = {"c0": {"worker": "gw0", "host": "h1", "binary_sha256": "a" * 64},
+                       "c1": {"worker": "gw1", "host": "h2", "binary_sha256": "a" * 64}}
+    assert len(_where_it_ran(target)) == 1
+    target.evidence["c1"]["binary_sha256"] = "b" * 64
+    notes = _where_it_ran(target)
+    assert len(notes) == 2 and "2 different binaries" in notes[1] and "gw1 on h2 (1)" in notes[0]
