@@ -1,18 +1,24 @@
 """pytest plugin: certify candidate programs as test items, ``pytest -n auto --candidate GAME=CANDIDATE``.
 
 Each ``--candidate GAME=CANDIDATE`` (repeatable) becomes a group of test items, one per chunk of
-the certification (see :mod:`gamecert.certify`): ``samples``, ``exhaustive-size-K`` for each
-size the budget covers, ``random-I`` for each block of Hypothesis cases (seed ``S + I``) and
-``largest``. pytest-xdist spreads the items over its workers; every item reports through pytest,
-so ``--junitxml`` and ``-k`` work as usual. At the end of the session the controlling process
-writes the same files ``gamecert certify`` writes: the report of the smallest fault found (a
-failing exhaustive size is minimal because every smaller size is its own item), or the
-certificate if every item passed (marked interrupted if some items did not run).
+its plan (see :mod:`gamecert.engine.plan`; a plan fixed by counts, so every process builds the
+same chunks): ``samples``, ``exhaustive-size-K`` (``-J`` when a size is cut into several
+chunks), ``random-I`` and ``largest-J``. pytest-xdist spreads the items over its workers, local
+(``-n auto``) or on other hosts (``-d --tx ssh=HOST//python=PY``); every item reports through
+pytest, so ``--junitxml`` and ``-k`` work as usual.
+
+No file system is assumed shared: the controller reads each candidate once and sends it to the
+workers with its sha256 (:mod:`gamecert.shipping`); a worker compiles a source itself, and refuses
+bytes that do not hash as sent. At the end of the session the controller alone writes the same
+files ``gamecert certify`` writes, merging every worker's evidence: the report of the smallest
+fault found over all workers, or the certificate if every item passed (marked interrupted if
+some items did not run). See ``docs/scale-out.md``.
 
 Options: ``--candidate-seed`` (default: chosen once and shared with the workers),
 ``--candidate-profile`` (default: ``--gamecert-profile`` or ``GAMECERT_PROFILE``),
-``--candidate-examples``, ``--candidate-time-limit``, ``--candidate-memory-limit`` and
-``--candidate-report-dir``. Without ``--candidate`` the plugin adds nothing.
+``--candidate-examples``, ``--candidate-time-limit``, ``--candidate-memory-limit``,
+``--candidate-compile`` and ``--candidate-report-dir``. Without ``--candidate`` the plugin adds
+nothing.
 """
 
 from __future__ import annotations
