@@ -1,14 +1,16 @@
-"""Tests per second for a Python candidate: a fresh process per test versus the fork server.
+"""Tests per second for a Python candidate: a fresh process per test versus the default runner.
 
-Both runners use the same sandbox (limits, scratch folder, output capture, verdict, containment);
-only the way the candidate starts differs. Then the cost of containment (see gamecert.contain):
-per test and per runner start, contained versus not, on both paths. They are measured in alternating rounds, so that a change in
+The fresh path execs `python FILE` for every test; the default runner runs the candidate in a
+persistent forked child (many tests per process, see gamecert.forkserver). Both use the same
+sandbox (limits, scratch folder, output capture, verdict, containment); only the way the
+candidate starts differs. Then the cost of containment (see gamecert.contain): per test and per
+runner start, contained versus not, on both paths. They are measured in alternating rounds, so that a change in
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
 
     .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N]
 
-The last line is ``speedup: X`` (fork-server rate / fresh-process rate).
+The last line is ``speedup: X`` (default-runner rate / fresh-process rate).
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     containment_cost(candidate, limits, rng, args.seconds / 2)
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"fresh process per test: {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
-    print(f"fork server:            {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
+    print(f"persistent (default):   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
     return 0
 

@@ -21,3 +21,6 @@ __all__ = [
     "Verdict",
     "WrongAnswerError",
 ]
+
+#: this source tree's version (the package metadata's, when installed, is reported first)
+__version__ = "0.1.0"

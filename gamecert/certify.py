@@ -15,6 +15,7 @@ import random
 import shlex
 import time
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,17 @@ from gamecert.contain import probe, stamp
 from gamecert.errors import InputError, UsageError
 from gamecert.game import Game
 from gamecert.profiles import get_profile
-from gamecert.reports import FailureReport, check_report_dir, read_report, timestamp, write_certificate, write_report
+from gamecert.reports import (
+    FailureReport,
+    Provenance,
+    atomic_write_text,
+    check_report_dir,
+    judge_provenance,
+    read_report,
+    timestamp,
+    write_certificate,
+    write_report,
+)
 from gamecert.verdict import Verdict
 
 #: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
@@ -136,20 +147,95 @@ def _say(text: str = "") -> None:
     print(text, flush=True)
 
 
+@dataclass(frozen=True)
+class CandidateResult:
+    """How one candidate's certification ended: a row of a batch's summary."""
+
+    spec: str
+    name: str
+    #: CERTIFIED, INTERRUPTED, a fault's verdict (WA, TLE, ..., CE), or NOT RUN
+    verdict: str
+    #: the exit status it alone would give: 0 certified, 1 fault found, 130 interrupted
+    status: int
+    path: str = ""
+    #: the smallest failing input, exactly ("" when nothing failed)
+    input: str = ""
+    size: int | None = None
+    tests: int = 0
+    elapsed_s: float = 0.0
+    interrupted: bool = False
+    nondeterministic: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What every candidate of one ``gamecert certify`` shares."""
+
+    entry: Any
+    profile: Any
+    seed: int
+    limits: Any
+    budget: float | None
+    jobs: int
+    examples: int | None
+    exhaustive_tests: int | None
+    report_dir: str
+    fork_server: bool
+    contain: bool
+    compile: str | None
+    python: str | None
+    phases: tuple[str, ...] | None = None
+
+
 def certify_candidate_command(args: Any) -> int:
-    """``gamecert certify GAME CANDIDATE``: exit 0 certified, 1 fault found, 130 interrupted."""
+    """``gamecert certify GAME CANDIDATE...``: exit 0 all certified, 1 a fault found, 130 interrupted.
+
+    One candidate (a file or a command line) is certified as it always was. Several, or a folder
+    (every file in it whose extension names a known language, sorted by name), are certified one
+    after another, each with every ``--jobs`` runner, then summed up in a table and
+    ``REPORT_DIR/summary.json`` (see :func:`certify_many`).
+    """
     from gamecert import registry
-    from gamecert.sandbox import Candidate
-    from gamecert.toolchains import CompileError
 
     if args.game == "all":
         raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
+    specs = list(getattr(args, "candidates", None) or [args.candidate])
+    expanded = expand_candidates(specs)
     entry = registry.get(args.game)
-    try:
-        candidate = Candidate.parse(args.candidate, compile=getattr(args, "compile", None),
-                                    python=getattr(args, "python", None))
-    except CompileError as exc:
-        return _compile_error_report(entry, args, exc)
+    settings = _settings(entry, args)
+    if len(specs) == 1 and expanded == specs:
+        return _certify_one(settings, expanded[0]).status
+    return certify_many(settings, expanded)
+
+
+def expand_candidates(specs: list[str]) -> list[str]:
+    """``specs`` with every folder replaced by its candidate files (known extensions, sorted by
+    name, not recursive). A folder without any is a :class:`UsageError`.
+
+    >>> expand_candidates(["sh -c true"])
+    ['sh -c true']
+    """
+    from gamecert.toolchains import EXTENSIONS, language_of
+
+    out: list[str] = []
+    for spec in specs:
+        folder = Path(spec.strip()).expanduser()
+        if not spec.strip() or not folder.is_dir():
+            out.append(spec)
+            continue
+        files = sorted((p for p in folder.iterdir() if p.is_file() and language_of(p) is not None),
+                       key=lambda p: p.name)
+        if not files:
+            raise UsageError(f"folder {spec!r} holds no candidate file (extensions: {' '.join(sorted(EXTENSIONS))})")
+        out.extend(str(p) for p in files)
+    return out
+
+
+def _settings(entry: Any, args: Any) -> _Settings:
+    """The options shared by every candidate, checked before anything runs."""
     if args.examples is not None and args.examples < 0:
         raise UsageError(f"--examples must be 0 or more, got {args.examples}")
     profile = get_profile(args.profile)
@@ -167,42 +253,200 @@ def certify_candidate_command(args: Any) -> int:
         exhaustive_tests = exhaustive_tests_by_count(entry.game, profile)
     report_dir = args.report_dir if args.report_dir is not None else "reports"
     check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
-    plan = make_plan(entry, profile, seed, budget_s=budget, examples=args.examples,
-                     exhaustive_tests=exhaustive_tests)
-    fork_server = not getattr(args, "no_fork_server", False)
-    contain = not getattr(args, "no_contain", False)
-    return run_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,
-                             runner_factory=lambda: _open(candidate, limits, fork_server, contain),
-                             containment=probe(contain))
+    chosen = getattr(args, "phases", None)
+    phases = tuple(p.strip() for p in chosen.split(",") if p.strip()) if chosen else None
+    return _Settings(entry, profile, seed, limits, budget, jobs, args.examples, exhaustive_tests, report_dir,
+                     fork_server=not getattr(args, "no_fork_server", False),
+                     contain=not getattr(args, "no_contain", False),
+                     compile=getattr(args, "compile", None), python=getattr(args, "python", None),
+                     phases=phases)
 
 
-def _compile_error_report(entry: Any, args: Any, exc: Any) -> int:
-    """A candidate that does not compile: verdict CE with the compiler's message, written as a
-    report (empty input) through :func:`write_report`; exit 1."""
+def _parse(settings: _Settings, spec: str) -> Any:
+    """The candidate ``spec`` names, built; a :class:`CompileError` is returned, not raised."""
+    from gamecert.sandbox import Candidate
+    from gamecert.toolchains import CompileError
+
+    try:
+        return Candidate.parse(spec, compile=settings.compile, python=settings.python)
+    except CompileError as exc:
+        return exc
+
+
+def _certify_one(settings: _Settings, spec: str, candidate: Any = None,
+                 expected_cache: dict[str, Any] | None = None) -> CandidateResult:
+    """Certify one candidate (built now unless given) and write its report or certificate."""
+    from gamecert.toolchains import CompileError
+
+    candidate = _parse(settings, spec) if candidate is None else candidate
+    if isinstance(candidate, CompileError):
+        return _compile_error_report(settings, spec, candidate)
+    entry = settings.entry
+    plan = make_plan(entry, settings.profile, settings.seed, budget_s=settings.budget, examples=settings.examples,
+                     exhaustive_tests=settings.exhaustive_tests, phases=settings.phases)
+    provenance = Provenance.of(candidate, settings.compile, settings.python)
+    return run_one_certification(
+        entry, candidate, plan, settings.limits, settings.report_dir, jobs=settings.jobs,
+        runner_factory=lambda: _open(candidate, settings.limits, settings.fork_server, settings.contain),
+        containment=probe(settings.contain), provenance=provenance, expected_cache=expected_cache, spec=spec)
+
+
+def certify_many(settings: _Settings, specs: list[str]) -> int:
+    """Certify ``specs`` one after another (each with every runner), then print the summary table
+    and write ``summary.json``. Exit 1 if any failed (CE included), 130 if interrupted, else 0.
+
+    Every candidate is built before the first one runs: one that cannot be used at all (missing,
+    not executable, a missing toolchain) stops the command with exit 2 naming it, before any
+    time is spent; one that does not compile is a CE row. The inputs are the same for all of them
+    (one seed), and the oracle's answers are computed once and shared.
+    """
+    candidates = []
+    for k, spec in enumerate(specs, 1):
+        try:
+            candidates.append(_parse(settings, spec))
+        except UsageError as exc:
+            raise UsageError(f"candidate {k} of {len(specs)} ({spec}): {exc}; nothing was run") from None
+    _say(f"gamecert certify {settings.entry.game.name}: {len(specs)} candidates, one after another, "
+         f"each with {settings.jobs} runner{'s' if settings.jobs > 1 else ''}; seed {settings.seed} for all")
+    shared: dict[str, Any] = {}
+    results: list[CandidateResult] = []
+    for k, (spec, candidate) in enumerate(zip(specs, candidates), 1):
+        _say()
+        _say(f"[{k}/{len(specs)}] {visible(spec)}")
+        result = _certify_one(settings, spec, candidate, expected_cache=shared)
+        results.append(result)
+        if result.interrupted:
+            results += [CandidateResult(s, Path(s).stem or s, "NOT RUN", 130) for s in specs[k:]]
+            break
+    return _summarise(settings, results)
+
+
+def _summarise(settings: _Settings, results: list[CandidateResult]) -> int:
+    """Print the summary table, write ``summary.json`` atomically; the batch's exit status."""
+    interrupted = any(r.interrupted for r in results)
+    failed = [r for r in results if r.status == 1]
+    status = 130 if interrupted else 1 if failed else 0
+    _say()
+    print_summary(results)
+    game, seed, profile = settings.entry.game.name, settings.seed, settings.profile.name
+    path = _write_somewhere(lambda where: write_summary(where, game, seed, profile, results, status),
+                            settings.report_dir)
+    word = "all certified" if status == 0 else "interrupted" if interrupted else f"{len(failed)} failed"
+    _say(f"summary: {len(results)} candidates, {word}; summary.json in")
+    _say(str(path))
+    return status
+
+
+def write_summary(report_dir: str, game: str, seed: int, profile: str, results: list[CandidateResult],
+                  status: int) -> Path:
+    """``report_dir/summary.json``, written atomically: one row per candidate."""
+    failed = [r for r in results if r.status == 1]
+    data = {
+        "kind": "summary", "game": game, "seed": seed, "profile": profile, "created": timestamp(),
+        "exit_status": status, "certified": sum(r.verdict == "CERTIFIED" for r in results), "failed": len(failed),
+        "interrupted": any(r.interrupted for r in results), "candidates": [r.to_json() for r in results],
+    }
+    return _write_summary(Path(report_dir) / "summary.json", data)
+
+
+def _write_summary(path: Path, data: dict[str, Any]) -> Path:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
+    return path
+
+
+def summary_rows(results: list[CandidateResult], keep: int = 40) -> list[tuple[str, ...]]:
+    r"""The table's rows: candidate, verdict, smallest failing input (escaped, clipped), tests, time.
+
+    >>> summary_rows([CandidateResult("a.py", "a", "WA", 1, input="1\n2\x1b\n", tests=5, elapsed_s=1.25)])
+    [('a.py', 'WA', '1\\n2\\x1b', '5', '1.2 s')]
+    """
+    rows = []
+    for r in results:
+        shown = visible(r.input.rstrip("\n"))
+        if len(shown) > keep:
+            shown = shown[:keep - 3] + "..."
+        verdict = r.verdict + (" (nondeterministic)" if r.nondeterministic else "")
+        rows.append((visible(r.spec), verdict, shown or "-", str(r.tests), f"{r.elapsed_s:.1f} s"))
+    return rows
+
+
+_HEADERS = ("candidate", "verdict", "smallest failing input", "tests", "time")
+
+
+def print_summary(results: list[CandidateResult]) -> None:
+    """A rich table on a terminal, aligned plain text otherwise."""
+    import sys
+
+    rows = summary_rows(results)
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(*_HEADERS, title="summary")
+        for row in rows:
+            style = "green" if row[1] == "CERTIFIED" else "yellow" if row[1] in ("INTERRUPTED", "NOT RUN") else "red"
+            table.add_row(Text(row[0]), Text(row[1], style=style), *(Text(c) for c in row[2:]))
+        Console(file=sys.stdout).print(table)
+        return
+    for line in summary_lines(results):
+        _say(line)
+
+
+def summary_lines(results: list[CandidateResult]) -> list[str]:
+    """The summary table as aligned plain text."""
+    rows = summary_rows(results)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(_HEADERS)]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (_HEADERS, *rows)]
+
+
+def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limits: Any,
+                         compile_option: str | None = None, python_option: str | None = None) -> FailureReport:
+    """The CE report of a source that did not compile (``exc``, a CompileError): empty input,
+    the compiler's message as its stderr, the source's sha256 and the command that failed."""
+    import hashlib
+
     from gamecert.sandbox import _safe_name
+    from gamecert.toolchains import language_of
 
-    report_dir = args.report_dir if args.report_dir is not None else "reports"
-    check_report_dir(report_dir, entry.game.name)
-    limits = _limits(entry.game, args.time_limit, args.memory_limit)
     source = Path(exc.source)
     command = shlex.join(exc.command) if exc.command else "(none)"
-    report = FailureReport(
+    try:
+        source_sha = hashlib.sha256(source.read_bytes()).hexdigest()
+    except OSError:
+        source_sha = ""
+    provenance = Provenance(language=language_of(source) or "", source=str(source), source_sha256=source_sha,
+                            compile_command=shlex.join(exc.command) if exc.command else "",
+                            compile_option=compile_option or "", python_option=python_option or "",
+                            **judge_provenance())
+    return FailureReport(
         game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
         verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
-        reason=f"{exc}", seed=args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31),
-        profile=get_profile(args.profile).name, phase="compile", size=0,
+        reason=f"{exc}", seed=seed, profile=profile, phase="compile", size=0,
         explanation="(the candidate did not compile; no input was run)", created=timestamp(),
         stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
-        notes=(f"compile command: {command}",),
+        notes=(f"compile command: {command}",), provenance=provenance,
     )
+
+
+def _compile_error_report(settings: _Settings, spec: str, exc: Any) -> CandidateResult:
+    """A candidate that does not compile: verdict CE with the compiler's message, written as a
+    report (empty input) through :func:`write_report`."""
+    report = compile_error_report(settings.entry, exc, seed=settings.seed, profile=settings.profile.name,
+                                  limits=settings.limits, compile_option=settings.compile,
+                                  python_option=settings.python)
+    command = shlex.join(exc.command) if exc.command else "(none)"
     _say(f"{Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}")
     _say(f"  {'command:':<9} {visible(command)}")
     for line in exc.output.splitlines()[:20]:
-        _say(f"  | {line}")
-    path = _write_somewhere(lambda where: write_report(report, where), report_dir)
+        _say(f"  | {visible(line)}")
+    path = _write_somewhere(lambda where: write_report(report, where), settings.report_dir)
     _say("summary: 0 tests: CE; report in")
     _say(str(path))
-    return 1
+    return CandidateResult(spec, report.candidate, Verdict.CE.value, 1, str(path))
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
@@ -213,6 +457,16 @@ def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
 
 def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
                       jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None) -> int:
+    """Certify ``candidate`` on ``plan``; the exit status (see :func:`run_one_certification`)."""
+    return run_one_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,
+                                 runner_factory=runner_factory, containment=containment).status
+
+
+def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
+                          jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None,
+                          provenance: Provenance | None = None, expected_cache: dict[str, Any] | None = None,
+                          spec: str | None = None) -> CandidateResult:
+    """Run ``plan`` on ``candidate``, print the outcome, write the report or certificate."""
     game = entry.game
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
     _say(
@@ -222,17 +476,18 @@ def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, repor
         + (f"; {containment.describe()}" if containment is not None else "")
     )
     display = _Display(game.name, plan.budget_s)
-    executor = Executor(entry, plan, runner_factory, jobs=jobs, display=display)
+    executor = Executor(entry, plan, runner_factory, jobs=jobs, display=display, expected_cache=expected_cache)
     with display:
         outcome = executor.run()
     if outcome.failures:
         for line in _phase_lines(outcome, only_failed=True, skip=display.reported):
             _say(line)
-    return _write_up(entry, candidate, outcome, limits, report_dir, containment)
+    return _write_up(entry, candidate, outcome, limits, report_dir, containment, provenance,
+                     spec if spec is not None else candidate.spec)
 
 
 def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_dir: str,
-              containment: Any = None) -> int:
+              containment: Any = None, provenance: Provenance | None = None, spec: str = "") -> CandidateResult:
     stats = outcome.stats
     game = entry.game
     elapsed = stats.elapsed
@@ -250,22 +505,28 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
                 _say(_block(label, text))
             _say(f"  {'why:':<9} {_one_line(failure.reason)}")
             report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
-                                        interrupted=interrupted), containment)
+                                        interrupted=interrupted, provenance=provenance), containment)
             _say(f"  {'minimal:':<9} {report.minimality}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
             _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
                  f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")
             _say(str(path))
-            return 1
+            return CandidateResult(spec, candidate.name, failure.verdict.value, 1, str(path), failure.input_text,
+                                   failure.size, stats.tests, round(elapsed, 3), interrupted,
+                                   failure.nondeterministic)
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
-        cert = stamp(build_certificate(entry, candidate, outcome, limits, notes), containment)
+        cert = stamp(build_certificate(entry, candidate, outcome, limits, notes, provenance), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
+        if cert.cut_phases and not interrupted:
+            verdict += f" (the budget cut {', '.join(cert.cut_phases)} short: the certificate lists what ran)"
         share = 100 * stats.slowest_cpu_s / limits.time_s
         _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
              f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {verdict}; certificate in")
         _say(str(path))
-        return 130 if interrupted else 0
+        return CandidateResult(spec, candidate.name, "INTERRUPTED" if interrupted else "CERTIFIED",
+                               130 if interrupted else 0, str(path), tests=stats.tests, elapsed_s=round(elapsed, 3),
+                               interrupted=interrupted)
 
 
 def _phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
@@ -327,11 +588,6 @@ def _one_line(text: str) -> str:
     return visible(line if len(line) <= 160 else line[:157] + "...")
 
 
-def _inline(text: str, keep: int = 200) -> str:
-    flat = text.rstrip("\n").replace("\n", " / ")
-    return visible(flat) if len(flat) <= keep else visible(flat[:keep]) + f"... ({len(flat) - keep} more characters)"
-
-
 def _write_somewhere(write: Callable[[str], Path], report_dir: str) -> Path:
     """``write(report_dir)``; if that fails (the directory was removed, the disk is full...),
     into a fresh temporary directory instead, saying so on stderr: a finding is never lost."""
@@ -374,20 +630,47 @@ class _signals_deferred:
 # ---- replay ---------------------------------------------------------------------------------------
 
 def replay_command(args: Any) -> int:
-    """``gamecert replay REPORT_DIR``: re-run the input, print expected, got and the verdict.
+    """``gamecert replay REPORT_DIR [--candidate OTHER]``: re-run the input, print expected, got
+    and the verdict.
 
-    Exit 1 if the fault shows again, 0 if the candidate now answers right.
+    The report's program is built as it was (its ``--compile`` and ``--python``); a line warns
+    when its sha256 differs from the one the report recorded. ``--candidate OTHER`` runs the
+    saved input on another program instead (built with the defaults), and says so.
+    Exit 1 if the fault shows (again), 0 if the program answers right.
     """
     from gamecert import registry
     from gamecert.sandbox import Candidate, open_runner
+    from gamecert.toolchains import CompileError
 
     report = read_report(args.report_dir)
     entry = registry.get(report.game)
     game = entry.game
+    other = getattr(args, "candidate", None)
+    prov = report.provenance
     try:
-        candidate = Candidate.parse(report.candidate_spec)
+        if other is not None:
+            candidate = Candidate.parse(other)
+        else:
+            candidate = Candidate.parse(report.candidate_spec, compile=prov.compile_option or None,
+                                        python=prov.python_option or None)
+    except CompileError as exc:
+        print(_replay_head(report, other))
+        print(f"verdict:  {Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}")
+        return 1
     except UsageError as exc:
+        if other is not None:
+            raise
         raise UsageError(f"the report's candidate cannot be run any more: {exc}") from None
+    print(_replay_head(report, other))
+    if other is None:
+        now = Provenance.of(candidate).program_sha256()
+        then = prov.program_sha256()
+        if then and now and now != then:
+            print(f"warning: the program changed since the report (sha256 {then[:12]}... then, {now[:12]}... now)")
+    if report.phase == "compile" and not report.input:
+        print("verdict:  OK (it compiles now; `gamecert certify` judges it)" if other is None else
+              "verdict:  OK (it compiles; the report has no input to run)")
+        return 0
     try:
         limits = _limits(game, report.time_limit_s, report.memory_limit_mb)
     except UsageError as exc:
@@ -401,18 +684,26 @@ def replay_command(args: Any) -> int:
         failure = judge.run_one(instance, report.phase, text=report.input)
         expected, source = judge.expected(instance, report.input)
     expected_text = game.format_answer(expected)
-    print(f"replay {report.game} {report.candidate_spec} (reported {report.verdict}, seed {report.seed})")
-    print(f"input:    {_inline(report.input)}")
-    print(f"expected: {_inline(expected_text)}   (from {source})")
+    print(_block("input", report.input).lstrip())
+    expected_block = _block("expected", expected_text).lstrip()
+    print(expected_block + (f"\n  (expected answer from {source})" if "\n" in expected_block else f"   (from {source})"))
     if expected_text.split() != report.expected.split():
-        print(f"note: the report expected {_inline(report.expected)}; the oracle now says otherwise")
+        print(_block("note: the report expected", report.expected).lstrip() + "; the oracle now says otherwise")
     if failure is None:
-        print(f"got:      {_inline(judge.last_result.stdout)}")
-        print("verdict:  OK (the fault did not show again)")
+        print(_block("got", judge.last_result.stdout or "(no output)").lstrip())
+        print("verdict:  OK (the fault did not show" + (" on this program)" if other else " again)"))
         return 0
-    print(f"got:      {_inline(failure.got_text or '(no output)')}")
+    print(_block("got", failure.got_text or "(no output)").lstrip())
     print(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
     return 1
+
+
+def _replay_head(report: FailureReport, other: str | None) -> str:
+    """The first line of a replay: whose input, run on which program."""
+    head = f"replay {report.game} {visible(report.candidate_spec)} (reported {report.verdict}, seed {report.seed})"
+    if other is not None:
+        head += f"\nrunning the report's input on ANOTHER program: {visible(other)} (not the one reported)"
+    return head
 
 
 __all__ = [

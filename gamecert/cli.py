@@ -35,8 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("certify", help="certify a candidate program, or the registered solvers")
     c.add_argument("game", help="a game name, or 'all'")
-    c.add_argument("candidate", nargs="?",
-                   help="a source file (.cpp .cc .cxx .c .java .rs .go .js .py), an executable, or a quoted command line")
+    c.add_argument("candidates", nargs="*", metavar="CANDIDATE",
+                   help="a source file (.cpp .cc .cxx .c .java .rs .go .js .py), an executable, a quoted command "
+                        "line, or a folder of source files; several are certified one after another, then summed up")
     c.add_argument("--examples", type=int, default=None, metavar="N", help="random cases (default: from the profile)")
     c.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: chosen and reported)")
     c.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per test (default: the problem's)")
@@ -50,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long to look (default: the profile's: quick 10, default 60, thorough 900)")
     c.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="runners in parallel (default: every core)")
+    c.add_argument("--phases", default=None, metavar="LIST",
+                   help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
+                        "samples always run); the certificate says which ran")
     c.add_argument("--no-contain", action="store_true",
                    help="run the candidate NOT contained (no sandbox: it can read and write the user's files)")
     c.add_argument("--compile", default=None, metavar="CMD",
@@ -57,8 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--python", default=None, metavar="INTERPRETER",
                    help="run a .py candidate with this interpreter (e.g. pypy3) instead of gamecert's own Python")
 
-    r = sub.add_parser("replay", help="re-run a report's input on its candidate")
+    r = sub.add_parser("replay", help="re-run a report's input on its candidate, or on another one")
     r.add_argument("report_dir", metavar="REPORT_DIR")
+    r.add_argument("--candidate", default=None, metavar="OTHER",
+                   help="run the saved input on this program instead of the report's (same limits)")
 
     k = sub.add_parser("check", help="check claimed examples (input and claimed answer) against the oracle")
     k.add_argument("game")
@@ -186,6 +192,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         return _explain(args.game, args.input)
     if args.command == "certify":
+        args.candidate = args.candidates[0] if args.candidates else None
         if args.candidate is None:
             from gamecert.crosscheck import certify_registered_command
 

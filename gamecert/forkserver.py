@@ -16,24 +16,39 @@ The server has two modes, chosen in the config:
 ``python``
     the fork server proper: the candidate's source is read and compiled once when the server
     starts, and the server takes on the interpreter state that ``python FILE`` would show its
-    program (``sys.argv``, ``sys.path[0]``, fresh std streams, an empty ``__main__``). Each test
-    forks a child that sets limits, puts the test's files on fds 0-2 and runs the compiled code
-    as ``__main__``, exiting as the interpreter would (``SystemExit`` codes and messages,
-    tracebacks with exit status 1, waiting for non-daemon threads, ``atexit``, flushing stdout).
+    program (``sys.argv``, ``sys.path[0]``, fresh std streams, an empty ``__main__``). Its
+    children (see :meth:`_Server._python_child`) keep both I/O file sets open and wait for a
+    test byte. A *persistent* child runs test after test: per test it puts the test's files on
+    fds 0-2 (stdin rewound, stdout and stderr emptied), a fresh working folder, resets the
+    memory high-water mark, runs the code in a fresh ``__main__``, runs ``atexit`` functions
+    and flushes, and reports on its own pipe its exit status, CPU time (``getrusage``
+    differences, its waited children included) and peak RSS; then, while the next request is
+    on its way, it puts back argv, sys.path, the recursion limit and other settings, the
+    environment, builtins, common signal handlers and the interval timer, forgets modules
+    imported from the program's folder, and builds the next test's streams and ``__main__``. It is retired after
+    ``persistent_tests`` tests, after any fault, and when threads or child processes are left
+    running or its memory stayed grown. A *one-shot* child runs one test and exits as the
+    interpreter would (``SystemExit`` codes and messages, tracebacks with exit status 1,
+    waiting for non-daemon threads, ``atexit``, flushing stdout).
 
-The next test's child is forked while the current test runs and waits, limits set, files
-open, in its fresh scratch folder, so that starting a test costs one byte on a pipe (see
-:meth:`_Server.prefork`). Per test the protocol is line based: the client sends the I/O file set
-(0 or 1, alternating) and the server answers with one line: the wait status, the rusage and why
-(if at all) the watchdog killed the process group. A small pid file names the running
-child (so that a client whose server died mid-test can still kill the candidate's group) and
-the waiting one.
+In both modes the next child is forked while the current test runs, so that starting a test
+costs one byte on a pipe. Per test the protocol is line based: the client sends the I/O file
+set (0 or 1; ``F0``/``F1`` for a test in a one-shot child) and the server answers with one line:
+the wait status, CPU times, peak memory, wall time, why (if at all) the watchdog killed the
+process group, the peak task count, whether the process was fresh, and the largest sampled RSS.
+The watchdog enforces the CPU, wall, memory and task limits per test, for persistent children
+too (CPU counted from what the child had used before the test). A small pid file names the
+running (or persistent) child, so that a client whose server died mid-test can still kill the
+candidate's group, and the waiting one.
 
 The server module imports only the standard library, so a Python candidate's interpreter is
 close to a pristine one. Known differences from ``python FILE``: the hash seed is shared by
 all tests of one server (``PYTHONHASHSEED`` cannot change in a running interpreter), modules the
 server itself uses are already imported, and the candidate runs a few frames deeper, so a
 recursion that ends within a handful of frames of ``sys.getrecursionlimit()`` may differ.
+In a persistent child, standard-library modules a test imported stay imported for the next
+tests (module-level state in them, such as the ``random`` generator, carries over), and
+objects a test left in reference cycles are collected later.
 """
 
 from __future__ import annotations
@@ -51,6 +66,7 @@ import signal
 import sys
 import time
 import types
+import _thread
 
 _READY = b"READY\n"
 _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
@@ -59,6 +75,13 @@ _FIRST_SCAN_S = 0.01  # fast tests finish before the first /proc scan and never 
 _SCAN_INTERVAL_S = 0.01
 _SWEEP_INTERVAL_S = 0.5  # at least this often, look for leftovers that left the group
 _PR_SET_CHILD_SUBREAPER = 36
+# signals whose handlers a persistent child puts back before each test
+_RESET_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGALRM", "SIGUSR1", "SIGUSR2", "SIGHUP", "SIGPIPE", "SIGXFSZ")
+    if hasattr(signal, name)
+)
+# a persistent child is replaced when a test leaves its resident memory this much above its start
+_RECYCLE_RSS_GROWTH_KB = 64 << 10
 # The pid file: the running test's child at offset 0, the waiting child at offset 13
 _PID_RUNNING, _PID_WAITING = 0, 13
 
@@ -134,21 +157,26 @@ def _read_stat(pid: str) -> list[str] | None:
     return raw[raw.rfind(")") + 2 :].split()
 
 
-def _scan_group(pgid: int) -> tuple[int, float]:
-    """Live tasks (threads included) in process group ``pgid`` and their CPU seconds."""
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def _scan_group(pgid: int) -> tuple[int, float, int]:
+    """Live tasks (threads included) in process group ``pgid``, their CPU seconds and the sum
+    of their resident memory in kB."""
     tick = os.sysconf("SC_CLK_TCK")
-    tasks, ticks = 0, 0
+    tasks, ticks, pages = 0, 0, 0
     want = str(pgid)
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         fields = _read_stat(name)
-        # fields: 0 state, 1 ppid, 2 pgrp, 11 utime, 12 stime, 13 cutime, 14 cstime, 17 threads
+        # fields: 0 state, 1 ppid, 2 pgrp, 11 utime, 12 stime, 13 cutime, 14 cstime, 17 threads, 21 rss
         if not fields or fields[2] != want or fields[0] == "Z":
             continue
         tasks += int(fields[17])
         ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-    return tasks, ticks / tick
+        pages += int(fields[21])
+    return tasks, ticks / tick, pages * _PAGE_KB
 
 
 def _children_of(pid: int) -> list[int]:
@@ -179,12 +207,14 @@ def _kill_group_and_wait(pgid: int, timeout_s: float = 2.0) -> None:
         time.sleep(0.001)
 
 
-def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0) -> bool:
-    """Kill and reap every child of this server but ``keep`` (the waiting child), boundedly.
+def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0, also_keep: int | None = None) -> bool:
+    """Kill and reap every child of this server but ``keep`` (the waiting child) and
+    ``also_keep`` (a persistent Python child between tests), boundedly.
 
     Returns False if ``keep`` turned out to have died (it is reaped then, too).
     """
     keep_alive = True
+    spared = {keep, also_keep}
     end = time.monotonic() + deadline_s
     while True:
         try:
@@ -194,7 +224,7 @@ def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0) -> bool:
         if pid:
             keep_alive = keep_alive and pid != keep
             continue
-        others = [child for child in _children_of(os.getpid()) if child != keep]
+        others = [child for child in _children_of(os.getpid()) if child not in spared]
         if not others:
             return keep_alive
         for child in others:
@@ -217,7 +247,7 @@ def _open_children_list() -> int | None:
         return None
 
 
-def _has_strays(children_fd: int | None, waiting: int | None) -> bool:
+def _has_strays(children_fd: int | None, waiting: int | None, live: int | None = None) -> bool:
     """Whether this server has a child other than ``waiting`` (a leftover of a test).
 
     Reads the children list through ``children_fd`` (see :func:`_open_children_list`); the kernel
@@ -235,7 +265,45 @@ def _has_strays(children_fd: int | None, waiting: int | None) -> bool:
             listed += chunk
     except OSError:
         return False
-    return any(int(child) != waiting for child in listed.split())
+    return any(int(child) not in (waiting, live) for child in listed.split())
+
+
+class _Child:
+    """A forked Python child held by the server: its pid, the pipe that starts its tests and
+    the pipe a persistent child reports on; while persistent, its pidfd, its test count and the
+    CPU seconds (user, system) it had used before its current test."""
+
+    __slots__ = ("pid", "go_w", "done_r", "pidfd", "tests", "base_u", "base_s", "base_total")
+
+    def __init__(self, pid: int, go_w: int, done_r: int) -> None:
+        self.pid, self.go_w, self.done_r = pid, go_w, done_r
+        self.pidfd: int | None = None
+        self.tests = 0
+        self.base_u = self.base_s = self.base_total = 0.0
+
+
+def _threads_remain(task_links: int) -> bool:
+    """Whether this process has more threads than when ``/proc/self/task`` had ``task_links``
+    links (2 + its threads), allowing a joined thread up to ~2 ms to finish exiting."""
+    for _ in range(20):
+        if os.stat("/proc/self/task").st_nlink == task_links:
+            return False
+        time.sleep(0.0001)
+    return True
+
+
+def _status_kb(status: bytes, key: bytes) -> int:
+    """A number from ``/proc/PID/status`` text (kB for memory lines); 0 if missing.
+
+    >>> _status_kb(b"Name:\\tx\\nVmHWM:\\t  10836 kB\\nThreads:\\t1\\n", b"VmHWM:")
+    10836
+    >>> _status_kb(b"Threads:\\t3\\n", b"Threads:"), _status_kb(b"", b"VmRSS:")
+    (3, 0)
+    """
+    at = status.find(key)
+    if at < 0:
+        return 0
+    return int(status[at + len(key) : status.find(b"\n", at)].split()[0])
 
 
 def _group_exists(pgid: int) -> bool:
@@ -266,6 +334,15 @@ class _Server:
         self.code = None
         self.compile_error: BaseException | None = None
         self.tick_watch = self._watch_pidfd if hasattr(os, "pidfd_open") else self._watch_sleep
+        # Python children: the one waiting for a test, the persistent one, tests per child
+        self.spare: _Child | None = None
+        self.live: _Child | None = None
+        k = int(config.get("persistent_tests", 1))
+        self.persistent = k if k > 1 and hasattr(os, "pidfd_open") else 0
+        self.rss_peak_kb, self.cpu_base = 0, 0.0
+        cpu = getattr(resource, "RLIMIT_CPU", None)
+        # a persistent child raises its CPU soft limit before each test: leave the hard one
+        self.child_plan = [(w, (p[0], resource.getrlimit(w)[1]) if w == cpu else p) for w, p in self.limit_plan]
         if self.mode == "python":
             self._prepare_python(config["python_file"])
 
@@ -327,14 +404,92 @@ class _Server:
         sys.argv = [self.path]
         sys.orig_argv = [sys.executable, self.path]
         sys.path[:] = [os.path.dirname(os.path.realpath(self.path)), *self.base_sys_path]
+        self.keep.append(sys.modules.get("__main__"))  # this server's own module
+        sys.modules["__main__"] = self._new_main()
+        self._snapshot_state()
+
+    def _new_main(self) -> types.ModuleType:
+        """An empty ``__main__`` module, as `python FILE` makes it."""
         main = types.ModuleType("__main__")
         main.__file__ = self.path
         main.__cached__ = None
         main.__builtins__ = builtins
         main.__loader__ = self._loader("__main__", self.path)
         main.__spec__ = None
-        self.keep.append(sys.modules.get("__main__"))  # this server's own module
+        return main
+
+    def _snapshot_state(self) -> None:
+        """Remember the interpreter settings a program may change, so that a persistent child
+        can put them back before each test (see :meth:`_reset_state`)."""
+        self.base = {
+            "argv": list(sys.argv),
+            "path": list(sys.path),
+            "recursion": sys.getrecursionlimit(),
+            "switch": sys.getswitchinterval(),
+            "digits": sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None,
+            "gc": gc.get_threshold(),
+            "environ": dict(os.environ._data),
+            "builtins": dict(builtins.__dict__),
+            "modules": set(sys.modules),
+            "hooks": (sys.excepthook, sys.displayhook, sys.unraisablehook, sys.breakpointhook),
+            "signals": {n: signal.getsignal(n) for n in _RESET_SIGNALS},
+        }
+        self.script_dir = os.path.dirname(os.path.realpath(self.path)) + os.sep
+
+    def _reset_state(self) -> types.ModuleType:
+        """Put back what the previous test in this persistent child may have changed, and
+        give the next test fresh std streams and an empty ``__main__`` (returned).
+
+        Done after a test has reported, while the child waits for the next one. Modules the
+        program imported from its own folder are forgotten (so they run again); standard
+        library modules it imported stay imported, as a cache.
+        """
+        base = self.base
+        for fd in (0, 1, 2):  # the new buffers record the position they start at
+            try:
+                os.lseek(fd, 0, 0)
+            except OSError:
+                pass
+        sys.stdin = sys.__stdin__ = self._std_stream(0)
+        sys.stdout = sys.__stdout__ = self._std_stream(1)
+        sys.stderr = sys.__stderr__ = self._std_stream(2)
+        sys.argv = list(base["argv"])
+        sys.path[:] = base["path"]
+        sys.setrecursionlimit(base["recursion"])
+        sys.setswitchinterval(base["switch"])
+        if base["digits"] is not None:
+            sys.set_int_max_str_digits(base["digits"])
+        sys.excepthook, sys.displayhook, sys.unraisablehook, sys.breakpointhook = base["hooks"]
+        sys.settrace(None)
+        sys.setprofile(None)
+        gc.enable()
+        gc.set_threshold(*base["gc"])
+        if os.environ._data != base["environ"]:
+            for key in list(os.environ._data):
+                if key not in base["environ"]:
+                    os.unsetenv(key)
+            for key, value in base["environ"].items():
+                os.putenv(key, value)
+            os.environ._data.clear()
+            os.environ._data.update(base["environ"])
+        if builtins.__dict__ != base["builtins"]:
+            builtins.__dict__.clear()
+            builtins.__dict__.update(base["builtins"])
+        if len(sys.modules) != len(base["modules"]):
+            for name in set(sys.modules) - base["modules"]:
+                where = getattr(sys.modules[name], "__file__", None) or ""
+                if where.startswith(self.script_dir) or name == "__main__":
+                    del sys.modules[name]
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading.stack_size(0)
+        for number, handler in base["signals"].items():
+            if signal.getsignal(number) is not handler:
+                signal.signal(number, handler)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        main = self._new_main()
         sys.modules["__main__"] = main
+        return main
 
     def _go_python(self) -> None:
         status = self._run_main(sys.modules["__main__"])
@@ -400,6 +555,162 @@ class _Server:
             pass
         return status
 
+    # ---- python children: one-shot and persistent -----------------------------------------
+
+    def spawn_python(self) -> _Child:
+        """Fork a Python child that waits for its tests (see :meth:`_python_child`)."""
+        go_r, go_w = os.pipe()
+        done_r, done_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child: never returns into the server loop
+            try:
+                self._python_child(go_r, done_w)
+            except BaseException as exc:  # noqa: BLE001
+                try:
+                    os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
+                finally:
+                    os._exit(_SETUP_FAILED)
+            os._exit(_SETUP_FAILED)
+        os.close(go_r)
+        os.close(done_w)
+        os.pwrite(self.pid_fd, b"%-12d\n" % pid, _PID_WAITING)
+        return _Child(pid, go_w, done_r)
+
+    def _python_child(self, go_r: int, done_w: int) -> None:
+        """A Python child: leave the server's session, take the limits, open both I/O file sets
+        and wait for tests on ``go_r``.
+
+        Each test is one byte: ``0``/``1`` runs a test on that file set and then waits for the
+        next one (persistent), ``2``/``3`` runs one test and exits as `python FILE` would
+        (one-shot). End-of-file (the server is gone) makes the child exit. After a persistent
+        test the child writes one line on ``done_w``: exit status, user and system CPU seconds
+        of the test, its peak resident memory in kB, whether the child must be replaced, and the
+        CPU seconds the child has used in all.
+        """
+        low, high = sorted((go_r, done_w))
+        os.closerange(3, low)  # the server's pipes must not stay open in the child
+        os.closerange(low + 1, high)
+        os.closerange(high + 1, os.sysconf("SC_OPEN_MAX"))
+        os.setsid()
+        for which, pair in self.child_plan:
+            resource.setrlimit(which, pair)
+        sets = []
+        for paths in self.io["sets"]:
+            sets.append((
+                os.open(paths["stdin"], os.O_RDONLY | os.O_CREAT, 0o644),
+                os.open(paths["stdout"], os.O_WRONLY | os.O_CREAT, 0o644),
+                os.open(paths["stderr"], os.O_WRONLY | os.O_CREAT, 0o644),
+            ))  # fmt: skip
+        status_fd = os.open("/proc/self/status", os.O_RDONLY)
+        try:
+            clear_fd = os.open("/proc/self/clear_refs", os.O_WRONLY)
+        except OSError:
+            clear_fd = None  # peaks then run from the child's start: it is replaced sooner
+        try:
+            kids_fd = os.open(f"/proc/self/task/{os.getpid()}/children", os.O_RDONLY)
+        except OSError:
+            kids_fd = None
+        start_rss = _status_kb(os.pread(status_fd, 8192, 0), b"VmRSS:")
+        os.close(status_fd)
+        task_links = os.stat("/proc/self/task").st_nlink  # 2 + this child's threads (one)
+        main = sys.modules["__main__"]
+        current = None
+        cpu_soft, tests, prefix = self.limits["cpu_soft"], 0, self._scratch(os.getpid())
+        cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        cpu_hard = float("inf") if cpu_hard == resource.RLIM_INFINITY else cpu_hard
+        cpu_set = 0  # the CPU soft limit set last
+        while True:
+            go = os.read(go_r, 1)
+            if not go:
+                os._exit(0)
+            one_shot, io_set = go >= b"2", (go[0] - 48) & 1
+            if io_set != current:
+                for fd, target in zip(sets[io_set], (0, 1, 2)):
+                    os.dup2(fd, target)
+                current = io_set
+            os.lseek(0, 0, 0)
+            for fd in (1, 2):
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, 0)
+            if not tests:
+                os.mkdir(f"{prefix}.1", 0o755)
+                os.chdir(f"{prefix}.1")
+            tests += 1
+            if one_shot:
+                self._go_python()
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            kids_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            used = before.ru_utime + before.ru_stime
+            if used + cpu_soft + 1 > cpu_set:  # the backstop: this test's own CPU limit, rounded up
+                cpu_set = min(int(used) + 2 * cpu_soft + 1, cpu_hard)  # raised seldom: 1 syscall saved
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu_set, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+            if clear_fd is not None:
+                os.pwrite(clear_fd, b"5", 0)  # VmHWM from here: this test's peak
+            status = self._run_main(main)
+            status, recycle = self._end_test(status)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            kids_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            main.__dict__.clear()  # what the program left is freed now (buffered files flush)
+            # ru_maxrss: the high-water mark reset above (or an exited thread's, if higher)
+            peak_kb = after.ru_maxrss
+            recycle = (
+                recycle or status != 0 or _thread._count() != 0 or _threads_remain(task_links)
+                or (kids_fd is not None and os.pread(kids_fd, 64, 0) != b"")
+                or peak_kb > start_rss + _RECYCLE_RSS_GROWTH_KB or clear_fd is None
+            )  # fmt: skip
+            utime = after.ru_utime - before.ru_utime + kids_after.ru_utime - kids_before.ru_utime
+            stime = after.ru_stime - before.ru_stime + kids_after.ru_stime - kids_before.ru_stime
+            total = after.ru_utime + after.ru_stime + kids_after.ru_utime + kids_after.ru_stime
+            os.write(done_w, b"%d %.6f %.6f %d %d %.6f\n" % (status, utime, stime, peak_kb, recycle, total))
+            if recycle:
+                os._exit(0)
+            os.mkdir(f"{prefix}.{tests + 1}", 0o755)  # the next test's, made ahead
+            os.chdir(f"{prefix}.{tests + 1}")
+            try:
+                os.rmdir(f"{prefix}.{tests}")
+            except OSError:
+                shutil.rmtree(f"{prefix}.{tests}", ignore_errors=True)
+            main = self._reset_state()
+
+    def _flush_std(self) -> int:
+        """Flush the program's stdout and stderr (its own objects if it replaced them); 120
+        if stdout could not be flushed, as the interpreter's exit status then is, else 0."""
+        status = 0
+        for name in ("stdout", "stderr"):  # noqa: B007
+            stream = getattr(sys, name)
+            try:
+                if stream is not None:
+                    stream.flush()
+            except BaseException as exc:  # noqa: BLE001 - as the interpreter: report, status 120
+                if name == "stdout":
+                    status = 120
+                    try:
+                        sys.stderr.write(f"Exception ignored in: {stream!r}\n{type(exc).__name__}: {exc}\n")
+                    except BaseException:  # noqa: BLE001
+                        pass
+        return status
+
+    def _end_test(self, status: int) -> tuple[int, bool]:
+        """What interpreter shutdown does after a persistent test, without shutting down: the
+        ``atexit`` functions run (and are forgotten), stdout and stderr are flushed. The
+        status, and True if threads are still running (the child must then be replaced, after
+        waiting for the non-daemon ones as the interpreter would)."""
+        threading = sys.modules.get("threading")
+        recycle = threading is not None and threading.active_count() > 1
+        if recycle:
+            try:
+                threading._shutdown()
+            except BaseException:  # noqa: BLE001
+                pass
+        if atexit._ncallbacks():
+            try:
+                atexit._run_exitfuncs()
+            except BaseException:  # noqa: BLE001
+                pass
+            atexit._clear()
+        flushed = self._flush_std()
+        return (flushed or status), recycle
+
     # ---- exec mode ---------------------------------------------------------------------
 
     def _go_exec(self) -> None:
@@ -462,8 +773,9 @@ class _Server:
     def _scratch(self, pid: int) -> str:
         return f"{self.scratch_prefix}{pid}"  # os.path.join(scratch_root, f"run{pid}")
 
-    def _remove_scratch(self, pid: int) -> None:
-        path = self._scratch(pid)
+    def _remove_scratch(self, pid: int, test_no: int | None = None) -> None:
+        """Remove a child's scratch folder (a Python child's folder for its test ``test_no``)."""
+        path = self._scratch(pid) if test_no is None else f"{self._scratch(pid)}.{test_no}"
         try:
             os.rmdir(path)
         except FileNotFoundError:
@@ -481,56 +793,214 @@ class _Server:
             self._remove_scratch(pid)
             os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_WAITING)
 
-    def run_one(self, io_set: int, proto_in: int) -> bytes | None:
+    def run_one(self, io_set: int, proto_in: int, fresh: bool = False) -> bytes | None:
         """Run the next test; its report line (see :func:`_parse_report`), or None if the
-        client went away meanwhile."""
+        client went away meanwhile. A Python candidate's test runs in the persistent child
+        unless ``fresh`` (or persistence is off); anything else in a new process."""
+        self.rss_peak_kb, self.cpu_base = 0, 0.0
+        if self.mode == "python":
+            if not fresh and self.persistent:
+                return self.run_live(io_set, proto_in)
+            return self._run_python_once(io_set, proto_in)
         if self.next_child is not None and self.next_child[2] != io_set:
             self.discard_prefork()  # made for the other file set (the client restarted us)
         if self.next_child is None:
             self.prefork(io_set)
         pid, go_w, _ = self.next_child
         self.next_child = None
+        started = self._start(pid, go_w, b"g")
+        self.prefork(1 - io_set)  # the next test's child gets ready while this one runs
+        return self._watch_to_end(pid, started, proto_in, None)
+
+    def _start(self, pid: int, go_w: int, go: bytes) -> float:
+        """Start a waiting child's test; the time it started."""
         os.pwrite(self.pid_fd, b"%-12d\n" % pid, _PID_RUNNING)  # for the client, if we die
         started = time.monotonic()
         try:
-            os.write(go_w, b"g")
-        except BrokenPipeError:  # it died waiting; the watch below reports how
+            os.write(go_w, go)
+        except BrokenPipeError:  # it died waiting; the watch reports how
             pass
         os.close(go_w)
-        self.prefork(1 - io_set)  # the next test's child gets ready while this one runs
+        return started
+
+    def _run_python_once(self, io_set: int, proto_in: int) -> bytes | None:
+        """One test in a Python child that exits after it (as `python FILE` would)."""
+        child = self.spare if self.spare is not None else self.spawn_python()
+        self.spare = None
+        os.close(child.done_r)
+        started = self._start(child.pid, child.go_w, b"%d" % (2 + io_set))
+        self.spare = self.spawn_python()  # ready for the next test meanwhile
+        return self._watch_to_end(child.pid, started, proto_in, 1)
+
+    def _waiting_pids(self) -> tuple[int | None, int | None]:
+        """The children kept between tests: the waiting one and the persistent one."""
+        if self.mode == "python":
+            return (self.spare.pid if self.spare else None), (self.live.pid if self.live else None)
+        return (self.next_child[0] if self.next_child else None), None
+
+    def _watch_to_end(self, pid: int, started: float, proto_in: int, test_no: int | None) -> bytes | None:
+        """Watch a one-shot child to its end, reap it and what it left; the report line."""
         killed, peak, client_gone = self.tick_watch(pid, started, proto_in)
         _killpg(pid)  # the leader is alive or a zombie: its group id cannot be reused yet
         _, status, usage = os.wait4(pid, 0)
-        now = time.monotonic()
-        wall = now - started
-        waiting = self.next_child[0] if self.next_child else None
-        if killed or peak > 1 or _group_exists(pid) or now >= self.next_sweep or _has_strays(self.children_fd, waiting):
-            # Something may be left: kill the group again, then kill and reap every child
-            # but the waiting one. A clean test skips this /proc walk; what left the group
-            # (setsid, a double fork) was re-parented to this subreaper when the candidate
-            # ended, so it shows among this server's children (one small /proc read), and is
-            # killed now, before it can write into another test's output files.
-            _killpg(pid)
-            if not _reap_leftovers(keep=self.next_child[0] if self.next_child else None):
-                os.close(self.next_child[1])
-                self._remove_scratch(self.next_child[0])
-                self.next_child = None
-            self.next_sweep = now + _SWEEP_INTERVAL_S
-        self._remove_scratch(pid)
+        wall = time.monotonic() - started
+        self._sweep(pid, killed or peak > 1 or _group_exists(pid))
+        self._remove_scratch(pid, test_no)
         os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_RUNNING)
         if client_gone:
             return None
-        return b"%d %d %.6f %.6f %d %d %.6f %s %d\n" % (
-            pid, status, usage.ru_utime, usage.ru_stime, usage.ru_maxrss, usage.ru_minflt,
-            wall, (killed or "-").encode(), peak,
-        )  # fmt: skip
+        return _report(pid, status, usage.ru_utime, usage.ru_stime, max(usage.ru_maxrss, self.rss_peak_kb),
+                       wall, killed, peak, True, self.rss_peak_kb)
+
+    def _sweep(self, pid: int, suspect: bool) -> None:
+        """After a test: if something may be left, kill the group again, then kill and reap
+        every child but the waiting and persistent ones.
+
+        A clean test skips this /proc walk; what left the group (setsid, a double fork) was
+        re-parented to this subreaper when its parent ended, so it shows among this server's
+        children (one small /proc read), and is killed now, before it can write into another
+        test's output files.
+        """
+        now = time.monotonic()
+        waiting, live = self._waiting_pids()
+        if suspect or now >= self.next_sweep or _has_strays(self.children_fd, waiting, live):
+            if pid != live:
+                _killpg(pid)
+            if not _reap_leftovers(keep=waiting, also_keep=live) and waiting is not None:
+                if self.mode == "python":
+                    os.close(self.spare.go_w)
+                    os.close(self.spare.done_r)
+                    self.spare = None
+                else:
+                    os.close(self.next_child[1])
+                    self._remove_scratch(self.next_child[0])
+                    self.next_child = None
+            self.next_sweep = now + _SWEEP_INTERVAL_S
+
+    def run_live(self, io_set: int, proto_in: int) -> bytes | None:
+        """One test in the persistent Python child (made from the waiting one if there is
+        none); the child is replaced after a fault, when it asks, and every ``persistent``
+        tests."""
+        child = self.live
+        if child is None:
+            child = self.live = self.spare if self.spare is not None else self.spawn_python()
+            self.spare = None
+            child.pidfd = os.pidfd_open(child.pid)
+            self._ensure_poller(proto_in)
+            self.poller.register(child.done_r, select.POLLIN)
+            self.poller.register(child.pidfd, select.POLLIN)
+        child.tests += 1
+        self.cpu_base = child.base_total
+        if child.tests == 1:
+            os.pwrite(self.pid_fd, b"%-12d\n" % child.pid, _PID_RUNNING)  # until it is retired
+        started = time.monotonic()
+        try:
+            os.write(child.go_w, b"%d" % io_set)
+        except BrokenPipeError:  # it died waiting; the watch reports how
+            pass
+        if self.spare is None:
+            self.spare = self.spawn_python()  # the next child gets ready meanwhile
+        killed, peak, outcome = self._watch_live(child, started, proto_in)
+        wall = time.monotonic() - started
+        line = None
+        if outcome == "done":
+            line = _read_done(child.done_r)
+        if line is not None:
+            status, utime, stime, peak_kb, recycle, total = line
+            child.base_total = total
+            report = _report(child.pid, (status & 0xFF) << 8, utime, stime, max(peak_kb, self.rss_peak_kb),
+                             wall, None, peak, False, self.rss_peak_kb)
+            if recycle or child.tests >= self.persistent or peak > 1:
+                self._retire(child)
+                self._remove_scratch(child.pid, child.tests)
+                self._remove_scratch(child.pid, child.tests + 1)
+            self._sweep(child.pid, False)
+            return report
+        # killed by the watchdog, died, or the client left: the child is replaced
+        _killpg(child.pid)
+        status, usage = self._retire(child)
+        self._sweep(child.pid, True)
+        self._remove_scratch(child.pid, child.tests)
+        self._remove_scratch(child.pid, child.tests + 1)
+        if outcome == "client":
+            return None
+        return _report(child.pid, status, max(0.0, usage.ru_utime - child.base_u),
+                       max(0.0, usage.ru_stime - child.base_s), max(usage.ru_maxrss, self.rss_peak_kb),
+                       wall, killed, peak, False, self.rss_peak_kb)
+
+    def _retire(self, child: _Child):
+        """Kill and reap the persistent child; its wait status and resource usage."""
+        self.live = None
+        _killpg(child.pid)
+        self.poller.unregister(child.done_r)
+        self.poller.unregister(child.pidfd)
+        os.close(child.pidfd)
+        os.close(child.done_r)
+        os.close(child.go_w)
+        _, status, usage = os.wait4(child.pid, 0)
+        os.pwrite(self.pid_fd, b"%-12d\n" % 0, _PID_RUNNING)
+        return status, usage
+
+    def _ensure_poller(self, proto_in: int) -> None:
+        if self.poller is None:
+            self.poller = select.poll()
+            self.poller.register(proto_in, select.POLLIN | select.POLLHUP)
+
+    def _watch_live(self, child: _Child, started: float, proto_in: int) -> tuple[str | None, int, str]:
+        """Wait for the persistent child's report, killing its group on the wall limit, CPU
+        time, memory or task count. Returns (why killed, peak tasks, "done" | "died" |
+        "killed" | "client")."""
+        deadline = started + self.limits["wall_s"]
+        next_scan = started + _FIRST_SCAN_S
+        peak = 1
+        while True:
+            now = time.monotonic()
+            wait_ms = max(0, int((min(deadline, next_scan) - now) * 1000) + 1)
+            ready = {fd for fd, _ in self.poller.poll(wait_ms)}
+            if ready:
+                if child.done_r in ready:
+                    return None, peak, "done"
+                if child.pidfd in ready:
+                    return None, peak, "died"
+                return "client", peak, "client"  # the harness went away mid-test
+            now = time.monotonic()
+            if now >= deadline:
+                return "wall", peak, "killed"
+            if now >= next_scan:
+                scan_start = now
+                killed, tasks = self._check(child.pid)
+                peak = max(peak, tasks)
+                if killed:
+                    return killed, peak, "killed"
+                now = time.monotonic()
+                next_scan = now + max(_SCAN_INTERVAL_S, 5 * (now - scan_start))
+
+    def shutdown(self) -> None:
+        """Stop the waiting and persistent children (at the end of the session)."""
+        if self.mode == "python":
+            if self.live is not None:
+                self._retire(self.live)
+            if self.spare is not None:
+                os.close(self.spare.go_w)  # EOF: the waiting child exits at once
+                os.close(self.spare.done_r)
+                _killpg(self.spare.pid)
+                os.waitpid(self.spare.pid, 0)
+                self.spare = None
+        else:
+            self.discard_prefork()
 
     def _check(self, pid: int) -> tuple[str | None, int]:
-        tasks, cpu = _scan_group(pid)
+        """Scan the running test's group: too many tasks, too much CPU time (counted from
+        ``self.cpu_base``, the CPU a persistent child had used before this test), or too much
+        resident memory (the peak sample is kept in ``self.rss_peak_kb``)."""
+        tasks, cpu, rss_kb = _scan_group(pid)
+        self.rss_peak_kb = max(self.rss_peak_kb, rss_kb)
         if tasks > self.limits["processes"]:
             return "processes", tasks
-        if cpu > self.limits["time_s"]:
+        if cpu - self.cpu_base > self.limits["time_s"]:
             return "cpu", tasks
+        if rss_kb >= self.limits.get("memory_kb", float("inf")):
+            return "memory", tasks
         return None, tasks
 
     def _watch_pidfd(self, pid: int, started: float, proto_in: int) -> tuple[str | None, int, bool]:
@@ -590,6 +1060,26 @@ class _Server:
             nap = min(nap * 2, 0.005)
 
 
+def _report(pid, status, utime, stime, maxrss_kb, wall, killed, peak, fresh, sampled_kb) -> bytes:
+    """The report line a test ends with (see :func:`_parse_report`)."""
+    return b"%d %d %.6f %.6f %d %.6f %s %d %d %d\n" % (
+        pid, status, utime, stime, maxrss_kb, wall, (killed or "-").encode(), peak, fresh, sampled_kb,
+    )  # fmt: skip
+
+
+def _read_done(fd: int) -> tuple[int, float, float, int, int, float] | None:
+    """A persistent child's report line (see :meth:`_Server._python_child`), or None if it
+    died before writing all of it."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 256)
+        if not chunk:
+            return None
+        data += chunk
+    status, utime, stime, peak_kb, recycle, total = data.split()
+    return int(status), float(utime), float(stime), int(peak_kb), int(recycle), float(total)
+
+
 def _read_line(fd: int, buf: bytearray) -> bytes | None:
     while b"\n" not in buf:
         chunk = os.read(fd, 65536)
@@ -614,18 +1104,22 @@ def serve(config: dict) -> int:
         server.install_python_state()  # last: from here on this process imports nothing
     gc.collect()
     gc.freeze()  # fewer copy-on-write faults in the children
-    server.prefork(0)
+    if server.mode == "python":
+        server.spare = server.spawn_python()
+    else:
+        server.prefork(0)
     os.write(proto_out, _READY)
     buf = bytearray()
     while True:
         line = _read_line(proto_in, buf)
         if line is None:
             break
-        report = server.run_one(int(line), proto_in)
+        fresh = line.startswith(b"F")
+        report = server.run_one(int(line[1:] if fresh else line), proto_in, fresh)
         if report is None:
             break
         os.write(proto_out, report)
-    server.discard_prefork()
+    server.shutdown()
     _reap_leftovers()
     return 0
 
@@ -655,21 +1149,22 @@ def _main(argv: list[str]) -> int:
 def _parse_report(line: bytes) -> dict:
     """The server's report line as a dict.
 
-    >>> r = _parse_report(b"41 256 0.010000 0.002000 9800 120 0.015000 - 1")
-    >>> r["pid"], r["status"], r["killed"], r["maxrss_kb"], r["peak_tasks"]
-    (41, 256, None, 9800, 1)
+    >>> r = _parse_report(b"41 256 0.010000 0.002000 9800 0.015000 - 1 0 9500")
+    >>> r["pid"], r["status"], r["killed"], r["maxrss_kb"], r["peak_tasks"], r["fresh"], r["sampled_kb"]
+    (41, 256, None, 9800, 1, False, 9500)
     """
-    pid, status, utime, stime, maxrss, minflt, wall, killed, peak = line.split()
+    pid, status, utime, stime, maxrss, wall, killed, peak, fresh, sampled = line.split()
     return {
         "pid": int(pid),
         "status": int(status),
         "utime": float(utime),
         "stime": float(stime),
         "maxrss_kb": int(maxrss),
-        "minflt": int(minflt),
         "wall": float(wall),
         "killed": None if killed == b"-" else killed.decode(),
         "peak_tasks": int(peak),
+        "fresh": fresh == b"1",
+        "sampled_kb": int(sampled),
     }
 
 
@@ -810,13 +1305,14 @@ class ForkServerClient:
             os.close(self._init[1])
             self._init = None
 
-    def _once(self, io_set: int) -> tuple[dict | None, int | None]:
+    def _once(self, io_set: int, fresh: bool) -> tuple[dict | None, int | None]:
         if self.proc is None:
             self.restarts += 1
             self._start()
         pid = None
         try:
-            os.write(self.proc.stdin.fileno(), b"%d\n" % io_set)  # unbuffered: one write(2)
+            request = b"F%d\n" if fresh else b"%d\n"
+            os.write(self.proc.stdin.fileno(), request % io_set)  # unbuffered: one write(2)
             report = _parse_report(self._readline(self.config["limits"]["wall_s"] + self.reply_margin_s))
             return report, report["pid"]
         except (ServerLost, OSError, ValueError):
@@ -854,11 +1350,21 @@ class ForkServerClient:
             return set()
         return {host for host, inner in _sandbox_tasks(self.proc.pid) if inner == 1}
 
-    def run(self, io_set: int) -> dict:
-        """Run one test with I/O file set ``io_set`` (0 or 1; alternate them)."""
-        report, pid = self._once(io_set)
+    @property
+    def running_pid(self) -> int | None:
+        """The persistent child (between tests too) or the running one, if any (for diagnostics; a
+        host pid, also when contained)."""
+        pid = self._pid_at(_PID_RUNNING) if self.proc is not None else None
+        if pid is None or not self.contained:
+            return pid
+        return next((host for host, inner in _sandbox_tasks(self.proc.pid) if inner == pid), None)
+
+    def run(self, io_set: int, fresh: bool = False) -> dict:
+        """Run one test with I/O file set ``io_set`` (0 or 1; alternate them); ``fresh``: in
+        a new process even where the server keeps a persistent one."""
+        report, pid = self._once(io_set, fresh)
         if report is None:  # the server died under this test: once more with a new server
-            report, pid = self._once(io_set)
+            report, pid = self._once(io_set, fresh)
         return report if report is not None else {"lost": True, "pid": pid}
 
     def close(self) -> None:

@@ -79,6 +79,66 @@ class ExhaustiveSpace:
             yield from self.instances(size)
 
 
+@dataclass(frozen=True)
+class Family:
+    """A designed list of whole inputs (component coverage or a stated worst case).
+
+    ``instances()`` lists them deterministically, in priority order, each a valid whole input
+    (``parse_input(format_input(x)) == x``); ``count`` is how many it yields. ``kind`` is
+    ``"coverage"`` (every value of a component, alone and mixed) or ``"worst"`` (a stated
+    adversary, said in ``adversary``).
+    """
+
+    name: str
+    description: str
+    instances: Callable[[], Iterable[Instance]] = field(repr=False)
+    count: int
+    kind: str = "coverage"
+    adversary: str = ""
+
+
+def shrink_targets(size: int, smallest: int = 1, dense: int = 64) -> list[int]:
+    """Sizes to try for one component of ``size``, largest cut (smallest size) first.
+
+    Every size from ``smallest`` up when there are at most ``dense`` of them below ``size``;
+    otherwise the first ``dense`` and then sizes closing in on ``size`` by halving the gap, so
+    a greedy shrinker reaches a small failing size in few runs and always tries ``size - 1``.
+
+    >>> shrink_targets(5)
+    [1, 2, 3, 4]
+    >>> shrink_targets(200, dense=4)
+    [1, 2, 3, 4, 101, 151, 176, 188, 194, 197, 199]
+    """
+    if size - smallest <= dense:
+        return list(range(smallest, size))
+    out = list(range(smallest, smallest + dense))
+    gap = size - smallest
+    while gap > 1:
+        gap //= 2
+        if size - gap > out[-1]:
+            out.append(size - gap)
+    if out[-1] != size - 1:
+        out.append(size - 1)
+    return out
+
+
+def drop_chunks(items: tuple) -> Iterator[tuple]:
+    """``items`` with one chunk removed, chunks halving from half the items to one; never empty.
+
+    >>> list(drop_chunks((1, 2, 3)))
+    [(2, 3), (1, 3), (1, 2)]
+    """
+    chunk = max(1, len(items) // 2)
+    while True:
+        for start in range(0, len(items), chunk):
+            rest = items[:start] + items[start + chunk :]
+            if rest:
+                yield rest
+        if chunk == 1:
+            return
+        chunk //= 2
+
+
 class Game(abc.ABC):
     """Base class of every game. Subclasses fill in the abstract parts; the rest has defaults."""
 

@@ -43,6 +43,7 @@ and the claims, so a new heap game is a few lines per folder.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -53,7 +54,9 @@ from gamecert.errors import GamecertError, InputError, OutOfReach, UsageError
 from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
+    Family,
     Game,
+    drop_chunks,
     input_lines,
     mex,
     parse_int,
@@ -61,6 +64,7 @@ from gamecert.game import (
     reject_spaces,
     reject_trailing,
     require_line,
+    shrink_targets,
 )
 from gamecert.tokens import INT32, AnswerReader
 
@@ -799,25 +803,35 @@ class OctalHeapGame(Game):
         ]
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """Drop chunks of heaps (halving sizes), then halve or decrement one heap.
+        """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), two heaps
+        merged into the smallest heap of their xor, then one heap made smaller, to 1, 2, ... up
+        to one less. Every candidate is a valid input with fewer heaps, or as many and fewer tokens.
 
-        >>> list(octal_parts("0.07").game.smaller((4, 1)))
-        [(1,), (4,), (2, 1), (3, 1)]
+        >>> list(octal_parts("0.07").game.smaller((4, 1)))  # G(4) ^ G(1) = 2, first at heap 4
+        [(1,), (4,), (4,), (1, 1), (2, 1), (3, 1)]
         """
         heaps = tuple(instance)
-        chunk = max(1, len(heaps) // 2)
-        while True:
-            for start in range(0, len(heaps), chunk):
-                rest = heaps[:start] + heaps[start + chunk :]
-                if rest:
-                    yield rest
-            if chunk == 1:
-                break
-            chunk //= 2
+        if len(heaps) > 1:
+            yield from drop_chunks(heaps)
+            yield from self._merged(heaps)
         for k, h in enumerate(heaps):
-            for less in dict.fromkeys((h // 2, h - 1)):
-                if less >= 1:
-                    yield heaps[:k] + (less,) + heaps[k + 1 :]
+            for less in shrink_targets(h):
+                yield heaps[:k] + (less,) + heaps[k + 1 :]
+
+    def _merged(self, heaps: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Two heaps replaced by the smallest heap of the xor of their Grundy values (both
+        dropped when it is 0): one heap fewer, the same winner for a right solver."""
+        seq = self._values(self.max_heap)
+        smallest: dict[int, int] = {}
+        for h in range(self.max_heap, 0, -1):
+            smallest[seq[h]] = h
+        for i, j in itertools.combinations(range(len(heaps)), 2):
+            value = seq[heaps[i]] ^ seq[heaps[j]]
+            rest = heaps[:i] + heaps[i + 1 : j] + heaps[j + 1 :]
+            if value == 0 and rest:
+                yield rest
+            elif value in smallest:
+                yield heaps[:i] + (smallest[value],) + heaps[i + 1 : j] + heaps[j + 1 :]
 
 
 def _octal_rules(octal: OctalGame) -> str:
@@ -985,6 +999,67 @@ class OctalParts:
         g = self.game
         return [tuple([g.max_heap] * g.max_heaps), tuple(range(g.max_heap, g.max_heap - g.max_heaps, -1)), (g.max_heap,)]
 
+    # ---- designed families (component coverage and worst cases) -----------------------------
+    def coverage(self) -> list[Family]:
+        """Every heap size alone and beside a heap of the same value (xor 0); every heap count."""
+        g = self.game
+        top, most = g.max_heap, g.max_heaps
+
+        def mixed() -> Iterator[tuple[int, ...]]:
+            for h in range(1, top + 1):
+                twin = next((t for t in range(1, top + 1) if t != h and g.grundy(t) == g.grundy(h)), h)
+                yield (h, twin) if most >= 2 else (h,)
+
+        def counts() -> Iterator[tuple[int, ...]]:
+            import random
+
+            rng = random.Random(8_18)
+            return (tuple(rng.randint(1, top) for _ in range(m)) for m in range(1, most + 1))
+
+        return [
+            Family("heap-size-alone", f"every heap size 1..{top} as the only heap",
+                   lambda: ((h,) for h in range(1, top + 1)), top),
+            Family("heap-size-mixed", f"every heap size 1..{top} beside another heap of the same Grundy value "
+                   "(xor 0: the second player wins)", mixed, top),
+            Family("heap-count", f"every number of heaps 1..{most}, random sizes", counts, most),
+        ]
+
+    def worst_cases(self) -> list[Family]:
+        """Maximal inputs with varied heaps, and a position whose only winning moves are in the
+        last heap."""
+        g = self.game
+        top, most = g.max_heap, g.max_heaps
+
+        def varied() -> list[tuple[int, ...]]:
+            import random
+
+            rng = random.Random(8_19)
+            return [tuple([top] * most), tuple(rng.randint(max(1, top // 10), top) for _ in range(most))]
+
+        return [
+            Family("max-varied", f"{most} heaps of {top}; {most} random heaps", varied, 2, kind="worst",
+                   adversary="input size: the most heaps at the largest sizes, varied"),
+            Family("late-winning-move", "heaps of value 0 none of which can move to the last heap's value, then that "
+                   "heap: every winning move is in the last heap", lambda: self._late_move()[:1],
+                   len(self._late_move()[:1]), kind="worst",
+                   adversary="a winning move as late as possible (a search that gives up early)"),
+        ]
+
+    def _late_move(self) -> list[tuple[int, ...]]:
+        """One input (none if the code allows no such shape): ``max_heaps - 1`` heaps of the
+        largest size ``h`` with value 0 that has no move to value ``v``, then the largest heap
+        of value ``v > 0``."""
+        g = self.game
+        for last in range(g.max_heap, 0, -1):
+            v = g.grundy(last)
+            if not v:
+                continue
+            for h in range(g.max_heap, 0, -1):
+                if g.grundy(h) == 0 and v not in g._moves_by_value(h):
+                    return [(h,) * (g.max_heaps - 1) + (last,)]
+            return []
+        return []
+
     def _edge_sizes(self) -> list[int]:
         try:
             per = self.octal.periodicity(self.limit)
@@ -1006,7 +1081,7 @@ class OctalParts:
         """What the module of ``part`` (``oracles``, ``fast``, ``strategies``, ``proofs``) defines.
 
         >>> sorted(octal_parts("0.07", "dawson_kayles").exports("strategies"))
-        ['features', 'instances', 'largest', 'oracle_instances']
+        ['coverage', 'features', 'instances', 'largest', 'oracle_instances', 'worst_cases']
         """
         table = {
             "oracles": {"GAME": self.game},
@@ -1016,6 +1091,8 @@ class OctalParts:
                 "oracle_instances": self.oracle_instances,
                 "features": self.features,
                 "largest": self.largest,
+                "coverage": self.coverage,
+                "worst_cases": self.worst_cases,
             },
             "proofs": {"CLAIMS": self.claims, "PLOTS": self.plots},
         }

@@ -88,10 +88,15 @@ class _Target:
     plan: Any = None
     groups: list[Any] = field(default_factory=list)
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
-    failures: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # (chunk key, report)
     errors: list[str] = field(default_factory=list)
     written: Path | None = None
     verdict: str = ""
+    #: a source that did not compile (its CompileError): no items, a CE report
+    compile_error: Any = None
+    #: the smallest failing input written, and the tests run (for the summary)
+    failing_input: str = ""
+    failing_size: int | None = None
 
     def build_plan(self) -> None:
         """The plan, fixed by counts: every process that builds it gets the same chunks."""
@@ -100,7 +105,7 @@ class _Target:
         if self.plan is None:
             self.plan = make_plan(self.entry, self.profile, self.seed, examples=self.examples,
                                   exhaustive_tests=exhaustive_tests(self.entry.game, self.profile))
-            self.groups = self.plan.all_groups()
+            self.groups = [] if self.compile_error is not None else self.plan.all_groups()
 
 
 def _split_spec(text: str) -> tuple[str, str]:
@@ -129,7 +134,13 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
     limits = _limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
     examples = profile.examples if examples is None else examples
     if shipment is None:
-        candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
+        from gamecert.toolchains import CompileError
+
+        try:
+            candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
+        except CompileError as exc:  # one item, failing with the compiler's message; a CE report
+            group_id = f"candidate/{entry.name}/{Path(exc.source).stem}"
+            return _Target(text, entry, None, limits, profile, examples, seed, group_id, None, compile_error=exc)
         shipment = pack(candidate, config.getoption("candidate_compile"))
         group_id = f"candidate/{entry.name}/{candidate.name}"
         return _Target(text, entry, candidate, limits, profile, examples, seed, group_id, shipment)
@@ -173,11 +184,19 @@ class _CandidateSession:
         import tempfile
 
         from gamecert.shipping import Shipment, unpack
+        from gamecert.toolchains import CompileError
 
         self.seed = int(workerinput[_SEED_KEY])
         self.targets = []
         self.folder = tempfile.mkdtemp(prefix="gamecert-worker-")
         for index, sent in enumerate(workerinput[_CANDIDATES_KEY]):
+            if sent.get("compile_error") is not None:
+                source, output, command = sent["compile_error"]
+                target = _parse_target(sent["text"], self.config, self.seed, Shipment(sent["text"], "command"),
+                                       sent["group"])
+                target.shipment, target.compile_error = None, CompileError(source, output, tuple(command))
+                self.targets.append(target)
+                continue
             shipment = Shipment.from_wire(sent["shipment"])
             target = _parse_target(sent["text"], self.config, self.seed, shipment, sent["group"])
             worker = workerinput.get("workerid", "worker")
@@ -194,7 +213,12 @@ class _CandidateSession:
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[_SEED_KEY] = self.seed
         node.workerinput[_CANDIDATES_KEY] = [
-            {"text": t.text, "group": t.group_id, "shipment": t.shipment.to_wire()} for t in self.targets
+            {"text": t.text, "group": t.group_id,
+             "shipment": t.shipment.to_wire() if t.shipment is not None else None,
+             # a source that did not compile here: the workers make its one failing item alike
+             "compile_error": None if t.compile_error is None else
+             [t.compile_error.source, t.compile_error.output, list(t.compile_error.command)]}
+            for t in self.targets
         ]
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
@@ -206,6 +230,9 @@ class _CandidateSession:
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         lines = []
         for t in self.targets:
+            if t.compile_error is not None:
+                lines.append(f"gamecert candidate {t.text}: does not compile (CE)")
+                continue
             what = t.shipment.kind if t.shipment.kind == "command" else \
                 f"{t.shipment.kind} {t.shipment.name}, sha256 {t.shipment.sha256[:16]}..."
             lines.append(f"gamecert candidate {t.text}: {what}; profile {t.profile.name}, seed {self.seed}")
@@ -224,6 +251,10 @@ class _CandidateSession:
             target.build_plan()
             group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
             group.target = target
+            if target.compile_error is not None:  # one item, failing with the compiler's message
+                item = CandidateItem.from_parent(group, name="compile")
+                item.target, item.chunk = target, None
+                items.append(item)
             for chunk in (c for g in target.groups for c in g.chunks):
                 item = CandidateItem.from_parent(group, name=chunk.key)
                 item.target = target
@@ -244,7 +275,7 @@ class _CandidateSession:
             if key == "gamecert_evidence":
                 target.evidence[data["chunk"]] = data
             elif key == "gamecert_failure":
-                target.failures.append(data["report"])
+                target.failures.append((data.get("chunk", ""), data["report"]))
             elif data["error"] not in target.errors:
                 target.errors.append(data["error"])
 
@@ -257,6 +288,39 @@ class _CandidateSession:
                 self._finish(target)
             except OSError as exc:
                 target.verdict = f"could not write the report: {exc}"
+        self.summary_path = None
+        if len(self.targets) > 1:
+            from gamecert.certify import write_summary
+
+            results = self._results()
+            status = 1 if any(r.status == 1 for r in results) else 130 if any(r.interrupted for r in results) else 0
+            game = self.targets[0].entry.name if len({t.entry.name for t in self.targets}) == 1 else "several"
+            try:
+                self.summary_path = write_summary(self._report_dir(), game, self.seed, self.targets[0].plan.profile.name,
+                                                  results, status)
+            except OSError as exc:
+                self.summary_error = str(exc)
+
+    def _report_dir(self) -> str:
+        report_dir = self.config.getoption("candidate_report_dir")
+        if not Path(report_dir).is_absolute():
+            report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
+        return report_dir
+
+    def _results(self) -> list[Any]:
+        """One summary row per ``--candidate`` (see :func:`gamecert.certify.summary_rows`)."""
+        from gamecert.certify import CandidateResult
+
+        elapsed = round(time.perf_counter() - self.started, 3)
+        out = []
+        for t in self.targets:
+            verdict = t.verdict or "NOT RUN"
+            status = 0 if verdict == "CERTIFIED" else 130 if verdict in ("INTERRUPTED", "NOT RUN") else 1
+            out.append(CandidateResult(t.text, t.group_id.rsplit("/", 1)[-1], verdict, status,
+                                       str(t.written or ""), t.failing_input, t.failing_size,
+                                       sum(d["tests"] for d in t.evidence.values()), elapsed,
+                                       interrupted=verdict == "INTERRUPTED"))
+        return out
 
     def _finish(self, target: _Target) -> None:
         """Merge every item's evidence (from whichever worker ran it) into one report or
@@ -267,12 +331,18 @@ class _CandidateSession:
         from gamecert.engine.judge import Stats
         from gamecert.reports import FailureReport, write_certificate, write_report
 
+        report_dir = self._report_dir()
+        if target.compile_error is not None:
+            from gamecert.certify import compile_error_report
+
+            report = compile_error_report(target.entry, target.compile_error, seed=self.seed,
+                                          profile=target.profile.name, limits=target.limits)
+            target.written = write_report(report, report_dir)
+            target.verdict = report.verdict
+            return
         if target.errors:  # a worker refused the candidate: nothing it did not run is certified
             target.verdict = "NOT CERTIFIED: " + target.errors[0]
             return
-        report_dir = self.config.getoption("candidate_report_dir")
-        if not Path(report_dir).is_absolute():
-            report_dir = str(Path(self.config.invocation_params.dir) / report_dir)
         keys = [c.key for g in target.groups for c in g.chunks]
         stats = Stats(started=self.started)
         outcome = Outcome(target.plan, stats)
@@ -281,7 +351,8 @@ class _CandidateSession:
             outcome.groups.append(GroupOutcome(
                 g.phase, g.key, g.label, g.tests, done=sum(d["tests"] for d in done if d), chunks=len(g.chunks),
                 chunks_done=sum(1 for d in done if d and d["passed"]), size=g.size, spaces=g.spaces,
-                adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts))
+                adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts,
+                runs=g.runs, runs_done=sum(d["runs"] for d in done if d)))
         for data in target.evidence.values():
             stats.tests += data["tests"]
             stats.runs += data["runs"]
@@ -294,8 +365,13 @@ class _CandidateSession:
         finished = sum(1 for k in keys if k in target.evidence)
         where = _where_it_ran(target)
         if target.failures:
-            reports = [FailureReport.from_json(r) for r in target.failures]
-            best = min(reports, key=lambda r: (r.size, len(r.input), r.input))
+            # the smallest input; between equal ones, the item first in plan order, so that the
+            # report does not depend on which worker finished first
+            order = {k: i for i, k in enumerate(keys)}
+            found = sorted(((FailureReport.from_json(r), order.get(chunk, len(order))) for chunk, r in target.failures),
+                           key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]))
+            reports = [r for r, _ in found]
+            best = reports[0]
             others = len(reports) - 1
             notes = list(best.notes)
             if others:
@@ -307,6 +383,7 @@ class _CandidateSession:
                             tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
             target.written = write_report(best, report_dir)
             target.verdict = best.verdict
+            target.failing_input, target.failing_size = best.input, best.size
             return
         outcome.interrupted = finished < len(keys)
         ran = sum(1 for k in keys if k in target.evidence and target.evidence[k]["passed"])
@@ -330,6 +407,15 @@ class _CandidateSession:
             )
             if t.written is not None:
                 terminalreporter.write_line(str(t.written))
+        if len(self.targets) > 1:
+            from gamecert.certify import summary_lines
+
+            terminalreporter.section("gamecert summary")
+            for line in summary_lines(self._results()):
+                terminalreporter.write_line(line)
+            path = getattr(self, "summary_path", None)
+            terminalreporter.write_line(f"summary.json in {path}" if path else
+                                        f"summary.json not written: {getattr(self, 'summary_error', 'unknown')}")
 
 
 def _where_it_ran(target: _Target) -> list[str]:
@@ -395,6 +481,9 @@ class CandidateItem(pytest.Item):
         from gamecert.sandbox import open_runner
 
         target, chunk = self.target, self.chunk
+        if chunk is None:
+            exc = target.compile_error
+            raise CandidateFault(f"CE (compilation error): {exc}\n" + _indent(exc.output))
         if target.error:
             self.user_properties.append(("gamecert_error", json.dumps({"group": target.group_id,
                                                                        "error": target.error})))
@@ -425,7 +514,7 @@ class CandidateItem(pytest.Item):
             return
         report = stamp(build_report(target.entry, target.candidate, failure, None, target.limits, stats.tests,
                                     plan=target.plan), runner)
-        self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,
+        self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id, "chunk": chunk.key,
                                                                      "report": report.to_json()})))
         lines = [
             f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}",
@@ -450,7 +539,7 @@ class CandidateItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, None, f"{self.target.group_id}::{self.chunk.key}"
+        return self.path, None, f"{self.target.group_id}::{self.chunk.key if self.chunk else 'compile'}"
 
 
 def _worker_id(config: pytest.Config) -> str:

@@ -35,6 +35,131 @@ GOT_KEEP = 4000
 # ---- data ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Provenance:
+    """What was judged and by what: the program (its language, the sha256 of its source and of its
+    binary, how it was compiled) and the judge (gamecert's version, Python, the OS).
+
+    ``compile_option`` and ``python_option`` are the ``--compile`` and ``--python`` given ("" for
+    the defaults), so that ``gamecert replay`` builds the program the same way again.
+    """
+
+    language: str = ""
+    source: str = ""
+    source_sha256: str = ""
+    binary_sha256: str = ""
+    compile_command: str = ""
+    compiler_version: str = ""
+    compile_option: str = ""
+    python_option: str = ""
+    gamecert_version: str = ""
+    python_version: str = ""
+    os: str = ""
+
+    @classmethod
+    def of(cls, candidate: Any, compile_option: str | None = None, python_option: str | None = None) -> Provenance:
+        """The provenance of a :class:`gamecert.sandbox.Candidate` (any object with its fields),
+        judged by this gamecert on this machine."""
+        source = getattr(candidate, "source", None)
+        command = tuple(getattr(candidate, "compile_command", ()) or ())
+        return cls(
+            language=str(getattr(candidate, "language", "") or ""),
+            source=str(source) if source else "",
+            source_sha256=str(getattr(candidate, "source_sha256", "") or ""),
+            binary_sha256=str(getattr(candidate, "binary_sha256", "") or ""),
+            compile_command=shlex.join(command) if command else "",
+            compiler_version=str(getattr(candidate, "compiler_version", "") or ""),
+            compile_option=compile_option or "",
+            python_option=python_option or "",
+            **judge_provenance(),
+        )
+
+    @classmethod
+    def from_json(cls, data: Any) -> Provenance:
+        """From a report's ``provenance`` object; unknown keys and non-text values are dropped."""
+        if not isinstance(data, Mapping):
+            return cls()
+        names = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in names and isinstance(v, str)})
+
+    def program_sha256(self) -> str:
+        """The hash that identifies the program run: the source's, else the binary's."""
+        return self.source_sha256 or self.binary_sha256
+
+    def lines(self) -> list[str]:
+        """Markdown list items for report.md and certificate.md (what is known, nothing blank)."""
+        out = []
+        if self.language:
+            what = f"{self.language}" + (f", source `{visible(self.source)}`" if self.source else "")
+            out.append(f"- **Program:** {what}")
+        if self.source_sha256:
+            out.append(f"- **Source sha256:** `{self.source_sha256}`")
+        if self.binary_sha256:
+            out.append(f"- **Binary sha256:** `{self.binary_sha256}`")
+        if self.compile_command:
+            out.append(f"- **Compiled with:** `{visible(self.compile_command)}`"
+                       + (" (from --compile)" if self.compile_option else ""))
+        if self.compiler_version:
+            out.append(f"- **Compiler/interpreter:** {visible(self.compiler_version)}"
+                       + (f" (--python {visible(self.python_option)})" if self.python_option else ""))
+        if self.gamecert_version or self.python_version or self.os:
+            out.append(f"- **Judged by:** gamecert {self.gamecert_version or '?'}, Python {self.python_version or '?'}, "
+                       f"{self.os or 'unknown OS'}")
+        return out
+
+
+def gamecert_version() -> str:
+    """The installed gamecert's version (package metadata), else the source tree's ``__version__``."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("gamecert")
+    except (ImportError, PackageNotFoundError):
+        from gamecert import __version__
+
+        return __version__
+
+
+def judge_provenance() -> dict[str, str]:
+    """gamecert's version, the Python running it and the OS, as :class:`Provenance` fields."""
+    import platform
+    import sys
+
+    python = f"{platform.python_version()} ({sys.implementation.name})"
+    return {"gamecert_version": gamecert_version(), "python_version": python, "os": platform.platform()}
+
+
+def visible(text: str, keep_newlines: bool = False) -> str:
+    r"""``text`` with control and invisible characters (NUL, ESC, other C0 and C1 codes, format
+    characters such as U+200B, separators other than the plain space) shown as escapes, so that
+    what a candidate printed can neither drive a terminal nor hide in a report. ``keep_newlines``
+    keeps line feeds (for multi-line blocks).
+
+    >>> print(visible("Bob\x1b[2J\x00\u200b\xa0."))
+    Bob\x1b[2J\x00\u200b\xa0.
+    >>> print(visible("a\nb\tc", keep_newlines=True))
+    a
+    b\tc
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or (keep_newlines and c == "\n") else repr(c)[1:-1] for c in text)
+
+
+def without_verdict(reason: str, verdict: str) -> str:
+    """``reason`` without a leading copy of the verdict word, which a report states once.
+
+    >>> without_verdict("TLE: CPU time limit 2 s exceeded (2.31 s)", "TLE")
+    'CPU time limit 2 s exceeded (2.31 s)'
+    >>> without_verdict("TLE: TLE: x", "TLE"), without_verdict("expected 1", "WA")
+    ('x', 'expected 1')
+    """
+    prefix = f"{verdict}: "
+    while verdict and reason.startswith(prefix):
+        reason = reason[len(prefix):]
+    return reason
+
+
+@dataclass(frozen=True)
 class FailureReport:
     """One fault of one candidate on one input, with everything needed to see and replay it."""
 
@@ -66,6 +191,7 @@ class FailureReport:
     interrupted: bool = False
     notes: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.contain)
+    provenance: Provenance = field(default_factory=Provenance)
 
     def replay_command(self, directory: str | os.PathLike[str]) -> str:
         return f"gamecert replay {shlex.quote(str(directory))}"
@@ -80,6 +206,7 @@ class FailureReport:
     def to_json(self, directory: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         data = asdict(self)
         data["notes"] = list(self.notes)
+        data["reason"] = without_verdict(self.reason, self.verdict)
         data["kind"] = "report"
         if directory is not None:
             data["replay"] = self.replay_command(directory)
@@ -91,16 +218,17 @@ class FailureReport:
         names = {f for f in cls.__dataclass_fields__}
         kwargs = {k: v for k, v in data.items() if k in names}
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
+        kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
 
     def describe(self, directory: str | os.PathLike[str] | None = None) -> str:
         """The Markdown ``report.md``."""
         shown = str(directory) if directory is not None else "REPORT_DIR"
         out = [
-            f"# {self.verdict} ({self.verdict_meaning}): {self.candidate} on {self.game}",
+            f"# {self.verdict} ({self.verdict_meaning}): {visible(self.candidate)} on {self.game}",
             "",
-            f"- **Verdict:** {self.verdict}: {self.reason}",
-            f"- **Candidate:** `{self.candidate_spec}`",
+            f"- **Verdict:** {self.verdict}: {_one_line(without_verdict(self.reason, self.verdict))}",
+            f"- **Candidate:** `{visible(self.candidate_spec)}`",
             f"- **Found by:** {self.phase} (input size {self.size}; after {self.tests_run} tests)",
         ]
         if self.minimality:
@@ -114,15 +242,20 @@ class FailureReport:
             out.append(f"- **Run:** {run}")
         if self.containment:
             out.append(f"- **Containment:** {self.containment}")
+        out += self.provenance.lines()
         if self.interrupted:
             out.append("- **Interrupted:** the run was stopped early; this is the fault found so far.")
         out += ["", "## Input", "", _fence(self.input), "", "## Expected", "", _fence(self.expected)]
         out += ["", "## Got", "", _fence(self.got if self.got else "(no output)")]
         if self.stderr_tail:
             out += ["", "## Last lines of stderr", "", _fence(self.stderr_tail)]
-        out += ["", "## Why: the oracle's explanation of the position", "", self.explanation.rstrip()]
+        out += ["", "## Why: the oracle's explanation of the position", "", visible(self.explanation.rstrip(), True)]
         if self.notes:
-            out += ["", "## Notes", ""] + [f"- {note}" for note in self.notes]
+            out += ["", "## Notes", ""] + [f"- {visible(note)}" for note in self.notes]
+        texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
+        if not texts.isprintable():
+            out += ["", "Control and invisible characters are shown above as escapes such as `\\x00`; "
+                    "`report.json` keeps the exact text."]
         out += [
             "",
             "## Replay",
@@ -169,8 +302,8 @@ class FamilyEvidence:
     adversary: str = ""
 
     def describe(self) -> str:
-        how = "complete" if self.complete else f"sampled: {self.done} of {self.planned} tests"
-        return f"{self.name} ({self.planned} tests, {how}): {self.description.split(': ', 1)[-1]}"
+        how = "complete" if self.complete else f"sampled: {self.done} of {self.planned} inputs"
+        return f"{self.name} ({self.planned} inputs, {how}): {self.description.split(': ', 1)[-1]}"
 
 
 @dataclass(frozen=True)
@@ -202,7 +335,10 @@ class Certificate:
     #: phases the time budget cut short (their evidence is what ran)
     cut_phases: tuple[str, ...] = ()
     audits: int = 0
+    #: phases left out on purpose (``--phases``)
+    skipped_phases: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.contain)
+    provenance: Provenance = field(default_factory=Provenance)
 
     @property
     def verdict(self) -> str:
@@ -217,6 +353,7 @@ class Certificate:
         data["exhaustive"] = [asdict(s) for s in self.exhaustive]
         data["families"] = [asdict(f) for f in self.families]
         data["cut_phases"] = list(self.cut_phases)
+        data["skipped_phases"] = list(self.skipped_phases)
         data["largest_sizes"] = list(self.largest_sizes)
         data["notes"] = list(self.notes)
         data["kind"] = "certificate"
@@ -231,8 +368,10 @@ class Certificate:
         kwargs["exhaustive"] = tuple(SpaceEvidence(**s) for s in kwargs.get("exhaustive", ()))
         kwargs["families"] = tuple(FamilyEvidence(**f) for f in kwargs.get("families", ()))
         kwargs["cut_phases"] = tuple(kwargs.get("cut_phases", ()))
+        kwargs["skipped_phases"] = tuple(kwargs.get("skipped_phases", ()))
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
+        kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
 
     def evidence_lines(self) -> list[str]:
@@ -249,6 +388,8 @@ class Certificate:
         share = f", {100 * self.slowest_s / self.time_limit_s:.0f}% of the {self.time_limit_s:g} s limit" \
             if self.time_limit_s else ""
         lines.append(f"slowest test: {self.slowest_s:.3f} s CPU{share} ({self.slowest_what or 'n/a'})")
+        if self.skipped_phases:
+            lines.append("not run (left out with --phases): " + ", ".join(self.skipped_phases))
         if self.cut_phases:
             lines.append("cut short by the time budget: " + ", ".join(self.cut_phases)
                          + " (what ran of them is listed above)")
@@ -259,20 +400,21 @@ class Certificate:
     def describe(self) -> str:
         """The Markdown ``certificate.md``."""
         head = (
-            f"# {self.verdict}: {self.candidate} on {self.game}"
+            f"# {self.verdict}: {visible(self.candidate)} on {self.game}"
             if not self.interrupted
-            else f"# INTERRUPTED (partial evidence, nothing found so far): {self.candidate} on {self.game}"
+            else f"# INTERRUPTED (partial evidence, nothing found so far): {visible(self.candidate)} on {self.game}"
         )
         out = [
             head,
             "",
-            f"- **Candidate:** `{self.candidate_spec}`",
+            f"- **Candidate:** `{visible(self.candidate_spec)}`",
             f"- **Profile:** {self.profile}; **seed:** {self.seed}",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
             f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
             + (f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel" if self.budget_s else ""),
             *([f"- **Containment:** {self.containment}"] if self.containment else []),
+            *self.provenance.lines(),
             "",
             "## Evidence",
             "",
@@ -299,8 +441,22 @@ def _run_line(report: FailureReport) -> str:
     return ", ".join(parts)
 
 
+def _one_line(text: str, keep: int = 300) -> str:
+    """The first line of ``text``, escaped and clipped, for a list item."""
+    line = text.strip().split("\n")[0] if text.strip() else ""
+    return visible(line if len(line) <= keep else line[:keep - 3] + "...")
+
+
 def _fence(text: str, lang: str = "text") -> str:
-    """A Markdown code block that survives backticks inside ``text``."""
+    r"""A Markdown code block that survives backticks inside ``text``; control and invisible
+    characters escaped (newlines kept).
+
+    >>> print(_fence("a\x00b\n"))
+    ```text
+    a\x00b
+    ```
+    """
+    text = visible(text, keep_newlines=True)
     ticks = "```"
     while ticks in text:
         ticks += "`"

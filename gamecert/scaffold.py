@@ -392,6 +392,19 @@ def largest():
     """A few instances at the maximum sizes the constraints allow (one of size GAME.max_size)."""
 
 
+@todo
+def coverage():
+    """[gamecert.game.Family(name, description, instances, count)]: designed lists of whole
+    inputs giving every component size and value, smallest to largest, alone and mixed with
+    others (deterministic: a random.Random(constant) for varied content)."""
+
+
+@todo
+def worst_cases():
+    """[Family(..., kind="worst", adversary=...)]: maximal inputs with varied content, winning
+    moves as late as possible, the shapes a slow solution is slowest on; say what each attacks."""
+
+
 UNFINISHED = unfinished(globals())
 
 if __name__ == "__main__":

@@ -22,12 +22,15 @@ from gamecert.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
+    _smaller_strings,
+    drop_chunks,
     ensure_recursion,
     input_lines,
     parse_int,
     reject_spaces,
     reject_trailing,
     require_line,
+    shrink_targets,
 )
 from gamecert.tokens import AnswerReader
 
@@ -173,12 +176,72 @@ class DigitGame(Game):
         return tuple(_reduced(*reduce_digits(d), RAZE) for d in instance)
 
     def explain(self, instance: tuple[str, ...]) -> Explanation:
-        if self.size(instance) > self.oracle_reach:
-            raise OutOfReach(f"digit_game explanations need the oracle: n up to {self.oracle_reach}")
         if len(instance) > 1:
-            parts = [f"game {k}: {self._explain_one(d).outcome}" for k, d in enumerate(instance, 1)]
+            parts = [f"game {k}: {self._explain_game(d).outcome}" for k, d in enumerate(instance, 1)]
             return Explanation(f"{len(instance)} games", notes=tuple(parts), line_of_play=tuple(parts))
-        return self._explain_one(instance[0])
+        return self._explain_game(instance[0])
+
+    def _explain_game(self, digits: str) -> Explanation:
+        """By the reduced search within the oracle's reach, by the proven rule beyond it."""
+        return self._explain_one(digits) if len(digits) <= self.oracle_reach else self.explain_by_rule(digits)
+
+    def explain_by_rule(self, digits: str, shown: int = 6) -> Explanation:
+        """One game beyond the oracle's reach, from the proven reductions: the position reduces to
+        four parity counts (checked exhaustively against plain minimax) and the reduced game's
+        outcome is the closed rule ``proofs.digit_game.raze_wins``, proved for every state by
+        induction (z3). The line of play lists its first and last ``shown`` moves."""
+        from gamecert.smt import PY
+        from proofs.digit_game import raze_wins
+
+        def wins(state: tuple[int, int, int, int], raze_to_move: bool) -> bool:
+            return bool(raze_wins(*state, raze_to_move, PY))
+
+        names = {RAZE: "Raze", BREACH: "Breach"}
+        state = reduce_digits(digits)
+        winner = RAZE if wins(state, True) else BREACH
+        a, b, c, d = state
+        components = (
+            ("odd digits in odd positions", a),
+            ("even digits in odd positions", b),
+            ("odd digits in even positions", c),
+            ("even digits in even positions", d),
+        )
+        winning = []
+        if winner == RAZE:
+            good = [i for i in _player_positions(digits, RAZE) if wins(_after(*state, RAZE, digits[i]), False)]
+            winning = [f"Raze marks position {i + 1} (digit {digits[i]})" for i in good[:shown]]
+            if len(good) > shown:
+                winning.append(f"... ({len(good)} winning first marks in all)")
+        # unmarked positions by (player, digit parity), in increasing order
+        pools = {(p, odd): [i for i in _player_positions(digits, p) if int(digits[i]) % 2 == odd]
+                 for p in (RAZE, BREACH) for odd in (0, 1)}
+        cursor = dict.fromkeys(pools, 0)
+        moves: list[str] = []
+        player = RAZE
+        for _ in range(len(digits) - 1):
+            other = BREACH if player == RAZE else RAZE
+            options = [key for key in ((player, 0), (player, 1)) if cursor[key] < len(pools[key])]
+            options.sort(key=lambda key: pools[key][cursor[key]])
+            good_keys = [key for key in options
+                         if wins(_after(*state, player, digits[pools[key][cursor[key]]]), other == RAZE) == (player == RAZE)]
+            key = (good_keys or options)[0]
+            i = pools[key][cursor[key]]
+            cursor[key] += 1
+            moves.append(f"{names[player]} marks position {i + 1} (digit {digits[i]})")
+            state = _after(*state, player, digits[i])
+            player = other
+        last = next(pools[key][cursor[key]] for key in pools if cursor[key] < len(pools[key]))
+        if len(moves) > 2 * shown:
+            moves = moves[:shown] + [f"... ({len(moves) - 2 * shown} more marks, each player marking as above)"] + moves[-shown:]
+        moves.append(f"position {last + 1} (digit {digits[last]}) is left: {names[winner]} wins")
+        notes = (
+            "digit_game is partisan: the components are the four counts the position reduces to, not Grundy values.",
+            f"Beyond the oracle's reach (n <= {self.oracle_reach}), this explanation rests on proven reductions "
+            "(`gamecert prove digit_game`): the reduction to four parity counts (checked exhaustively against plain "
+            "minimax) and the closed rule for the reduced game, proved for every n by induction (z3).",
+        )
+        return Explanation(f"{names[winner]} wins ({winner})", components, None, tuple(winning), tuple(moves), notes,
+                           value_label="count", first_player_wins=winner == RAZE)
 
     def _explain_one(self, digits: str) -> Explanation:
         ensure_recursion(len(digits))
@@ -241,6 +304,27 @@ class DigitGame(Game):
 
     def split_answer(self, instance, answer):
         return tuple((w,) for w in answer)
+
+    def smaller(self, instance: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        """Smaller inputs, largest cuts first: fewer games (chunks of halving size, down to one
+        game: a first-success greedy reaches the failing game in about log2(t) runs), then one
+        game shorter (its first n' digits for n' = 1, 2, ..., else its last n' digits), then
+        one game with a chunk of digits deleted. Every candidate is a valid input.
+
+        >>> list(GAME.smaller(("21", "3")))
+        [('3',), ('21',), ('2', '3'), ('1', '3')]
+        """
+        games = tuple(instance)
+        if len(games) > 1:
+            yield from drop_chunks(games)
+        for k, digits in enumerate(games):
+            for target in shrink_targets(len(digits)):
+                for part in (digits[:target], digits[len(digits) - target :]):
+                    if part[0] != "0":
+                        yield games[:k] + (part,) + games[k + 1 :]
+            for part in _smaller_strings(digits):
+                if part[0] != "0" and len(part) < len(digits) - 1:
+                    yield games[:k] + (part,) + games[k + 1 :]
 
 
 def _after(a: int, b: int, c: int, d: int, player: int, digit: str) -> tuple[int, int, int, int]:

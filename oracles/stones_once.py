@@ -34,9 +34,11 @@ from gamecert.game import (
     Game,
     input_lines,
     parse_int,
+    drop_chunks,
     partitions,
     reject_trailing,
     require_line,
+    shrink_targets,
 )
 from gamecert.tokens import AnswerReader
 
@@ -248,6 +250,73 @@ class StonesOnce(Game):
                 _one_or_two_piles,
             ),
         ]
+
+    def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Smaller inputs, largest cuts first: the copies of one size cut to one or two (its
+        count's parity kept, so the xor is kept), pairs of one size dropped, chunks of piles
+        dropped (halving sizes), two piles merged into the smallest pile of their xor (inputs
+        of up to 64 piles; fewer piles, maybe more stones); then one size made smaller (every
+        copy, then the last copy alone), to 1, 2, ... up to one less. Every candidate is a
+        valid input with fewer piles, or as many piles and fewer stones.
+
+        >>> list(GAME.smaller((3, 3, 3)))[:8]
+        [(3,), (3, 3), (3, 3), (3, 3), (3,), (3,), (3,), (1, 1, 1)]
+        """
+        piles = tuple(instance)
+        counts = Counter(piles)
+        for size, count in counts.items():
+            keep = 1 if count % 2 else 2
+            if count > keep:
+                yield _keep_copies(piles, size, keep)
+            if count % 2 == 0 and len(counts) > 1:
+                yield _keep_copies(piles, size, 0)
+        if len(piles) > 1:
+            yield from drop_chunks(piles)
+        yield from _merged(piles)
+        for size in sorted(counts, reverse=True):
+            last = len(piles) - 1 - piles[::-1].index(size)
+            for target in shrink_targets(size):
+                if counts[size] > 1:
+                    yield tuple(target if p == size else p for p in piles)
+                yield piles[:last] + (target,) + piles[last + 1 :]
+
+
+def _merged(piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Two piles replaced by the smallest pile of the xor of their values (both dropped when it
+    is 0): one pile fewer (it may hold more stones than the two did), the same answer from a
+    right solver. Only for up to 64 piles.
+
+    >>> list(_merged((2, 3, 4)))  # values 1, 2, 2: 1 ^ 2 = 3 is first worth a pile of 6
+    [(6, 4), (6, 3), (2,)]
+    """
+    if len(piles) > 64:
+        return
+    smallest = {}
+    for size in range(MAX_S, 0, -1):
+        smallest[pile_grundy(size)] = size
+    for i, j in itertools.combinations(range(len(piles)), 2):
+        value = pile_grundy(piles[i]) ^ pile_grundy(piles[j])
+        rest = piles[:i] + piles[i + 1 : j] + piles[j + 1 :]
+        if value == 0 and rest:
+            yield rest
+        elif value in smallest:  # a xor no single pile has (values reach 10, xors 15) cannot merge
+            yield piles[:i] + (smallest[value],) + piles[i + 1 : j] + piles[j + 1 :]
+
+
+def _keep_copies(piles: tuple[int, ...], size: int, keep: int) -> tuple[int, ...]:
+    """``piles`` with only the first ``keep`` piles of ``size``.
+
+    >>> _keep_copies((1, 2, 1, 1), 1, 1)
+    (1, 2)
+    """
+    out, seen = [], 0
+    for p in piles:
+        if p == size:
+            seen += 1
+            if seen > keep:
+                continue
+        out.append(p)
+    return tuple(out)
 
 
 _PILE_TEXT = {str(s): s for s in range(1, MAX_S + 1)}

@@ -22,7 +22,9 @@ from gamecert.game import (
     Game,
     ensure_recursion,
     mex,
+    _smaller_strings,
     parse_word,
+    shrink_targets,
 )
 from gamecert.tokens import AnswerReader
 
@@ -160,9 +162,47 @@ class StringCut(Game):
             return None
         return next(i for i in cuts(instance) if self._cut_value(instance, i) == 0)
 
+    def explain_by_runs(self, instance: str, rows: int = 40, moves: int = 20) -> Explanation:
+        """The explanation beyond the oracle's reach, from the proven reductions: the string's
+        components are its maximal runs of cuttable positions (reduction checked exhaustively
+        against this module's search), a run's Grundy value comes from the proven periodic table of
+        octal 0.137, and the winning cuts follow from the runs as the fast solvers find them.
+        At most ``rows`` runs and ``moves`` moves of the line of play are listed."""
+        from fast import string_cut as fast
+
+        g = fast.run_grundy_periodic
+        table = fast._period_table()
+        runs = fast.cuttable_runs(instance)
+        total = 0
+        for _, length in runs:
+            total ^= g(length)
+        components = [(f"run of {length} cuttable position{'s' * (length > 1)} at {_span(start, length)}", g(length))
+                      for start, length in runs[:rows]]
+        if len(runs) > rows:
+            rest = 0
+            for _, length in runs[rows:]:
+                rest ^= g(length)
+            components.append((f"{len(runs) - rows} more runs (their values xored)", rest))
+        if not runs:
+            components.append((f"whole string ({len(instance)} letters, cuttable at no position)", 0))
+        winning = [f"cut at {p}" for p in _winning_cuts(runs, total, g)]
+        smallest = fast.periodic_table(instance)
+        shown = winning[:12] + ([f"... ({len(winning)} winning cuts in all)"] if len(winning) > 12 else [])
+        line = _run_line_of_play(runs, g, moves)
+        outcome = "First wins" if total else "Second wins"
+        notes = (
+            f"Beyond the oracle's reach ({self.oracle_reach} letters), this explanation rests on proven reductions "
+            "(`gamecert prove string_cut`): the reduction to runs of cuttable positions (checked exhaustively "
+            f"against the rules-only search) and the periodic table of the run game, octal {fast.RUN_GAME_CODE} "
+            f"(preperiod {table.preperiod}, period {table.period}, by the octal periodicity theorem, all lengths).",
+            f"The smallest winning cut by the fast solver periodic_table: {smallest if smallest else 'none (Second)'}.",
+        )
+        return Explanation(f"{outcome} (Grundy value {total})", tuple(components), total, tuple(shown), tuple(line),
+                           notes, first_player_wins=bool(total))
+
     def explain(self, instance: str) -> Explanation:
         if len(instance) > self.oracle_reach:
-            raise OutOfReach(f"string_cut explanations need the oracle: strings up to {self.oracle_reach} letters")
+            return self.explain_by_runs(instance)
         ensure_recursion(len(instance))
         total = piece_grundy(instance)
         positions = list(cuts(instance))
@@ -203,12 +243,125 @@ class StringCut(Game):
             ExhaustiveSpace("ab-strings", "every string over {a,b} of length <= 18", tuple(range(1, 19)), _strings("ab")),
         ]
 
+    def smaller(self, instance: str) -> Iterator[str]:
+        """Smaller strings, largest cuts first: one run of cuttable positions shortened (to 1,
+        2, ... up to one less, the other runs kept as they are), then one run removed whole, then
+        chunks of letters deleted (halving sizes). Every candidate is a valid string.
+
+        >>> list(GAME.smaller("aaaaa"))[:3]
+        ['aaa', 'aaaa', 'aa']
+        """
+        runs = cut_runs(instance)
+        for k, (start, length) in enumerate(runs):
+            for target in shrink_targets(length):
+                found = _with_run(instance, runs, k, target)
+                if found is not None:
+                    yield found
+        for k in range(len(runs)):
+            found = _with_run(instance, runs, k, 0)
+            if found is not None:
+                yield found
+        yield from _smaller_strings(instance)
+
+
+def cut_runs(s: str) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive cuttable positions, as (first 1-based position, length).
+
+    >>> cut_runs("abacabaxx"), cut_runs("aaaaa")
+    ([(2, 1), (4, 1), (6, 1)], [(2, 3)])
+    """
+    out: list[tuple[int, int]] = []
+    for i in cuts(s):
+        if out and out[-1][0] + out[-1][1] == i:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((i, 1))
+    return out
+
+
+def _with_run(s: str, runs: list[tuple[int, int]], k: int, target: int) -> str | None:
+    """``s`` with run ``k`` shortened to ``target`` cuttable positions (0: gone) and every other
+    run as it was (shifted), or None if neither way of rebuilding it keeps the others so.
+
+    The run's letters alternate two letters; they are replaced by the first (or the last)
+    ``target + 2`` of them. Only the centres next to the replaced letters can change, so only
+    they are compared: each must be cuttable exactly when its counterpart in ``s`` was (inside
+    the new run: always).
+    """
+    start, length = runs[k]
+    lo, hi = start - 2, start + length  # the run's letters: s[lo:hi]
+    region = s[lo:hi]
+    keep = target + 2 if target else 2
+    options = [region[:keep]]
+    if target:
+        options.append(region[len(region) - keep :])
+    for middle in options:
+        new = s[:lo] + middle + s[hi:]
+        end, shift = lo + len(middle), len(region) - len(middle)
+        if all(_cuttable(new, c) == (_cuttable(s, c) if c <= lo else _cuttable(s, c + shift) if c >= end - 1 else True)
+               for c in range(lo - 1, end + 1)):
+            return new
+    return None
+
+
+def _cuttable(s: str, centre: int) -> bool:
+    """Whether the 0-based ``centre`` of ``s`` is a legal cut."""
+    return 0 < centre < len(s) - 1 and s[centre - 1] == s[centre + 1]
+
 
 def _strings(alphabet: str):
     def instances(length: int) -> Iterator[str]:
         return ("".join(t) for t in itertools.product(alphabet, repeat=length))
 
     return instances
+
+
+def _span(start: int, length: int) -> str:
+    """Positions ``start`` to ``start + length - 1``, as text."""
+    return str(start) if length == 1 else f"{start}-{start + length - 1}"
+
+
+def _winning_cuts(runs: list[tuple[int, int]], total: int, g) -> list[int]:
+    """Every 1-based cut that leaves Grundy value 0, from the runs (see fast/string_cut.py)."""
+    out = []
+    for start, length in runs:
+        rest = total ^ g(length)
+        for k in range(1, length + 1):
+            if rest ^ g(max(0, k - 2)) ^ g(max(0, length - k - 1)) == 0:
+                out.append(start + k - 1)
+    return out
+
+
+def _run_line_of_play(runs: list[tuple[int, int]], g, moves: int) -> list[str]:
+    """Play on the runs: each player makes the smallest winning cut, or else the smallest cut;
+    the first ``moves`` moves, then a line saying how play goes on."""
+    runs = list(runs)
+    players = itertools.cycle(("First", "Second"))
+    line: list[str] = []
+    for _ in range(moves):
+        player = next(players)
+        if not runs:
+            line.append(f"{player} has no cut left and loses")
+            return line
+        total = 0
+        for _, length in runs:
+            total ^= g(length)
+        cuts_now = _winning_cuts(runs, total, g)
+        position = cuts_now[0] if cuts_now else runs[0][0]
+        k, (start, length) = next((position - st + 1, (st, ln)) for st, ln in runs if st <= position < st + ln)
+        left, right = (start, k - 2), (position + 2, length - k - 1)
+        index = runs.index((start, length))
+        runs[index:index + 1] = [r for r in (left, right) if r[1] > 0]
+        after = [_span(*r) for r in (left, right) if r[1] > 0]
+        line.append(f"{player}: cut at {position} (run {_span(start, length)} leaves "
+                    f"{' and '.join(after) if after else 'no run'}){'' if cuts_now else ', a losing move: none wins'}")
+    left_cuts = sum(length for _, length in runs)
+    if runs:
+        line.append(f"... {len(runs)} runs ({left_cuts} cuttable positions) remain; play goes on the same way, "
+                    "the player who faces Grundy value 0 loses")
+    else:
+        line.append(f"{next(players)} has no cut left and loses")
+    return line
 
 
 def _ranges(positions: list[int]) -> str:

@@ -20,6 +20,7 @@ from gamecert.game import (
     mex,
     parse_word,
     partitions,
+    shrink_targets,
 )
 from gamecert.tokens import AnswerReader
 
@@ -175,7 +176,8 @@ class WordGame(Game):
         return [
             ExhaustiveSpace(
                 "letter-count multisets",
-                "every multiset of letter counts with total <= 40 (every valid word up to renaming letters)",
+                "every multiset of letter counts with total <= 40 over at most 26 letters (214,044 words: every "
+                "valid word up to renaming and reordering letters)",
                 tuple(range(1, MAX_LEN + 1)),
                 words_of_length,
             ),
@@ -188,6 +190,52 @@ class WordGame(Game):
                 lambda n: ("".join(t) for t in itertools.product(LETTERS, repeat=n)),
             ),
         ]
+
+    def smaller(self, instance: str) -> Iterator[str]:
+        """Smaller words, largest cuts first: one letter's count lowered (to 1, 2, ... up to one
+        less; the last copies go), then one letter dropped whole (the most frequent first), then
+        two letters merged into one letter of the xor of their values, when that is shorter.
+
+        >>> list(GAME.smaller("ABA"))  # values 2 and 1 would merge into AAA: no shorter
+        ['AB', 'B', 'AA']
+        >>> list(GAME.smaller("AABBC"))[-1]  # A x2 and B x2 cancel (values 2 ^ 2 = 0)
+        'C'
+        >>> list(GAME.smaller("AAAAABC"))[-3:]  # A x5 with B (2 ^ 1 = 3): A x3; B, C cancel
+        ['AAAC', 'AAAB', 'AAAAA']
+        """
+        counts = Counter(instance)
+        order = sorted(counts, key=lambda ch: (-counts[ch], instance.index(ch)))
+        for ch in order:
+            for target in shrink_targets(counts[ch]):
+                yield _keep_first(instance, ch, target)
+        if len(counts) > 1:
+            for ch in order:
+                yield instance.replace(ch, "")
+            smallest = {letter_grundy(c): c for c in range(MAX_LEN, 0, -1)}
+            for a, b in itertools.combinations(order, 2):  # two letters merged into one of their xor
+                value = letter_grundy(counts[a]) ^ letter_grundy(counts[b])
+                rest = instance.replace(b, "")
+                if not value:
+                    yield rest.replace(a, "") or instance.replace(a, "")
+                elif smallest[value] < counts[a] + counts[b]:
+                    keep = min(smallest[value], counts[a])
+                    yield _keep_first(rest, a, keep) + a * (smallest[value] - keep)
+
+
+def _keep_first(word: str, letter: str, keep: int) -> str:
+    """``word`` with only the first ``keep`` copies of ``letter``.
+
+    >>> _keep_first("ABACA", "A", 2)
+    'ABAC'
+    """
+    out, seen = [], 0
+    for ch in word:
+        if ch == letter:
+            seen += 1
+            if seen > keep:
+                continue
+        out.append(ch)
+    return "".join(out)
 
 
 def words_of_length(length: int) -> Iterator[str]:

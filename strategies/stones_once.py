@@ -10,12 +10,14 @@ a maximum input costs one list repetition, not a million draws); and plain rando
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from hypothesis import strategies as st
 
 from gamecert.coverage import bucket
-from oracles.stones_once import GAME
+from gamecert.game import Family
+from oracles.stones_once import GAME, pile_grundy
 
 MAX_N = 10**6
 MAX_S = 60
@@ -113,6 +115,104 @@ def largest() -> list[tuple[int, ...]]:
         _tile(ALL_SIZES, MAX_N),  # 16666 full rounds and 1..40: NO
         _tile(NEAR_TRIANGULAR, MAX_N),
         (1,) * (MAX_N - 1) + (2,),  # xor 1 ^ 1: YES
+    ]
+
+
+# ---- designed families (component coverage and worst cases) ---------------------------------
+
+
+def _value(size: int) -> int:
+    return pile_grundy(size)
+
+
+def _fix(piles: list[int], rng: random.Random, sizes: range = range(1, MAX_S + 1)) -> list[int] | None:
+    """``piles`` and one more pile (from ``sizes``) making the xor 0, or None if none does."""
+    total = 0
+    for p in piles:
+        total ^= _value(p)
+    fits = [t for t in sizes if _value(t) == total]
+    return piles + [rng.choice(fits)] if fits else None
+
+
+def _size_alone():
+    return ((s,) for s in ALL_SIZES)
+
+
+def _size_mixed():
+    """For each size s: s with one other pile of the same value (xor 0); s among 1 to 6 random
+    piles and a last pile that makes the xor 0, shuffled; s among 1 to 6 random piles."""
+    rng = random.Random(8_14)
+    twins = [(s, next(t for t in ALL_SIZES if t != s and _value(t) == _value(s))) for s in ALL_SIZES]
+    seen: set[tuple[int, ...]] = set(twins)  # the random inputs below never repeat one
+    for s, twin in zip(ALL_SIZES, twins, strict=True):
+        yield twin
+        while True:
+            fixed = _fix([s] + rng.choices(ALL_SIZES, k=rng.randint(1, 6)), rng)
+            if fixed is not None:
+                rng.shuffle(fixed)
+                if tuple(fixed) not in seen:
+                    break
+        seen.add(tuple(fixed))
+        yield tuple(fixed)
+        while True:  # a new input (a few random piles can repeat an earlier one)
+            mixed = [s] + rng.choices(ALL_SIZES, k=rng.randint(1, 6))
+            rng.shuffle(mixed)
+            if tuple(mixed) not in seen:
+                break
+        seen.add(tuple(mixed))
+        yield tuple(mixed)
+
+
+def _pile_count():
+    """n = 1..100 piles of random sizes."""
+    rng = random.Random(8_15)
+    return (tuple(rng.choices(ALL_SIZES, k=n)) for n in range(1, 101))
+
+
+def _every_size():
+    rng = random.Random(8_16)
+    shuffled = list(ALL_SIZES)
+    rng.shuffle(shuffled)
+    return [ALL_SIZES, ALL_SIZES[::-1], tuple(shuffled)]
+
+
+def coverage() -> list[Family]:
+    """Every pile size 1..60 alone and mixed (with a pile of equal value, xor 0, and among
+    random piles); every number of piles 1..100; every size at once."""
+    return [
+        Family("pile-size-alone", "every pile size 1..60 as the only pile", _size_alone, MAX_S),
+        Family("pile-size-mixed", "every pile size 1..60 with a pile of the same value (xor 0), among random piles "
+               "with a last pile making the xor 0, and among random piles", _size_mixed, 3 * MAX_S),
+        Family("pile-count", "every number of piles 1..100, random sizes", _pile_count, 100),
+        Family("every-size", "all 60 sizes in one input: ascending, descending, shuffled", _every_size, 3),
+    ]
+
+
+def _max_varied():
+    """10**6 random piles of 10..60 stones (3,000,008 bytes, the largest input) whose last pile
+    makes the xor 0 (YES): without it, or cut anywhere before it, the answer is NO."""
+    rng = random.Random(8_17)
+    two_digit = range(10, MAX_S + 1)
+    while True:
+        fixed = _fix(rng.choices(two_digit, k=MAX_N - 1), rng, two_digit)
+        if fixed is not None:
+            return [tuple(fixed)]
+
+
+def _max_shapes():
+    return [
+        (MAX_S,) * MAX_N,
+        (47,) * (MAX_N - 1) + (45,),  # 9 ^ 9 = 0 (YES): decided by the last pile
+    ]
+
+
+def worst_cases() -> list[Family]:
+    return [
+        Family("max-varied", "10**6 random piles of 10..60 (3,000,008 bytes), the xor made 0 by the last pile",
+               _max_varied, 1, kind="worst",
+               adversary="input size: the largest input, varied, where a truncated read changes the answer"),
+        Family("max-shapes", "10**6 piles: all 60; 999,999 of 47 and a last 45 (YES only with it)", _max_shapes, 2,
+               kind="worst", adversary="time: the most piles; a per-pile cost shows"),
     ]
 
 

@@ -9,10 +9,13 @@ letter, long periodic and palindromic patterns, maximum lengths, and plain rando
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
 from fast.string_cut import RUN_GAME_CODE, cuttable_runs
 from gamecert.coverage import bucket
+from gamecert.game import Family
 from gamecert.octal import OctalGame
 
 MAX = 5000
@@ -112,6 +115,147 @@ def oracle_instances():
 
 def largest() -> list[str]:
     return ["a" * MAX, "ab" * (MAX // 2), ("abacaba" * MAX)[:MAX], ("abcabd" * MAX)[:MAX], "abc" * (MAX // 3) + "ab"]
+
+
+# ---- designed families (component coverage and worst cases) ---------------------------------
+
+#: letter pairs for run blocks; x, y, z are kept for filler, so blocks and filler never make a cut
+PAIRS = tuple(zip("acegikmoqsu", "bdfhjlnprtv", strict=True))
+FILLER = "xyz"
+LONGEST = MAX - 2  # the longest run a 5000-letter string holds
+
+
+def _block(length: int, k: int) -> str:
+    """A run of ``length`` cuttable positions in pair ``k``'s letters (one letter when 3 | k)."""
+    a, b = PAIRS[k % len(PAIRS)]
+    pair = a + (a if k % 3 == 0 else b)
+    return (pair * (length // 2 + 2))[: length + 2]
+
+
+def _filler(n: int) -> str:
+    return (FILLER * (n // 3 + 1))[:n]
+
+
+def _run_alone():
+    return (_block(length, length) for length in range(1, LONGEST + 1))
+
+
+def _run_ends():
+    """Run L at the start and run 4996 - L at the end of 5000 letters (no filler between), then
+    the three longest runs at the end after filler."""
+    for length in range(1, LONGEST + 1):
+        other = MAX - 4 - length
+        tail = _block(other, length + 1) if other > 0 else _filler(MAX - length - 2)
+        yield _block(length, length) + tail
+    for length in range(MAX - 4, LONGEST):
+        yield _filler(MAX - length - 2) + _block(length, length)
+
+
+def _run_middle():
+    """Runs L and 4990 - L (L = 1..2495) between 3 filler letters at each end, then the runs
+    4990..4994 alone, centred in filler."""
+    inner = MAX - 6
+    for length in range(1, MIDDLE_PAIRS + 1):
+        yield _filler(3) + _block(length, length) + _block(inner - 4 - length, length + 1) + _filler(3)
+    for length in range(inner - 4, MAX - 5):
+        left = (MAX - length - 2) // 2
+        yield _filler(left) + _block(length, length) + _filler(MAX - length - 2 - left)
+
+
+MIDDLE_PAIRS = (MAX - 10) // 2
+
+
+LAYOUT_RUNS = (1, 2, 3, 4, 5, 8, 13, 34, 51, 52)
+LAYOUT_GAPS = (1, 2, 3, 5)
+LETTERS_FOR_RUNS = "abcdefghijklmnopqrstuvw"
+
+
+def layout(length: int, gap: int, size: int = MAX) -> str:
+    """Runs of ``length`` separated by ``gap`` non-cuttable positions, cut to ``size`` letters.
+
+    Gap 1: each block starts on the previous block's last letter (that letter's position has
+    two different neighbours); gap g >= 2: g - 2 filler letters between blocks of new letters.
+
+    >>> layout(1, 1, 9), layout(2, 3, 12)
+    ('abacadaea', 'ababxcdcdxef')
+    """
+    out = ""
+    k = 0
+    while len(out) < size:
+        if gap == 1 and out:
+            first = out[-1]
+            other = next(ch for ch in LETTERS_FOR_RUNS[k % 23:] + LETTERS_FOR_RUNS if ch not in (first, out[-2]))
+            out += ((first + other) * (length // 2 + 2))[1 : length + 2]
+        else:
+            a, b = LETTERS_FOR_RUNS[(2 * k) % 22], LETTERS_FOR_RUNS[(2 * k + 1) % 22]
+            out += _filler(gap - 2) * bool(out) + ((a + b) * (length // 2 + 2))[: length + 2]
+        k += 1
+    return out[:size]
+
+
+def _structures():
+    """Runs of each length in LAYOUT_RUNS at each gap in LAYOUT_GAPS through 5000 letters, and
+    random text."""
+    for length in LAYOUT_RUNS:
+        for gap in LAYOUT_GAPS:
+            yield layout(length, gap)
+    rng = random.Random(8_4)
+    for alphabet in ("ab", "ab", "ab", "abc", "abc", LOWER):
+        yield "".join(rng.choice(alphabet) for _ in range(MAX))
+
+
+def coverage() -> list[Family]:
+    """Every run length 1..4998 alone, at the start, at the end and inside 5000 letters; varied
+    layouts of runs and gaps."""
+    return [
+        Family("run-length-alone", f"every run length 1..{LONGEST} of cuttable positions as the whole string "
+               "(two alternating letters, or one letter for every third length)", _run_alone, LONGEST),
+        Family("run-length-ends", f"every run length 1..{LONGEST} at the start and at the end of a 5000-letter "
+               "string (run L first and run 4996 - L, or filler, last; then 4996 and 4997 last)", _run_ends, LONGEST + 2),
+        Family("run-length-middle", f"every run length 1..{MAX - 6} inside a 5000-letter string, away from both ends "
+               "(runs L and 4990 - L between filler, then 4990..4994 alone in filler)", _run_middle, MIDDLE_PAIRS + 5),
+        Family("piece-structures", f"5000 letters of runs of each length in {LAYOUT_RUNS} separated by each gap in "
+               f"{LAYOUT_GAPS} (non-cuttable positions); random 5000-letter text over ab, abc and a-z", _structures,
+               len(LAYOUT_RUNS) * len(LAYOUT_GAPS) + 6),
+    ]
+
+
+def late_cut() -> list[str]:
+    """5000 letters whose winning cuts all lie in the last 5 letters (checked cut by cut in the
+    tests): 1664 to 2495 losing cuts first, so a solution that re-solves the whole string for
+    each cut in turn is quadratic."""
+    end = "ababa"  # a run of 3 (value 2): its cuts win, those before lose
+    out = []
+    for pattern in ("abac", "cdcx", "aab"):
+        body = (pattern * (MAX // len(pattern) + 1))[: MAX - len(end) - 3]
+        out.append(body + "xyz" + end)
+    return out
+
+
+def _max_random():
+    rng = random.Random(8_5)
+    for alphabet in ("ab", "ab", "abc", "abc", "abcd", LOWER):
+        yield "".join(rng.choice(alphabet) for _ in range(MAX))
+
+
+def _slow_shapes():
+    """Shapes that cost a quadratic solution most: one run of 4998 (a mex over every cut of
+    every length), two equal runs (Second: every cut is tried and loses), runs of 1 throughout."""
+    half = MAX // 2 - 2
+    return ["a" * MAX, _block(LONGEST, 1), _block(half, 1) + _block(half, 2), ("abac" * MAX)[:MAX],
+            ("aab" * MAX)[:MAX]]
+
+
+def worst_cases() -> list[Family]:
+    return [
+        Family("late-winning-cut", "5000 letters whose winning cuts all lie in the last 5 letters, after "
+               "1664 to 2495 losing cuts (runs of 1)", late_cut, 3, kind="worst",
+               adversary="time: a solution that re-solves the string for every cut in turn (winning move as late as possible)"),
+        Family("slow-shapes", "one run of 4998, two equal runs of 2498 (every cut loses), 2499 runs of 1 and no run",
+               _slow_shapes, 5, kind="worst", adversary="time: quadratic run DPs and exhaustive cut searches"),
+        Family("max-random", "6 random 5000-letter strings over ab, abc, abcd and a-z", _max_random, 6, kind="worst",
+               adversary="input size: maximal strings with varied content"),
+    ]
 
 
 def features(s: str):

@@ -4,4 +4,4 @@ The candidate programs under ``tests/candidates*/`` are stdin/stdout programs th
 subprocesses; importing them (as ``--doctest-modules`` would) would make them read stdin.
 """
 
-collect_ignore_glob = ["candidates/*", "candidates_certify/*", "golden/*"]
+collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "hostile/*", "golden/*"]

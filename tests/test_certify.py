@@ -158,7 +158,8 @@ def test_answer_missing_its_number_is_a_wrong_answer(tmp_path):
 def test_answers_are_compared_after_whitespace_normalisation(tmp_path):
     """'First 7' on one line is the same answer as two lines: a right program is CERTIFIED (exit 0),
     with a certificate stating its evidence."""
-    proc, path = certify("string_cut", MINE / "string_cut_one_line.py", tmp_path, runs=60, examples=5)
+    proc, path = certify("string_cut", MINE / "string_cut_one_line.py", tmp_path, "--phases",
+                         "exhaustive,random,largest", runs=60, examples=5)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert sorted(p.name for p in path.iterdir()) == ["certificate.json", "certificate.md"]
     cert = json.loads((path / "certificate.json").read_text())
@@ -169,6 +170,7 @@ def test_answers_are_compared_after_whitespace_normalisation(tmp_path):
     # 60 runs cover every abc-string up to length 3 (39) and the ab-strings of length 4 (16)
     assert swept["abc-strings"]["up_to"] == 3 and swept["abc-strings"]["inputs"] == 39
     assert swept["ab-strings"]["up_to"] == 4 and swept["ab-strings"]["inputs"] == 30
+    assert cert["skipped_phases"] == ["coverage", "worst"]
     assert cert["tests"] == 2 + 39 + 16 + 5 + len(cert["largest_sizes"])
     assert cert["slowest_s"] > 0
     assert "CERTIFIED" in proc.stdout and "tests/s" in proc.stdout
@@ -179,7 +181,8 @@ def test_random_phase_shrinks_and_replays_with_its_seed(tmp_path):
     to 30 letters; the same seed gives the same report input."""
     inputs = []
     for run in range(2):
-        proc, path = certify("word_game", MINE / "word_game_long.py", tmp_path / str(run), runs=20, examples=60)
+        proc, path = certify("word_game", MINE / "word_game_long.py", tmp_path / str(run), "--phases",
+                             "samples,exhaustive,random", runs=20, examples=60)
         data = report_of(proc, path)
         assert data["verdict"] == "WA" and data["phase"] == "random"
         inputs.append(data["input"])

@@ -15,8 +15,9 @@ from typing import Any
 
 from gamecert.engine.execute import Outcome
 from gamecert.engine.judge import Failure
+from gamecert.engine.plan import PHASES
 from gamecert.errors import OutOfReach
-from gamecert.reports import Certificate, FailureReport, FamilyEvidence, SpaceEvidence, timestamp
+from gamecert.reports import Certificate, FailureReport, FamilyEvidence, Provenance, SpaceEvidence, timestamp
 
 
 def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
@@ -26,7 +27,7 @@ def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
     for g in outcome.groups:
         if g.phase == "exhaustive" and g.size is not None:
             for name, n in g.space_counts:
-                done[name, g.size] = done.get((name, g.size), True) and g.completed
+                done[name, g.size] = done.get((name, g.size), False) or g.completed
                 counts[name, g.size] = n
     out = []
     for name, description, sizes in outcome.plan.spaces:
@@ -43,7 +44,7 @@ def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
 
 def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
     return tuple(
-        FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.planned, g.done, g.completed, g.adversary)
+        FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary)
         for g in outcome.groups if g.phase in ("coverage", "worst")
     )
 
@@ -81,7 +82,9 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
 
 def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome | None, limits: Any,
                  tests_run: int, interrupted: bool = False, extra_notes: Sequence[str] = (),
-                 plan: Any = None) -> FailureReport:
+                 plan: Any = None, provenance: Provenance | None = None) -> FailureReport:
+    """The report of ``failure``; ``provenance`` defaults to the candidate's own (built with the
+    default compile command and interpreter)."""
     game = entry.game
     plan = plan if plan is not None else outcome.plan
     try:
@@ -125,6 +128,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         tests_run=tests_run,
         interrupted=interrupted,
         notes=tuple(notes),
+        provenance=provenance if provenance is not None else Provenance.of(candidate),
     )
 
 
@@ -145,7 +149,8 @@ def candidate_spec_for_replay(candidate: Any) -> str:
 
 
 def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
-                      notes: Sequence[str] = ()) -> Certificate:
+                      notes: Sequence[str] = (), provenance: Provenance | None = None) -> Certificate:
+    """The certificate of a run that found nothing (see :func:`build_report` for ``provenance``)."""
     stats = outcome.stats
     plan = outcome.plan
     return Certificate(
@@ -173,6 +178,8 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         jobs=outcome.jobs,
         cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
         audits=stats.audits,
+        skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),
+        provenance=provenance if provenance is not None else Provenance.of(candidate),
     )
 
 

@@ -42,10 +42,15 @@ class GroupOutcome:
     adversary: str = ""
     failed: bool = False
     space_counts: tuple[tuple[str, int], ...] = ()
+    #: inputs it holds, and how many ran
+    runs: int = 0
+    runs_done: int = 0
+    #: every chunk of it was handed out (a lazy family's chunks are cut as they are reached)
+    listed_all: bool = True
 
     @property
     def completed(self) -> bool:
-        return self.chunks_done == self.chunks and not self.failed
+        return self.listed_all and self.chunks_done == self.chunks and not self.failed
 
 
 @dataclass
@@ -62,6 +67,11 @@ class Outcome:
 
     @property
     def failure(self) -> Failure | None:
+        """The fault to report: the first in plan order of the last search that found one (the
+        sweep of smaller inputs after a fault is a later search), whatever the runners' timing."""
+        ordered = [f for f in self.failures if f.order is not None]
+        if ordered:
+            return max(ordered, key=lambda f: (f.order[0], -f.order[1]))
         return min(self.failures, key=Failure.sort_key) if self.failures else None
 
     def done_chunks(self) -> set[str]:
@@ -83,8 +93,11 @@ class _Display:
 
 
 class Executor:
+    """Runs a plan; ``expected_cache`` (input text to expected answer) may be shared by the
+    certifications of several candidates on the same plan, so the oracle answers each input once."""
+
     def __init__(self, entry: Any, plan: Plan, open_runner: Callable[[], Any], jobs: int = 1,
-                 display: Any = None) -> None:
+                 display: Any = None, expected_cache: dict[str, Any] | None = None) -> None:
         self.entry = entry
         self.plan = plan
         self.open_runner = open_runner
@@ -93,38 +106,40 @@ class Executor:
         self.stats = Stats()
         self.outcome = Outcome(plan, self.stats, jobs=self.jobs)
         self.stop = threading.Event()
-        self.tasks: queue.Queue[tuple[Chunk, float | None] | None] = queue.Queue()
+        self.tasks: queue.Queue[tuple[Chunk, float | None, int] | None] = queue.Queue()
         self.results: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self.expected_cache: dict[str, Any] = {}
+        self.expected_cache: dict[str, Any] = expected_cache if expected_cache is not None else {}
         self.judges: list[Judge] = []
         self.threads: list[threading.Thread] = []
         self.in_flight = 0
         self.by_key: dict[str, GroupOutcome] = {}
         self.shrink_s = SHRINK_SECONDS.get(plan.profile.name, 30.0)
         self.error: BaseException | None = None
-        #: after an exhaustive fault at size k, chunks of sizes below k go on (None: no fault; -1: stop all)
-        self.stop_below: int | None = None
+        #: after a fault found by the chunk handed out n-th, chunks handed out before it go on, so the
+        #: fault reported is the first in plan order whatever the timing (None: no fault; -1: stop all)
+        self.stop_after: int | None = None
+        self.seq = 0
+        #: a new segment starts with the sweep of smaller inputs that follows a fault
+        self.segment = 0
+        self._local = threading.local()
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:
         if text == "confirming":
+            seq = getattr(self._local, "seq", -1)
             with self.stats.lock:
-                if failure is not None and failure.phase == "exhaustive":
-                    # smaller sizes still running go on: a smaller failure there is the one to report
-                    size = failure.size
-                    self.stop_below = size if self.stop_below is None else min(self.stop_below, size)
-                else:
-                    self.stop_below = -1
-            self.stop.set()  # the others stop at their next test
+                if self.stop_after is None or (0 <= seq < self.stop_after):
+                    self.stop_after = seq
+            self.stop.set()  # the chunks handed out after this one stop at their next test
         self.display.event(text)
 
-    def _stopped(self, chunk: Chunk, deadline: float | None) -> bool:
+    def _stopped(self, seq: int, deadline: float | None) -> bool:
         if deadline is not None and time.monotonic() >= deadline:
             return True
         if not self.stop.is_set():
             return False
-        below = self.stop_below
-        return below is None or below < 0 or chunk.size is None or chunk.size >= below
+        after = self.stop_after
+        return after is None or after < 0 or seq > after
 
     def _worker(self) -> None:
         runner = judge = None
@@ -133,7 +148,8 @@ class Executor:
                 item = self.tasks.get()
                 if item is None:
                     return
-                chunk, deadline = item
+                chunk, deadline, seq = item
+                self._local.seq = seq
                 try:
                     if runner is None:
                         runner = self.open_runner()
@@ -141,14 +157,14 @@ class Executor:
                                       expected_cache=self.expected_cache, on_event=self._event)
                         self.judges.append(judge)
 
-                    def stop(chunk: Chunk = chunk, deadline: float | None = deadline) -> bool:
-                        return self._stopped(chunk, deadline)
+                    def stop(seq: int = seq, deadline: float | None = deadline) -> bool:
+                        return self._stopped(seq, deadline)
 
                     outcome = judge.run_chunk(chunk, stop, self.shrink_s)
                 except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                     self.results.put(("error", exc))
                     continue
-                self.results.put(("done", outcome))
+                self.results.put(("done", (outcome, seq)))
         finally:
             if runner is not None:
                 runner.close()
@@ -182,16 +198,18 @@ class Executor:
                 self.error = self.error or value
                 self.stop.set()
             else:
-                self._record(value)
+                self._record(*value)
             block = False
 
-    def _record(self, outcome: ChunkOutcome) -> None:
+    def _record(self, outcome: ChunkOutcome, seq: int) -> None:
         group = self.by_key[outcome.chunk.group]
         group.done += outcome.tests
+        group.runs_done += outcome.runs
         if outcome.completed:
             group.chunks_done += 1
         if outcome.failure is not None:
             group.failed = True
+            outcome.failure.order = (self.segment, seq)
             self.outcome.failures.append(outcome.failure)
 
     def _drain(self) -> None:
@@ -201,7 +219,8 @@ class Executor:
     def _submit(self, chunk: Chunk, deadline: float | None) -> None:
         while self.in_flight >= self.jobs:
             self._collect(block=True)
-        self.tasks.put((chunk, deadline))
+        self.tasks.put((chunk, deadline, self.seq))
+        self.seq += 1
         self.in_flight += 1
 
     # ---- the plan ---------------------------------------------------------------------------
@@ -215,7 +234,8 @@ class Executor:
                 if self.outcome.failures or self.error is not None:
                     break
                 share = SHARES.get(phase.name)
-                fixed = plan.by_counts or (phase.name == "random" and plan.random_fixed)
+                # a sweep fixed by counts runs whole; the designed families keep their time shares
+                fixed = (phase.name == "exhaustive" and plan.by_counts) or (phase.name == "random" and plan.random_fixed)
                 deadline = None if share is None or fixed else start + share * plan.budget_s
                 if deadline is not None and time.monotonic() >= deadline:
                     self.outcome.cut[phase.name] = 0.0
@@ -231,6 +251,7 @@ class Executor:
                 self._sweep_below(failure, start)
         except KeyboardInterrupt:
             self.outcome.interrupted = True
+            self.stop_after = -1
             self.stop.set()
             try:
                 self._drain()
@@ -270,41 +291,58 @@ class Executor:
                 g.phase == name and not g.completed and not g.failed for g in self.outcome.groups):
             self.outcome.cut[name] = deadline
 
-    def _register(self, group: Group) -> None:
-        outcome = GroupOutcome(group.phase, group.key, group.label, group.tests, chunks=len(group.chunks),
-                               size=group.size, spaces=group.spaces, adversary=group.adversary,
-                               space_counts=group.space_counts)
+    def _register(self, group: Group) -> GroupOutcome:
+        lazy = group.lazy is not None
+        outcome = GroupOutcome(group.phase, group.key, group.label, group.tests,
+                               chunks=0 if lazy else len(group.eager), size=group.size, spaces=group.spaces,
+                               adversary=group.adversary, space_counts=group.space_counts, runs=group.runs,
+                               listed_all=not lazy)
         self.by_key[group.key] = outcome
         self.outcome.groups.append(outcome)
+        return outcome
 
     def _in_order(self, groups: Iterator[Group]) -> Iterator[Chunk]:
         for group in groups:
-            self._register(group)
-            yield from group.chunks
+            outcome = self._register(group)
+            for chunk in group.iter_chunks():
+                if group.lazy is not None:
+                    outcome.chunks += 1
+                yield chunk
+            outcome.listed_all = True
             if self.stop.is_set():
                 return
 
     def _interleaved(self, groups: Iterator[Group]) -> Iterator[Chunk]:
-        listed = list(groups)
-        for group in listed:
-            self._register(group)
-        longest = max((len(g.chunks) for g in listed), default=0)
-        for i in range(longest):
-            for group in listed:
-                if i < len(group.chunks):
-                    yield group.chunks[i]
+        """One chunk of each group in turn, cut as reached: a phase the budget cuts short has
+        still touched every family."""
+        active = [(self._register(g), g.iter_chunks()) for g in groups]
+        while active:
+            still = []
+            for outcome, chunks in active:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    outcome.listed_all = True
+                    continue
+                if not outcome.listed_all:
+                    outcome.chunks += 1
+                still.append((outcome, chunks))
+                yield chunk
+            active = still
 
     def _sweep_below(self, failure: Failure, start: float) -> None:
         """The exhaustive sizes below a fault found elsewhere: a smaller failing input, if any."""
-        phase = self.plan.phase("exhaustive")
-        if phase is None:
+        from gamecert.engine.plan import below_groups
+
+        if self.plan.phase("exhaustive") is None:
             return
         deadline = None if self.plan.by_counts else max(
             start + self.plan.budget_s, time.monotonic()) + MINIMAL_SWEEP_GRACE * self.plan.budget_s
-        # sizes up to the fault's own: at its size, the first failing input in sweep order wins
-        below = (g for g in phase.groups() if g.size is not None and g.size <= failure.size)
+        # sizes up to the fault's own (at its size, the first failing input in sweep order wins),
+        # space by space, the cheapest first
+        below = below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive)
+        self.segment += 1
         self.stop.clear()
-        self.stop_below = None
+        self.stop_after = None
         self.display.phase("exhaustive (smaller inputs)", deadline)
         seen = set(self.by_key)
         fresh = (g for g in below if g.key not in seen)

@@ -23,7 +23,7 @@ from typing import Any
 from gamecert import interrupts
 from gamecert.engine.plan import PHASES, Chunk, HarnessError
 from gamecert.errors import AnswerError, OutOfReach
-from gamecert.reports import clip
+from gamecert.reports import clip, visible, without_verdict
 from gamecert.verdict import Verdict
 
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
@@ -86,6 +86,8 @@ class Failure:
     reruns: tuple[int, int] | None = None
     #: what the shrinker tried: (smaller inputs run, whether it finished without a budget cut)
     shrink: tuple[int, bool] | None = None
+    #: where in the plan it was found: (search, chunk handed out n-th), set by the executor
+    order: tuple[int, int] | None = None
 
     @property
     def nondeterministic(self) -> bool:
@@ -363,7 +365,14 @@ class Judge:
         finished = False
         while True:
             improved = False
-            for candidate in game.smaller(current.instance):
+            try:
+                offered = list(game.smaller(current.instance))
+            except Exception as exc:  # noqa: BLE001 - a game's shrinker is the game author's code
+                current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
+                                     f"({type(exc).__name__}: {exc})")
+                current.shrink = (tried, False)
+                return current
+            for candidate in offered:
                 if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
                     current.shrink = (tried, False)
                     return current
@@ -409,25 +418,12 @@ def _without_status(text: str, status: str) -> str:
     >>> _without_status("TLE: CPU time 2.1 s > limit 2 s", "tle")
     'CPU time 2.1 s > limit 2 s'
     """
-    prefix = status.upper() + ": "
-    return text[len(prefix):] if text.startswith(prefix) else text
+    return without_verdict(text, status.upper())
 
 
 def _one_line(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     return visible(line if len(line) <= 160 else line[:157] + "...")
-
-
-def visible(text: str) -> str:
-    r"""``text`` with control characters shown as escapes: a candidate's output or stderr must
-    not drive the user's terminal (clear it, retitle it, hide what follows).
-
-    >>> print(visible("Bob\x1b[2J\x00"))
-    Bob\x1b[2J\x00
-    """
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 __all__ = ["ChunkOutcome", "Failure", "HarnessError", "Judge", "Stats", "expected_answer", "visible"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,18 +37,18 @@ PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
 #: phase that ends early leaves its time to the next. ``None``: always run in full.
 SHARES: dict[str, float | None] = {
     "samples": None,
-    "coverage": 0.30,
-    "worst": 0.45,
-    "exhaustive": 0.80,
+    "coverage": 0.40,
+    "worst": 0.55,
+    "exhaustive": 0.85,
     "random": 0.95,
     "largest": None,
 }
 #: work per chunk, in run units: a run (one input, which may hold several games) costs one unit
-#: plus one per :data:`RUN_BYTES` bytes of input, so that chunks take about the same time whatever
+#: plus one per :data:`RUN_BYTES` bytes of input, so that chunks take more nearly the same time whatever
 #: the input size and however many games a run holds (pytest-xdist balances items of even size)
 CHUNK_RUNS = 256
 #: input bytes that cost as much as starting one run (judging and answering grow with the input)
-RUN_BYTES = 256
+RUN_BYTES = 1024
 #: and at most this many input bytes per chunk
 CHUNK_BYTES = 4 << 20
 #: Hypothesis examples per random block
@@ -85,20 +85,43 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Group:
-    """A family, one size of the exhaustive sweep or a random block: completed or not, as a whole."""
+    """A family, one size of the exhaustive sweep or a random block: completed or not, as a whole.
+
+    A family's chunks are cut lazily (``lazy``), as the executor reaches them: a family of
+    large inputs is never held in memory whole; ``chunks`` lists them all when needed (pytest).
+    """
 
     phase: str
     key: str
     label: str
-    chunks: tuple[Chunk, ...]
+    eager: tuple[Chunk, ...] = ()
     size: int | None = None
     spaces: tuple[str, ...] = ()
     adversary: str = ""
     #: exhaustive: (space, inputs of this size in it), before shared inputs are merged
     space_counts: tuple[tuple[str, int], ...] = ()
+    lazy: Callable[[], Iterator[Chunk]] | None = field(default=None, repr=False, compare=False)
+    #: inputs (runs) the group holds
+    runs: int = 0
+
+    def iter_chunks(self) -> Iterator[Chunk]:
+        return self.lazy() if self.lazy is not None else iter(self.eager)
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]:
+        if self.lazy is None:
+            return self.eager
+        cached = self.__dict__.get("_listed")
+        if cached is None:
+            cached = tuple(self.lazy())
+            object.__setattr__(self, "_listed", cached)
+        return cached
 
     @property
     def tests(self) -> int:
+        """Single games it holds (for a lazy family: its inputs, without listing them)."""
+        if self.lazy is not None and "_listed" not in self.__dict__:
+            return self.runs
         return sum(c.games for c in self.chunks)
 
 
@@ -155,21 +178,28 @@ def exhaustive_tests(game: Game, profile: Profile) -> int:
 
 def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None = None,
               examples: int | None = None, exhaustive_tests: int | None = None,
-              chunk_runs: int = CHUNK_RUNS) -> Plan:
+              chunk_runs: int = CHUNK_RUNS, phases: Sequence[str] | None = None) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
     ``budget_s`` (default: the profile's) bounds the run by time. ``exhaustive_tests`` fixes the
     exhaustive sweep by counts instead (whole sizes, in single games) and ``examples`` the
     random phase, as the pytest route needs; either makes the plan independent of speed.
+    ``phases`` keeps only the phases named (samples always run).
     """
+    if phases is not None:
+        unknown = [p for p in phases if p not in PHASES]
+        if unknown:
+            from gamecert.errors import UsageError
+
+            raise UsageError(f"unknown phase {unknown[0]!r}; the phases are {', '.join(PHASES)}")
     game = entry.game
     strategies = entry.strategies
     by_counts = exhaustive_tests is not None
     budget = float(budget_s if budget_s is not None else profile.budget_s)
     spaces = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in game.exhaustive_spaces())
     samples = _sample_group(game)
-    phases = [
-        PhasePlan("samples", lambda: iter([samples] if samples.chunks else [])),
+    plans = [
+        PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
         PhasePlan("coverage", lambda: _family_groups(game, "coverage", _families(strategies, "coverage"), chunk_runs),
                   interleave=True),
         PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases"), chunk_runs),
@@ -180,7 +210,9 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
                                                    (profile.examples if examples is None else examples))),
         PhasePlan("largest", lambda: _largest_groups(game, strategies, chunk_runs)),
     ]
-    return Plan(game.name, profile, seed, budget, tuple(phases), spaces, by_counts, examples is not None)
+    if phases is not None:
+        plans = [p for p in plans if p.name == "samples" or p.name in phases]
+    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None)
 
 
 def _sample_group(game: Game) -> Group:
@@ -193,7 +225,7 @@ def _sample_group(game: Game) -> Group:
         texts.append(text)
     chunk = Chunk("samples", "samples", "samples", tuple(instances), tuple(texts),
                   sum(len(_singles(game, i)) for i in instances))
-    return Group("samples", "samples", "the statement's samples", (chunk,) if instances else ())
+    return Group("samples", "samples", "the statement's samples", (chunk,) if instances else (), runs=len(instances))
 
 
 def _families(strategies: Any, name: str) -> list[Any]:
@@ -204,9 +236,9 @@ def _families(strategies: Any, name: str) -> list[Any]:
 def _family_groups(game: Game, phase: str, families: Sequence[Any], chunk_runs: int) -> Iterator[Group]:
     for family in families:
         key = f"{phase}-{family.name}"
-        chunks = _cut(game, phase, key, list(family.instances()), chunk_runs)
-        yield Group(phase, key, f"{family.name}: {family.description}", tuple(chunks),
-                    adversary=getattr(family, "adversary", ""))
+        yield Group(phase, key, f"{family.name}: {family.description}", adversary=getattr(family, "adversary", ""),
+                    lazy=lambda family=family, key=key: _cut_lazily(game, phase, key, family.instances(), chunk_runs),
+                    runs=family.count)
 
 
 def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Group]:
@@ -214,17 +246,37 @@ def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Gr
     if largest:
         chunks = _cut(game, "largest", "largest", largest, 1)
         yield Group("largest", "largest", "the strategy's maximum-size inputs", tuple(chunks),
-                    size=max(game.size(i) for i in largest))
+                    size=max(game.size(i) for i in largest), runs=len(largest))
 
 
-def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: int | None) -> Iterator[Group]:
+def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS) -> Iterator[Group]:
+    """The exhaustive spaces' sizes up to ``size``, space by space, the cheapest space first.
+
+    After a fault of size ``size`` found elsewhere, this is what can show it minimal (or find a
+    smaller one): a small space is finished whole before a large one starts, so its claim is not
+    held up by the other's size.
+    """
+    spaces = list(game.exhaustive_spaces())
+    cost = []
+    for sp in spaces:
+        sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if s <= size]
+        cost.append((sum(1 for s in sizes for _ in sp.instances(s)), sp.name, sizes))
+    for _count, name, sizes in sorted(cost):
+        for group in _exhaustive_groups(game, 1.0, chunk_runs, None, only=name, sizes=sizes):
+            yield group
+
+
+def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: int | None,
+                       only: str | None = None, sizes: Sequence[int] | None = None) -> Iterator[Group]:
     """One group per size, smallest first across all spaces; inputs two spaces share run once.
 
     Singles of a multi-game format are packed ``max_batch`` to a run. With ``max_tests`` the
     sweep stops before the first size that does not fit whole.
     """
-    spaces = list(game.exhaustive_spaces())
+    spaces = [sp for sp in game.exhaustive_spaces() if only is None or sp.name == only]
     allowed = [sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if sp.sizes else () for sp in spaces]
+    if sizes is not None:
+        allowed = [tuple(s for s in a if s in sizes) for a in allowed]
     sizes = sorted({s for sizes in allowed for s in sizes})
     used = 0
     closed: set[str] = set()  # by counts: a space stops at its first size that does not fit
@@ -259,10 +311,10 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
         runs = [singles[i] if batch == 1 else (game.merge(singles[i:i + batch]) if len(singles[i:i + batch]) > 1
                                                else singles[i])
                 for i in range(0, len(singles), batch)]
-        key = f"exhaustive-size-{size}"
+        key = f"exhaustive-size-{size}" if only is None else f"exhaustive-{only}-size-{size}"
         chunks = _cut(game, "exhaustive", key, runs, chunk_runs, size=size)
         yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
-                    size=size, spaces=tuple(names), space_counts=tuple(counts))
+                    size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
 
 
 def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None) -> Iterator[Group]:
@@ -276,7 +328,8 @@ def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, tota
         drawn = draw_examples(strategy, n, derive_seed(seed, block))
         key = f"random-{block}"
         chunks = _cut(game, "random", key, drawn, chunk_runs)
-        yield Group("random", key, f"{len(drawn)} Hypothesis examples, seed {derive_seed(seed, block)}", tuple(chunks))
+        yield Group("random", key, f"{len(drawn)} Hypothesis examples, seed {derive_seed(seed, block)}", tuple(chunks),
+                    runs=len(drawn))
         block += 1
         if left is not None:
             left -= n
@@ -289,8 +342,8 @@ def _singles(game: Game, instance: Any) -> tuple[Any, ...]:
 def run_cost(text: str) -> int:
     """The work of one run in run units: one, plus one per :data:`RUN_BYTES` bytes of input.
 
-    >>> run_cost("AAA\\n"), run_cost("x" * 4000)
-    (1, 16)
+    >>> run_cost("AAA\\n"), run_cost("x" * 4096)
+    (1, 5)
     """
     return 1 + len(text) // RUN_BYTES
 
@@ -324,6 +377,28 @@ def even_cuts(costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_byt
         if fits or parts >= n:
             return cuts
         parts += 1
+
+
+def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int) -> Iterator[Chunk]:
+    """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
+    :data:`CHUNK_BYTES` bytes, one chunk at a time (keys ``KEY-i``): a family is not drawn whole
+    in advance, so only its last chunk may be smaller than the bound (:func:`_cut` cuts a group
+    it holds whole into even shares)."""
+    batch: list[Any] = []
+    texts: list[str] = []
+    games = nbytes = number = cost = 0
+    for inst in instances:
+        text = game.format_input(inst)
+        if batch and (cost + run_cost(text) > chunk_runs or nbytes + len(text) > CHUNK_BYTES):
+            yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
+            batch, texts, games, nbytes, cost, number = [], [], 0, 0, 0, number + 1
+        batch.append(inst)
+        texts.append(text)
+        games += len(_singles(game, inst))
+        nbytes += len(text)
+        cost += run_cost(text)
+    if batch:
+        yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
 
 
 def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,

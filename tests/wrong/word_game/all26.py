@@ -1,0 +1,13 @@
+# kind: wrong only when all 26 letters occur
+# expect: WA
+import sys
+from collections import Counter
+
+word = sys.stdin.readline().strip()
+counts = Counter(word)
+total = 0
+for c in counts.values():
+    total ^= c % 3 or 3
+if len(counts) == 26:
+    total ^= 1
+print("Alice" if total else "Bob")
