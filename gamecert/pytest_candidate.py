@@ -1,24 +1,31 @@
 """pytest plugin: certify candidate programs as test items, ``pytest -n auto --candidate GAME=CANDIDATE``.
 
 Each ``--candidate GAME=CANDIDATE`` (repeatable) becomes a group of test items, one per chunk of
-the certification (see :mod:`gamecert.certify`): ``samples``, ``exhaustive-size-K`` for each
-size the budget covers, ``random-I`` for each block of Hypothesis cases (seed ``S + I``) and
-``largest``. pytest-xdist spreads the items over its workers; every item reports through pytest,
-so ``--junitxml`` and ``-k`` work as usual. At the end of the session the controlling process
-writes the same files ``gamecert certify`` writes: the report of the smallest fault found (a
-failing exhaustive size is minimal because every smaller size is its own item), or the
-certificate if every item passed (marked interrupted if some items did not run).
+its plan (see :mod:`gamecert.engine.plan`; a plan fixed by counts, so every process builds the
+same chunks): ``samples``, ``exhaustive-size-K`` (``-J`` when a size is cut into several
+chunks), ``random-I`` and ``largest-J``. pytest-xdist spreads the items over its workers, local
+(``-n auto``) or on other hosts (``-d --tx ssh=HOST//python=PY``); every item reports through
+pytest, so ``--junitxml`` and ``-k`` work as usual.
+
+No file system is assumed shared: the controller reads each candidate once and sends it to the
+workers with its sha256 (:mod:`gamecert.shipping`); a worker compiles a source itself, and refuses
+bytes that do not hash as sent. At the end of the session the controller alone writes the same
+files ``gamecert certify`` writes, merging every worker's evidence: the report of the smallest
+fault found over all workers, or the certificate if every item passed (marked interrupted if
+some items did not run). See ``docs/scale-out.md``.
 
 Options: ``--candidate-seed`` (default: chosen once and shared with the workers),
 ``--candidate-profile`` (default: ``--gamecert-profile`` or ``GAMECERT_PROFILE``),
-``--candidate-examples``, ``--candidate-time-limit``, ``--candidate-memory-limit`` and
-``--candidate-report-dir``. Without ``--candidate`` the plugin adds nothing.
+``--candidate-examples``, ``--candidate-time-limit``, ``--candidate-memory-limit``,
+``--candidate-compile`` and ``--candidate-report-dir``. Without ``--candidate`` the plugin adds
+nothing.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +36,7 @@ import pytest
 from gamecert.errors import GamecertError
 
 _SEED_KEY = "gamecert_candidate_seed"
+_CANDIDATES_KEY = "gamecert_candidates"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -47,6 +55,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="per test (default 256)")
     group.addoption("--candidate-report-dir", default="reports", metavar="DIR",
                     help="where reports and certificates go (default reports/)")
+    group.addoption("--candidate-compile", default=None, metavar="COMMAND",
+                    help="compile command of source candidates, with {src} and {exe} (default: the language's)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,17 +70,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @dataclass
 class _Target:
-    """One ``GAME=CANDIDATE`` and its plan; identical in the controller and every worker."""
+    """One ``GAME=CANDIDATE``: the candidate as this process runs it, and its plan (built after
+    pytest's start-up, identical in the controller and every worker)."""
 
     text: str
     entry: Any
     candidate: Any
     limits: Any
-    plan: Any
+    profile: Any
+    examples: int
+    seed: int
     group_id: str
+    #: the candidate as sent to workers (controller) or as received (worker)
+    shipment: Any = None
+    #: why this process cannot run the candidate (a worker whose shipment failed its checks)
+    error: str = ""
+    plan: Any = None
     groups: list[Any] = field(default_factory=list)
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
-    failures: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # (chunk key, report)
+    errors: list[str] = field(default_factory=list)
     written: Path | None = None
     verdict: str = ""
     #: a source that did not compile (its CompileError): no items, a CE report
@@ -79,39 +98,53 @@ class _Target:
     failing_input: str = ""
     failing_size: int | None = None
 
+    def build_plan(self) -> None:
+        """The plan, fixed by counts: every process that builds it gets the same chunks."""
+        from gamecert.engine.plan import exhaustive_tests, make_plan
 
-def _parse_target(text: str, config: pytest.Config, seed: int) -> _Target:
+        if self.plan is None:
+            self.plan = make_plan(self.entry, self.profile, self.seed, examples=self.examples,
+                                  exhaustive_tests=exhaustive_tests(self.entry.game, self.profile))
+            self.groups = [] if self.compile_error is not None else self.plan.all_groups()
+
+
+def _split_spec(text: str) -> tuple[str, str]:
+    game, sep, spec = text.partition("=")
+    if not sep or not game.strip() or not spec.strip():
+        raise GamecertError(f"--candidate wants GAME=CANDIDATE, got {text!r}")
+    return game.strip(), spec.strip()
+
+
+def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = None,
+                  group_id: str | None = None) -> _Target:
+    """A target from ``--candidate`` (controller, or a run without xdist), or from what the
+    controller shipped (``shipment`` given: a worker, which prepares the candidate itself)."""
     from gamecert import registry
     from gamecert.certify import _limits
-    from gamecert.engine.plan import exhaustive_tests, make_plan
     from gamecert.profiles import get_profile
     from gamecert.sandbox import Candidate
+    from gamecert.shipping import pack
 
-    game, sep, spec = text.partition("=")
-    if not sep or not game or not spec:
-        raise GamecertError(f"--candidate wants GAME=CANDIDATE, got {text!r}")
-    from gamecert.toolchains import CompileError
-
-    entry = registry.get(game.strip())
-    try:
-        candidate = Candidate.parse(spec.strip())
-    except CompileError as exc:
-        candidate = None
-        compile_error = exc
-    else:
-        compile_error = None
+    game, spec = _split_spec(text)
+    entry = registry.get(game)
     profile = get_profile(config.getoption("candidate_profile") or _core_profile(config))
     examples = config.getoption("candidate_examples")
     if examples is not None and examples < 0:
         raise GamecertError(f"--candidate-examples must be 0 or more, got {examples}")
     limits = _limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
-    plan = make_plan(entry, profile, seed, examples=profile.examples if examples is None else examples,
-                     exhaustive_tests=exhaustive_tests(entry.game, profile))
-    if compile_error is not None:
-        group_id = f"candidate/{entry.name}/{Path(compile_error.source).stem}"
-        return _Target(text, entry, None, limits, plan, group_id, [], compile_error=compile_error)
-    group_id = f"candidate/{entry.name}/{candidate.name}"
-    return _Target(text, entry, candidate, limits, plan, group_id, plan.all_groups())
+    examples = profile.examples if examples is None else examples
+    if shipment is None:
+        from gamecert.toolchains import CompileError
+
+        try:
+            candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
+        except CompileError as exc:  # one item, failing with the compiler's message; a CE report
+            group_id = f"candidate/{entry.name}/{Path(exc.source).stem}"
+            return _Target(text, entry, None, limits, profile, examples, seed, group_id, None, compile_error=exc)
+        shipment = pack(candidate, config.getoption("candidate_compile"))
+        group_id = f"candidate/{entry.name}/{candidate.name}"
+        return _Target(text, entry, candidate, limits, profile, examples, seed, group_id, shipment)
+    return _Target(text, entry, None, limits, profile, examples, seed, group_id or "", shipment)
 
 
 def _core_profile(config: pytest.Config) -> str | None:
@@ -127,15 +160,15 @@ class _CandidateSession:
     def __init__(self, config: pytest.Config, specs: list[str]) -> None:
         self.config = config
         self.is_worker = hasattr(config, "workerinput")
-        if self.is_worker:
-            seed = int(config.workerinput[_SEED_KEY])  # type: ignore[attr-defined]
-        else:
-            chosen = config.getoption("candidate_seed")
-            seed = chosen if chosen is not None else random.SystemRandom().randrange(1, 2**31)
-        self.seed = seed
         self.started = time.perf_counter()
+        self.folder: str | None = None  # a worker's own folder for the candidates it was sent
         try:
-            self.targets = [_parse_target(text, config, seed) for text in specs]
+            if self.is_worker:
+                self._worker_targets(config.workerinput)  # type: ignore[attr-defined]
+            else:
+                chosen = config.getoption("candidate_seed")
+                self.seed = chosen if chosen is not None else random.SystemRandom().randrange(1, 2**31)
+                self.targets = [_parse_target(text, config, self.seed) for text in specs]
         except GamecertError as exc:
             raise pytest.UsageError(f"gamecert: {exc}") from None
         seen: dict[str, int] = {}
@@ -144,18 +177,66 @@ class _CandidateSession:
             if seen[t.group_id] > 1:
                 t.group_id += f"-{seen[t.group_id]}"
 
-    # -- xdist: one seed for every worker --
+    def _worker_targets(self, workerinput: dict[str, Any]) -> None:
+        """A worker: the seed and the candidates come from the controller, never from this host's
+        file system. A candidate that fails its checks here does not stop the worker (xdist would
+        wait for it forever): every item of that candidate fails with the reason instead."""
+        import tempfile
+
+        from gamecert.shipping import Shipment, unpack
+        from gamecert.toolchains import CompileError
+
+        self.seed = int(workerinput[_SEED_KEY])
+        self.targets = []
+        self.folder = tempfile.mkdtemp(prefix="gamecert-worker-")
+        for index, sent in enumerate(workerinput[_CANDIDATES_KEY]):
+            if sent.get("compile_error") is not None:
+                source, output, command = sent["compile_error"]
+                target = _parse_target(sent["text"], self.config, self.seed, Shipment(sent["text"], "command"),
+                                       sent["group"])
+                target.shipment, target.compile_error = None, CompileError(source, output, tuple(command))
+                self.targets.append(target)
+                continue
+            shipment = Shipment.from_wire(sent["shipment"])
+            target = _parse_target(sent["text"], self.config, self.seed, shipment, sent["group"])
+            worker = workerinput.get("workerid", "worker")
+            try:
+                folder = Path(self.folder) / str(index)
+                folder.mkdir()
+                target.candidate = unpack(shipment, folder)
+            except (GamecertError, OSError) as exc:
+                target.error = f"worker {worker} cannot run {sent['text']!r}: {exc}"
+            self.targets.append(target)
+
+    # -- xdist: the seed and the candidates, to every worker --
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[_SEED_KEY] = self.seed
-
-    def pytest_report_header(self, config: pytest.Config) -> list[str]:
-        return [
-            f"gamecert candidate {t.text}: does not compile (CE)" if t.compile_error is not None else
-            f"gamecert candidate {t.text}: profile {t.plan.profile.name}, seed {self.seed}, "
-            f"{sum(len(g.chunks) for g in t.groups)} items, {sum(g.tests for g in t.groups)} tests"
+        node.workerinput[_CANDIDATES_KEY] = [
+            {"text": t.text, "group": t.group_id,
+             "shipment": t.shipment.to_wire() if t.shipment is not None else None,
+             # a source that did not compile here: the workers make its one failing item alike
+             "compile_error": None if t.compile_error is None else
+             [t.compile_error.source, t.compile_error.output, list(t.compile_error.command)]}
             for t in self.targets
         ]
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self.folder is not None:
+            import shutil
+
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def pytest_report_header(self, config: pytest.Config) -> list[str]:
+        lines = []
+        for t in self.targets:
+            if t.compile_error is not None:
+                lines.append(f"gamecert candidate {t.text}: does not compile (CE)")
+                continue
+            what = t.shipment.kind if t.shipment.kind == "command" else \
+                f"{t.shipment.kind} {t.shipment.name}, sha256 {t.shipment.sha256[:16]}..."
+            lines.append(f"gamecert candidate {t.text}: {what}; profile {t.profile.name}, seed {self.seed}")
+        return lines
 
     # -- collection (first, so that -k and -m see these items too) --
     @pytest.hookimpl(tryfirst=True)
@@ -167,6 +248,7 @@ class _CandidateSession:
             config.hook.pytest_deselected(items=list(items))
             items[:] = []
         for target in self.targets:
+            target.build_plan()
             group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
             group.target = target
             if target.compile_error is not None:  # one item, failing with the compiler's message
@@ -184,7 +266,7 @@ class _CandidateSession:
         if report.when != "call" and not (report.when == "setup" and report.failed):
             return
         for key, value in report.user_properties:
-            if key not in ("gamecert_evidence", "gamecert_failure"):
+            if key not in ("gamecert_evidence", "gamecert_failure", "gamecert_error"):
                 continue
             data = json.loads(value)
             target = next((t for t in self.targets if t.group_id == data["group"]), None)
@@ -192,14 +274,17 @@ class _CandidateSession:
                 continue
             if key == "gamecert_evidence":
                 target.evidence[data["chunk"]] = data
-            else:
-                target.failures.append(data["report"])
+            elif key == "gamecert_failure":
+                target.failures.append((data.get("chunk", ""), data["report"]))
+            elif data["error"] not in target.errors:
+                target.errors.append(data["error"])
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.is_worker:
             return
         for target in self.targets:
             try:
+                target.build_plan()
                 self._finish(target)
             except OSError as exc:
                 target.verdict = f"could not write the report: {exc}"
@@ -238,10 +323,12 @@ class _CandidateSession:
         return out
 
     def _finish(self, target: _Target) -> None:
-        from gamecert.engine.evidence import build_certificate
+        """Merge every item's evidence (from whichever worker ran it) into one report or
+        certificate, written once, here."""
+        from gamecert.contain import probe, stamp
+        from gamecert.engine.evidence import build_certificate, candidate_spec_for_replay
         from gamecert.engine.execute import GroupOutcome, Outcome
         from gamecert.engine.judge import Stats
-        from gamecert.contain import probe, stamp
         from gamecert.reports import FailureReport, write_certificate, write_report
 
         report_dir = self._report_dir()
@@ -249,9 +336,12 @@ class _CandidateSession:
             from gamecert.certify import compile_error_report
 
             report = compile_error_report(target.entry, target.compile_error, seed=self.seed,
-                                          profile=target.plan.profile.name, limits=target.limits)
+                                          profile=target.profile.name, limits=target.limits)
             target.written = write_report(report, report_dir)
             target.verdict = report.verdict
+            return
+        if target.errors:  # a worker refused the candidate: nothing it did not run is certified
+            target.verdict = "NOT CERTIFIED: " + target.errors[0]
             return
         keys = [c.key for g in target.groups for c in g.chunks]
         stats = Stats(started=self.started)
@@ -273,14 +363,24 @@ class _CandidateSession:
             if data["slowest_s"] > stats.slowest_cpu_s:
                 stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
         finished = sum(1 for k in keys if k in target.evidence)
+        where = _where_it_ran(target)
         if target.failures:
-            reports = [FailureReport.from_json(r) for r in target.failures]
-            best = min(reports, key=lambda r: (r.size, len(r.input), r.input))
+            # the smallest input; between equal ones, the item first in plan order, so that the
+            # report does not depend on which worker finished first
+            order = {k: i for i, k in enumerate(keys)}
+            found = sorted(((FailureReport.from_json(r), order.get(chunk, len(order))) for chunk, r in target.failures),
+                           key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]))
+            reports = [r for r, _ in found]
+            best = reports[0]
             others = len(reports) - 1
             notes = list(best.notes)
             if others:
                 notes.append(f"{others} other item(s) of this run failed too; this is the smallest input")
-            best = _replace(best, tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
+            notes.extend(where)
+            # the program as the user named it here, not a worker's copy of it
+            best = _replace(best, candidate=target.candidate.name,
+                            candidate_spec=candidate_spec_for_replay(target.candidate),
+                            tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
             target.written = write_report(best, report_dir)
             target.verdict = best.verdict
             target.failing_input, target.failing_size = best.input, best.size
@@ -288,7 +388,7 @@ class _CandidateSession:
         outcome.interrupted = finished < len(keys)
         ran = sum(1 for k in keys if k in target.evidence and target.evidence[k]["passed"])
         cert = build_certificate(target.entry, target.candidate, outcome, target.limits,
-                                 notes=[f"run by pytest: {ran} of {len(keys)} items"])
+                                 notes=[f"run by pytest: {ran} of {len(keys)} items", *where])
         cert = stamp(cert, probe())  # the items' runners, in this process or its workers, probed the same way
         target.written = write_certificate(cert, report_dir)
         target.verdict = cert.verdict
@@ -316,6 +416,34 @@ class _CandidateSession:
             path = getattr(self, "summary_path", None)
             terminalreporter.write_line(f"summary.json in {path}" if path else
                                         f"summary.json not written: {getattr(self, 'summary_error', 'unknown')}")
+
+
+def _where_it_ran(target: _Target) -> list[str]:
+    """Notes on which processes ran the items, and whether their builds were the controller's.
+
+    >>> t = _Target("g=p", None, None, None, None, 0, 1, "x")
+    >>> t.evidence = {"a": {"worker": "gw0", "host": "h1", "binary_sha256": ""},
+    ...               "b": {"worker": "gw1", "host": "h2", "binary_sha256": ""}}
+    >>> _where_it_ran(t)
+    ['items run by 2 processes: gw0 on h1 (1), gw1 on h2 (1)']
+    """
+    counts: dict[tuple[str, str], int] = {}
+    builds: set[str] = set()
+    for data in target.evidence.values():
+        key = (data.get("worker", "?"), data.get("host", "?"))
+        counts[key] = counts.get(key, 0) + 1
+        if data.get("binary_sha256"):
+            builds.add(data["binary_sha256"])
+    if not counts:
+        return []
+    shown = ", ".join(f"{w} on {h} ({n})" for (w, h), n in sorted(counts.items()))
+    notes = [f"items run by {len(counts)} process{'es' if len(counts) != 1 else ''}: {shown}"]
+    kind = getattr(target.shipment, "kind", "")
+    mine = getattr(target.candidate, "binary_sha256", "") if kind == "source" else ""
+    if mine and builds - {mine}:
+        notes.append(f"the same source was compiled into {len(builds | {mine})} different binaries on the hosts "
+                     f"(sha256 {', '.join(sorted(b[:12] for b in builds | {mine}))}): their compilers differ")
+    return notes
 
 
 def _replace(report: Any, **changes: Any) -> Any:
@@ -356,6 +484,10 @@ class CandidateItem(pytest.Item):
         if chunk is None:
             exc = target.compile_error
             raise CandidateFault(f"CE (compilation error): {exc}\n" + _indent(exc.output))
+        if target.error:
+            self.user_properties.append(("gamecert_error", json.dumps({"group": target.group_id,
+                                                                       "error": target.error})))
+            raise GamecertError(target.error)
         stats = Stats()
         with open_runner(target.candidate, target.limits, fork_server=True) as runner:
             judge = Judge(target.entry, runner, stats)
@@ -373,13 +505,16 @@ class CandidateItem(pytest.Item):
             "slowest_what": stats.slowest_what,
             "audits": stats.audits,
             "passed": failure is None,
+            "worker": _worker_id(self.config),
+            "host": socket.gethostname(),
+            "binary_sha256": target.candidate.binary_sha256,
         }
         self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
         if failure is None:
             return
         report = stamp(build_report(target.entry, target.candidate, failure, None, target.limits, stats.tests,
                                     plan=target.plan), runner)
-        self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id,
+        self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id, "chunk": chunk.key,
                                                                      "report": report.to_json()})))
         lines = [
             f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}",
@@ -405,6 +540,11 @@ class CandidateItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"{self.target.group_id}::{self.chunk.key if self.chunk else 'compile'}"
+
+
+def _worker_id(config: pytest.Config) -> str:
+    """The xdist worker's id, or ``main`` for a run without workers."""
+    return str(getattr(config, "workerinput", {}).get("workerid", "main"))
 
 
 def _indent(text: str, keep: int = 2000) -> str:

@@ -7,6 +7,7 @@ Expected indices come from code other than the checker under test: the rules-onl
 from __future__ import annotations
 
 import argparse
+import os
 
 import pytest
 
@@ -21,28 +22,78 @@ from oracles.word_game import letter_grundy
 from proofs import word_game as word_proofs
 
 
+def slice_count() -> int:
+    """Slices per claim with a range that can be cut: one (the whole claim) in a run without
+    xdist, twice the number of workers (at most 8) under xdist, so that a long bounded or
+    exhaustive range is spread like any other items. Every worker computes the same number."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    return 1 if workers <= 1 else min(8, 2 * workers)
+
+
 def _claim_params():
     params = []
     for name in registry.game_names():
         try:
             claims = registry.get(name).claims
         except RegistryError as exc:
-            params.append(pytest.param(name, None, str(exc), id=f"{name}::unregistered"))
+            params.append(pytest.param(name, None, 0, str(exc), id=f"{name}::unregistered"))
             continue
-        params += [pytest.param(name, i, None, id=f"{name}::{c.name}") for i, c in enumerate(claims)]
+        for i, c in enumerate(claims):
+            params += [pytest.param(name, i, k, None, id=f"{name}::{part.name}")
+                       for k, part in enumerate(c.slices(slice_count()))]
     return params
 
 
-@pytest.mark.parametrize(("game", "index", "problem"), _claim_params())
-def test_registered_claim_holds(game, index, problem):
-    """Each claim a proofs module states holds, with a non-empty detail and the evidence level the
-    claim states (the level `gamecert show` prints without running it)."""
+@pytest.mark.parametrize(("game", "index", "part", "problem"), _claim_params())
+def test_registered_claim_holds(game, index, part, problem):
+    """Each claim a proofs module states holds (or each slice of its range, under xdist), with a
+    non-empty detail and the evidence level the claim states (the level `gamecert show` prints
+    without running it)."""
     if problem is not None:
         pytest.fail(problem)
-    claim = registry.get(game).claims[index]
+    claim = registry.get(game).claims[index].slices(slice_count())[part]
     evidence = claim()
     assert isinstance(evidence, Evidence) and evidence.level in LEVELS and evidence.detail
     assert evidence.level == claim.level, (claim.name, claim.level, evidence.describe())
+
+
+def test_slices_partition_each_cut_claim():
+    """A claim's slices cover its range exactly, consecutive, without gaps or overlaps, for any
+    number of slices; a claim that cannot be cut is its own single slice."""
+    cut = 0
+    for name in registry.game_names():
+        for claim in registry.get(name).claims:
+            for count in (1, 2, 3, 5, 8):
+                parts = claim.slices(count)
+                if claim.span is None:
+                    assert parts == (claim,)
+                    continue
+                spans = [p.span for p in parts]
+                assert spans[0][0] == claim.span[0] and spans[-1][1] == claim.span[1], spans
+                assert all(a[1] + 1 == b[0] and a[0] <= a[1] for a, b in zip(spans, spans[1:])), spans
+                assert len(parts) <= count and len({p.name for p in parts}) == len(parts)
+            cut += claim.span is not None
+    assert cut >= 2  # the digit_game solver check and the word_game xor rule
+
+
+def test_a_slice_refutes_where_the_whole_claim_does():
+    """A closed form wrong at count 33 makes the xor rule fail; cut into 8 slices, the slices
+    before the failure hold and the slice holding it refutes at the word the whole claim names."""
+    claim = word_proofs.xor_rule_claim(lambda c, ops: ops.If(c == 33, 0, word_proofs.editorial_closed_form(c, ops)))
+    with pytest.raises(ClaimRefuted) as whole:
+        claim()
+    assert len(whole.value.index) == 33
+    held = []
+    for part in claim.slices(8):
+        try:
+            part()
+        except ClaimRefuted as exc:
+            assert exc.index == whole.value.index and part.span[0] <= 33 <= part.span[1]
+            break
+        held.append(part.span)
+    else:
+        pytest.fail("no slice refuted the wrong rule")
+    assert held and held[-1][1] < 33
 
 
 # ---- wrong claims ----------------------------------------------------------------------------

@@ -43,8 +43,12 @@ SHARES: dict[str, float | None] = {
     "random": 0.95,
     "largest": None,
 }
-#: runs per chunk (a run is one input, which may hold several games)
+#: work per chunk, in run units: a run (one input, which may hold several games) costs one unit
+#: plus one per :data:`RUN_BYTES` bytes of input, so that chunks take more nearly the same time whatever
+#: the input size and however many games a run holds (pytest-xdist balances items of even size)
 CHUNK_RUNS = 256
+#: input bytes that cost as much as starting one run (judging and answering grow with the input)
+RUN_BYTES = 1024
 #: and at most this many input bytes per chunk
 CHUNK_BYTES = 4 << 20
 #: Hypothesis examples per random block
@@ -308,7 +312,7 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
                                                else singles[i])
                 for i in range(0, len(singles), batch)]
         key = f"exhaustive-size-{size}" if only is None else f"exhaustive-{only}-size-{size}"
-        chunks = _cut(game, "exhaustive", key, runs, max(1, chunk_runs // batch), size=size)
+        chunks = _cut(game, "exhaustive", key, runs, chunk_runs, size=size)
         yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
                     size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
 
@@ -335,49 +339,83 @@ def _singles(game: Game, instance: Any) -> tuple[Any, ...]:
     return game.split(instance) if game.max_batch > 1 else (instance,)
 
 
+def run_cost(text: str) -> int:
+    """The work of one run in run units: one, plus one per :data:`RUN_BYTES` bytes of input.
+
+    >>> run_cost("AAA\\n"), run_cost("x" * 4096)
+    (1, 5)
+    """
+    return 1 + len(text) // RUN_BYTES
+
+
+def even_cuts(costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_bytes: int) -> list[int]:
+    """Where to cut runs of ``costs`` (work) and ``sizes`` (bytes) into the fewest chunks of
+    about equal work within both bounds: the start index of each chunk after the first.
+
+    Each chunk ends where the running total first reaches its share, so chunks differ by less
+    than one run; the number of chunks grows until every chunk fits (a run larger than a bound
+    is a chunk of its own).
+
+    >>> even_cuts([1] * 300, [4] * 300, 256, 1 << 20)
+    [150]
+    >>> even_cuts([1] * 10, [4] * 10, 256, 1 << 20)
+    []
+    """
+    total, nbytes, n = sum(costs), sum(sizes), len(costs)
+    parts = max(1, math.ceil(total / max(1, max_cost)), math.ceil(nbytes / max(1, max_bytes)))
+    while True:
+        cuts, done, cost, size = [], 0, 0, 0
+        fits = True
+        for i, (c, b) in enumerate(zip(costs, sizes)):
+            if i and (done + cost >= (len(cuts) + 1) * total / parts and len(cuts) < parts - 1
+                      or cost + c > max_cost or size + b > max_bytes):
+                fits = fits and len(cuts) < parts - 1
+                cuts.append(i)
+                done, cost, size = done + cost, 0, 0
+            cost += c
+            size += b
+        if fits or parts >= n:
+            return cuts
+        parts += 1
+
+
 def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int) -> Iterator[Chunk]:
-    """``instances`` in chunks as :func:`_cut` makes them, one chunk at a time (keys ``KEY-i``)."""
+    """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
+    :data:`CHUNK_BYTES` bytes, one chunk at a time (keys ``KEY-i``): a family is not drawn whole
+    in advance, so only its last chunk may be smaller than the bound (:func:`_cut` cuts a group
+    it holds whole into even shares)."""
     batch: list[Any] = []
     texts: list[str] = []
-    games = nbytes = number = 0
+    games = nbytes = number = cost = 0
     for inst in instances:
         text = game.format_input(inst)
-        if batch and (len(batch) >= chunk_runs or nbytes + len(text) > CHUNK_BYTES):
+        if batch and (cost + run_cost(text) > chunk_runs or nbytes + len(text) > CHUNK_BYTES):
             yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
-            batch, texts, games, nbytes, number = [], [], 0, 0, number + 1
+            batch, texts, games, nbytes, cost, number = [], [], 0, 0, 0, number + 1
         batch.append(inst)
         texts.append(text)
         games += len(_singles(game, inst))
         nbytes += len(text)
+        cost += run_cost(text)
     if batch:
         yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
 
 
 def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,
          size: int | None = None) -> list[Chunk]:
-    """``instances`` in chunks of at most ``chunk_runs`` runs and :data:`CHUNK_BYTES` bytes."""
-    chunks: list[Chunk] = []
-    batch: list[Any] = []
-    texts: list[str] = []
-    games = nbytes = 0
-
-    def close() -> None:
-        nonlocal batch, texts, games, nbytes
-        if batch:
-            chunks.append(Chunk(phase, f"{key}-{len(chunks)}", key, tuple(batch), tuple(texts), games, size))
-        batch, texts, games, nbytes = [], [], 0, 0
-
-    for inst in instances:
-        text = game.format_input(inst)
-        if batch and (len(batch) >= chunk_runs or nbytes + len(text) > CHUNK_BYTES):
-            close()
-        batch.append(inst)
-        texts.append(text)
-        games += len(_singles(game, inst))
-        nbytes += len(text)
-    close()
-    if len(chunks) == 1:  # a group of one chunk: the chunk is known by the group's own key
-        chunks[0] = Chunk(phase, key, key, chunks[0].instances, chunks[0].texts, chunks[0].games, size)
+    """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
+    :data:`CHUNK_BYTES` bytes, of about equal work (:func:`even_cuts`)."""
+    texts = [game.format_input(inst) for inst in instances]
+    cuts = even_cuts([run_cost(t) for t in texts], [len(t) for t in texts], chunk_runs, CHUNK_BYTES)
+    bounds = list(zip([0, *cuts], [*cuts, len(texts)]))
+    chunks = []
+    for number, (a, b) in enumerate(bounds):
+        if a == b:
+            continue
+        games = sum(len(_singles(game, inst)) for inst in instances[a:b])
+        # a group of one chunk: the chunk is known by the group's own key
+        name = key if len(bounds) == 1 else f"{key}-{number}"
+        chunks.append(Chunk(phase, name, key, tuple(instances[a:b]), tuple(texts[a:b]), games, size))
     return chunks
 
 
