@@ -253,6 +253,10 @@ def cache_root() -> Path:
 def _toolchain_paths(program: str) -> list[str]:
     """What a compiler outside the system folders needs to see inside the sandbox: its own
     installation (the folder above its ``bin``), and rustup's toolchains for a rustup proxy."""
+    found = program if os.path.isabs(program) else shutil.which(program)
+    if not found:
+        return []
+    program = found
     paths = [program]
     real = os.path.realpath(program)
     if not real.startswith(("/usr/", "/bin/", "/lib")):
