@@ -589,7 +589,7 @@ def _phase_line(outcome: Outcome, phase: str) -> str:
     elif phase == "exhaustive":
         what = "; ".join(ev.describe() for ev in space_evidence(outcome))
     elif phase == "random":
-        what = f"{stats.random_examples} Hypothesis examples, seed {outcome.plan.seed}"
+        what = f"{stats.random_examples} Hypothesis examples, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
     elif phase == "largest":
         what = f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
     else:

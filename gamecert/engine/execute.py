@@ -277,17 +277,20 @@ class Executor:
             self._register(group)
 
     def _run_phase(self, groups: Iterator[Group], interleave: bool, deadline: float | None, name: str) -> None:
+        # random blocks by time are endless: running until the deadline is the plan, not a cut
+        endless = name == "random" and not self.plan.random_fixed
         chunks = self._interleaved(groups) if interleave else self._in_order(groups)
         for chunk in chunks:
             if self.stop.is_set():
                 break
             if deadline is not None and time.monotonic() >= deadline:
-                self.outcome.cut[name] = deadline
+                if not endless:
+                    self.outcome.cut[name] = deadline
                 break
             self._submit(chunk, deadline)
             self._collect(block=False)
         self._drain()
-        if deadline is not None and time.monotonic() >= deadline and any(
+        if not endless and deadline is not None and time.monotonic() >= deadline and any(
                 g.phase == name and not g.completed and not g.failed for g in self.outcome.groups):
             self.outcome.cut[name] = deadline
 
