@@ -12,6 +12,8 @@ its size, so that a smaller failing input, if there is one, is found and reporte
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import queue
 import threading
 import time
@@ -24,6 +26,9 @@ from gamecert.engine.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
 
 #: after a fault, how much longer than the budget the search for a smaller one may run
 MINIMAL_SWEEP_GRACE = 0.5
+#: phases the budget cut short go on before the random phase, until this share of the budget
+RESUME_SHARE = 0.90
+RESUMABLE = ("coverage", "worst", "exhaustive")
 
 
 @dataclass
@@ -121,6 +126,9 @@ class Executor:
         self.seq = 0
         #: a new segment starts with the sweep of smaller inputs that follows a fault
         self.segment = 0
+        #: what the budget cut short, per phase: chunks (or their rests) and the chunks not yet cut
+        self.leftover: dict[str, list[Chunk]] = {}
+        self.rest: dict[str, Iterator[Chunk]] = {}
         self._local = threading.local()
 
     # ---- workers --------------------------------------------------------------------------
@@ -203,6 +211,13 @@ class Executor:
 
     def _record(self, outcome: ChunkOutcome, seq: int) -> None:
         group = self.by_key[outcome.chunk.group]
+        chunk = outcome.chunk
+        if (not outcome.completed and outcome.failure is None and not self.stop.is_set()
+                and chunk.phase in RESUMABLE and 0 < len(chunk.instances) - outcome.runs):
+            # stopped by its deadline part-way: the rest may run later
+            left = dataclasses.replace(chunk, instances=chunk.instances[outcome.runs:],
+                                       texts=chunk.texts[outcome.runs:], games=max(1, chunk.games - outcome.tests))
+            self.leftover.setdefault(chunk.phase, []).append(left)
         group.done += outcome.tests
         group.runs_done += outcome.runs
         if outcome.completed:
@@ -241,6 +256,8 @@ class Executor:
                     self.outcome.cut[phase.name] = 0.0
                     self._note_skipped(phase)
                     continue
+                if phase.name == "random" and not self.outcome.failures and self.error is None:
+                    self._resume(start)
                 self.display.phase(phase.name, deadline)
                 self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
                 if not self.outcome.failures:
@@ -270,6 +287,25 @@ class Executor:
             raise self.error
         return self.outcome
 
+    def _resume(self, start: float) -> None:
+        """Before the random phase: go on with the phases the budget cut short, in priority order,
+        until :data:`RESUME_SHARE` of the budget; a phase that now ends whole is no longer cut."""
+        deadline = start + RESUME_SHARE * self.plan.budget_s
+        for name in RESUMABLE:
+            if name not in self.leftover and name not in self.rest:
+                continue
+            if time.monotonic() >= deadline or self.outcome.failures:
+                return
+            chunks = itertools.chain(self.leftover.pop(name, []), self.rest.pop(name, iter(())))
+            self.display.phase(f"{name} (resumed)", deadline)
+            self.outcome.cut.pop(name, None)
+            self._submit_all(chunks, deadline, name, False)
+            self._drain()
+            if name not in self.outcome.cut and self.leftover.get(name):
+                self.outcome.cut[name] = deadline  # a chunk stopped part-way at the deadline
+            if not self.outcome.failures:
+                _call(self.display, "phase_done", self.outcome, name)
+
     def _note_skipped(self, phase: Any) -> None:
         if phase.name not in ("coverage", "worst"):
             return  # the evidence lists spaces not swept from the plan; random blocks are endless
@@ -280,12 +316,18 @@ class Executor:
         # random blocks by time are endless: running until the deadline is the plan, not a cut
         endless = name == "random" and not self.plan.random_fixed
         chunks = self._interleaved(groups) if interleave else self._in_order(groups)
+        self._submit_all(chunks, deadline, name, endless)
+
+    def _submit_all(self, chunks: Iterator[Chunk], deadline: float | None, name: str, endless: bool) -> None:
         for chunk in chunks:
             if self.stop.is_set():
                 break
             if deadline is not None and time.monotonic() >= deadline:
                 if not endless:
                     self.outcome.cut[name] = deadline
+                    # kept, to go on with if time is left once the later phases are done
+                    self.leftover.setdefault(name, []).append(chunk)
+                    self.rest[name] = chunks
                 break
             self._submit(chunk, deadline)
             self._collect(block=False)
