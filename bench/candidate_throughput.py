@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from gamecert.sandbox import Candidate, Limits, open_runner
-from oracles.word_game import GAME, LETTERS
+from gamecert.oracles.word_game import GAME, LETTERS
 
 CANDIDATE = Path(__file__).resolve().parent.parent / "examples" / "word_game" / "correct.py"
 

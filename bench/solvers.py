@@ -63,7 +63,7 @@ def _max_size_inputs(entry):
     game = entry.game
     module = sys.modules[type(game).__module__]
     if game.name == "string_cut":
-        import fast.string_cut as fs
+        import gamecert.fast.string_cut as fs
 
         def cold_dp(s):
             del fs._DP[1:]  # the quadratic table is rebuilt for every input

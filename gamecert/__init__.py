@@ -5,6 +5,12 @@ The public surface is small: :class:`Game` and :class:`Explanation` to write a g
 subclasses for errors.
 """
 
+from pathlib import Path as _Path
+
+from gamecert import _checkout
+
+_checkout.install(_Path(__file__).parent)  # a source checkout: its oracles/... are gamecert.oracles...
+
 from gamecert.errors import AnswerError, GamecertError, InputError, PresentationError, RegistryError, WrongAnswerError
 from gamecert.game import ExhaustiveSpace, Explanation, Game
 from gamecert.verdict import Verdict

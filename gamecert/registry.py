@@ -152,18 +152,18 @@ class Source:
 def _module_names(part: str) -> set[str]:
     """The game names in the project's part folder ``part`` (none if it is not importable)."""
     try:
-        package = importlib.import_module(part)
+        package = importlib.import_module(f"gamecert.{part}")
     except ModuleNotFoundError as exc:
-        if exc.name != part:
+        if exc.name != f"gamecert.{part}":
             raise
         return set()
     return {info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_")}
 
 
 def _project_root() -> Path | None:
-    """The folder holding the project's ``oracles`` package, if it is importable."""
+    """The folder holding the project's ``oracles`` folder (``gamecert.oracles``), if it is importable."""
     try:
-        package = importlib.import_module("oracles")
+        package = importlib.import_module("gamecert.oracles")
     except ModuleNotFoundError:
         return None
     paths = list(getattr(package, "__path__", ()))
@@ -273,7 +273,7 @@ def missing_parts(name: str) -> list[str]:
 def _import(source: Source, part: str, name: str) -> Any:
     """The object giving ``part`` of game ``name`` from ``source`` (may raise anything)."""
     if source.kind == "project":
-        return importlib.import_module(f"{part}.{name}")
+        return importlib.import_module(f"gamecert.{part}.{name}")
     if source.kind == "folder":
         return importlib.import_module(f"{_folder_package(Path(source.where))}.{part}.{name}")
     return _entry_point_part(name, ENTRY_POINT_PARTS.get(part, part))

@@ -162,7 +162,7 @@ def project_root() -> Path:
     roots = set()
     for part in PARTS:
         try:
-            package = importlib.import_module(part)
+            package = importlib.import_module(f"gamecert.{part}")
         except ModuleNotFoundError:
             raise UsageError(_NEED_DIR) from None
         for path in getattr(package, "__path__", ()):
@@ -212,7 +212,7 @@ class Layout:
         """The module name the registry imports ``path`` (a part or broken file) under."""
         dotted = ".".join(path.relative_to(self.root).with_suffix("").parts)
         if not self.folder:
-            return dotted
+            return dotted if dotted.startswith("tests.") else f"gamecert.{dotted}"
         from gamecert.registry import _folder_package
 
         return f"{_folder_package(self.root)}.{dotted}"
@@ -260,9 +260,9 @@ def render(part: str, name: str, octal: str | None = None, layout: Layout | None
         template = _TEMPLATES[part]
     title = name.replace("_", " ").capitalize()
     depth = 2 if part == "broken" else 1
-    game_module = f"{'.' * (depth + 1)}oracles.{name}" if folder else f"oracles.{name}"
+    game_module = f"{'.' * (depth + 1)}oracles.{name}" if folder else f"gamecert.oracles.{name}"
     coverage = (f"`GAMECERT_GAMES=DIR python -c \"from gamecert.coverage import print_coverage; "
-                f"print_coverage('{name}')\"`" if folder else f"``python -m strategies.{name}``")
+                f"print_coverage('{name}')\"`" if folder else f"``python -m gamecert.strategies.{name}``")
     for token, value in (
         ("__COVERAGE_MAIN__", "" if folder else _COVERAGE_MAIN), ("__COVERAGE__", coverage),
         ("__GAME_MODULE__", game_module), ("__DIGITS__", repr(digits)),

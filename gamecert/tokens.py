@@ -181,7 +181,7 @@ def verdict_of(game: Any, instance: Any, text: str, expected: Any) -> tuple[Verd
 
     The same two steps a candidate run takes after a clean exit.
 
-    >>> from oracles.word_game import GAME
+    >>> from gamecert.oracles.word_game import GAME
     >>> verdict_of(GAME, "AAA", "Alice\\r\\n", "Alice")
     (<Verdict.OK: 'OK'>, '')
     """

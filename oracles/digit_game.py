@@ -188,10 +188,10 @@ class DigitGame(Game):
     def explain_by_rule(self, digits: str, shown: int = 6) -> Explanation:
         """One game beyond the oracle's reach, from the proven reductions: the position reduces to
         four parity counts (checked exhaustively against plain minimax) and the reduced game's
-        outcome is the closed rule ``proofs.digit_game.raze_wins``, proved for every state by
+        outcome is the closed rule ``gamecert.proofs.digit_game.raze_wins``, proved for every state by
         induction (z3). The line of play lists its first and last ``shown`` moves."""
         from gamecert.smt import PY
-        from proofs.digit_game import raze_wins
+        from gamecert.proofs.digit_game import raze_wins
 
         def wins(state: tuple[int, int, int, int], raze_to_move: bool) -> bool:
             return bool(raze_wins(*state, raze_to_move, PY))

@@ -168,7 +168,7 @@ class StringCut(Game):
         against this module's search), a run's Grundy value comes from the proven periodic table of
         octal 0.137, and the winning cuts follow from the runs as the fast solvers find them.
         At most ``rows`` runs and ``moves`` moves of the line of play are listed."""
-        from fast import string_cut as fast
+        from gamecert.fast import string_cut as fast
 
         g = fast.run_grundy_periodic
         table = fast._period_table()

@@ -6,7 +6,7 @@ What is proved, exactly:
   outcome depends only on the counts ``(a, b, c, d)`` = odd/even digits in odd positions,
   odd/even digits in even positions. Why: a permutation of the digits that keeps each digit's
   position class and parity maps legal marks to legal marks and the last digit's parity to
-  itself, so it preserves the outcome; hence the reduced game (:func:`oracles.digit_game._reduced`,
+  itself, so it preserves the outcome; hence the reduced game (:func:`gamecert.oracles.digit_game._reduced`,
   a move lowers one of Raze's counts ``a, b`` or one of Breach's ``c, d``) is exact. Checked
   against the plain minimax over whole positions.
 - **The reduced game's outcome, for every state reachable from any start** (all sizes, z3):
@@ -26,11 +26,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from fast.digit_game import closed_form
+from gamecert.fast.digit_game import closed_form
 from gamecert import smt
 from gamecert.claims import Claim, ClaimRefuted, Evidence
 from gamecert.game import ensure_recursion
-from oracles.digit_game import BREACH, GAME, MAX_N, RAZE, _reduced, reduce_digits
+from gamecert.oracles.digit_game import BREACH, GAME, MAX_N, RAZE, _reduced, reduce_digits
 
 #: plain minimax's reach (digit parities), and every digit string up to this length
 REDUCTION_PARITY_N = GAME.minimax_reach

@@ -15,9 +15,9 @@
 
 from __future__ import annotations
 
-from fast.stones_once import pile_value
+from gamecert.fast.stones_once import pile_value
 from gamecert.claims import Claim, ClaimRefuted, Evidence
-from oracles.stones_once import GAME, MAX_S, multisets_of_total, pile_grundy
+from gamecert.oracles.stones_once import GAME, MAX_S, multisets_of_total, pile_grundy
 
 
 def check_pile_closed_form() -> Evidence:

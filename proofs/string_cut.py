@@ -4,7 +4,7 @@ The chain of evidence:
 
 1. reduction: a string's Grundy value is the xor of its maximal runs of cuttable positions'
    values, and the smallest winning cut is found from the runs; checked against the rules-only
-   oracle on every short string (the argument is in :mod:`fast.string_cut`'s docstring: a cut at
+   oracle on every short string (the argument is in :mod:`gamecert.fast.string_cut`'s docstring: a cut at
    ``i`` turns ``i - 1`` and ``i + 1`` into piece ends and leaves every other position as it was);
 2. the run game is the octal game 0.137 (Dawson's chess): a cut at the ``k``-th of ``L`` positions
    takes 1 (``L = 1``), 2 (an end of the run) or 3 (inside it) positions and leaves at most two
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import itertools
 
-from fast import string_cut as fast
+from gamecert.fast import string_cut as fast
 from gamecert import smt
 from gamecert.claims import Claim, ClaimRefuted, Evidence
 from gamecert.octal import OctalGame, check_periodic_table, periodicity_claim, plot_data
-from oracles.string_cut import GAME, MAX_LEN, piece_grundy
+from gamecert.oracles.string_cut import GAME, MAX_LEN, piece_grundy
 
 RUN_GAME = OctalGame.parse(fast.RUN_GAME_CODE)
 #: the exhaustive families the reduction is checked on: (alphabet, longest string)

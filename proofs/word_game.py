@@ -3,7 +3,7 @@
 The chain of evidence:
 
 1. one letter with ``c`` copies: the Grundy recurrence ``g(c) = mex{g(c-1), g(c-2), g(0)}`` (the
-   moves the rules give, as :func:`oracles.word_game.letter_options` transcribes them) has the
+   moves the rules give, as :func:`gamecert.oracles.word_game.letter_options` transcribes them) has the
    closed form as its only solution on ``0..1000`` (z3, mex as constraints);
 2. the closed form holds for every ``c`` (z3 proves the induction step on a symbolic ``c``);
 3. the word is the disjunctive sum of its letters, so by the Sprague-Grundy theorem its value is
@@ -21,7 +21,7 @@ from typing import Any
 from gamecert import smt
 from gamecert.claims import Claim, ClaimRefuted, Evidence
 from gamecert.plots import SequencePlot
-from oracles.word_game import GAME, MAX_LEN, counts_of, letter_options
+from gamecert.oracles.word_game import GAME, MAX_LEN, counts_of, letter_options
 
 #: the bounded range z3 checks the recurrence on (the issue asks for at least 1000)
 N_BOUNDED = 1000

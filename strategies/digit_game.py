@@ -3,7 +3,7 @@
 What matters is n's parity and the parities of the digits in odd and in even positions. The
 strategies reach: single games and full batches; n = 1, 2 and 1000; every digit the same
 parity; exactly one odd (or one even) digit anywhere; layouts where only one position class
-has the digit that decides. ``python -m strategies.digit_game`` prints what examples cover.
+has the digit that decides. ``python -m gamecert.strategies.digit_game`` prints what examples cover.
 """
 
 from __future__ import annotations

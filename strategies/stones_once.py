@@ -5,7 +5,7 @@ What matters to the game is which pile sizes occur an odd number of times and th
 strategies reach: one pile; few piles of any size; all piles equal; every size 1..60 at once;
 piles at triangular numbers and just below; n = 10**6 (built by tiling a short drawn block, so
 a maximum input costs one list repetition, not a million draws); and plain random piles.
-``python -m strategies.stones_once`` prints what the examples cover.
+``python -m gamecert.strategies.stones_once`` prints what the examples cover.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from gamecert.coverage import bucket
 from gamecert.game import Family
-from oracles.stones_once import GAME, pile_grundy
+from gamecert.oracles.stones_once import GAME, pile_grundy
 
 MAX_N = 10**6
 MAX_S = 60

@@ -4,7 +4,7 @@ What matters to the game is the layout of cuttable positions (``s[i-1] == s[i+1]
 maximal runs of them there are and how long each is. The strategies build strings with runs of
 chosen lengths (every length, short and far past the run game's preperiod), one repeated
 letter, long periodic and palindromic patterns, maximum lengths, and plain random text.
-``python -m strategies.string_cut`` prints what the examples cover.
+``python -m gamecert.strategies.string_cut`` prints what the examples cover.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import random
 
 from hypothesis import strategies as st
 
-from fast.string_cut import RUN_GAME_CODE, cuttable_runs
+from gamecert.fast.string_cut import RUN_GAME_CODE, cuttable_runs
 from gamecert.coverage import bucket
 from gamecert.game import Family
 from gamecert.octal import OctalGame

@@ -2,7 +2,7 @@
 
 Corners: 40 letters; one repeated letter; every count from 1 to 40 for some letter; many
 distinct letters; periodic and palindromic words; counts that are multiples of 3 (where the
-remove-all move matters). ``python -m strategies.word_game`` prints what the examples cover.
+remove-all move matters). ``python -m gamecert.strategies.word_game`` prints what the examples cover.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from gamecert.coverage import bucket
 from gamecert.game import Family
-from oracles.word_game import GAME
+from gamecert.oracles.word_game import GAME
 
 MAX = 40
 LETTERS = string.ascii_uppercase

@@ -168,7 +168,7 @@ def test_string_cut_components():
 
 def _winning_cuts(s: str) -> list[int]:
     """Every winning first cut, from the runs and the run game's values (periodic table)."""
-    from fast.string_cut import run_grundy_periodic as g
+    from gamecert.fast.string_cut import run_grundy_periodic as g
 
     found = runs(s)
     total = 0
@@ -224,7 +224,7 @@ def test_digit_game_components():
 def test_digit_game_worst_cases():
     """100 distinct games in 100,604 bytes; the last 50 answers change when only the first
     100,000 bytes or the first 500 digits of each game are read."""
-    from fast.digit_game import closed_form
+    from gamecert.fast.digit_game import closed_form
 
     game = registry.get("digit_game").game
     full, odd = listed("digit_game", "max-bytes-late-digit")
@@ -246,7 +246,7 @@ def test_digit_game_worst_cases():
 
 def test_stones_once_components():
     """Every size 1..60 alone; each size with others, once with xor 0; piles 1..100; all sizes at once."""
-    from fast.stones_once import closed_form, pile_value
+    from gamecert.fast.stones_once import closed_form, pile_value
 
     assert {p[0] for p in listed("stones_once", "pile-size-alone") if len(p) == 1} == set(range(1, 61))
     mixed = listed("stones_once", "pile-size-mixed")
@@ -410,7 +410,7 @@ def test_run_shortening_keeps_every_other_run_on_random_strings():
     every other run as it was (shifted): runs computed here with numpy."""
     import random
 
-    from oracles.string_cut import _with_run, cut_runs
+    from gamecert.oracles.string_cut import _with_run, cut_runs
 
     rng = random.Random(8)
     checked = 0

@@ -13,17 +13,17 @@ import itertools
 
 import pytest
 
-import fast.string_cut as fast_string_cut
-import proofs.digit_game as digit_proofs
-import proofs.string_cut as string_cut_proofs
+import gamecert.fast.string_cut as fast_string_cut
+import gamecert.proofs.digit_game as digit_proofs
+import gamecert.proofs.string_cut as string_cut_proofs
 from gamecert import registry, smt
 from gamecert.claims import ClaimRefuted
 from gamecert.crosscheck import oracle_reference, peers_reference, sweep
 from gamecert.errors import InputError
 from gamecert.game import ExhaustiveSpace
 from gamecert.octal import OctalGame, Periodicity, periodicity_claim, theorem_range
-from oracles.digit_game import BREACH, RAZE, _reduced
-from proofs import word_game as word_proofs
+from gamecert.oracles.digit_game import BREACH, RAZE, _reduced
+from gamecert.proofs import word_game as word_proofs
 
 # ---- the cross-check machinery ----------------------------------------------------------------
 

@@ -246,8 +246,9 @@ def test_new_game_in_an_installed_gamecert_asks_for_dir(tmp_path):
     command refuses with one line and writes nothing; with --dir it writes there only."""
     site = tmp_path / "lib" / "site-packages"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for folder in ("gamecert", *registry.PARTS):
-        shutil.copytree(ROOT / folder, site / folder, ignore=ignore)
+    shutil.copytree(ROOT / "gamecert", site / "gamecert", ignore=ignore)
+    for part in registry.PARTS:  # installed, the game folders are inside the package
+        shutil.copytree(ROOT / part, site / "gamecert" / part, ignore=ignore)
     before = sorted(p.relative_to(site) for p in site.rglob("*"))
     out = _gamecert(tmp_path, "new-game", "foo", pythonpath=site)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--dir" in out.stderr, out.stderr
@@ -280,13 +281,14 @@ def test_version_matches_the_metadata_and_has_a_fallback(tmp_path, monkeypatch):
 
 def test_every_gamecert_subpackage_is_packaged():
     """An installed gamecert lacked gamecert.engine (the package list named only top-level
-    packages): every package folder of gamecert must match an include pattern of pyproject.toml."""
-    import fnmatch
-
-    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
-    packages = [".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "gamecert").rglob("__init__.py")]
+    packages): every package folder of gamecert, and the four game folders under gamecert's name
+    (never a top-level ``oracles``), must be in pyproject.toml's package list."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "gamecert").rglob("__init__.py")}
     assert "gamecert.engine" in packages
-    assert [p for p in packages if not any(fnmatch.fnmatchcase(p, pattern) for pattern in include)] == []
+    parts = {f"gamecert.{part}": part for part in registry.PARTS}
+    assert set(setuptools["packages"]) == packages | set(parts)
+    assert setuptools["package-dir"] == parts
 
 
 @pytest.mark.parametrize("argv", [["certify", "word_game", "examples/word_game/correct.py"],
@@ -338,3 +340,16 @@ def test_broken_solvers_of_a_folder_game_are_found(tmp_path, fresh_registry):
     right = game.oracle(instance)
     assert game.judge(instance, right, right) is None
     assert game.judge(instance, broken["zero_based_heap_index"].solve(instance), right)
+
+
+def test_the_game_folders_are_imported_under_gamecert_only():
+    """The registry imports the project's games as ``gamecert.oracles.NAME`` (the installed
+    name), from this checkout's ``oracles/`` folder: a rename back to ``oracles.NAME`` fails here."""
+    from gamecert import _checkout
+
+    entry = registry.get("word_game")
+    assert type(entry.game).__module__ == "gamecert.oracles.word_game"
+    module = sys.modules["gamecert.oracles.word_game"]
+    assert Path(module.__file__).resolve() == ROOT / "oracles" / "word_game.py"
+    assert _checkout.checkout_root(ROOT / "gamecert") == ROOT
+    assert _checkout.CheckoutParts(ROOT).find_spec("oracles") is None

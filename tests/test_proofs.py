@@ -11,15 +11,15 @@ import os
 
 import pytest
 
-from fast.string_cut import run_grundy_dp
+from gamecert.fast.string_cut import run_grundy_dp
 from gamecert import registry
 from gamecert.claims import LEVELS, Claim, ClaimRefuted, Evidence
 from gamecert.cli import main
 from gamecert.errors import RegistryError
 from gamecert.octal import OctalGame, check_period, check_periodic_table
 from gamecert.prove import check_claims, prove_command
-from oracles.word_game import letter_grundy
-from proofs import word_game as word_proofs
+from gamecert.oracles.word_game import letter_grundy
+from gamecert.proofs import word_game as word_proofs
 
 
 def slice_count() -> int:

@@ -10,12 +10,12 @@ import pytest
 
 from gamecert import registry
 from gamecert.errors import RegistryError
-from oracles.word_game import WordGame
+from gamecert.oracles.word_game import WordGame
 
 
 @pytest.fixture
 def fake_parts(monkeypatch):
-    """Install modules ``<part>.fake_game`` in sys.modules and make the registry see them."""
+    """Install modules ``gamecert.<part>.fake_game`` in sys.modules and make the registry see them."""
     real = registry._module_names
 
     def install(**overrides):
@@ -34,9 +34,9 @@ def fake_parts(monkeypatch):
             else:
                 modules[part] = value
         for part in present:
-            module = types.ModuleType(f"{part}.fake_game")
+            module = types.ModuleType(f"gamecert.{part}.fake_game")
             module.__dict__.update(vars(modules[part]))
-            monkeypatch.setitem(sys.modules, f"{part}.fake_game", module)
+            monkeypatch.setitem(sys.modules, f"gamecert.{part}.fake_game", module)
         monkeypatch.setattr(
             registry, "_module_names", lambda part: real(part) | ({"fake_game"} if part in present else set())
         )

@@ -23,7 +23,7 @@ import pytest
 
 from gamecert.errors import UsageError
 from gamecert.sandbox import Candidate, Limits, RunResult, open_runner
-from oracles.word_game import GAME, LETTERS
+from gamecert.oracles.word_game import GAME, LETTERS
 
 HERE = Path(__file__).resolve().parent
 CANDIDATES = HERE / "candidates"

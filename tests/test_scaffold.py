@@ -103,7 +103,7 @@ def test_finishing_a_part_moves_the_message_to_the_next_part(project):
     names the fast module's stub; with every part written the game is listed with its solvers."""
     assert _gamecert(project, "new-game", NAME).returncode == 0
     (project / "oracles" / f"{NAME}.py").write_text(
-        "from oracles.stones_once import StonesOnce\n\n\n"
+        "from gamecert.oracles.stones_once import StonesOnce\n\n\n"
         "class DemoGame(StonesOnce):\n    name = 'demo_game'\n\n\nGAME = DemoGame()\n"
     )
     line = _list_line(project, NAME)
@@ -112,12 +112,12 @@ def test_finishing_a_part_moves_the_message_to_the_next_part(project):
     fast_file = project / "fast" / f"{NAME}.py"
     fast_file.write_text(fast_file.read_text().replace("@todo\n", "").replace(
         '    """The answer for ``instance``, as GAME.parse_answer would return it. Add a doctest."""',
-        "    from fast.stones_once import closed_form as solve\n\n    return solve(instance)",
+        "    from gamecert.fast.stones_once import closed_form as solve\n\n    return solve(instance)",
     ))
     line = _list_line(project, NAME)
     assert f"strategies/{NAME}.py is not finished: still to write: instances" in line
 
-    (project / "strategies" / f"{NAME}.py").write_text("from strategies.stones_once import *  # noqa: F403\n")
+    (project / "strategies" / f"{NAME}.py").write_text("from gamecert.strategies.stones_once import *  # noqa: F403\n")
     (project / "proofs" / f"{NAME}.py").write_text("CLAIMS = []\n")
     assert _list_line(project, NAME) == f"{NAME}: Game of Stones (Codeforces 768E); solvers: closed_form"
 

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import proofs.stones_once as proofs
+import gamecert.proofs.stones_once as proofs
 from gamecert.claims import ClaimRefuted
 from gamecert.errors import InputError, WrongAnswerError
-from oracles.stones_once import GAME, pile_moves, state_grundy
-from strategies.stones_once import largest
+from gamecert.oracles.stones_once import GAME, pile_moves, state_grundy
+from gamecert.strategies.stones_once import largest
 
 ROOT = Path(__file__).resolve().parent.parent
 

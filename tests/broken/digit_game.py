@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fast.digit_game import _closed_one
+from gamecert.fast.digit_game import _closed_one
 from tests.broken import Broken
 
 

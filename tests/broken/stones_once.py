@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from math import isqrt
 
-from fast.stones_once import pile_value
+from gamecert.fast.stones_once import pile_value
 from tests.broken import Broken
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fast.string_cut import _solve, cuttable_runs, quadratic_dp, run_grundy_dp, run_grundy_periodic
+from gamecert.fast.string_cut import _solve, cuttable_runs, quadratic_dp, run_grundy_dp, run_grundy_periodic
 from gamecert.octal import OctalGame
 from tests.broken import Broken
 
