@@ -32,7 +32,7 @@ import pytest
 
 from gamecert import registry
 from gamecert.crosscheck import minimise
-from gamecert.errors import PresentationError
+from gamecert.errors import AnswerError
 from gamecert.game import Family
 from gamecert.octal import OctalAnswer
 from gamecert.sandbox import Candidate, Limits, open_runner
@@ -329,8 +329,8 @@ def _verdict(name: str, entry, runner, instance) -> tuple[str, str] | None:
         return result.status.upper(), result.describe()
     try:
         got = game.parse_answer(result.stdout, instance)
-    except PresentationError as exc:
-        return "PE", str(exc)
+    except AnswerError as exc:  # PE (a malformed number) or WA (a wrong, missing or extra token)
+        return str(exc.verdict), str(exc)
     why = game.judge(instance, got, _expected(name, entry, instance))
     return None if why is None else ("WA", why)
 
