@@ -1306,6 +1306,10 @@ class ForkServerClient:
             self._init = None
 
     def _once(self, io_set: int, fresh: bool) -> tuple[dict | None, int | None]:
+        if self.proc is not None and self.proc.poll() is not None:
+            # the server (or, contained, its sandbox launcher) exited between tests: what may
+            # still run in the sandbox is not to be trusted with the next test
+            self._kill()
         if self.proc is None:
             self.restarts += 1
             self._start()

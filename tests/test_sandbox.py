@@ -10,6 +10,7 @@ pytest-xdist runs tests side by side.
 from __future__ import annotations
 
 import os
+import select
 import random
 import shutil
 import signal
@@ -303,7 +304,10 @@ def test_fork_server_restarts_when_killed() -> None:
     with open_runner(Candidate.parse(str(CORRECT)), FAST) as runner:
         assert runner.run("WORD\n").stdout == "Bob\n"
         old = runner.server_pid
+        gone = os.pidfd_open(old)
         os.kill(old, signal.SIGKILL)
+        select.select([gone], [], [], 10.0)  # readable once it has exited
+        os.close(gone)
         assert runner.run("ZADACHA\n").stdout == "Alice\n"
         assert runner.server_pid not in (None, old)
 
