@@ -1,9 +1,9 @@
 """Tests per second for a Python candidate: a fresh process per test versus the default runner.
 
 The fresh path execs `python FILE` for every test; the default runner runs the candidate in a
-persistent forked child (many tests per process, see gamecert.forkserver). Both use the same
+persistent forked child (many tests per process, see gamecert.engine.forkserver). Both use the same
 sandbox (limits, scratch folder, output capture, verdict, containment); only the way the
-candidate starts differs. Then the cost of containment (see gamecert.contain): per test and per
+candidate starts differs. Then the cost of containment (see gamecert.engine.contain): per test and per
 runner start, contained versus not, on both paths. They are measured in alternating rounds, so that a change in
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
@@ -21,8 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.sandbox import Candidate, Limits, open_runner
 from gamecert.oracles.word_game import GAME, LETTERS
+
+from gamecert.engine.limits import Limits
+from gamecert.engine.sandbox import Candidate, open_runner
 
 CANDIDATE = Path(__file__).resolve().parent.parent / "examples" / "word_game" / "correct.py"
 

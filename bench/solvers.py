@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gamecert import registry  # noqa: E402
-from gamecert.game import ensure_recursion  # noqa: E402
+from gamecert.engine import registry  # noqa: E402
+from gamecert.kit.game import ensure_recursion  # noqa: E402
 
 
 def _clear_caches(module) -> int:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from gamecert.game import mex
-from gamecert.octal import OctalGame
+from gamecert.kit.game import mex
+from gamecert.kit.octal import OctalGame
 
 RUN_GAME_CODE = "0.137"
 

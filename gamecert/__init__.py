@@ -11,8 +11,15 @@ from gamecert import _checkout
 
 _checkout.install(_Path(__file__).parent)  # a source checkout: its oracles/... are gamecert.oracles...
 
-from gamecert.errors import AnswerError, GamecertError, InputError, PresentationError, RegistryError, WrongAnswerError
-from gamecert.game import ExhaustiveSpace, Explanation, Game
+from gamecert.errors import (
+    AnswerError,
+    GamecertError,
+    InputError,
+    PresentationError,
+    RegistryError,
+    WrongAnswerError,
+)
+from gamecert.kit.game import ExhaustiveSpace, Explanation, Game
 from gamecert.verdict import Verdict
 
 __version__ = "0.1.0"  # keep equal to pyproject.toml's version (tests/test_plugins.py checks)

@@ -2,7 +2,7 @@
 
 import sys
 
-from gamecert.cli import main
+from gamecert.commands.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -29,7 +29,7 @@ class InputError(GamecertError):
 class AnswerError(GamecertError):
     """A program's output rejected while it is read; ``verdict`` is what a judge gives it.
 
-    The two kinds follow testlib (see :mod:`gamecert.tokens`): :class:`PresentationError` (PE)
+    The two kinds follow testlib (see :mod:`gamecert.kit.tokens`): :class:`PresentationError` (PE)
     for a number that is not written as one, :class:`WrongAnswerError` (WA) for a wrong,
     missing or extra token.
     """

@@ -16,9 +16,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 
 from gamecert.errors import InputError, OutOfReach
-from gamecert.game import (
+from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
@@ -32,7 +33,7 @@ from gamecert.game import (
     require_line,
     shrink_targets,
 )
-from gamecert.tokens import AnswerReader
+from gamecert.kit.tokens import AnswerReader
 
 MAX_T = 100
 MAX_N = 1000
@@ -188,10 +189,9 @@ class DigitGame(Game):
     def explain_by_rule(self, digits: str, shown: int = 6) -> Explanation:
         """One game beyond the oracle's reach, from the proven reductions: the position reduces to
         four parity counts (checked exhaustively against plain minimax) and the reduced game's
-        outcome is the closed rule ``gamecert.proofs.digit_game.raze_wins``, proved for every state by
+        outcome is the closed rule ``raze_wins`` (below), proved for every state by
         induction (z3). The line of play lists its first and last ``shown`` moves."""
-        from gamecert.smt import PY
-        from gamecert.proofs.digit_game import raze_wins
+        from gamecert.kit.smt import PY
 
         def wins(state: tuple[int, int, int, int], raze_to_move: bool) -> bool:
             return bool(raze_wins(*state, raze_to_move, PY))
@@ -346,3 +346,22 @@ def _digit_strings(n: int) -> Iterator[tuple[str, ...]]:
 
 
 GAME = DigitGame()
+
+
+# The reduced game's closed rule, stated here for the explanations beyond the oracle's reach
+# (never used by the search); proved for every state in gamecert.proofs.digit_game.
+def raze_wins(a: Any, b: Any, c: Any, d: Any, raze_to_move: Any, ops: Any) -> Any:
+    """Does Raze win the reduced position? (Over ``ops``: Python values or z3 terms.)
+
+    The last digit stands in Raze's class (odd positions) when Raze is to move with one more
+    digit than Breach, or Breach is to move with as many; Raze then keeps an odd one iff he has
+    one (``a >= 1``). Otherwise the last digit is in Breach's class and Breach keeps an even one
+    iff she has one (``d >= 1``).
+
+    >>> from gamecert.kit.smt import PY
+    >>> raze_wins(0, 1, 1, 1, True, PY), raze_wins(1, 1, 0, 1, True, PY)  # 2069, 102
+    (False, True)
+    """
+    s, t = a + b, c + d
+    last_in_odd_class = ops.If(raze_to_move, s == t + 1, s == t)
+    return ops.If(last_in_odd_class, a >= 1, d == 0)

@@ -28,19 +28,19 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import InputError, OutOfReach
-from gamecert.game import (
+from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
+    drop_chunks,
     input_lines,
     parse_int,
-    drop_chunks,
     partitions,
     reject_trailing,
     require_line,
     shrink_targets,
 )
-from gamecert.tokens import AnswerReader
+from gamecert.kit.tokens import AnswerReader
 
 MAX_N = 10**6
 MAX_S = 60

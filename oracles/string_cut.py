@@ -16,17 +16,17 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import OutOfReach
-from gamecert.game import (
+from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
+    _smaller_strings,
     ensure_recursion,
     mex,
-    _smaller_strings,
     parse_word,
     shrink_targets,
 )
-from gamecert.tokens import AnswerReader
+from gamecert.kit.tokens import AnswerReader
 
 MAX_LEN = 5000
 #: answer: None for "Second", else the smallest winning first cut (1-based)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import OutOfReach
-from gamecert.game import (
+from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
     Game,
@@ -22,7 +22,7 @@ from gamecert.game import (
     partitions,
     shrink_targets,
 )
-from gamecert.tokens import AnswerReader
+from gamecert.kit.tokens import AnswerReader
 
 MAX_LEN = 40
 LETTERS = string.ascii_uppercase

@@ -1,8 +1,8 @@
 """dawson_kayles, the octal heap game 0.07: the claims: the period and preperiod by the periodicity theorem, the mex recurrence.
 
-Built from the code alone by gamecert.octal.octal_parts; nothing here is game-specific.
+Built from the code alone by gamecert.kit.octal.octal_parts; nothing here is game-specific.
 """
 
-from gamecert.octal import octal_parts
+from gamecert.kit.octal import octal_parts
 
 globals().update(octal_parts("0.07", "dawson_kayles").exports("proofs"))

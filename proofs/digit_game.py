@@ -27,32 +27,25 @@ import itertools
 from typing import Any
 
 from gamecert.fast.digit_game import closed_form
-from gamecert import smt
-from gamecert.claims import Claim, ClaimRefuted, Evidence
-from gamecert.game import ensure_recursion
-from gamecert.oracles.digit_game import BREACH, GAME, MAX_N, RAZE, _reduced, reduce_digits
+from gamecert.oracles.digit_game import (
+    BREACH,
+    GAME,
+    MAX_N,
+    RAZE,
+    _reduced,
+    raze_wins,
+    reduce_digits,
+)
+
+from gamecert.kit import smt
+from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
+from gamecert.kit.game import ensure_recursion
 
 #: plain minimax's reach (digit parities), and every digit string up to this length
 REDUCTION_PARITY_N = GAME.minimax_reach
 REDUCTION_DIGITS_N = 4
 #: the rule is compared with the reduced search on every reachable state with this many digits
 RULE_STATES_N = 60
-
-
-def raze_wins(a: Any, b: Any, c: Any, d: Any, raze_to_move: Any, ops: Any) -> Any:
-    """Does Raze win the reduced position? (Over ``ops``: Python values or z3 terms.)
-
-    The last digit stands in Raze's class (odd positions) when Raze is to move with one more
-    digit than Breach, or Breach is to move with as many; Raze then keeps an odd one iff he has
-    one (``a >= 1``). Otherwise the last digit is in Breach's class and Breach keeps an even one
-    iff she has one (``d >= 1``).
-
-    >>> raze_wins(0, 1, 1, 1, True, smt.PY), raze_wins(1, 1, 0, 1, True, smt.PY)  # 2069, 102
-    (False, True)
-    """
-    s, t = a + b, c + d
-    last_in_odd_class = ops.If(raze_to_move, s == t + 1, s == t)
-    return ops.If(last_in_odd_class, a >= 1, d == 0)
 
 
 def reachable(a: Any, b: Any, c: Any, d: Any, raze_to_move: Any, ops: Any) -> Any:

@@ -16,8 +16,9 @@
 from __future__ import annotations
 
 from gamecert.fast.stones_once import pile_value
-from gamecert.claims import Claim, ClaimRefuted, Evidence
 from gamecert.oracles.stones_once import GAME, MAX_S, multisets_of_total, pile_grundy
+
+from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
 
 
 def check_pile_closed_form() -> Evidence:

@@ -20,10 +20,16 @@ from __future__ import annotations
 import itertools
 
 from gamecert.fast import string_cut as fast
-from gamecert import smt
-from gamecert.claims import Claim, ClaimRefuted, Evidence
-from gamecert.octal import OctalGame, check_periodic_table, periodicity_claim, plot_data
 from gamecert.oracles.string_cut import GAME, MAX_LEN, piece_grundy
+
+from gamecert.kit import smt
+from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
+from gamecert.kit.octal import (
+    OctalGame,
+    check_periodic_table,
+    periodicity_claim,
+    plot_data,
+)
 
 RUN_GAME = OctalGame.parse(fast.RUN_GAME_CODE)
 #: the exhaustive families the reduction is checked on: (alphabet, longest string)

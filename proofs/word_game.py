@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gamecert import smt
-from gamecert.claims import Claim, ClaimRefuted, Evidence
-from gamecert.plots import SequencePlot
 from gamecert.oracles.word_game import GAME, MAX_LEN, counts_of, letter_options
+
+from gamecert.kit import smt
+from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
+from gamecert.kit.plots import SequencePlot
 
 #: the bounded range z3 checks the recurrence on (the issue asks for at least 1000)
 N_BOUNDED = 1000
@@ -32,7 +33,7 @@ ClosedForm = Callable[[Any, Any], Any]
 def editorial_closed_form(c: Any, ops: Any) -> Any:
     """The seed editorial's claim: 0 for no copies, else ``3 if c % 3 == 0 else c % 3``.
 
-    Written over ``ops`` so that z3 reads the very same definition (see :mod:`gamecert.smt`).
+    Written over ``ops`` so that z3 reads the very same definition (see :mod:`gamecert.kit.smt`).
 
     >>> [editorial_closed_form(c, smt.PY) for c in range(8)]
     [0, 1, 2, 3, 1, 2, 3, 1]

@@ -12,8 +12,8 @@ import random
 
 from hypothesis import strategies as st
 
-from gamecert.coverage import bucket
-from gamecert.game import Family
+from gamecert.kit.coverage import bucket
+from gamecert.kit.game import Family
 
 MAX_N = 1000
 MAX_T = 100
@@ -279,6 +279,6 @@ def features(instance: tuple[str, ...]):
 
 
 if __name__ == "__main__":
-    from gamecert.coverage import print_coverage  # noqa: PLC0415
+    from gamecert.kit.coverage import print_coverage  # noqa: PLC0415
 
-    print_coverage("digit_game")
+    print_coverage(instances, features)

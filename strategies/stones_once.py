@@ -15,8 +15,8 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-from gamecert.coverage import bucket
-from gamecert.game import Family
+from gamecert.kit.coverage import bucket
+from gamecert.kit.game import Family
 from gamecert.oracles.stones_once import GAME, pile_grundy
 
 MAX_N = 10**6
@@ -237,6 +237,6 @@ def features(piles: tuple[int, ...]):
 
 
 if __name__ == "__main__":
-    from gamecert.coverage import print_coverage  # noqa: PLC0415
+    from gamecert.kit.coverage import print_coverage  # noqa: PLC0415
 
-    print_coverage("stones_once")
+    print_coverage(instances, features)

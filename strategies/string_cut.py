@@ -14,9 +14,9 @@ import random
 from hypothesis import strategies as st
 
 from gamecert.fast.string_cut import RUN_GAME_CODE, cuttable_runs
-from gamecert.coverage import bucket
-from gamecert.game import Family
-from gamecert.octal import OctalGame
+from gamecert.kit.coverage import bucket
+from gamecert.kit.game import Family
+from gamecert.kit.octal import OctalGame
 
 MAX = 5000
 LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -276,6 +276,6 @@ def features(s: str):
 
 
 if __name__ == "__main__":
-    from gamecert.coverage import print_coverage  # noqa: PLC0415
+    from gamecert.kit.coverage import print_coverage  # noqa: PLC0415
 
-    print_coverage("string_cut")
+    print_coverage(instances, features)

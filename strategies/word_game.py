@@ -13,8 +13,8 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-from gamecert.coverage import bucket
-from gamecert.game import Family
+from gamecert.kit.coverage import bucket
+from gamecert.kit.game import Family
 from gamecert.oracles.word_game import GAME
 
 MAX = 40
@@ -195,6 +195,6 @@ def features(word: str):
 
 
 if __name__ == "__main__":
-    from gamecert.coverage import print_coverage  # noqa: PLC0415
+    from gamecert.kit.coverage import print_coverage  # noqa: PLC0415
 
-    print_coverage("word_game")
+    print_coverage(instances, features)

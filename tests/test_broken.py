@@ -1,7 +1,7 @@
 """The harness is tested: every deliberately broken solver is caught, with a minimal input.
 
-Each broken solver (``tests/broken/`` for the project's games; :func:`gamecert.registry.broken_solvers`
-finds them for games from a games folder or an entry point too) goes through :func:`gamecert.certify_solvers.certify_solver`,
+Each broken solver (``tests/broken/`` for the project's games; :func:`gamecert.engine.registry.broken_solvers`
+finds them for games from a games folder or an entry point too) goes through :func:`gamecert.engine.solvers.certify_solver`,
 the pipeline ``gamecert certify`` runs for every subject (plan, judge, evidence; the solver as an
 in-process subject), under the profile of the run. Where the evidence calls the reported input
 minimal in size within some exhaustive spaces, this test re-checks that claim independently
@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import pytest
 
-from gamecert import registry
-from gamecert.certify import _limits
-from gamecert.certify_solvers import certify_solver
-from gamecert.crosscheck import compare, oracle_reference
+from gamecert.engine import registry
+from gamecert.engine.crosscheck import compare, oracle_reference
 from gamecert.engine.evidence import build_report, space_evidence
+from gamecert.engine.limits import game_limits
+from gamecert.engine.profiles import get_profile
+from gamecert.engine.solvers import certify_solver
 from gamecert.engine.subjects import SolverSubject
-from gamecert.broken import ONE_OF_KINDS, REQUIRED_KINDS
 from gamecert.errors import GamecertError
-from gamecert.profiles import get_profile
+from gamecert.kit.broken import ONE_OF_KINDS, REQUIRED_KINDS
 from gamecert.verdict import Verdict
 
 GAMES = tuple(registry.game_names())  # a new game without broken solvers fails here
@@ -61,7 +61,7 @@ def test_broken_solver_is_caught_with_a_minimal_input(game_name, broken_name, br
     # the report's text is the input the solver got, and the expected answer is the oracle's
     assert game.parse_input(found.input_text) == found.instance
     report = build_report(entry, SolverSubject(game_name, broken_name), found, outcome,
-                          _limits(game, None, None), outcome.stats.tests)
+                          game_limits(game, None, None), outcome.stats.tests)
     assert report.input == found.input_text and report.verdict == found.verdict.value
     k = game.size(found.instance)
     swept = [ev.name for ev in space_evidence(outcome) if ev.up_to is not None and ev.up_to >= k - 1]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import registry
+from gamecert.engine import registry
 from tests._terminal import sigint_default
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import registry
-from gamecert.checkclaims import check_claim, parse_claims
+from gamecert.commands.check import check_claim, parse_claims
+from gamecert.engine import registry
 from gamecert.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent

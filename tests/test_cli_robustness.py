@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from gamecert.commands.new_game import check_name
 from gamecert.errors import UsageError
-from gamecert.scaffold import check_name
 from tests._terminal import sigint_default
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ def test_argparse_errors_are_one_line():
 def test_report_written_elsewhere_when_the_report_dir_fails(tmp_path, capsys):
     """The fault is printed before the report is written, and a failing write falls back to a
     fresh temporary directory (said on stderr) instead of a traceback that loses the finding."""
-    from gamecert.certify import _write_somewhere
+    from gamecert.engine.report_files import _write_somewhere
 
     def write(where: str) -> Path:
         if where == "gone":

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from gamecert import registry
-from gamecert.crosscheck import (
+from gamecert.engine import registry
+from gamecert.engine.crosscheck import (
     fixed_check,
     minimax_reference,
     oracle_reference,
@@ -20,8 +20,8 @@ from gamecert.crosscheck import (
     random_check,
     sweep,
 )
+from gamecert.engine.profiles import get_profile
 from gamecert.errors import AnswerError, InputError
-from gamecert.profiles import get_profile
 
 SEED = 20261130  # fixed so a failure in CI replays; `gamecert certify` draws a fresh one
 
@@ -156,7 +156,7 @@ def test_strategies_produce_valid_inputs(entry_name, gamecert_profile):
 
 def test_answers_round_trip_and_garbage_is_rejected_as_pe_or_wa(entry_name):
     """Canonical answers parse back to themselves; garbage is rejected while it is read (PE or
-    WA, as gamecert.tokens decides), never accepted and never a crash."""
+    WA, as gamecert.kit.tokens decides), never accepted and never a crash."""
     entry = registry.get(entry_name)
     game = entry.game
     for text, _ in game.samples:

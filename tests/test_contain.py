@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import contain
-from gamecert.sandbox import Candidate, Limits, open_runner
+from gamecert.engine import contain
+from gamecert.engine.limits import Limits
+from gamecert.engine.sandbox import Candidate, open_runner
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

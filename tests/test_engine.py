@@ -92,7 +92,7 @@ _DRAW = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     if sys.argv[2] == "extra":
         import constants_galore  # a local module full of constants Hypothesis would mix in
-    from gamecert import registry
+    from gamecert.engine import registry
     from gamecert.engine import plan
     if sys.argv[3] == "unguarded":
         import contextlib

@@ -30,12 +30,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamecert import registry
-from gamecert.crosscheck import minimise
+from gamecert.engine import registry
+from gamecert.engine.crosscheck import minimise
+from gamecert.engine.limits import Limits
+from gamecert.engine.sandbox import Candidate, open_runner
 from gamecert.errors import AnswerError
-from gamecert.game import Family
-from gamecert.octal import OctalAnswer
-from gamecert.sandbox import Candidate, Limits, open_runner
+from gamecert.kit.game import Family
+from gamecert.kit.octal import OctalAnswer
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "wrong"
@@ -246,7 +247,7 @@ def test_digit_game_worst_cases():
 
 def test_stones_once_components():
     """Every size 1..60 alone; each size with others, once with xor 0; piles 1..100; all sizes at once."""
-    from gamecert.fast.stones_once import closed_form, pile_value
+    from gamecert.fast.stones_once import closed_form
 
     assert {p[0] for p in listed("stones_once", "pile-size-alone") if len(p) == 1} == set(range(1, 61))
     mixed = listed("stones_once", "pile-size-mixed")
@@ -446,7 +447,7 @@ def _fails_with(name: str, path: Path):
     ("digit_game", ("1" * 999,) * 40 + ("21",) + ("13" * 500,) * 59, None),
 ])
 def test_minimise_reaches_the_smallest_failure(name, start, smallest):
-    """Greedy minimisation with ``smaller()`` (gamecert.crosscheck.minimise, its default budget)
+    """Greedy minimisation with ``smaller()`` (gamecert.engine.crosscheck.minimise, its default budget)
     takes the example's failure to the smallest failing input: ``a`` x 50 for string_cut (the
     first run length the example gets wrong is 48), two piles for stones_once (one pile is never
     wrong there), one game of two digits for digit_game."""

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-
 import gamecert.fast.string_cut as fast_string_cut
 import gamecert.proofs.digit_game as digit_proofs
 import gamecert.proofs.string_cut as string_cut_proofs
-from gamecert import registry, smt
-from gamecert.claims import ClaimRefuted
-from gamecert.crosscheck import oracle_reference, peers_reference, sweep
-from gamecert.errors import InputError
-from gamecert.game import ExhaustiveSpace
-from gamecert.octal import OctalGame, Periodicity, periodicity_claim, theorem_range
+import pytest
 from gamecert.oracles.digit_game import BREACH, RAZE, _reduced
 from gamecert.proofs import word_game as word_proofs
+
+from gamecert.engine import registry
+from gamecert.engine.crosscheck import oracle_reference, peers_reference, sweep
+from gamecert.errors import InputError
+from gamecert.kit import smt
+from gamecert.kit.claims import ClaimRefuted
+from gamecert.kit.game import ExhaustiveSpace
+from gamecert.kit.octal import OctalGame, Periodicity, periodicity_claim, theorem_range
 
 # ---- the cross-check machinery ----------------------------------------------------------------
 
@@ -350,7 +351,7 @@ def test_period_search_needs_the_whole_range_in_the_data():
     finite condition reads. For k = 3, e = 0, p = 1 the condition is G(n + 1) = G(n) on
     0 <= n < 2 * max(0, 1) + 1 + 3 = 6, which reads G(0) .. G(6): seven values. Six equal values
     prove nothing; seven do."""
-    from gamecert.octal import _first_proved_period
+    from gamecert.kit.octal import _first_proved_period
 
     assert _first_proved_period([0] * 6, 3) is None
     assert _first_proved_period([0] * 7, 3) == (0, 1)
@@ -363,7 +364,7 @@ def test_check_period_reads_the_last_index_of_the_theorems_range(monkeypatch):
     n = 9 (G(11) != G(9)) must be refuted at 11; a checker stopping one short accepts it."""
     fake = [0, 0, 0, 1, 2, 1, 2, 1, 2, 1, 2, 5]
     monkeypatch.setattr(OctalGame, "sequence", lambda self, length: fake[:length])
-    from gamecert.octal import check_period
+    from gamecert.kit.octal import check_period
 
     with pytest.raises(ClaimRefuted) as info:
         check_period(OctalGame.parse("0.07"), 3, 2)

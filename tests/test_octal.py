@@ -8,9 +8,15 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from gamecert.claims import ClaimRefuted
-from gamecert.errors import GamecertError, InputError, PresentationError, UsageError, WrongAnswerError
-from gamecert.octal import (
+from gamecert.errors import (
+    GamecertError,
+    InputError,
+    PresentationError,
+    UsageError,
+    WrongAnswerError,
+)
+from gamecert.kit.claims import ClaimRefuted
+from gamecert.kit.octal import (
     NotPeriodicYet,
     OctalAnswer,
     OctalGame,
@@ -166,7 +172,7 @@ def test_octal_game_explains_a_winning_move():
 
 def test_exports_fill_every_registry_part():
     """exports(part) gives exactly what the registry requires of each module."""
-    from gamecert.registry import REQUIRED
+    from gamecert.engine.registry import REQUIRED
 
     parts = octal_parts("0.07", "dawson_kayles")
     for part, required in REQUIRED.items():
@@ -212,8 +218,8 @@ def test_plot_skipped_without_matplotlib(monkeypatch, tmp_path):
     """Without matplotlib, a plot is skipped with a message, never an exception."""
     import builtins
 
-    from gamecert import plots
-    from gamecert.octal import plot_data
+    from gamecert.kit import plots
+    from gamecert.kit.octal import plot_data
 
     real_import = builtins.__import__
 

@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 
 import gamecert
-from gamecert import cli, registry
+from gamecert.commands import cli
+from gamecert.commands.prove import prove_command
+from gamecert.engine import registry
 from gamecert.errors import RegistryError
-from gamecert.prove import prove_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +61,7 @@ def _octal_folder_game(folder: Path, name: str, code: str = "0.3") -> None:
     """A finished games-folder game whose fast solver imports its oracle relatively."""
     for part in registry.PARTS:
         (folder / part).mkdir(parents=True, exist_ok=True)
-    exports = f'from gamecert.octal import octal_parts\n\nglobals().update(octal_parts("{code}", "{name}").exports("{{}}"))\n'
+    exports = f'from gamecert.kit.octal import octal_parts\n\nglobals().update(octal_parts("{code}", "{name}").exports("{{}}"))\n'
     (folder / "oracles" / f"{name}.py").write_text(exports.format("oracles"))
     (folder / "fast" / f"{name}.py").write_text(
         f"from ..oracles.{name} import GAME\n\nSOLVERS = {{'via_oracle': GAME.oracle}}\n")
@@ -187,7 +188,7 @@ def test_prove_all_goes_on_past_a_broken_game_and_exits_2(tmp_path, fresh_regist
     assert "good_one: 2 claims" in out and "2 of 2 claims hold" in out
     assert "not proved: 1 game did not load (crashes)" in out
     (games / "proofs" / "crashes.py").write_text(
-        'from gamecert.octal import octal_parts\n\nglobals().update(octal_parts("0.3", "crashes").exports("proofs"))\n')
+        'from gamecert.kit.octal import octal_parts\n\nglobals().update(octal_parts("0.3", "crashes").exports("proofs"))\n')
     registry.clear_cache()
     assert prove_command(argparse.Namespace(game="all", plot_dir=None)) == 0
 
@@ -214,12 +215,12 @@ def test_entry_point_games_as_package_and_as_object(tmp_path, fresh_registry):
     package = tmp_path / "ep_pkg_game_xq"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    line = 'from gamecert.octal import octal_parts\n\nglobals().update(octal_parts("0.07", "ep_pkg").exports("{}"))\n'
+    line = 'from gamecert.kit.octal import octal_parts\n\nglobals().update(octal_parts("0.07", "ep_pkg").exports("{}"))\n'
     for attr, part in registry.ENTRY_POINT_PARTS.items():
         (package / f"{part}.py").write_text(line.format(attr))
-    (package / "broken.py").write_text("from gamecert.broken import Broken\n\nBROKEN = {'x': Broken(len, 'off-by-one', 'x')}\n")
+    (package / "broken.py").write_text("from gamecert.kit.broken import Broken\n\nBROKEN = {'x': Broken(len, 'off-by-one', 'x')}\n")
     (tmp_path / "ep_obj_game_xq.py").write_text(
-        "import types\nfrom gamecert.octal import octal_parts\n\n_p = octal_parts('0.77', 'ep_obj')\n"
+        "import types\nfrom gamecert.kit.octal import octal_parts\n\n_p = octal_parts('0.77', 'ep_obj')\n"
         "PARTS = types.SimpleNamespace(**{a: types.SimpleNamespace(**_p.exports(p)) for p, a in "
         "[('oracles', 'oracle'), ('fast', 'fast'), ('strategies', 'strategies'), ('proofs', 'proofs')]})\n")
     _entry_points(fresh_registry, tmp_path, ep_pkg="ep_pkg_game_xq", ep_obj="ep_obj_game_xq:PARTS")
@@ -331,7 +332,7 @@ def test_broken_solvers_of_a_folder_game_are_found(tmp_path, fresh_registry):
     assert _gamecert(tmp_path, "new-game", "bk_game", "--octal", "0.07", "--dir", "games").returncode == 0
     fresh_registry.setenv(registry.ENV_VAR, str(tmp_path / "games"))
     broken = registry.broken_solvers("bk_game")
-    from gamecert.broken import ONE_OF_KINDS, REQUIRED_KINDS
+    from gamecert.kit.broken import ONE_OF_KINDS, REQUIRED_KINDS
 
     kinds = {b.kind for b in broken.values()}
     assert len(broken) >= 5 and REQUIRED_KINDS <= kinds and kinds & ONE_OF_KINDS, kinds

@@ -10,16 +10,16 @@ import argparse
 import os
 
 import pytest
-
 from gamecert.fast.string_cut import run_grundy_dp
-from gamecert import registry
-from gamecert.claims import LEVELS, Claim, ClaimRefuted, Evidence
-from gamecert.cli import main
-from gamecert.errors import RegistryError
-from gamecert.octal import OctalGame, check_period, check_periodic_table
-from gamecert.prove import check_claims, prove_command
 from gamecert.oracles.word_game import letter_grundy
 from gamecert.proofs import word_game as word_proofs
+
+from gamecert.commands.cli import main
+from gamecert.commands.prove import check_claims, prove_command
+from gamecert.engine import registry
+from gamecert.errors import RegistryError
+from gamecert.kit.claims import LEVELS, Claim, ClaimRefuted, Evidence
+from gamecert.kit.octal import OctalGame, check_period, check_periodic_table
 
 
 def slice_count() -> int:
@@ -116,7 +116,7 @@ def _wrong_only_at_999(c, ops):
 def test_wrong_letter_closed_form_is_refuted_at_first_break(make, wrong):
     """A period-3 form with a wrong value is refuted at the first count where it breaks, by the
     bounded z3 check and by the induction alike (the index from the rules-only oracle)."""
-    from gamecert.smt import PY
+    from gamecert.kit.smt import PY
 
     expected = _first_difference(letter_grundy, lambda c: wrong(c, PY), 1001)
     with pytest.raises(ClaimRefuted) as info:

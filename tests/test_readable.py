@@ -17,10 +17,16 @@ import sys
 from pathlib import Path
 
 from gamecert.fast.digit_game import closed_form, play_out
-from gamecert.fast.string_cut import cuttable_runs, periodic_table, quadratic_dp, run_grundy_dp
-from gamecert.reports import FailureReport
+from gamecert.fast.string_cut import (
+    cuttable_runs,
+    periodic_table,
+    quadratic_dp,
+    run_grundy_dp,
+)
 from gamecert.oracles.digit_game import GAME as DIGITS
 from gamecert.oracles.string_cut import GAME as STRINGS
+
+from gamecert.engine.reports import FailureReport
 
 ROOT = Path(__file__).resolve().parent.parent
 

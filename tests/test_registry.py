@@ -7,10 +7,10 @@ import sys
 import types
 
 import pytest
-
-from gamecert import registry
-from gamecert.errors import RegistryError
 from gamecert.oracles.word_game import WordGame
+
+from gamecert.engine import registry
+from gamecert.errors import RegistryError
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_game_name_must_match_module(fake_parts):
 @pytest.mark.parametrize(
     ("part", "value", "needle"),
     [
-        ("oracles", types.SimpleNamespace(GAME=object()), "GAME must be an instance of gamecert.game.Game"),
+        ("oracles", types.SimpleNamespace(GAME=object()), "GAME must be an instance of gamecert.kit.game.Game"),
         ("fast", types.SimpleNamespace(SOLVERS={}), "SOLVERS must be a non-empty dict"),
         ("fast", types.SimpleNamespace(), "fast/fake_game.py must define SOLVERS"),
         ("strategies", types.SimpleNamespace(instances=lambda: None), "must define oracle_instances"),

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import reports
+from gamecert.engine import report_files, reports
+from gamecert.engine.reports import Certificate, FailureReport, SpaceEvidence
 from gamecert.errors import UsageError
-from gamecert.reports import Certificate, FailureReport, SpaceEvidence
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REGEN = os.environ.get("GAMECERT_REGEN_GOLDEN") == "1"
@@ -96,19 +96,19 @@ def test_json_round_trips():
 
 
 def test_write_report_makes_the_four_files(tmp_path):
-    path = reports.write_report(REPORT, tmp_path)
+    path = report_files.write_report(REPORT, tmp_path)
     assert path == tmp_path / "word_game" / "wrong-20240506-070809-123"
     assert sorted(p.name for p in path.iterdir()) == sorted(reports.REPORT_FILES)
     data = json.loads((path / "report.json").read_text())
     assert data["replay"] == f"gamecert replay {path}"
     assert (path / "input.in").read_text() == "AAA\n"
     assert (path / "expected.ans").read_text() == "Alice\n"
-    assert reports.read_report(path) == REPORT
+    assert report_files.read_report(path) == REPORT
 
 
 def test_same_name_twice_gets_a_suffix_and_the_right_replay_line(tmp_path):
-    first = reports.write_report(REPORT, tmp_path)
-    second = reports.write_report(REPORT, tmp_path)
+    first = report_files.write_report(REPORT, tmp_path)
+    second = report_files.write_report(REPORT, tmp_path)
     assert second == first.with_name(first.name + "-2")
     assert f"gamecert replay {second}" in (second / "report.md").read_text()
     assert json.loads((second / "report.json").read_text())["replay"] == f"gamecert replay {second}"
@@ -117,7 +117,7 @@ def test_same_name_twice_gets_a_suffix_and_the_right_replay_line(tmp_path):
 def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
     """A crash while the files are written (here: the third file) publishes no directory and
     leaves no temporary files: a report appears complete or not at all."""
-    real = reports.atomic_write_text
+    real = report_files.atomic_write_text
     calls = []
 
     def flaky(path, text):
@@ -126,36 +126,36 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
             raise OSError("disk full")
         real(path, text)
 
-    monkeypatch.setattr(reports, "atomic_write_text", flaky)
+    monkeypatch.setattr(report_files, "atomic_write_text", flaky)
     with pytest.raises(OSError, match="disk full"):
-        reports.write_report(REPORT, tmp_path)
+        report_files.write_report(REPORT, tmp_path)
     assert list((tmp_path / "word_game").iterdir()) == []
 
 
 def test_a_failed_file_write_keeps_the_old_file(tmp_path, monkeypatch):
     """atomic_write_text replaces a file in one step: on failure the old content stays whole."""
     target = tmp_path / "f.txt"
-    reports.atomic_write_text(target, "old\n")
+    report_files.atomic_write_text(target, "old\n")
 
     def boom(*args, **kwargs):
         raise OSError("no space")
 
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError):
-        reports.atomic_write_text(target, "new\n")
+        report_files.atomic_write_text(target, "new\n")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
 
 
 def test_read_report_explains_what_is_wrong(tmp_path):
     with pytest.raises(UsageError, match="no report.json"):
-        reports.read_report(tmp_path)
-    cert_dir = reports.write_certificate(CERT, tmp_path)
+        report_files.read_report(tmp_path)
+    cert_dir = report_files.write_certificate(CERT, tmp_path)
     with pytest.raises(UsageError, match="certificate, not a failure report"):
-        reports.read_report(cert_dir)
+        report_files.read_report(cert_dir)
     (tmp_path / "report.json").write_text("{not json")
     with pytest.raises(UsageError, match="cannot read"):
-        reports.read_report(tmp_path)
+        report_files.read_report(tmp_path)
 
 
 def test_backticks_in_output_do_not_break_the_markdown():

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.sandbox import Candidate, Limits, open_runner
+from gamecert.engine.limits import Limits
+from gamecert.engine.sandbox import Candidate, open_runner
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = Limits(time_s=2.0)  # 256 MB

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.sandbox import Candidate, Limits, RunResult, open_runner
+from gamecert.engine.limits import Limits
+from gamecert.engine.sandbox import Candidate, RunResult, open_runner
 
 LIMITS = Limits(time_s=2.0, memory_mb=256)
 

@@ -10,8 +10,8 @@ pytest-xdist runs tests side by side.
 from __future__ import annotations
 
 import os
-import select
 import random
+import select
 import shutil
 import signal
 import stat
@@ -21,10 +21,11 @@ import time
 from pathlib import Path
 
 import pytest
-
-from gamecert.errors import UsageError
-from gamecert.sandbox import Candidate, Limits, RunResult, open_runner
 from gamecert.oracles.word_game import GAME, LETTERS
+
+from gamecert.engine.limits import Limits
+from gamecert.engine.sandbox import Candidate, RunResult, open_runner
+from gamecert.errors import UsageError
 
 HERE = Path(__file__).resolve().parent
 CANDIDATES = HERE / "candidates"
@@ -126,7 +127,7 @@ def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pyte
     assert ("lost: never flushed" in by_mode["os_exit"].stdout) == unbuffered
     assert by_mode["sys_exit_none"].status == "ok" and by_mode["sys_exit_none"].exit_code == 0
     assert by_mode["raise"].exit_code == 1 and "KeyError: 'boom'" in by_mode["raise"].stderr_tail
-    assert "forkserver" not in by_mode["raise"].stderr_tail, "the server's own frames must not show"
+    assert "supervisor" not in by_mode["raise"].stderr_tail, "the server's own frames must not show"
     assert by_mode["atexit"].stdout.endswith("end\natexit ran\n")
 
 

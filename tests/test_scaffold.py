@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from gamecert.commands.new_game import PARTS, check_name, render
 from gamecert.errors import UsageError
-from gamecert.scaffold import PARTS, check_name, render, todo, todo_value, unfinished
+from gamecert.kit.todo import todo, todo_value, unfinished
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "demo_game"

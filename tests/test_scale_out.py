@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import registry
+from gamecert.engine import registry
 from gamecert.engine.plan import CHUNK_BYTES, CHUNK_RUNS, _cut, run_cost
+from gamecert.engine.sandbox import Candidate
+from gamecert.engine.shipping import Shipment, ShipmentError, pack, unpack
 from gamecert.errors import GamecertError
-from gamecert.sandbox import Candidate
-from gamecert.shipping import Shipment, ShipmentError, pack, unpack
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -190,7 +190,7 @@ def test_every_registered_plan_has_even_items(profile):
     larger than that aside), except the families, which are drawn and cut one chunk at a time
     (only their last chunk may be smaller)."""
     from gamecert.engine.plan import exhaustive_tests, make_plan
-    from gamecert.profiles import get_profile
+    from gamecert.engine.profiles import get_profile
 
     prof = get_profile(profile)
     for name in registry.game_names():
@@ -211,7 +211,7 @@ def test_every_registered_plan_has_even_items(profile):
 def test_builds_that_differ_between_hosts_are_noted():
     """A source compiled into another binary on some worker (another compiler there) is named
     in the merged notes; the same binary everywhere adds no such note."""
-    from gamecert.pytest_candidate import _Target, _where_it_ran
+    from gamecert.commands.pytest_candidate import _Target, _where_it_ran
 
     candidate = Candidate.parse(str(EXAMPLES / "word_game" / "correct.py"))
     target = _Target("word_game=x", None, candidate, None, None, 0, 1, "g", pack(candidate))

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import registry
-from gamecert.claims import Claim, Evidence
-from gamecert.prove import check_claim
-from gamecert.show import describe
+from gamecert.commands.prove import check_claim
+from gamecert.commands.show import describe
+from gamecert.engine import registry
+from gamecert.kit.claims import Claim, Evidence
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,7 +73,7 @@ def test_every_game_and_the_scaffold_state_formats_limits_and_claim_levels():
         for attr in ("rules", "input_format", "output_format"):
             assert isinstance(getattr(entry.game, attr), str) and getattr(entry.game, attr).strip(), (entry.name, attr)
         assert all(c.level for c in entry.claims), entry.name
-    from gamecert.scaffold import _ORACLE
+    from gamecert.commands.new_game import _ORACLE
 
     for needle in ("time_limit = ", "memory_limit_mb = ", "rules = todo_value(", "input_format = todo_value(",
                    "output_format = todo_value(", "AnswerReader"):

@@ -10,15 +10,15 @@ import sys
 import time
 from pathlib import Path
 
+import gamecert.proofs.stones_once as proofs
 import pytest
+from gamecert.oracles.stones_once import GAME, pile_moves, state_grundy
+from gamecert.strategies.stones_once import largest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gamecert.proofs.stones_once as proofs
-from gamecert.claims import ClaimRefuted
 from gamecert.errors import InputError, WrongAnswerError
-from gamecert.oracles.stones_once import GAME, pile_moves, state_grundy
-from gamecert.strategies.stones_once import largest
+from gamecert.kit.claims import ClaimRefuted
 
 ROOT = Path(__file__).resolve().parent.parent
 

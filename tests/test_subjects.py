@@ -1,17 +1,17 @@
 """A registered solver is a subject like a program: in-process runs judged, reported and replayed
-by the same code (``gamecert.engine.subjects``, ``gamecert.certify_solvers``)."""
+by the same code (``gamecert.engine.subjects``, ``gamecert.commands.certify_all``)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
-from gamecert import cli, registry
-from gamecert.certify_solvers import certify_solver
+from gamecert.commands import cli
+from gamecert.engine import registry
 from gamecert.engine.judge import Judge
+from gamecert.engine.profiles import get_profile
+from gamecert.engine.solvers import certify_solver
 from gamecert.engine.subjects import SolverRunner
-from gamecert.profiles import get_profile
 from gamecert.verdict import Verdict
 from tests.broken.string_cut import gives_up_on_long_input
 from tests.broken.word_game import multiples_of_three_lose

@@ -1,4 +1,4 @@
-"""Answers as a testlib checker reads them (gamecert.tokens, docs/certify.md "How answers are read").
+"""Answers as a testlib checker reads them (gamecert.kit.tokens, docs/certify.md "How answers are read").
 
 Per game, each output goes through ``game.parse_answer`` and ``game.judge`` (``verdict_of``) and
 its verdict is asserted: OK for whitespace a judge accepts (CRLF, tabs, trailing spaces), WA for
@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from gamecert import registry, tokens
+from gamecert.engine import registry
 from gamecert.errors import AnswerError, PresentationError, WrongAnswerError
-from gamecert.tokens import AnswerReader, parse_integer, split_tokens, verdict_of
+from gamecert.kit import tokens
+from gamecert.kit.tokens import AnswerReader, parse_integer, verdict_of
 
 ROOT = Path(__file__).resolve().parent.parent
 NBSP, EM_SPACE = "\u00a0", "\u2003"
@@ -117,7 +118,7 @@ def test_verdict_of_each_output(game_name, text, output, verdict):
 
 
 def test_every_game_reads_through_the_shared_reader(monkeypatch):
-    """Every registered game's parse_answer splits its output with gamecert.tokens: a reader
+    """Every registered game's parse_answer splits its output with gamecert.kit.tokens: a reader
     that refuses every output makes every game refuse its own sample answer."""
     def refuse(text):
         raise WrongAnswerError("refused by the test")
@@ -192,8 +193,7 @@ def test_messages_name_the_token_and_escape_what_cannot_be_seen():
 def test_a_malformed_claimed_answer_is_false_and_says_why():
     """`gamecert check` reads claimed answers through the same reader: a leading zero is not
     a well-formed output, another word is a wrong one."""
-    from gamecert.checkclaims import check_claim
-    from gamecert.checkclaims import parse_claims
+    from gamecert.commands.check import check_claim, parse_claims
 
     entry = registry.get("string_cut")
     claims = parse_claims("--- input\nabacaba\n--- answer\nFirst\n02\n--- input\nabacaba\n--- answer\nfirst\n2\n")

@@ -14,10 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.execute import Outcome
-from gamecert.engine.judge import Failure
+from gamecert.engine.judge import Failure, visible
 from gamecert.engine.plan import PHASES
+from gamecert.engine.reports import (
+    Certificate,
+    FailureReport,
+    FamilyEvidence,
+    Provenance,
+    SpaceEvidence,
+    judge_provenance,
+    timestamp,
+)
 from gamecert.errors import OutOfReach
-from gamecert.reports import Certificate, FailureReport, FamilyEvidence, Provenance, SpaceEvidence, timestamp
+from gamecert.kit.game import Game
+from gamecert.verdict import Verdict
 
 
 def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
@@ -185,3 +195,60 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
 
 __all__ = ["build_certificate", "build_report", "candidate_spec_for_replay", "family_evidence", "minimality",
            "space_evidence"]
+
+
+def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limits: Any,
+                         compile_option: str | None = None, python_option: str | None = None) -> FailureReport:
+    """The CE report of a source that did not compile (``exc``, a CompileError): empty input,
+    the compiler's message as its stderr, the source's sha256 and the command that failed."""
+    import hashlib
+
+    from gamecert.engine.sandbox import _safe_name
+    from gamecert.engine.toolchains import language_of
+
+    source = Path(exc.source)
+    command = shlex.join(exc.command) if exc.command else "(none)"
+    try:
+        source_sha = hashlib.sha256(source.read_bytes()).hexdigest()
+    except OSError:
+        source_sha = ""
+    provenance = Provenance(language=language_of(source) or "", source=str(source), source_sha256=source_sha,
+                            compile_command=shlex.join(exc.command) if exc.command else "",
+                            compile_option=compile_option or "", python_option=python_option or "",
+                            **judge_provenance())
+    return FailureReport(
+        game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
+        verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
+        reason=f"{exc}", seed=seed, profile=profile, phase="compile", size=0,
+        explanation="(the candidate did not compile; no input was run)", created=timestamp(),
+        stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
+        notes=(f"compile command: {command}",), provenance=provenance,
+    )
+
+
+def failure_lines(game: Game, failure: Failure) -> list[str]:
+    """The verdict, input, expected and got answers and why, as every certification shows them."""
+    kind = " (nondeterministic)" if failure.nondeterministic else ""
+    lines = [f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
+             f"{failure.size}, found by {failure.phase}:"]
+    for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
+                        ("got", failure.got_text or "(no output)")):
+        lines.append(_block(label, text))
+    lines.append(f"  {'why:':<9} {_one_line(failure.reason)}")
+    return lines
+
+
+def _block(label: str, text: str, keep: int = 600) -> str:
+    """A labelled value: one line inline, several lines as an indented block (never joined)."""
+    body = text.rstrip("\n")
+    clipped = body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
+    lines = [visible(line) for line in clipped.split("\n")]
+    if len(lines) == 1:
+        return f"  {label + ':':<9} {lines[0]}"
+    shown = lines[:12] + ([f"... ({len(lines) - 12} more lines)"] if len(lines) > 12 else [])
+    return f"  {label}:\n" + "\n".join(f"    {line}" for line in shown)
+
+
+def _one_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return visible(line if len(line) <= 160 else line[:157] + "...")

@@ -9,7 +9,7 @@ A fault found by a runner that keeps a process across tests is re-run in fresh p
 it is reported (:meth:`Judge.confirm`): one that does not fail every time is reported as
 nondeterministic, with the count, and still fails the certification. Passing runs are re-run
 fresh now and then as an isolation audit. A confirmed fault is narrowed to one game of its batch
-and shrunk with the game's own smaller-input moves (:meth:`gamecert.game.Game.smaller`).
+and shrunk with the game's own smaller-input moves (:meth:`gamecert.kit.game.Game.smaller`).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamecert import interrupts
+from gamecert.engine import interrupts
 from gamecert.engine.plan import PHASES, Chunk, HarnessError
+from gamecert.engine.reports import clip, visible, without_verdict
 from gamecert.errors import AnswerError, OutOfReach
-from gamecert.reports import clip, visible, without_verdict
 from gamecert.verdict import Verdict
 
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}

@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine.profiles import Profile
 from gamecert.errors import GamecertError, InputError
-from gamecert.game import Game
-from gamecert.profiles import Profile
+from gamecert.kit.game import Game
 
 PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
 #: the cumulative share of the budget by which each phase must stop starting new chunks; a

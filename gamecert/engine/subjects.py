@@ -1,5 +1,5 @@
 """What a certification runs inputs on: a candidate program (sandboxed, see
-:func:`gamecert.sandbox.open_runner`) or a registered solver (in-process, :class:`SolverRunner`).
+:func:`gamecert.engine.sandbox.open_runner`) or a registered solver (in-process, :class:`SolverRunner`).
 
 Both kinds of subject give the :class:`gamecert.engine.judge.Judge` the same thing: ``run(text)``
 returns a result with ``status`` (``"ok"`` or a fault), ``stdout`` and the run's measurements,
@@ -46,7 +46,7 @@ class InProcessResult:
     max_rss_mb: float | None = None
 
     def describe(self) -> str:
-        """One line for reports, as :meth:`gamecert.sandbox.RunResult.describe` gives one."""
+        """One line for reports, as :meth:`gamecert.engine.sandbox.RunResult.describe` gives one."""
         if self.status == "ok":
             return f"OK: returned in {self.cpu_s:.3f} s CPU, {self.wall_s:.3f} s wall"
         line = f"{self.status.upper()}: {self.detail or 'the solver failed'}"
@@ -63,7 +63,7 @@ class SolverRunner:
     exception's last line as ``stderr_tail``; so is an answer ``game.format_answer`` cannot write.
     No time or memory limit applies in-process.
 
-    >>> from gamecert import registry
+    >>> from gamecert.engine import registry
     >>> entry = registry.get("word_game")
     >>> with SolverRunner(entry, "closed_form", entry.solvers["closed_form"]) as runner:
     ...     runner.run("AAA\\n").stdout

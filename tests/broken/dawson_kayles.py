@@ -5,7 +5,7 @@ sequences are shifts of each other, which tests/test_octal.py checks.)"""
 
 from __future__ import annotations
 
-from gamecert.octal import OctalAnswer, OctalGame, _first_move_to
+from gamecert.kit.octal import OctalAnswer, OctalGame, _first_move_to
 from tests.broken import Broken
 
 GAME = OctalGame.parse("0.07")

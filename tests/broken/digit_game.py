@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gamecert.fast.digit_game import _closed_one
+
 from tests.broken import Broken
 
 

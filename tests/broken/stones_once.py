@@ -5,6 +5,7 @@ from __future__ import annotations
 from math import isqrt
 
 from gamecert.fast.stones_once import pile_value
+
 from tests.broken import Broken
 
 

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from gamecert.fast.string_cut import _solve, cuttable_runs, quadratic_dp, run_grundy_dp, run_grundy_periodic
-from gamecert.octal import OctalGame
+from gamecert.fast.string_cut import (
+    _solve,
+    cuttable_runs,
+    quadratic_dp,
+    run_grundy_dp,
+    run_grundy_periodic,
+)
+
+from gamecert.kit.octal import OctalGame
 from tests.broken import Broken
 
 

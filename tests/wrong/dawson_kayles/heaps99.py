@@ -2,6 +2,7 @@
 # expect: WA
 import sys
 
+
 def grundy_table(top):
     """The mex rule up to 200; past it the values repeat with period 34 (from 53 on)."""
     g = [0] * 201

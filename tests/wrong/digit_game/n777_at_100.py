@@ -2,6 +2,7 @@
 # expect: WA
 import sys
 
+
 def winner(digits):
     if len(digits) % 2:
         return 1 if any(int(ch) % 2 for ch in digits[0::2]) else 2

@@ -2,6 +2,7 @@
 # expect: WA
 import sys
 
+
 def value(s):
     k = 0
     while (k + 1) * (k + 2) // 2 <= s:

@@ -2,6 +2,7 @@
 # expect: WA
 import sys
 
+
 def grundy_table():
     g = [0]
     for size in range(1, 200):

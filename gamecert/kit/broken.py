@@ -1,7 +1,7 @@
 """Deliberately broken solvers, kept beside each game as fixtures: the harness must catch every one.
 
 A game's broken-solvers module (``tests/broken/NAME.py`` in the project or in a games folder,
-``broken`` for an entry-point game; :func:`gamecert.registry.broken_solvers` finds it) defines
+``broken`` for an entry-point game; :func:`gamecert.engine.registry.broken_solvers` finds it) defines
 ``BROKEN``: a dict from a name to a :class:`Broken`, saying what kind of bug it is and, where
 the smallest failing input is known from the bug's construction, its size. Every game keeps at
 least five, of the kinds ``off-by-one``, ``wrong index base`` and ``large sizes only``, and one

@@ -148,7 +148,7 @@ class Game(abc.ABC):
     rules: ClassVar[str] = ""
     #: the input format and constraints, in words
     input_format: ClassVar[str] = ""
-    #: the output format, in words (how it is read: :mod:`gamecert.tokens`)
+    #: the output format, in words (how it is read: :mod:`gamecert.kit.tokens`)
     output_format: ClassVar[str] = ""
     #: the problem's limits, used as defaults when a candidate is judged
     time_limit: ClassVar[float] = 1.0
@@ -180,7 +180,7 @@ class Game(abc.ABC):
     # ---- answers -----------------------------------------------------------------------
     @abc.abstractmethod
     def parse_answer(self, text: str, instance: Instance) -> Answer:
-        """Read a program's output with :class:`gamecert.tokens.AnswerReader`.
+        """Read a program's output with :class:`gamecert.kit.tokens.AnswerReader`.
 
         Raise :class:`PresentationError` (PE) for a malformed number and
         :class:`WrongAnswerError` (WA) for a wrong, missing or extra token; the reader does both.

@@ -10,15 +10,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from gamecert import interrupts
+from gamecert.commands.files import read_text
+from gamecert.engine import interrupts
 from gamecert.errors import GamecertError
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-#: the most a command reads from an input or claims file (these are small by nature); a file
-#: larger than this (or an endless one such as /dev/zero) is refused, not read into memory
-MAX_READ_BYTES = 64 << 20
 
 
 class _Parser(argparse.ArgumentParser):
@@ -119,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="a game at a glance: rules, formats, limits, samples, what its evidence rests on")
     s.add_argument("game")
 
+    v = sub.add_parser("coverage", help="what a game's strategies reach: a histogram of their examples' features")
+    v.add_argument("game")
+    v.add_argument("--examples", type=int, default=500, metavar="N", help="examples to draw (default 500)")
+
     e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves")
     e.add_argument("game")
     e.add_argument("input", metavar="FILE", help="an input file, or - for stdin")
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _list() -> int:
     """Every game on one line: its title and solvers, or why it does not load; exit 2 if any does not."""
-    from gamecert import registry
+    from gamecert.engine import registry
 
     entries, problems = registry.load_all()
     lines = {e.name: f"{e.name}: {e.game.title}; solvers: {', '.join(sorted(e.solvers))}" for e in entries}
@@ -138,7 +138,7 @@ def _list() -> int:
 
 
 def _explain(game: str, path: str) -> int:
-    from gamecert import registry
+    from gamecert.engine import registry
 
     entry = registry.get(game)
     text = read_text(path)
@@ -147,33 +147,16 @@ def _explain(game: str, path: str) -> int:
     return EXIT_OK
 
 
-def read_text(path: str, limit: int = MAX_READ_BYTES) -> str:
-    """A UTF-8 text file (``-``: standard input), at most ``limit`` bytes, else a UsageError.
-
-    >>> read_text("/nonexistent/claims.txt")
-    Traceback (most recent call last):
-    gamecert.errors.UsageError: cannot read /nonexistent/claims.txt: No such file or directory
-    """
+def _coverage(game: str, examples: int) -> int:
+    from gamecert.engine import registry
     from gamecert.errors import UsageError
+    from gamecert.kit.coverage import print_coverage
 
-    where = "standard input" if path == "-" else path
-    try:
-        if path == "-":
-            stdin = getattr(sys.stdin, "buffer", None)
-            if stdin is None:
-                raise UsageError("cannot read standard input: it is closed; give a file, or pipe the input in")
-            data = stdin.read(limit + 1)
-        else:
-            with open(path, "rb") as f:
-                data = f.read(limit + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {where}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise UsageError(f"cannot read {where}: larger than {limit >> 20} MB; inputs and claims files are small")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read {where}: not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") from None
+    if examples < 1:
+        raise UsageError(f"--examples must be at least 1, got {examples}")
+    entry = registry.get(game)
+    print_coverage(entry.instances, entry.features, examples)
+    return EXIT_OK
 
 
 class _QuietStream:
@@ -223,35 +206,37 @@ def dispatch(args: argparse.Namespace) -> int:
         return _list()
     if args.command == "explain":
         return _explain(args.game, args.input)
+    if args.command == "coverage":
+        return _coverage(args.game, args.examples)
     if args.command == "certify":
         args.candidate = args.candidates[0] if args.candidates else None
         if args.candidate is None:
-            from gamecert.certify_solvers import certify_registered_command
+            from gamecert.commands.certify_all import certify_registered_command
 
             return certify_registered_command(args)
         require_sandbox_platform("certify with a candidate")
-        from gamecert.certify import certify_candidate_command
+        from gamecert.commands.certify import certify_candidate_command
 
         return certify_candidate_command(args)
     if args.command == "replay":
         require_sandbox_platform("replay")
-        from gamecert.certify import replay_command
+        from gamecert.commands.certify import replay_command
 
         return replay_command(args)
     if args.command == "check":
-        from gamecert.checkclaims import check_command
+        from gamecert.commands.check import check_command
 
         return check_command(args)
     if args.command == "prove":
-        from gamecert.prove import prove_command
+        from gamecert.commands.prove import prove_command
 
         return prove_command(args)
     if args.command == "show":
-        from gamecert.show import show_command
+        from gamecert.commands.show import show_command
 
         return show_command(args)
     if args.command == "new-game":
-        from gamecert.scaffold import new_game_command
+        from gamecert.commands.new_game import new_game_command
 
         return new_game_command(args)
     raise AssertionError(args.command)

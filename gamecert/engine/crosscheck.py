@@ -3,8 +3,8 @@ against plain minimax, each solver against the oracle size by size and, beyond t
 reach, against another registered solver.
 
 ``gamecert certify GAME|all`` does not use these: it runs each registered solver through the
-certification pipeline (:mod:`gamecert.certify_solvers`), as it runs a candidate program. One
-place decides whether two answers agree: :meth:`gamecert.game.Game.judge`.
+certification pipeline (:mod:`gamecert.commands.certify_all`), as it runs a candidate program. One
+place decides whether two answers agree: :meth:`gamecert.kit.game.Game.judge`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as fixed_seed
 
-from gamecert import interrupts
-from gamecert.game import ExhaustiveSpace, Game, Instance, Solver
+from gamecert.engine import interrupts
+from gamecert.kit.game import ExhaustiveSpace, Game, Instance, Solver
 from gamecert.verdict import Verdict
 
 #: a reference: a name for reports and a function giving the expected answer

@@ -8,7 +8,7 @@ chunks), ``random-I`` and ``largest-J``. pytest-xdist spreads the items over its
 pytest, so ``--junitxml`` and ``-k`` work as usual.
 
 No file system is assumed shared: the controller reads each candidate once and sends it to the
-workers with its sha256 (:mod:`gamecert.shipping`); a worker compiles a source itself, and refuses
+workers with its sha256 (:mod:`gamecert.engine.shipping`); a worker compiles a source itself, and refuses
 bytes that do not hash as sent. At the end of the session the controller alone writes the same
 files ``gamecert certify`` writes, merging every worker's evidence: the report of the smallest
 fault found over all workers, or the certificate if every item passed (marked interrupted if
@@ -119,11 +119,11 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
                   group_id: str | None = None) -> _Target:
     """A target from ``--candidate`` (controller, or a run without xdist), or from what the
     controller shipped (``shipment`` given: a worker, which prepares the candidate itself)."""
-    from gamecert import registry
-    from gamecert.certify import _limits
-    from gamecert.profiles import get_profile
-    from gamecert.sandbox import Candidate
-    from gamecert.shipping import pack
+    from gamecert.engine import registry
+    from gamecert.engine.limits import game_limits
+    from gamecert.engine.profiles import get_profile
+    from gamecert.engine.sandbox import Candidate
+    from gamecert.engine.shipping import pack
 
     game, spec = _split_spec(text)
     entry = registry.get(game)
@@ -131,10 +131,10 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
     examples = config.getoption("candidate_examples")
     if examples is not None and examples < 0:
         raise GamecertError(f"--candidate-examples must be 0 or more, got {examples}")
-    limits = _limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
+    limits = game_limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
     examples = profile.examples if examples is None else examples
     if shipment is None:
-        from gamecert.toolchains import CompileError
+        from gamecert.engine.toolchains import CompileError
 
         try:
             candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
@@ -183,8 +183,8 @@ class _CandidateSession:
         wait for it forever): every item of that candidate fails with the reason instead."""
         import tempfile
 
-        from gamecert.shipping import Shipment, unpack
-        from gamecert.toolchains import CompileError
+        from gamecert.engine.shipping import Shipment, unpack
+        from gamecert.engine.toolchains import CompileError
 
         self.seed = int(workerinput[_SEED_KEY])
         self.targets = []
@@ -290,7 +290,7 @@ class _CandidateSession:
                 target.verdict = f"could not write the report: {exc}"
         self.summary_path = None
         if len(self.targets) > 1:
-            from gamecert.certify import write_summary
+            from gamecert.commands.certify import write_summary
 
             results = self._results()
             status = 1 if any(r.status == 1 for r in results) else 130 if any(r.interrupted for r in results) else 0
@@ -308,8 +308,8 @@ class _CandidateSession:
         return report_dir
 
     def _results(self) -> list[Any]:
-        """One summary row per ``--candidate`` (see :func:`gamecert.certify.summary_rows`)."""
-        from gamecert.certify import CandidateResult
+        """One summary row per ``--candidate`` (see :func:`gamecert.commands.certify.summary_rows`)."""
+        from gamecert.commands.certify import CandidateResult
 
         elapsed = round(time.perf_counter() - self.started, 3)
         out = []
@@ -325,15 +325,19 @@ class _CandidateSession:
     def _finish(self, target: _Target) -> None:
         """Merge every item's evidence (from whichever worker ran it) into one report or
         certificate, written once, here."""
-        from gamecert.contain import probe, stamp
-        from gamecert.engine.evidence import build_certificate, candidate_spec_for_replay
+        from gamecert.engine.contain import probe, stamp
+        from gamecert.engine.evidence import (
+            build_certificate,
+            candidate_spec_for_replay,
+        )
         from gamecert.engine.execute import GroupOutcome, Outcome
         from gamecert.engine.judge import Stats
-        from gamecert.reports import FailureReport, write_certificate, write_report
+        from gamecert.engine.report_files import write_certificate, write_report
+        from gamecert.engine.reports import FailureReport
 
         report_dir = self._report_dir()
         if target.compile_error is not None:
-            from gamecert.certify import compile_error_report
+            from gamecert.engine.evidence import compile_error_report
 
             report = compile_error_report(target.entry, target.compile_error, seed=self.seed,
                                           profile=target.profile.name, limits=target.limits)
@@ -408,7 +412,7 @@ class _CandidateSession:
             if t.written is not None:
                 terminalreporter.write_line(str(t.written))
         if len(self.targets) > 1:
-            from gamecert.certify import summary_lines
+            from gamecert.commands.certify import summary_lines
 
             terminalreporter.section("gamecert summary")
             for line in summary_lines(self._results()):
@@ -474,11 +478,11 @@ class CandidateItem(pytest.Item):
     chunk: Any
 
     def runtest(self) -> None:
+        from gamecert.engine.contain import stamp
         from gamecert.engine.evidence import build_report
         from gamecert.engine.judge import Judge, Stats
         from gamecert.engine.plan import SHRINK_SECONDS
-        from gamecert.contain import stamp
-        from gamecert.sandbox import open_runner
+        from gamecert.engine.sandbox import open_runner
 
         target, chunk = self.target, self.chunk
         if chunk is None:
@@ -548,6 +552,6 @@ def _worker_id(config: pytest.Config) -> str:
 
 
 def _indent(text: str, keep: int = 2000) -> str:
-    from gamecert.reports import clip
+    from gamecert.engine.reports import clip
 
     return "\n".join("    " + line for line in clip(text, keep).rstrip("\n").split("\n"))

@@ -7,7 +7,7 @@ on a usage error (unknown game, unwritable plot directory); otherwise 1 if a cla
 (with the first index where it breaks) or could not be established, 0 if every claim holds.
 
 A proofs module may also define ``PLOTS``: callables returning a
-:class:`gamecert.plots.SequencePlot`, drawn when ``--plot-dir`` is given.
+:class:`gamecert.kit.plots.SequencePlot`, drawn when ``--plot-dir`` is given.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from gamecert.claims import Claim, ClaimRefuted, Evidence
 from gamecert.errors import GamecertError, UsageError
+from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -98,7 +98,7 @@ def _plot_dir(path: str) -> str:
 
 
 def prove_command(args: argparse.Namespace) -> int:
-    from gamecert import registry
+    from gamecert.engine import registry
 
     plot_dir = _plot_dir(args.plot_dir) if getattr(args, "plot_dir", None) is not None else None
     entries, problems = registry.load_all(args.game)
@@ -124,7 +124,7 @@ def prove_command(args: argparse.Namespace) -> int:
 
 def _prove_game(entry: Any, plot_dir: str | None) -> list[ClaimOutcome]:
     """Check one game's claims, printing each, and draw its plots into ``plot_dir`` if given."""
-    from gamecert.plots import write_plot
+    from gamecert.kit.plots import write_plot
 
     claims = entry.claims
     print(f"{entry.name}: {len(claims)} claim{'s' if len(claims) != 1 else ''}")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as fixed_seed
@@ -25,11 +26,15 @@ def bucket(value: int, edges: Sequence[int]) -> str:
     return f">{edges[-1]}"
 
 
-def collect(name: str, examples: int = 500, seed: int = 0) -> Counter[str]:
-    """Count the features of ``examples`` examples from the game's ``instances()`` strategy."""
-    from gamecert import registry
+def collect(instances: Callable[[], Any], features: Callable[[Any], Iterable[str]], examples: int = 500,
+            seed: int = 0) -> Counter[str]:
+    """Count the features of ``examples`` examples drawn from ``instances()`` (a game's strategy).
 
-    entry = registry.get(name)
+    >>> from hypothesis import strategies as st
+    >>> counts = collect(lambda: st.integers(1, 9), lambda n: ["odd" if n % 2 else "even"], examples=50)
+    >>> counts["(examples)"], counts["odd"] + counts["even"]
+    (50, 50)
+    """
     counts: Counter[str] = Counter()
 
     @fixed_seed(seed)  # the same histogram every run
@@ -40,10 +45,10 @@ def collect(name: str, examples: int = 500, seed: int = 0) -> Counter[str]:
         deadline=None,
         suppress_health_check=list(HealthCheck),
     )
-    @given(entry.instances())
+    @given(instances())
     def draw(instance):
         counts["(examples)"] += 1
-        counts.update(set(entry.features(instance)))
+        counts.update(set(features(instance)))
 
     draw()
     return counts
@@ -59,5 +64,7 @@ def render(counts: Counter[str]) -> str:
     return "\n".join(lines)
 
 
-def print_coverage(name: str, examples: int = 500) -> None:
-    print(render(collect(name, examples)))
+def print_coverage(instances: Callable[[], Any], features: Callable[[Any], Iterable[str]], examples: int = 500) -> None:
+    """Print the histogram of what ``instances()`` reaches (``gamecert coverage GAME`` does this for
+    a registered game; a strategies module can do it for itself when run as a script)."""
+    print(render(collect(instances, features, examples)))

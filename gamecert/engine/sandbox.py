@@ -5,7 +5,7 @@ A :class:`Candidate` is what the user named (a source file, an executable, or a 
 :class:`RunResult`: the status (``ok``, ``re``, ``tle``, ``mle``, ``ole``), the output and the
 evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr).
 
-Every candidate process is started by a supervisor process (see :mod:`gamecert.forkserver`), in
+Every candidate process is started by a supervisor process (see :mod:`gamecert.engine.forkserver`), in
 its own session and process group, in a fresh empty scratch directory that is removed
 afterwards, with stdin, stdout and stderr redirected to files. A ``.py`` candidate runs
 *persistently*: one forked child runs up to ``Limits.persistent_tests`` tests, each with a fresh
@@ -56,18 +56,16 @@ import re
 import shlex
 import shutil
 import signal
-import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gamecert import contain
+from gamecert.engine import contain
+from gamecert.engine.forkserver import ForkServerClient
+from gamecert.engine.limits import Limits
 from gamecert.errors import GamecertError, UsageError
-from gamecert.forkserver import ForkServerClient
 
 STATUSES = ("ok", "re", "tle", "mle", "ole")
-#: the largest .py candidate accepted (its source is read and compiled once by the supervisor)
-MAX_SOURCE_BYTES = 64 << 20
 _STDERR_TAIL_LINES = 20
 _STDERR_TAIL_BYTES = 16384
 _MEMORY_MARKERS = (
@@ -78,58 +76,6 @@ _MEMORY_MARKERS = (
     "Out of memory",
     "OutOfMemoryError",
 )
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-test limits.
-
-    >>> Limits(time_s=0.5).wall_s, Limits(time_s=3).wall_s
-    (1.5, 6)
-    >>> Limits(memory_mb=128).stack_bytes == 128 << 20
-    True
-    """
-
-    time_s: float = 1.0
-    memory_mb: int = 256
-    output_bytes: int = 32 << 20
-    processes: int = 64
-    stack_mb: int | None = None
-    #: tests one persistent Python child runs before it is replaced; 0 or 1: a new process per test
-    persistent_tests: int = 500
-
-    def __post_init__(self) -> None:
-        for name in ("time_s", "memory_mb", "output_bytes", "processes"):
-            value = getattr(self, name)
-            if not value > 0:
-                raise UsageError(f"limit {name}={value!r} must be positive")
-        if self.stack_mb is not None and not self.stack_mb > 0:
-            raise UsageError(f"limit stack_mb={self.stack_mb!r} must be positive or None")
-        if not (isinstance(self.persistent_tests, int) and self.persistent_tests >= 0):
-            raise UsageError(f"limit persistent_tests={self.persistent_tests!r} must be a whole number >= 0")
-
-    def address_space_bytes(self, python: bool) -> int:
-        """The address-space backstop (``RLIMIT_AS``): the memory limit itself is on memory
-        used, measured; address space only stops a runaway. A Python candidate gets four times
-        the limit; other programs at least 16 GB, as a JVM or Node reserves far more address
-        space than it uses.
-
-        >>> Limits(memory_mb=256).address_space_bytes(True) >> 20
-        1024
-        >>> Limits(memory_mb=256).address_space_bytes(False) >> 30
-        16
-        """
-        backstop = 4 * self.memory_mb << 20
-        return backstop if python else max(backstop, 16 << 30)
-
-    @property
-    def wall_s(self) -> float:
-        """Wall-clock limit: twice the CPU limit, and at least one second more than it."""
-        return max(2 * self.time_s, self.time_s + 1)
-
-    @property
-    def stack_bytes(self) -> int:
-        return (self.memory_mb if self.stack_mb is None else self.stack_mb) << 20
 
 
 @dataclass(frozen=True)
@@ -209,7 +155,7 @@ def _absolutise_args(words: list[str]) -> list[str]:
 class Candidate:
     """A program to certify, as the user named it, with its provenance.
 
-    ``language`` is the source language (see :mod:`gamecert.toolchains`), ``executable`` for a
+    ``language`` is the source language (see :mod:`gamecert.engine.toolchains`), ``executable`` for a
     program file, ``command`` for a command line. ``source``, ``binary``, ``compile_command``,
     ``compiler_version``, ``source_sha256`` and ``binary_sha256`` say what was built from what
     (empty where they do not apply).
@@ -229,18 +175,18 @@ class Candidate:
 
     @classmethod
     def parse(cls, spec: str, *, compile: str | None = None, python: str | None = None) -> Candidate:
-        """A source file (compiled once, see :mod:`gamecert.toolchains`), an executable file, or
+        """A source file (compiled once, see :mod:`gamecert.engine.toolchains`), an executable file, or
         a command line whose first word is on PATH. ``compile`` overrides the compile command of
         a compiled source; ``python`` names the interpreter of a ``.py`` source (default: this
         Python, through the fork server). A source that does not compile raises
-        :class:`gamecert.toolchains.CompileError`.
+        :class:`gamecert.engine.toolchains.CompileError`.
 
         >>> Candidate.parse("sh -c true").argv[1:]
         ('-c', 'true')
         >>> Candidate.parse("sh -c true").name
         'sh'
         """
-        from gamecert import toolchains
+        from gamecert.engine import toolchains
 
         text = spec.strip()
         if not text:
@@ -281,7 +227,7 @@ class Candidate:
 
     @classmethod
     def _from_build(cls, spec: str, path: Path, build: object, python: str | None) -> Candidate:
-        """A candidate from a :class:`gamecert.toolchains.Build`; a ``.py`` source without
+        """A candidate from a :class:`gamecert.engine.toolchains.Build`; a ``.py`` source without
         ``python`` keeps ``python_file`` (run by the fork server)."""
         python_file = build.source if build.language == "python" and python is None else None
         return cls(spec, _safe_name(path.stem), build.argv, python_file, language=build.language,
@@ -335,7 +281,7 @@ class Runner:
         self.candidate = candidate
         self.limits = limits
         self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
-        #: whether (and how) the candidate runs contained; see :mod:`gamecert.contain`
+        #: whether (and how) the candidate runs contained; see :mod:`gamecert.engine.contain`
         self.containment = contain.probe(contain_it)
         contain.warn_if_not_contained(self.containment)
         root = _scratch_root()
@@ -617,6 +563,6 @@ def _tail(path: str) -> tuple[int, str]:
 
 def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain: bool = True) -> Runner:
     """A runner for ``candidate``: the fork server for a ``.py`` file (unless ``fork_server`` is
-    False), else a fresh process per test; contained (see :mod:`gamecert.contain`) unless
+    False), else a fresh process per test; contained (see :mod:`gamecert.engine.contain`) unless
     ``contain`` is False or containment cannot work here."""
     return Runner(candidate, limits, fork_server=fork_server, contain_it=contain)

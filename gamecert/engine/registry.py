@@ -16,19 +16,19 @@ They come from one of three sources:
   ``strategies`` and ``proofs`` (modules or any objects), or is a package with submodules of
   those names.
 
-Broken solvers (deliberately wrong ones the harness must catch, see :mod:`gamecert.broken`)
+Broken solvers (deliberately wrong ones the harness must catch, see :mod:`gamecert.kit.broken`)
 live beside each source: ``tests/broken/NAME.py`` in the project and in a games folder, the
 attribute or submodule ``broken`` for an entry point. Modules whose names start with ``_`` are
 helpers, not games. The same name from two sources is an error naming both.
 
 What each part must define:
 
-- the oracle: ``GAME``, an instance of :class:`gamecert.game.Game` with ``name == NAME``;
+- the oracle: ``GAME``, an instance of :class:`gamecert.kit.game.Game` with ``name == NAME``;
 - fast: ``SOLVERS``, a non-empty dict from solver name to ``solve(instance)``;
 - strategies: ``instances()``, a Hypothesis strategy over the whole input space;
   ``oracle_instances()``, one within the oracle's reach; ``features(instance)``, the labels a
   coverage histogram counts; ``largest()``, a few instances at the maximum sizes;
-- proofs: ``CLAIMS``, a list of claims (see :mod:`gamecert.claims`).
+- proofs: ``CLAIMS``, a list of claims (see :mod:`gamecert.kit.claims`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from types import ModuleType
 from typing import Any
 
 from gamecert.errors import RegistryError
-from gamecert.game import Game, Solver
+from gamecert.kit.game import Game, Solver
 
 PARTS = ("oracles", "fast", "strategies", "proofs")
 #: the environment variable naming games folders
@@ -61,7 +61,7 @@ ENTRY_POINT_PARTS = {"oracles": "oracle", "fast": "fast", "strategies": "strateg
 
 #: what each part module must define, and a hint shown when it does not
 REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
-    "oracles": (("GAME", "an instance of a gamecert.game.Game subclass"),),
+    "oracles": (("GAME", "an instance of a gamecert.kit.game.Game subclass"),),
     "fast": (("SOLVERS", "a dict {solver name: solve(instance) -> answer}"),),
     "strategies": (
         ("instances", "a function returning a Hypothesis strategy over the whole input space"),
@@ -69,7 +69,7 @@ REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
         ("features", "a function instance -> iterable of feature labels (coverage histogram)"),
         ("largest", "a function returning a few instances at the maximum sizes the constraints allow"),
     ),
-    "proofs": (("CLAIMS", "a list of gamecert.claims.Claim"),),
+    "proofs": (("CLAIMS", "a list of gamecert.kit.claims.Claim"),),
 }
 
 
@@ -324,7 +324,7 @@ def get(name: str) -> Entry:
     oracle = source.path("oracles", name)
     game = modules["oracles"].GAME
     if not isinstance(game, Game):
-        raise RegistryError(f"{oracle}: GAME must be an instance of gamecert.game.Game, got {type(game).__name__}")
+        raise RegistryError(f"{oracle}: GAME must be an instance of gamecert.kit.game.Game, got {type(game).__name__}")
     if game.name != name:
         raise RegistryError(f"{oracle} defines a game named {game.name!r}; the module and GAME.name must agree")
     solvers = modules["fast"].SOLVERS
@@ -376,7 +376,7 @@ def resolve(selector: str) -> list[Entry]:
 
 
 def broken_solvers(name: str) -> dict[str, Any]:
-    """The deliberately broken solvers kept for game ``name``: ``{name: gamecert.broken.Broken}``.
+    """The deliberately broken solvers kept for game ``name``: ``{name: gamecert.kit.broken.Broken}``.
 
     From ``tests/broken/NAME.py`` (project: the module ``tests.broken.NAME``; a games folder:
     that file in the folder) or an entry point's ``broken``. Missing or unfinished is a
@@ -406,7 +406,7 @@ def broken_solvers(name: str) -> dict[str, Any]:
         raise RegistryError(f"{where} is not finished: {unfinished}")
     broken = getattr(module, "BROKEN", None)
     if not isinstance(broken, dict):
-        raise RegistryError(f"{where} must define BROKEN: a dict {{name: gamecert.broken.Broken}}")
+        raise RegistryError(f"{where} must define BROKEN: a dict {{name: gamecert.kit.broken.Broken}}")
     return dict(broken)
 
 

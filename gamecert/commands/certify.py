@@ -19,49 +19,50 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
-from gamecert.engine.evidence import build_certificate, build_report, candidate_spec_for_replay
+from gamecert.engine.contain import probe, stamp
+from gamecert.engine.evidence import (
+    _block,
+    _one_line,
+    build_certificate,
+    build_report,
+    candidate_spec_for_replay,
+    compile_error_report,
+    failure_lines,
+)
 from gamecert.engine.execute import Executor, Outcome
+from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge import Failure, Judge, Stats, expected_answer, visible
-from gamecert.engine.plan import PHASES, RUNS_ENV, SHRINK_SECONDS, HarnessError, Plan, make_plan
+from gamecert.engine.limits import game_limits
+from gamecert.engine.plan import (
+    PHASES,
+    RUNS_ENV,
+    SHRINK_SECONDS,
+    HarnessError,
+    Plan,
+    make_plan,
+)
 from gamecert.engine.plan import exhaustive_tests as exhaustive_tests_by_count
-from gamecert.contain import probe, stamp
-from gamecert.errors import InputError, UsageError
-from gamecert.game import Game
-from gamecert.profiles import get_profile
-from gamecert.reports import (
-    FailureReport,
-    Provenance,
+from gamecert.engine.profiles import get_profile
+from gamecert.engine.report_files import (
+    _write_somewhere,
     atomic_write_text,
     check_report_dir,
-    judge_provenance,
     read_report,
-    timestamp,
     write_certificate,
     write_report,
 )
+from gamecert.engine.reports import FailureReport, Provenance, timestamp
+from gamecert.engine.subjects import (
+    IN_PROCESS_NOTE,
+    SOLVER_PREFIX,
+    SolverRunner,
+    SolverSubject,
+)
+from gamecert.errors import InputError, UsageError
 from gamecert.verdict import Verdict
 
-#: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
-MAX_TIME_LIMIT_S = 86_400.0
-MAX_MEMORY_LIMIT_MB = 1 << 20
 #: the largest time budget accepted: a week
 MAX_BUDGET_S = 7 * 86_400.0
-
-
-def _limits(game: Game, time_limit: float | None, memory_limit: int | None) -> Any:
-    from gamecert.sandbox import Limits
-
-    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-        raise UsageError(f"--time-limit must be a positive number of seconds, got {time_limit}")
-    if time_limit is not None and time_limit > MAX_TIME_LIMIT_S:
-        raise UsageError(f"--time-limit must be at most {MAX_TIME_LIMIT_S:g} seconds (a day), got {time_limit:g}")
-    if memory_limit is not None and memory_limit < 16:
-        raise UsageError(f"--memory-limit must be at least 16 (MB), got {memory_limit}")
-    if memory_limit is not None and memory_limit > MAX_MEMORY_LIMIT_MB:
-        raise UsageError(f"--memory-limit must be at most {MAX_MEMORY_LIMIT_MB} (MB, a terabyte), got {memory_limit}")
-    return Limits(time_s=time_limit if time_limit is not None else game.time_limit,
-                  memory_mb=memory_limit if memory_limit is not None else game.memory_limit_mb)
 
 
 def _budget(value: float | None) -> float | None:
@@ -199,7 +200,7 @@ def certify_candidate_command(args: Any) -> int:
     after another, each with every ``--jobs`` runner, then summed up in a table and
     ``REPORT_DIR/summary.json`` (see :func:`certify_many`).
     """
-    from gamecert import registry
+    from gamecert.engine import registry
 
     if args.game == "all":
         raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
@@ -219,7 +220,7 @@ def expand_candidates(specs: list[str]) -> list[str]:
     >>> expand_candidates(["sh -c true"])
     ['sh -c true']
     """
-    from gamecert.toolchains import EXTENSIONS, language_of
+    from gamecert.engine.toolchains import EXTENSIONS, language_of
 
     out: list[str] = []
     for spec in specs:
@@ -241,7 +242,7 @@ def _settings(entry: Any, args: Any) -> _Settings:
         raise UsageError(f"--examples must be 0 or more, got {args.examples}")
     profile = get_profile(args.profile)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
-    limits = _limits(entry.game, args.time_limit, args.memory_limit)
+    limits = game_limits(entry.game, args.time_limit, args.memory_limit)
     budget = _budget(getattr(args, "budget", None))
     jobs = _jobs(getattr(args, "jobs", None))
     runs = getattr(args, "exhaustive_runs", None)
@@ -266,8 +267,8 @@ def _settings(entry: Any, args: Any) -> _Settings:
 def _parse(settings: _Settings, spec: str) -> Any:
     """The candidate ``spec`` names, built; a :class:`CompileError` is returned, not raised.
     ``solver:NAME`` names a registered solver, run in-process (:mod:`gamecert.engine.subjects`)."""
-    from gamecert.sandbox import Candidate
-    from gamecert.toolchains import CompileError
+    from gamecert.engine.sandbox import Candidate
+    from gamecert.engine.toolchains import CompileError
 
     solver = _registered_solver(settings.entry, spec, settings.compile, settings.python)
     if solver is not None:
@@ -281,7 +282,7 @@ def _parse(settings: _Settings, spec: str) -> Any:
 def _certify_one(settings: _Settings, spec: str, candidate: Any = None,
                  expected_cache: dict[str, Any] | None = None) -> CandidateResult:
     """Certify one candidate (built now unless given) and write its report or certificate."""
-    from gamecert.toolchains import CompileError
+    from gamecert.engine.toolchains import CompileError
 
     candidate = _parse(settings, spec) if candidate is None else candidate
     if isinstance(candidate, CompileError):
@@ -290,7 +291,7 @@ def _certify_one(settings: _Settings, spec: str, candidate: Any = None,
     plan = make_plan(entry, settings.profile, settings.seed, budget_s=settings.budget, examples=settings.examples,
                      exhaustive_tests=settings.exhaustive_tests, phases=settings.phases)
     if isinstance(candidate, SolverSubject):  # in-process: one runner (the interpreter is shared), no sandbox
-        from gamecert.certify_solvers import reference_entry
+        from gamecert.engine.solvers import reference_entry
 
         solver = candidate.name
         function = entry.solvers[solver]
@@ -416,35 +417,6 @@ def summary_lines(results: list[CandidateResult]) -> list[str]:
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (_HEADERS, *rows)]
 
 
-def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limits: Any,
-                         compile_option: str | None = None, python_option: str | None = None) -> FailureReport:
-    """The CE report of a source that did not compile (``exc``, a CompileError): empty input,
-    the compiler's message as its stderr, the source's sha256 and the command that failed."""
-    import hashlib
-
-    from gamecert.sandbox import _safe_name
-    from gamecert.toolchains import language_of
-
-    source = Path(exc.source)
-    command = shlex.join(exc.command) if exc.command else "(none)"
-    try:
-        source_sha = hashlib.sha256(source.read_bytes()).hexdigest()
-    except OSError:
-        source_sha = ""
-    provenance = Provenance(language=language_of(source) or "", source=str(source), source_sha256=source_sha,
-                            compile_command=shlex.join(exc.command) if exc.command else "",
-                            compile_option=compile_option or "", python_option=python_option or "",
-                            **judge_provenance())
-    return FailureReport(
-        game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
-        verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
-        reason=f"{exc}", seed=seed, profile=profile, phase="compile", size=0,
-        explanation="(the candidate did not compile; no input was run)", created=timestamp(),
-        stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
-        notes=(f"compile command: {command}",), provenance=provenance,
-    )
-
-
 def _compile_error_report(settings: _Settings, spec: str, exc: Any) -> CandidateResult:
     """A candidate that does not compile: verdict CE with the compiler's message, written as a
     report (empty input) through :func:`write_report`."""
@@ -463,7 +435,7 @@ def _compile_error_report(settings: _Settings, spec: str, exc: Any) -> Candidate
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
-    from gamecert.sandbox import open_runner
+    from gamecert.engine.sandbox import open_runner
 
     return open_runner(candidate, limits, fork_server=fork_server, contain=contain)
 
@@ -542,18 +514,6 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
                                interrupted=interrupted)
 
 
-def failure_lines(game: Game, failure: Failure) -> list[str]:
-    """The verdict, input, expected and got answers and why, as every certification shows them."""
-    kind = " (nondeterministic)" if failure.nondeterministic else ""
-    lines = [f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
-             f"{failure.size}, found by {failure.phase}:"]
-    for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
-                        ("got", failure.got_text or "(no output)")):
-        lines.append(_block(label, text))
-    lines.append(f"  {'why:':<9} {_one_line(failure.reason)}")
-    return lines
-
-
 def _phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}
@@ -597,61 +557,6 @@ def _phase_line(outcome: Outcome, phase: str) -> str:
     return f"  {phase:<11} {what}: {status}" if what else f"  {phase:<11} {status}"
 
 
-def _block(label: str, text: str, keep: int = 600) -> str:
-    """A labelled value: one line inline, several lines as an indented block (never joined)."""
-    body = text.rstrip("\n")
-    clipped = body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
-    lines = [visible(line) for line in clipped.split("\n")]
-    if len(lines) == 1:
-        return f"  {label + ':':<9} {lines[0]}"
-    shown = lines[:12] + ([f"... ({len(lines) - 12} more lines)"] if len(lines) > 12 else [])
-    return f"  {label}:\n" + "\n".join(f"    {line}" for line in shown)
-
-
-def _one_line(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return visible(line if len(line) <= 160 else line[:157] + "...")
-
-
-def _write_somewhere(write: Callable[[str], Path], report_dir: str) -> Path:
-    """``write(report_dir)``; if that fails (the directory was removed, the disk is full...),
-    into a fresh temporary directory instead, saying so on stderr: a finding is never lost."""
-    import sys
-
-    try:
-        return write(report_dir)
-    except OSError as exc:
-        from gamecert.reports import fallback_report_dir
-
-        fallback = fallback_report_dir()
-        path = write(fallback)
-        print(f"gamecert: warning: cannot write to {report_dir} ({exc.strerror or exc}); written to {fallback} instead",
-              file=sys.stderr, flush=True)
-        return path
-
-
-class _signals_deferred:
-    """Hold Ctrl-C and SIGTERM off while a report is written (it takes milliseconds; the run is
-    over and its result is being saved, so they are then dropped). Only in the main thread."""
-
-    def __enter__(self) -> _signals_deferred:
-        import signal
-        import threading
-
-        self.previous: dict[int, Any] = {}
-        self.caught: list[int] = []
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.previous[sig] = signal.signal(sig, lambda number, frame: self.caught.append(number))
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        import signal
-
-        for sig, handler in self.previous.items():
-            signal.signal(sig, handler)
-
-
 # ---- replay ---------------------------------------------------------------------------------------
 
 def _registered_solver(entry: Any, spec: str, compile: str | None, python: str | None) -> str | None:
@@ -671,7 +576,7 @@ def _registered_solver(entry: Any, spec: str, compile: str | None, python: str |
 
 def _replay_solver(report: Any, entry: Any, solver: str, other: str | None) -> int:
     """Replay a report's input on a registered solver, in-process."""
-    from gamecert.certify_solvers import reference_entry
+    from gamecert.engine.solvers import reference_entry
 
     game = entry.game
     if solver not in entry.solvers:
@@ -706,9 +611,9 @@ def replay_command(args: Any) -> int:
     saved input on another program instead (built with the defaults), and says so.
     Exit 1 if the fault shows (again), 0 if the program answers right.
     """
-    from gamecert import registry
-    from gamecert.sandbox import Candidate, open_runner
-    from gamecert.toolchains import CompileError
+    from gamecert.engine import registry
+    from gamecert.engine.sandbox import Candidate, open_runner
+    from gamecert.engine.toolchains import CompileError
 
     report = read_report(args.report_dir)
     entry = registry.get(report.game)
@@ -743,7 +648,7 @@ def replay_command(args: Any) -> int:
               "verdict:  OK (it compiles; the report has no input to run)")
         return 0
     try:
-        limits = _limits(game, report.time_limit_s, report.memory_limit_mb)
+        limits = game_limits(game, report.time_limit_s, report.memory_limit_mb)
     except UsageError as exc:
         raise UsageError(f"the report's limits are unusable: {exc}") from None
     try:

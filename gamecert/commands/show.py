@@ -42,7 +42,7 @@ def _sizes(sizes: tuple[int, ...]) -> str:
 
 
 def describe(entry: Any) -> str:
-    """The whole page for a registered game (a :class:`gamecert.registry.Entry`)."""
+    """The whole page for a registered game (a :class:`gamecert.engine.registry.Entry`)."""
     game = entry.game
     out = [f"{game.name}: {game.title}", "", "Rules:"]
     out += _wrapped(game.rules)
@@ -89,7 +89,7 @@ def _evidence(entry: Any) -> list[str]:
 
 def show_command(args: argparse.Namespace) -> int:
     """Print :func:`describe` for ``args.game``; an unknown game is a RegistryError (exit 2)."""
-    from gamecert import registry
+    from gamecert.engine import registry
 
     print(describe(registry.get(args.game)), end="")
     return 0

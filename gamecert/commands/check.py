@@ -38,7 +38,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gamecert.errors import InputError, OutOfReach, PresentationError, UsageError, WrongAnswerError
+from gamecert.errors import (
+    InputError,
+    OutOfReach,
+    PresentationError,
+    UsageError,
+    WrongAnswerError,
+)
 
 INPUT_MARK = "--- input"
 ANSWER_MARK = "--- answer"
@@ -153,7 +159,7 @@ def _block(lines: list[str]) -> str:
 
 def check_claim(entry: Any, claim: ClaimedExample) -> ClaimResult:
     """Check one claim against the oracle (or the agreeing fast solvers beyond its reach)."""
-    from gamecert.certify import expected_answer
+    from gamecert.commands.certify import expected_answer
 
     game = entry.game
     try:
@@ -189,9 +195,8 @@ def check_command(args: Any) -> int:
 
     ``FILE`` may be ``-`` for standard input.
     """
-    from gamecert import registry
-
-    from gamecert.cli import read_text
+    from gamecert.commands.files import read_text
+    from gamecert.engine import registry
 
     entry = registry.get(args.game)
     text = read_text(args.file)  # bounded: /dev/zero or a huge file is refused, not read

@@ -1,0 +1,92 @@
+"""The limits a candidate runs under: :class:`Limits` (per test: CPU time, memory used, output,
+processes, stack) and :func:`game_limits`, the problem's own limits with the user's overrides,
+checked. The one home of limits (a game states its ``time_limit`` and ``memory_limit_mb``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from gamecert.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-test limits.
+
+    >>> Limits(time_s=0.5).wall_s, Limits(time_s=3).wall_s
+    (1.5, 6)
+    >>> Limits(memory_mb=128).stack_bytes == 128 << 20
+    True
+    """
+
+    time_s: float = 1.0
+    memory_mb: int = 256
+    output_bytes: int = 32 << 20
+    processes: int = 64
+    stack_mb: int | None = None
+    #: tests one persistent Python child runs before it is replaced; 0 or 1: a new process per test
+    persistent_tests: int = 500
+
+    def __post_init__(self) -> None:
+        for name in ("time_s", "memory_mb", "output_bytes", "processes"):
+            value = getattr(self, name)
+            if not value > 0:
+                raise UsageError(f"limit {name}={value!r} must be positive")
+        if self.stack_mb is not None and not self.stack_mb > 0:
+            raise UsageError(f"limit stack_mb={self.stack_mb!r} must be positive or None")
+        if not (isinstance(self.persistent_tests, int) and self.persistent_tests >= 0):
+            raise UsageError(f"limit persistent_tests={self.persistent_tests!r} must be a whole number >= 0")
+
+    def address_space_bytes(self, python: bool) -> int:
+        """The address-space backstop (``RLIMIT_AS``): the memory limit itself is on memory
+        used, measured; address space only stops a runaway. A Python candidate gets four times
+        the limit; other programs at least 16 GB, as a JVM or Node reserves far more address
+        space than it uses.
+
+        >>> Limits(memory_mb=256).address_space_bytes(True) >> 20
+        1024
+        >>> Limits(memory_mb=256).address_space_bytes(False) >> 30
+        16
+        """
+        backstop = 4 * self.memory_mb << 20
+        return backstop if python else max(backstop, 16 << 30)
+
+    @property
+    def wall_s(self) -> float:
+        """Wall-clock limit: twice the CPU limit, and at least one second more than it."""
+        return max(2 * self.time_s, self.time_s + 1)
+
+    @property
+    def stack_bytes(self) -> int:
+        return (self.memory_mb if self.stack_mb is None else self.stack_mb) << 20
+
+
+#: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
+MAX_TIME_LIMIT_S = 86_400.0
+MAX_MEMORY_LIMIT_MB = 1 << 20
+
+
+def game_limits(game: Any, time_limit: float | None = None, memory_limit: int | None = None) -> Limits:
+    """``game``'s limits, with ``--time-limit`` / ``--memory-limit`` overrides where given (checked).
+
+    >>> from gamecert.engine import registry
+    >>> game_limits(registry.get("word_game").game).time_s
+    2.0
+    """
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    if time_limit is not None and time_limit > MAX_TIME_LIMIT_S:
+        raise UsageError(f"--time-limit must be at most {MAX_TIME_LIMIT_S:g} seconds (a day), got {time_limit:g}")
+    if memory_limit is not None and memory_limit < 16:
+        raise UsageError(f"--memory-limit must be at least 16 (MB), got {memory_limit}")
+    if memory_limit is not None and memory_limit > MAX_MEMORY_LIMIT_MB:
+        raise UsageError(f"--memory-limit must be at most {MAX_MEMORY_LIMIT_MB} (MB, a terabyte), got {memory_limit}")
+    return Limits(time_s=time_limit if time_limit is not None else game.time_limit,
+                  memory_mb=memory_limit if memory_limit is not None else game.memory_limit_mb)
+
+
+#: the largest .py candidate accepted (its source is read and compiled once by the supervisor)
+MAX_SOURCE_BYTES = 64 << 20
