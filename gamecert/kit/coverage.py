@@ -31,7 +31,7 @@ def collect(instances: Callable[[], Any], features: Callable[[Any], Iterable[str
     """Count the features of ``examples`` examples drawn from ``instances()`` (a game's strategy).
 
     >>> from hypothesis import strategies as st
-    >>> counts = collect(lambda: st.integers(1, 9), lambda n: ["odd" if n % 2 else "even"], examples=50)
+    >>> counts = collect(lambda: st.integers(1, 10**9), lambda n: ["odd" if n % 2 else "even"], examples=50)
     >>> counts["(examples)"], counts["odd"] + counts["even"]
     (50, 50)
     """
