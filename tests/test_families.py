@@ -356,7 +356,7 @@ def test_every_game_has_wrong_programs():
     for name in GAMES:
         programs = sorted((WRONG / name).glob("*.py"))
         assert len(programs) >= 4, name
-        assert all(_header(p)[1] in ("WA", "PE", "TLE") for p in programs)
+        assert all(_header(p)[1] in ("WA", "PE", "TLE", "MLE", "RE") for p in programs)
 
 
 @pytest.mark.parametrize(("name", "path"), _wrong_programs(), ids=lambda v: getattr(v, "stem", v))
