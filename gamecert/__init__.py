@@ -22,7 +22,7 @@ from gamecert.errors import (
 from gamecert.kit.game import ExhaustiveSpace, Explanation, Game
 from gamecert.verdict import Verdict
 
-__version__ = "0.1.0"  # keep equal to pyproject.toml's version (tests/test_plugins.py checks)
+__version__ = "0.2.0"  # keep equal to pyproject.toml's version (tests/test_plugins.py checks)
 
 __all__ = [
     "__version__",
@@ -38,5 +38,3 @@ __all__ = [
     "WrongAnswerError",
 ]
 
-#: this source tree's version (the package metadata's, when installed, is reported first)
-__version__ = "0.1.0"

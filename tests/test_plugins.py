@@ -149,6 +149,21 @@ def test_the_same_name_in_two_sources_is_an_error_naming_both(tmp_path, fresh_re
     assert registry.get("twin").name == "twin"
 
 
+def test_a_game_written_for_the_flat_kit_is_told_where_the_module_went(tmp_path, fresh_registry):
+    """A folder game that imports the kit by its pre-0.2 name (``gamecert.octal``) is one
+    problem naming the new module; the same game with the new name loads (control)."""
+    games = tmp_path / "games"
+    _octal_folder_game(games, "old_style")
+    oracle = games / "oracles" / "old_style.py"
+    oracle.write_text(oracle.read_text().replace("gamecert.kit.octal", "gamecert.octal"))
+    fresh_registry.setenv(registry.ENV_VAR, str(games))
+    with pytest.raises(RegistryError, match=r"No module named 'gamecert.octal' \(since gamecert 0.2 it is gamecert.kit.octal\)"):
+        registry.get("old_style")
+    oracle.write_text(oracle.read_text().replace("gamecert.octal", "gamecert.kit.octal"))
+    registry.clear_cache()
+    assert registry.get("old_style").name == "old_style"
+
+
 def test_list_goes_on_past_broken_games_and_exits_2(tmp_path):
     """An unfinished game and one whose module raises each get one line; every other game is
     listed; the exit status is 2. Control: without them, list exits 0."""

@@ -290,6 +290,23 @@ def _entry_point_part(name: str, attr: str) -> Any:
     raise AttributeError(f"{ep.value} has no attribute or submodule {attr!r}")
 
 
+#: the author's kit before gamecert 0.2 (flat modules), and where each module is now
+MOVED_MODULES = {f"gamecert.{old}": f"gamecert.kit.{new}" for old, new in (
+    ("game", "game"), ("claims", "claims"), ("smt", "smt"), ("coverage", "coverage"), ("plots", "plots"),
+    ("tokens", "tokens"), ("broken", "broken"), ("octal", "octal"), ("scaffold", "todo"))}
+
+
+def _import_problem(exc: Exception) -> str:
+    """``Type: message`` of a game module's import error, with where a moved kit module went.
+
+    >>> _import_problem(ModuleNotFoundError("No module named 'gamecert.game'", name="gamecert.game"))
+    "ModuleNotFoundError: No module named 'gamecert.game' (since gamecert 0.2 it is gamecert.kit.game)"
+    """
+    text = f"{type(exc).__name__}: {exc}"
+    moved = MOVED_MODULES.get(getattr(exc, "name", None) or "")
+    return f"{text} (since gamecert 0.2 it is {moved})" if moved else text
+
+
 def _load_part(part: str, name: str, source: Source | None = None) -> Any:
     source = source or Source("project", "")
     where = source.path(part, name)
@@ -298,7 +315,7 @@ def _load_part(part: str, name: str, source: Source | None = None) -> Any:
     except RegistryError:
         raise
     except Exception as exc:  # the module's own bug: name it, keep the cause chained
-        raise RegistryError(f"{where} failed to import: {type(exc).__name__}: {exc}") from exc
+        raise RegistryError(f"{where} failed to import: {_import_problem(exc)}") from exc
     unfinished = getattr(module, "UNFINISHED", None)
     if unfinished:
         raise RegistryError(f"{where} is not finished: {unfinished}")
@@ -396,7 +413,7 @@ def broken_solvers(name: str) -> dict[str, Any]:
         if exc.name and (exc.name.endswith(f"broken.{name}") or exc.name.endswith(".tests") or exc.name == "tests"
                          or exc.name.endswith("tests.broken")):
             raise RegistryError(f"{where} is missing: every game keeps at least five broken solvers") from None
-        raise RegistryError(f"{where} failed to import: ModuleNotFoundError: {exc}") from exc
+        raise RegistryError(f"{where} failed to import: {_import_problem(exc)}") from exc
     except AttributeError:
         raise RegistryError(f"{where} is missing: every game keeps at least five broken solvers") from None
     except Exception as exc:
