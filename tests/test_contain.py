@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import shutil
 import signal
 import socket
@@ -36,7 +37,7 @@ HOSTILE = HERE / "hostile"
 LIMITS = Limits(time_s=2.0, memory_mb=512)
 ATTEMPTS = ("write-home", "read-home-secret", "write-tmp-harness-file", "read-tmp-harness-file", "write-reports",
             "write-own-folder", "overwrite-own-program", "write-scratch-parent-parent", "write-scratch-parent-file",
-            "connect-local-socket", "find-harness-in-proc", "signal-harness", "kill-parent")
+            "connect-local-socket", "find-harness-in-proc", "signal-harness", "read-harness-environment", "kill-parent")
 
 pytestmark = pytest.mark.skipif(not contain.probe().enabled and os.environ.get("GAMECERT_CONTAIN") == "0",
                                 reason="GAMECERT_CONTAIN=0: containment is off on purpose")
@@ -118,6 +119,7 @@ class World:
 def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     made = World(tmp_path)
     monkeypatch.setenv("HOME", str(made.home))
+    monkeypatch.setenv(f"GAMECERT_TEST_API_KEY_{made.token}", f"secret-{made.token}")  # the user's environment
     yield made
     made.close()
 
@@ -141,7 +143,7 @@ def test_hostile_python_candidate_is_contained(world: World, fork_server: bool) 
     assert world.escapes() == []
 
 
-def test_the_same_program_not_contained_does_escape(world: World) -> None:
+def test_the_same_program_not_contained_does_escape(world: World, capsys: pytest.CaptureFixture[str]) -> None:
     """The control: without containment the attempts work and the checks above see it."""
     with open_runner(Candidate.parse(str(world.program)), LIMITS, contain=False) as runner:
         assert not runner.containment.enabled
@@ -151,6 +153,11 @@ def test_the_same_program_not_contained_does_escape(world: World) -> None:
                  "write-scratch-parent-parent", "connect-local-socket", "find-harness-in-proc", "signal-harness"):
         assert seen[name].startswith("DONE"), (name, result.stdout)
     assert "supervisor" in result.detail  # kill-parent worked: the test ended with the supervisor
+    # the environment is a judge's even without namespaces; the same check run here sees the variable
+    assert seen["read-harness-environment"].startswith("blocked"), result.stdout
+    probe = runpy.run_path(str(world.program), run_name="hostile")  # its functions, not its main()
+    probe["attempt"]("read-harness-environment", probe["read_environment"](world.token))
+    assert capsys.readouterr().out.startswith("read-harness-environment: DONE saw GAMECERT_TEST_API_KEY_")
     found = " | ".join(world.escapes())
     for what in ("home", "reports", "program", "/tmp file", "neighbour", "appeared", "connection", "stand-in"):
         assert what in found, found

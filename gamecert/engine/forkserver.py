@@ -70,8 +70,10 @@ class ForkServerClient:
     """
 
     def __init__(self, config: dict, log_path: str, *, reply_margin_s: float = 10.0,
-                 launch_prefix: list[str] | tuple[str, ...] = ()) -> None:
+                 launch_prefix: list[str] | tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
         self.config = config
+        #: the supervisor's environment, which its candidates inherit (None: the harness's own)
+        self.env = env
         self.log_path = log_path
         self.reply_margin_s = reply_margin_s
         # a sandbox launcher (bwrap ... --) the server runs under; inside it, pids in the pid
@@ -99,6 +101,7 @@ class ForkServerClient:
                 stderr=log,
                 start_new_session=True,  # terminal signals (Ctrl-C) go to the harness only
                 close_fds=True,
+                env=self.env,
             )
         self._buf = bytearray()
         try:

@@ -261,6 +261,17 @@ def _scratch_root() -> str | None:
     return None
 
 
+def candidate_environment(home: str) -> dict[str, str]:
+    """The environment a candidate runs in, as a judge gives it: the harness's ``PATH`` (so a
+    command line finds its interpreter), ``HOME`` and ``TMPDIR`` in the candidate's own scratch
+    base, a UTF-8 locale, and nothing else of the user's (no tokens, no ``PYTHONPATH``).
+
+    >>> sorted(candidate_environment("/scratch"))
+    ['HOME', 'LANG', 'PATH', 'TMPDIR']
+    """
+    return {"PATH": os.environ.get("PATH") or os.defpath, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
+
+
 def _user_task_count() -> int:
     """Tasks (threads) of the current real user, for a per-user RLIMIT_NPROC."""
     uid, count = os.getuid(), 0
@@ -320,7 +331,8 @@ class Runner:
         )
         try:
             self._client: ForkServerClient | None = ForkServerClient(config, str(self._base / "server.log"),
-                                                                     launch_prefix=prefix)
+                                                                     launch_prefix=prefix,
+                                                                     env=candidate_environment(str(self._base)))
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             shutil.rmtree(self._base, ignore_errors=True)
             tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
