@@ -155,7 +155,7 @@ def test_the_same_program_not_contained_does_escape(world: World, capsys: pytest
     assert "supervisor" in result.detail  # kill-parent worked: the test ended with the supervisor
     # the environment is a judge's even without namespaces; the same check run here sees the variable
     assert seen["read-harness-environment"].startswith("blocked"), result.stdout
-    probe = runpy.run_path(str(world.program), run_name="hostile")  # its functions, not its main()
+    probe = runpy.run_path(str(HOSTILE / "hostile.py"), run_name="hostile")  # its functions, not its main()
     probe["attempt"]("read-harness-environment", probe["read_environment"](world.token))
     assert capsys.readouterr().out.startswith("read-harness-environment: DONE saw GAMECERT_TEST_API_KEY_")
     found = " | ".join(world.escapes())
@@ -237,7 +237,7 @@ def test_java_and_node_run_contained(tmp_path: Path) -> None:
     if shutil.which("node"):
         script = tmp_path / "main.js"
         script.write_text("const fs=require('fs');console.log(fs.readFileSync(0,'utf8').trim().length);"
-                          "try{fs.writeFileSync(require('os').homedir()+'/x','y');console.log('home written')}"
+                          f"try{{fs.writeFileSync({json.dumps(str(Path.home()))}+'/x','y');console.log('home written')}}"
                           "catch(e){console.log('home blocked')}\n")
         with open_runner(Candidate.parse(f"node {script}"), Limits(time_s=5, memory_mb=2048, stack_mb=8)) as r:
             result = r.run("WORD\n")

@@ -102,7 +102,8 @@ INTERPRETER_MODES = ["plain", "exit", "os_exit", "sys_exit_none", "raise", "atex
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
 def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unbuffered: bool) -> None:
     """input(), exit(), os._exit, sys.exit(), stdin.buffer, argv, sys.path[0], cwd, tracebacks,
-    atexit and stdout buffering look the same under the fork server as under `python FILE`."""
+    atexit and stdout buffering look the same under the fork server as under `python FILE` in a
+    judge's environment: PYTHONUNBUFFERED set in the harness's own does not reach the candidate."""
     if unbuffered:
         monkeypatch.setenv("PYTHONUNBUFFERED", "1")
     else:
@@ -124,7 +125,7 @@ def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pyte
     assert by_mode["exit"].exit_code == 4 and "end" not in by_mode["exit"].stdout
     # os._exit skips flushing: the last print is lost unless stdout is unbuffered
     assert by_mode["os_exit"].exit_code == 5
-    assert ("lost: never flushed" in by_mode["os_exit"].stdout) == unbuffered
+    assert "lost: never flushed" not in by_mode["os_exit"].stdout
     assert by_mode["sys_exit_none"].status == "ok" and by_mode["sys_exit_none"].exit_code == 0
     assert by_mode["raise"].exit_code == 1 and "KeyError: 'boom'" in by_mode["raise"].stderr_tail
     assert "supervisor" not in by_mode["raise"].stderr_tail, "the server's own frames must not show"
