@@ -1,15 +1,8 @@
 """``gamecert certify GAME|all`` with no candidate: every registered solver certified in turn or
 several at once (:mod:`gamecert.engine.solvers` does the work), then a table.
 
-A registered solver is a subject of its own kind (:class:`gamecert.engine.subjects.SolverRunner`,
-in-process) and nothing else differs: :func:`certify_solver` builds the plan
-(:func:`gamecert.engine.plan.make_plan`: samples, coverage, worst cases, exhaustive, random,
-largest), runs it with :class:`gamecert.engine.execute.Executor` and returns its
-:class:`gamecert.engine.execute.Outcome`. The plan is fixed by counts, not by time: every
-exhaustive space in full (the profile's share of its sizes) and the profile's random examples.
-
-Expected answers come from the oracle within its reach and beyond it from the game's *other*
-registered solvers (:func:`reference_entry`): a solver is never its own reference.
+``--jobs N`` solvers run at once, each in a process of its own; the table, and a report for each
+solver that fails, come at the end.
 """
 
 from __future__ import annotations
