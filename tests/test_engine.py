@@ -75,6 +75,28 @@ def test_a_fault_is_called_minimal_only_when_every_smaller_input_ran(tmp_path):
     assert "minimal in size within letter-count multisets" in report["minimality"]
 
 
+def test_minimality_says_what_a_partial_sweep_showed(monkeypatch):
+    """A fault at size 53 with spaces swept to sizes 9 and 13: not called minimal, but the
+    report says which smaller inputs all passed; a space swept past the fault's size makes it
+    minimal within that space (control)."""
+    from types import SimpleNamespace
+
+    from gamecert.engine import evidence
+    from gamecert.engine.reports import SpaceEvidence
+
+    spaces = [SpaceEvidence("abc-strings", "", 9, 29_523, False), SpaceEvidence("ab-strings", "", 13, 16_382, False)]
+    monkeypatch.setattr(evidence, "space_evidence", lambda outcome: spaces)
+    outcome = SimpleNamespace(plan=SimpleNamespace(spaces=[("abc-strings", None, [1]), ("ab-strings", None, [1])]))
+    text = evidence.minimality_of(outcome, 53, (51, True))
+    assert text.startswith("locally minimal: none of the 51 smaller inputs"), text
+    assert ("no smaller failing input among every input of abc-strings up to size 9 (29,523 inputs), "
+            "every input of ab-strings up to size 13 (16,382 inputs)") in text, text
+    assert "minimal in size" not in text
+    text = evidence.minimality_of(outcome, 10, (3, True))
+    assert text.startswith("minimal in size within abc-strings, ab-strings: every input of size < 10"), text
+    assert "no smaller failing input among" not in text
+
+
 def test_parallel_runners_report_the_same_counterexample(tmp_path):
     """--jobs 1 and --jobs 2 on the same seed find the same smallest input."""
     one, path1 = certify(tmp_path / "a", "word_game", MINE / "wrong_at_size_5.py", "--budget", "30", "--seed", "4",

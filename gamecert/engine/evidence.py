@@ -66,7 +66,10 @@ def minimality(outcome: Outcome | None, failure: Failure) -> str:
 
 def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "") -> str:
     """:func:`minimality` from its parts (the pytest route keeps only these of a failure)."""
-    swept = [ev for ev in space_evidence(outcome) if ev.up_to is not None and ev.up_to >= k - 1] if outcome else []
+    spaces = space_evidence(outcome) if outcome else []
+    swept = [ev for ev in spaces if ev.up_to is not None and ev.up_to >= k - 1]
+    # spaces swept only part of the way below the fault: what they do show
+    partial = [ev for ev in spaces if ev.up_to is not None and ev.up_to < k - 1 and ev.inputs]
     smallest_sizes = [sizes[0] for _, _, sizes in outcome.plan.spaces if sizes] if outcome else []
     parts = []
     if swept:
@@ -83,6 +86,9 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
         else:
             parts.append(f"shrinking stopped by its budget after {tried} smaller inputs; a smaller failing "
                          "input may exist")
+    if partial:
+        parts.append("no smaller failing input among " + ", ".join(
+            f"every input of {ev.name} up to size {ev.up_to} ({ev.inputs:,} inputs)" for ev in partial))
     if known and not parts:
         parts.append(known)
     if not parts:
