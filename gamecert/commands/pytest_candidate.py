@@ -244,9 +244,10 @@ class _CandidateSession:
                                       items: list[pytest.Item]) -> None:
         if self.targets and config.args_source != pytest.Config.ArgsSource.ARGS:
             # `pytest --candidate ...` with no test paths named: the candidate alone, not
-            # whatever test suite lives in this folder (name paths to run both)
-            config.hook.pytest_deselected(items=list(items))
-            items[:] = []
+            # whatever test suite lives in this folder (name paths to run both); the items of
+            # gamecert's other route (--solvers, --prove) stay
+            config.hook.pytest_deselected(items=[i for i in items if not getattr(i, "gamecert_item", False)])
+            items[:] = [i for i in items if getattr(i, "gamecert_item", False)]
         for target in self.targets:
             target.build_plan()
             group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
@@ -474,6 +475,7 @@ class CandidateFault(Exception):
 class CandidateItem(pytest.Item):
     """One chunk of one candidate's certification."""
 
+    gamecert_item = True
     target: _Target
     chunk: Any
 

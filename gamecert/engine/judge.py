@@ -342,7 +342,7 @@ class Judge:
                     f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
                     f"game {k} fails on its own, so the reported input holds that game alone"
                 )
-                alone.reruns = found.reruns
+                alone.reruns, alone.rerun_where = found.reruns, found.rerun_where
                 return alone
         for k in range(2, t + 1):
             prefix = game.merge(singles[:k])
@@ -352,7 +352,7 @@ class Judge:
                     f"every game of the failing batch passes on its own; the first {k} games together "
                     f"fail ({again.verdict}), and no shorter prefix of the batch does"
                 )
-                again.reruns = found.reruns
+                again.reruns, again.rerun_where = found.reruns, found.rerun_where
                 return again
         return found
 
@@ -386,7 +386,7 @@ class Judge:
                 again = self.run_one(candidate, found.phase, text=text, count=False)
                 if again is not None and again.verdict == found.verdict:
                     again.notes = list(found.notes)
-                    again.reruns = found.reruns
+                    again.reruns, again.rerun_where = found.reruns, found.rerun_where
                     current = again
                     improved = True
                     break
