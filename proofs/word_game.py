@@ -134,8 +134,9 @@ def xor_rule_claim(closed_form: ClosedForm = editorial_closed_form) -> Claim:
 
     def part(first: int, last: int):
         def check() -> Evidence:
-            checked = 0
+            checked = {}
             for space in GAME.exhaustive_spaces():
+                checked[space.name] = 0
                 for size in (s for s in space.sizes if first <= s <= last):
                     for word in space.instances(size):
                         truth = GAME.minimax(word)
@@ -149,11 +150,14 @@ def xor_rule_claim(closed_form: ClosedForm = editorial_closed_form) -> Claim:
                                 f"counts {counts_of(word)}: minimax says {truth}, the xor rule {rule}, "
                                 f"the oracle {GAME.oracle(word)}",
                             )
-                        checked += 1
+                        checked[space.name] += 1
+            short = checked.get("short-words", 0)
+            also = f", and {short} words of {first}..{min(last, 3)} letters over A-Z (every one)" if short else ""
             return Evidence(
                 "exhaustive",
-                f"{checked} multisets of letter counts (every word of {first}..{last} letters up to renaming): xor rule "
-                "== oracle == plain minimax; for all words by the Sprague-Grundy theorem and the closed form for every c",
+                f"{checked['letter-count multisets']} multisets of letter counts (every word of {first}..{last} letters "
+                f"up to renaming){also}: xor rule == oracle == plain minimax; for all words by the Sprague-Grundy "
+                "theorem and the closed form for every c",
             )
 
         return check

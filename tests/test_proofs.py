@@ -76,6 +76,20 @@ def test_slices_partition_each_cut_claim():
     assert cut >= 2  # the digit_game solver check and the word_game xor rule
 
 
+def test_the_xor_rule_counts_what_it_checked():
+    """The word_game xor claim's evidence counts each space apart, and the counts are those of
+    the spaces themselves (a miscount once added the short words to the multisets)."""
+    claim = next(c for c in registry.get("word_game").claims if c.span is not None)
+    game = registry.get("word_game").game
+    spaces = {space.name: space for space in game.exhaustive_spaces()}
+    expect = {name: sum(1 for n in space.sizes if n <= 5 for _ in space.instances(n)) for name, space in spaces.items()}
+    detail = claim.part(1, 5)().detail
+    assert detail.startswith(f"{expect['letter-count multisets']} multisets of letter counts (every word of 1..5 "
+                             f"letters up to renaming), and {expect['short-words']} words of 1..3 letters"), detail
+    detail = claim.part(4, 5)().detail  # no short word in the range: not mentioned
+    assert "over A-Z" not in detail and detail.startswith(f"{sum(1 for n in (4, 5) for _ in spaces['letter-count multisets'].instances(n))} multisets")
+
+
 def test_a_slice_refutes_where_the_whole_claim_does():
     """A closed form wrong at count 33 makes the xor rule fail; cut into 8 slices, the slices
     before the failure hold and the slice holding it refutes at the word the whole claim names."""
