@@ -90,6 +90,18 @@ def test_the_xor_rule_counts_what_it_checked():
     assert "over A-Z" not in detail and detail.startswith(f"{sum(1 for n in (4, 5) for _ in spaces['letter-count multisets'].instances(n))} multisets")
 
 
+def test_the_string_cut_reduction_counts_distinct_strings():
+    """Strings an earlier family over a larger alphabet covered are not counted twice."""
+    import itertools
+
+    from gamecert.proofs.string_cut import reduction_claim
+
+    families = (("abc", 4), ("ab", 6))
+    distinct = {"".join(t) for a, n in families for k in range(1, n + 1) for t in itertools.product(a, repeat=k)}
+    detail = reduction_claim(families)().detail
+    assert detail.startswith(f"{len(distinct)} distinct strings"), (len(distinct), detail)
+
+
 def test_a_slice_refutes_where_the_whole_claim_does():
     """A closed form wrong at count 33 makes the xor rule fail; cut into 8 slices, the slices
     before the failure hold and the slice holding it refutes at the word the whole claim names."""
