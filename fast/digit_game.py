@@ -24,9 +24,10 @@ def _play_out(digits: str) -> int:
     # Each player marks, while they can, a digit of the parity they do not want left: Raze
     # marks even digits first, Breach odd ones. Marking is simulated move by move, each player's
     # unmarked digits kept as counts by parity ([even, odd]).
-    pools = {1: [0, 0], 2: [0, 0]}
-    for position, ch in enumerate(digits):
-        pools[1 + position % 2][int(ch) % 2] += 1
+    pools = {}
+    for player, mine in ((1, digits[0::2]), (2, digits[1::2])):
+        odd = sum(mine.count(d) for d in "13579")
+        pools[player] = [len(mine) - odd, odd]
     left = len(digits)
     player = 1
     while left > 1:
