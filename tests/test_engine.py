@@ -142,3 +142,65 @@ def test_the_same_seed_gives_the_same_inputs_whatever_else_is_loaded(tmp_path):
 
     assert draw("plain", "guarded") == draw("extra", "guarded")
     assert draw("plain", "unguarded") != draw("extra", "unguarded")
+
+
+def _two_solver_entry(name, wrong_at=None):
+    """A game beyond any oracle's reach with a cheap solver (wrong at ``wrong_at``) and a dear one."""
+    from types import SimpleNamespace
+
+    def cheap(x):
+        return -x if x == wrong_at else x
+
+    def dear(x):
+        time.sleep(0.002)
+        return x
+
+    game = SimpleNamespace(name=name, oracle_reach=0, size=lambda x: 1, format_input=lambda x: f"{x}\n",
+                           format_answer=lambda a: f"{a}\n", judge=lambda i, got, exp: None if got == exp else "differs")
+    return SimpleNamespace(game=game, solvers={"cheap": cheap, "dear": dear})
+
+
+def test_expected_answers_come_from_the_cheapest_solver_with_sampled_cross_checks():
+    """After a few timed full checks the cheapest solver answers alone, except one input in
+    CROSS_CHECK_EVERY, which every solver answers; ``every`` forces a full check."""
+    from gamecert.engine import judge
+
+    entry = _two_solver_entry(f"sampled-{uuid.uuid4().hex}")
+    sources = [judge.expected_answer(entry, k)[1] for k in range(1, 1 + 10 * judge.CROSS_CHECK_EVERY)]
+    full = [s for s in sources if s.endswith("(all agree)")]
+    assert sources[0].endswith("(all agree)") and "the fast solver cheap" in sources[-2]
+    assert judge._TIMED_CALLS <= len(full) <= judge._TIMED_CALLS + 10, len(full)
+    assert judge.expected_answer(entry, 5, every=True)[1].endswith("(all agree)")
+
+
+def test_a_failure_against_one_solver_is_rechecked_by_all(monkeypatch):
+    """A right candidate judged against a cheap solver that is wrong on one input: the verdict is
+    not WA but a harness error naming the disagreement, because every solver answers an input a
+    candidate fails before the verdict stands. Control: on another input it passes."""
+    from dataclasses import replace
+
+    from gamecert.engine import judge, registry
+    from gamecert.engine.sandbox import RunResult
+
+    real = registry.get("string_cut")
+    bad = "ab" * 60 + "a"  # beyond the oracle's reach
+
+    def periodic_wrong_once(s):
+        answer = real.solvers["periodic_table"](s)
+        return ("Second",) if s == bad and answer != ("Second",) else answer
+
+    entry = replace(real, solvers={"periodic_table": periodic_wrong_once, "quadratic_dp": real.solvers["quadratic_dp"]})
+    assert real.game.size(bad) > real.game.oracle_reach and periodic_wrong_once(bad) != real.solvers["quadratic_dp"](bad)
+    # timed already, the periodic table the cheaper: it answers alone (the counter is not at a sample)
+    monkeypatch.setitem(judge._SOLVER_COSTS, "string_cut", [1, {"periodic_table": [0.001, 10], "quadratic_dp": [1.0, 10]}])
+
+    class RightCandidate:
+        def run(self, text):
+            answer = real.game.format_answer(real.solvers["quadratic_dp"](real.game.parse_input(text)))
+            return RunResult("ok", answer, "", 0, None, 0.0, 0.0, 1.0)
+
+    checker = judge.Judge(entry, RightCandidate())
+    assert checker.run_one("abcab" * 30, "random") is None  # control
+    assert "the fast solver periodic_table" in checker.expected(bad)[1]  # judged against one solver
+    with pytest.raises(judge.HarnessError, match="disagree"):
+        checker.run_one(bad, "random")

@@ -166,7 +166,7 @@ def check_claim(entry: Any, claim: ClaimedExample) -> ClaimResult:
         instance = game.parse_input(claim.input)
     except InputError as exc:
         return ClaimResult(claim, "invalid", f"{exc} (file line {claim.file_line(exc.line)})")
-    expected, source = expected_answer(entry, instance)
+    expected, source = expected_answer(entry, instance, every=True)
     right = game.format_answer(expected)
     try:
         claimed = game.parse_answer(claim.answer, instance)
