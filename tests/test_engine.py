@@ -14,8 +14,11 @@ import random
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MINE = ROOT / "tests" / "candidates_engine"
