@@ -69,7 +69,7 @@ def _evidence(entry: Any) -> list[str]:
     game = entry.game
     whole = "the whole input space" if game.oracle_reach >= game.max_size else f"sizes up to {game.oracle_reach:,}"
     out = _wrapped(f"oracle (memoised exact search): {whole}" + ("" if game.oracle_reach >= game.max_size else
-                   "; beyond it, expected answers come from the fast solvers, which must all agree"),
+                   "; beyond it, expected answers come from the fast solvers (all of them on sampled and on failing inputs, which must agree)"),
                    indent="  ")
     out += [
         f"  plain minimax over whole positions: sizes up to {min(game.minimax_reach, game.max_size):,}, "
