@@ -87,6 +87,15 @@ def _redirect(io_paths: dict) -> None:
         os.close(fd)
 
 
+def _setup_failed(exc: BaseException) -> None:
+    """End a forked child whose setup raised ``exc`` (a harness fault): say why on its stderr
+    and exit with :data:`_SETUP_FAILED`; never returns."""
+    try:
+        os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
+    finally:
+        os._exit(_SETUP_FAILED)
+
+
 def _read_stat(pid: str) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:

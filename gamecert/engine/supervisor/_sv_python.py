@@ -244,10 +244,7 @@ class PythonMode:
             try:
                 self._python_child(go_r, done_w)
             except BaseException as exc:  # noqa: BLE001
-                try:
-                    os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
-                finally:
-                    os._exit(procs._SETUP_FAILED)
+                procs._setup_failed(exc)
             os._exit(procs._SETUP_FAILED)
         os.close(go_r)
         os.close(done_w)

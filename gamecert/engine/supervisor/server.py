@@ -153,10 +153,7 @@ class _Server(PythonMode):
                 else:
                     self._go_exec()
             except BaseException as exc:  # noqa: BLE001
-                try:
-                    os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
-                finally:
-                    os._exit(procs._SETUP_FAILED)
+                procs._setup_failed(exc)
             os._exit(procs._SETUP_FAILED)
         os.close(go_r)
         os.pwrite(self.pid_fd, b"%-12d\n" % pid, procs._PID_WAITING)
