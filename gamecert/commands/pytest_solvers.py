@@ -2,13 +2,13 @@
 
 ``pytest -n auto --solvers all --solvers-profile thorough --solvers-seed S`` is ``gamecert
 certify all --profile thorough --seed S`` cut into items: the chunks of every registered
-solver's plan (:func:`gamecert.commands.certify_all.solver_plan`, fixed by counts, so the controller
+solver's plan (:func:`gamecert.engine.solvers.solver_plan`, fixed by counts, so the controller
 and every worker build the same items), consecutive chunks of one solver making one item of
 about :data:`ITEM_WORK` units (a chunk of an in-process solver takes milliseconds, less than an
 item costs pytest and xdist; ``--solvers-item-work 0``: one item per chunk). ``--solvers GAME``
 takes one game; the option repeats. Each chunk runs in-process with the solver's runner
 (:class:`gamecert.engine.subjects.SolverRunner`), judged against the oracle and beyond its reach
-against the game's *other* solvers (:func:`gamecert.commands.certify_all.reference_entry`); a fault is
+against the game's *other* solvers (:func:`gamecert.engine.solvers.reference_entry`); a fault is
 confirmed and shrunk where it was found, and the item's other chunks still run. Items send each
 chunk's evidence, and its failure if any, to the controller in ``user_properties`` (xdist carries
 them over its gateways; no shared file system). At the end the controller prints the table
