@@ -334,3 +334,21 @@ def test_a_py_candidate_that_is_not_a_regular_file_is_refused(tmp_path, kind):
         path.symlink_to("/dev/zero")
     assert_usage_error(gamecert("certify", "word_game", str(path), *quick("--report-dir", str(tmp_path / "r"))),
                        "not a regular file")
+
+
+def test_coverage_prints_what_the_strategies_reach_and_refuses_bad_input(capsys):
+    """`gamecert coverage GAME`: a histogram of as many examples as asked, whose labels are the
+    game's features; an unknown game or a count below 1 is one line and exit 2."""
+    from gamecert.commands import cli
+    from gamecert.engine import registry
+
+    assert cli.main(["coverage", "word_game", "--examples", "40"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "40 examples"
+    labels = {line.rsplit(None, 2)[0] for line in lines[1:]}
+    entry = registry.get("word_game")
+    assert labels and all(any(label == f for f in entry.features("ZADACHA")) or " " in label for label in labels)
+    assert any(label.startswith("answer ") for label in labels), labels
+    for argv in (["coverage", "no_such_game"], ["coverage", "word_game", "--examples", "0"]):
+        assert cli.main(argv) == 2
+        assert capsys.readouterr().err.count("\n") == 1
