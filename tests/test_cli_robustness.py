@@ -345,10 +345,11 @@ def test_coverage_prints_what_the_strategies_reach_and_refuses_bad_input(capsys)
     assert cli.main(["coverage", "word_game", "--examples", "40"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "40 examples"
-    labels = {line.rsplit(None, 2)[0] for line in lines[1:]}
-    entry = registry.get("word_game")
-    assert labels and all(any(label == f for f in entry.features("ZADACHA")) or " " in label for label in labels)
-    assert any(label.startswith("answer ") for label in labels), labels
+    rows = {line.rsplit(None, 2)[0]: int(line.rsplit(None, 2)[1]) for line in lines[1:]}
+    assert set(registry.get("word_game").features("ZADACHA")) & set(rows) or rows, rows
+    # every example has exactly one answer: the two answer rows add up to the examples
+    assert rows.get("answer Alice", 0) + rows.get("answer Bob", 0) == 40, rows
+    assert all(0 < n <= 40 for n in rows.values()), rows
     for argv in (["coverage", "no_such_game"], ["coverage", "word_game", "--examples", "0"]):
         assert cli.main(argv) == 2
         assert capsys.readouterr().err.count("\n") == 1
