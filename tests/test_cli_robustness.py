@@ -340,13 +340,10 @@ def test_coverage_prints_what_the_strategies_reach_and_refuses_bad_input(capsys)
     """`gamecert coverage GAME`: a histogram of as many examples as asked, whose labels are the
     game's features; an unknown game or a count below 1 is one line and exit 2."""
     from gamecert.commands import cli
-    from gamecert.engine import registry
-
     assert cli.main(["coverage", "word_game", "--examples", "40"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "40 examples"
     rows = {line.rsplit(None, 2)[0]: int(line.rsplit(None, 2)[1]) for line in lines[1:]}
-    assert set(registry.get("word_game").features("ZADACHA")) & set(rows) or rows, rows
     # every example has exactly one answer: the two answer rows add up to the examples
     assert rows.get("answer Alice", 0) + rows.get("answer Bob", 0) == 40, rows
     assert all(0 < n <= 40 for n in rows.values()), rows
