@@ -1,16 +1,16 @@
-"""Tests per second for a Python candidate: a fresh process per test versus the default runner.
+"""Tests per second for a Python candidate: `python FILE` per test versus the default runner.
 
-The fresh path execs `python FILE` for every test; the default runner runs the candidate in a
-persistent forked child (many tests per process, see gamecert.engine.forkserver). Both use the same
-sandbox (limits, scratch folder, output capture, verdict, containment); only the way the
-candidate starts differs. Then the cost of containment (see gamecert.engine.contain): per test and per
+The plain path execs `python FILE` for every test; the default runner forks every test's process
+from a zygote that compiled the candidate once (a fresh process per test, see
+gamecert.engine.supervisor). Both use the same sandbox (limits, box, output capture, verdict,
+containment); only the way the candidate starts differs. Then the cost of containment (see gamecert.engine.contain): per test and per
 runner start, contained versus not, on both paths. They are measured in alternating rounds, so that a change in
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
 
     .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N]
 
-The last line is ``speedup: X`` (default-runner rate / fresh-process rate).
+The last line is ``speedup: X`` (zygote rate / `python FILE` rate).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def containment_cost(candidate, limits, rng, seconds: float) -> None:
                     counts[contained] += len(cases)
         per = {c: 1e6 * times[c] / counts[c] for c in (True, False)}
         starts = {c: min(start_cost(candidate, limits, c, fork_server, rng) for _ in range(3)) for c in (True, False)}
-        path = "fork server" if fork_server else "fresh process"
+        path = "zygote" if fork_server else "python FILE"
         print(f"{path + ':':<15} contained {per[True]:.0f} us/test, not contained {per[False]:.0f} us/test "
               f"({per[True] - per[False]:+.0f} us/test); runner start to first answer "
               f"{1000 * starts[True]:.0f} ms vs {1000 * starts[False]:.0f} ms")
@@ -97,14 +97,14 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 10)
             fresh_t += timed_round(fresh, cases)
             fresh_n += len(cases)
-            cases = random_inputs(rng, 200)
+            cases = random_inputs(rng, 40)
             fork_t += timed_round(fork, cases)
             fork_n += len(cases)
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
     containment_cost(candidate, limits, rng, args.seconds / 2)
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
-    print(f"fresh process per test: {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
-    print(f"persistent (default):   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
+    print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
+    print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
     return 0
 

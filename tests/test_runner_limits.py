@@ -47,12 +47,12 @@ ALLOCATE = """
 """
 
 
-@pytest.mark.parametrize("persistent", [500, 1], ids=["persistent", "one-shot"])
-def test_python_memory_used_decides_mle(tmp_path: Path, persistent: int) -> None:
+@pytest.mark.parametrize("fork_server", [True, False], ids=["fork-server", "fresh-process"])
+def test_python_memory_used_decides_mle(tmp_path: Path, fork_server: bool) -> None:
     """200 MB used under a 256 MB limit passes (the old address-space cap failed it); 300 MB
     is MLE, with the measured figure and how it was measured in the message."""
-    limits = Limits(time_s=2.0, memory_mb=256, persistent_tests=persistent)
-    with open_runner(program(tmp_path, ALLOCATE), limits) as runner:
+    limits = Limits(time_s=2.0, memory_mb=256)
+    with open_runner(program(tmp_path, ALLOCATE), limits, fork_server=fork_server) as runner:
         fits = runner.run("200\n")
         over = runner.run("300\n")
     assert (fits.status, fits.stdout) == ("ok", "200\n"), fits.describe()

@@ -316,14 +316,21 @@ def test_fork_server_restarts_when_killed() -> None:
 
 @PATHS
 def test_scratch_folder_is_fresh_and_removed(tmp_path: Path, fork_server: bool) -> None:
-    """Each test runs in a new empty working folder, removed afterwards."""
+    """Each test starts in an empty working folder (the box, emptied after every test, as a
+    judge's box): what one test leaves there is gone for the next; not contained, the folder is
+    a private one, removed with the runner."""
     path = copy_candidate(tmp_path, "scratch_files.py")
-    with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server) as runner:
-        first, second = runner.run("A\n"), runner.run("A\n")
-    cwd1, state1 = first.stdout.split()
-    cwd2, state2 = second.stdout.split()
-    assert (state1, state2) == ("empty", "empty") and cwd1 != cwd2
-    assert cwd1 != str(tmp_path) and not os.path.exists(cwd1) and not os.path.exists(cwd2)
+    for contain in (True, False):
+        with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server, contain=contain) as runner:
+            first, second = runner.run("A\n"), runner.run("A\n")
+            contained = runner.containment.enabled
+        cwd1, state1 = first.stdout.split()
+        cwd2, state2 = second.stdout.split()
+        assert (state1, state2) == ("empty", "empty") and cwd1 == cwd2, (first.stdout, second.stdout)
+        if contained:
+            assert cwd1 == "/box"
+        else:
+            assert cwd1 != str(tmp_path) and not os.path.exists(cwd1)
 
 
 # --------------------------------------------------------------------------------------------

@@ -176,6 +176,21 @@ def test_build_is_cached(language: str, monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert not fresh.cached and len(started) == 1 and fresh.argv != first.argv
 
 
+def test_a_changed_cache_entry_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached binary overwritten after its build (a poisoned cache) is not reused: the source
+    is compiled again, and the sha256 the candidate records is that of the file that runs."""
+    need(("gcc",))
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
+    path = PROGRAMS / "c/word_game_right.c"
+    first = toolchains.prepare(path)
+    first.binary.chmod(0o755)
+    first.binary.write_bytes(b"#!/bin/sh\necho Bob\n")  # a wrong program in the right place
+    again = Candidate.parse(str(path))
+    assert again.binary_sha256 == first.binary_sha256 == toolchains._sha256_file(again.binary)
+    assert answers(again, NATIVE)["ZADACHA"] == ("ok", "Alice")
+    assert not toolchains.prepare(path).binary.read_bytes().startswith(b"#!")
+
+
 def test_parallel_builds_of_one_source_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Builds of one source racing in a fresh cache all succeed and end in the same entry,
     with no temporary folders left behind."""

@@ -34,6 +34,14 @@ from typing import Any
 SANDBOX_ID = 65534
 #: the private /tmp's size cap
 TMP_BYTES = 64 << 20
+#: the box: the candidate's working folder, a tmpfs of the sandbox emptied after every test, and
+#: the only place it can write; its size cap (the file count is capped by the supervisor's watch)
+BOX = "/box"
+BOX_BYTES = 64 << 20
+#: where the supervisor's files are inside the sandbox (a private copy is bound there)
+JUDGE_DIR = "/opt/judge"
+#: the sandbox's host name
+HOSTNAME = "localhost"
 #: system folders bound read-only when they exist (a symbolic link is reproduced as one)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: the parts of /etc that dynamic linking and language runtimes read
@@ -59,10 +67,14 @@ class Containment:
 
     def describe(self) -> str:
         """One line for the terminal, reports and certificates."""
+        from gamecert.engine.cgroups import expected_accounting
+
         if not self.enabled:
             return f"NOT contained: {self.reason}"
         return (f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
-                "read-only system files; the scratch folder is the only writable place; no network")
+                "read-only system files; a size-capped box, emptied after every test, is the only writable "
+                "place; no network; the supervisor out of reach (not dumpable, PID 1); accounting: "
+                f"{expected_accounting(True)}")
 
     def warning(self) -> str:
         """The line said on stderr when candidates are not contained ("" when they are).
@@ -147,27 +159,32 @@ def warn_if_not_contained(containment: Containment) -> None:
 
 
 def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: str,
-         containment: Containment) -> list[str]:
+         containment: Containment, box: bool = False, supervisor: str | None = None) -> list[str]:
     """The command line that runs ``argv`` contained (``argv`` itself when containment is off).
 
     ``readable`` paths (files or folders) are bound read-only at their own paths, ``writable``
-    ones read-write; ``workdir`` is the starting folder. ``wrap([], ...)`` is the prefix alone.
+    ones read-write; ``workdir`` is the starting folder. With ``box``, the sandbox has a
+    size-capped tmpfs at :data:`BOX` (with the private ``/tmp``, the only writable places), and
+    ``supervisor``, a folder, is bound read-only at :data:`JUDGE_DIR`. ``wrap([], ...)`` is the
+    prefix alone.
 
     >>> wrap(["true"], writable=[], readable=[], workdir="/", containment=Containment(False, "off"))
     ['true']
     """
     if not containment.enabled:
         return list(argv)
-    options = _sandbox_options(containment.bwrap, readable=readable, writable=writable, workdir=workdir)
+    options = _sandbox_options(containment.bwrap, readable=readable, writable=writable, workdir=workdir,
+                               box=box, supervisor=supervisor)
     return [*options, "--", *argv]
 
 
-def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], workdir: str) -> list[str]:
+def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], workdir: str, box: bool = False,
+                     supervisor: str | None = None) -> list[str]:
     """bwrap and its options, in order: namespaces, the read-only root, the given paths."""
     # --as-pid-1: the command is the namespace's init, which its own descendants cannot SIGKILL
     out = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
            "--as-pid-1",
-           "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", "gamecert"]
+           "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", HOSTNAME]
     out += _system_binds()
     out += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     extra = [p for p in os.environ.get("GAMECERT_READABLE", "").split(os.pathsep) if p]
@@ -188,6 +205,10 @@ def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], wo
         out += [how, path, path]
     for top in shields:
         out += ["--remount-ro", top]
+    if supervisor:
+        out += ["--ro-bind", supervisor, JUDGE_DIR]
+    if box:
+        out += ["--size", str(BOX_BYTES), "--perms", "0777", "--tmpfs", BOX]
     out += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir]
     return out
 
@@ -219,10 +240,39 @@ def _system_binds() -> list[str]:
 
 
 def python_paths() -> list[str]:
-    """What the supervisor needs to run: the Python installation, the virtual environment and
-    the supervisor's own file."""
-    paths = [sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)), SERVER_DIR]
+    """What the supervisor needs to run: the Python installation it runs on (not a virtual
+    environment: candidates see a plain interpreter, as on a judge)."""
+    paths = [sys.base_prefix, os.path.dirname(base_python())]
     return [p for p in dict.fromkeys(paths) if p]
+
+
+def base_python() -> str:
+    """The interpreter of this Python installation itself (a virtual environment's base): the
+    one the supervisor and Python candidates run on, the ``python3`` of a judge."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+_supervisor_copy: list[str] = []
+
+
+def supervisor_copy() -> str:
+    """A private copy of the supervisor's folder (made once per process, removed at exit), bound
+    into sandboxes: its path names nothing of gamecert, so a candidate reading its mounts or
+    ``/proc/1/cmdline`` sees no sign of the harness."""
+    if _supervisor_copy and os.path.isdir(_supervisor_copy[0]):
+        return _supervisor_copy[0]
+    import atexit
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="tmp")
+    for name in sorted(os.listdir(SERVER_DIR)):
+        if name.endswith(".py"):
+            shutil.copyfile(os.path.join(SERVER_DIR, name), os.path.join(folder, name))
+            os.chmod(os.path.join(folder, name), 0o644)
+    os.chmod(folder, 0o755)
+    atexit.register(shutil.rmtree, folder, True)
+    _supervisor_copy[:] = [folder]
+    return folder
 
 
 def _covered(path: str, folders: list[str]) -> bool:

@@ -27,8 +27,6 @@ class Limits:
     output_bytes: int = 32 << 20
     processes: int = 64
     stack_mb: int | None = None
-    #: tests one persistent Python child runs before it is replaced; 0 or 1: a new process per test
-    persistent_tests: int = 500
 
     def __post_init__(self) -> None:
         for name in ("time_s", "memory_mb", "output_bytes", "processes"):
@@ -37,8 +35,6 @@ class Limits:
                 raise UsageError(f"limit {name}={value!r} must be positive")
         if self.stack_mb is not None and not self.stack_mb > 0:
             raise UsageError(f"limit stack_mb={self.stack_mb!r} must be positive or None")
-        if not (isinstance(self.persistent_tests, int) and self.persistent_tests >= 0):
-            raise UsageError(f"limit persistent_tests={self.persistent_tests!r} must be a whole number >= 0")
 
     def address_space_bytes(self, python: bool) -> int:
         """The address-space backstop (``RLIMIT_AS``): the memory limit itself is on memory

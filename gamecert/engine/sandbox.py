@@ -5,47 +5,31 @@ A :class:`Candidate` is what the user named (a source file, an executable, or a 
 :class:`RunResult`: the status (``ok``, ``re``, ``tle``, ``mle``, ``ole``), the output and the
 evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr).
 
-Every candidate process is started by a supervisor process (see :mod:`gamecert.engine.forkserver`), in
-its own session and process group, in a fresh empty scratch directory that is removed
-afterwards, with stdin, stdout and stderr redirected to files. A ``.py`` candidate runs
-*persistently*: one forked child runs up to ``Limits.persistent_tests`` tests, each with a fresh
-``__main__``, fresh std streams and the interpreter settings put back, and is replaced after any
-fault (non-zero exit, signal, a limit, threads or child processes left running, memory left
-grown). :meth:`Runner.run_fresh` runs one test in a process of its own, to confirm a failure or
-audit a pass. Other candidates get a new process per test. What is enforced:
+Every candidate process is started by a supervisor (see :mod:`gamecert.engine.supervisor.server`),
+inside a sandbox (:mod:`gamecert.engine.contain`) where the supervisor is PID 1 and out of the
+candidate's reach. Every test is a fresh process: an executable is exec'd anew, a ``.py``
+candidate is forked from a zygote that compiled it once (:meth:`Runner.run_plain` runs
+``python FILE`` instead, as a judge does, for confirming faults and auditing passes). A test's
+stdin and stdout are anonymous files made here and passed as descriptors; the harness never
+opens a name the candidate can change. What is enforced:
 
-* **CPU time** decides TLE. A watchdog sums the CPU time of the test's process group every
-  ~10 ms and kills the group past ``time_s``; a run that ends normally with more than
-  ``time_s`` of CPU is TLE too. ``RLIMIT_CPU`` (whole seconds, rounded up) is a backstop. A
-  TLE with CPU time within 20% above the limit is re-run in a fresh process, whose result
-  stands (``RunResult.note`` says so); messages give CPU time in milliseconds.
-* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)``. A wall-clock stop with CPU time
-  under the limit is re-run fresh; if it happens again it is TLE as idle or blocked.
-* **Memory** used, as judges measure it: the watchdog samples the group's resident memory
-  (RSS) and kills the group at the limit; after the run, the peak RSS (``ru_maxrss``, or for a
-  persistent child the high-water mark reset before each test) counts too. MLE comes only from
-  a measured peak at or above the limit (or a failed allocation reported with the peak above
-  80% of it), and the message shows the figure. ``RLIMIT_AS`` is only a backstop against
-  runaways: four times the limit for Python, at least 16 GB for other programs (a JVM or Node
-  reserves far more address space than it uses). Tests shorter than the first sample (~10 ms)
-  are judged on their peak RSS alone. No cgroup is used.
-* **Stack**: ``RLIMIT_STACK`` = the memory limit unless ``stack_mb`` says otherwise, as contest
-  judges do, so deep recursion in C++ works. (glibc sizes new threads by this limit; the
-  address-space backstop leaves room for a few such threads.)
-* **Output**: ``RLIMIT_FSIZE`` = ``output_bytes + 1`` on every file the candidate writes, stdout
-  included; stdout or stderr longer than ``output_bytes`` (or ``SIGXFSZ``) is OLE. Output below
-  the cap is captured in full.
-* **Processes**: the watchdog counts the group's tasks (threads included) and kills the group
-  past ``processes``: this works as root, where ``RLIMIT_NPROC`` is ignored. For other users
-  ``RLIMIT_NPROC`` is set too, to the user's current task count plus ``processes`` (the limit is
-  per user, not per candidate). A fork bomb may briefly exceed the count between two scans.
-* **Leftovers**: when the main process ends or is killed, its whole process group is killed
-  with ``SIGKILL``; the supervisor is a child subreaper, so orphans that left the group are
-  re-parented to it and killed and reaped too.
+* **CPU time** decides TLE: every process of the test is charged (the supervisor reaps them all
+  with ``wait4``); the watch kills at the limit; ``RLIMIT_CPU`` is a backstop. A TLE within 20%
+  above the limit, or a wall-clock stop with CPU time under it, is re-run quietly (:data:`GATE`);
+  the re-run's result stands (``RunResult.note`` says so).
+* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)``.
+* **Memory** used, as judges measure it: the watch samples the test's resident memory and kills
+  at the limit; the peak RSS (``ru_maxrss``) counts too. ``RLIMIT_AS`` is only a backstop against
+  runaways. A JVM gets ``-Xmx`` equal to the limit (:func:`judge_argv`).
+* **Stack**: ``RLIMIT_STACK`` = the memory limit unless ``stack_mb`` says otherwise, as judges do.
+* **Output**: ``RLIMIT_FSIZE`` = ``output_bytes + 1``; stdout longer than ``output_bytes`` (or
+  ``SIGXFSZ``) is OLE. stderr is never a verdict: its last lines are kept, the rest discarded.
+* **Processes**: every process of the test is counted and killed when the test ends, whatever
+  its session or group; the cap that holds is a pids cgroup (root) or ``RLIMIT_NPROC`` (see
+  :mod:`gamecert.engine.cgroups`; ``Runner.accounting`` says which).
+* **Scratch**: the working folder is the sandbox's size-capped box, emptied after every test;
+  files past :data:`BOX_FILES` stop the test.
 * **Core dumps** are off (``RLIMIT_CORE`` = 0).
-
-Not enforced: a candidate running as root can raise its own limits or kill processes outside
-its group; the limits are against faults, not against malice.
 """
 
 from __future__ import annotations
@@ -60,14 +44,13 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gamecert.engine import contain
-from gamecert.engine.forkserver import ForkServerClient
+from gamecert.engine import cgroups, contain
+from gamecert.engine.forkserver import SERVER_FILE, ForkServerClient
 from gamecert.engine.limits import Limits
+from gamecert.engine.testio import GATE, _read_head_fd, _tail_lines, _test_files
 from gamecert.errors import GamecertError, UsageError
 
 STATUSES = ("ok", "re", "tle", "mle", "ole")
-_STDERR_TAIL_LINES = 20
-_STDERR_TAIL_BYTES = 16384
 _MEMORY_MARKERS = (
     "MemoryError",
     "bad_alloc",
@@ -250,8 +233,22 @@ def _sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def judge_argv(argv: list[str], limits: Limits) -> list[str]:
+    """The command line as a judge runs it: a JVM gets ``-Xmx`` equal to the memory limit (its
+    default heap grows with the machine's memory), unless the command line sets one.
+
+    >>> judge_argv(["/usr/bin/java", "-cp", "d", "Main"], Limits(memory_mb=256))
+    ['/usr/bin/java', '-Xmx256m', '-cp', 'd', 'Main']
+    >>> judge_argv(["/usr/bin/java", "-Xmx64m", "Main"], Limits())[1]
+    '-Xmx64m'
+    """
+    if argv and os.path.basename(argv[0]) == "java" and not any(w.startswith("-Xmx") for w in argv):
+        return [argv[0], f"-Xmx{limits.memory_mb}m", *argv[1:]]
+    return argv
+
+
 def _scratch_root() -> str | None:
-    """Where runners keep their files: $GAMECERT_TMPDIR, else /dev/shm (memory, fast metadata)
+    """Where a runner that is not contained keeps its box: $GAMECERT_TMPDIR, else /dev/shm
     when writable, else the system's temporary folder."""
     chosen = os.environ.get("GAMECERT_TMPDIR")
     if chosen:
@@ -263,10 +260,10 @@ def _scratch_root() -> str | None:
 
 def candidate_environment(home: str) -> dict[str, str]:
     """The environment a candidate runs in, as a judge gives it: the harness's ``PATH`` (so a
-    command line finds its interpreter), ``HOME`` and ``TMPDIR`` in the candidate's own scratch
-    base, a UTF-8 locale, and nothing else of the user's (no tokens, no ``PYTHONPATH``).
+    command line finds its interpreter), ``HOME`` and ``TMPDIR`` in the candidate's box, a UTF-8
+    locale, and nothing else of the user's (no tokens, no ``PYTHONPATH``, no sign of gamecert).
 
-    >>> sorted(candidate_environment("/scratch"))
+    >>> sorted(candidate_environment("/box"))
     ['HOME', 'LANG', 'PATH', 'TMPDIR']
     """
     return {"PATH": os.environ.get("PATH") or os.defpath, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
@@ -285,6 +282,10 @@ def _user_task_count() -> int:
     return count
 
 
+#: files and folders a test may make in its box (the watch kills the test past it)
+BOX_FILES = 10_000
+
+
 class Runner:
     """Runs one candidate on one input at a time; a context manager. See :func:`open_runner`."""
 
@@ -295,24 +296,41 @@ class Runner:
         #: whether (and how) the candidate runs contained; see :mod:`gamecert.engine.contain`
         self.containment = contain.probe(contain_it)
         contain.warn_if_not_contained(self.containment)
-        root = _scratch_root()
-        try:
-            self._base = Path(tempfile.mkdtemp(prefix=f"gamecert-{candidate.name}-", dir=root))
-        except OSError as exc:
-            where = f"{root} (from $GAMECERT_TMPDIR)" if os.environ.get("GAMECERT_TMPDIR") else (root or "the temporary folder")
-            raise UsageError(f"cannot make a scratch folder for the candidate in {where}: {exc.strerror or exc}") from None
-        # two sets of I/O files, used in turn: the supervisor prepares the next test's set
-        # while this test's output is still being read
-        self._sets = [{k: str(self._base / f"{k}{i}") for k in ("stdin", "stdout", "stderr")} for i in (0, 1)]
-        self._count = 0
-        self._files: tuple[int, int, int] | None = None
+        contained = self.containment.enabled
+        self._private: str | None = None
+        if contained:
+            box = contain.BOX
+        else:
+            try:
+                self._private = tempfile.mkdtemp(prefix="tmp", dir=_scratch_root())
+                box = os.path.join(self._private, "box")
+                os.mkdir(box, 0o755)
+            except OSError as exc:
+                root = _scratch_root()
+                where = f"{root} (from $GAMECERT_TMPDIR)" if os.environ.get("GAMECERT_TMPDIR") else (root or "/tmp")
+                raise UsageError(f"cannot make a scratch folder for the candidate in {where}: "
+                                 f"{exc.strerror or exc}") from None
+        python = contain.base_python()
+        python_file = str(candidate.python_file) if candidate.python_file else None
+        plain = [python, python_file] if python_file else judge_argv(list(candidate.argv), limits)
+        root = os.geteuid() == 0
+        self.cap = cgroups.process_cap(limits.processes + 2) if contained and root else None
+        nproc = 0
+        if not root:
+            # contained, the sandbox's user counts alone (its own user namespace): the test's
+            # tasks and the supervisor; not contained, every task of the user counts
+            nproc = limits.processes + 1 if contained else _user_task_count() + limits.processes
+        #: how processes are counted and capped, and CPU time charged (for certificates)
+        self.accounting = cgroups.accounting(self.cap, contained, nproc)
         config = {
             "mode": "python" if self.mode == "fork-server" else "exec",
-            "argv": list(candidate.argv),
-            "python_file": str(candidate.python_file) if candidate.python_file else None,
-            "io": {"sets": self._sets, "pid": str(self._base / "pid")},
-            "scratch_root": str(self._base),
-            "persistent_tests": limits.persistent_tests,
+            "argv": plain,
+            "plain_argv": plain,
+            "python_file": python_file,
+            "box": box,
+            "scratch": [box, "/tmp"] if contained else [box],
+            "contained": contained,
+            "env": candidate_environment(box),
             "limits": {
                 "time_s": limits.time_s,
                 "wall_s": limits.wall_s,
@@ -322,116 +340,134 @@ class Runner:
                 "stack_bytes": limits.stack_bytes,
                 "fsize_bytes": limits.output_bytes + 1,
                 "processes": limits.processes,
-                "nproc": 0 if os.geteuid() == 0 else _user_task_count() + limits.processes,
+                "nproc": nproc,
+                "files": BOX_FILES if contained else 0,
             },
         }
-        prefix = contain.wrap(
-            [], writable=[str(self._base)], workdir=str(self._base), containment=self.containment,
-            readable=contain.program_paths(candidate.argv, config["python_file"]),
-        )
+        env = candidate_environment(box)
+        if self.mode == "fork-server":
+            env["STACK_BYTES"] = str(limits.stack_bytes)  # read and removed by the server at start
+        if contained:
+            server = os.path.join(contain.JUDGE_DIR, "server.py")
+            prefix = contain.wrap([], writable=[], workdir="/", containment=self.containment, box=True,
+                                  supervisor=contain.supervisor_copy(),
+                                  readable=contain.program_paths(candidate.argv, python_file))
+            if self.cap is not None:
+                prefix = [*self.cap.prefix, *prefix]
+        else:
+            server, prefix = SERVER_FILE, []
         try:
-            self._client: ForkServerClient | None = ForkServerClient(config, str(self._base / "server.log"),
-                                                                     launch_prefix=prefix,
-                                                                     env=candidate_environment(str(self._base)))
+            self._client: ForkServerClient | None = ForkServerClient(
+                config, server_argv=[python, server], launch_prefix=prefix, env=env)
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
-            shutil.rmtree(self._base, ignore_errors=True)
+            self._cleanup()
             tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
             raise GamecertError(f"cannot start the supervisor for candidate {candidate.spec!r}"
                                 f"{': ' + tail if tail else ''}") from None
         except BaseException:
-            shutil.rmtree(self._base, ignore_errors=True)
+            self._cleanup()
             raise
 
     @property
+    def rerun_where(self) -> str:
+        """Where the re-runs that confirm a fault run (for reports)."""
+        if self.mode == "fork-server":
+            return "in plain `python FILE` processes, as a judge runs the program"
+        return "in fresh processes, as a judge runs the program"
+
+    @property
+    def audited(self) -> bool:
+        """Whether passes are audited by plain runs: a Python candidate in the zygote (its runs
+        are not exactly `python FILE`); an executable's every run is already plain."""
+        return self.mode == "fork-server"
+
+    @property
     def persistent(self) -> bool:
-        """Whether one process runs several tests (a Python candidate's persistent children)."""
-        return self.mode == "fork-server" and self.limits.persistent_tests > 1
+        """Whether one process runs several tests: never (every test is a fresh process)."""
+        return False
 
     @property
     def server_pid(self) -> int | None:
-        """The supervisor's process id (for diagnostics), or None once closed."""
+        """The host pid of the supervisor's launcher (for diagnostics), or None once closed."""
         return self._client.pid if self._client is not None else None
 
     @property
     def supervisor_pids(self) -> set[int]:
-        """The supervisor, the child it holds ready for the next test and a persistent Python
-        child between tests (for diagnostics)."""
+        """The host pids of the supervisor and its launcher (for diagnostics)."""
         if self._client is None:
             return set()
-        pids = (self._client.pid, self._client.waiting_pid, self._client.running_pid)
-        return {p for p in pids if p is not None} | self._client.sandbox_pids
+        return {p for p in (self._client.pid, self._client.server_host_pid) if p is not None}
 
     def run(self, input_text: str) -> RunResult:
-        """Run the candidate once on ``input_text`` (a Python candidate in its persistent
-        child), with time verdicts confirmed as a judge would want them.
+        """Run the candidate once on ``input_text`` (a fresh process), with time verdicts
+        confirmed as a judge would want them.
 
-        A test stopped by the wall clock with CPU time under the limit is re-run in a fresh
-        process; if that happens again it is TLE as idle or blocked. A TLE whose CPU time is
-        within 20% above the limit is re-run fresh too (a loaded machine slows programs down);
-        the re-run's result stands, with a ``note`` saying so.
+        A test stopped by the wall clock with CPU time under the limit is re-run quietly (no other
+        run of this process at the same time, see :data:`GATE`); if that happens again it is TLE
+        as idle or blocked. A TLE whose CPU time is within 20% above the limit is re-run quietly
+        too (a loaded machine slows programs down); the re-run's result stands, with a ``note``
+        saying so.
         """
-        first, killed = self._run_once(input_text, fresh=False)
+        first, killed = self._run_once(input_text, plain=False)
         if first.status != "tle":
             return first
         limit = self.limits.time_s
         if killed == "wall" and first.cpu_s < limit:
-            second, again = self._run_once(input_text, fresh=True)
+            second, again = self._run_once(input_text, plain=False, quiet=True)
             if second.status == "tle" and again == "wall" and second.cpu_s < limit:
-                return replace(second, note=f"re-run in a fresh process: idle again ({first.describe()})")
-            return replace(second, note=f"re-run in a fresh process after a wall-clock stop with CPU time "
+                return replace(second, note=f"re-run: idle again ({first.describe()})")
+            return replace(second, note=f"re-run after a wall-clock stop with CPU time "
                                         f"{first.cpu_s:.3f} s under the limit (first run: {first.describe()})")
         if first.cpu_s <= 1.2 * limit:
-            second, _ = self._run_once(input_text, fresh=True)
+            second, _ = self._run_once(input_text, plain=False, quiet=True)
             verb = "confirmed" if second.status == "tle" else "not confirmed"
-            return replace(second, note=f"TLE with CPU time within 20% of the limit, {verb} by a re-run in a "
-                                        f"fresh process (first run: CPU time {first.cpu_s:.3f} s)")
+            return replace(second, note=f"TLE with CPU time within 20% of the limit, {verb} by a re-run "
+                                        f"(first run: CPU time {first.cpu_s:.3f} s)")
         return first
 
     def run_fresh(self, input_text: str) -> RunResult:
-        """Run the candidate once on ``input_text`` in a process that runs no other test (for
-        confirming a failure, or auditing a pass for isolation); no re-runs."""
-        return self._run_once(input_text, fresh=True)[0]
+        """Run the candidate once on ``input_text`` exactly as a judge runs it (``python FILE``
+        for a Python candidate, the program itself otherwise), quietly (see :data:`GATE`), for
+        confirming a failure; no re-runs."""
+        return self._run_once(input_text, plain=True, quiet=True)[0]
 
-    def _run_once(self, input_text: str, fresh: bool) -> tuple[RunResult, str | None]:
+    run_plain = run_fresh
+
+    def _run_once(self, input_text: str, plain: bool, quiet: bool = False) -> tuple[RunResult, str | None]:
         """One run and why the watchdog stopped it (``wall``, ``cpu``, ``memory``,
-        ``processes`` or None)."""
+        ``processes``, ``files`` or None)."""
         if self._client is None:
             raise RuntimeError("this runner is closed")
-        self._count += 1
-        if self.mode == "fork-server":
-            # Python children keep the files of both sets open and never replace them: one
-            # set, and descriptors kept open here, serve every test
-            files = self._python_files()
-            _write_fd(files[0], input_text.encode())
-            report = self._client.run(0, fresh)
-            out_size, out_bytes = _read_head_fd(files[1], self.limits.output_bytes)
-            err_size, stderr_tail = _tail_fd(files[2])
-        else:
-            io = self._sets[self._count % 2]
-            _write_in_place(io["stdin"], input_text.encode())
-            report = self._client.run(self._count % 2, True)
-            out_size, out_bytes = _read_head(io["stdout"], self.limits.output_bytes)
-            err_size, stderr_tail = _tail(io["stderr"])
-        result = self._classify(report, out_size, out_bytes.decode(errors="replace"), err_size, stderr_tail)
+        data = input_text.encode()
+        made: list[int] = []
+
+        def descriptors() -> tuple[int, int]:
+            for fd in made:
+                os.close(fd)
+            made.clear()
+            made.extend(_test_files(data))
+            return made[0], made[1]
+
+        refused = self.cap.refused() if self.cap is not None else 0
+        try:
+            with GATE.run(quiet):
+                report = self._client.run(descriptors, plain=plain or self.mode != "fork-server")
+            if self.cap is not None:
+                report["refused"] = self.cap.refused() - refused
+            out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)
+        finally:
+            for fd in made:
+                os.close(fd)
+        stderr_tail = _tail_lines(report.get("stderr_tail", b""))
+        result = self._classify(report, out_size, out_bytes.decode(errors="replace"), stderr_tail)
         return result, report.get("killed")
 
-    def _python_files(self) -> tuple[int, int, int]:
-        """Descriptors on set 0's stdin (for writing), stdout and stderr (for reading)."""
-        if self._files is None:
-            io = self._sets[0]
-            self._files = (
-                os.open(io["stdin"], os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o644),
-                os.open(io["stdout"], os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644),
-                os.open(io["stderr"], os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644),
-            )
-        return self._files
-
-    def _classify(self, report: dict, out_size: int, stdout: str, err_size: int, stderr_tail: str) -> RunResult:
+    def _classify(self, report: dict, out_size: int, stdout: str, stderr_tail: str) -> RunResult:
         limits = self.limits
         if report.get("lost"):
             return RunResult(
                 "re", stdout, stderr_tail, None, None, 0.0, 0.0, 0.0,
-                "the candidate's supervisor died during the test (did the candidate kill its parent?)",
+                "the candidate's supervisor died during the test",
             )
         status_word = report["status"]
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
@@ -440,26 +476,29 @@ class Runner:
         rss_mb = round(report["maxrss_kb"] / 1024, 2)  # the figure shown is the one compared
         killed = report["killed"]
         common = (stdout, stderr_tail, exit_code, sig, round(cpu, 6), round(report["wall"], 6), round(rss_mb, 2))
-        extra = {"fresh": report["fresh"]}
+        extra = {"fresh": True}
         measured = "group RSS, sampled" if report["sampled_kb"] >= report["maxrss_kb"] else "peak RSS"
         used = f"memory used {rss_mb:.1f} MB ({measured})"
+        if report.get("refused"):
+            return RunResult("re", *common, f"process limit exceeded: {report['refused']} process creations refused "
+                                             f"at the cap of {limits.processes} processes; all killed", **extra)
         if killed == "processes":
             return RunResult(
-                "re", *common, f"process limit exceeded: {report['peak_tasks']} tasks > {limits.processes}; group killed",
+                "re", *common, f"process limit exceeded: {report['peak_tasks']} tasks > {limits.processes}; all killed",
                 **extra,
             )
+        if killed == "files":
+            return RunResult("re", *common, f"file limit exceeded: {report['files']} files in the working folder > "
+                                             f"{BOX_FILES}; all killed", **extra)
         if killed == "memory":
-            return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB; group killed", **extra)
+            return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra)
         if killed == "wall":
             return RunResult("tle", *common, f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
-                                              f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; group killed", **extra)
+                                              f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
         if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
             return RunResult("tle", *common, f"CPU time {cpu:.3f} s > limit {limits.time_s:g} s", **extra)
         if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
             return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
-        if err_size > limits.output_bytes:
-            # a Python candidate ignores SIGXFSZ: its write to stderr fails and it exits 1
-            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes on stderr", **extra)
         if rss_mb >= limits.memory_mb:
             return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB", **extra)
         if exit_code == 0:
@@ -475,102 +514,26 @@ class Runner:
                      f"limit: it asked for more than the {backstop} MB address-space cap")
         return RunResult("re", *common, what, **extra)
 
+    def _cleanup(self) -> None:
+        if self.cap is not None:
+            self.cap.close()
+            self.cap = None
+        if self._private is not None:
+            shutil.rmtree(self._private, ignore_errors=True)
+            self._private = None
+
     def close(self) -> None:
-        """Stop the supervisor (and anything left running) and remove the temporary files."""
+        """Stop the supervisor (and anything left running) and remove what the runner made."""
         if self._client is not None:
             self._client.close()
             self._client = None
-        for fd in self._files or ():
-            os.close(fd)
-        self._files = None
-        shutil.rmtree(self._base, ignore_errors=True)
+        self._cleanup()
 
     def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _write_in_place(path: str, data: bytes) -> None:
-    """Replace the file's contents, keeping the file itself (as ``open(path, "wb")`` does): the
-    stdin file is the same inode a waiting child already has open."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    finally:
-        os.close(fd)
-
-
-def _write_fd(fd: int, data: bytes) -> None:
-    """Replace the contents of the file open on ``fd``."""
-    os.ftruncate(fd, 0)
-    view, at = memoryview(data), 0
-    while at < len(view):
-        at += os.pwrite(fd, view[at:], at)
-
-
-def _read_head_fd(fd: int, limit: int) -> tuple[int, bytes]:
-    """The size of the file open on ``fd`` and its first ``limit`` bytes."""
-    size = os.fstat(fd).st_size
-    chunks, at, left = [], 0, min(size, limit)
-    while left > 0:
-        chunk = os.pread(fd, left, at)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        at += len(chunk)
-        left -= len(chunk)
-    return size, b"".join(chunks)
-
-
-def _tail_fd(fd: int) -> tuple[int, str]:
-    """The size of the file open on ``fd`` and its last lines, decoded leniently."""
-    size = os.fstat(fd).st_size
-    if size == 0:
-        return 0, ""
-    data = os.pread(fd, _STDERR_TAIL_BYTES, max(0, size - _STDERR_TAIL_BYTES))
-    lines = data.decode(errors="replace").splitlines()
-    return size, "\n".join(lines[-_STDERR_TAIL_LINES:])
-
-
-def _read_head(path: str, limit: int) -> tuple[int, bytes]:
-    """The file's size and its first ``limit`` bytes ((0, b"") if it does not exist)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:  # the child died before making it
-        return 0, b""
-    try:
-        size = os.fstat(fd).st_size
-        chunks, left = [], min(size, limit)
-        while left > 0:
-            chunk = os.read(fd, left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return size, b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _tail(path: str) -> tuple[int, str]:
-    """The file's size and its last lines, decoded leniently ((0, "") if it cannot be opened)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return 0, ""
-    try:
-        size = os.fstat(fd).st_size
-        if size == 0:
-            return 0, ""
-        data = os.pread(fd, _STDERR_TAIL_BYTES, max(0, size - _STDERR_TAIL_BYTES))
-    finally:
-        os.close(fd)
-    lines = data.decode(errors="replace").splitlines()
-    return size, "\n".join(lines[-_STDERR_TAIL_LINES:])
 
 
 def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain: bool = True) -> Runner:

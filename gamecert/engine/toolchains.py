@@ -424,7 +424,7 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
     key = hashlib.sha256("\0".join((source_sha, shlex.join(template), version, main_class)).encode()).hexdigest()[:40]
     root = cache_root()
     final = root / key
-    cached = _complete(final)
+    cached = _complete(final) and _intact(final, lang.name)
     if not cached:
         _build_into(root, final, lang, source, data, template, program, main_class)
     meta = json.loads((final / "build.json").read_text())
@@ -435,6 +435,26 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
         argv = (java, *argv[1:])
     return Build(lang.name, source, argv, binary, tuple(meta["compile_command"]), version, source_sha,
                  meta["binary_sha256"], cached)
+
+
+def _intact(entry: Path, language: str) -> bool:
+    """Whether a cached build is what was built: its files' sha256 is the one recorded when it
+    was built. An entry that changed since (a program, or anybody, wrote into the cache) is
+    moved aside and built again, so a report's sha256 is always that of what runs."""
+    try:
+        meta = json.loads((entry / "build.json").read_text())
+        now = _tree_sha256(entry, {meta["source_name"], "build.json"}) if language == "java" else _sha256_file(entry / _EXE)
+        if now and now == meta["binary_sha256"]:
+            return True
+    except (OSError, ValueError, KeyError):
+        pass
+    trash = Path(tempfile.mkdtemp(prefix=".stale-", dir=entry.parent))
+    try:
+        os.rename(entry, trash / "entry")
+    except OSError:
+        pass
+    shutil.rmtree(trash, ignore_errors=True)
+    return False
 
 
 def _complete(entry: Path) -> bool:

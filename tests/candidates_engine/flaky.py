@@ -1,10 +1,11 @@
-"""word_game, right on every other run: runs are counted in a file named by $GAMECERT_TEST_FLAKY
-(every second run of a word of 3 letters or more answers the opposite). A nondeterministic
-program: a judge may accept or reject it, so it must not be certified."""
+"""word_game, right on every other run: runs are counted in a file beside the program (every
+second run of a word of 3 letters or more answers the opposite). A nondeterministic program: a
+judge may accept or reject it, so it must not be certified. It keeps its count only where it can
+write beside itself: not contained (a contained program's every test starts from nothing)."""
 import os
 from collections import Counter
 
-path = os.environ.get("GAMECERT_TEST_FLAKY", "/tmp/gamecert-flaky-count")
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs.count")
 try:
     with open(path) as f:
         runs = int(f.read() or 0)

@@ -1,7 +1,17 @@
 """What the supervisor (``server.py`` in this folder) and its client share, and the process
-helpers the server uses: the protocol's constants and report line, resource limits, ``/proc``
-scans, killing and reaping process groups. Standard library only (the server runs inside the
-sandbox, where gamecert itself is not importable).
+helpers the server uses: the protocol's constants, resource limits, ``/proc`` scans, killing and
+reaping. Standard library only (the server runs inside the sandbox, where gamecert itself is not
+importable).
+
+Two ways of finding a test's processes:
+
+* **contained** (the server is PID 1 of the sandbox's own PID namespace): every process in the
+  namespace but the server belongs to the test, whatever its session or process group. The
+  scan reads the namespace's whole (small) ``/proc``; the end of a test is ``kill(-1, SIGKILL)``,
+  which the kernel confines to the namespace, and the server reaps everything (orphans are its
+  children, as the namespace's init).
+* **not contained**: the test's process group, and what left it re-parented to the server (a child
+  subreaper). Best effort: a process that left the group and whose parent still lives is not seen.
 """
 
 from __future__ import annotations
@@ -16,17 +26,11 @@ _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harnes
 _EXEC_FAILED = 127  # exit status when the candidate's program cannot be executed
 _FIRST_SCAN_S = 0.01  # fast tests finish before the first /proc scan and never pay for one
 _SCAN_INTERVAL_S = 0.01
-_SWEEP_INTERVAL_S = 0.5  # at least this often, look for leftovers that left the group
 _PR_SET_CHILD_SUBREAPER = 36
-# signals whose handlers a persistent child puts back before each test
-_RESET_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGALRM", "SIGUSR1", "SIGUSR2", "SIGHUP", "SIGPIPE", "SIGXFSZ")
-    if hasattr(signal, name)
-)
-# a persistent child is replaced when a test leaves its resident memory this much above its start
-_RECYCLE_RSS_GROWTH_KB = 64 << 10
-# The pid file: the running test's child at offset 0, the waiting child at offset 13
-_PID_RUNNING, _PID_WAITING = 0, 13
+_PR_SET_DUMPABLE = 4
+_PR_SET_PDEATHSIG = 1
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def _prctl():
@@ -42,6 +46,12 @@ def _prctl():
 def _become_subreaper(prctl) -> bool:
     """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
     return prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _set_dumpable(prctl, on: bool) -> bool:
+    """A process that is not dumpable cannot be traced, and its ``/proc`` files (memory,
+    descriptors) are closed to processes of the same user: the server is not; children are."""
+    return prctl is not None and prctl(_PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0) == 0
 
 
 def _limit_plan(limits: dict) -> list[tuple[int, tuple[int, int]]]:
@@ -67,31 +77,11 @@ def _limit_plan(limits: dict) -> list[tuple[int, tuple[int, int]]]:
     return plan
 
 
-def _redirect(io_paths: dict) -> None:
-    """Point fds 0, 1, 2 at the test's files (stdin is opened, stdout and stderr made anew).
-
-    stdout and stderr are unlinked and created fresh, never truncated: a process an earlier
-    test left behind (a daemon that escaped every sweep) may still hold the old files open, and
-    whatever it writes then goes to an inode nobody reads, not into this test's output.
-    """
-    fd_in = os.open(io_paths["stdin"], os.O_RDONLY | os.O_CREAT, 0o644)
-    for name in ("stdout", "stderr"):
-        try:
-            os.unlink(io_paths[name])
-        except FileNotFoundError:
-            pass
-    fd_out = os.open(io_paths["stdout"], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    fd_err = os.open(io_paths["stderr"], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    for fd, target in ((fd_in, 0), (fd_out, 1), (fd_err, 2)):
-        os.dup2(fd, target)
-        os.close(fd)
-
-
 def _setup_failed(exc: BaseException) -> None:
     """End a forked child whose setup raised ``exc`` (a harness fault): say why on its stderr
     and exit with :data:`_SETUP_FAILED`; never returns."""
     try:
-        os.write(2, f"gamecert: sandbox setup failed: {exc!r}\n".encode())
+        os.write(2, f"sandbox setup failed: {exc!r}\n".encode())
     finally:
         os._exit(_SETUP_FAILED)
 
@@ -105,26 +95,26 @@ def _read_stat(pid: str) -> list[str] | None:
     return raw[raw.rfind(")") + 2 :].split()
 
 
-_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
-
-
-def _scan_group(pgid: int) -> tuple[int, float, int]:
-    """Live tasks (threads included) in process group ``pgid``, their CPU seconds and the sum
-    of their resident memory in kB."""
-    tick = os.sysconf("SC_CLK_TCK")
+def _scan(pgid: int | None) -> tuple[int, float, int]:
+    """Tasks (threads included), CPU seconds and resident memory (kB) of a test's processes:
+    with ``pgid`` None (contained) every process of the namespace but this server, else process
+    group ``pgid``. CPU counts each process's own time and what it reaped of its children's, and
+    exited processes not yet reaped (zombies keep their times)."""
     tasks, ticks, pages = 0, 0, 0
-    want = str(pgid)
+    me = str(os.getpid())
+    want = None if pgid is None else str(pgid)
     for name in os.listdir("/proc"):
-        if not name.isdigit():
+        if not name.isdigit() or name == me:
             continue
         fields = _read_stat(name)
         # fields: 0 state, 1 ppid, 2 pgrp, 11 utime, 12 stime, 13 cutime, 14 cstime, 17 threads, 21 rss
-        if not fields or fields[2] != want or fields[0] == "Z":
+        if not fields or (want is not None and fields[2] != want):
             continue
-        tasks += int(fields[17])
         ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-        pages += int(fields[21])
-    return tasks, ticks / tick, pages * _PAGE_KB
+        if fields[0] != "Z":
+            tasks += int(fields[17])
+            pages += int(fields[21])
+    return tasks, ticks / _TICK, pages * _PAGE_KB
 
 
 def _children_of(pid: int) -> list[int]:
@@ -145,182 +135,85 @@ def _killpg(pgid: int) -> None:
         pass
 
 
-def _kill_group_and_wait(pgid: int, timeout_s: float = 2.0) -> None:
-    """Kill a group that is not ours to reap, and wait until none of it is still running."""
-    end = time.monotonic() + timeout_s
-    while True:
-        _killpg(pgid)
-        if _scan_group(pgid)[0] == 0 or time.monotonic() > end:
-            return
-        time.sleep(0.001)
+def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0) -> tuple[float, float, int]:
+    """Kill whatever a test left running and reap it; (user, system) CPU seconds of what was
+    reaped (each with the children it had reaped itself) and how many processes that was.
 
-
-def _reap_leftovers(keep: int | None = None, deadline_s: float = 2.0, also_keep: int | None = None) -> bool:
-    """Kill and reap every child of this server but ``keep`` (the waiting child) and
-    ``also_keep`` (a persistent Python child between tests), boundedly.
-
-    Returns False if ``keep`` turned out to have died (it is reaped then, too).
+    Contained, ``kill(-1, SIGKILL)`` from PID 1 reaches every other process of the namespace
+    (the kernel confines it there, and a process being killed cannot fork), so nothing of the
+    test survives. Not contained, the group ``pgid`` and the server's other children are killed.
     """
-    keep_alive = True
-    spared = {keep, also_keep}
+    utime = stime = 0.0
+    reaped = 0
     end = time.monotonic() + deadline_s
     while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return keep_alive  # no children at all
-        if pid:
-            keep_alive = keep_alive and pid != keep
-            continue
-        others = [child for child in _children_of(os.getpid()) if child not in spared]
-        if not others:
-            return keep_alive
-        for child in others:
+        if contained:
+            if os.getpid() != 1:  # never outside a namespace of our own: -1 would mean every process
+                raise RuntimeError("kill(-1) outside a PID namespace")
             try:
-                os.kill(child, signal.SIGKILL)
-                _killpg(os.getpgid(child))
-            except (ProcessLookupError, PermissionError):
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
                 pass
-        if time.monotonic() > end:
-            return keep_alive
-        time.sleep(0.001)
-
-
-def _open_children_list() -> int | None:
-    """A descriptor on ``/proc/self/task/<tid>/children`` (this server is single-threaded), kept
-    open for :func:`_has_strays`; None where the kernel does not offer the file."""
-    try:
-        return os.open(f"/proc/self/task/{os.getpid()}/children", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return None
-
-
-def _has_strays(children_fd: int | None, waiting: int | None, live: int | None = None) -> bool:
-    """Whether this server has a child other than ``waiting`` (a leftover of a test).
-
-    Reads the children list through ``children_fd`` (see :func:`_open_children_list`); the kernel
-    lists the children anew on every read from offset 0, so one descriptor serves every test.
-    Where the file is missing, False, and the periodic sweep finds leftovers instead.
-    """
-    if children_fd is None:
-        return False
-    listed = b""
-    try:
+        else:
+            if pgid is not None:
+                _killpg(pgid)
+            for child in _children_of(os.getpid()):
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         while True:
-            chunk = os.pread(children_fd, 65536, len(listed))
-            if not chunk:
+            try:
+                pid, _, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return utime, stime, reaped
+            if not pid:
                 break
-            listed += chunk
-    except OSError:
-        return False
-    return any(int(child) not in (waiting, live) for child in listed.split())
+            reaped += 1
+            utime += usage.ru_utime
+            stime += usage.ru_stime
+        if time.monotonic() > end:
+            return utime, stime, reaped
+        time.sleep(0.0005)
 
 
-class _Child:
-    """A forked Python child held by the server: its pid, the pipe that starts its tests and
-    the pipe a persistent child reports on; while persistent, its pidfd, its test count and the
-    CPU seconds (user, system) it had used before its current test."""
-
-    __slots__ = ("pid", "go_w", "done_r", "pidfd", "tests", "base_u", "base_s", "base_total")
-
-    def __init__(self, pid: int, go_w: int, done_r: int) -> None:
-        self.pid, self.go_w, self.done_r = pid, go_w, done_r
-        self.pidfd: int | None = None
-        self.tests = 0
-        self.base_u = self.base_s = self.base_total = 0.0
+def _box_files(fds: list[int]) -> int:
+    """Files and folders in use on the scratch folders' own file systems (tmpfs of the sandbox)."""
+    used = 0
+    for fd in fds:
+        try:
+            st = os.fstatvfs(fd)
+        except OSError:
+            continue
+        used += max(0, st.f_files - st.f_ffree - 1)
+    return used
 
 
-def _threads_remain(task_links: int) -> bool:
-    """Whether this process has more threads than when ``/proc/self/task`` had ``task_links``
-    links (2 + its threads), allowing a joined thread up to ~2 ms to finish exiting."""
-    for _ in range(20):
-        if os.stat("/proc/self/task").st_nlink == task_links:
-            return False
-        time.sleep(0.0001)
-    return True
+def _empty_folder(fd: int) -> None:
+    """Remove everything inside the folder open on ``fd`` (never following symbolic links, never
+    entering another file system: the read-only binds inside the sandbox's /tmp stay)."""
+    import shutil
+    import stat
 
-
-def _status_kb(status: bytes, key: bytes) -> int:
-    """A number from ``/proc/PID/status`` text (kB for memory lines); 0 if missing.
-
-    >>> _status_kb(b"Name:\\tx\\nVmHWM:\\t  10836 kB\\nThreads:\\t1\\n", b"VmHWM:")
-    10836
-    >>> _status_kb(b"Threads:\\t3\\n", b"Threads:"), _status_kb(b"", b"VmRSS:")
-    (3, 0)
-    """
-    at = status.find(key)
-    if at < 0:
-        return 0
-    return int(status[at + len(key) : status.find(b"\n", at)].split()[0])
-
-
-def _group_exists(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _report(pid, status, utime, stime, maxrss_kb, wall, killed, peak, fresh, sampled_kb) -> bytes:
-    """The report line a test ends with (see :func:`_parse_report`)."""
-    return b"%d %d %.6f %.6f %d %.6f %s %d %d %d\n" % (
-        pid, status, utime, stime, maxrss_kb, wall, (killed or "-").encode(), peak, fresh, sampled_kb,
-    )  # fmt: skip
-
-
-def _read_done(fd: int) -> tuple[int, float, float, int, int, float] | None:
-    """A persistent child's report line (see :meth:`_Server._python_child`), or None if it
-    died before writing all of it."""
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = os.read(fd, 256)
-        if not chunk:
-            return None
-        data += chunk
-    status, utime, stime, peak_kb, recycle, total = data.split()
-    return int(status), float(utime), float(stime), int(peak_kb), int(recycle), float(total)
-
-
-def _read_line(fd: int, buf: bytearray) -> bytes | None:
-    while b"\n" not in buf:
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return None
-        buf += chunk
-    line, _, rest = bytes(buf).partition(b"\n")
-    buf[:] = rest
-    return line
-
-
-def _parse_report(line: bytes) -> dict:
-    """The server's report line as a dict.
-
-    >>> r = _parse_report(b"41 256 0.010000 0.002000 9800 0.015000 - 1 0 9500")
-    >>> r["pid"], r["status"], r["killed"], r["maxrss_kb"], r["peak_tasks"], r["fresh"], r["sampled_kb"]
-    (41, 256, None, 9800, 1, False, 9500)
-    """
-    pid, status, utime, stime, maxrss, wall, killed, peak, fresh, sampled = line.split()
-    return {
-        "pid": int(pid),
-        "status": int(status),
-        "utime": float(utime),
-        "stime": float(stime),
-        "maxrss_kb": int(maxrss),
-        "wall": float(wall),
-        "killed": None if killed == b"-" else killed.decode(),
-        "peak_tasks": int(peak),
-        "fresh": fresh == b"1",
-        "sampled_kb": int(sampled),
-    }
-
-
-def _child_pids(pid: int) -> list[int]:
-    """The children of a single-threaded process, from ``/proc/PID/task/PID/children``."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
-            return [int(word) for word in f.read().split()]
-    except (OSError, ValueError):
-        return []
+    device = os.fstat(fd).st_dev
+    for name in os.listdir(fd):
+        try:
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        if info.st_dev != device:
+            continue
+        mode = info.st_mode
+        try:
+            if stat.S_ISDIR(mode):
+                sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                try:
+                    os.fchmod(sub, 0o700)
+                    _empty_folder(sub)
+                finally:
+                    os.close(sub)
+                os.rmdir(name, dir_fd=fd)
+            else:
+                os.unlink(name, dir_fd=fd)
+        except OSError:
+            shutil.rmtree(os.path.join(f"/proc/self/fd/{fd}", name), ignore_errors=True)

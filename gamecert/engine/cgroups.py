@@ -1,0 +1,139 @@
+"""A process cap that holds: a pids cgroup per runner, where the machine lets gamecert make one.
+
+A sandbox's processes are counted by the supervisor's watch, but a count sampled every ~10 ms
+is no cap: a fork bomb outruns it. The kernel's caps are
+
+* ``RLIMIT_NPROC``, per user and user namespace, which holds inside the sandbox when gamecert
+  runs as an ordinary user (the sandbox's user maps to it), but not as root: the kernel exempts
+  processes of the real root user, which the sandbox's user maps to then;
+* the pids controller of a cgroup (v1, or v2 where the controller is enabled below the root),
+  writable by root: every process of the sandbox, whatever its session or group, is in it, and a
+  ``fork`` past ``pids.max`` fails. isolate caps its boxes this way.
+
+:func:`process_cap` makes such a cgroup (a neutral name: the candidate can read its cgroup path)
+and gives the command prefix that starts the sandbox inside it; :meth:`ProcessCap.close` removes
+it. :func:`accounting` says in one line which cap a runner has, for certificates.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from dataclasses import dataclass
+
+V1_PIDS = "/sys/fs/cgroup/pids"
+V2_ROOT = "/sys/fs/cgroup"
+
+
+@dataclass
+class ProcessCap:
+    """A pids cgroup made for one runner: ``path``, its ``limit`` and the launch ``prefix``."""
+
+    path: str
+    limit: int
+    kind: str
+
+    @property
+    def prefix(self) -> list[str]:
+        """Put the launching shell in the cgroup, then run the rest of the command line there."""
+        return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(self.path, "cgroup.procs")]
+
+    def current(self) -> int:
+        """Tasks in the cgroup now."""
+        try:
+            with open(os.path.join(self.path, "pids.current")) as f:
+                return int(f.read())
+        except (OSError, ValueError):
+            return -1
+
+    def refused(self) -> int:
+        """How many forks the cap has refused so far (``pids.events``' ``max``)."""
+        try:
+            with open(os.path.join(self.path, "pids.events")) as f:
+                for line in f:
+                    key, _, value = line.partition(" ")
+                    if key == "max":
+                        return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def close(self) -> None:
+        """Remove the cgroup (it is empty once the sandbox is gone; retried briefly)."""
+        for _ in range(100):
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.01)
+
+
+def _writable_root() -> tuple[str, str] | None:
+    """Where a pids cgroup can be made here: (folder, kind), or None."""
+    if os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(os.path.join(V1_PIDS, "cgroup.procs")):
+        if os.access(V1_PIDS, os.W_OK):
+            return V1_PIDS, "cgroup v1 pids controller"
+    try:
+        with open(os.path.join(V2_ROOT, "cgroup.subtree_control")) as f:
+            enabled = f.read().split()
+    except OSError:
+        return None
+    if "pids" in enabled and os.access(V2_ROOT, os.W_OK):
+        return V2_ROOT, "cgroup v2 pids controller"
+    return None
+
+
+def process_cap(limit: int) -> ProcessCap | None:
+    """A new pids cgroup whose ``pids.max`` is ``limit``, or None where none can be made (not
+    root, no pids controller, or ``GAMECERT_CGROUPS=0``)."""
+    if os.environ.get("GAMECERT_CGROUPS", "").strip() == "0":
+        return None
+    found = _writable_root()
+    if found is None:
+        return None
+    root, kind = found
+    path = os.path.join(root, f"box-{secrets.token_hex(6)}")
+    try:
+        os.mkdir(path)
+    except OSError:
+        return None
+    try:
+        with open(os.path.join(path, "pids.max"), "w") as f:
+            f.write(str(limit))
+    except OSError:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+        return None
+    return ProcessCap(path, limit, kind)
+
+
+def accounting(cap: ProcessCap | None, contained: bool, nproc: int) -> str:
+    """One line: how a runner's processes are counted and capped, and CPU time charged."""
+    if not contained:
+        return ("NOT contained: processes found by process group and as orphans (a process that left "
+                "the group while its parent lives is missed); no process cap that holds as root")
+    counted = ("every process of the sandbox's PID namespace counted by the supervisor's watch and "
+               "killed at the end of each test; CPU time of all of them charged (wait4)")
+    if cap is not None:
+        return f"{counted}; processes capped by a {cap.kind} (pids.max {cap.limit})"
+    if nproc:
+        return f"{counted}; processes capped by RLIMIT_NPROC in the sandbox's user namespace ({nproc})"
+    return (f"{counted}; NO process cap that holds (running as root without a writable pids cgroup): "
+            "the watch kills a test past the limit within ~10 ms")
+
+
+def expected_accounting(contained: bool) -> str:
+    """The :func:`accounting` line a runner made now would have (without making a cgroup)."""
+    if not contained:
+        return accounting(None, False, 0)
+    if os.geteuid() == 0:
+        found = None if os.environ.get("GAMECERT_CGROUPS", "").strip() == "0" else _writable_root()
+        cap = ProcessCap("", 0, found[1]) if found else None
+        line = accounting(cap, True, 0)
+        return line.replace(" (pids.max 0)", "")
+    return accounting(None, True, 1).replace(" (1)", "")
