@@ -188,7 +188,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         memory_limit_mb=limits.memory_mb,
         created=timestamp(),
         interrupted=outcome.interrupted,
-        notes=tuple([*notes, *outcome.notes]),
+        notes=tuple([*notes, *outcome.notes, *_not_reproduced(stats)]),
         families=family_evidence(outcome),
         budget_s=None if plan.by_counts else plan.budget_s,
         jobs=outcome.jobs,
@@ -258,3 +258,9 @@ def _block(label: str, text: str, keep: int = 600) -> str:
 def _one_line(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     return visible(line if len(line) <= 160 else line[:157] + "...")
+
+
+def _not_reproduced(stats: Any) -> list[str]:
+    """Certificate notes for faults seen once that never reproduced as a judge runs the program."""
+    seen = list(getattr(stats, "not_reproduced", []) or [])
+    return [f"not counted (did not reproduce as a judge runs the program): {line}" for line in seen]

@@ -29,8 +29,13 @@ from gamecert.verdict import Verdict
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
 #: fresh re-runs of a fault before it is reported
 CONFIRM_RUNS = 3
-#: one passing run in this many is re-run in a fresh process (isolation audit) ...
-AUDIT_EVERY = 1000
+#: plain re-runs, in all, of a fault that did not show in the first CONFIRM_RUNS: if none fails,
+#: the fault is not the candidate's (a judge running the program would not see it)
+PLAIN_RERUNS = 10
+#: faults not reproduced after which a runner runs every test as a judge runs the program
+NOT_REPRODUCED_MAX = 3
+#: the first passing run and one in this many are re-run as a judge runs the program (audit) ...
+AUDIT_EVERY = 500
 #: ... at most this many times per judge
 AUDIT_MAX = 20
 #: evaluations the greedy shrinker may spend
@@ -142,6 +147,8 @@ class Stats:
     random_examples: int = 0
     samples: int = 0
     audits: int = 0
+    #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
+    not_reproduced: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -183,6 +190,9 @@ class Judge:
         self.rerun_where: str = getattr(runner, "rerun_where", "in fresh processes")
         self._passes = 0
         self._audits = 0
+        #: set once faults of this runner did not reproduce as a judge runs the program
+        #: (:data:`NOT_REPRODUCED_MAX` times): every later test runs that way
+        self.plain_only = False
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
         self.smallest_seen: Failure | None = None
@@ -213,7 +223,7 @@ class Judge:
         else:
             expected = [self.expected(instance, text)]
         interrupts.checkpoint()
-        run = getattr(self.runner, "run_fresh", None) if fresh else None
+        run = getattr(self.runner, "run_fresh", None) if fresh or self.plain_only else None
         result = (run or self.runner.run)(text)
         self.last_result = result
         self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
@@ -305,7 +315,10 @@ class Judge:
             if found is None:
                 found = self._audit(inst, chunk, text)
             if found is not None:
-                return ChunkOutcome(chunk, runs, tests, False, self.settle(found, shrink_seconds))
+                settled = self.settle(found, shrink_seconds)
+                if settled is None:  # not reproduced as a judge runs the program: not the candidate's
+                    continue
+                return ChunkOutcome(chunk, runs, tests, False, settled)
         with self.stats.lock:
             if chunk.phase == "samples":
                 self.stats.samples += tests
@@ -316,27 +329,41 @@ class Judge:
         return ChunkOutcome(chunk, runs, tests, True, None)
 
     def _audit(self, instance: Any, chunk: Chunk, text: str) -> Failure | None:
-        """Now and then, the same input in a fresh process: a runner that keeps processes across
-        tests must not hide a fault (or make one)."""
-        if getattr(self.runner, "run_fresh", None) is None or not getattr(self.runner, "persistent", False):
+        """The first passing input, then one in :data:`AUDIT_EVERY`, again as a judge runs the
+        program: a runner that does not (the Python zygote) must not hide a fault, for instance
+        from a program that behaves differently when it sees a harness around it."""
+        if getattr(self.runner, "run_plain", None) is None or not getattr(self.runner, "audited", False):
             return None
         self._passes += 1
-        if self._passes % AUDIT_EVERY or self._audits >= AUDIT_MAX:
+        if (self._passes > 1 and self._passes % AUDIT_EVERY) or self._audits >= AUDIT_MAX:
             return None
         self._audits += 1
         with self.stats.lock:
             self.stats.audits += 1
         found = self.run_one(instance, chunk.phase, text=text, count=False, fresh=True)
         if found is not None:
-            found.notes.append("found by an isolation audit: this input passed in the persistent runner "
-                               "and failed when re-run in a fresh process")
+            found.notes.append("found by an audit: this input passed in the zygote runner and failed when "
+                               "run as a judge runs the program")
         return found
 
     # -- after a fault --
-    def settle(self, found: Failure, shrink_seconds: float) -> Failure:
-        """Confirm ``found`` in fresh processes; if it reproduces every time, narrow and shrink it."""
+    def settle(self, found: Failure, shrink_seconds: float) -> Failure | None:
+        """Confirm ``found`` by re-running it as a judge runs the program; if it reproduces every
+        time, narrow and shrink it. None if a sandbox runner's fault never reproduced in
+        :data:`PLAIN_RERUNS` plain runs: it is then not reported as the candidate's (the
+        certificate says it was seen)."""
         self.on_event("confirming", found)
         found = self.confirm(found)
+        if found.reruns is not None and found.reruns[0] == 0 and getattr(self.runner, "run_plain", None):
+            with self.stats.lock:
+                self.stats.not_reproduced.append(
+                    f"{found.verdict.value} on {clip(visible(found.input_text), 60)!r} ({found.phase}): failed once, "
+                    f"then passed {found.reruns[1]} of {found.reruns[1]} runs {self.rerun_where}")
+                if len(self.stats.not_reproduced) >= NOT_REPRODUCED_MAX and not self.plain_only:
+                    self.plain_only = True
+                    self.stats.not_reproduced.append(
+                        "from here on every test of this runner ran as a judge runs the program")
+            return None
         if found.reruns is not None and found.reruns[0] == 0:
             return found  # seen once, never again: reported as it was found (see confirm's note)
         if found.nondeterministic:
@@ -346,14 +373,13 @@ class Judge:
         return self.minimise(found, shrink_seconds)
 
     def confirm(self, found: Failure, runs: int = CONFIRM_RUNS) -> Failure:
-        """Re-run ``found`` ``runs`` times in fresh processes; say how many failed."""
-        failed = 0
-        again_seen: Failure | None = None
-        for _ in range(runs):
-            again = self.run_one(found.instance, found.phase, text=found.input_text, count=False, fresh=True)
-            if again is not None:
-                failed += 1
-                again_seen = again_seen or again
+        """Re-run ``found`` ``runs`` times as a judge runs the program (a sandbox runner's plain
+        runs); say how many failed. A sandbox runner's fault that failed none of them gets more
+        runs, up to :data:`PLAIN_RERUNS` in all."""
+        failed = self._reruns(found, runs)
+        if failed == 0 and runs < PLAIN_RERUNS and getattr(self.runner, "run_plain", None):
+            failed += self._reruns(found, PLAIN_RERUNS - runs)
+            runs = PLAIN_RERUNS
         found.reruns = (failed, runs)
         found.rerun_where = self.rerun_where
         if failed == runs:
@@ -364,13 +390,15 @@ class Judge:
             f"{failed} of {runs} re-runs {self.rerun_where}); a judge may accept or reject it, so it is "
             "not certified"
         )
-        if failed == 0 and getattr(self.runner, "persistent", False):
-            found.notes.append(
-                "the first run was in a process that had run other tests before; if the program keeps "
-                "state across runs in modules it imports, `--no-fork-server` runs every test in a fresh process"
-            )
         found.minimality = found.minimality or "not shrunk: the fault does not show on every run"
         return found
+
+    def _reruns(self, found: Failure, runs: int) -> int:
+        failed = 0
+        for _ in range(runs):
+            if self.run_one(found.instance, found.phase, text=found.input_text, count=False, fresh=True) is not None:
+                failed += 1
+        return failed
 
     def narrow(self, found: Failure) -> Failure:
         """Turn a failing multi-game input into a one-game input, or a shortest failing prefix."""
