@@ -78,7 +78,7 @@ class NativeServer:
     def __init__(self, pid: int, sock: socket.socket) -> None:
         self.pid = pid
         self._sock = sock
-        self._status: int | None = None  # the server's wait status once reaped
+        self.status: int | None = None  # its wait status once reaped (-1: reaped by someone else)
 
     def spawn(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cwd_fd: int | None = None,
               timeout_s: float = 5.0) -> int:
@@ -87,7 +87,7 @@ class NativeServer:
         of the caller, which must wait for it. Raises :class:`ServerGone` if the server died or
         did not answer within ``timeout_s`` (it is killed then), and :class:`OSError` if the
         kernel refused the clone (say, the process limit)."""
-        if self._status is not None:
+        if self.status is not None:
             raise ServerGone(f"the native fork server {self.pid} has exited")
         fds = [stdin_fd, stdout_fd, stderr_fd] + ([] if cwd_fd is None else [cwd_fd])
         try:
@@ -126,21 +126,21 @@ class NativeServer:
 
     def alive(self) -> bool:
         """Whether the server is still running (reaps it if it has exited)."""
-        if self._status is not None:
+        if self.status is not None:
             return False
         try:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
         except ChildProcessError:  # reaped by someone else
-            self._status = -1
+            self.status = -1
             return False
         if pid:
-            self._status = status
+            self.status = status
             return False
         return True
 
     def _gone(self) -> None:
         """Kill and reap a server that misbehaved; close the socket."""
-        if self._status is None:
+        if self.status is None:
             try:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -150,14 +150,14 @@ class NativeServer:
 
     def _reap(self, timeout_s: float | None) -> None:
         end = None if timeout_s is None else time.monotonic() + timeout_s
-        while self._status is None:
+        while self.status is None:
             try:
                 pid, status = os.waitpid(self.pid, 0 if end is None else os.WNOHANG)
             except ChildProcessError:
-                self._status = -1
+                self.status = -1
                 return
             if pid:
-                self._status = status
+                self.status = status
                 return
             if time.monotonic() > end:
                 os.kill(self.pid, signal.SIGKILL)
@@ -232,7 +232,7 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     else:
         why = f"unexpected hello {hello[:40]!r}"
     server._gone()
-    status = server._status
+    status = server.status
     if status is not None and status >= 0 and os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXEC_FAILED:
         why += f"; exit status {_EXEC_FAILED} (could not be executed)"
     return None, why
