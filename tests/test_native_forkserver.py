@@ -231,18 +231,23 @@ def test_a_test_process_cannot_trace_or_read_the_server(shim, programs, tmp_path
     ptrace it nor open its memory or environment; the same program can trace a dumpable
     sibling with the same credentials (so the refusal is the server's doing)."""
     with served(programs["ptracer"], shim, child_setup=_drop_capabilities) as tracer, \
-            served(programs["readall"], shim, child_setup=_drop_capabilities) as other:
+            served(programs["waiter"], shim, child_setup=_drop_capabilities) as other:
         assert _capabilities(tracer.pid) == 0
         out = _run_served(tracer, b"%d" % tracer.pid, tmp_path)[1].decode().splitlines()
         assert out == ["attach Operation not permitted", "mem Permission denied", "environ Permission denied"]
-        # the control: a test process of the other server, blocked reading a pipe
-        r, w = os.pipe()
-        sibling = other.spawn(r, os.open(os.devnull, os.O_WRONLY), 2)
-        os.close(r)
+        # the control: a test process of the other server, in its main (it said so), blocked
+        # reading a pipe; before main it may still be non-dumpable, as its server is
+        in_r, in_w = os.pipe()
+        out_r, out_w = os.pipe()
+        sibling = other.spawn(in_r, out_w, 2)
+        os.close(in_r)
+        os.close(out_w)
         try:
+            assert os.read(out_r, 6) == b"ready\n"
             out = _run_served(tracer, b"%d" % sibling, tmp_path)[1].decode().splitlines()
         finally:
-            os.close(w)
+            os.close(in_w)
+            os.close(out_r)
             os.wait4(sibling, 0)
         assert out == ["attach ok", "mem opened", "environ read"]
 
