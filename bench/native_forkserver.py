@@ -8,7 +8,9 @@ with alternating rounds:
 
 Every way does the same per test: open the input, create the output anew, run, wait4; the two
 Python ways also read the output back and check it. No sandbox, no limits: the raw mechanisms.
-Last line: ``native speedup: X`` (fork server over exec per test from Python).
+Also the CPU time per test of each way (this process, its children and the fork server: the
+figure a loaded machine disturbs least). Last line: ``native speedup: X`` (tests per second,
+fork server over exec per test from Python).
 
     python bench/native_forkserver.py [--rounds 5] [--seconds 1.5]
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -78,6 +81,19 @@ int main(int argc, char **argv) {
     return 0;
 }
 """
+
+
+def _cpu(server_pid: int | None = None) -> float:
+    """CPU seconds of this process, its reaped children and (if given) the live fork server."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    if server_pid is not None:
+        with open(f"/proc/{server_pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _compile(compiler: str, source: str, out: Path) -> str:
@@ -153,12 +169,13 @@ def main() -> int:
         print(f"{sys.argv[0]}: {args.rounds} rounds x {args.seconds} s per way; load {os.getloadavg()[0]:.2f};"
               f" fork server started in {start_ms:.1f} ms")
         ways = ("fork server", "exec from Python", "C fork+exec loop")
-        totals = {way: [0, 0.0] for way in ways}
+        totals = {way: [0, 0.0, 0.0] for way in ways}  # tests, wall seconds, CPU seconds
         try:
             for r in range(args.rounds):
                 order = ways if r % 2 == 0 else tuple(reversed(ways))
                 figures = {}
                 for way in order:
+                    cpu = _cpu(server.pid)
                     if way == "fork server":
                         n, t = _server_round(server, inp, outp, expected, args.seconds)
                     elif way == "exec from Python":
@@ -167,13 +184,17 @@ def main() -> int:
                         n, t = _driver_round(driver, exe, inp, outp, args.seconds)
                     totals[way][0] += n
                     totals[way][1] += t
+                    totals[way][2] += _cpu(server.pid) - cpu
                     figures[way] = n / t
                 print(f"round {r + 1}: " + ", ".join(f"{way} {figures[way]:.0f}/s" for way in ways))
         finally:
             server.close()
-        rate = {way: n / t for way, (n, t) in totals.items()}
+        rate = {way: n / t for way, (n, t, _) in totals.items()}
+        cpu_us = {way: c / n * 1e6 for way, (n, _, c) in totals.items()}
         for way in ways:
-            print(f"{way:18s} {rate[way]:8.0f} tests/s ({totals[way][0]} tests in {totals[way][1]:.1f} s)")
+            print(f"{way:18s} {rate[way]:8.0f} tests/s ({totals[way][0]} tests in {totals[way][1]:.1f} s);"
+                  f" {cpu_us[way]:6.0f} us CPU per test (harness, test processes, server)")
+        print(f"CPU per test, exec from Python / fork server: {cpu_us['exec from Python'] / cpu_us['fork server']:.1f}")
         print(f"fork server / C fork+exec loop: {rate['fork server'] / rate['C fork+exec loop']:.1f}")
         print(f"native speedup: {rate['fork server'] / rate['exec from Python']:.1f}")
     return 0

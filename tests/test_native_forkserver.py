@@ -10,6 +10,7 @@ usage, and no way into the server's memory. The programs are in ``tests/programs
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import random
 import shutil
@@ -102,7 +103,9 @@ def test_global_state_is_fresh_in_every_test(shim, programs, tmp_path):
     static and a heap block: each of 40 inputs gives exactly what a fresh exec gives (the
     constructor ran once, the counters count this input only, the destructor runs at exit)."""
     rng = random.Random(18)
-    inputs = [b""] + [" ".join(str(rng.randint(-50, 50)) for _ in range(rng.randint(1, 20))).encode() for _ in range(39)]
+    inputs = [b""] + [
+        " ".join(str(rng.randint(-50, 50)) for _ in range(rng.randint(1, 20))).encode() for _ in range(39)
+    ]
     with served(programs["globals"], shim) as server:
         _assert_same_as_exec(server, [programs["globals"]], inputs, tmp_path)
         code, out, err, _ = _run_served(server, b"1 2 3", tmp_path)
@@ -314,12 +317,16 @@ def test_several_tests_at_once(shim, programs, tmp_path):
 
 
 def test_server_death_and_bad_requests(shim, programs, tmp_path):
-    """A malformed request is refused and the server goes on; a killed server is reported by
-    spawn (ServerGone) and alive(); end of file on the socket ends a server with status 0."""
+    """A malformed request or a bad descriptor is refused and the server goes on; a killed
+    server is reported by spawn (ServerGone) and alive(); end of file on the socket ends a
+    server with status 0."""
     with served(programs["readall"], shim) as server:
         socket.send_fds(server._sock, [b"f"], [0, 1])  # two descriptors instead of three
         assert server._receive(5.0) == b"E22"
         assert _run_served(server, b"abc", tmp_path)[1].decode() == _fnv(b"abc")
+        with pytest.raises(OSError) as bad:  # the caller's mistake: the server goes on
+            server.spawn(0, 1, 987654)
+        assert bad.value.errno == errno.EBADF and server.alive()
         os.kill(server.pid, signal.SIGKILL)
         with pytest.raises(native.ServerGone):
             server.spawn(0, 1, 2)

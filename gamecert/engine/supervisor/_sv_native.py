@@ -86,14 +86,15 @@ class NativeServer:
         ``cwd_fd``, a folder, as its working directory). Returns its pid; the process is a child
         of the caller, which must wait for it. Raises :class:`ServerGone` if the server died or
         did not answer within ``timeout_s`` (it is killed then), and :class:`OSError` if the
-        kernel refused the clone (say, the process limit)."""
+        kernel refused the clone (``EAGAIN``: the process limit) or a descriptor is bad
+        (``EBADF``); the server goes on after an OSError."""
         if self.status is not None:
             raise ServerGone(f"the native fork server {self.pid} has exited")
         fds = [stdin_fd, stdout_fd, stderr_fd] + ([] if cwd_fd is None else [cwd_fd])
         try:
             socket.send_fds(self._sock, [b"f" if cwd_fd is None else b"c"], fds)
             reply = self._receive(timeout_s)
-        except OSError as exc:
+        except (BrokenPipeError, ConnectionError) as exc:
             self._gone()
             raise ServerGone(f"the native fork server {self.pid} is gone: {exc}") from None
         if reply is None:
@@ -181,8 +182,8 @@ def start(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None
 
 def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None,
              timeout_s: float = 5.0) -> tuple[NativeServer | None, str]:
-    """Start ``argv[0]`` (an absolute or relative path, not looked up in ``PATH``) as a fork
-    server: a forked child runs ``child_setup()`` (rlimits, working folder...; fds 0 and 1 are
+    """Start ``argv[0]`` (a path, relative to the caller's working folder; not looked up in
+    ``PATH``) as a fork server: a forked child runs ``child_setup()`` (rlimits, working folder...; fds 0 and 1 are
     /dev/null then, 2 is inherited), keeps only fds 0-2 and the socket on :data:`CONTROL_FD`,
     and executes the program with ``LD_PRELOAD=shim_path`` added last to ``env`` (an existing
     ``LD_PRELOAD`` is dropped). Waits up to ``timeout_s`` for the shim's hello.
@@ -194,6 +195,7 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     """
     if not is_dynamic_elf(argv[0]):
         return None, f"{argv[0]} is not a dynamically linked ELF executable"
+    program = os.path.abspath(argv[0])  # child_setup may change the working folder
     env = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
     env["LD_PRELOAD"] = shim_path  # last: the shim blanks it in place at the end of the block
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -211,7 +213,7 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
                 child_setup()
             os.closerange(3, CONTROL_FD)
             os.closerange(CONTROL_FD + 1, os.sysconf("SC_OPEN_MAX"))
-            os.execve(argv[0], argv, env)
+            os.execve(program, argv, env)
         except BaseException as exc:  # noqa: BLE001
             try:
                 os.write(2, f"gamecert: cannot start the native fork server: {exc!r}\n".encode())

@@ -18,8 +18,9 @@
  * The test's process puts the descriptors on 0, 1, 2, closes every other one, starts a session
  * of its own, becomes dumpable again, gets back the signal mask the program was started with
  * (its signal dispositions are those too: the server leaves them as they were), and returns
- * from the constructor: the program's own constructors and main then run as in a fresh process.  If the descriptor is not such a socket the constructor does
- * nothing and the program runs normally.
+ * from the constructor: the program's own constructors and main then run as in a fresh process.
+ * If the descriptor is not such a socket the constructor does nothing and the program runs
+ * normally.
  *
  * Only raw system calls and async-signal-safe functions are used (no stdio, no malloc).
  */
