@@ -13,6 +13,7 @@ import ctypes
 import errno
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -186,6 +187,23 @@ def test_the_test_process_is_a_child_of_the_caller(shim, programs, tmp_path):
         own = int((tmp_path / "out").read_text()) / 1e6
         total = usage.ru_utime + usage.ru_stime
         assert own > 0 and own <= total + 0.002 and total < own + 0.1
+        assert server.alive()
+
+
+def _cpu_limit_1s() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (1, 2))
+
+
+def test_limits_set_before_the_server_apply_to_each_test(shim, programs, tmp_path):
+    """Limits set by child_setup are every test process's own, counted from zero: four tests
+    of ~0.3 s CPU each pass under a 1 s CPU limit (~1.1 s in all), one of ~3 s is stopped by
+    SIGXCPU at 1 s."""
+    with served(programs["burn"], shim, child_setup=_cpu_limit_1s) as server:
+        for _ in range(4):
+            code, out, _, usage = _run_served(server, b"200", tmp_path)
+            assert code == 0 and 0.1 < int(out) / 1e6 < 1.0
+        code, out, _, usage = _run_served(server, b"2000", tmp_path)
+        assert code == -signal.SIGXCPU and out == b"" and usage.ru_utime + usage.ru_stime >= 0.9
         assert server.alive()
 
 
