@@ -336,8 +336,8 @@ def test_several_tests_at_once(shim, programs, tmp_path):
 
 def test_server_death_and_bad_requests(shim, programs, tmp_path):
     """A malformed request or a bad descriptor is refused and the server goes on; a killed
-    server is reported by spawn (ServerGone) and alive(); end of file on the socket ends a
-    server with status 0."""
+    or stopped server is reported by spawn (ServerGone; a stopped one is killed) and alive();
+    end of file on the socket ends a server with status 0."""
     with served(programs["readall"], shim) as server:
         socket.send_fds(server._sock, [b"f"], [0, 1])  # two descriptors instead of three
         assert server._receive(5.0) == b"E22"
@@ -349,6 +349,11 @@ def test_server_death_and_bad_requests(shim, programs, tmp_path):
         with pytest.raises(native.ServerGone):
             server.spawn(0, 1, 2)
         assert not server.alive()
+    with served(programs["readall"], shim) as server:  # a stopped server is given up on
+        os.kill(server.pid, signal.SIGSTOP)
+        with pytest.raises(native.ServerGone, match="did not answer"):
+            server.spawn(0, 1, 2, timeout_s=0.5)
+        assert not server.alive() and os.WIFSIGNALED(server.status)
     server = native.start([programs["readall"]], ENV, shim)
     server.close()
     assert not server.alive() and os.WIFEXITED(server.status) and os.WEXITSTATUS(server.status) == 0
