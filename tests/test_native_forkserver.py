@@ -304,6 +304,18 @@ def test_a_preload_that_does_not_load_gives_none_and_leaves_nothing(programs, tm
     assert _children() <= before
 
 
+def test_a_program_that_never_says_hello_is_killed(tmp_path):
+    """A program running as itself (the shim not loaded) that does not end: start gives up
+    after its timeout, kills and reaps it."""
+    sleep = shutil.which("sleep")
+    if sleep is None or not native.is_dynamic_elf(sleep):
+        pytest.skip("no dynamically linked sleep")
+    before = _children()
+    server, why = native.start_ex([sleep, "60"], ENV, str(tmp_path / "missing.so"), timeout_s=0.5)
+    assert server is None and why == "no hello within 0.5 s"
+    assert _children() <= before
+
+
 def test_working_folder_descriptor(shim, programs, tmp_path):
     """A fourth descriptor (a folder) becomes the test's working directory."""
     work = tmp_path / "work"
