@@ -1,0 +1,243 @@
+"""The supervisor's side of the native fork server (``shim.c`` in this folder). Standard
+library only: it runs inside the sandbox, where gamecert itself is not importable.
+
+A dynamically linked program is started once with the shim preloaded and a unix socket on
+:data:`CONTROL_FD`; the shim stops it before the program's own constructors and ``main`` and
+then, per test, clones a fresh copy of that pristine image. The copy is a child of the process
+that called :func:`start` (``CLONE_PARENT``), which waits for it with ``wait4`` as for any child
+and gets its exit status and resource usage from the kernel.
+
+Protocol on the ``SOCK_SEQPACKET`` socket (one message each): the shim says ``GCFS1`` when it is
+ready, or ``N<reason>`` and exits if it cannot serve. A request is the byte ``f`` with three
+descriptors (the test's stdin, stdout, stderr) as ``SCM_RIGHTS``, or ``c`` with a fourth (a
+folder the test starts in); the answer is ``P<pid>`` or ``E<errno>``. End of file on the socket
+ends the server.
+
+>>> is_dynamic_elf("/nonexistent/program")
+False
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import struct
+import time
+
+CONTROL_FD = 1021  # also GC_CONTROL_FD in shim.c
+HELLO = b"GCFS1"  # also GC_HELLO in shim.c
+_EXEC_FAILED = 127
+_PT_INTERP = 3
+
+
+class ServerGone(RuntimeError):
+    """The fork server died or stopped answering; the caller starts a new one."""
+
+
+def is_dynamic_elf(path: str) -> bool:
+    """Whether ``path`` is an ELF executable with a program interpreter (``PT_INTERP``): one the
+    dynamic loader starts, so that a preloaded library runs in it. False for statically linked
+    (static-pie included) programs, scripts, unreadable or malformed files.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if len(head) < 52 or head[:4] != b"\x7fELF" or head[4] not in (1, 2) or head[5] not in (1, 2):
+                return False
+            end = "<" if head[5] == 1 else ">"
+            if head[4] == 2:  # 64-bit
+                if len(head) < 64:
+                    return False
+                phoff, = struct.unpack_from(end + "Q", head, 32)
+                phentsize, phnum = struct.unpack_from(end + "HH", head, 54)
+            else:
+                phoff, = struct.unpack_from(end + "I", head, 28)
+                phentsize, phnum = struct.unpack_from(end + "HH", head, 42)
+            if phentsize < 4 or phnum == 0 or phnum == 0xFFFF:
+                return False
+            f.seek(phoff)
+            table = f.read(phentsize * phnum)
+    except (OSError, struct.error):
+        return False
+    if len(table) < phentsize * phnum:
+        return False
+    return any(
+        struct.unpack_from(end + "I", table, i * phentsize)[0] == _PT_INTERP for i in range(phnum)
+    )
+
+
+class NativeServer:
+    """A running fork server: :meth:`spawn` a test's process, :meth:`alive`, :meth:`close`.
+
+    ``pid`` is the server's own pid (a child of the caller of :func:`start`: wait for test
+    children by their pid, never with ``wait(-1)``, or the server is reaped with them).
+    """
+
+    def __init__(self, pid: int, sock: socket.socket) -> None:
+        self.pid = pid
+        self._sock = sock
+        self.status: int | None = None  # its wait status once reaped (-1: reaped by someone else)
+
+    def spawn(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cwd_fd: int | None = None,
+              timeout_s: float = 5.0) -> int:
+        """Start a test: a fresh copy of the program with these descriptors on 0, 1 and 2 (and
+        ``cwd_fd``, a folder, as its working directory). Returns its pid; the process is a child
+        of the caller, which must wait for it. Raises :class:`ServerGone` if the server died or
+        did not answer within ``timeout_s`` (it is killed then), and :class:`OSError` if the
+        kernel refused the clone (``EAGAIN``: the process limit) or a descriptor is bad
+        (``EBADF``); the server goes on after an OSError."""
+        if self.status is not None:
+            raise ServerGone(f"the native fork server {self.pid} has exited")
+        fds = [stdin_fd, stdout_fd, stderr_fd] + ([] if cwd_fd is None else [cwd_fd])
+        try:
+            socket.send_fds(self._sock, [b"f" if cwd_fd is None else b"c"], fds)
+            reply = self._receive(timeout_s)
+        except (BrokenPipeError, ConnectionError) as exc:
+            self._gone()
+            raise ServerGone(f"the native fork server {self.pid} is gone: {exc}") from None
+        if reply is None:
+            self._gone()
+            raise ServerGone(f"the native fork server {self.pid} did not answer in {timeout_s} s")
+        if not reply:
+            self._gone()
+            raise ServerGone(f"the native fork server {self.pid} has exited")
+        if reply[:1] == b"P":
+            return int(reply[1:])
+        if reply[:1] == b"E":
+            code = int(reply[1:])
+            raise OSError(code, f"native fork server: clone failed: {os.strerror(code)}")
+        self._gone()
+        raise ServerGone(f"the native fork server {self.pid} answered {reply[:40]!r}")
+
+    def _receive(self, timeout_s: float) -> bytes | None:
+        """One message, b"" at end of file, None on timeout."""
+        poller = select.poll()
+        poller.register(self._sock, select.POLLIN)
+        end = time.monotonic() + timeout_s
+        while True:
+            left = end - time.monotonic()
+            if left <= 0 or not poller.poll(left * 1000):
+                return None
+            try:
+                return self._sock.recv(64)
+            except InterruptedError:
+                continue
+
+    def alive(self) -> bool:
+        """Whether the server is still running (reaps it if it has exited)."""
+        if self.status is not None:
+            return False
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else
+            self.status = -1
+            return False
+        if pid:
+            self.status = status
+            return False
+        return True
+
+    def _gone(self) -> None:
+        """Kill and reap a server that misbehaved; close the socket."""
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._reap(None)
+        self._sock.close()
+
+    def _reap(self, timeout_s: float | None) -> None:
+        end = None if timeout_s is None else time.monotonic() + timeout_s
+        while self.status is None:
+            try:
+                pid, status = os.waitpid(self.pid, 0 if end is None else os.WNOHANG)
+            except ChildProcessError:
+                self.status = -1
+                return
+            if pid:
+                self.status = status
+                return
+            if time.monotonic() > end:
+                os.kill(self.pid, signal.SIGKILL)
+                end = None
+            else:
+                time.sleep(0.001)
+
+    def close(self) -> None:
+        """End the server (end of file on its socket; killed if it lingers) and reap it. Test
+        processes already started are not touched."""
+        if self._sock.fileno() >= 0:
+            self._sock.close()
+        self._reap(1.0)
+
+
+def start(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None,
+          timeout_s: float = 5.0) -> NativeServer | None:
+    """A fork server for the program ``argv`` (see :func:`start_ex`), or None."""
+    return start_ex(argv, env, shim_path, child_setup, timeout_s)[0]
+
+
+def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None,
+             timeout_s: float = 5.0) -> tuple[NativeServer | None, str]:
+    """Start ``argv[0]`` (a path, relative to the caller's working folder; not looked up in
+    ``PATH``) as a fork server: a forked child runs ``child_setup()`` (rlimits, working folder...; fds 0 and 1 are
+    /dev/null then, 2 is inherited), keeps only fds 0-2 and the socket on :data:`CONTROL_FD`,
+    and executes the program with ``LD_PRELOAD=shim_path`` added last to ``env`` (an existing
+    ``LD_PRELOAD`` is dropped). Waits up to ``timeout_s`` for the shim's hello.
+
+    Returns the server and "" , or None and the reason: a program that is not a dynamically
+    linked ELF is not started; one that does not say hello in time (the preload was ignored, the
+    program exited, the shim refused) is killed and reaped. The caller must be the process that
+    waits for the test children.
+    """
+    if not is_dynamic_elf(argv[0]):
+        return None, f"{argv[0]} is not a dynamically linked ELF executable"
+    program = os.path.abspath(argv[0])  # child_setup may change the working folder
+    env = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
+    env["LD_PRELOAD"] = shim_path  # last: the shim blanks it in place at the end of the block
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    pid = os.fork()
+    if pid == 0:  # child: never returns
+        try:
+            os.dup2(theirs.fileno(), CONTROL_FD)  # inheritable
+            null = os.open(os.devnull, os.O_RDWR)
+            os.dup2(null, 0)
+            os.dup2(null, 1)
+            for name in ("SIGPIPE", "SIGXFSZ"):  # the interpreter ignores these; exec keeps that
+                if hasattr(signal, name):
+                    signal.signal(getattr(signal, name), signal.SIG_DFL)
+            if child_setup is not None:
+                child_setup()
+            os.closerange(3, CONTROL_FD)
+            os.closerange(CONTROL_FD + 1, os.sysconf("SC_OPEN_MAX"))
+            os.execve(program, argv, env)
+        except BaseException as exc:  # noqa: BLE001
+            try:
+                os.write(2, f"gamecert: cannot start the native fork server: {exc!r}\n".encode())
+            finally:
+                os._exit(_EXEC_FAILED)
+        os._exit(_EXEC_FAILED)
+    theirs.close()
+    server = NativeServer(pid, ours)
+    hello = server._receive(timeout_s)
+    if hello == HELLO:
+        return server, ""
+    if hello is None:
+        why = f"no hello within {timeout_s} s"
+    elif hello[:1] == b"N":
+        why = "the shim refused: " + hello[1:].decode("ascii", "replace")
+    elif not hello:
+        why = "the program exited before the hello (the preload was not loaded?)"
+    else:
+        why = f"unexpected hello {hello[:40]!r}"
+    server._gone()
+    status = server.status
+    if status is not None and status >= 0 and os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXEC_FAILED:
+        why += f"; exit status {_EXEC_FAILED} (could not be executed)"
+    return None, why
+
+
+__all__ = ["CONTROL_FD", "HELLO", "NativeServer", "ServerGone", "is_dynamic_elf", "start", "start_ex"]
