@@ -10,7 +10,11 @@ word_game oracle, so a fast but wrong path cannot look good.
 
     .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N]
 
-The last line is ``speedup: X`` (zygote rate / `python FILE` rate).
+Then a trivial C++ program: the native fork server versus an exec per test (both contained), and
+a bare C loop of fork + exec + wait of the same binary as the machine's reference.
+
+The last lines are ``speedup: X`` (zygote rate / `python FILE` rate) and ``native speedup: Y``
+(native fork server rate / exec-per-test rate).
 """
 
 from __future__ import annotations
@@ -78,6 +82,49 @@ def containment_cost(candidate, limits, rng, seconds: float) -> None:
               f"{1000 * starts[True]:.0f} ms vs {1000 * starts[False]:.0f} ms")
 
 
+def native_rates(rng, seconds: float) -> tuple[float, float, float]:
+    """Tests per second of a trivial C++ word_game solver (compiled here), contained: through the
+    native fork server and with an exec per test (alternating rounds), and the machine's
+    reference, a bare C loop of fork + exec + wait of the same binary."""
+    import os
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from native_forkserver import DRIVER, SOLVER, _compile, _driver_round
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        exe = _compile("g++", SOLVER, work / "solver")
+        driver = _compile("gcc", DRIVER, work / "driver")
+        (work / "in.txt").write_text("ZADACHA\n")
+        limits = Limits(time_s=1.0, memory_mb=256)
+        runners = {}
+        for flag in ("1", "0"):
+            os.environ["GAMECERT_NATIVE_FORKSERVER"] = flag
+            runners[flag] = open_runner(Candidate.parse(exe), limits)
+        os.environ.pop("GAMECERT_NATIVE_FORKSERVER", None)
+        assert runners["1"].startup.startswith("native fork server"), runners["1"].startup
+        times, counts = {"1": 0.0, "0": 0.0}, {"1": 0, "0": 0}
+        bare_n, bare_t = 0, 0.0
+        try:
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                for flag, batch in (("1", 40), ("0", 20)):
+                    start = time.perf_counter()
+                    for _ in range(batch):
+                        result = runners[flag].run("ZADACHA\n")
+                        if result.stdout != "Alice\n":
+                            raise SystemExit(f"wrong native result: {result.describe()}")
+                    times[flag] += time.perf_counter() - start
+                    counts[flag] += batch
+                n, t = _driver_round(driver, exe, str(work / "in.txt"), str(work / "out.txt"), 0.3)
+                bare_n, bare_t = bare_n + n, bare_t + t
+        finally:
+            for runner in runners.values():
+                runner.close()
+    return counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
@@ -105,7 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
     print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
+    served, execd, bare = native_rates(rng, args.seconds)
+    print(f"C++ native fork server: {served:.1f} tests/s; exec per test: {execd:.1f} tests/s (both contained); "
+          f"bare C fork+exec+wait loop: {bare:.1f} execs/s")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
+    print(f"native speedup: {served / execd:.1f}")
     return 0
 
 

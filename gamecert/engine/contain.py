@@ -213,6 +213,16 @@ def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], wo
     return out
 
 
+def _add_files(folder: str, extra: dict[str, str] | None) -> None:
+    """Copy ``extra`` files (name in the copy: source path) into the supervisor's private copy."""
+    for name, source in (extra or {}).items():
+        target = os.path.join(folder, name)
+        if not os.path.exists(target):
+            shutil.copyfile(source, target + ".part")
+            os.chmod(target + ".part", 0o644)
+            os.replace(target + ".part", target)
+
+
 def _tmp_top(path: str) -> str:
     """The folder just below /tmp that holds ``path`` ("" if ``path`` is not strictly inside one).
 
@@ -255,16 +265,18 @@ def base_python() -> str:
 _supervisor_copy: list[str] = []
 
 
-def supervisor_copy() -> str:
+def supervisor_copy(extra: dict[str, str] | None = None) -> str:
     """A private copy of the supervisor's folder (made once per process, removed at exit), bound
     into sandboxes: its path names nothing of gamecert, so a candidate reading its mounts or
     ``/proc/1/cmdline`` sees no sign of the harness."""
     if _supervisor_copy and os.path.isdir(_supervisor_copy[0]):
+        _add_files(_supervisor_copy[0], extra)
         return _supervisor_copy[0]
     import atexit
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="tmp")
+    _add_files(folder, extra)
     for name in sorted(os.listdir(SERVER_DIR)):
         if name.endswith(".py"):
             shutil.copyfile(os.path.join(SERVER_DIR, name), os.path.join(folder, name))

@@ -282,6 +282,10 @@ def _user_task_count() -> int:
     return count
 
 
+#: languages whose programs may run through the native fork server (when dynamically linked)
+NATIVE_LANGUAGES = ("c", "cpp", "rust", "go", "executable")
+#: the shim's name in the supervisor's private copy
+NATIVE_SHIM_NAME = "libpreinit.so"
 #: files and folders a test may make in its box (the watch kills the test past it)
 BOX_FILES = 10_000
 
@@ -313,13 +317,19 @@ class Runner:
         python = contain.base_python()
         python_file = str(candidate.python_file) if candidate.python_file else None
         plain = [python, python_file] if python_file else judge_argv(list(candidate.argv), limits)
+        shim, why = self._native_plan(plain)
+        #: how each test's process starts: the native fork server, or why not
+        self.startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
+                        "native fork server: a fresh copy of the program's image per test" if shim else
+                        f"exec per test ({why})")
+        spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
         root = os.geteuid() == 0
-        self.cap = cgroups.process_cap(limits.processes + 2) if contained and root else None
+        self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
         nproc = 0
         if not root:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
             # tasks and the supervisor; not contained, every task of the user counts
-            nproc = limits.processes + 1 if contained else _user_task_count() + limits.processes
+            nproc = (limits.processes + 1 if contained else _user_task_count() + limits.processes) + spare
         #: how processes are counted and capped, and CPU time charged (for certificates)
         self.accounting = cgroups.accounting(self.cap, contained, nproc)
         config = {
@@ -343,6 +353,7 @@ class Runner:
                 "nproc": nproc,
                 "files": BOX_FILES if contained else 0,
             },
+            "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":
@@ -350,7 +361,7 @@ class Runner:
         if contained:
             server = os.path.join(contain.JUDGE_DIR, "server.py")
             prefix = contain.wrap([], writable=[], workdir="/", containment=self.containment, box=True,
-                                  supervisor=contain.supervisor_copy(),
+                                  supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim} if shim else None),
                                   readable=contain.program_paths(candidate.argv, python_file))
             if self.cap is not None:
                 prefix = [*self.cap.prefix, *prefix]
@@ -367,6 +378,21 @@ class Runner:
         except BaseException:
             self._cleanup()
             raise
+
+    def _native_plan(self, argv: list[str]) -> tuple[str | None, str]:
+        """The shim for the native fork server, or None and why each test is exec'd instead."""
+        from gamecert.engine import native_shim
+
+        if self.mode == "fork-server":
+            return None, "a Python candidate"
+        if os.environ.get("GAMECERT_NATIVE_FORKSERVER", "").strip() == "0":
+            return None, "GAMECERT_NATIVE_FORKSERVER=0"
+        if self.candidate.language not in NATIVE_LANGUAGES:
+            return None, f"a {self.candidate.language} candidate runs through its interpreter"
+        if not argv or not native_shim.is_dynamic_elf(argv[0]):
+            return None, "not a dynamically linked program"
+        path, why = native_shim.shim_status()
+        return (path, "") if path else (None, why)
 
     @property
     def rerun_where(self) -> str:

@@ -95,16 +95,17 @@ def _read_stat(pid: str) -> list[str] | None:
     return raw[raw.rfind(")") + 2 :].split()
 
 
-def _scan(pgid: int | None) -> tuple[int, float, int]:
+def _scan(pgid: int | None, keep: int | None = None) -> tuple[int, float, int]:
     """Tasks (threads included), CPU seconds and resident memory (kB) of a test's processes:
-    with ``pgid`` None (contained) every process of the namespace but this server, else process
-    group ``pgid``. CPU counts each process's own time and what it reaped of its children's, and
-    exited processes not yet reaped (zombies keep their times)."""
+    with ``pgid`` None (contained) every process of the namespace but this server (and ``keep``,
+    a native fork server), else process group ``pgid``. CPU counts each process's own time and
+    what it reaped of its children's, and exited processes not yet reaped (zombies keep their
+    times)."""
     tasks, ticks, pages = 0, 0, 0
-    me = str(os.getpid())
+    skip = {str(os.getpid()), str(keep)}
     want = None if pgid is None else str(pgid)
     for name in os.listdir("/proc"):
-        if not name.isdigit() or name == me:
+        if not name.isdigit() or name in skip:
             continue
         fields = _read_stat(name)
         # fields: 0 state, 1 ppid, 2 pgrp, 11 utime, 12 stime, 13 cutime, 14 cstime, 17 threads, 21 rss
@@ -135,19 +136,30 @@ def _killpg(pgid: int) -> None:
         pass
 
 
-def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0) -> tuple[float, float, int]:
+def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0,
+                     keep: int | None = None) -> tuple[float, float, int]:
     """Kill whatever a test left running and reap it; (user, system) CPU seconds of what was
     reaped (each with the children it had reaped itself) and how many processes that was.
 
     Contained, ``kill(-1, SIGKILL)`` from PID 1 reaches every other process of the namespace
     (the kernel confines it there, and a process being killed cannot fork), so nothing of the
-    test survives. Not contained, the group ``pgid`` and the server's other children are killed.
+    test survives; with ``keep`` (a native fork server to spare) every other process is killed
+    by pid, again until none is left. Not contained, the group ``pgid`` and the server's other
+    children are killed. ``keep`` is never reaped here.
     """
     utime = stime = 0.0
     reaped = 0
     end = time.monotonic() + deadline_s
+    me = os.getpid()
     while True:
-        if contained:
+        if contained and keep is not None:
+            for name in os.listdir("/proc"):
+                if name.isdigit() and int(name) not in (me, keep):
+                    try:
+                        os.kill(int(name), signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+        elif contained:
             if os.getpid() != 1:  # never outside a namespace of our own: -1 would mean every process
                 raise RuntimeError("kill(-1) outside a PID namespace")
             try:
@@ -157,24 +169,48 @@ def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0)
         else:
             if pgid is not None:
                 _killpg(pgid)
-            for child in _children_of(os.getpid()):
-                try:
-                    os.kill(child, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+            for child in _children_of(me):
+                if child != keep:
+                    try:
+                        os.kill(child, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+        others = [child for child in _children_of(me) if child != keep] if keep is not None else None
         while True:
-            try:
-                pid, _, usage = os.wait4(-1, os.WNOHANG)
-            except ChildProcessError:
-                return utime, stime, reaped
-            if not pid:
-                break
+            if others is not None:  # reap by pid: a wait for any child would reap the fork server
+                if not others:
+                    break
+                try:
+                    pid, _, usage = os.wait4(others[-1], os.WNOHANG)
+                except ChildProcessError:
+                    others.pop()
+                    continue
+                if not pid:
+                    break
+                others.pop()
+            else:
+                try:
+                    pid, _, usage = os.wait4(-1, os.WNOHANG)
+                except ChildProcessError:
+                    return utime, stime, reaped
+                if not pid:
+                    break
             reaped += 1
             utime += usage.ru_utime
             stime += usage.ru_stime
+        if others is not None and not others and not _others_alive(me, keep, contained):
+            return utime, stime, reaped
         if time.monotonic() > end:
             return utime, stime, reaped
         time.sleep(0.0005)
+
+
+def _others_alive(me: int, keep: int | None, contained: bool) -> bool:
+    """Whether a process other than this server and ``keep`` is left (contained: in the
+    namespace; not contained: among this server's children)."""
+    if contained:
+        return any(n.isdigit() and int(n) not in (me, keep) for n in os.listdir("/proc"))
+    return any(child != keep for child in _children_of(me))
 
 
 def _box_files(fds: list[int]) -> int:

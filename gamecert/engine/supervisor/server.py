@@ -63,6 +63,10 @@ try:
     from _sv_python import Launch, PythonMode
 except ModuleNotFoundError:
     from gamecert.engine.supervisor._sv_python import Launch, PythonMode
+try:
+    import _sv_native as native
+except ModuleNotFoundError:
+    from gamecert.engine.supervisor import _sv_native as native
 
 #: bytes of a test's stderr kept (the last ones); the rest is read and discarded
 STDERR_KEEP = 16384
@@ -87,6 +91,50 @@ class _Server(PythonMode):
         self.compile_error: BaseException | None = None
         if self.mode == "python":
             self._prepare_python(config["python_file"])
+        #: the native fork server (a preloaded shim), its shim's path, and why there is none
+        self.native: native.NativeServer | None = None
+        self.native_shim = config.get("native_shim") if self.mode == "exec" else None
+        self.native_why = "" if self.native_shim else "not asked for"
+
+    # ---- the native fork server ----------------------------------------------------------
+
+    def _native_setup(self) -> None:
+        """In the fork server's process before its exec: the limits (but CPU time, which would
+        add up over its tests: each test gets its own), its own session, the box."""
+        for which, pair in self.limit_plan:
+            if which != resource.RLIMIT_CPU:
+                resource.setrlimit(which, pair)
+        os.setsid()
+        if not self.contained and self.prctl is not None:
+            self.prctl(procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        os.chdir(self.box)
+
+    def _native_spawn(self, fds: list[int], err_w: int) -> int | None:
+        """A test's process from the fork server (started, or restarted once, as needed); None
+        when there is none (a static program, the shim refused...), then the test is exec'd."""
+        for _ in range(2):
+            if self.native is None:
+                if not self.native_shim:
+                    return None
+                self.native, why = native.start_ex(self.argv, self.env, self.native_shim, self._native_setup)
+                if self.native is None:
+                    self.native_shim, self.native_why = None, why or "the fork server did not start"
+                    return None
+            try:
+                pid = self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0])
+            except native.ServerGone:
+                self.native = None
+                continue
+            except OSError:
+                return None
+            try:
+                soft, hard = self.limits["cpu_soft"], self.limits["cpu_soft"] + 1
+                resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+            except (OSError, ValueError):
+                pass
+            return pid
+        self.native_shim, self.native_why = None, "the fork server died twice in a row"
+        return None
 
     # ---- one test ----------------------------------------------------------------------
 
@@ -96,7 +144,10 @@ class _Server(PythonMode):
         plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
         started = time.monotonic()
-        pid = os.fork()
+        pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
+        self.last_native = pid is not None
+        if pid is None:
+            pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
             self._child(fds, err_w, plain)
         os.close(err_w)
@@ -186,7 +237,7 @@ class _Server(PythonMode):
                     killed = "wall"
                     break
                 if now >= next_scan:
-                    tasks, cpu, rss_kb = procs._scan(group)
+                    tasks, cpu, rss_kb = procs._scan(group, keep=self._spared())
                     files = max(files, procs._box_files(self.scratch_fds) if self.contained else 0)
                     peak, sampled_kb = max(peak, tasks), max(sampled_kb, rss_kb)
                     killed = self._limit_hit(tasks, cpu, rss_kb, files)
@@ -196,13 +247,14 @@ class _Server(PythonMode):
         finally:
             os.close(pidfd)
         if killed or client_gone:
-            if self.contained:
+            if self.contained and self._spared() is None:
                 os.kill(-1, signal.SIGKILL)
             else:
                 procs._killpg(pid)
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
-        utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid)
+        utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
+                                                      keep=self._spared())
         if err_open:
             while (got := _drain(err_r, tail)) > 0:
                 err_size += got
@@ -212,9 +264,13 @@ class _Server(PythonMode):
             "pid": pid, "status": status, "utime": usage.ru_utime + utime, "stime": usage.ru_stime + stime,
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
-            "tail": len(tail),
+            "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
         }  # fmt: skip
         return json.dumps(report).encode() + b"\n" + bytes(tail)
+
+    def _spared(self) -> int | None:
+        """The native fork server's pid, kept across tests (None when there is none)."""
+        return self.native.pid if self.native is not None and self.native.status is None else None
 
     def _limit_hit(self, tasks: int, cpu: float, rss_kb: int, files: int) -> str | None:
         limits = self.limits
@@ -294,6 +350,8 @@ def serve(sock_fd: int) -> int:
             sock.sendall(report)
         except OSError:
             break
+    if server.native is not None:
+        server.native.close()
     procs._kill_everything(contained, None)
     return 0
 
