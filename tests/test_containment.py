@@ -234,6 +234,24 @@ def test_nothing_a_program_can_read_names_gamecert(tmp_path: Path, fork_server: 
     assert (result.status, result.stdout) == ("ok", "nothing\n"), result.stdout + result.describe()
 
 
+@needs_sandbox
+def test_nothing_a_compiled_program_can_read_names_gamecert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same from C, compiled through a build cache whose own path says "gamecert": the
+    program runs from a private copy of its build (and through the native fork server, whose
+    shim is a private copy too), so its command line, executable and mounts do not say it."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "gamecert-cache"))
+    source = copy(tmp_path, "detect.c")
+    candidate = Candidate.parse(str(source))
+    assert "gamecert" in str(candidate.binary)
+    for native in ("1", "0"):
+        monkeypatch.setenv("GAMECERT_NATIVE_FORKSERVER", native)
+        with open_runner(candidate, LIMITS) as runner:
+            result = runner.run("x\n")
+        assert (result.status, result.stdout) == ("ok", "nothing\n"), (native, result.stdout, result.describe())
+
+
 # -- the certificate says how processes were counted ---------------------------------------------
 
 

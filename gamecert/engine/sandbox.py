@@ -316,7 +316,9 @@ class Runner:
                                  f"{exc.strerror or exc}") from None
         python = contain.base_python()
         python_file = str(candidate.python_file) if candidate.python_file else None
-        plain = [python, python_file] if python_file else judge_argv(list(candidate.argv), limits)
+        self._build_copy: str | None = None
+        argv = self._neutral_build(list(candidate.argv))
+        plain = [python, python_file] if python_file else judge_argv(argv, limits)
         shim, why = self._native_plan(plain)
         #: how each test's process starts: the native fork server, or why not
         self.startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
@@ -362,7 +364,7 @@ class Runner:
             server = os.path.join(contain.JUDGE_DIR, "server.py")
             prefix = contain.wrap([], writable=[], workdir="/", containment=self.containment, box=True,
                                   supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim} if shim else None),
-                                  readable=contain.program_paths(candidate.argv, python_file))
+                                  readable=contain.program_paths(plain, python_file))
             if self.cap is not None:
                 prefix = [*self.cap.prefix, *prefix]
         else:
@@ -378,6 +380,27 @@ class Runner:
         except BaseException:
             self._cleanup()
             raise
+
+    def _neutral_build(self, argv: list[str]) -> list[str]:
+        """A compiled candidate runs from a private copy of its build (the program, or Java's
+        class files; not the build's record or source), so that nothing it can read (its command
+        line, its mounts) names the build cache's path; the copy is byte for byte the verified
+        build, whose sha256 the reports give."""
+        candidate = self.candidate
+        binary = candidate.binary
+        if binary is None or candidate.source is None or candidate.language in ("python", "executable", "command"):
+            return argv
+        entry = str(binary if binary.is_dir() else binary.parent)
+        try:
+            self._build_copy = tempfile.mkdtemp(prefix="tmp")
+            target = os.path.join(self._build_copy, "b")
+            shutil.copytree(entry, target, ignore=shutil.ignore_patterns("build.json", "main.*", "*.java", "*.rs",
+                                                                         "*.go", "*.cpp", "*.c"))
+            os.chmod(self._build_copy, 0o755)
+        except OSError as exc:
+            raise GamecertError(f"cannot copy the build of {candidate.spec!r}: {exc.strerror or exc}") from None
+        return [target + word[len(entry):] if word == entry or word.startswith(entry + os.sep) else word
+                for word in argv]
 
     def _native_plan(self, argv: list[str]) -> tuple[str | None, str]:
         """The shim for the native fork server, or None and why each test is exec'd instead."""
@@ -541,6 +564,9 @@ class Runner:
         return RunResult("re", *common, what, **extra)
 
     def _cleanup(self) -> None:
+        if getattr(self, "_build_copy", None):
+            shutil.rmtree(self._build_copy, ignore_errors=True)
+            self._build_copy = None
         if self.cap is not None:
             self.cap.close()
             self.cap = None
