@@ -149,6 +149,22 @@ def test_rewriting_the_runner_is_caught_by_certify_and_replay(tmp_path: Path) ->
     assert "RE" in replay.stdout and replay.returncode == 1, replay.stdout + replay.stderr
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_rewriting_the_runner_is_caught_by_the_pytest_route(tmp_path: Path, workers: list[str]) -> None:
+    """The pytest route, serial and under -n: the same program fails (RE in its report)."""
+    program = copy(tmp_path, "patch_exit.py")
+    env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20")
+    env.pop("PYTEST_ADDOPTS", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir", str(tmp_path), *workers,
+         "--candidate", f"word_game={program}", "--candidate-profile", "quick", "--candidate-examples", "2",
+         "--candidate-seed", "1", "--candidate-report-dir", str(tmp_path / "reports")],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    reports = list((tmp_path / "reports" / "word_game").glob("*/report.json"))
+    assert reports and all(json.loads(r.read_text())["verdict"] == "RE" for r in reports)
+
+
 # -- every process counted, every CPU second charged ------------------------------------------
 
 

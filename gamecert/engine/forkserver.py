@@ -182,7 +182,8 @@ class ForkServerClient:
             self._start()
         try:
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
-            deadline = time.monotonic() + self.config["limits"]["wall_s"] + self.reply_margin_s
+            limits = self.config["limits"]
+            deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
             self.test_pid = int(self._readline(deadline - time.monotonic()))
             line = self._readline(deadline - time.monotonic())
             report = json.loads(line)

@@ -17,7 +17,9 @@ opens a name the candidate can change. What is enforced:
   with ``wait4``); the watch kills at the limit; ``RLIMIT_CPU`` is a backstop. A TLE within 20%
   above the limit, or a wall-clock stop with CPU time under it, is re-run quietly (:data:`GATE`);
   the re-run's result stands (``RunResult.note`` says so).
-* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)``.
+* **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)`` for a test that is idle or blocked; a test
+  still running (or waiting for a CPU) under its CPU limit is only slowed by a busy machine and
+  gets more, up to ``max(10 * time_s, time_s + 10)``: a load spike is not a verdict.
 * **Memory** used, as judges measure it: the watch samples the test's resident memory and kills
   at the limit; the peak RSS (``ru_maxrss``) counts too. ``RLIMIT_AS`` is only a backstop against
   runaways. A JVM gets ``-Xmx`` equal to the limit (:func:`judge_argv`).
@@ -346,6 +348,7 @@ class Runner:
             "limits": {
                 "time_s": limits.time_s,
                 "wall_s": limits.wall_s,
+                "wall_hard_s": max(10 * limits.time_s, limits.time_s + 10),
                 "cpu_soft": max(1, math.ceil(limits.time_s)),
                 "as_bytes": limits.address_space_bytes(self.mode == "fork-server"),
                 "memory_kb": limits.memory_mb << 10,

@@ -95,13 +95,14 @@ def _read_stat(pid: str) -> list[str] | None:
     return raw[raw.rfind(")") + 2 :].split()
 
 
-def _scan(pgid: int | None, keep: int | None = None) -> tuple[int, float, int]:
+def _scan(pgid: int | None, keep: int | None = None) -> tuple[int, float, int, int]:
     """Tasks (threads included), CPU seconds and resident memory (kB) of a test's processes:
     with ``pgid`` None (contained) every process of the namespace but this server (and ``keep``,
     a native fork server), else process group ``pgid``. CPU counts each process's own time and
     what it reaped of its children's, and exited processes not yet reaped (zombies keep their
-    times)."""
-    tasks, ticks, pages = 0, 0, 0
+    times); the fourth figure is how many of the processes are running or waiting to run (state
+    R): a test that is behind only because the machine is busy, not one that is idle or blocked."""
+    tasks, ticks, pages, running = 0, 0, 0, 0
     skip = {str(os.getpid()), str(keep)}
     want = None if pgid is None else str(pgid)
     for name in os.listdir("/proc"):
@@ -115,7 +116,8 @@ def _scan(pgid: int | None, keep: int | None = None) -> tuple[int, float, int]:
         if fields[0] != "Z":
             tasks += int(fields[17])
             pages += int(fields[21])
-    return tasks, ticks / _TICK, pages * _PAGE_KB
+            running += fields[0] == "R"
+    return tasks, ticks / _TICK, pages * _PAGE_KB, running
 
 
 def _children_of(pid: int) -> list[int]:
