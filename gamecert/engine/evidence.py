@@ -84,9 +84,22 @@ def minimality(outcome: Outcome | None, failure: Failure) -> str:
 def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "") -> str:
     """:func:`minimality` from its parts (the pytest route keeps only these of a failure)."""
     spaces = [*space_evidence(outcome), *structured_evidence(outcome)] if outcome else []
-    swept = [ev for ev in spaces if ev.up_to is not None and ev.up_to >= k - 1]
+    sizes_of = {name: sizes for name, _, sizes in
+                [*outcome.plan.spaces, *getattr(outcome.plan, "structured", ())]} if outcome else {}
+
+    def reaches(ev: Any) -> bool:
+        """Every size of the space below k ran, and the space has sizes from k on (a space that
+        stops below k is not named: the fault is not among its inputs)."""
+        if ev.up_to is None:
+            return False
+        if ev.up_to >= k - 1:
+            return True
+        later = [s for s in sizes_of.get(ev.name, ()) if s > ev.up_to]
+        return bool(later) and later[0] >= k
+
+    swept = [ev for ev in spaces if reaches(ev)]
     # spaces swept only part of the way below the fault: what they do show
-    partial = [ev for ev in spaces if ev.up_to is not None and ev.up_to < k - 1 and ev.inputs]
+    partial = [ev for ev in spaces if ev.up_to is not None and not reaches(ev) and ev.inputs]
     smallest_sizes = [sizes[0] for _, _, sizes in outcome.plan.spaces if sizes] if outcome else []
     parts = []
     if swept:

@@ -23,6 +23,7 @@ stops at a number of runs instead, so every process builds exactly the same chun
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,8 @@ RANDOM_BLOCK = 100
 EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 #: environment variable that overrides the profile's count (in runs)
 RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
+#: inputs counted per space to order the sweep below a fault, cheapest space first
+BELOW_COUNT_CAP = 20_000
 #: how long a failure may be shrunk, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
 
@@ -272,7 +275,9 @@ def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int =
         if sp.name in skip:
             continue
         sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if s < size]
-        cost.append((sum(1 for s in sizes for _ in sp.instances(s)), sp.name, sizes, sp))
+        # the order needs only rough counts: each space counted up to a cap, not listed whole
+        listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
+        cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
     for _count, name, sizes, sp in sorted(cost, key=lambda c: c[:2]):
         for group in _exhaustive_groups(game, 1.0, chunk_runs, None, only=name, sizes=sizes, spaces=[sp]):
             yield group
