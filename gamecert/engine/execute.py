@@ -138,6 +138,8 @@ class Executor:
         self.start = time.monotonic()
         #: set when the first fault is seen: the end of everything done about it (None: by counts)
         self.fault_deadline: float | None = None
+        #: when shrinking must end (set by the first shrink of the run)
+        self.shrink_until: float | None = None
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
@@ -149,10 +151,16 @@ class Executor:
             self.fault_deadline = max(self.start + self.plan.budget_s, time.monotonic() + self.reserve_s())
 
     def _shrink_seconds(self) -> float:
-        """Seconds shrinking may take now: the profile's, within the fault's deadline."""
-        if self.fault_deadline is None:
-            return self.shrink_s
-        return max(0.0, min(self.shrink_s, self.fault_deadline - time.monotonic()))
+        """Seconds shrinking may take now: the profile's, counted from the first shrink of the run
+        (a smaller fault the sweep finds later shrinks in what is left), within the fault's deadline."""
+        now = time.monotonic()
+        with self.stats.lock:
+            if self.shrink_until is None:
+                self.shrink_until = now + self.shrink_s
+        left = self.shrink_until - now
+        if self.fault_deadline is not None:
+            left = min(left, self.fault_deadline - now)
+        return max(0.0, left)
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:
@@ -417,8 +425,10 @@ class Executor:
                     f"the sweep for a smaller failing input below size {failure.size} did not start: "
                     "the budget was spent")
                 break
+            # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
+            # before; a structured family below a long input is too dear without a deadline
             whole = [name for name, _, _ in self.plan.structured
-                     if (g := self.by_key.get(f"coverage-{name}")) is not None and g.completed]
+                     if self.plan.by_counts or (g := self.by_key.get(f"coverage-{name}")) is not None and g.completed]
             # without the exhaustive phase (--phases), or after a fault the exhaustive phase found
             # (every size below it has run there): the structured families only
             if self.plan.phase("exhaustive") is None or (failure is first and first.phase == "exhaustive"):
@@ -449,6 +459,7 @@ class Executor:
             if not smaller or found.size >= failure.size:
                 break
             failure = found
+        self._sweep_at(failure)
         found = self.outcome.failure
         if found is not first:
             self.outcome.notes.append(
@@ -457,11 +468,33 @@ class Executor:
                 "reported here, which comes first in size and order"
             )
 
+    def _sweep_at(self, failure: Failure) -> None:
+        """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first
+        failing input there in sweep order is reported instead (the same input whatever found it)."""
+        from gamecert.engine.plan import below_groups
+
+        if self.plan.phase("exhaustive") is None or failure.phase == "exhaustive" or self.outcome.failure is not failure:
+            return
+        deadline = self.fault_deadline if not self.plan.by_counts else None
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        seen = set(self.by_key)
+        fresh = [g for g in below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
+                 if g.key not in seen]
+        if not fresh:
+            return
+        self.segment += 1
+        self.stop.clear()
+        self.stop_after = None
+        self._run_phase(iter(fresh), False, deadline, "sweep")
+        self.outcome.cut.pop("sweep", None)
+
     def _note_unfinished(self) -> None:
         failure = self.outcome.failure
         if failure is not None and failure.shrink is not None and not failure.shrink[1] and not self.outcome.interrupted:
             self.outcome.unfinished.append(
-                f"shrinking stopped after {failure.shrink[0]} smaller inputs, at the end of the fault's time")
+                f"shrinking stopped after {failure.shrink[0]} smaller inputs, when its time was up (the profile's "
+                f"{self.shrink_s:g} s, within the budget)")
 
 
 __all__ = ["Executor", "GroupOutcome", "Outcome"]

@@ -260,21 +260,24 @@ def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Gr
 
 
 def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS,
-                 skip: Sequence[str] = ()) -> Iterator[Group]:
+                 skip: Sequence[str] = (), at: bool = False) -> Iterator[Group]:
     """The sizes below ``size`` of the exhaustive spaces and the deciding-feature families (the
     structured families), space by space, the cheapest first; spaces named in ``skip`` left out.
 
     After a fault of size ``size``, this is what can show it minimal (or find a smaller one): a
     small space is finished whole before a large one starts, so its claim is not held up by the
     other's size. The exhaustive spaces keep the profile's share of their sizes (``fraction``);
-    the structured families are swept at every size below the fault.
+    the structured families are swept at every size below the fault. ``at``: the exhaustive
+    spaces at ``size`` itself instead (the first failing input there in sweep order is reported).
     """
-    spaces = [(sp, fraction) for sp in game.exhaustive_spaces()] + [(sp, 1.0) for sp in feature_spaces(game)]
+    spaces = [(sp, fraction) for sp in game.exhaustive_spaces()]
+    if not at:
+        spaces += [(sp, 1.0) for sp in feature_spaces(game)]
     cost = []
     for sp, share in spaces:
         if sp.name in skip:
             continue
-        sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if s < size]
+        sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if (s == size if at else s < size)]
         # the order needs only rough counts: each space counted up to a cap, not listed whole
         listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
         cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
