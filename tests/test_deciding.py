@@ -30,7 +30,7 @@ from gamecert.kit.deciding import feature_family, feature_space
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "wrong"
-FEATURED = ("word_game", "string_cut", "stones_once", "digit_game")
+FEATURED = ("word_game", "string_cut", "stones_once", "digit_game", "dawson_kayles")
 
 
 def _smallest(path: Path) -> int | None:
@@ -104,9 +104,9 @@ def test_digit_game_every_digit_at_every_position_decides():
 
 
 def test_word_game_string_cut_stones_once_settings_are_decided():
-    """Beside its cancelling partner a letter count, a run or a pile gives the second player the
-    win; alone the first (word_game, stones_once) or the value's own answer (string_cut); checked
-    with the oracle or the periodic solver."""
+    """Beside its cancelling partner a letter count, a run, a pile or a heap gives the second
+    player the win; alone the first (word_game, stones_once) or the value's own answer (string_cut,
+    the octal game); checked with the oracle or the periodic solver."""
     for name, alone_first in (("word_game", "Alice"), ("stones_once", "NO")):
         entry = registry.get(name)
         (feature,) = entry.game.deciding_features()
@@ -116,6 +116,13 @@ def test_word_game_string_cut_stones_once_settings_are_decided():
                 answer = entry.game.oracle(single)
                 alone = (place[1] if isinstance(place, tuple) else place) == "alone"
                 assert answer == (alone_first if alone else {"word_game": "Bob", "stones_once": "YES"}[name])
+    entry = registry.get("dawson_kayles")  # an octal game: every heap value beside its partner
+    (feature,) = entry.game.deciding_features()
+    for value in feature.values:
+        for place in feature.places(value):
+            (heaps,) = feature.games(value, place)
+            if place != "alone":
+                assert entry.game.oracle(heaps).winner == "Second", (value, place)
     entry = registry.get("string_cut")
     (feature,) = entry.game.deciding_features()
     solve = entry.solvers["periodic_table"]
@@ -156,8 +163,9 @@ def test_the_digit_family_catches_the_late_digit_program_at_n_20():
 # ---- item 2: the smallest size, exactly -------------------------------------------------------
 
 def test_each_game_keeps_a_wrong_program_of_known_smallest_size():
+    """Every seed game (the octal games are generated: their wrong programs are generic) keeps one."""
     games = {g for g, _ in SMALLEST}
-    assert games >= set(FEATURED), games
+    assert games >= {"word_game", "string_cut", "stones_once", "digit_game"}, games
 
 
 @pytest.mark.parametrize(("game", "program"), SMALLEST, ids=[f"{g}-{p.stem}" for g, p in SMALLEST])

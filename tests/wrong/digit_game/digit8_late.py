@@ -1,13 +1,14 @@
-# kind: takes the digit 8 for odd at even positions past the 18th that are multiples of 4
+# kind: takes the digit 8 for odd at positions 20, 24, ..., 896 (past the 18th, multiples of 4, below 900)
 # expect: WA
 # smallest: 20
 # The smallest failing input has n = 20: positions 2..18 odd, position 20 an 8 (Breach wins; this
-# program sees no even digit on an even position). Below 20 digits the bug cannot show.
+# program sees no even digit on an even position). Below 20 digits the bug cannot show. Every family
+# but the deciding-feature one passes it (checked when it was written).
 import sys
 
 
 def parity(digit, position):
-    if digit == "8" and position > 18 and position % 4 == 0:
+    if digit == "8" and 18 < position < 900 and position % 4 == 0:
         return 1
     return int(digit) % 2
 
