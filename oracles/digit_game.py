@@ -14,11 +14,13 @@ The game is partisan, so there are no Grundy values to add up; the two searches 
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 from gamecert.errors import InputError, OutOfReach
+from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -293,6 +295,22 @@ class DigitGame(Game):
             ExhaustiveSpace("digit-strings", "every digit string for n <= 4", tuple(range(1, 5)), _digit_strings),
         ]
 
+    def deciding_features(self) -> list[DecidingFeature]:
+        """A digit's value and position: the last digit left sits in the last mover's class
+        (odd positions for odd n), so one digit of that class decides the game when every other
+        digit of the class has the parity that loses for its owner."""
+        return [DecidingFeature(
+            "digit-value-position",
+            "every digit 0-9 at every position p = 1..1000, in a game of n = p and of the largest n of p's "
+            "parity (999 or 1000), as the one digit of its position class whose parity decides: the other "
+            "digits of that class have the parity that loses for its owner (even on odd positions, odd on even "
+            "positions), the other class random digits",
+            tuple(range(10)),
+            _digit_places,
+            lambda digit, place: place[1],
+            lambda digit, place: [(_decided_by(digit, *place),)],
+        )]
+
     def merge(self, instances):
         games = tuple(d for inst in instances for d in inst)
         if not 1 <= len(games) <= MAX_T:
@@ -332,6 +350,43 @@ def _after(a: int, b: int, c: int, d: int, player: int, digit: str) -> tuple[int
     if player == RAZE:
         return (a - 1, b, c, d) if odd else (a, b - 1, c, d)
     return (a, b, c - 1, d) if odd else (a, b, c, d - 1)
+
+
+_FILL = random.Random(1419)
+#: fixed pseudo-random digits the deciding-feature games are filled from: any, even, odd
+_FILLS = tuple("".join(_FILL.choice(pool) for _ in range(2 * MAX_N)) for pool in ("0123456789", "02468", "13579"))
+
+
+def _digit_places(digit: int) -> list[tuple[int, int]]:
+    """(position, n) for a digit: every position, in a game of n = position and of the largest n
+    of the position's parity; the first position never holds a 0."""
+    out = []
+    for p in range(1 if digit else 2, MAX_N + 1):
+        out.append((p, p))
+        largest = MAX_N if p % 2 == 0 else MAX_N - 1
+        if largest != p:
+            out.append((p, largest))
+    return out
+
+
+def _decided_by(digit: int, position: int, n: int) -> str:
+    """An n-digit number (n of ``position``'s parity) decided by ``digit`` at ``position``: every
+    other position of its class holds a digit of the parity that loses for the class's owner.
+
+    >>> _decided_by(8, 4, 4)[1::2][-1], all(int(d) % 2 for d in _decided_by(8, 4, 4)[1::2][:-1])
+    ('8', True)
+    >>> GAME.oracle((_decided_by(7, 3, 5),)), GAME.oracle((_decided_by(6, 3, 5),))
+    ((1,), (2,))
+    """
+    anyd, even, odd = _FILLS
+    k = (7 * position + 13 * digit + 3 * n) % MAX_N
+    digits = list(anyd[k : k + n])
+    losing = even if position % 2 else odd  # odd positions lose for Raze with even digits
+    digits[(position - 1) % 2 :: 2] = losing[k : k + len(digits[(position - 1) % 2 :: 2])]
+    digits[position - 1] = str(digit)
+    if digits[0] == "0":
+        digits[0] = "2" if position % 2 else "5"  # class 1 is odd positions: 2 keeps it losing for Raze
+    return "".join(digits)
 
 
 def _parity_layouts(n: int) -> Iterator[tuple[str, ...]]:

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import InputError, OutOfReach
+from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -251,6 +252,23 @@ class StonesOnce(Game):
             ),
         ]
 
+    def deciding_features(self) -> list[DecidingFeature]:
+        """A pile's value: every pile size 1..60 alone (Jon loses), and beside the smallest other
+        pile of the same value (Jon wins exactly when both are valued right): second (the first
+        place is the partner's own setting, when the partner's partner is this pile), and after or
+        before 98 neutral piles (49 equal pairs of varied sizes)."""
+        return [DecidingFeature(
+            "pile-value",
+            "every pile size 1..60: alone (first of one); second, after the smallest other pile of the same value, "
+            "which cancels it; last of 100 piles and first of 100 piles (the cancelling pile and 49 equal "
+            "pairs of sizes 1..49 beside it)",
+            tuple(range(1, MAX_S + 1)),
+            lambda size: ("alone", "second", "last of 100", "first of 100"),
+            lambda size, place: size + (0 if place == "alone" else _partner_pile(size))
+            + (2 * sum(range(1, 50)) if place.endswith("100") else 0),
+            lambda size, place: [_pile_decides(size, place)],
+        )]
+
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Smaller inputs, largest cuts first: the copies of one size cut to one or two (its
         count's parity kept, so the xor is kept), pairs of one size dropped, chunks of piles
@@ -279,6 +297,33 @@ class StonesOnce(Game):
                 if counts[size] > 1:
                     yield tuple(target if p == size else p for p in piles)
                 yield piles[:last] + (target,) + piles[last + 1 :]
+
+
+def _partner_pile(size: int) -> int:
+    """The smallest pile other than ``size`` with the same value.
+
+    >>> _partner_pile(1), _partner_pile(50), pile_grundy(45) == pile_grundy(50)
+    (2, 45, True)
+    """
+    value = pile_grundy(size)
+    return next(p for p in range(1, MAX_S + 1) if p != size and pile_grundy(p) == value)
+
+
+def _pile_decides(size: int, place: str) -> tuple[int, ...]:
+    """The piles in which ``size`` at ``place`` decides (see :meth:`StonesOnce.deciding_features`).
+
+    >>> _pile_decides(50, "second"), _pile_decides(50, "last of 100")[-3:], len(_pile_decides(3, "first of 100"))
+    ((45, 50), (49, 45, 50), 100)
+    """
+    if place == "alone":
+        return (size,)
+    partner = _partner_pile(size)
+    pairs = tuple(p for k in range(1, 50) for p in (k, k))
+    return {
+        "second": (partner, size),
+        "last of 100": pairs + (partner, size),
+        "first of 100": (size, partner) + pairs,
+    }[place]
 
 
 def _merged(piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import OutOfReach
+from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -243,6 +244,22 @@ class StringCut(Game):
             ExhaustiveSpace("ab-strings", "every string over {a,b} of length <= 18", tuple(range(1, 19)), _strings("ab")),
         ]
 
+    def deciding_features(self) -> list[DecidingFeature]:
+        """A run's length and its neighbours: every run length 1..4998 alone (its value alone
+        decides, and the smallest winning cut follows from it), and beside the smallest other run of
+        the same value, which cancels it (Second exactly when both are valued right): that run
+        after it at gap 1 (the blocks share a letter) and before it at gap 2."""
+        return [DecidingFeature(
+            "run-length-neighbours",
+            f"every run length 1..{MAX_LEN - 2} of cuttable positions: alone as the whole string; followed at gap 1 "
+            "and preceded at gap 2 by the smallest other run length of the same value (octal 0.137), which cancels "
+            "it (where the string stays within 5000 letters)",
+            tuple(range(1, MAX_LEN - 1)),
+            _run_places,
+            _run_setting_size,
+            lambda length, place: [_run_decides(length, place)],
+        )]
+
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller strings, largest cuts first: one run of cuttable positions shortened (to 1,
         2, ... up to one less, the other runs kept as they are), then one run removed whole, then
@@ -262,6 +279,55 @@ class StringCut(Game):
             if found is not None:
                 yield found
         yield from _smaller_strings(instance)
+
+
+@lru_cache(maxsize=1)
+def _run_values() -> tuple[int, ...]:
+    """The Grundy value of a run of each length 0..5000 (octal 0.137: preperiod and period proved by
+    the kit's periodicity theorem, ``gamecert prove string_cut``)."""
+    from gamecert.kit.octal import OctalGame
+
+    table = OctalGame.parse("0.137").periodicity()  # the periodic table the theorem establishes
+    return tuple(table.grundy(n) for n in range(MAX_LEN + 1))
+
+
+@lru_cache(maxsize=None)
+def _partner_run(length: int) -> int:
+    """The smallest run length other than ``length`` with the same value.
+
+    >>> _partner_run(1), _run_values()[1] == _run_values()[_partner_run(1)]
+    (2, True)
+    """
+    values = _run_values()
+    return next(m for m in range(1, MAX_LEN) if m != length and values[m] == values[length])
+
+
+def _run_setting_size(length: int, place: str) -> int:
+    return {"alone": length + 2, "partner after, gap 1": length + _partner_run(length) + 3,
+            "partner before, gap 2": length + _partner_run(length) + 4}[place]
+
+
+def _run_places(length: int) -> list[str]:
+    return [p for p in ("alone", "partner after, gap 1", "partner before, gap 2")
+            if _run_setting_size(length, p) <= MAX_LEN]
+
+
+def _run_decides(length: int, place: str) -> str:
+    """The string in which a run of ``length`` at ``place`` decides.
+
+    >>> _run_decides(3, "alone"), _run_decides(1, "partner after, gap 1"), _run_decides(1, "partner before, gap 2")
+    ('ababa', 'abacac', 'cdcdaba')
+    >>> cut_runs(_run_decides(1, "partner after, gap 1")), cut_runs(_run_decides(1, "partner before, gap 2"))
+    ([(2, 1), (4, 2)], [(2, 2), (6, 1)])
+    """
+    run = ("ab" * (length // 2 + 2))[: length + 2]
+    if place == "alone":
+        return run
+    partner = _partner_run(length)
+    if place == "partner after, gap 1":  # the partner's block starts on the run's last letter
+        last = run[-1]
+        return run + ((last + "c") * (partner // 2 + 2))[1 : partner + 2]
+    return ("cd" * (partner // 2 + 2))[: partner + 2] + run
 
 
 def cut_runs(s: str) -> list[tuple[int, int]]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import OutOfReach
+from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -191,6 +192,20 @@ class WordGame(Game):
             ),
         ]
 
+    def deciding_features(self) -> list[DecidingFeature]:
+        """A letter's count: every count 1..40 of every letter A..Z, alone (Alice wins) and beside
+        a second letter of equal value and a different count, before or after it (Bob wins exactly
+        when both values are right)."""
+        return [DecidingFeature(
+            "letter-count",
+            "every count 1..40 of every letter A..Z: alone, and beside the next letter at the smallest other count "
+            "of the same value (before it and after it, where the word stays within 40 letters), which cancels it",
+            tuple(range(1, MAX_LEN + 1)),
+            _letter_places,
+            lambda count, place: count + (_partner_count(count) if place[1] != "alone" else 0),
+            lambda count, place: [_letter_decides(count, *place)],
+        )]
+
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller words, largest cuts first: one letter's count lowered (to 1, 2, ... up to one
         less; the last copies go), then one letter dropped whole (the most frequent first), then
@@ -220,6 +235,37 @@ class WordGame(Game):
                 elif smallest[value] < counts[a] + counts[b]:
                     keep = min(smallest[value], counts[a])
                     yield _keep_first(rest, a, keep) + a * (smallest[value] - keep)
+
+
+def _partner_count(count: int) -> int:
+    """The smallest count other than ``count`` with the same value (values repeat with period 3).
+
+    >>> _partner_count(1), _partner_count(5), _partner_count(40)
+    (4, 2, 1)
+    """
+    value = letter_grundy(count)
+    return next(c for c in range(1, MAX_LEN + 1) if c != count and letter_grundy(c) == value)
+
+
+def _letter_places(count: int) -> list[tuple[str, str]]:
+    places = []
+    for letter in string.ascii_uppercase:
+        places.append((letter, "alone"))
+        if count + _partner_count(count) <= MAX_LEN:
+            places += [(letter, "partner after"), (letter, "partner before")]
+    return places
+
+
+def _letter_decides(count: int, letter: str, where: str) -> str:
+    """``letter`` ``count`` times, alone or beside the next letter at its partner count.
+
+    >>> _letter_decides(2, "Z", "partner before")
+    'AAAAAZZ'
+    """
+    if where == "alone":
+        return letter * count
+    other = string.ascii_uppercase[(string.ascii_uppercase.index(letter) + 1) % 26] * _partner_count(count)
+    return letter * count + other if where == "partner after" else other + letter * count
 
 
 def _keep_first(word: str, letter: str, keep: int) -> str:

@@ -124,8 +124,11 @@ def test_failing_batch_is_narrowed_to_one_game(tmp_path):
     assert data["input"].split("\n")[0] == "1"  # t = 1
     assert data["input"] == first_failure_by_brute_force("digit_game", candidate, 6)
     assert any("batch" in note for note in data["notes"])
+    # batches of many games ran; the runs that follow a fault (confirming, narrowing to one game,
+    # shrinking) hold one game each, and the deciding-feature family finds this fault in its
+    # first batches, so those runs weigh more than they did
     tests, runs = _summary_counts(proc.stdout)
-    assert tests > 10 * runs
+    assert tests > 2 * runs
 
 
 def _summary_counts(stdout: str) -> tuple[int, int]:

@@ -35,6 +35,7 @@ from gamecert.engine.crosscheck import minimise
 from gamecert.engine.limits import Limits
 from gamecert.engine.sandbox import Candidate, open_runner
 from gamecert.errors import AnswerError
+from gamecert.kit.deciding import feature_families
 from gamecert.kit.game import Family
 from gamecert.kit.octal import OctalAnswer
 
@@ -46,8 +47,11 @@ FAST_REFERENCE = {"string_cut": "periodic_table", "digit_game": "closed_form"}
 
 
 def families(name: str) -> list[Family]:
+    """The designed families: the deciding-feature families the game declares, its coverage
+    families and its worst cases."""
     entry = registry.get(name)
-    return list(entry.strategies.coverage()) + list(entry.strategies.worst_cases())
+    return (feature_families(entry.game) + list(entry.strategies.coverage())
+            + list(entry.strategies.worst_cases()))
 
 
 def family(name: str, family_name: str) -> Family:

@@ -490,6 +490,8 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
                                         interrupted=interrupted, provenance=provenance, extra_notes=extra),
                            containment)
             _say(f"  {'minimal:':<9} {report.minimality}")
+            for what in outcome.unfinished:
+                _say(f"  {'not done:':<9} {what}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
             _say(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
                  f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")

@@ -32,6 +32,19 @@ from gamecert.verdict import Verdict
 
 def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
     """For each exhaustive space, the largest size K such that every size up to K ran whole."""
+    return _evidence(outcome, False)
+
+
+def structured_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
+    """For each deciding-feature family, the largest size K such that every size up to K ran: at
+    every size when the coverage phase ran it whole, else size by size as the sweep below a fault
+    ran it."""
+    if not getattr(outcome.plan, "structured", ()):
+        return ()
+    return _evidence(outcome, True)
+
+
+def _evidence(outcome: Outcome, structured: bool) -> tuple[SpaceEvidence, ...]:
     done: dict[tuple[str, int], bool] = {}
     counts: dict[tuple[str, int], int] = {}
     for g in outcome.groups:
@@ -39,8 +52,12 @@ def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
             for name, n in g.space_counts:
                 done[name, g.size] = done.get((name, g.size), False) or g.completed
                 counts[name, g.size] = n
+    whole = {g.key.split("-", 1)[1]: g for g in outcome.groups if g.phase == "coverage" and g.completed}
     out = []
-    for name, description, sizes in outcome.plan.spaces:
+    for name, description, sizes in (outcome.plan.structured if structured else outcome.plan.spaces):
+        if structured and name in whole:
+            out.append(SpaceEvidence(name, description, sizes[-1] if sizes else None, whole[name].runs, bool(sizes)))
+            continue
         up_to, count = None, 0
         for size in sizes:
             if not done.get((name, size), False):
@@ -66,10 +83,23 @@ def minimality(outcome: Outcome | None, failure: Failure) -> str:
 
 def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "") -> str:
     """:func:`minimality` from its parts (the pytest route keeps only these of a failure)."""
-    spaces = space_evidence(outcome) if outcome else []
-    swept = [ev for ev in spaces if ev.up_to is not None and ev.up_to >= k - 1]
+    spaces = [*space_evidence(outcome), *structured_evidence(outcome)] if outcome else []
+    sizes_of = {name: sizes for name, _, sizes in
+                [*outcome.plan.spaces, *getattr(outcome.plan, "structured", ())]} if outcome else {}
+
+    def reaches(ev: Any) -> bool:
+        """Every size of the space below k ran, and the space has sizes from k on (a space that
+        stops below k is not named: the fault is not among its inputs)."""
+        if ev.up_to is None:
+            return False
+        if ev.up_to >= k - 1:
+            return True
+        later = [s for s in sizes_of.get(ev.name, ()) if s > ev.up_to]
+        return bool(later) and later[0] >= k
+
+    swept = [ev for ev in spaces if reaches(ev)]
     # spaces swept only part of the way below the fault: what they do show
-    partial = [ev for ev in spaces if ev.up_to is not None and ev.up_to < k - 1 and ev.inputs]
+    partial = [ev for ev in spaces if ev.up_to is not None and not reaches(ev) and ev.inputs]
     smallest_sizes = [sizes[0] for _, _, sizes in outcome.plan.spaces if sizes] if outcome else []
     parts = []
     if swept:
@@ -111,6 +141,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
     notes = [*failure.notes, *extra_notes]
     if outcome is not None:
         notes += outcome.notes
+        notes += [f"not finished within the budget: {what}" for what in outcome.unfinished]
     if failure.expected_source:
         notes.append(f"expected answer from {failure.expected_source}")
     if failure.reruns is not None:

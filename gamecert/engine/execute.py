@@ -24,8 +24,11 @@ from typing import Any
 from gamecert.engine.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
 
-#: after a fault, how much longer than the budget the search for a smaller one may run
-MINIMAL_SWEEP_GRACE = 0.5
+#: once a fault is found, the work on it (confirming, narrowing, shrinking, the sweep for a smaller
+#: one) may run to the end of the budget, and at least this share of it (between the two bounds,
+#: in seconds) when the fault comes late: the run ends within the budget plus this reserve
+FAULT_RESERVE = 0.10
+FAULT_RESERVE_S = (3.0, 10.0)
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
@@ -69,6 +72,8 @@ class Outcome:
     cut: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     jobs: int = 1
+    #: what the budget stopped before it was done (after a fault: shrinking, the sweep below it)
+    unfinished: list[str] = field(default_factory=list)
 
     @property
     def failure(self) -> Failure | None:
@@ -130,12 +135,39 @@ class Executor:
         self.leftover: dict[str, list[Chunk]] = {}
         self.rest: dict[str, Iterator[Chunk]] = {}
         self._local = threading.local()
+        self.start = time.monotonic()
+        #: set when the first fault is seen: the end of everything done about it (None: by counts)
+        self.fault_deadline: float | None = None
+        #: when shrinking must end (set by the first shrink of the run)
+        self.shrink_until: float | None = None
+
+    def reserve_s(self) -> float:
+        """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
+        low, high = FAULT_RESERVE_S
+        return min(high, max(low, FAULT_RESERVE * self.plan.budget_s))
+
+    def _mark_fault(self) -> None:
+        if self.fault_deadline is None and not self.plan.by_counts:
+            self.fault_deadline = max(self.start + self.plan.budget_s, time.monotonic() + self.reserve_s())
+
+    def _shrink_seconds(self) -> float:
+        """Seconds shrinking may take now: the profile's, counted from the first shrink of the run
+        (a smaller fault the sweep finds later shrinks in what is left), within the fault's deadline."""
+        now = time.monotonic()
+        with self.stats.lock:
+            if self.shrink_until is None:
+                self.shrink_until = now + self.shrink_s
+        left = self.shrink_until - now
+        if self.fault_deadline is not None:
+            left = min(left, self.fault_deadline - now)
+        return max(0.0, left)
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:
         if text == "confirming":
             seq = getattr(self._local, "seq", -1)
             with self.stats.lock:
+                self._mark_fault()
                 if self.stop_after is None or (0 <= seq < self.stop_after):
                     self.stop_after = seq
             self.stop.set()  # the chunks handed out after this one stop at their next test
@@ -168,7 +200,7 @@ class Executor:
                     def stop(seq: int = seq, deadline: float | None = deadline) -> bool:
                         return self._stopped(seq, deadline)
 
-                    outcome = judge.run_chunk(chunk, stop, self.shrink_s)
+                    outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
                 except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                     self.results.put(("error", exc))
                     continue
@@ -242,7 +274,7 @@ class Executor:
     def run(self) -> Outcome:
         """Run the plan; KeyboardInterrupt ends it early with what was found (``interrupted``)."""
         plan = self.plan
-        start = time.monotonic()
+        start = self.start = time.monotonic()
         self._start()
         try:
             for phase in plan.phases:
@@ -263,9 +295,9 @@ class Executor:
                 if not self.outcome.failures:
                     _call(self.display, "phase_done", self.outcome, phase.name)
             failure = self.outcome.failure
-            if failure is not None and failure.phase not in ("exhaustive",) and self.error is None:
+            if failure is not None and self.error is None:
                 _call(self.display, "sweeping", self.outcome, failure)
-                self._sweep_below(failure, start)
+                self._sweep_below(failure)
         except KeyboardInterrupt:
             self.outcome.interrupted = True
             self.stop_after = -1
@@ -276,6 +308,7 @@ class Executor:
                 pass
         finally:
             self._shutdown()
+        self._note_unfinished()
         if self.outcome.interrupted:
             for judge in self.judges:
                 pending = judge.smallest_seen
@@ -374,31 +407,94 @@ class Executor:
                 yield chunk
             active = still
 
-    def _sweep_below(self, failure: Failure, start: float) -> None:
-        """The exhaustive sizes below a fault found elsewhere: a smaller failing input, if any."""
+    def _sweep_below(self, failure: Failure) -> None:
+        """Every input below a fault's size in the exhaustive spaces and the deciding-feature
+        families (the structured families), space by space, the cheapest first; a smaller failing
+        input found there is swept below in turn, until none is smaller or the fault's time is up.
+        A structured family the coverage phase ran whole is not run again."""
         from gamecert.engine.plan import below_groups
 
-        if self.plan.phase("exhaustive") is None:
+        game = self.entry.game
+        first = failure
+        while True:
+            deadline = None if self.plan.by_counts else self.fault_deadline
+            if deadline is None and not self.plan.by_counts:
+                deadline = self.start + self.plan.budget_s
+            if deadline is not None and time.monotonic() >= deadline:
+                self.outcome.unfinished.append(
+                    f"the sweep for a smaller failing input below size {failure.size} did not start: "
+                    "the budget was spent")
+                break
+            # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
+            # before; a structured family below a long input is too dear without a deadline
+            whole = [name for name, _, _ in self.plan.structured
+                     if self.plan.by_counts or (g := self.by_key.get(f"coverage-{name}")) is not None and g.completed]
+            # without the exhaustive phase (--phases), or after a fault the exhaustive phase found
+            # (every size below it has run there): the structured families only
+            if self.plan.phase("exhaustive") is None or (failure is first and first.phase == "exhaustive"):
+                skip = [*whole, *(sp.name for sp in game.exhaustive_spaces())]
+            else:
+                skip = whole
+            below = below_groups(game, failure.size, self.plan.profile.exhaustive, skip=skip)
+            self.segment += 1
+            self.stop.clear()
+            self.stop_after = None
+            self.display.phase("smaller inputs (exhaustive and structured families)", deadline)
+            seen = set(self.by_key)
+            fresh = [g for g in below if g.key not in seen]
+            if not fresh:
+                break
+            keys = {g.key for g in fresh}
+            before = len(self.outcome.failures)
+            self._run_phase(iter(fresh), False, deadline, "sweep")
+            self.outcome.cut.pop("sweep", None)
+            left = [g for g in self.outcome.groups if g.key in keys and not g.completed and not g.failed]
+            found = self.outcome.failure
+            smaller = len(self.outcome.failures) > before and found is not failure
+            if left and not smaller:
+                self.outcome.unfinished.append(
+                    f"the sweep for a smaller failing input below size {failure.size} was cut by the budget "
+                    f"({len(keys) - len(left)} of {len(keys)} sizes of spaces and structured families ran whole; "
+                    "the minimal line says which spaces were swept)")
+            if not smaller or found.size >= failure.size:
+                break
+            failure = found
+        self._sweep_at(failure)
+        found = self.outcome.failure
+        if found is not first:
+            self.outcome.notes.append(
+                f"a {first.verdict} was first found by {first.phase} at size {first.size} "
+                f"({first.input_text.strip()[:40]!r}); the sweep of smaller inputs that followed found the input "
+                "reported here, which comes first in size and order"
+            )
+
+    def _sweep_at(self, failure: Failure) -> None:
+        """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first
+        failing input there in sweep order is reported instead (the same input whatever found it)."""
+        from gamecert.engine.plan import below_groups
+
+        if self.plan.phase("exhaustive") is None or failure.phase == "exhaustive" or self.outcome.failure is not failure:
             return
-        deadline = None if self.plan.by_counts else max(
-            start + self.plan.budget_s, time.monotonic()) + MINIMAL_SWEEP_GRACE * self.plan.budget_s
-        # sizes up to the fault's own (at its size, the first failing input in sweep order wins),
-        # space by space, the cheapest first
-        below = below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive)
+        deadline = self.fault_deadline if not self.plan.by_counts else None
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        seen = set(self.by_key)
+        fresh = [g for g in below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
+                 if g.key not in seen]
+        if not fresh:
+            return
         self.segment += 1
         self.stop.clear()
         self.stop_after = None
-        self.display.phase("exhaustive (smaller inputs)", deadline)
-        seen = set(self.by_key)
-        fresh = (g for g in below if g.key not in seen)
-        before = len(self.outcome.failures)
-        self._run_phase(fresh, False, deadline, "exhaustive")
-        if len(self.outcome.failures) > before and self.outcome.failure is not failure:
-            self.outcome.notes.append(
-                f"a {failure.verdict} was first found by {failure.phase} at size {failure.size} "
-                f"({failure.input_text.strip()[:40]!r}); the exhaustive sweep that followed found the input "
-                "reported here, which comes first in size and order"
-            )
+        self._run_phase(iter(fresh), False, deadline, "sweep")
+        self.outcome.cut.pop("sweep", None)
+
+    def _note_unfinished(self) -> None:
+        failure = self.outcome.failure
+        if failure is not None and failure.shrink is not None and not failure.shrink[1] and not self.outcome.interrupted:
+            self.outcome.unfinished.append(
+                f"shrinking stopped after {failure.shrink[0]} smaller inputs, when its time was up (the profile's "
+                f"{self.shrink_s:g} s, within the budget)")
 
 
 __all__ = ["Executor", "GroupOutcome", "Outcome"]

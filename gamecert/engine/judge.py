@@ -302,7 +302,7 @@ class Judge:
 
     # -- chunks --
     def run_chunk(self, chunk: Chunk, stop: Callable[[], bool] = lambda: False,
-                  shrink_seconds: float = 30.0) -> ChunkOutcome:
+                  shrink_seconds: float | Callable[[], float] = 30.0) -> ChunkOutcome:
         """Every input of ``chunk`` in order until ``stop()``; a fault is confirmed, narrowed and
         shrunk before it is returned."""
         runs = tests = 0
@@ -347,11 +347,14 @@ class Judge:
         return found
 
     # -- after a fault --
-    def settle(self, found: Failure, shrink_seconds: float) -> Failure | None:
+    def settle(self, found: Failure, shrink_seconds: float | Callable[[], float]) -> Failure | None:
         """Confirm ``found`` by re-running it as a judge runs the program; if it reproduces every
         time, narrow and shrink it. None if a sandbox runner's fault never reproduced in
         :data:`PLAIN_RERUNS` plain runs: it is then not reported as the candidate's (the
-        certificate says it was seen)."""
+        certificate says it was seen).
+
+        ``shrink_seconds`` may be a function: the seconds left for shrinking, asked once the
+        fault is confirmed (the executor keeps a fault's work within the budget)."""
         self.on_event("confirming", found)
         found = self.confirm(found)
         if found.reruns is not None and found.reruns[0] == 0 and getattr(self.runner, "run_plain", None):
@@ -370,7 +373,8 @@ class Judge:
             return found
         found = self.narrow(found)
         self.on_event("shrinking")
-        return self.minimise(found, shrink_seconds)
+        seconds = shrink_seconds() if callable(shrink_seconds) else shrink_seconds
+        return self.minimise(found, seconds)
 
     def confirm(self, found: Failure, runs: int = CONFIRM_RUNS) -> Failure:
         """Re-run ``found`` ``runs`` times as a judge runs the program (a sandbox runner's plain

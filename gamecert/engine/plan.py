@@ -23,6 +23,7 @@ stops at a number of runs instead, so every process builds exactly the same chun
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from typing import Any
 
 from gamecert.engine.profiles import Profile
 from gamecert.errors import GamecertError, InputError
+from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
 
 PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
@@ -58,6 +60,8 @@ RANDOM_BLOCK = 100
 EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 #: environment variable that overrides the profile's count (in runs)
 RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
+#: inputs counted per space to order the sweep below a fault, cheapest space first
+BELOW_COUNT_CAP = 20_000
 #: how long a failure may be shrunk, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
 
@@ -145,6 +149,9 @@ class Plan:
     by_counts: bool = False
     #: the random phase runs a fixed number of examples (``--examples``), not until its deadline
     random_fixed: bool = False
+    #: (name, description, sizes) of each deciding-feature family: a coverage family that is also
+    #: swept size by size below a fault (:func:`below_groups`)
+    structured: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
 
     def phase(self, name: str) -> PhasePlan | None:
         return next((p for p in self.phases if p.name == name), None)
@@ -200,7 +207,8 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     samples = _sample_group(game)
     plans = [
         PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
-        PhasePlan("coverage", lambda: _family_groups(game, "coverage", _families(strategies, "coverage"), chunk_runs),
+        PhasePlan("coverage", lambda: _family_groups(game, "coverage", [*feature_families(game),
+                                                                        *_families(strategies, "coverage")], chunk_runs),
                   interleave=True),
         PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases"), chunk_runs),
                   interleave=True),
@@ -212,7 +220,9 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     ]
     if phases is not None:
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
-    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None)
+    structured = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in feature_spaces(game))
+    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None,
+                structured)
 
 
 def _sample_group(game: Game) -> Group:
@@ -249,31 +259,42 @@ def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Gr
                     size=max(game.size(i) for i in largest), runs=len(largest))
 
 
-def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS) -> Iterator[Group]:
-    """The exhaustive spaces' sizes up to ``size``, space by space, the cheapest space first.
+def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS,
+                 skip: Sequence[str] = (), at: bool = False) -> Iterator[Group]:
+    """The sizes below ``size`` of the exhaustive spaces and the deciding-feature families (the
+    structured families), space by space, the cheapest first; spaces named in ``skip`` left out.
 
-    After a fault of size ``size`` found elsewhere, this is what can show it minimal (or find a
-    smaller one): a small space is finished whole before a large one starts, so its claim is not
-    held up by the other's size.
+    After a fault of size ``size``, this is what can show it minimal (or find a smaller one): a
+    small space is finished whole before a large one starts, so its claim is not held up by the
+    other's size. The exhaustive spaces keep the profile's share of their sizes (``fraction``);
+    the structured families are swept at every size below the fault. ``at``: the exhaustive
+    spaces at ``size`` itself instead (the first failing input there in sweep order is reported).
     """
-    spaces = list(game.exhaustive_spaces())
+    spaces = [(sp, fraction) for sp in game.exhaustive_spaces()]
+    if not at:
+        spaces += [(sp, 1.0) for sp in feature_spaces(game)]
     cost = []
-    for sp in spaces:
-        sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if s <= size]
-        cost.append((sum(1 for s in sizes for _ in sp.instances(s)), sp.name, sizes))
-    for _count, name, sizes in sorted(cost):
-        for group in _exhaustive_groups(game, 1.0, chunk_runs, None, only=name, sizes=sizes):
+    for sp, share in spaces:
+        if sp.name in skip:
+            continue
+        sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if (s == size if at else s < size)]
+        # the order needs only rough counts: each space counted up to a cap, not listed whole
+        listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
+        cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
+    for _count, name, sizes, sp in sorted(cost, key=lambda c: c[:2]):
+        for group in _exhaustive_groups(game, 1.0, chunk_runs, None, only=name, sizes=sizes, spaces=[sp]):
             yield group
 
 
 def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: int | None,
-                       only: str | None = None, sizes: Sequence[int] | None = None) -> Iterator[Group]:
+                       only: str | None = None, sizes: Sequence[int] | None = None,
+                       spaces: Sequence[Any] | None = None) -> Iterator[Group]:
     """One group per size, smallest first across all spaces; inputs two spaces share run once.
 
     Singles of a multi-game format are packed ``max_batch`` to a run. With ``max_tests`` the
     sweep stops before the first size that does not fit whole.
     """
-    spaces = [sp for sp in game.exhaustive_spaces() if only is None or sp.name == only]
+    spaces = [sp for sp in (game.exhaustive_spaces() if spaces is None else spaces) if only is None or sp.name == only]
     allowed = [sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if sp.sizes else () for sp in spaces]
     if sizes is not None:
         allowed = [tuple(s for s in a if s in sizes) for a in allowed]

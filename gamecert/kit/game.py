@@ -237,6 +237,13 @@ class Game(abc.ABC):
         """The answers to each of :meth:`split`'s instances."""
         return (answer,)
 
+    # ---- what decides the outcome -------------------------------------------------------------
+    def deciding_features(self) -> Sequence[Any]:
+        """The features the outcome rests on (:class:`gamecert.kit.deciding.DecidingFeature`): the
+        plan runs, for each, every value at every place it can stand, alone deciding the outcome,
+        and sweeps them below a fault's size when it looks for a smaller failing input."""
+        return ()
+
     # ---- shrinking beyond Hypothesis ---------------------------------------------------------
     def smaller(self, instance: Instance) -> Iterator[Instance]:
         """Candidate inputs a little smaller than ``instance``, largest cuts first.

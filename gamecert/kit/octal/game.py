@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from gamecert.errors import InputError, OutOfReach, UsageError
 from gamecert.kit.claims import Claim
+from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -437,6 +438,34 @@ class OctalHeapGame(Game):
                 lambda total: partitions(total, min(total, self.max_heap), self.max_heaps),
             )
         ]
+
+    def deciding_features(self) -> list[DecidingFeature]:
+        """A heap's value: every heap size alone (its value alone decides), second after the
+        smallest other heap of the same value (which cancels it), and last of as many heaps as
+        the input allows (the cancelling heap and equal pairs before it)."""
+        pairs = tuple(h for k in range(1, (self.max_heaps - 2) // 2 + 1) for h in (min(k, self.max_heap),) * 2)
+
+        def partner(h: int) -> int | None:
+            value = self.grundy(h)
+            return next((p for p in range(1, self.max_heap + 1) if p != h and self.grundy(p) == value), None)
+
+        def places(h: int) -> list[str]:
+            return ["alone"] + (["second", "last"] if partner(h) is not None and self.max_heaps >= 2 else [])
+
+        def heaps(h: int, place: str) -> tuple[int, ...]:
+            if place == "alone":
+                return (h,)
+            return ((partner(h), h) if place == "second" else pairs + (partner(h), h))  # type: ignore[operator]
+
+        return [DecidingFeature(
+            "heap-value",
+            f"every heap size 1..{self.max_heap}: alone; second, after the smallest other heap of the same value, "
+            f"which cancels it; last of {len(pairs) + 2} heaps (that heap and {len(pairs) // 2} equal pairs before it)",
+            tuple(range(1, self.max_heap + 1)),
+            places,
+            lambda h, place: sum(heaps(h, place)),
+            lambda h, place: [heaps(h, place)],
+        )]
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), two heaps

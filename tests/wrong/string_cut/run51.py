@@ -1,5 +1,8 @@
 # kind: a bug at one component size beyond small reach: a run of exactly 51 cuttable positions is valued 0
 # expect: WA
+# smallest: 53
+# Every input that fails holds a run of 51 cuttable positions (53 letters at least); the run alone fails
+# (its value is 2: First is right, this program says Second).
 import sys
 
 
