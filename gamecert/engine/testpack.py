@@ -117,6 +117,8 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
     test_answers = [answers[k] for k in chosen]
     say(f"chosen: {len(tests)} tests for the mutants; running the wrong programs on them")
     # wrong programs: on the chosen tests, then a search for one that is not killed
+    ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
+    by_search: set[int] = set()
     rows, _ = ts.runs_matrix(entry, wrong, tests, test_answers, on_program=lambda p: say(f"  running {p.name}"))
     for prog in wrong:
         if any(v not in ("OK", "-") for v in rows[prog.name]):
@@ -128,8 +130,10 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
         if found is not None:
             tests.append(found[0])
             test_answers.append(found[1])
-            keep.add(len(tests) - 1)
-    packed = ts.pack(entry, tests, {k for k, t in enumerate(tests) if t.group != "exhaustive"})
+            by_search.add(len(tests) - 1)
+    # only the small exhaustive tests the set cover chose are packed (a wrong program's killing
+    # input stays as it was found: a batch may hide it, as a t = 1 path shows)
+    packed = ts.pack(entry, tests, {k for k, t in enumerate(tests) if t.group != "exhaustive" or k in by_search})
     if packed is not tests:
         packed_answers = ts.expected_texts(entry, packed)
         say(f"packed: {len(tests)} tests into {len(packed)} files of up to {game.max_batch} games")
@@ -205,6 +209,7 @@ def read_package(entry: Any, folder: Path) -> tuple[list[ts.Test], list[Any], li
 
 def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None] = _say_none) -> Outcome:
     """Re-run a package on disk against the same programs."""
+    ts._RUNS.clear()  # noqa: SLF001 - every program runs anew on the package as it is now
     tests, answers, faults = read_package(entry, folder)
     wrong, right = ts.project_programs(entry)
     wrong += ts.user_programs(against)

@@ -34,6 +34,8 @@ from gamecert.kit.tokens import verdict_of
 
 #: kills of one mutant collected before it is left alone (the set cover needs a few, not all)
 KILL_CAP = 6
+#: (program, input text) -> (verdict, why, stdout) of runs made during one build (each run once)
+_RUNS: dict[tuple[str, str], tuple[str, str, str]] = {}
 #: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
 TLE_CAP = 3
 
@@ -69,14 +71,24 @@ class Program:
     mutant: Any = None
 
 
-def _spread(items: Iterator[Any], count: int, keep: int) -> list[tuple[int, Any]]:
-    """The first ``keep // 2`` items and ``keep // 2`` more spread evenly over ``count``."""
+def _spread(items: Iterator[Any], count: int, keep: int, seconds: float = 1.0) -> list[tuple[int, Any]]:
+    """The first ``keep // 2`` items and up to ``keep - keep // 2`` more spread evenly over
+    ``count``, listing items for at most ``seconds`` (a family of huge inputs gives fewer)."""
     if count <= keep:
-        return list(enumerate(items))
-    head = keep // 2
-    step = max(1, (count - head) // (keep - head))
-    wanted = set(range(head)) | set(range(head, count, step))
-    return [(k, x) for k, x in enumerate(items) if k in wanted][:keep]
+        wanted = set(range(count))
+    else:
+        head = keep // 2
+        step = max(1, (count - head) // max(1, keep - head))
+        wanted = set(range(head)) | set(range(head + step - 1, count, step))
+    last = max(wanted, default=-1)
+    deadline = time.perf_counter() + seconds
+    out = []
+    for k, x in enumerate(items):
+        if k in wanted:
+            out.append((k, x))
+        if k >= last or len(out) >= keep or (out and time.perf_counter() > deadline):
+            break
+    return out
 
 
 def families(entry: Any) -> list[Any]:
@@ -84,8 +96,13 @@ def families(entry: Any) -> list[Any]:
     return list(getattr(s, "coverage", lambda: [])()) + list(getattr(s, "worst_cases", lambda: [])())
 
 
+#: input bytes each family may bring into the plan (at least one input each)
+FAMILY_BYTES = 4 << 20
+
+
 def build_pool(entry: Any, per_family: int = 24, per_space: int = 300) -> list[Test]:
-    """The plan's inputs, de-duplicated by text, in priority order."""
+    """The plan's inputs, de-duplicated by text, in priority order: every family brings up to
+    ``per_family`` inputs and :data:`FAMILY_BYTES` bytes (at least one input)."""
     game = entry.game
     pool: list[Test] = []
     seen: set[str] = set()
@@ -101,8 +118,12 @@ def build_pool(entry: Any, per_family: int = 24, per_space: int = 300) -> list[T
     for k, inst in enumerate(entry.strategies.largest(), 1):
         add(inst, f"largest {k}", "largest")
     for fam in families(entry):
+        used = 0
         for k, inst in _spread(iter(fam.instances()), fam.count, per_family):
+            if used and used + len(game.format_input(inst)) > FAMILY_BYTES:
+                break
             add(inst, f"{fam.kind} family {fam.name} #{k + 1}", f"family:{fam.name}")
+            used += len(pool[-1].text) if pool[-1].instance is inst else 0
     for space in game.exhaustive_spaces():
         taken = 0
         for size in space.sizes:
@@ -338,12 +359,15 @@ def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -
 
 def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], answers: Sequence[Any],
                 checker: Callable[[str, str, str], tuple[int, str]] | None = None,
-                on_program: Callable[[Program], None] = lambda p: None) -> tuple[dict[str, list[str]], list[str]]:
+                on_program: Callable[[Program], None] = lambda p: None,
+                cache_runs: bool = True) -> tuple[dict[str, list[str]], list[str]]:
     """Each program on each test through the runner: verdicts (``-`` where not run after
     :data:`TLE_CAP` TLEs), and every disagreement between ``checker`` and gamecert's judge."""
     matrix: dict[str, list[str]] = {}
     disagreements: list[str] = []
+    cache = _RUNS if cache_runs else {}
     code_of = {"OK": 0, "WA": 1, "PE": 2}
+    judged: dict[tuple[int, str], tuple[int, str]] = {}  # the same output of one test is judged once
     for program in programs:
         on_program(program)
         row: list[str] = []
@@ -353,11 +377,16 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                 if tles >= TLE_CAP:
                     row.append("-")
                     continue
-                verdict, _, stdout = run_verdict(entry, runner, t, a)
+                key = (program.spec, t.text)
+                if key not in cache:
+                    cache[key] = run_verdict(entry, runner, t, a)
+                verdict, _, stdout = cache[key]
                 tles += verdict == "TLE"
                 row.append(verdict)
                 if checker is not None and verdict in code_of:
-                    code, why = checker(t.text, stdout, t.expected_text)
+                    if (k, stdout) not in judged:
+                        judged[k, stdout] = checker(t.text, stdout, t.expected_text)
+                    code, why = judged[k, stdout]
                     if code != code_of[verdict]:
                         disagreements.append(f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
                                              f"exits {code} ({why[:100]})")
