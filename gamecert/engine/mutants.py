@@ -158,14 +158,20 @@ def make_mutants(solvers: dict[str, Callable[..., Any]], limit: int | None = Non
         path = getattr(module, "__file__", module.__name__)
         short = "/".join(str(path).split("/")[-2:])
         for k, (fi, ni, kind, detail) in enumerate(_sites(functions)):
-            mutated = copy.deepcopy(tree)
-            target_f = _functions(mutated, name, owner)[fi]
+            # changed in place, written out, then put back (a copy of the whole module per
+            # mutant is what made this slow)
+            target_f = functions[fi]
             node = list(ast.walk(target_f))[ni]
+            saved = copy.deepcopy(node)
             what = _apply(node, kind, detail)
-            ast.fix_missing_locations(mutated)
+            ast.fix_missing_locations(node)
             try:
-                text = ast.unparse(mutated)
+                text = ast.unparse(tree)
             except Exception:  # noqa: BLE001 - a change that cannot be written back is no mutant
+                text = ""
+            for name_ in node._fields:
+                setattr(node, name_, getattr(saved, name_))
+            if not text:
                 continue
             if text in seen:
                 continue

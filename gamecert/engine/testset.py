@@ -146,8 +146,21 @@ def expected_texts(entry: Any, tests: Sequence[Test]) -> list[Any]:
     return answers
 
 
-def _bound(entry: Any, instance: Any) -> float:
-    """A mutant's in-process time per call: ten times the slowest registered solver's, at least 0.5 s."""
+_BOUNDS: dict[tuple[str, str], float] = {}
+
+
+def _bound(entry: Any, test: Test) -> float:
+    """A mutant's in-process time per call: ten times the slowest registered solver's, at least
+    0.5 s (measured once per input)."""
+    key = (entry.name, test.text)
+    if key not in _BOUNDS:
+        if len(_BOUNDS) > 20_000:
+            _BOUNDS.clear()
+        _BOUNDS[key] = _measure_bound(entry, test.instance)
+    return _BOUNDS[key]
+
+
+def _measure_bound(entry: Any, instance: Any) -> float:
     slowest = 0.0
     for fn in entry.solvers.values():
         start = time.perf_counter()
@@ -334,7 +347,7 @@ def greedy_cover(candidates: Sequence[int], kills: dict[int, set[str]], sizes: d
 def mutant_matrix(entry: Any, muts: Sequence[Any], tests: Sequence[Test], answers: Sequence[Any],
                   kill_cap: int, budget: float) -> list[mutants_mod.MutantResult]:
     """Each mutant on ``tests`` (smallest first), in-process under time bounds."""
-    bounds = [_bound(entry, t.instance) for t in tests]
+    bounds = [_bound(entry, t) for t in tests]
     order = sorted(range(len(tests)), key=lambda k: tests[k].bytes)
     return mutants_mod.evaluate(entry.game, entry.solvers, muts, [t.instance for t in tests], answers, bounds,
                                 order=order, kill_cap=kill_cap, budget=budget)
