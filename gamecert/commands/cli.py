@@ -240,9 +240,9 @@ def dispatch(args: argparse.Namespace) -> int:
 
         return show_command(args)
     if args.command == "tests":
-        from gamecert.commands.tests_cmd import tests_command
+        from gamecert.commands.tests_cmd import run_tests_command
 
-        return tests_command(args)
+        return run_tests_command(args)
     if args.command == "new-game":
         from gamecert.commands.new_game import new_game_command
 

@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all)")
 
 
-def tests_command(args: argparse.Namespace) -> int:
+def run_tests_command(args: argparse.Namespace) -> int:
     from gamecert.engine import registry
     from gamecert.engine import testpack as tp
 

@@ -48,6 +48,8 @@ class PackageError(GamecertError):
 class Test:
     """One input of the pool or of the package."""
 
+    __test__ = False  # not a pytest test class (the doctest run collects this module)
+
     instance: Any
     text: str
     origin: str  # "sample 1", "largest 2", "family NAME #k", "exhaustive SPACE size s", "packed"
