@@ -115,6 +115,43 @@ class DigitGame(Game):
     max_size = MAX_N
     max_batch = MAX_T
 
+    #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
+    standalone_code = """
+def parse_input(text):
+    lines = input_lines(text)
+    t = parse_int(require_line(lines, 0, "t, the number of games"), 1, "t", 1, 100)
+    games = []
+    for g in range(t):
+        n_line = 2 + 2 * g
+        n = parse_int(require_line(lines, n_line - 1, "n for game %d" % (g + 1)), n_line, "n", 1, 1000)
+        digits = require_line(lines, n_line, "the number of game %d" % (g + 1))
+        reject_spaces(digits, n_line + 1)
+        for column, ch in enumerate(digits, 1):
+            if not "0" <= ch <= "9":
+                raise Invalid("line %d, column %d: only digits 0-9 are allowed, got %r" % (n_line + 1, column, ch))
+        if len(digits) != n:
+            raise Invalid("line %d: the number must have n = %d digits, got %d" % (n_line + 1, n, len(digits)))
+        if digits[0] == "0":
+            raise Invalid("line %d: the number must not have a leading zero" % (n_line + 1))
+        games.append(digits)
+    reject_trailing(lines, 1 + 2 * t)
+    return tuple(games)
+
+
+def read_answer(reader, inp):
+    t = len(inp)
+    winners = tuple(reader.integer(1, 2, "the winner of game %d of %d" % (k, t)) for k in range(1, t + 1))
+    reader.finish()
+    return winners
+
+
+def judge(inp, got, expected):
+    for k, (g, e) in enumerate(zip(got, expected), 1):
+        if g != e:
+            return "game %d of %d (n = %d): expected %d, got %d" % (k, len(inp), len(inp[k - 1]), e, g)
+    return None
+"""
+
     def parse_input(self, text: str) -> tuple[str, ...]:
         lines = input_lines(text)
         t = parse_int(require_line(lines, 0, "t, the number of games"), 1, "t", 1, MAX_T)

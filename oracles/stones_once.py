@@ -153,6 +153,29 @@ class StonesOnce(Game):
     max_size = MAX_N * MAX_S
 
     # ---- input ---------------------------------------------------------------------------
+    #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
+    standalone_code = """
+def parse_input(text):
+    lines = input_lines(text)
+    n = parse_int(require_line(lines, 0, "n, the number of piles"), 1, "n", 1, 10 ** 6)
+    piles = []
+    for k in range(n):
+        line = require_line(lines, 1 + k, "pile %d of n = %d" % (k + 1, n))
+        piles.append(parse_int(line, k + 2, "pile %d of %d" % (k + 1, n), 1, 60))
+    reject_trailing(lines, 1 + n)
+    return tuple(piles)
+
+
+def read_answer(reader, inp):
+    answer = reader.word(("YES", "NO"), "YES or NO")
+    reader.finish()
+    return answer
+
+
+def judge(inp, got, expected):
+    return None if got == expected else "expected %s, got %s" % (expected, got)
+"""
+
     def parse_input(self, text: str) -> tuple[int, ...]:
         lines = input_lines(text)
         n = parse_int(require_line(lines, 0, "n, the number of piles"), 1, "n", 1, MAX_N)

@@ -102,6 +102,31 @@ class StringCut(Game):
     oracle_reach = 120
     max_size = MAX_LEN
 
+    #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone):
+    #: only the smallest winning cut is right, so the answer file's cut is the one to give
+    standalone_code = """
+def parse_input(text):
+    return parse_word(text, "abcdefghijklmnopqrstuvwxyz", 5000, "string")
+
+
+def read_answer(reader, inp):
+    position = None
+    if reader.word(("First", "Second"), "First or Second") == "First":
+        position = reader.integer(1, len(inp), "the cut position after First")
+    reader.finish()
+    return position
+
+
+def judge(inp, got, expected):
+    if got == expected:
+        return None
+    if expected is None:
+        return "the first player loses (Second), but the answer claims First with cut %d" % got
+    if got is None:
+        return "the first player wins by cutting at %d, but the answer says Second" % expected
+    return "cut %d is not the smallest winning cut, which is %d" % (got, expected)
+"""
+
     def parse_input(self, text: str) -> str:
         return parse_word(text, string.ascii_lowercase, "lowercase letters a-z", MAX_LEN, "string")
 

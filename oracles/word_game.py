@@ -99,6 +99,22 @@ class WordGame(Game):
     oracle_reach = MAX_LEN
     max_size = MAX_LEN
 
+    #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
+    standalone_code = """
+def parse_input(text):
+    return parse_word(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 40, "word")
+
+
+def read_answer(reader, inp):
+    winner = reader.word(("Alice", "Bob"), "Alice or Bob")
+    reader.finish()
+    return winner
+
+
+def judge(inp, got, expected):
+    return None if got == expected else "expected %s, got %s" % (expected, got)
+"""
+
     def parse_input(self, text: str) -> str:
         return parse_word(text, LETTERS, "uppercase letters A-Z", MAX_LEN, "word")
 

@@ -122,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves")
     e.add_argument("game")
     e.add_argument("input", metavar="FILE", help="an input file, or - for stdin")
+
+    from gamecert.commands.tests_cmd import add_parser as add_tests_parser
+
+    add_tests_parser(sub)
     return parser
 
 
@@ -235,6 +239,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from gamecert.commands.show import show_command
 
         return show_command(args)
+    if args.command == "tests":
+        from gamecert.commands.tests_cmd import run_tests_command
+
+        return run_tests_command(args)
     if args.command == "new-game":
         from gamecert.commands.new_game import new_game_command
 

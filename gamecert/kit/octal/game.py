@@ -140,6 +140,102 @@ def _last_move_to(digits: tuple[int, ...], table: list[int], h: int, target: int
     return None
 
 
+_STANDALONE = """
+CODE_DIGITS = @DIGITS@
+
+
+def parse_input(text):
+    lines = input_lines(text)
+    m = parse_int(require_line(lines, 0, "m, the number of heaps"), 1, "m", 1, @MAX_HEAPS@)
+    line = require_line(lines, 1, "%d heap sizes separated by single spaces" % m)
+    reject_spaces(line, 2)
+    fields = line.split(" ")
+    if len(fields) != m:
+        raise Invalid("line 2: expected m = %d heap sizes separated by single spaces, got %d fields" % (m, len(fields)))
+    for tok in fields:
+        if not tok:
+            raise Invalid("line 2: two spaces in a row")
+    heaps = tuple(parse_int(tok, 2, "a heap size", 1, @MAX_HEAP@) for tok in fields)
+    reject_trailing(lines, 2)
+    return heaps
+
+
+def read_answer(reader, inp):
+    if reader.word(("First", "Second"), "First or Second") == "Second":
+        reader.finish()
+        return ("Second", None)
+    i = reader.integer(1, INT32[1], "the heap i of the move 'i a b'")
+    x = reader.integer(0, @MAX_HEAP@, "the heap a of the move 'i a b'")
+    y = reader.integer(0, @MAX_HEAP@, "the heap b of the move 'i a b'")
+    reader.finish()
+    return ("First", (i, max(x, y), min(x, y)))
+
+
+def digit(taken):
+    return CODE_DIGITS[taken] if taken < len(CODE_DIGITS) else 0
+
+
+def options(n):
+    for j, d in enumerate(CODE_DIGITS):
+        rest = n - j
+        if rest < 0:
+            break
+        if d & 1 and rest == 0 and j > 0:
+            yield ()
+        if d & 2 and rest > 0 and j > 0:
+            yield (rest,)
+        if d & 4 and rest >= 2:
+            for a in range(1, rest // 2 + 1):
+                yield (a, rest - a)
+
+
+def grundy_values(top):
+    g = [0] * (top + 1)
+    for n in range(1, top + 1):
+        seen = set()
+        for left in options(n):
+            value = 0
+            for h in left:
+                value ^= g[h]
+            seen.add(value)
+        m = 0
+        while m in seen:
+            m += 1
+        g[n] = m
+    return g
+
+
+_VALUES = []
+
+
+def judge(inp, got, expected):
+    if len(_VALUES) <= max(inp):
+        _VALUES[:] = grundy_values(max(inp))
+    g = _VALUES
+    total = 0
+    for h in inp:
+        total ^= g[h]
+    winner, move = got
+    if winner == "Second":
+        return None if total == 0 else "wrong winner: the first player wins (Grundy xor %d); got Second" % total
+    if total == 0:
+        return "wrong winner: the second player wins (Grundy xor 0); got First"
+    i, a, b = move
+    if not 1 <= i <= len(inp):
+        return "illegal move: there is no heap %d" % i
+    h = inp[i - 1]
+    taken = h - a - b
+    parts = (a > 0) + (b > 0)
+    bit = (1, 2, 4)[parts]
+    if taken < 0 or (parts < 2 and taken == 0) or not digit(taken) & bit:
+        return "illegal move: heap %d (%d) -> %d %d" % (i, h, a, b)
+    after = total ^ g[h] ^ g[a] ^ g[b]
+    if after:
+        return "losing move: heap %d (%d) -> %d %d leaves Grundy xor %d, not 0" % (i, h, a, b, after)
+    return None
+"""
+
+
 class OctalHeapGame(Game):
     """Heaps of tokens under an octal code; the player who cannot move loses.
 
@@ -194,6 +290,14 @@ class OctalHeapGame(Game):
         big = tuple(h for h in (top, top - 1, top // 2 + 1, 7) if 1 <= h <= top)[: self.max_heaps]
         out.append((self.format_input(big), self.format_answer(self.oracle(big))))
         return tuple(out)
+
+    @property
+    def standalone_code(self) -> str:
+        """The validator's and checker's part of a test package (`gamecert tests`,
+        :mod:`gamecert.kit.standalone`): the input rules, and any winning move accepted, judged
+        from Grundy values the checker computes from the code's digits by the mex rule."""
+        return _STANDALONE.replace("@DIGITS@", repr(tuple(self.octal.digits))).replace(
+            "@MAX_HEAPS@", str(self.max_heaps)).replace("@MAX_HEAP@", str(self.max_heap))
 
     def parse_input(self, text: str) -> tuple[int, ...]:
         lines = input_lines(text)

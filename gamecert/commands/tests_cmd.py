@@ -1,0 +1,100 @@
+"""``gamecert tests GAME --out DIR`` (write a test package) and ``--check DIR`` (re-run one).
+
+Exit status: 0 the package is sound (every right program and solver passes every test, the
+validator accepts every test, the checker agrees with gamecert's judge); 1 a fault in it; 2 a
+usage or input error. Wrong programs that survive are listed, and do not change the status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gamecert.errors import UsageError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    t = sub.add_parser("tests", help="write a small test set that kills every known wrong solution, with its kill matrix")
+    t.add_argument("game")
+    where = t.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", default=None, metavar="DIR", help="write the package here (replaced if it exists)")
+    where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix")
+    t.add_argument("--against", nargs="+", default=[], metavar="FILE|DIR",
+                   help="more wrong programs (sources in any language gamecert compiles, or folders of them)")
+    t.add_argument("--max-tests", type=int, default=100, metavar="N", help="at most N tests (default 100)")
+    t.add_argument("--per-family", type=int, default=24, metavar="N",
+                   help="inputs of each designed family in the plan (default 24: the first 12 and 12 spread out)")
+    t.add_argument("--per-space", type=int, default=300, metavar="N",
+                   help="smallest inputs of each exhaustive space in the plan (default 300)")
+    t.add_argument("--search-seconds", type=float, default=60.0, metavar="S",
+                   help="runs spent looking for an input that kills a wrong program the chosen tests miss (default 60)")
+    t.add_argument("--mutant-seconds", type=float, default=10.0, metavar="S",
+                   help="in-process time for each mutant on the plan (default 10)")
+    t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all)")
+
+
+def run_tests_command(args: argparse.Namespace) -> int:
+    from gamecert.engine import registry
+    from gamecert.engine import testpack as tp
+
+    for name in ("max_tests", "per_family", "per_space"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.max_mutants is not None and args.max_mutants < 0:
+        raise UsageError(f"--max-mutants must be at least 0, got {args.max_mutants}")
+    if not args.search_seconds >= 0 or not args.mutant_seconds > 0:
+        raise UsageError("--search-seconds must be >= 0 and --mutant-seconds > 0")
+    if not sys.platform.startswith("linux"):  # the runner's sandbox needs Linux (as cli.require_sandbox_platform says)
+        raise UsageError(f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}")
+    entry = registry.get(args.game)
+    knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
+                     args.max_mutants)
+
+    import time
+
+    start = time.perf_counter()
+
+    def say(text: str) -> None:
+        print(f"[{time.perf_counter() - start:6.1f} s] {text}", file=sys.stderr, flush=True)
+
+    if args.check is not None:
+        folder = Path(args.check)
+        outcome = tp.check(entry, folder, args.against, knobs, say)
+        print(_matrix(outcome))
+    else:
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out {out}: exists and is not a folder")
+        tmp = tp.atomic_out(out)
+        try:
+            outcome = tp.build(entry, tmp, args.against, knobs, say)
+            tp.commit_out(tmp, out)
+        finally:
+            if tmp.exists():
+                import shutil
+
+                shutil.rmtree(tmp, ignore_errors=True)
+        print(_matrix(outcome))
+        print(f"package: {out}")
+    return 1 if outcome.faults else 0
+
+
+def _matrix(o: object) -> str:
+    from gamecert.engine.testpack import mutation_score
+
+    lines = []
+    width = max([len(p.name) for p in o.programs] + [8])
+    lines.append(f"{'program':<{width}}  kills  killed by")
+    for p in o.programs:
+        ks = o.killed(p.name, o.program_rows)
+        tag = " (right)" if p.kind == "right" else ""
+        shown = ", ".join(f"{k + 1:02d}:{o.program_rows[p.name][k]}" for k in ks[:12]) + (" ..." if len(ks) > 12 else "")
+        lines.append(f"{p.name:<{width}}  {len(ks):>5}  {shown or ('passes every test' if tag else 'SURVIVES')}{tag}")
+    killed, non_eq = mutation_score(o)
+    lines.append(f"tests: {len(o.tests)}; mutation score {killed}/{non_eq} non-equivalent mutants killed; "
+                 f"{len(o.equivalent)} equivalent, {len(o.undecided)} undecided, of {len(o.mutant_names)}")
+    wrong = [p for p in o.programs if p.kind != "right"]
+    lines.append(f"wrong programs killed: {len(wrong) - len(o.survivors)}/{len(wrong)}")
+    lines.extend(f"FAULT: {f}" for f in o.faults)
+    return "\n".join(lines)

@@ -1,0 +1,413 @@
+"""A strong, small test set for problem setters (``gamecert tests GAME``): which inputs, and why.
+
+The plan's inputs (the *pool*) are the samples, the largest inputs, the designed families
+(coverage and worst cases, up to ``per_family`` of each) and the smallest inputs of each
+exhaustive space (up to ``per_space``). The wrong programs are the mutants of the registered
+fast solvers (:mod:`gamecert.engine.mutants`, judged in-process), the project's own wrong
+programs (``tests/wrong/GAME/*.py`` and ``examples/GAME/wrong*.py``) and the user's
+(``--against``), both run as stdin/stdout programs through the engine's runner with the game's
+limits.
+
+The chosen tests: the samples, the largest inputs and one test from each family (the one that
+kills the most), then greedy set cover over the rest of the pool, smallest first among equals,
+until every mutant some pool input kills is killed or ``max_tests`` is reached. A wrong program
+the chosen tests do not kill is looked for on every family input and the pool, through the
+runner, and the first input that kills it is added. Multi-game formats pack small tests into
+files of up to ``max_batch`` games. The final kill matrix is measured on the final files.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamecert.engine import mutants as mutants_mod
+from gamecert.engine.judge import expected_answer
+from gamecert.engine.limits import game_limits
+from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.errors import AnswerError, GamecertError
+from gamecert.kit.tokens import verdict_of
+
+#: kills of one mutant collected before it is left alone (the set cover needs a few, not all)
+KILL_CAP = 6
+#: (program, input text) -> (verdict, why, stdout) of runs made during one build (each run once)
+_RUNS: dict[tuple[str, str], tuple[str, str, str]] = {}
+#: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
+TLE_CAP = 3
+
+
+class PackageError(GamecertError):
+    """A test package could not be made or checked (one line)."""
+
+
+@dataclass
+class Test:
+    """One input of the pool or of the package."""
+
+    __test__ = False  # not a pytest test class (the doctest run collects this module)
+
+    instance: Any
+    text: str
+    origin: str  # "sample 1", "largest 2", "family NAME #k", "exhaustive SPACE size s", "packed"
+    group: str  # "samples", "largest", "family:NAME", "exhaustive", "packed"
+    expected_text: str = ""
+    parts: list[int] = field(default_factory=list)  # pool indices a packed test holds
+
+    @property
+    def bytes(self) -> int:
+        return len(self.text.encode())
+
+
+@dataclass
+class Program:
+    """A wrong or right stdin/stdout program, or a mutant (``mutant`` set)."""
+
+    name: str
+    spec: str
+    kind: str  # "mutant", "project", "user", "right"
+    what: str = ""
+    mutant: Any = None
+
+
+def _spread(items: Iterator[Any], count: int, keep: int, seconds: float = 1.0) -> list[tuple[int, Any]]:
+    """The first ``keep // 2`` items and up to ``keep - keep // 2`` more spread evenly over
+    ``count``, listing items for at most ``seconds`` (a family of huge inputs gives fewer)."""
+    if count <= keep:
+        wanted = set(range(count))
+    else:
+        head = keep // 2
+        step = max(1, (count - head) // max(1, keep - head))
+        wanted = set(range(head)) | set(range(head + step - 1, count, step))
+    last = max(wanted, default=-1)
+    deadline = time.perf_counter() + seconds
+    out = []
+    for k, x in enumerate(items):
+        if k in wanted:
+            out.append((k, x))
+        if k >= last or len(out) >= keep or (out and time.perf_counter() > deadline):
+            break
+    return out
+
+
+def families(entry: Any) -> list[Any]:
+    s = entry.strategies
+    return list(getattr(s, "coverage", lambda: [])()) + list(getattr(s, "worst_cases", lambda: [])())
+
+
+#: input bytes each family may bring into the plan (at least one input each)
+FAMILY_BYTES = 4 << 20
+
+
+def build_pool(entry: Any, per_family: int = 24, per_space: int = 300) -> list[Test]:
+    """The plan's inputs, de-duplicated by text, in priority order: every family brings up to
+    ``per_family`` inputs and :data:`FAMILY_BYTES` bytes (at least one input)."""
+    game = entry.game
+    pool: list[Test] = []
+    seen: set[str] = set()
+
+    def add(instance: Any, origin: str, group: str) -> None:
+        text = game.format_input(instance)
+        if text not in seen:
+            seen.add(text)
+            pool.append(Test(instance, text, origin, group))
+
+    for k, (text, _) in enumerate(game.samples, 1):
+        add(game.parse_input(text), f"sample {k}", "samples")
+    for k, inst in enumerate(entry.strategies.largest(), 1):
+        add(inst, f"largest {k}", "largest")
+    for fam in families(entry):
+        used = 0
+        for k, inst in _spread(iter(fam.instances()), fam.count, per_family):
+            if used and used + len(game.format_input(inst)) > FAMILY_BYTES:
+                break
+            add(inst, f"{fam.kind} family {fam.name} #{k + 1}", f"family:{fam.name}")
+            used += len(pool[-1].text) if pool[-1].instance is inst else 0
+    for space in game.exhaustive_spaces():
+        taken = 0
+        for size in space.sizes:
+            for inst in space.instances(size):
+                if taken >= per_space:
+                    break
+                add(inst, f"exhaustive {space.name} size {size}", "exhaustive")
+                taken += 1
+    return pool
+
+
+def expected_texts(entry: Any, tests: Sequence[Test]) -> list[Any]:
+    """The right answer of each test (oracle, else every fast solver, agreeing), its text set."""
+    game = entry.game
+    answers = []
+    for t in tests:
+        answer, _ = expected_answer(entry, t.instance, every=True)
+        answers.append(answer)
+        t.expected_text = game.format_answer(answer)
+    return answers
+
+
+_BOUNDS: dict[tuple[str, str], float] = {}
+
+
+def _bound(entry: Any, test: Test) -> float:
+    """A mutant's in-process time per call: ten times the slowest registered solver's, at least
+    0.5 s (measured once per input)."""
+    key = (entry.name, test.text)
+    if key not in _BOUNDS:
+        if len(_BOUNDS) > 20_000:
+            _BOUNDS.clear()
+        _BOUNDS[key] = _measure_bound(entry, test.instance)
+    return _BOUNDS[key]
+
+
+def _measure_bound(entry: Any, instance: Any) -> float:
+    slowest = 0.0
+    for fn in entry.solvers.values():
+        start = time.perf_counter()
+        fn(instance)
+        slowest = max(slowest, time.perf_counter() - start)
+    return max(0.5, 10 * slowest)
+
+
+# ---- programs ---------------------------------------------------------------------------------
+
+def project_programs(entry: Any) -> tuple[list[Program], list[Program]]:
+    """(wrong, right) programs the project keeps for the game, where its folders are present."""
+    from gamecert.engine import registry
+
+    source, _ = registry._source_of(entry.name)  # noqa: SLF001 - where the game's folders are
+    if source.kind not in ("project", "folder"):
+        return [], []
+    root = Path(source.where)
+    wrong = sorted((root / "tests" / "wrong" / entry.name).glob("*.py"))
+    wrong += sorted((root / "examples" / entry.name).glob("wrong*.py"))
+    right = sorted((root / "examples" / entry.name).glob("correct*.py"))
+
+    def what(p: Path) -> str:
+        first = p.read_text(errors="replace").splitlines()[:1]
+        return first[0][len("# kind: "):] if first and first[0].startswith("# kind: ") else ""
+
+    wrong_programs = [Program(f"{p.parent.name}/{p.stem}" if p.parent.name != entry.name else p.stem, str(p), "project", what(p))
+                      for p in wrong]
+    for prog in wrong_programs:
+        if "examples" in prog.spec:
+            prog.name = f"examples/{Path(prog.spec).stem}"
+    return wrong_programs, [Program(f"examples/{p.stem}", str(p), "right") for p in right]
+
+
+def user_programs(paths: Sequence[str]) -> list[Program]:
+    """``--against`` files and folders (a folder: every source file in it)."""
+    from gamecert.engine import toolchains
+
+    out: list[Program] = []
+    for spec in paths:
+        p = Path(spec)
+        if p.is_dir():
+            files = sorted(f for f in p.iterdir() if f.is_file() and toolchains.language_of(f) is not None)
+            if not files:
+                raise PackageError(f"--against {spec}: the folder holds no source file of a known language")
+            out.extend(Program(f.name, str(f), "user") for f in files)
+        elif p.exists():
+            out.append(Program(p.name, str(p), "user"))
+        else:
+            raise PackageError(f"--against {spec}: no such file or folder")
+    return out
+
+
+def run_verdict(entry: Any, runner: Any, test: Test, expected: Any) -> tuple[str, str, str]:
+    """(verdict, why, stdout) of one run, judged as gamecert judges a candidate."""
+    result = runner.run(test.text)
+    if result.status != "ok":
+        return result.status.upper(), result.describe(), ""
+    game = entry.game
+    if game.max_batch > 1 and len(game.split(test.instance)) > 1:
+        try:
+            got = game.parse_answer(result.stdout, test.instance)
+        except AnswerError as exc:
+            return str(exc.verdict), str(exc), result.stdout
+        singles = game.split(test.instance)
+        for k, (single, part, exp) in enumerate(zip(singles, game.split_answer(test.instance, got),
+                                                     game.split_answer(test.instance, expected)), 1):
+            why = game.judge(single, part, exp)
+            if why is not None:
+                return "WA", f"game {k} of {len(singles)}: {why}", result.stdout
+        return "OK", "", result.stdout
+    verdict, why = verdict_of(game, test.instance, result.stdout, expected)
+    return verdict.value, why, result.stdout
+
+
+def open_program(program: Program, entry: Any) -> Any:
+    try:
+        candidate = Candidate.parse(program.spec)
+    except GamecertError as exc:
+        raise PackageError(f"program {program.spec}: {exc}") from None
+    return open_runner(candidate, game_limits(entry.game))
+
+
+def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Sequence[Any],
+                seconds: float, extra: Callable[[], Iterator[Any]] | None = None) -> tuple[Test, Any] | None:
+    """The first input that kills ``program``: every family input, one family after another in
+    turn, then the rest of the pool; at most ``seconds`` of runs."""
+    deadline = time.perf_counter() + seconds
+    game = entry.game
+    with open_program(program, entry) as runner:
+        for item in _round_robin(entry, pool, answers):
+            if time.perf_counter() > deadline:
+                return None
+            test, expected = item
+            if expected is None:
+                expected = expected_answer(entry, test.instance, every=True)[0]
+            verdict, _, _ = run_verdict(entry, runner, test, expected)
+            if verdict != "OK":
+                test.expected_text = game.format_answer(expected)
+                return test, expected
+    return None
+
+
+def _round_robin(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> Iterator[tuple[Test, Any]]:
+    """The pool first (smallest first), then every family input, the families in turn."""
+    game = entry.game
+    seen = set()
+    for k in sorted(range(len(pool)), key=lambda k: pool[k].bytes):
+        seen.add(pool[k].text)
+        yield pool[k], answers[k]
+    iterators = [((fam.name, fam.kind), iter(fam.instances())) for fam in families(entry)]
+    counters = dict.fromkeys((n for n, _ in iterators), 0)
+    while iterators:
+        for name_it in list(iterators):
+            name, it = name_it
+            x = next(it, None)
+            if x is None:
+                iterators.remove(name_it)
+                continue
+            counters[name] += 1
+            text = game.format_input(x)
+            if text in seen:
+                continue
+            seen.add(text)
+            yield Test(x, text, f"{name[1]} family {name[0]} #{counters[name]}", f"family:{name[0]}"), None
+
+
+def pack(entry: Any, tests: list[Test], keep: set[int]) -> list[Test]:
+    """Multi-game formats: tests not in ``keep`` (by index) merged, in order, into files of up to
+    ``max_batch`` games; ``parts`` records which tests each file holds."""
+    game = entry.game
+    if game.max_batch <= 1:
+        return tests
+    out: list[Test] = []
+    batch: list[int] = []
+
+    def flush() -> None:
+        if not batch:
+            return
+        if len(batch) == 1:
+            out.append(tests[batch[0]])
+        else:
+            inst = game.merge([tests[k].instance for k in batch])
+            out.append(Test(inst, game.format_input(inst), "packed: " + "; ".join(tests[k].origin for k in batch),
+                            "packed", parts=list(batch)))
+        batch.clear()
+
+    count = 0
+    for k, t in enumerate(tests):
+        if k in keep:
+            out.append(t)
+            continue
+        n = len(game.split(t.instance))
+        if count + n > game.max_batch:
+            flush()
+            count = 0
+        batch.append(k)
+        count += n
+    flush()
+    return out
+
+
+def greedy_cover(candidates: Sequence[int], kills: dict[int, set[str]], sizes: dict[int, int],
+                 covered: set[str], room: int) -> list[int]:
+    """Greedy set cover: repeatedly the test killing the most not yet killed, the smallest among
+    equals (then the earliest), until none adds a kill or ``room`` tests are taken.
+
+    >>> greedy_cover([0, 1, 2], {0: {"a"}, 1: {"a", "b"}, 2: {"c"}}, {0: 1, 1: 5, 2: 2}, set(), 5)
+    [1, 2]
+    """
+    chosen: list[int] = []
+    covered = set(covered)
+    left = list(candidates)
+    while len(chosen) < room:
+        best = max(left, key=lambda k: (len(kills.get(k, set()) - covered), -sizes[k], -k), default=None)
+        if best is None or not kills.get(best, set()) - covered:
+            break
+        chosen.append(best)
+        covered |= kills[best]
+        left.remove(best)
+    return chosen
+
+
+def mutant_matrix(entry: Any, muts: Sequence[Any], tests: Sequence[Test], answers: Sequence[Any],
+                  kill_cap: int, budget: float) -> list[mutants_mod.MutantResult]:
+    """Each mutant on ``tests`` (smallest first), in-process under time bounds."""
+    bounds = [_bound(entry, t) for t in tests]
+    order = sorted(range(len(tests)), key=lambda k: tests[k].bytes)
+    return mutants_mod.evaluate(entry.game, entry.solvers, muts, [t.instance for t in tests], answers, bounds,
+                                order=order, kill_cap=kill_cap, budget=budget)
+
+
+def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -> dict[str, list[str]]:
+    """Every registered fast solver on every test, in-process, judged as a program's answer."""
+    game = entry.game
+    out: dict[str, list[str]] = {}
+    for name in sorted(entry.solvers):
+        row = []
+        for t, a in zip(tests, answers):
+            try:
+                text = game.format_answer(entry.solvers[name](t.instance))
+            except Exception as exc:  # noqa: BLE001 - a registered solver's crash is a verdict too
+                row.append(f"RE ({type(exc).__name__})")
+                continue
+            row.append(verdict_of(game, t.instance, text, a)[0].value)
+        out[name] = row
+    return out
+
+
+def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], answers: Sequence[Any],
+                checker: Callable[[str, str, str], tuple[int, str]] | None = None,
+                on_program: Callable[[Program], None] = lambda p: None,
+                cache_runs: bool = True) -> tuple[dict[str, list[str]], list[str]]:
+    """Each program on each test through the runner: verdicts (``-`` where not run after
+    :data:`TLE_CAP` TLEs), and every disagreement between ``checker`` and gamecert's judge."""
+    matrix: dict[str, list[str]] = {}
+    disagreements: list[str] = []
+    cache = _RUNS if cache_runs else {}
+    code_of = {"OK": 0, "WA": 1, "PE": 2}
+    judged: dict[tuple[int, str], tuple[int, str]] = {}  # the same output of one test is judged once
+    for program in programs:
+        on_program(program)
+        row: list[str] = []
+        tles = 0
+        with open_program(program, entry) as runner:
+            for k, (t, a) in enumerate(zip(tests, answers)):
+                if tles >= TLE_CAP:
+                    row.append("-")
+                    continue
+                key = (program.spec, t.text)
+                if key not in cache:
+                    cache[key] = run_verdict(entry, runner, t, a)
+                verdict, _, stdout = cache[key]
+                tles += verdict == "TLE"
+                row.append(verdict)
+                if checker is not None and verdict in code_of:
+                    if (k, stdout) not in judged:
+                        judged[k, stdout] = checker(t.text, stdout, t.expected_text)
+                    code, why = judged[k, stdout]
+                    if code != code_of[verdict]:
+                        disagreements.append(f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
+                                             f"exits {code} ({why[:100]})")
+        matrix[program.name] = row
+    return matrix, disagreements
+
+
+def pairs(items: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+    return itertools.pairwise(items)

@@ -1,0 +1,309 @@
+"""``gamecert tests GAME``: test packages for problem setters.
+
+What is checked:
+- a package for every registered game (small knobs, one build per game per session), judged by
+  its own ``checker.py`` alone in a standalone loop (each program run here as a plain
+  subprocess under the problem's CPU and memory limits, the checker run with ``python -I -S``
+  so it cannot import gamecert): every wrong program the project keeps is rejected, every right
+  one passes every test; the validator accepts every test;
+- the validator rejects broken inputs (and gamecert's parser agrees), per game;
+- the checker gives gamecert's verdict on a battery of outputs (right, other right answers,
+  wrong, PE) per game, and a deliberately lax checker is caught by that battery;
+- the equivalent-mutant rule: a mutant no planned input kills is equivalent and left out of
+  the score; one killed only by a planned input outside the package is a survivor;
+- the mutants: every operator kind is made; a known equivalent mutant is not killed;
+- usage errors are one line with exit 2.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamecert.engine import mutants as mutants_mod
+from gamecert.engine import registry
+from gamecert.engine import testpack as tp
+from gamecert.engine import testset as ts
+from gamecert.kit.standalone import program as standalone_program
+from gamecert.kit.tokens import verdict_of
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
+#: small knobs: the package is built in seconds, not minutes
+KNOBS = tp.Knobs(max_tests=60, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
+_BUILT: dict[str, tuple[Path, tp.Outcome]] = {}
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory):
+    def get(name: str) -> tuple[Path, tp.Outcome]:
+        if name not in _BUILT:
+            out = tmp_path_factory.mktemp(f"pkg-{name}")
+            _BUILT[name] = (out, tp.build(registry.get(name), out, [], KNOBS))
+        return _BUILT[name]
+
+    return get
+
+
+def _limits(game):
+    def apply() -> None:
+        cpu = int(game.time_limit + 0.999)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        mem = game.memory_limit_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+
+    return apply
+
+
+def _judge_alone(package: Path, program: Path, game) -> list[int]:
+    """A standalone judge: run ``program`` on each test (a plain subprocess under the problem's
+    CPU and memory limits), then ``checker.py`` (``python -I -S``: no gamecert, no site packages)
+    on its output. The checker's exit code per test (a crashed or killed run: 4); stops at the
+    first rejection."""
+    codes = []
+    for test in sorted(p for p in (package / "tests").iterdir() if "." not in p.name):
+        with open(test, "rb") as stdin:
+            run = subprocess.run([sys.executable, "-I", str(program)], stdin=stdin, capture_output=True,
+                                 preexec_fn=_limits(game), timeout=60)
+        if run.returncode != 0:
+            codes.append(4)
+            break
+        out = package / "out.txt"
+        out.write_bytes(run.stdout)
+        check = subprocess.run([sys.executable, "-I", "-S", str(package / "checker.py"), str(test), str(out),
+                                f"{test}.a"], capture_output=True, timeout=60)
+        assert check.returncode in (0, 1, 2), check.stderr
+        codes.append(check.returncode)
+        if check.returncode:
+            break
+    return codes
+
+
+#: building a package runs every wrong program through the sandbox (TLE programs at the full time
+#: limit) and the mutants on inputs of up to 3 MB: 80 s (word_game) to 8 minutes (stones_once) on a
+#: loaded 2-core machine. The default run builds word_game's; GAMECERT_TESTSET_GAMES=all (or a
+#: comma-separated list) builds the others too.
+_PACKAGE_GAMES = os.environ.get("GAMECERT_TESTSET_GAMES", "word_game")
+PACKAGE_GAMES = GAMES if _PACKAGE_GAMES == "all" else tuple(g for g in GAMES if g in _PACKAGE_GAMES.split(","))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PACKAGE_GAMES)
+def test_package_judged_by_its_own_checker(name, packages):
+    """The package alone (its tests, its checker.py, no gamecert) rejects every wrong program the
+    project keeps (tests/wrong/GAME, examples/GAME/wrong.py) and passes the right one; gamecert's
+    own matrix says the same, and the package states its proof."""
+    out, outcome = packages(name)
+    game = registry.get(name).game
+    assert not outcome.faults, outcome.faults
+    wrong = sorted((ROOT / "tests" / "wrong" / name).glob("*.py")) + [ROOT / "examples" / name / "wrong.py"]
+    for program in wrong:
+        codes = _judge_alone(out, program, game)
+        assert codes and codes[-1] != 0, f"{program.name} passes every test of the package"
+    codes = _judge_alone(out, ROOT / "examples" / name / "correct.py", game)
+    assert codes == [0] * len(outcome.tests)
+    assert not outcome.survivors
+    readme = (out / "README.md").read_text()
+    assert "validator.py accepts every test: yes" in readme and "mutation score:" in readme
+    header = (out / "kills.csv").read_text().splitlines()[0].split(",")
+    assert header[:3] == ["test", "origin", "bytes"] and len(header) == 3 + len(outcome.programs) + len(outcome.mutant_names)
+    # samples first
+    first = (out / "tests" / "01").read_text()
+    assert first == game.samples[0][0]
+    for t in (out / "tests").iterdir():
+        if "." not in t.name:
+            v = subprocess.run([sys.executable, "-I", "-S", str(out / "validator.py"), str(t)], capture_output=True)
+            assert v.returncode == 0, (t.name, v.stderr)
+
+
+BROKEN_INPUTS = {
+    "word_game": ["", "\n", "abc\n", "AB C\n", " AB\n", "A" * 41 + "\n", "AB\nCD\n", "AB\t\n", "É\n"],
+    "string_cut": ["", "ABC\n", "ab c\n", "a" * 5001 + "\n", "ab\n\nx\n", "ab \n"],
+    "digit_game": ["", "0\n", "101\n" + "1\n1\n" * 101, "1\n2\n1\n", "1\n1\n0\n", "1\n2\n05\n", "1\n1001\n" + "1" * 1001 + "\n",
+                   "2\n1\n1\n", "1\n1\n1\nextra\n", "01\n1\n1\n", "1\n 1\n1\n", "1\n1\n+\n"],
+    "stones_once": ["", "0\n", "1\n61\n", "1\n0\n", "2\n1\n", "1\n1\n1\n", "1\n-1\n", "1\n 5\n", "1\n05\n"],
+    "dawson_kayles": ["", "0\n\n", "1\n0\n", "1\n1001\n", "2\n1  2\n", "2\n1\n", "1\n1 \n", "101\n" + " ".join(["1"] * 101) + "\n",
+                      "1\n1\n1\n", "1\n01\n"],
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_validator_rejects_broken_inputs(name, tmp_path):
+    """Each broken input: validator.py exits 3 with a reason, and gamecert's parser refuses it
+    too; every sample and a few family inputs are accepted by both."""
+    entry = registry.get(name)
+    path = tmp_path / "validator.py"
+    path.write_text(standalone_program("validator", name, entry.game.standalone_code))
+    for text in BROKEN_INPUTS[name]:
+        run = subprocess.run([sys.executable, "-I", "-S", str(path)], input=text.encode(), capture_output=True)
+        assert run.returncode == 3 and run.stderr.startswith(b"FAIL "), (text[:30], run.returncode)
+        with pytest.raises(Exception):  # noqa: B017, PT011 - any InputError
+            entry.game.parse_input(text)
+    good = [s for s, _ in entry.game.samples] + [entry.game.format_input(x) for space in entry.game.exhaustive_spaces()
+                                                  for x in itertools.islice(space.all(), 5)]
+    for text in good:
+        run = subprocess.run([sys.executable, "-I", "-S", str(path)], input=text.encode(), capture_output=True)
+        assert run.returncode == 0, (text[:30], run.stderr)
+
+
+def _variants(text: str, alternatives: tuple[str, ...]) -> list[str]:
+    """Outputs made from a right one: tokens changed, dropped, doubled, written wrongly."""
+    toks = text.split()
+    out = [text, text.replace("\n", "\r\n"), "\t" + text + "  \n\n", "", text + " x\n", " ".join(toks) + "\n"]
+    for k, tok in enumerate(toks):
+        if 3 <= k < len(toks) - 2:  # a long output: its first three and last two tokens
+            continue
+        forms = [tok.lower(), tok.upper(), "0" + tok, "+" + tok, tok + "\u00a0", tok + "\x00", "-0", "-" + tok,
+                 "99999999999999999999", "4294967296", "1.0", *alternatives]
+        if tok.lstrip("-").isdigit():
+            forms += [str(int(tok) + 1), str(int(tok) - 1), "0"]
+        for form in forms:
+            out.append(" ".join(toks[:k] + [form] + toks[k + 1:]) + "\n")
+        out.append(" ".join(toks[:k] + toks[k + 1:]) + "\n")
+        out.append(" ".join(toks[:k + 1] + [tok] + toks[k + 1:]) + "\n")
+    return out
+
+
+ALTERNATIVES = {"word_game": ("Alice", "Bob"), "string_cut": ("First", "Second", "First 1", "First 2"),
+                "digit_game": ("1", "2", "3"), "stones_once": ("YES", "NO"),
+                "dawson_kayles": ("First", "Second", "First 1 0 0", "First 1 1 0")}
+
+
+def _battery_disagreements(name: str, checker) -> tuple[int, list[str]]:
+    entry = registry.get(name)
+    game = entry.game
+    inputs = [game.parse_input(s) for s, _ in game.samples] + [x for space in game.exhaustive_spaces()
+                                                                  for x in itertools.islice(space.all(), 12)]
+    seen, bad = 0, []
+    for inst in inputs:
+        expected = entry.game.oracle(inst) if game.size(inst) <= game.oracle_reach else entry.solvers[sorted(entry.solvers)[0]](inst)
+        text = game.format_input(inst)
+        answer = game.format_answer(expected)
+        outputs = _variants(answer, ALTERNATIVES[name]) + [game.format_answer(s(inst)) for s in entry.solvers.values()]
+        for output in outputs:
+            verdict, _ = verdict_of(game, inst, output, expected)
+            code, why = checker(text, output, answer)
+            seen += 1
+            if code != {"OK": 0, "WA": 1, "PE": 2}[verdict.value]:
+                bad.append(f"{output!r}: gamecert {verdict.value}, checker {code} ({why})")
+    return seen, bad
+
+
+def _checker_of(name: str, code: str, tmp_path: Path):
+    path = tmp_path / f"checker-{name}.py"
+    path.write_text(standalone_program("checker", name, code))
+    return tp._load(path, "check")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_checker_agrees_with_gamecert_on_a_battery(name, tmp_path):
+    """Right outputs (the canonical answer, CRLF, tabs, every registered solver's answer: for
+    dawson_kayles another winning move), wrong ones (other words, case, extra and missing
+    tokens, a no-break space, a NUL) and PE ones (leading zeros, '+', '-0', past int32): the
+    checker's exit code is gamecert's verdict each time."""
+    seen, bad = _battery_disagreements(name, _checker_of(name, registry.get(name).game.standalone_code, tmp_path))
+    assert seen > 200 and not bad, bad[:5]
+
+
+#: deliberately lax standalone parts (fixtures): the battery must catch each
+LAX = {
+    "word_game": lambda code: code.replace('("Alice", "Bob")', '("Alice", "Bob", "alice", "bob")').replace(
+        "return None if got == expected", "return None if got.lower() == expected.lower()"),
+    "digit_game": lambda code: code.replace("zip(got, expected)", "zip(got[:1], expected[:1])"),
+    "string_cut": lambda code: code + "\n\ndef malformed(token):\n    return '' if token.lstrip('+0').isdigit() or token == '0' else 'bad'\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAX))
+def test_battery_catches_a_lax_checker(name, tmp_path):
+    """A checker that is too lenient (a judge ignoring case, or all games but the first, a reader
+    taking '+2' and '02') disagrees with gamecert somewhere in the battery."""
+    code = LAX[name](registry.get(name).game.standalone_code)
+    _, bad = _battery_disagreements(name, _checker_of(name, code, tmp_path))
+    assert bad
+
+
+def test_equivalent_mutant_rule(tmp_path):
+    """word_game, a package of the two samples only: a mutant that no planned input kills
+    (26 -> 27 letter slots) is equivalent and left out of the score; a mutant killed by a
+    sample counts as killed; one killed by a planned input but by no test of the package (the
+    value of a letter seen 40 times) is a survivor, named with the input that kills it."""
+    entry = registry.get("word_game")
+    muts = {m.what + "@" + m.where: m for m in mutants_mod.make_mutants(entry.solvers)}
+    equivalent = next(m for k, m in muts.items() if k.startswith("26 -> 27"))
+    killed_by_sample = next(m for m in muts.values() if m.kind == "condition negated" and m.solver == "closed_form")
+    pool = ts.build_pool(entry, 60, 300)
+    answers = ts.expected_texts(entry, pool)
+    # a mutant that only a 39- or 40-letter count tells apart: row lookup changed for counts with (c - 1) % 3 + 1 == 3
+    only_big = [m for m in muts.values() if m.solver == "count_table" and m.kind == "table entry changed" and "3 -> 4" in m.what]
+    tests = pool[:2]
+    for t, a in zip(tests, answers[:2]):
+        t.expected_text = entry.game.format_answer(a)
+    tp._write_tests(tmp_path, tests, entry, entry.game.standalone_code)
+    chosen = [equivalent, killed_by_sample, *only_big]
+    outcome = tp.measure(entry, tmp_path, tests, answers[:2], chosen, [], [], KNOBS, lambda s: None, pool=(pool, answers))
+    assert outcome.equivalent == [equivalent.name]
+    assert killed_by_sample.name not in outcome.equivalent
+    assert any(v != "OK" for v in outcome.mutant_rows[killed_by_sample.name])
+    killed, non_equivalent = tp.mutation_score(outcome)
+    assert non_equivalent == len(chosen) - 1
+    for m in only_big:
+        if all(v == "OK" for v in outcome.mutant_rows[m.name]):
+            assert any(note.startswith(m.name + ": killed by the planned input") for note in outcome.notes)
+    assert killed == sum(1 for m in chosen if any(v != "OK" for v in outcome.mutant_rows[m.name]))
+
+
+def test_mutants_cover_every_kind():
+    """Across the games' solvers, every kind of change is made, each mutant differs from its
+    solver, and a mutant that swaps an operator is killed by some small input."""
+    kinds = set()
+    for name in GAMES:
+        kinds |= {m.kind for m in mutants_mod.make_mutants(registry.get(name).solvers)}
+    assert kinds == set(mutants_mod.KINDS)
+    entry = registry.get("word_game")
+    m = next(m for m in mutants_mod.make_mutants(entry.solvers) if m.kind == "operator swapped" and m.solver == "closed_form")
+    words = ["A", "AA", "AAA", "AB", "AAB", "ZADACHA"]
+    res = mutants_mod.evaluate(entry.game, entry.solvers, [m], words, [entry.game.oracle(w) for w in words], [1.0] * 6)
+    assert res[0].kills
+
+
+@pytest.mark.parametrize("argv", [
+    ["tests", "no_such_game", "--out", "x"],
+    ["tests", "word_game", "--out", "x", "--max-tests", "0"],
+    ["tests", "word_game", "--out", "x", "--against", "/nonexistent/prog.py"],
+    ["tests", "word_game", "--check", "/nonexistent/package"],
+    ["tests", "word_game"],
+])
+def test_usage_errors_are_one_line(argv, tmp_path):
+    """Bad use: exit 2 and one line on stderr, no traceback."""
+    run = subprocess.run([sys.executable, "-m", "gamecert", *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr and run.stderr.strip().count("\n") == 0
+
+
+@pytest.mark.slow
+def test_check_reads_a_hand_edited_package(packages, tmp_path):
+    """``--check`` reads the package as it is on disk: a wrong answer file, an invalid input and a
+    missing answer file are faults, each named; the rest of the tests are read."""
+    import shutil
+
+    out, outcome = packages("word_game")
+    copy = tmp_path / "pkg"
+    shutil.copytree(out, copy)
+    (copy / "tests" / "01.a").write_text("Bob\n")  # ZADACHA: Alice wins
+    (copy / "tests" / "02").write_text("word\n")  # lowercase: not an input
+    (copy / "tests" / "03.a").unlink()
+    tests, _, faults = tp.read_package(registry.get("word_game"), copy)
+    assert len(tests) == len(outcome.tests) - 1
+    assert any(f.startswith("tests/01.a is not a right answer (WA") for f in faults)
+    assert any(f.startswith("tests/02: not a valid input") for f in faults)
+    assert "tests/03.a is missing" in faults
+    run = subprocess.run([sys.executable, "-m", "gamecert", "tests", "word_game", "--check", str(tmp_path / "nothing")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "no tests/ folder" in run.stderr
