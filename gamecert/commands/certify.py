@@ -255,6 +255,9 @@ def _settings(entry: Any, args: Any) -> _Settings:
         exhaustive_tests = exhaustive_tests_by_count(entry.game, profile)
     report_dir = args.report_dir if args.report_dir is not None else "reports"
     check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
+    from gamecert.engine.gamecode import set_traceback_dir
+
+    set_traceback_dir(report_dir)  # a game error's traceback goes beside the reports
     chosen = getattr(args, "phases", None)
     phases = tuple(p.strip() for p in chosen.split(",") if p.strip()) if chosen else None
     return _Settings(entry, profile, seed, limits, budget, jobs, args.examples, exhaustive_tests, report_dir,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gamecert.engine import gamecode
 from gamecert.engine.execute import Outcome
 from gamecert.engine.judge import Failure, visible
 from gamecert.engine.plan import PHASES
@@ -25,7 +26,7 @@ from gamecert.engine.reports import (
     judge_provenance,
     timestamp,
 )
-from gamecert.errors import OutOfReach
+from gamecert.errors import GameError, OutOfReach
 from gamecert.kit.game import Game
 from gamecert.verdict import Verdict
 
@@ -104,9 +105,12 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
     game = entry.game
     plan = plan if plan is not None else outcome.plan
     try:
-        explanation = game.explain(failure.instance).describe()
+        with gamecode.section(game.name, "explain()"):
+            explanation = game.explain(failure.instance).describe()
     except OutOfReach as exc:
         explanation = f"(no explanation: {exc}; the expected answer comes from {failure.expected_source})"
+    except GameError as exc:  # the fault stands (explain() is not asked for the verdict): kept, and said
+        explanation = f"(no explanation: {exc})"
     result = failure.result
     notes = [*failure.notes, *extra_notes]
     if outcome is not None:

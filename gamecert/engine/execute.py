@@ -21,14 +21,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine import gamecode
 from gamecert.engine.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+from gamecert.errors import GameError
 
 #: after a fault, how much longer than the budget the search for a smaller one may run
 MINIMAL_SWEEP_GRACE = 0.5
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
+#: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
+STOP_GRACE_S = 3.0
 
 
 @dataclass
@@ -130,6 +134,9 @@ class Executor:
         self.leftover: dict[str, list[Chunk]] = {}
         self.rest: dict[str, Iterator[Chunk]] = {}
         self._local = threading.local()
+        #: set when the runners may be stuck (game code past its limit, Ctrl-C): stop waiting soon
+        self.abandon = False
+        self._interrupted_at: float | None = None
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:
@@ -187,8 +194,11 @@ class Executor:
         self.stop.set()
         for _ in self.threads:
             self.tasks.put(None)
+        # a runner stuck in game code (a hang there is reported, not waited for) is left behind:
+        # its thread is a daemon and its processes end with this one
+        until = time.monotonic() + (STOP_GRACE_S if self.abandon else 1e9)
         for t in self.threads:
-            t.join()
+            t.join(None if not self.abandon else max(0.0, until - time.monotonic()))
 
     # ---- results ----------------------------------------------------------------------------
     def _collect(self, block: bool) -> None:
@@ -196,6 +206,14 @@ class Executor:
             try:
                 kind, value = self.results.get(timeout=0.2) if block else self.results.get_nowait()
             except queue.Empty:
+                late = gamecode.overdue()
+                if late is not None:  # game code hangs in a runner: it cannot be stopped, only reported
+                    self.abandon = True
+                    self.stop.set()
+                    raise late
+                if self._interrupted_at is not None and time.monotonic() - self._interrupted_at > STOP_GRACE_S:
+                    self.abandon = True
+                    return
                 if block:
                     continue
                 return
@@ -203,7 +221,7 @@ class Executor:
             if kind == "error":
                 if isinstance(value, KeyboardInterrupt):
                     raise KeyboardInterrupt
-                self.error = self.error or value
+                self.error = self.error or gamecode.blame(value) or value
                 self.stop.set()
             else:
                 self._record(*value)
@@ -228,7 +246,7 @@ class Executor:
             self.outcome.failures.append(outcome.failure)
 
     def _drain(self) -> None:
-        while self.in_flight:
+        while self.in_flight and not self.abandon:
             self._collect(block=True)
 
     def _submit(self, chunk: Chunk, deadline: float | None) -> None:
@@ -260,7 +278,7 @@ class Executor:
                     self._resume(start)
                 self.display.phase(phase.name, deadline)
                 self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
-                if not self.outcome.failures:
+                if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
             failure = self.outcome.failure
             if failure is not None and failure.phase not in ("exhaustive",) and self.error is None:
@@ -270,10 +288,14 @@ class Executor:
             self.outcome.interrupted = True
             self.stop_after = -1
             self.stop.set()
+            self._interrupted_at = time.monotonic()
             try:
                 self._drain()
-            except KeyboardInterrupt:
-                pass
+            except (KeyboardInterrupt, GameError):
+                self.abandon = True
+        except BaseException:
+            self.abandon = True  # the main thread stops on an error: the runners get a grace period
+            raise
         finally:
             self._shutdown()
         if self.outcome.interrupted:
