@@ -173,8 +173,8 @@ class DigitGame(Game):
     def oracle(self, instance: tuple[str, ...]) -> tuple[int, ...]:
         if self.size(instance) > self.oracle_reach:
             raise OutOfReach(f"digit_game oracle is built for n up to {self.oracle_reach}")
-        ensure_recursion(self.size(instance))
-        return tuple(_reduced(*reduce_digits(d), RAZE) for d in instance)
+        with ensure_recursion(self.size(instance)):
+            return tuple(_reduced(*reduce_digits(d), RAZE) for d in instance)
 
     def explain(self, instance: tuple[str, ...]) -> Explanation:
         if len(instance) > 1:
@@ -244,7 +244,10 @@ class DigitGame(Game):
                            value_label="count", first_player_wins=winner == RAZE)
 
     def _explain_one(self, digits: str) -> Explanation:
-        ensure_recursion(len(digits))
+        with ensure_recursion(len(digits)):
+            return self._explain_reduced(digits)
+
+    def _explain_reduced(self, digits: str) -> Explanation:
         a, b, c, d = reduce_digits(digits)
         winner = _reduced(a, b, c, d, RAZE)
         components = (

@@ -157,10 +157,10 @@ class StringCut(Game):
     def oracle(self, instance: str) -> Answer:
         if len(instance) > self.oracle_reach:
             raise OutOfReach(f"string_cut oracle is built for strings up to {self.oracle_reach} letters")
-        ensure_recursion(len(instance))
-        if piece_grundy(instance) == 0:
-            return None
-        return next(i for i in cuts(instance) if self._cut_value(instance, i) == 0)
+        with ensure_recursion(len(instance)):
+            if piece_grundy(instance) == 0:
+                return None
+            return next(i for i in cuts(instance) if self._cut_value(instance, i) == 0)
 
     def explain_by_runs(self, instance: str, rows: int = 40, moves: int = 20) -> Explanation:
         """The explanation beyond the oracle's reach, from the proven reductions: the string's
@@ -203,7 +203,10 @@ class StringCut(Game):
     def explain(self, instance: str) -> Explanation:
         if len(instance) > self.oracle_reach:
             return self.explain_by_runs(instance)
-        ensure_recursion(len(instance))
+        with ensure_recursion(len(instance)):
+            return self._explain_searched(instance)
+
+    def _explain_searched(self, instance: str) -> Explanation:
         total = piece_grundy(instance)
         positions = list(cuts(instance))
         components = ((f"whole string ({len(instance)} letters, cuttable at {_ranges(positions) or 'no position'})", total),)

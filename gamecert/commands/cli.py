@@ -143,7 +143,11 @@ def _explain(game: str, path: str) -> int:
     entry = registry.get(game)
     text = read_text(path)
     instance = entry.game.parse_input(text)
-    print(entry.game.explain(instance).describe())
+    from gamecert.engine.gamecode import section
+
+    with section(game, "explain()"):
+        explained = entry.game.explain(instance).describe()
+    print(explained)
     return EXIT_OK
 
 

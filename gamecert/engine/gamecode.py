@@ -173,11 +173,12 @@ def _alarm(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def section(game: str, what: str, seconds: float | None = None) -> Iterator[None]:
+def section(game: str, what: str, seconds: float | None = None, blame_errors: bool = True) -> Iterator[None]:
     """Run game code (``what``: "the oracle", "smaller()"...): an exception raised in the
     author's code becomes a :class:`GameError`; past ``seconds`` (default :func:`game_seconds`)
     it is stopped (main thread) or reported by :func:`overdue` (other threads). Nested sections
-    are governed by the outermost."""
+    are governed by the outermost. ``blame_errors=False`` bounds the time only (a solver under
+    test whose exception is a verdict)."""
     tid = threading.get_ident()
     if tid in _active:
         yield
@@ -198,7 +199,7 @@ def section(game: str, what: str, seconds: float | None = None) -> Iterator[None
     except GameTimeout as exc:
         raise timeout_error(game, what, limit, _tb_frames(exc.__traceback__)) from None
     except Exception as exc:
-        blamed = blame(exc, game, what)
+        blamed = blame(exc, game, what) if blame_errors else None
         if blamed is None:
             raise
         raise blamed from None
