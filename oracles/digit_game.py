@@ -111,6 +111,7 @@ class DigitGame(Game):
     minimax_reach = 12
     oracle_reach = 300  # ~0.02 s a game; n = 1000 takes ~0.5 s, too dear for random batches
     max_size = MAX_N
+    size_measure = "digits of the longest number"
     max_batch = MAX_T
 
     def parse_input(self, text: str) -> tuple[str, ...]:

@@ -100,6 +100,7 @@ class StringCut(Game):
     minimax_reach = 12
     oracle_reach = 120
     max_size = MAX_LEN
+    size_measure = "letters"
 
     def parse_input(self, text: str) -> str:
         return parse_word(text, string.ascii_lowercase, "lowercase letters a-z", MAX_LEN, "string")

@@ -97,6 +97,7 @@ class WordGame(Game):
     minimax_reach = MAX_LEN  # memoised over sorted count tuples, the whole space takes ~5 s
     oracle_reach = MAX_LEN
     max_size = MAX_LEN
+    size_measure = "letters"
 
     def parse_input(self, text: str) -> str:
         return parse_word(text, LETTERS, "uppercase letters A-Z", MAX_LEN, "word")

@@ -552,7 +552,9 @@ def _phase_line(outcome: Outcome, phase: str) -> str:
     elif phase == "exhaustive":
         what = "; ".join(ev.describe() for ev in space_evidence(outcome))
     elif phase == "random":
-        what = f"{stats.random_examples} Hypothesis examples, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
+        counted = (f"{stats.random_examples} Hypothesis examples" if stats.random_inputs == stats.random_examples
+                   else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")
+        what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
     elif phase == "largest":
         what = f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
     else:

@@ -49,7 +49,7 @@ def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
             up_to = size
             count += counts.get((name, size), 0)
         complete = bool(sizes) and up_to == sizes[-1]
-        out.append(SpaceEvidence(name, description, up_to, count, complete))
+        out.append(SpaceEvidence(name, description, up_to, count, complete, outcome.plan.size_measure))
     return tuple(out)
 
 
@@ -149,7 +149,20 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         interrupted=interrupted,
         notes=tuple(notes),
         provenance=provenance if provenance is not None else Provenance.of(candidate),
+        games_env=_games_env(entry),
     )
+
+
+def _games_env(entry: Any) -> str:
+    """``GAMECERT_GAMES`` with its folders made absolute, for a game from a games folder."""
+    import os
+
+    from gamecert.engine.registry import ENV_VAR
+
+    if "games folder" not in getattr(entry, "source", ""):
+        return ""
+    folders = [str(Path(p).expanduser().resolve()) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
+    return os.pathsep.join(folders)
 
 
 def _round(x: float | None) -> float | None:
@@ -200,6 +213,9 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         audits=stats.audits,
         skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),
         provenance=provenance if provenance is not None else Provenance.of(candidate),
+        random_inputs=stats.random_inputs,
+        judged_by=dict(stats.judged_by),
+        solvers=tuple(sorted(entry.solvers)),
     )
 
 

@@ -92,6 +92,17 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
     return first, "the fast solvers " + ", ".join(answers) + " (all agree)"
 
 
+def judged_kind(source: str) -> str:
+    """What an expected answer rests on, from its source's words.
+
+    >>> judged_kind("the oracle"), judged_kind("the fast solvers a, b (all agree)")
+    ('oracle', 'all fast solvers')
+    """
+    if source == "the oracle":
+        return "oracle"
+    return "all fast solvers" if source.endswith("(all agree)") else "one fast solver"
+
+
 def _cross_checked(source: str) -> bool:
     return source == "the oracle" or source.endswith("(all agree)")
 
@@ -141,7 +152,12 @@ class Stats:
     slowest_what: str = ""
     largest_sizes: list[int] = field(default_factory=list)
     random_examples: int = 0
+    #: inputs (Hypothesis examples) the random phase ran; random_examples counts the games in them
+    random_inputs: int = 0
     samples: int = 0
+    #: games judged against the oracle, against every fast solver (agreeing), against one fast
+    #: solver alone (the cheapest, beyond the oracle's reach; see CROSS_CHECK_EVERY)
+    judged_by: dict[str, int] = field(default_factory=dict)
     audits: int = 0
     started: float = field(default_factory=time.perf_counter)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -218,6 +234,11 @@ class Judge:
         result = (run or self.runner.run)(text)
         self.last_result = result
         self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
+        if count:
+            with self.stats.lock:
+                for _, source in expected:
+                    kind = judged_kind(source)
+                    self.stats.judged_by[kind] = self.stats.judged_by.get(kind, 0) + 1
         with _SOLVERS_LOCK, gamecode.section(game.name, "reading and judging an answer (parse_answer, judge)"):
             # a game's judge may consult the same caches as its solvers
             found = self._judge(instance, singles, expected, text, result, phase)
@@ -313,6 +334,7 @@ class Judge:
                 self.stats.samples += tests
             elif chunk.phase == "random":
                 self.stats.random_examples += tests
+                self.stats.random_inputs += runs
             elif chunk.phase == "largest":
                 self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
         return ChunkOutcome(chunk, runs, tests, True, None)

@@ -146,6 +146,8 @@ class Plan:
     by_counts: bool = False
     #: the random phase runs a fixed number of examples (``--examples``), not until its deadline
     random_fixed: bool = False
+    #: what the game's size counts (``Game.size_measure``), for labels
+    size_measure: str = ""
 
     def phase(self, name: str) -> PhasePlan | None:
         return next((p for p in self.phases if p.name == name), None)
@@ -221,7 +223,8 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     ]
     if phases is not None:
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
-    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None)
+    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None,
+                getattr(game, "size_measure", ""))
 
 
 def _sample_group(game: Game) -> Group:

@@ -161,6 +161,9 @@ class Game(abc.ABC):
     oracle_reach: ClassVar[int]
     #: largest size the constraints allow
     max_size: ClassVar[int]
+    #: what :meth:`size` counts, in a few words ("letters", "stones in all", "bit length of n"):
+    #: evidence labels say "size (bit length of n) <= 17" rather than a bare number
+    size_measure: ClassVar[str] = ""
     #: how many single instances one input may hold (multi-game formats); 1 means no batching
     max_batch: ClassVar[int] = 1
 
