@@ -152,12 +152,10 @@ def test_sigterm_ends_a_run_stuck_in_game_code_and_keeps_the_fault(tmp_path):
                              "--jobs", "1", "--report-dir", str(tmp_path)], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        # wait until the fault is being shrunk (the process sits in smaller(), which never returns)
-        for _ in range(600):
+        # give the run time to find its fault (about a second) and enter smaller(), which never returns
+        for _ in range(80):
             time.sleep(0.1)
             if proc.poll() is not None:
-                break
-            if any(Path(tmp_path, "shrinker_hangs").glob("*.txt")) or _in_smaller(proc.pid):
                 break
         assert proc.poll() is None, "the run ended by itself"
         proc.send_signal(signal.SIGTERM)
@@ -170,16 +168,6 @@ def test_sigterm_ends_a_run_stuck_in_game_code_and_keeps_the_fault(tmp_path):
     report = Path(out.strip().splitlines()[-1])
     assert (report / "report.md").exists()
     assert "interrupted" in (report / "report.json").read_text()
-
-
-def _in_smaller(pid: int) -> bool:
-    """Whether the run has found its fault and started shrinking it (its certify line and a
-    thread that has been busy for a while are not enough: look at the minimise step's CPU use)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text().split()
-    except OSError:
-        return False
-    return int(stat[13]) > 300  # user CPU ticks: the loop in smaller() keeps one core busy
 
 
 def test_an_explanation_that_raises_is_named(tmp_path):

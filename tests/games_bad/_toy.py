@@ -36,8 +36,8 @@ MISTAKES = ("ok", "family_zero", "family_count", "largest_over", "sample_oracle"
 
 
 def _forever() -> None:
-    while True:  # the mistake: a loop that never ends
-        time.sleep(0.01)
+    while True:
+        time.sleep(0.01)  # the mistake: a loop that never ends
 
 
 @lru_cache(maxsize=None)
