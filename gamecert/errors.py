@@ -60,3 +60,20 @@ class OutOfReach(GamecertError):
 
 class UsageError(GamecertError):
     """A command line or option that cannot be honoured."""
+
+
+class GameError(GamecertError):
+    """A mistake in a game's own code or data (its oracle, solvers, strategies, shrinker,
+    explanations or samples), never the candidate's: exit status 2, one line that starts with
+    ``GAME ERROR`` and names the game and the part at fault.
+
+    >>> str(GameError("word_game", "coverage family 'letters' yields an invalid input: ..."))
+    "GAME ERROR in word_game: coverage family 'letters' yields an invalid input: ..."
+    """
+
+    def __init__(self, game: str, what: str, traceback_file: str = "") -> None:
+        self.game = game
+        self.what = what
+        self.traceback_file = traceback_file
+        tail = f" (full traceback in {traceback_file})" if traceback_file else ""
+        super().__init__(f"GAME ERROR in {game}: {what}{tail}")

@@ -113,6 +113,7 @@ class DigitGame(Game):
     minimax_reach = 12
     oracle_reach = 300  # ~0.02 s a game; n = 1000 takes ~0.5 s, too dear for random batches
     max_size = MAX_N
+    size_measure = "digits of the longest number"
     max_batch = MAX_T
 
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
@@ -212,8 +213,8 @@ def judge(inp, got, expected):
     def oracle(self, instance: tuple[str, ...]) -> tuple[int, ...]:
         if self.size(instance) > self.oracle_reach:
             raise OutOfReach(f"digit_game oracle is built for n up to {self.oracle_reach}")
-        ensure_recursion(self.size(instance))
-        return tuple(_reduced(*reduce_digits(d), RAZE) for d in instance)
+        with ensure_recursion(self.size(instance)):
+            return tuple(_reduced(*reduce_digits(d), RAZE) for d in instance)
 
     def explain(self, instance: tuple[str, ...]) -> Explanation:
         if len(instance) > 1:
@@ -283,7 +284,10 @@ def judge(inp, got, expected):
                            value_label="count", first_player_wins=winner == RAZE)
 
     def _explain_one(self, digits: str) -> Explanation:
-        ensure_recursion(len(digits))
+        with ensure_recursion(len(digits)):
+            return self._explain_reduced(digits)
+
+    def _explain_reduced(self, digits: str) -> Explanation:
         a, b, c, d = reduce_digits(digits)
         winner = _reduced(a, b, c, d, RAZE)
         components = (

@@ -151,6 +151,7 @@ class StonesOnce(Game):
     minimax_reach = 18  # total stones; every multiset of up to 18 stones takes about a second
     oracle_reach = MAX_N * MAX_S  # per-pile values are cached; a whole input is one xor pass
     max_size = MAX_N * MAX_S
+    size_measure = "stones in all"
 
     # ---- input ---------------------------------------------------------------------------
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)

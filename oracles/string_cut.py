@@ -101,6 +101,7 @@ class StringCut(Game):
     minimax_reach = 12
     oracle_reach = 120
     max_size = MAX_LEN
+    size_measure = "letters"
 
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone):
     #: only the smallest winning cut is right, so the answer file's cut is the one to give
@@ -183,10 +184,10 @@ def judge(inp, got, expected):
     def oracle(self, instance: str) -> Answer:
         if len(instance) > self.oracle_reach:
             raise OutOfReach(f"string_cut oracle is built for strings up to {self.oracle_reach} letters")
-        ensure_recursion(len(instance))
-        if piece_grundy(instance) == 0:
-            return None
-        return next(i for i in cuts(instance) if self._cut_value(instance, i) == 0)
+        with ensure_recursion(len(instance)):
+            if piece_grundy(instance) == 0:
+                return None
+            return next(i for i in cuts(instance) if self._cut_value(instance, i) == 0)
 
     def explain_by_runs(self, instance: str, rows: int = 40, moves: int = 20) -> Explanation:
         """The explanation beyond the oracle's reach, from the proven reductions: the string's
@@ -229,7 +230,10 @@ def judge(inp, got, expected):
     def explain(self, instance: str) -> Explanation:
         if len(instance) > self.oracle_reach:
             return self.explain_by_runs(instance)
-        ensure_recursion(len(instance))
+        with ensure_recursion(len(instance)):
+            return self._explain_searched(instance)
+
+    def _explain_searched(self, instance: str) -> Explanation:
         total = piece_grundy(instance)
         positions = list(cuts(instance))
         components = ((f"whole string ({len(instance)} letters, cuttable at {_ranges(positions) or 'no position'})", total),)

@@ -98,6 +98,7 @@ class WordGame(Game):
     minimax_reach = MAX_LEN  # memoised over sorted count tuples, the whole space takes ~5 s
     oracle_reach = MAX_LEN
     max_size = MAX_LEN
+    size_measure = "letters"
 
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
     standalone_code = """

@@ -134,7 +134,10 @@ def rule_matches_search_claim(rule=raze_wins, up_to: int = RULE_STATES_N) -> Cla
     """
 
     def check() -> Evidence:
-        ensure_recursion(up_to)
+        with ensure_recursion(up_to):
+            return checked_states()
+
+    def checked_states() -> Evidence:
         checked = 0
         for total in range(1, up_to + 1):
             for a, b, c, d in _states(total):

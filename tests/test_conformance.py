@@ -8,10 +8,12 @@ spreads them over the workers. A game that is missing a part or not finished fai
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from gamecert.engine import registry
+from gamecert.engine import gamecode, registry
 from gamecert.engine.crosscheck import (
     fixed_check,
     minimax_reference,
@@ -22,6 +24,7 @@ from gamecert.engine.crosscheck import (
 )
 from gamecert.engine.profiles import get_profile
 from gamecert.errors import AnswerError, InputError
+from gamecert.kit.game import Game
 
 SEED = 20261130  # fixed so a failure in CI replays; `gamecert certify` draws a fresh one
 
@@ -71,9 +74,12 @@ def test_registered(game_name):
 
 
 def test_samples_match_oracle(entry_name):
-    """The statement's samples (claims, not truth) agree with the oracle and parse both ways."""
-    game = registry.get(entry_name).game
+    """The statement's samples (claims, not truth) agree with the oracle and every fast solver
+    (as every certification checks them first) and parse both ways."""
+    entry = registry.get(entry_name)
+    game = entry.game
     assert game.samples, "a game should state its samples"
+    gamecode.check_samples(entry)  # a GameError showing both answers if one disagrees
     for text, answer in game.samples:
         instance = game.parse_input(text)
         assert game.parse_answer(answer, instance) == game.oracle(instance), f"sample {text!r}"
@@ -211,3 +217,49 @@ def test_explanations_agree_with_minimax(entry_name, gamecert_profile):
                 assert not explanation.winning_moves, text
 
     check()
+
+
+def test_families_are_valid_and_counted(entry_name):
+    """Every input of every designed family (``coverage()``, ``worst_cases()``) is a valid input
+    by the game's own ``parse_input`` and parses back to itself, and each family yields exactly
+    the ``count`` it declares: what a certification checks before a candidate sees them."""
+    entry = registry.get(entry_name)
+    game = entry.game
+    for kind, make in (("coverage", "coverage"), ("worst", "worst_cases")):
+        for family in getattr(entry.strategies, make, lambda: [])():
+            where = f"the {kind} family {family.name!r}"
+            # every input counted; checked one in `step` (the first and last always) until 2 MB of
+            # input text have been parsed (a family of 10**6-pile inputs is checked on a few)
+            step, parsed = max(1, family.count // 200), 0
+            for n, instance in enumerate(gamecode.checked_family(game, where, family.count, family.instances())):
+                if (n % step == 0 and parsed < 2 << 20) or n == family.count - 1:
+                    parsed += len(gamecode.check_input(game, instance, where))
+
+
+def test_shrinker_moves_are_valid(entry_name):
+    """Every input a game's own ``smaller()`` offers (the first 300 from each sample and each
+    of ``largest()``) is a valid input: a shrunk counterexample must be one a judge accepts."""
+    entry = registry.get(entry_name)
+    game = entry.game
+    if type(game).smaller is Game.smaller:
+        pytest.skip("the kit's generic smaller(): invalid moves are skipped by the engine")
+    starts = [game.parse_input(text) for text, _ in game.samples] + list(entry.strategies.largest())
+    for start in starts:
+        parsed = 0  # at most 300 moves and about 2 MB of input text from each start
+        for move in itertools.islice(gamecode.guarded(game.name, "smaller()", game.smaller(start)), 300):
+            parsed += len(gamecode.check_input(game, move, "smaller()"))
+            if parsed > 2 << 20:
+                break
+
+
+def test_explanations_render(entry_name):
+    """explain() gives a page (Markdown text) for every sample and every input of ``largest()``
+    within the oracle's reach, without raising: reports show it beside every fault."""
+    entry = registry.get(entry_name)
+    game = entry.game
+    starts = [game.parse_input(text) for text, _ in game.samples]
+    starts += [x for x in entry.strategies.largest() if game.size(x) <= game.oracle_reach]
+    for start in starts:
+        for single in game.split(start):
+            page = gamecode.call(game.name, "explain()", lambda x: game.explain(x).describe(), single)
+            assert isinstance(page, str) and page.strip(), single

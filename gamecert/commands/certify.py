@@ -255,6 +255,9 @@ def _settings(entry: Any, args: Any) -> _Settings:
         exhaustive_tests = exhaustive_tests_by_count(entry.game, profile)
     report_dir = args.report_dir if args.report_dir is not None else "reports"
     check_report_dir(report_dir, entry.game.name)  # now, not after the run has found something
+    from gamecert.engine.gamecode import set_traceback_dir
+
+    set_traceback_dir(report_dir)  # a game error's traceback goes beside the reports
     chosen = getattr(args, "phases", None)
     phases = tuple(p.strip() for p in chosen.split(",") if p.strip()) if chosen else None
     return _Settings(entry, profile, seed, limits, budget, jobs, args.examples, exhaustive_tests, report_dir,
@@ -551,7 +554,9 @@ def _phase_line(outcome: Outcome, phase: str) -> str:
     elif phase == "exhaustive":
         what = "; ".join(ev.describe() for ev in space_evidence(outcome))
     elif phase == "random":
-        what = f"{stats.random_examples} Hypothesis examples, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
+        counted = (f"{stats.random_examples} Hypothesis examples" if stats.random_inputs == stats.random_examples
+                   else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")
+        what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
     elif phase == "largest":
         what = f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
     else:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from gamecert.commands.files import read_text
 from gamecert.engine import interrupts
-from gamecert.errors import GamecertError
+from gamecert.errors import GameError, GamecertError
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -147,7 +147,11 @@ def _explain(game: str, path: str) -> int:
     entry = registry.get(game)
     text = read_text(path)
     instance = entry.game.parse_input(text)
-    print(entry.game.explain(instance).describe())
+    from gamecert.engine.gamecode import section
+
+    with section(game, "explain()"):
+        explained = entry.game.explain(instance).describe()
+    print(explained)
     return EXIT_OK
 
 
@@ -271,8 +275,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = None
     try:
         return dispatch(args)
+    except GameError as exc:  # the game author's mistake, named: never a candidate's, never exit 1
+        _error(f"gamecert: {exc}")
+        return EXIT_USAGE
     except GamecertError as exc:
         _error(f"gamecert: error: {exc}")
+        return EXIT_USAGE
+    except Exception as exc:
+        from gamecert.engine.gamecode import blame
+
+        blamed = blame(exc)
+        if blamed is None:
+            raise  # gamecert's own bug: the traceback is for its developers
+        _error(f"gamecert: {blamed}")
         return EXIT_USAGE
     except KeyboardInterrupt:
         _error("gamecert: interrupted")

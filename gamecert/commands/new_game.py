@@ -293,7 +293,7 @@ from gamecert.kit.tokens import AnswerReader  # noqa: F401 (parse_answer reads t
 class __CLASS__(Game):
     name = "__NAME__"
     title = "__TITLE__"
-    time_limit = 1.0  # seconds per test, the problem's limit
+    time_limit = todo_value("the problem's time limit, seconds per test (e.g. 2.0)")
     memory_limit_mb = 256  # MB, the problem's limit
     rules = todo_value("the rules in brief: who moves, what a move is, who wins (shown by gamecert show)")
     input_format = todo_value("the input format and constraints, in words")

@@ -1,7 +1,9 @@
 """``gamecert prove GAME|all [--plot-dir DIR]``: check every claim a game's proofs module states.
 
 Each claim is printed with its evidence level (bounded: which range; exhaustive: which family;
-all sizes: which argument) and the time it took. A game that does not load (unfinished, broken,
+all sizes: which argument) and the time it took. A check that raises or hangs is a GAME ERROR
+line naming the game's file, function and line (the traceback goes to a file), and the next
+claim is checked; the exit status is then 2. A game that does not load (unfinished, broken,
 incomplete) gets one line and the others are proved. Exit status: 2 if a game did not load or
 on a usage error (unknown game, unwritable plot directory); otherwise 1 if a claim is refuted
 (with the first index where it breaks) or could not be established, 0 if every claim holds.
@@ -19,10 +21,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from gamecert.errors import GamecertError, UsageError
+from gamecert.errors import GameError, GamecertError, UsageError
 from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+#: the outcome of a claim whose check raised or hung (the game author's code): exit 2, not 1
+GAME_ERROR = "GAME ERROR"
+#: a claim's check may take this many times the limit of one call into game code
+CLAIM_SECONDS_FACTOR = 10
 
 
 @dataclass(frozen=True)
@@ -52,11 +58,17 @@ class ClaimOutcome:
 
 def check_claim(game: str, claim: Claim) -> ClaimOutcome:
     """Check one claim, timing it; a refutation or a failure to establish becomes an outcome."""
+    from gamecert.engine import gamecode
+
     start = time.perf_counter()
     try:
-        evidence = claim()
+        # a claim's check is game code: an exception or a hang there is named, and the next claim runs
+        with gamecode.section(game, f"the check of claim {claim.name!r}", CLAIM_SECONDS_FACTOR * gamecode.game_seconds()):
+            evidence = claim()
     except ClaimRefuted as exc:
         return ClaimOutcome(game, claim, "REFUTED", time.perf_counter() - start, index=exc.index, detail=exc.detail)
+    except GameError as exc:
+        return ClaimOutcome(game, claim, GAME_ERROR, time.perf_counter() - start, detail=str(exc))
     except GamecertError as exc:
         return ClaimOutcome(game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=str(exc))
     if not isinstance(evidence, Evidence):
@@ -119,6 +131,8 @@ def prove_command(args: argparse.Namespace) -> int:
         print(f"not proved: {len(problems)} game{'s' if len(problems) != 1 else ''} did not load "
               f"({', '.join(p.name for p in problems)})")
         return EXIT_USAGE
+    if any(o.status == GAME_ERROR for o in bad):
+        return EXIT_USAGE  # a claim's own code failed: the game author's mistake, not a refutation
     return EXIT_FOUND if bad else EXIT_OK
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as fixed_seed
 
-from gamecert.engine import interrupts
+from gamecert.engine import gamecode, interrupts
 from gamecert.kit.game import ExhaustiveSpace, Game, Instance, Solver
 from gamecert.verdict import Verdict
 
@@ -71,9 +71,11 @@ def _short(text: str, limit: int = 160) -> str:
 def compare(game: Game, name: str, solver: Solver, reference: Reference, instance: Instance, found_by: str) -> Disagreement | None:
     """Run ``solver`` and the reference on ``instance``; the disagreement, if any."""
     ref_name, ref = reference
-    expected = ref(instance)
+    with gamecode.section(game.name, f"the reference {ref_name}"):  # game code: bounded and named
+        expected = ref(instance)
     try:
-        got = solver(instance)
+        with gamecode.section(game.name, f"the solver {name}", blame_errors=False):  # a hang is a GAME ERROR
+            got = solver(instance)
     except Exception as exc:  # a solver's crash is a verdict, not the harness's crash
         tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         return Disagreement(

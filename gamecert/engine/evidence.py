@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gamecert.engine import gamecode
 from gamecert.engine.execute import Outcome
 from gamecert.engine.judge import Failure, visible
 from gamecert.engine.plan import PHASES
@@ -25,7 +26,7 @@ from gamecert.engine.reports import (
     judge_provenance,
     timestamp,
 )
-from gamecert.errors import OutOfReach
+from gamecert.errors import GameError, OutOfReach
 from gamecert.kit.game import Game
 from gamecert.verdict import Verdict
 
@@ -65,7 +66,7 @@ def _evidence(outcome: Outcome, structured: bool) -> tuple[SpaceEvidence, ...]:
             up_to = size
             count += counts.get((name, size), 0)
         complete = bool(sizes) and up_to == sizes[-1]
-        out.append(SpaceEvidence(name, description, up_to, count, complete))
+        out.append(SpaceEvidence(name, description, up_to, count, complete, outcome.plan.size_measure))
     return tuple(out)
 
 
@@ -134,9 +135,12 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
     game = entry.game
     plan = plan if plan is not None else outcome.plan
     try:
-        explanation = game.explain(failure.instance).describe()
+        with gamecode.section(game.name, "explain()"):
+            explanation = game.explain(failure.instance).describe()
     except OutOfReach as exc:
         explanation = f"(no explanation: {exc}; the expected answer comes from {failure.expected_source})"
+    except GameError as exc:  # the fault stands (explain() is not asked for the verdict): kept, and said
+        explanation = f"(no explanation: {exc})"
     result = failure.result
     notes = [*failure.notes, *extra_notes]
     if outcome is not None:
@@ -176,7 +180,20 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         interrupted=interrupted,
         notes=tuple(notes),
         provenance=provenance if provenance is not None else Provenance.of(candidate),
+        games_env=_games_env(entry),
     )
+
+
+def _games_env(entry: Any) -> str:
+    """``GAMECERT_GAMES`` with its folders made absolute, for a game from a games folder."""
+    import os
+
+    from gamecert.engine.registry import ENV_VAR
+
+    if "games folder" not in getattr(entry, "source", ""):
+        return ""
+    folders = [str(Path(p).expanduser().resolve()) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
+    return os.pathsep.join(folders)
 
 
 def _round(x: float | None) -> float | None:
@@ -227,6 +244,9 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         audits=stats.audits,
         skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),
         provenance=provenance if provenance is not None else Provenance.of(candidate),
+        random_inputs=stats.random_inputs,
+        judged_by=dict(stats.judged_by),
+        solvers=tuple(sorted(entry.solvers)),
     )
 
 

@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine import gamecode
 from gamecert.engine.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+from gamecert.errors import GameError
 
 #: once a fault is found, the work on it (confirming, narrowing, shrinking, the sweep for a smaller
 #: one) may run to the end of the budget, and at least this share of it (between the two bounds,
@@ -32,6 +34,8 @@ FAULT_RESERVE_S = (3.0, 10.0)
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
+#: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
+STOP_GRACE_S = 3.0
 
 
 @dataclass
@@ -140,6 +144,9 @@ class Executor:
         self.fault_deadline: float | None = None
         #: when shrinking must end (set by the first shrink of the run)
         self.shrink_until: float | None = None
+        #: set when the runners may be stuck (game code past its limit, Ctrl-C): stop waiting soon
+        self.abandon = False
+        self._interrupted_at: float | None = None
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
@@ -219,8 +226,11 @@ class Executor:
         self.stop.set()
         for _ in self.threads:
             self.tasks.put(None)
+        # a runner stuck in game code (a hang there is reported, not waited for) is left behind:
+        # its thread is a daemon and its processes end with this one
+        until = time.monotonic() + (STOP_GRACE_S if self.abandon else 1e9)
         for t in self.threads:
-            t.join()
+            t.join(None if not self.abandon else max(0.0, until - time.monotonic()))
 
     # ---- results ----------------------------------------------------------------------------
     def _collect(self, block: bool) -> None:
@@ -228,6 +238,14 @@ class Executor:
             try:
                 kind, value = self.results.get(timeout=0.2) if block else self.results.get_nowait()
             except queue.Empty:
+                late = gamecode.overdue()
+                if late is not None:  # game code hangs in a runner: it cannot be stopped, only reported
+                    self.abandon = True
+                    self.stop.set()
+                    raise late
+                if self._interrupted_at is not None and time.monotonic() - self._interrupted_at > STOP_GRACE_S:
+                    self.abandon = True
+                    return
                 if block:
                     continue
                 return
@@ -235,7 +253,7 @@ class Executor:
             if kind == "error":
                 if isinstance(value, KeyboardInterrupt):
                     raise KeyboardInterrupt
-                self.error = self.error or value
+                self.error = self.error or gamecode.blame(value) or value
                 self.stop.set()
             else:
                 self._record(*value)
@@ -260,7 +278,7 @@ class Executor:
             self.outcome.failures.append(outcome.failure)
 
     def _drain(self) -> None:
-        while self.in_flight:
+        while self.in_flight and not self.abandon:
             self._collect(block=True)
 
     def _submit(self, chunk: Chunk, deadline: float | None) -> None:
@@ -292,7 +310,7 @@ class Executor:
                     self._resume(start)
                 self.display.phase(phase.name, deadline)
                 self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
-                if not self.outcome.failures:
+                if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
             failure = self.outcome.failure
             if failure is not None and self.error is None:
@@ -302,10 +320,14 @@ class Executor:
             self.outcome.interrupted = True
             self.stop_after = -1
             self.stop.set()
+            self._interrupted_at = time.monotonic()
             try:
                 self._drain()
-            except KeyboardInterrupt:
-                pass
+            except (KeyboardInterrupt, GameError):
+                self.abandon = True
+        except BaseException:
+            self.abandon = True  # the main thread stops on an error: the runners get a grace period
+            raise
         finally:
             self._shutdown()
         self._note_unfinished()

@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamecert.engine import interrupts
+from gamecert.engine import gamecode, interrupts
 from gamecert.engine.plan import PHASES, Chunk, HarnessError
 from gamecert.engine.reports import clip, visible, without_verdict
-from gamecert.errors import AnswerError, OutOfReach
+from gamecert.errors import AnswerError, GameError, OutOfReach
+from gamecert.kit.game import Game
 from gamecert.verdict import Verdict
 
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
@@ -64,7 +65,7 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
     game = entry.game
     if game.size(instance) <= game.oracle_reach:
         try:
-            return game.oracle(instance), "the oracle"
+            return gamecode.call(game.name, "the oracle", game.oracle, instance), "the oracle"
         except OutOfReach:
             pass
     state = _SOLVER_COSTS.setdefault(game.name, [0, {}])
@@ -73,13 +74,13 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
     timed = all(costs.get(name, (0.0, 0))[1] >= _TIMED_CALLS for name in entry.solvers)
     if len(entry.solvers) > 1 and not every and timed and state[0] % CROSS_CHECK_EVERY:
         name = min(sorted(entry.solvers), key=lambda n: costs[n][0] / costs[n][1])
-        return entry.solvers[name](instance), (
+        return gamecode.call(game.name, f"the fast solver {name}", entry.solvers[name], instance), (
             f"the fast solver {name} (every registered fast solver answers one input in "
             f"{CROSS_CHECK_EVERY} and every failing input, and they must agree)")
     answers: dict[str, Any] = {}
     for name in sorted(entry.solvers):
         start = time.perf_counter()
-        answers[name] = entry.solvers[name](instance)
+        answers[name] = gamecode.call(game.name, f"the fast solver {name}", entry.solvers[name], instance)
         spent = costs.setdefault(name, [0.0, 0])
         spent[0] += time.perf_counter() - start
         spent[1] += 1
@@ -94,6 +95,17 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
             "Fix the fast solvers (`pytest -n auto` cross-checks them) before judging candidates here."
         )
     return first, "the fast solvers " + ", ".join(answers) + " (all agree)"
+
+
+def judged_kind(source: str) -> str:
+    """What an expected answer rests on, from its source's words.
+
+    >>> judged_kind("the oracle"), judged_kind("the fast solvers a, b (all agree)")
+    ('oracle', 'all fast solvers')
+    """
+    if source == "the oracle":
+        return "oracle"
+    return "all fast solvers" if source.endswith("(all agree)") else "one fast solver"
 
 
 def _cross_checked(source: str) -> bool:
@@ -145,7 +157,12 @@ class Stats:
     slowest_what: str = ""
     largest_sizes: list[int] = field(default_factory=list)
     random_examples: int = 0
+    #: inputs (Hypothesis examples) the random phase ran; random_examples counts the games in them
+    random_inputs: int = 0
     samples: int = 0
+    #: games judged against the oracle, against every fast solver (agreeing), against one fast
+    #: solver alone (the cheapest, beyond the oracle's reach; see CROSS_CHECK_EVERY)
+    judged_by: dict[str, int] = field(default_factory=dict)
     audits: int = 0
     #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
     not_reproduced: list[str] = field(default_factory=list)
@@ -227,7 +244,13 @@ class Judge:
         result = (run or self.runner.run)(text)
         self.last_result = result
         self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
-        with _SOLVERS_LOCK:  # a game's judge may consult the same caches as its solvers
+        if count:
+            with self.stats.lock:
+                for _, source in expected:
+                    kind = judged_kind(source)
+                    self.stats.judged_by[kind] = self.stats.judged_by.get(kind, 0) + 1
+        with _SOLVERS_LOCK, gamecode.section(game.name, "reading and judging an answer (parse_answer, judge)"):
+            # a game's judge may consult the same caches as its solvers
             found = self._judge(instance, singles, expected, text, result, phase)
         if found is not None:
             with self.stats.lock:
@@ -324,6 +347,7 @@ class Judge:
                 self.stats.samples += tests
             elif chunk.phase == "random":
                 self.stats.random_examples += tests
+                self.stats.random_inputs += runs
             elif chunk.phase == "largest":
                 self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
         return ChunkOutcome(chunk, runs, tests, True, None)
@@ -444,18 +468,24 @@ class Judge:
         tried = 0
         seen: set[str] = {found.input_text}
         finished = False
+        strict = type(game).smaller is not Game.smaller
         while True:
             improved = False
-            offered = _guarded(game.smaller(current.instance))
+            offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
             for candidate in offered:
                 if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
                     current.shrink = (tried, False)
                     return current
-                try:
-                    text = game.format_input(candidate)
-                    if text in seen or game.parse_input(text) != candidate:
+                if strict:  # an invalid input from the game's own shrinker is its author's mistake
+                    text = gamecode.check_input(game, candidate, "smaller() (the game's shrinker)")
+                else:  # the kit's generic moves may offer invalid inputs, which are skipped
+                    try:
+                        text = game.format_input(candidate)
+                        if game.parse_input(text) != candidate:
+                            continue
+                    except Exception:  # noqa: BLE001 - not a valid input: nobody can use it
                         continue
-                except Exception:  # noqa: BLE001 - not a valid input: nobody can use it as a counterexample
+                if text in seen:
                     continue
                 seen.add(text)
                 tried += 1
@@ -466,6 +496,8 @@ class Judge:
                     current = again
                     improved = True
                     break
+            if isinstance(offered.error, GameError):  # a bug or a hang in the shrinker
+                raise offered.error
             if offered.error is not None:  # a game's shrinker is the game author's code
                 exc = offered.error
                 current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "

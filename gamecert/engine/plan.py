@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine import gamecode
 from gamecert.engine.profiles import Profile
 from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
@@ -152,6 +153,8 @@ class Plan:
     #: (name, description, sizes) of each deciding-feature family: a coverage family that is also
     #: swept size by size below a fault (:func:`below_groups`)
     structured: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+    #: what the game's size counts (``Game.size_measure``), for labels
+    size_measure: str = ""
 
     def phase(self, name: str) -> PhasePlan | None:
         return next((p for p in self.phases if p.name == name), None)
@@ -185,13 +188,19 @@ def exhaustive_tests(game: Game, profile: Profile) -> int:
 
 def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None = None,
               examples: int | None = None, exhaustive_tests: int | None = None,
-              chunk_runs: int = CHUNK_RUNS, phases: Sequence[str] | None = None) -> Plan:
+              chunk_runs: int = CHUNK_RUNS, phases: Sequence[str] | None = None,
+              sample_solvers: bool = True) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
     ``budget_s`` (default: the profile's) bounds the run by time. ``exhaustive_tests`` fixes the
     exhaustive sweep by counts instead (whole sizes, in single games) and ``examples`` the
     random phase, as the pytest route needs; either makes the plan independent of speed.
     ``phases`` keeps only the phases named (samples always run).
+
+    The samples are checked against the oracle (and, with ``sample_solvers``, every fast solver
+    of ``entry``) first, and every input the game produces is checked with its ``parse_input``
+    as it is cut into chunks (:mod:`gamecert.engine.gamecode`): a mistake there is a
+    :class:`~gamecert.errors.GameError`, never a candidate's fault.
     """
     if phases is not None:
         unknown = [p for p in phases if p not in PHASES]
@@ -203,14 +212,17 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     strategies = entry.strategies
     by_counts = exhaustive_tests is not None
     budget = float(budget_s if budget_s is not None else profile.budget_s)
-    spaces = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in game.exhaustive_spaces())
+    gamecode.check_samples(entry, solvers=sample_solvers)
+    spaces = tuple((sp.name, sp.description, tuple(sp.sizes))
+                   for sp in gamecode.call(game.name, "exhaustive_spaces()", game.exhaustive_spaces))
     samples = _sample_group(game)
     plans = [
         PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
         PhasePlan("coverage", lambda: _family_groups(game, "coverage", [*feature_families(game),
-                                                                        *_families(strategies, "coverage")], chunk_runs),
+                                                                        *_families(strategies, "coverage", game.name)],
+                                                     chunk_runs),
                   interleave=True),
-        PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases"), chunk_runs),
+        PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases", game.name), chunk_runs),
                   interleave=True),
         PhasePlan("exhaustive", lambda: _exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)),
         PhasePlan("random", lambda: _random_groups(game, strategies, seed, chunk_runs,
@@ -222,7 +234,7 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
     structured = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in feature_spaces(game))
     return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None,
-                structured)
+                structured, getattr(game, "size_measure", ""))
 
 
 def _sample_group(game: Game) -> Group:
@@ -238,23 +250,27 @@ def _sample_group(game: Game) -> Group:
     return Group("samples", "samples", "the statement's samples", (chunk,) if instances else (), runs=len(instances))
 
 
-def _families(strategies: Any, name: str) -> list[Any]:
+def _families(strategies: Any, name: str, game: str = "") -> list[Any]:
     make = getattr(strategies, name, None)
-    return list(make()) if callable(make) else []
+    return list(gamecode.call(game, f"strategies {name}()", make)) if callable(make) else []
 
 
 def _family_groups(game: Game, phase: str, families: Sequence[Any], chunk_runs: int) -> Iterator[Group]:
     for family in families:
         key = f"{phase}-{family.name}"
+        where = f"the {phase} family {family.name!r} ({'coverage' if phase == 'coverage' else 'worst_cases'}())"
         yield Group(phase, key, f"{family.name}: {family.description}", adversary=getattr(family, "adversary", ""),
-                    lazy=lambda family=family, key=key: _cut_lazily(game, phase, key, family.instances(), chunk_runs),
+                    lazy=lambda family=family, key=key, where=where: _cut_lazily(
+                        game, phase, key, gamecode.checked_family(game, where, family.count, family.instances()),
+                        chunk_runs, where=where),
                     runs=family.count)
 
 
 def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Group]:
-    largest = list(strategies.largest())
+    largest = list(gamecode.guarded(game.name, "strategies largest()", gamecode.call(
+        game.name, "strategies largest()", strategies.largest)))
     if largest:
-        chunks = _cut(game, "largest", "largest", largest, 1)
+        chunks = _cut(game, "largest", "largest", largest, 1, where="largest() in the strategies")
         yield Group("largest", "largest", "the strategy's maximum-size inputs", tuple(chunks),
                     size=max(game.size(i) for i in largest), runs=len(largest))
 
@@ -308,9 +324,10 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
                 continue
             fresh, n = [], 0
             limit = None if max_tests is None else max_tests - used - len(singles)
-            for inst in sp.instances(size):
+            where = f"the exhaustive space {sp.name!r} at size {size}"
+            for inst in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size)):
                 n += 1
-                text = game.format_input(inst)
+                text = gamecode.check_input(game, inst, where)
                 if text not in seen:
                     fresh.append((inst, text))
                 if limit is not None and len(fresh) > limit:
@@ -333,7 +350,8 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
                                                else singles[i])
                 for i in range(0, len(singles), batch)]
         key = f"exhaustive-size-{size}" if only is None else f"exhaustive-{only}-size-{size}"
-        chunks = _cut(game, "exhaustive", key, runs, chunk_runs, size=size)
+        chunks = _cut(game, "exhaustive", key, runs, chunk_runs, size=size,
+                      where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "")
         yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
                     size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
 
@@ -341,14 +359,15 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
 def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None) -> Iterator[Group]:
     """Blocks of :data:`RANDOM_BLOCK` examples, block ``b`` drawn with seed ``derive(seed, b)``;
     endless when ``total`` is None (the executor stops at the phase's deadline)."""
-    strategy = strategies.instances()
+    strategy = gamecode.call(game.name, "strategies instances()", strategies.instances)
     block = 0
     left = total
     while left is None or left > 0:
         n = RANDOM_BLOCK if left is None else min(RANDOM_BLOCK, left)
-        drawn = draw_examples(strategy, n, derive_seed(seed, block))
+        where = f"the strategy instances() (random block seed {derive_seed(seed, block)})"
+        drawn = gamecode.call(game.name, where, draw_examples, strategy, n, derive_seed(seed, block))
         key = f"random-{block}"
-        chunks = _cut(game, "random", key, drawn, chunk_runs)
+        chunks = _cut(game, "random", key, drawn, chunk_runs, where=where)
         yield Group("random", key, f"{len(drawn)} Hypothesis examples, seed {derive_seed(seed, block)}", tuple(chunks),
                     runs=len(drawn))
         block += 1
@@ -400,7 +419,8 @@ def even_cuts(costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_byt
         parts += 1
 
 
-def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int) -> Iterator[Chunk]:
+def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int,
+                where: str = "") -> Iterator[Chunk]:
     """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
     :data:`CHUNK_BYTES` bytes, one chunk at a time (keys ``KEY-i``): a family is not drawn whole
     in advance, so only its last chunk may be smaller than the bound (:func:`_cut` cuts a group
@@ -409,7 +429,7 @@ def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chun
     texts: list[str] = []
     games = nbytes = number = cost = 0
     for inst in instances:
-        text = game.format_input(inst)
+        text = gamecode.check_input(game, inst, where or key)
         if batch and (cost + run_cost(text) > chunk_runs or nbytes + len(text) > CHUNK_BYTES):
             yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
             batch, texts, games, nbytes, cost, number = [], [], 0, 0, 0, number + 1
@@ -423,10 +443,11 @@ def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chun
 
 
 def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,
-         size: int | None = None) -> list[Chunk]:
+         size: int | None = None, where: str = "") -> list[Chunk]:
     """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
-    :data:`CHUNK_BYTES` bytes, of about equal work (:func:`even_cuts`)."""
-    texts = [game.format_input(inst) for inst in instances]
+    :data:`CHUNK_BYTES` bytes, of about equal work (:func:`even_cuts`); each input checked with the
+    game's ``parse_input`` (``where`` produced it; "": already checked one by one)."""
+    texts = [gamecode.check_input(game, inst, where) if where else game.format_input(inst) for inst in instances]
     cuts = even_cuts([run_cost(t) for t in texts], [len(t) for t in texts], chunk_runs, CHUNK_BYTES)
     bounds = list(zip([0, *cuts], [*cuts, len(texts)]))
     chunks = []

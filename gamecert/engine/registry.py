@@ -242,9 +242,13 @@ def _sources() -> dict[str, list[tuple[Source, frozenset[str]]]]:
     return found
 
 
-def game_names() -> list[str]:
-    """Every game name found in any source, sorted. Does not import the games."""
-    return sorted(_sources())
+def game_names(kind: str | None = None) -> list[str]:
+    """Every game name found in any source, sorted (with ``kind``: only those whose one source
+    is of that kind, ``project``, ``folder`` or ``entry point``). Does not import the games."""
+    found = _sources()
+    if kind is None:
+        return sorted(found)
+    return sorted(name for name, where in found.items() if len(where) == 1 and where[0][0].kind == kind)
 
 
 def _source_of(name: str) -> tuple[Source, frozenset[str]]:

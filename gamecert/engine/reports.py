@@ -189,13 +189,19 @@ class FailureReport:
     notes: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.contain)
     provenance: Provenance = field(default_factory=Provenance)
+    #: ``GAMECERT_GAMES`` as it was when the game came from a games folder: the commands below
+    #: set it, so they find the game again ("" for the project's games)
+    games_env: str = ""
+
+    def _env(self) -> str:
+        return f"GAMECERT_GAMES={shlex.quote(self.games_env)} " if self.games_env else ""
 
     def replay_command(self, directory: str | os.PathLike[str]) -> str:
-        return f"gamecert replay {shlex.quote(str(directory))}"
+        return f"{self._env()}gamecert replay {shlex.quote(str(directory))}"
 
     def rerun_command(self) -> str:
         return (
-            f"gamecert certify {self.game} {shlex.quote(self.candidate_spec)} "
+            f"{self._env()}gamecert certify {self.game} {shlex.quote(self.candidate_spec)} "
             f"--seed {self.seed} --profile {self.profile} "
             f"--time-limit {self.time_limit_s:g} --memory-limit {self.memory_limit_mb}"
         )
@@ -278,12 +284,15 @@ class SpaceEvidence:
     up_to: int | None
     inputs: int
     complete: bool
+    #: what the game's size counts (``Game.size_measure``: "letters", "bit length"...), if it says
+    measure: str = ""
 
     def describe(self) -> str:
         if self.up_to is None:
             return f"{self.name}: not swept (the budget did not cover its smallest size)"
         whole = " (the whole space)" if self.complete else ""
-        return f"{self.name}: exhaustive up to size {self.up_to} ({self.inputs} inputs){whole}"
+        size = f"size ({self.measure})" if self.measure else "size"
+        return f"{self.name}: exhaustive up to {size} {self.up_to} ({self.inputs} inputs){whole}"
 
 
 @dataclass(frozen=True)
@@ -336,6 +345,13 @@ class Certificate:
     skipped_phases: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.contain)
     provenance: Provenance = field(default_factory=Provenance)
+    #: Hypothesis examples (inputs) of the random phase; ``random_examples`` counts the games in them
+    random_inputs: int | None = None
+    #: games judged by the exact search ("oracle"), by every fast solver agreeing ("all fast
+    #: solvers"), by the cheapest fast solver alone ("one fast solver")
+    judged_by: dict[str, int] = field(default_factory=dict)
+    #: the fast solvers the game registers (how many agreed where all of them answered)
+    solvers: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -368,6 +384,7 @@ class Certificate:
         kwargs["skipped_phases"] = tuple(kwargs.get("skipped_phases", ()))
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
+        kwargs["solvers"] = tuple(kwargs.get("solvers", ()))
         kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
 
@@ -376,7 +393,13 @@ class Certificate:
         for phase, title in (("coverage", "coverage"), ("worst", "worst case")):
             lines += [f"{title}: {f.describe()}" for f in self.families if f.phase == phase]
         lines += [s.describe() for s in self.exhaustive]
-        lines.append(f"random: {self.random_examples} Hypothesis cases, seed {self.seed}")
+        if self.random_inputs is None or self.random_inputs == self.random_examples:
+            lines.append(f"random: {self.random_examples} Hypothesis examples (one game each), seed {self.seed}")
+        else:
+            lines.append(f"random: {self.random_examples} games in {self.random_inputs} Hypothesis examples "
+                         f"(inputs), seed {self.seed}")
+        if self.judged_by:
+            lines.append(self.rests_on())
         if self.largest_sizes:
             sizes = ", ".join(str(s) for s in self.largest_sizes)
             lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
@@ -393,6 +416,17 @@ class Certificate:
         if self.audits:
             lines.append(f"isolation audits: {self.audits} passing tests re-run in fresh processes, same verdict")
         return lines
+
+    def rests_on(self) -> str:
+        """What the verdicts rest on: games judged by the exact search, by every fast solver, by one."""
+        by = self.judged_by
+        oracle, every, one = by.get("oracle", 0), by.get("all fast solvers", 0), by.get("one fast solver", 0)
+        text = f"judged by: the exact search (oracle) {oracle:,} games"
+        if every or one:
+            n = len(self.solvers)
+            text += (f"; beyond its reach, every fast solver ({n}: {', '.join(self.solvers)}) agreeing {every:,}, "
+                     f"one fast solver alone (the cheapest; the others answer 1 in 16) {one:,}")
+        return text
 
     def describe(self) -> str:
         """The Markdown ``certificate.md``."""

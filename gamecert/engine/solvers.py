@@ -93,7 +93,8 @@ def evidence_summary(outcome: Outcome) -> str:
             parts.append(f"{phase} {sum(f.complete for f in fams)}/{len(fams)} families")
     for ev in space_evidence(outcome):
         if ev.up_to is not None:
-            parts.append(f"{ev.name} <= {ev.up_to} ({ev.inputs:,}){'' if ev.complete else ' (part)'}")
+            size = ev.measure or "size"  # say what the bound counts ("bit length", "letters"...)
+            parts.append(f"{ev.name}: {size} <= {ev.up_to}, {ev.inputs:,} inputs{'' if ev.complete else ' (part)'}")
     if stats.random_examples:
         parts.append(f"random {stats.random_examples}")
     if stats.largest_sizes:

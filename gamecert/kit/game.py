@@ -161,6 +161,9 @@ class Game(abc.ABC):
     oracle_reach: ClassVar[int]
     #: largest size the constraints allow
     max_size: ClassVar[int]
+    #: what :meth:`size` counts, in a few words ("letters", "stones in all", "bit length of n"):
+    #: evidence labels say "size (bit length of n) <= 17" rather than a bare number
+    size_measure: ClassVar[str] = ""
     #: how many single instances one input may hold (multi-game formats); 1 means no batching
     max_batch: ClassVar[int] = 1
 
@@ -399,11 +402,36 @@ def parse_int(line: str, number: int, what: str, low: int, high: int) -> int:
     return value
 
 
-def ensure_recursion(depth: int) -> None:
-    """Raise Python's recursion limit to allow a search ``depth`` calls deep (never lower it)."""
-    import sys
+class ensure_recursion:  # noqa: N801 - used as a function and as a context manager
+    """Room for a search ``depth`` calls deep: raise Python's recursion limit (never lower it).
 
-    needed = 4 * depth + 200
-    if sys.getrecursionlimit() < needed:
-        sys.setrecursionlimit(needed)
+    Use it as a context manager, ``with ensure_recursion(n): ...``: the limit goes back to what
+    it was at the end of the block, so a test framework that watches the limit (Hypothesis
+    warns when a test leaves it changed, and the test suite turns warnings into errors) sees
+    nothing. Called alone, it raises the limit for good (the older use).
+
+    >>> import sys
+    >>> before = sys.getrecursionlimit()
+    >>> with ensure_recursion(before):
+    ...     sys.getrecursionlimit() > before
+    True
+    >>> sys.getrecursionlimit() == before
+    True
+    """
+
+    def __init__(self, depth: int) -> None:
+        import sys
+
+        self.previous = sys.getrecursionlimit()
+        needed = 4 * depth + 200
+        if self.previous < needed:
+            sys.setrecursionlimit(needed)
+
+    def __enter__(self) -> ensure_recursion:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import sys
+
+        sys.setrecursionlimit(self.previous)
 

@@ -323,6 +323,8 @@ class OctalHeapGame(Game):
     def format_input(self, instance: tuple[int, ...]) -> str:
         return f"{len(instance)}\n{' '.join(map(str, instance))}\n"
 
+    size_measure = "tokens in all heaps"
+
     def size(self, instance: tuple[int, ...]) -> int:
         return sum(instance)
 

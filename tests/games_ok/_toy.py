@@ -1,0 +1,1 @@
+../games_bad/_toy.py
