@@ -188,6 +188,16 @@ class Executor:
         after = self.stop_after
         return after is None or after < 0 or seq > after
 
+    def _say_how(self, runner: Any) -> None:
+        """Once per run: how the runner starts each test and counts its processes (a sandbox
+        runner says; the certificate and report carry it as notes)."""
+        lines = [f"each test started as: {runner.startup}" if getattr(runner, "startup", "") else "",
+                 f"processes and CPU: {runner.accounting}" if getattr(runner, "accounting", "") else ""]
+        with self.stats.lock:
+            for line in lines:
+                if line and line not in self.outcome.notes:
+                    self.outcome.notes.append(line)
+
     def _worker(self) -> None:
         runner = judge = None
         try:
@@ -203,6 +213,7 @@ class Executor:
                         judge = Judge(self.entry, runner, self.stats, on_test=self.display.advance,
                                       expected_cache=self.expected_cache, on_event=self._event)
                         self.judges.append(judge)
+                        self._say_how(runner)
 
                     def stop(seq: int = seq, deadline: float | None = deadline) -> bool:
                         return self._stopped(seq, deadline)
