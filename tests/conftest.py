@@ -2,6 +2,25 @@
 
 The candidate programs under ``tests/candidates*/`` are stdin/stdout programs the tests run as
 subprocesses; importing them (as ``--doctest-modules`` would) would make them read stdin.
+
+Tests marked ``long`` (long end-to-end certifications) are left out of the default run, which
+must stay under ten minutes on two cores; ``GAMECERT_LONG_TESTS=1`` runs them too.
 """
 
-collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "hostile/*", "golden/*"]
+import os
+
+import pytest
+
+collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "candidates_evidence/*",
+                       "hostile/*", "golden/*"]
+
+LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if LONG:
+        return
+    skip = pytest.mark.skip(reason="long: run with GAMECERT_LONG_TESTS=1 (tests/README.md)")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)

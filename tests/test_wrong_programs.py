@@ -20,13 +20,15 @@ ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "wrong"
 
 #: one program per game and kind, each beyond the reach of small exhaustive sweeps
+LONG = pytest.mark.long  # a minute or more: left out of the default run (tests/conftest.py)
 CASES = [
-    ("word_game", "count39.py", "coverage"),  # a letter exactly 39 times
+    pytest.param("word_game", "count39.py", "coverage", marks=LONG),  # a letter exactly 39 times
     ("string_cut", "run51.py", "coverage"),  # a run of exactly 51 cuttable positions
     ("stones_once", "pile47.py", "coverage"),  # a pile of exactly 47 stones
-    ("digit_game", "read100000.py", "worst"),  # reads only the first 100,000 bytes
+    pytest.param("digit_game", "read100000.py", "worst", marks=LONG),  # reads only the first 100,000 bytes
     ("digit_game", "first500.py", "worst"),  # reads only the first 500 digits of a number
 ]
+IDS = ["word_game-count39", "string_cut-run51", "stones_once-pile47", "digit_game-read100000", "digit_game-first500"]
 
 
 def _expected_verdict(program: Path) -> str:
@@ -34,7 +36,7 @@ def _expected_verdict(program: Path) -> str:
     return line.split(":", 1)[1].strip()
 
 
-@pytest.mark.parametrize(("game", "name", "phase"), CASES, ids=[f"{g}-{n[:-3]}" for g, n, _ in CASES])
+@pytest.mark.parametrize(("game", "name", "phase"), CASES, ids=IDS)
 def test_the_designed_phase_catches_it_whatever_the_seed(tmp_path, game, name, phase):
     program = WRONG / game / name
     found = []
