@@ -448,13 +448,19 @@ def _intact(entry: Path, language: str) -> bool:
             return True
     except (OSError, ValueError, KeyError):
         pass
+    shutil.rmtree(_set_aside(entry), ignore_errors=True)
+    return False
+
+
+def _set_aside(entry: Path) -> Path:
+    """Move a cache entry out of its place, into a fresh ``.stale-*`` folder (returned, for
+    removal), so that no other process can take it for a finished build meanwhile."""
     trash = Path(tempfile.mkdtemp(prefix=".stale-", dir=entry.parent))
     try:
         os.rename(entry, trash / "entry")
     except OSError:
         pass
-    shutil.rmtree(trash, ignore_errors=True)
-    return False
+    return trash
 
 
 def _complete(entry: Path) -> bool:
@@ -507,11 +513,7 @@ def _publish(work: Path, final: Path) -> None:
     except OSError:
         if _complete(final):
             return
-    trash = Path(tempfile.mkdtemp(prefix=".stale-", dir=final.parent))
-    try:
-        os.rename(final, trash / "entry")
-    except OSError:
-        pass
+    trash = _set_aside(final)
     try:
         os.rename(work, final)
     except OSError:
