@@ -77,3 +77,13 @@ class GameError(GamecertError):
         self.traceback_file = traceback_file
         tail = f" (full traceback in {traceback_file})" if traceback_file else ""
         super().__init__(f"GAME ERROR in {game}: {what}{tail}")
+
+    def __reduce__(self):
+        """Pickled with its own arguments (a worker process hands it back to the command: an
+        exception that cannot be rebuilt there would hang a process pool).
+
+        >>> import pickle
+        >>> str(pickle.loads(pickle.dumps(GameError("g", "what", "tb.txt"))))
+        'GAME ERROR in g: what (full traceback in tb.txt)'
+        """
+        return (type(self), (self.game, self.what, self.traceback_file))
