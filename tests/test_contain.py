@@ -119,6 +119,7 @@ class World:
 def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     made = World(tmp_path)
     monkeypatch.setenv("HOME", str(made.home))
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))  # the harness's own cache is not the candidate's doing
     monkeypatch.setenv(f"GAMECERT_TEST_API_KEY_{made.token}", f"secret-{made.token}")  # the user's environment
     yield made
     made.close()
