@@ -189,7 +189,7 @@ def exhaustive_tests(game: Game, profile: Profile) -> int:
 def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None = None,
               examples: int | None = None, exhaustive_tests: int | None = None,
               chunk_runs: int = CHUNK_RUNS, phases: Sequence[str] | None = None,
-              sample_solvers: bool = True) -> Plan:
+              sample_solvers: bool = True, deciding: bool = True) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
     ``budget_s`` (default: the profile's) bounds the run by time. ``exhaustive_tests`` fixes the
@@ -218,7 +218,7 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     samples = _sample_group(game)
     plans = [
         PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
-        PhasePlan("coverage", lambda: _family_groups(game, "coverage", [*feature_families(game),
+        PhasePlan("coverage", lambda: _family_groups(game, "coverage", [*(feature_families(game) if deciding else []),
                                                                         *_families(strategies, "coverage", game.name)],
                                                      chunk_runs),
                   interleave=True),
@@ -232,7 +232,7 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     ]
     if phases is not None:
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
-    structured = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in feature_spaces(game))
+    structured = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in feature_spaces(game)) if deciding else ()
     return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None,
                 structured, getattr(game, "size_measure", ""))
 

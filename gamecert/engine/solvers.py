@@ -51,9 +51,13 @@ def reference_entry(entry: Any, name: str) -> Any:
 def solver_plan(entry: Any, profile: Any, seed: int, examples: int | None = None) -> Plan:
     """The plan of a registered solver: fixed by counts, every exhaustive space in full. The
     samples are checked against the oracle only: a solver under test that is wrong on a sample
-    is a verdict on the solver (its report), not a mistake of the game's."""
+    is a verdict on the solver (its report), not a mistake of the game's. The deciding-feature
+    families are for programs: run whole by counts they would take a quadratic solver half an hour
+    (string_cut's 14,972 strings of up to 4,998 letters); the solvers are checked against each other
+    at full size in the random and largest phases, and against the oracle on every exhaustive
+    space."""
     return make_plan(entry, profile, seed, examples=profile.examples if examples is None else examples,
-                     exhaustive_tests=WHOLE_SPACES, sample_solvers=False)
+                     exhaustive_tests=WHOLE_SPACES, sample_solvers=False, deciding=False)
 
 
 def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, *,
