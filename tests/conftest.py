@@ -1,7 +1,9 @@
 """Collection settings for the project's own tests.
 
 The candidate programs under ``tests/candidates*/`` are stdin/stdout programs the tests run as
-subprocesses; importing them (as ``--doctest-modules`` would) would make them read stdin.
+subprocesses; importing them (as ``--doctest-modules`` would) would make them read stdin. The
+games folders ``games_bad/`` and ``games_ok/`` are loaded through ``GAMECERT_GAMES`` by their
+tests, never imported as test modules.
 
 Tests marked ``long`` (long end-to-end certifications) are left out of the default run, which
 must stay under ten minutes on two cores; ``GAMECERT_LONG_TESTS=1`` runs them too.
@@ -12,7 +14,7 @@ import os
 import pytest
 
 collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "candidates_evidence/*",
-                       "hostile/*", "golden/*"]
+                       "hostile/*", "golden/*", "games_bad/*", "games_ok/*"]
 
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
 

@@ -203,7 +203,9 @@ def test_limits_set_before_the_server_apply_to_each_test(shim, programs, tmp_pat
             code, out, _, usage = _run_served(server, b"200", tmp_path)
             assert code == 0 and 0.1 < int(out) / 1e6 < 1.0
         code, out, _, usage = _run_served(server, b"2000", tmp_path)
-        assert code == -signal.SIGXCPU and out == b"" and usage.ru_utime + usage.ru_stime >= 0.9
+        # the kernel checks RLIMIT_CPU on its scheduler clock; rusage splits it by ticks, and on
+        # a loaded machine reads lower (0.82 s seen): the limit is per test if it is not hit at once
+        assert code == -signal.SIGXCPU and out == b"" and usage.ru_utime + usage.ru_stime >= 0.5
         assert server.alive()
 
 
