@@ -56,13 +56,19 @@ class GameTimeout(BaseException):
 
 
 def game_seconds() -> float:
-    """The time limit of one call into game code: ``$GAMECERT_GAME_SECONDS`` or 60 s."""
-    raw = os.environ.get(SECONDS_ENV, "")
-    try:
-        value = float(raw) if raw.strip() else DEFAULT_GAME_SECONDS
-    except ValueError:
-        value = DEFAULT_GAME_SECONDS
-    return value if value > 0 else DEFAULT_GAME_SECONDS
+    """The time limit of one call into game code: ``$GAMECERT_GAME_SECONDS`` or 60 s (read once
+    per process: every input a plan makes passes through a bounded section)."""
+    if not _seconds:
+        raw = os.environ.get(SECONDS_ENV, "")
+        try:
+            value = float(raw) if raw.strip() else DEFAULT_GAME_SECONDS
+        except ValueError:
+            value = DEFAULT_GAME_SECONDS
+        _seconds.append(value if value > 0 else DEFAULT_GAME_SECONDS)
+    return _seconds[0]
+
+
+_seconds: list[float] = []
 
 
 def set_traceback_dir(path: str | None) -> None:
@@ -172,42 +178,75 @@ def _alarm(signum: int, frame: object) -> None:
     raise GameTimeout
 
 
-@contextlib.contextmanager
-def section(game: str, what: str, seconds: float | None = None, blame_errors: bool = True) -> Iterator[None]:
+def _alarm(signum: int, frame: object) -> None:
+    if threading.get_ident() in _active:  # a stale alarm after its section ended is ignored
+        raise GameTimeout
+
+
+class section:  # noqa: N801 - used as ``with section(...)``, like a function
     """Run game code (``what``: "the oracle", "smaller()"...): an exception raised in the
     author's code becomes a :class:`GameError`; past ``seconds`` (default :func:`game_seconds`)
     it is stopped (main thread) or reported by :func:`overdue` (other threads). Nested sections
     are governed by the outermost. ``blame_errors=False`` bounds the time only (a solver under
-    test whose exception is a verdict)."""
-    tid = threading.get_ident()
-    if tid in _active:
-        yield
-        return
-    limit = game_seconds() if seconds is None else seconds
-    _active[tid] = (game, what, time.monotonic(), limit)
-    previous: Any = None
-    armed = False
-    if threading.current_thread() is threading.main_thread():
+    test whose exception is a verdict).
+
+    A class rather than a generator, and the alarm's handler installed once per process with the
+    timer armed per section (two system calls): sections wrap every input a plan makes, and were
+    most of a registered solver's certification time as a generator swapping handlers."""
+
+    __slots__ = ("game", "what", "limit", "blame_errors", "outer", "armed")
+
+    def __init__(self, game: str, what: str, seconds: float | None = None, blame_errors: bool = True) -> None:
+        self.game, self.what, self.blame_errors = game, what, blame_errors
+        self.limit = seconds
+        self.outer = self.armed = False
+
+    def __enter__(self) -> None:
+        tid = threading.get_ident()
+        if tid in _active:
+            return
+        self.outer = True
+        if self.limit is None:
+            self.limit = game_seconds()
+        _active[tid] = (self.game, self.what, time.monotonic(), self.limit)
+        if tid == threading.main_thread().ident and _handler_installed():
+            try:
+                signal.setitimer(signal.ITIMER_REAL, self.limit)
+                self.armed = True
+            except (ValueError, OSError):
+                pass
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+        if not self.outer:
+            return False
         try:
-            previous = signal.signal(signal.SIGALRM, _alarm)
-            signal.setitimer(signal.ITIMER_REAL, limit)
-            armed = True
+            if self.armed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            _active.pop(threading.get_ident(), None)
+        if exc is None:
+            return False
+        if isinstance(exc, GameTimeout):
+            raise timeout_error(self.game, self.what, self.limit, _tb_frames(tb)) from None
+        if isinstance(exc, Exception):
+            blamed = blame(exc, self.game, self.what) if self.blame_errors else None
+            if blamed is not None:
+                raise blamed from None
+        return False
+
+
+_installed: list[bool] = []
+
+
+def _handler_installed() -> bool:
+    """Install the alarm's handler once (main thread only); False where it cannot be."""
+    if not _installed:
+        try:
+            signal.signal(signal.SIGALRM, _alarm)
+            _installed.append(True)
         except (ValueError, OSError, AttributeError):
-            pass
-    try:
-        yield
-    except GameTimeout as exc:
-        raise timeout_error(game, what, limit, _tb_frames(exc.__traceback__)) from None
-    except Exception as exc:
-        blamed = blame(exc, game, what) if blame_errors else None
-        if blamed is None:
-            raise
-        raise blamed from None
-    finally:
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
-        _active.pop(tid, None)
+            _installed.append(False)
+    return _installed[0]
 
 
 def timeout_error(game: str, what: str, limit: float, frames: list[tuple[str, int, str]]) -> GameError:
