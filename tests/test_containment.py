@@ -268,6 +268,42 @@ def test_nothing_a_compiled_program_can_read_names_gamecert(tmp_path: Path, monk
         assert (result.status, result.stdout) == ("ok", "nothing\n"), (native, result.stdout, result.describe())
 
 
+@needs_sandbox
+def test_kill_everything_from_inside_touches_nothing_outside(tmp_path: Path) -> None:
+    """A compiled program that sends SIGKILL to every process it may (``kill(-1)``): inside the
+    sandbox that reaches only its own siblings (the native fork server, which is started again),
+    never the supervisor or anything outside. A stand-in process outside, of the same user,
+    survives; every test is OK with the right answer."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    binary = tmp_path / "prog" / "killall"
+    binary.parent.mkdir()
+    subprocess.run(["gcc", "-O1", "-o", str(binary), str(HOSTILE / "killall.c")], check=True)
+    outside = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with open_runner(Candidate.parse(str(binary)), LIMITS) as runner:
+            results = [runner.run(word) for word in ("AAB\n", "ZADACHA\n", "AB\n")]
+        assert [(r.status, r.stdout) for r in results] == [("ok", "Alice\n"), ("ok", "Alice\n"), ("ok", "Bob\n")], \
+            [r.describe() for r in results]
+        assert all("kill(-1): sent" in r.stderr_tail for r in results)  # the attempt was real
+        assert outside.poll() is None  # not reached
+    finally:
+        outside.kill()
+        outside.wait()
+
+
+def test_the_detector_sees_the_word_where_it_is(tmp_path: Path) -> None:
+    """The control of the two tests above: not contained, run from a folder whose name says
+    "gamecert", the same program does report it (its command line and working state show it)."""
+    folder = tmp_path / "gamecert-prog"
+    folder.mkdir()
+    program = folder / "detect.py"
+    shutil.copyfile(HOSTILE / "detect.py", program)
+    with open_runner(Candidate.parse(str(program)), LIMITS, contain=False) as runner:
+        result = runner.run("x\n")
+    assert result.status == "ok" and "seen in argv" in result.stdout, result.stdout
+
+
 # -- the certificate says how processes were counted ---------------------------------------------
 
 
