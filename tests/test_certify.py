@@ -360,3 +360,19 @@ def test_pytest_plugin_adds_nothing_without_candidate(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout
     assert "gamecert candidates" not in proc.stdout
+
+
+@pytest.mark.parametrize("seed", ["1", "2"])
+def test_a_budgeted_exhaustive_phase_goes_deep_in_a_cheap_space(tmp_path, seed):
+    """Under a time budget each exhaustive space advances size by size, the cheapest next size
+    first: a program wrong only on 13-letter words of distinct letters is caught at its smallest
+    input (before, every space waited for the largest, and the phase never passed size 2)."""
+    env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamecert", "certify", "word_game", str(MINE / "word_game_distinct13.py"),
+         "--phases", "exhaustive", "--budget", "20", "--seed", seed, "--report-dir", str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    report = report_of(proc, Path(proc.stdout.strip().splitlines()[-1]))
+    word = report["input"].split()[0]
+    assert report["verdict"] == "WA" and len(word) == 13 == len(set(word)), report["input"]
+    assert report["minimality"].startswith("minimal in size within letter-count multisets")

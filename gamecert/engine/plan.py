@@ -224,7 +224,9 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
                   interleave=True),
         PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases", game.name), chunk_runs),
                   interleave=True),
-        PhasePlan("exhaustive", lambda: _exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)),
+        PhasePlan("exhaustive", lambda: (_exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)
+                                         if exhaustive_tests is not None
+                                         else _cheapest_first(game, profile.exhaustive, chunk_runs))),
         PhasePlan("random", lambda: _random_groups(game, strategies, seed, chunk_runs,
                                                    None if examples is None and not by_counts else
                                                    (profile.examples if examples is None else examples))),
@@ -300,6 +302,30 @@ def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int =
     for _count, name, sizes, sp in sorted(cost, key=lambda c: c[:2]):
         for group in _exhaustive_groups(game, 1.0, chunk_runs, None, only=name, sizes=sizes, spaces=[sp]):
             yield group
+
+
+def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
+    """The exhaustive spaces under a time budget: each space size by size, the next size of the
+    space whose next size is cheapest first, so that a small space (word_game's letter-count
+    multisets: about 500 inputs up to 13 letters) goes deep while a large one (every 3-letter
+    word: 17,576) waits, instead of every space held at the size the largest has reached. What
+    a space's sizes ran whole is its evidence, as before."""
+    import heapq
+
+    def count(sp: Any, size: int) -> int:
+        return sum(1 for _ in itertools.islice(sp.instances(size), BELOW_COUNT_CAP))
+
+    heap = []
+    for order, sp in enumerate(game.exhaustive_spaces()):
+        sizes = tuple(sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))]) if sp.sizes else ()
+        if sizes:
+            heap.append((count(sp, sizes[0]), order, 0, sp, sizes))
+    heapq.heapify(heap)
+    while heap:
+        _, order, at, sp, sizes = heapq.heappop(heap)
+        yield from _exhaustive_groups(game, 1.0, chunk_runs, None, only=sp.name, sizes=[sizes[at]], spaces=[sp])
+        if at + 1 < len(sizes):
+            heapq.heappush(heap, (count(sp, sizes[at + 1]), order, at + 1, sp, sizes))
 
 
 def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: int | None,
