@@ -203,6 +203,45 @@ def test_a_setsid_fork_bomb_is_capped_and_leaves_nothing(tmp_path: Path) -> None
     assert cgroup is None or not os.path.exists(cgroup)  # removed with the runner
 
 
+def test_leftover_cgroups_are_swept_when_a_runner_starts(tmp_path: Path) -> None:
+    """A gamecert process killed before it removed its pids cgroup leaves an empty ``box-*``
+    behind: the next runner removes those older than ``STALE_S``, and keeps a young one (its
+    launcher may be about to enter it) and one with a process in it."""
+    from gamecert.engine import cgroups
+
+    found = cgroups._writable_root()
+    if os.geteuid() != 0 or found is None:
+        pytest.skip("no writable pids cgroup here: no cgroups are made, so none are left over")
+    root = found[0]
+    old, young, busy = (os.path.join(root, f"box-{tag}{os.getpid()}") for tag in ("0ld", "y0ung", "bu5y"))
+    for path in (old, young, busy):
+        os.mkdir(path)
+    sleeper = subprocess.Popen(["/bin/sh", "-c", 'echo $$ > "$0" && exec sleep 30', os.path.join(busy, "cgroup.procs")])
+    try:
+        deadline = time.monotonic() + 5
+        while not Path(busy, "cgroup.procs").read_text().strip() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        stale = time.time() - cgroups.STALE_S - 60
+        os.utime(old, (stale, stale))
+        os.utime(busy, (stale, stale))
+        cap = cgroups.process_cap(8)
+        assert cap is not None
+        cap.close()
+        assert not os.path.exists(old) and os.path.exists(young) and os.path.exists(busy)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        for path in (old, young, busy):
+            for _ in range(100):
+                try:
+                    os.rmdir(path)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+
+
 @MODES
 def test_cpu_of_detached_grandchildren_is_charged(tmp_path: Path, fork_server: bool) -> None:
     """The main process sleeps while a detached grandchild burns CPU, and answers once that has

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 V1_PIDS = "/sys/fs/cgroup/pids"
 V2_ROOT = "/sys/fs/cgroup"
@@ -33,6 +33,7 @@ class ProcessCap:
     path: str
     limit: int
     kind: str
+    _events: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def prefix(self) -> list[str]:
@@ -48,19 +49,24 @@ class ProcessCap:
             return -1
 
     def refused(self) -> int:
-        """How many forks the cap has refused so far (``pids.events``' ``max``)."""
+        """How many forks the cap has refused so far (``pids.events``' ``max``): one ``pread``
+        of a descriptor kept open (read once per test)."""
         try:
-            with open(os.path.join(self.path, "pids.events")) as f:
-                for line in f:
-                    key, _, value = line.partition(" ")
-                    if key == "max":
-                        return int(value)
+            if self._events is None:
+                self._events = os.open(os.path.join(self.path, "pids.events"), os.O_RDONLY | os.O_CLOEXEC)
+            for line in os.pread(self._events, 4096, 0).decode().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max":
+                    return int(value)
         except (OSError, ValueError):
             pass
         return 0
 
     def close(self) -> None:
         """Remove the cgroup (it is empty once the sandbox is gone; retried briefly)."""
+        if self._events is not None:
+            os.close(self._events)
+            self._events = None
         for _ in range(100):
             try:
                 os.rmdir(self.path)
@@ -95,6 +101,7 @@ def process_cap(limit: int) -> ProcessCap | None:
     if found is None:
         return None
     root, kind = found
+    _sweep(root)
     path = os.path.join(root, f"box-{secrets.token_hex(6)}")
     try:
         os.mkdir(path)
@@ -110,6 +117,31 @@ def process_cap(limit: int) -> ProcessCap | None:
             pass
         return None
     return ProcessCap(path, limit, kind)
+
+
+#: a cgroup of ours older than this and empty is a leftover (a gamecert process killed before it
+#: could remove it); younger ones may be about to be entered by their launching shell
+STALE_S = 600
+
+
+def _sweep(root: str) -> int:
+    """Remove leftover ``box-*`` cgroups: empty (``rmdir`` refuses a cgroup with processes) and
+    older than :data:`STALE_S`; how many were removed."""
+    removed = 0
+    now = time.time()
+    try:
+        names = [n for n in os.listdir(root) if n.startswith("box-")]
+    except OSError:
+        return 0
+    for name in names:
+        path = os.path.join(root, name)
+        try:
+            if now - os.stat(path).st_mtime > STALE_S:
+                os.rmdir(path)
+                removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 def accounting(cap: ProcessCap | None, contained: bool, nproc: int) -> str:

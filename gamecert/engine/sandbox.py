@@ -329,6 +329,7 @@ class Runner:
         spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
         root = os.geteuid() == 0
         self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
+        self._refused = self.cap.refused() if self.cap is not None else 0
         nproc = 0
         if not root:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
@@ -500,12 +501,12 @@ class Runner:
             made.extend(_test_files(data))
             return made[0], made[1]
 
-        refused = self.cap.refused() if self.cap is not None else 0
         try:
             with GATE.run(quiet):
                 report = self._client.run(descriptors, plain=plain or self.mode != "fork-server")
-            if self.cap is not None:
-                report["refused"] = self.cap.refused() - refused
+            if self.cap is not None:  # forks refused since the previous test ended: this test's
+                refused = self.cap.refused()
+                report["refused"], self._refused = refused - self._refused, refused
             out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)
         finally:
             for fd in made:
