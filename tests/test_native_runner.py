@@ -9,6 +9,7 @@ clones a fresh copy of its image, stopped before the program's own constructors,
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 from gamecert.engine import native_shim
 from gamecert.engine.limits import Limits
 from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.toolchains import MissingToolchain
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
@@ -52,13 +54,29 @@ def both_ways(program: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch)
     return seen["1"], seen["0"], startup
 
 
+#: every word of up to 4 letters over A, B, C (the wrong programs fail some), then longer ones
+SMALL_WORDS = ["".join(p) for n in range(1, 5) for p in itertools.product("ABC", repeat=n)]
+
+
 @pytest.mark.parametrize("source", ["cpp/word_game_right.cpp", "cpp/word_game_wrong.cpp", "c/word_game_right.c",
-                                    "c/word_game_wrong.c"])
+                                    "c/word_game_wrong.c", "rust/word_game_right.rs", "rust/word_game_wrong.rs"])
 def test_word_game_programs_agree_both_ways(tmp_path: Path, source: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    program = compiled(tmp_path, PROGRAMS / source)
-    served, execd, startup = both_ways(program, [w + "\n" for w in WORDS], monkeypatch)
+    """The project's right and wrong word_game programs, built as gamecert builds them (the
+    toolchains' usual flags; Rust where it is installed): the same status, output, exit code
+    and signal on every input through the fork server and exec'd."""
+    if source.endswith(".rs"):  # built by gamecert's toolchains (cached), as a candidate is
+        program = PROGRAMS / source
+        try:
+            Candidate.parse(str(program))
+        except MissingToolchain as exc:
+            pytest.skip(str(exc))
+    else:
+        program = compiled(tmp_path, PROGRAMS / source)
+    served, execd, startup = both_ways(program, [w + "\n" for w in SMALL_WORDS + WORDS], monkeypatch)
     assert startup.startswith("native fork server"), startup
     assert served == execd
+    if "wrong" in source:  # the comparison covers wrong answers, not only right ones
+        assert len({out for _, out, _, _ in served}) == 2
 
 
 @pytest.mark.parametrize(("source", "inputs"), [
