@@ -308,6 +308,27 @@ def test_nothing_a_compiled_program_can_read_names_gamecert(tmp_path: Path, monk
 
 
 @needs_sandbox
+@pytest.mark.parametrize("kind", ["PREINIT", "IFUNC"])
+def test_code_before_the_fork_server_stops_the_program_is_charged_every_test(tmp_path: Path, kind: str) -> None:
+    """A program whose own code runs before the shim's constructor (a pre-initialisation array,
+    an IFUNC resolver) would run it once, in the native fork server, for free: it burns 1.5 s of
+    CPU there. Such a program is exec'd per test, says why, and every test is TLE (limit 1 s)."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    binary = tmp_path / "prog" / "early"
+    binary.parent.mkdir()
+    subprocess.run(["gcc", "-O1", f"-D{kind}", "-o", str(binary), str(HOSTILE / "early.c")], check=True)
+    plain = subprocess.run([str(binary)], capture_output=True, text=True, timeout=30)
+    assert plain.stdout == "Alice\n"  # the program works, and burns its 1.5 s, when run plainly
+    with open_runner(Candidate.parse(str(binary)), Limits(time_s=1.0, memory_mb=256)) as runner:
+        results = [runner.run("x\n") for _ in range(2)]
+        startup = runner.startup
+    assert startup.startswith("exec per test") and ("pre-initialisation" in startup or "IFUNC" in startup), startup
+    assert [r.status for r in results] == ["tle"] * 2, [r.describe() for r in results]
+    assert {r.started for r in results} == {"exec"}
+
+
+@needs_sandbox
 def test_kill_everything_from_inside_touches_nothing_outside(tmp_path: Path) -> None:
     """A compiled program that sends SIGKILL to every process it may (``kill(-1)``): inside the
     sandbox that reaches only its own siblings (the native fork server, which is started again),

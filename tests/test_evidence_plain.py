@@ -66,3 +66,24 @@ def test_faults_that_never_show_plainly_are_not_the_candidates(tmp_path: Path) -
     notes = " ".join(json.loads((folder / "certificate.json").read_text())["notes"])
     assert notes.count("not counted (did not reproduce as a judge runs the program)") >= 2, notes
     assert "passed 10 of 10 runs in plain `python FILE` processes" in notes
+
+
+def test_a_fault_seen_in_a_plain_run_that_does_not_come_back_is_reported(tmp_path: Path) -> None:
+    """An executable (exec'd per test: every run is already a judge's) wrong on its very first
+    run only, then right: the fault never reproduces in the re-runs, yet it was seen as a judge
+    would see it, so it is the program's own: reported as nondeterministic, not certified. (Not
+    contained, so that the program can leave a mark outside its box; a shell script is exec'd.)"""
+    mark = tmp_path / "seen"
+    program = tmp_path / "first_run_wrong.sh"
+    program.write_text(f"#!/bin/sh\nread word\nif [ -e {mark} ]; then\n"
+                       "  exec /usr/bin/env python3 -c 'import sys; w=sys.argv[1]; t=0\n"
+                       "for l in set(w):\n c=w.count(l); t^=3 if c%3==0 else c%3\n"
+                       "print(\"Alice\" if t else \"Bob\")' \"$word\"\n"
+                       f"fi\ntouch {mark}\necho Nobody\n")
+    program.chmod(0o755)
+    proc, folder = certify(tmp_path, "word_game", program, "--budget", "10", "--seed", "1", "--jobs", "1",
+                           "--profile", "quick", "--no-contain")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    report = json.loads((folder / "report.json").read_text())
+    assert report["verdict"] == "WA" and mark.exists()
+    assert "nondeterministic: the input failed in 1 of 11 runs" in " ".join(report["notes"]), report["notes"]

@@ -3,7 +3,8 @@ outputs as an exec per test, on the project's programs (right and wrong word_gam
 and C++, and programs with global state, crashes and exit codes, forks and threads, big inputs).
 
 The fork server (``gamecert/engine/supervisor/shim.c``, preloaded) starts the program once and
-clones a fresh copy of its image, stopped before the program's own constructors, for every test;
+clones a fresh copy of its image, stopped before the program's own constructors, for every test
+(each run says how it started, and every one here must have gone the way asked);
 ``GAMECERT_NATIVE_FORKSERVER=0`` turns it off (an exec per test), which is the reference here.
 """
 
@@ -49,8 +50,10 @@ def both_ways(program: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch)
         with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
             if flag == "1":
                 startup = runner.startup
-            seen[flag] = [(r.status, r.stdout, r.exit_code, r.signal)
-                          for r in (runner.run(text) for text in inputs)]
+            results = [runner.run(text) for text in inputs]
+            # every run went the way asked (the fork server really served them all)
+            assert {r.started for r in results} == {"native" if flag == "1" else "exec"}, runner.startup
+            seen[flag] = [(r.status, r.stdout, r.exit_code, r.signal) for r in results]
     return seen["1"], seen["0"], startup
 
 

@@ -77,6 +77,19 @@ class ProcessCap:
                 time.sleep(0.01)
 
 
+def user_task_count() -> int:
+    """Tasks (threads) of the current real user, for a per-user RLIMIT_NPROC."""
+    uid, count = os.getuid(), 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    count += len(os.listdir(f"/proc/{name}/task"))
+            except OSError:
+                continue
+    return count
+
+
 def _writable_root() -> tuple[str, str] | None:
     """Where a pids cgroup can be made here: (folder, kind), or None."""
     if os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(os.path.join(V1_PIDS, "cgroup.procs")):

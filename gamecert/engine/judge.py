@@ -381,7 +381,12 @@ class Judge:
         fault is confirmed (the executor keeps a fault's work within the budget)."""
         self.on_event("confirming", found)
         found = self.confirm(found)
-        if found.reruns is not None and found.reruns[0] == 0 and getattr(self.runner, "run_plain", None):
+        # a fault seen in a run that was not exactly a judge's (the zygote, a fork server's clone)
+        # and never again in plain runs is the runner's, not the candidate's; one seen in a plain
+        # run (an exec per test) that never reproduces is the program's: nondeterministic, reported
+        started = getattr(found.result, "started", "") if found.result is not None else ""
+        if found.reruns is not None and found.reruns[0] == 0 and getattr(self.runner, "run_plain", None) \
+                and started not in ("exec", "plain"):
             with self.stats.lock:
                 self.stats.not_reproduced.append(
                     f"{found.verdict.value} on {clip(visible(found.input_text), 60)!r} ({found.phase}): failed once, "

@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from gamecert.engine.supervisor._sv_native import is_dynamic_elf
+from gamecert.engine.supervisor._sv_native import early_code, is_dynamic_elf
 
 SOURCE = Path(__file__).resolve().parent / "supervisor" / "shim.c"
 FLAGS = ("-O2", "-shared", "-fPIC", "-Wall")
@@ -140,9 +140,24 @@ def shim_status() -> tuple[str | None, str]:
     return None, f"the shim in {folder} does not match its recorded sha256 after a rebuild"
 
 
+def plan(language: str, argv: list[str], languages: tuple[str, ...]) -> tuple[str | None, str]:
+    """The shim for running ``argv`` (a candidate in ``language``) through the native fork
+    server, or None and why each test is exec'd instead."""
+    if os.environ.get("GAMECERT_NATIVE_FORKSERVER", "").strip() == "0":
+        return None, "GAMECERT_NATIVE_FORKSERVER=0"
+    if language not in languages:
+        return None, f"a {language} candidate runs through its interpreter"
+    if not argv or not is_dynamic_elf(argv[0]):
+        return None, "not a dynamically linked program"
+    why = early_code(argv[0])
+    if why:
+        return None, why
+    return shim_status()
+
+
 def shim_path() -> str | None:
     """The shim library's path, built if needed; None where it cannot be (see :func:`shim_status`)."""
     return shim_status()[0]
 
 
-__all__ = ["SOURCE", "cache_dir", "find_compiler", "is_dynamic_elf", "shim_path", "shim_status"]
+__all__ = ["SOURCE", "cache_dir", "early_code", "find_compiler", "is_dynamic_elf", "plan", "shim_path", "shim_status"]

@@ -80,6 +80,8 @@ class RunResult:
     fresh: bool = True
     #: how the result was confirmed or replaced by a re-run, if it was
     note: str = ""
+    #: how the test's process started: "native" (fork server), "zygote" or "exec"
+    started: str = ""
 
     def describe(self) -> str:
         """One line for reports.
@@ -223,16 +225,12 @@ class Candidate:
 
 def _sha256_file(path: Path) -> str:
     """The file's sha256, or "" if it cannot be read (an executable without read permission)."""
-    import hashlib
+    from gamecert.engine import toolchains
 
-    digest = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
+        return toolchains._sha256_file(path)
     except OSError:
         return ""
-    return digest.hexdigest()
 
 
 def judge_argv(argv: list[str], limits: Limits) -> list[str]:
@@ -269,19 +267,6 @@ def candidate_environment(home: str) -> dict[str, str]:
     ['HOME', 'LANG', 'PATH', 'TMPDIR']
     """
     return {"PATH": os.environ.get("PATH") or os.defpath, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
-
-
-def _user_task_count() -> int:
-    """Tasks (threads) of the current real user, for a per-user RLIMIT_NPROC."""
-    uid, count = os.getuid(), 0
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if os.stat(f"/proc/{name}").st_uid == uid:
-                    count += len(os.listdir(f"/proc/{name}/task"))
-            except OSError:
-                continue
-    return count
 
 
 #: languages whose programs may run through the native fork server (when dynamically linked)
@@ -322,8 +307,10 @@ class Runner:
         argv = self._neutral_build(list(candidate.argv))
         plain = [python, python_file] if python_file else judge_argv(argv, limits)
         shim, why = self._native_plan(plain)
-        #: how each test's process starts: the native fork server, or why not
-        self.startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
+        #: how each test's process starts: the native fork server, or why not (see :attr:`startup`)
+        self.starts: dict[str, int] = {}
+        self._exec_why = ""
+        self._startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
                         "native fork server: a fresh copy of the program's image per test" if shim else
                         f"exec per test ({why})")
         spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
@@ -334,7 +321,7 @@ class Runner:
         if not root:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
             # tasks and the supervisor; not contained, every task of the user counts
-            nproc = (limits.processes + 1 if contained else _user_task_count() + limits.processes) + spare
+            nproc = (limits.processes + 1 if contained else cgroups.user_task_count() + limits.processes) + spare
         #: how processes are counted and capped, and CPU time charged (for certificates)
         self.accounting = cgroups.accounting(self.cap, contained, nproc)
         config = {
@@ -412,14 +399,16 @@ class Runner:
 
         if self.mode == "fork-server":
             return None, "a Python candidate"
-        if os.environ.get("GAMECERT_NATIVE_FORKSERVER", "").strip() == "0":
-            return None, "GAMECERT_NATIVE_FORKSERVER=0"
-        if self.candidate.language not in NATIVE_LANGUAGES:
-            return None, f"a {self.candidate.language} candidate runs through its interpreter"
-        if not argv or not native_shim.is_dynamic_elf(argv[0]):
-            return None, "not a dynamically linked program"
-        path, why = native_shim.shim_status()
-        return (path, "") if path else (None, why)
+        return native_shim.plan(self.candidate.language, argv, NATIVE_LANGUAGES)
+
+    @property
+    def startup(self) -> str:
+        """How tests start: the plan, and once tests ran, how many started which way where a
+        planned native fork server was not used for all of them (and why)."""
+        native, execd = self.starts.get("native", 0), self.starts.get("exec", 0)
+        if not self._startup.startswith("native") or not execd:
+            return self._startup
+        return f"{self._startup}; {execd} of {native + execd} runs exec'd ({self._exec_why or 'plain runs'})"
 
     @property
     def rerun_where(self) -> str:
@@ -513,7 +502,11 @@ class Runner:
                 os.close(fd)
         stderr_tail = _tail_lines(report.get("stderr_tail", b""))
         result = self._classify(report, out_size, out_bytes.decode(errors="replace"), stderr_tail)
-        return result, report.get("killed")
+        started = ("native" if report.get("native") else "plain" if plain else
+                   "zygote" if self.mode == "fork-server" else "exec")
+        self.starts[started] = self.starts.get(started, 0) + 1
+        self._exec_why = report.get("native_why") or self._exec_why
+        return replace(result, started=started), report.get("killed")
 
     def _classify(self, report: dict, out_size: int, stdout: str, stderr_tail: str) -> RunResult:
         limits = self.limits

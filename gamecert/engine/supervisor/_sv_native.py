@@ -3,7 +3,9 @@ library only: it runs inside the sandbox, where gamecert itself is not importabl
 
 A dynamically linked program is started once with the shim preloaded and a unix socket on
 :data:`CONTROL_FD`; the shim stops it before the program's own constructors and ``main`` and
-then, per test, clones a fresh copy of that pristine image. The copy is a child of the process
+then, per test, clones a fresh copy of that pristine image. A program whose own code could run
+before that (see :func:`early_code`) is not started this way. The server's CPU time is read
+with :func:`cpu_ns` and charged to the tests by the supervisor. The copy is a child of the process
 that called :func:`start` (``CLONE_PARENT``), which waits for it with ``wait4`` as for any child
 and gets its exit status and resource usage from the kernel.
 
@@ -68,6 +70,101 @@ def is_dynamic_elf(path: str) -> bool:
     )
 
 
+#: ELF dynamic tags under which the loader runs an executable's own code before any preloaded
+#: library's constructor: ``DT_PREINIT_ARRAY`` (and its size), audit libraries it names
+_EARLY_TAGS = {32: "a pre-initialisation array (DT_PREINIT_ARRAY)", 33: "a pre-initialisation array (DT_PREINIT_ARRAY)",
+               0x6FFFFEFC: "an audit library (DT_AUDIT)", 0x6FFFFEFB: "an audit library (DT_DEPAUDIT)"}
+#: e_machine -> the relocation type whose resolver (an IFUNC) runs while the program is loaded
+_IRELATIVE = {62: 37, 3: 42, 183: 1032, 40: 160, 243: 58, 21: 248, 22: 61}
+
+
+def early_code(path: str) -> str:
+    """Why the program at ``path`` could run code of its own in the fork server (before the
+    shim's constructor stops it), or "" if it cannot: a pre-initialisation array, an audit
+    library, or an IFUNC resolver (``IRELATIVE`` relocation) in the executable itself. Such a
+    program, or one this cannot read (an unknown machine, a malformed file), is exec'd per test.
+
+    >>> early_code("/nonexistent/program")
+    'cannot read its ELF headers'
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        wide, end = data[4] == 2, "<" if data[5] == 1 else ">"
+        machine, = struct.unpack_from(end + "H", data, 18)
+        if wide:
+            phoff, = struct.unpack_from(end + "Q", data, 32)
+            phentsize, phnum = struct.unpack_from(end + "HH", data, 54)
+            ph, dyn, rel = end + "IIQQQQQQ", end + "qQ", end + "QQ"
+        else:
+            phoff, = struct.unpack_from(end + "I", data, 28)
+            phentsize, phnum = struct.unpack_from(end + "HH", data, 42)
+            ph, dyn, rel = end + "IIIIIIII", end + "iI", end + "II"
+        loads, dynamic = [], None
+        for i in range(phnum):
+            fields = struct.unpack_from(ph, data, phoff + i * phentsize)
+            if wide:
+                kind, offset, vaddr, filesz = fields[0], fields[2], fields[3], fields[5]
+            else:
+                kind, offset, vaddr, filesz = fields[0], fields[1], fields[2], fields[4]
+            if kind == 1:
+                loads.append((vaddr, offset, filesz))
+            elif kind == 2:
+                dynamic = (offset, filesz)
+        if dynamic is None:
+            return "no dynamic section"
+        tags: dict[int, int] = {}
+        step = struct.calcsize(dyn)
+        for at in range(dynamic[0], dynamic[0] + dynamic[1] - step + 1, step):
+            tag, value = struct.unpack_from(dyn, data, at)
+            if tag == 0:
+                break
+            if tag in _EARLY_TAGS and (tag != 33 or value):
+                return f"the program has {_EARLY_TAGS[tag]}, code that runs before the fork server stops it"
+            tags.setdefault(tag, value)
+        irelative = _IRELATIVE.get(machine)
+        if irelative is None:
+            return f"an ELF machine type ({machine}) the fork server does not know"
+
+        def file_offset(address: int) -> int:
+            for vaddr, offset, filesz in loads:
+                if vaddr <= address < vaddr + filesz:
+                    return address - vaddr + offset
+            raise ValueError("a relocation table outside the file")
+
+        rela = tags.get(20, 7) == 7  # DT_PLTREL: RELA (7) or REL (17)
+        tables = [(tags.get(7), tags.get(8), True), (tags.get(17), tags.get(18), False),
+                  (tags.get(23), tags.get(2), rela)]  # DT_RELA/RELASZ, DT_REL/RELSZ, DT_JMPREL/PLTRELSZ
+        for address, size, with_addend in tables:
+            if not address or not size:
+                continue
+            start = file_offset(address)
+            entry = struct.calcsize(rel) + (struct.calcsize(rel) // 2 if with_addend else 0)
+            for at in range(start, start + size - entry + 1, entry):
+                info = struct.unpack_from(rel, data, at)[1]
+                if (info & 0xFFFFFFFF if wide else info & 0xFF) == irelative:
+                    return "the program has an IFUNC resolver (an IRELATIVE relocation), code that runs while it is loaded"
+    except (OSError, IndexError, struct.error, ValueError):
+        return "cannot read its ELF headers"
+    return ""
+
+
+def cpu_ns(pid: int) -> int | None:
+    """CPU time of process ``pid`` (all its threads, not its children) in nanoseconds, or None
+    if it is gone. From ``/proc/PID/schedstat`` where the kernel has it, else clock ticks."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class NativeServer:
     """A running fork server: :meth:`spawn` a test's process, :meth:`alive`, :meth:`close`.
 
@@ -103,8 +200,8 @@ class NativeServer:
         if not reply:
             self._gone()
             raise ServerGone(f"the native fork server {self.pid} has exited")
-        if reply[:1] == b"P":
-            return int(reply[1:])
+        if reply[:1] == b"P" and reply[1:].isdigit() and _parent_of(int(reply[1:])) == os.getpid():
+            return int(reply[1:])  # a child of this process: a clone made with CLONE_PARENT
         if reply[:1] == b"E":
             code = int(reply[1:])
             raise OSError(code, f"native fork server: clone failed: {os.strerror(code)}")
@@ -174,6 +271,14 @@ class NativeServer:
         self._reap(1.0)
 
 
+def _parent_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def start(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None,
           timeout_s: float = 5.0) -> NativeServer | None:
     """A fork server for the program ``argv`` (see :func:`start_ex`), or None."""
@@ -195,6 +300,9 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     """
     if not is_dynamic_elf(argv[0]):
         return None, f"{argv[0]} is not a dynamically linked ELF executable"
+    why = early_code(argv[0])
+    if why:
+        return None, why
     program = os.path.abspath(argv[0])  # child_setup may change the working folder
     env = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
     env["LD_PRELOAD"] = shim_path  # last: the shim blanks it in place at the end of the block
@@ -240,4 +348,5 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     return None, why
 
 
-__all__ = ["CONTROL_FD", "HELLO", "NativeServer", "ServerGone", "is_dynamic_elf", "start", "start_ex"]
+__all__ = ["CONTROL_FD", "HELLO", "NativeServer", "ServerGone", "cpu_ns", "early_code", "is_dynamic_elf", "start",
+           "start_ex"]

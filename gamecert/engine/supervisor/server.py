@@ -70,6 +70,9 @@ except ModuleNotFoundError:
 
 #: bytes of a test's stderr kept (the last ones); the rest is read and discarded
 STDERR_KEEP = 16384
+#: CPU seconds a native fork server may use for one test besides its start-up (a clone costs
+#: well under a millisecond): more, and it is not a pristine image waiting for requests
+SERVER_CPU_S = 0.05
 
 
 class _Server(PythonMode):
@@ -95,6 +98,8 @@ class _Server(PythonMode):
         self.native: native.NativeServer | None = None
         self.native_shim = config.get("native_shim") if self.mode == "exec" else None
         self.native_why = "" if self.native_shim else "not asked for"
+        #: the fork server's CPU time (ns) already charged to tests, and tests it has served
+        self.native_charged, self.native_served = 0, 0
 
     # ---- the native fork server ----------------------------------------------------------
 
@@ -120,6 +125,7 @@ class _Server(PythonMode):
                 if self.native is None:
                     self.native_shim, self.native_why = None, why or "the fork server did not start"
                     return None
+                self.native_charged, self.native_served = 0, 0  # its start-up goes to its first test
             try:
                 pid = self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0])
             except native.ServerGone:
@@ -146,6 +152,8 @@ class _Server(PythonMode):
         started = time.monotonic()
         pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
         self.last_native = pid is not None
+        if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
+            started = time.monotonic()
         if pid is None:
             pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
@@ -211,9 +219,9 @@ class _Server(PythonMode):
         os.set_blocking(err_r, False)
         tail, err_size = bytearray(), 0
         killed, peak, sampled_kb, files = None, 1, 0, 0
-        client_gone = err_open = False
-        err_open = True
+        client_gone, err_open = False, True
         group = None if self.contained else pid
+        server = self.native if self.last_native else None
         try:
             while True:
                 now = time.monotonic()
@@ -237,6 +245,7 @@ class _Server(PythonMode):
                     # a test still running (not idle or blocked) under its CPU limit is only slowed
                     # by a busy machine: it gets more wall time, up to the hard wall limit
                     tasks, cpu, rss_kb, running = procs._scan(group, keep=self._spared())
+                    cpu += self._server_cpu(server)
                     if running and cpu < limits["time_s"] and now < started + limits.get("wall_hard_s", 0):
                         deadline = now + procs._SCAN_INTERVAL_S * 10
                         continue
@@ -244,6 +253,7 @@ class _Server(PythonMode):
                     break
                 if now >= next_scan:
                     tasks, cpu, rss_kb, _ = procs._scan(group, keep=self._spared())
+                    cpu += self._server_cpu(server)
                     files = max(files, procs._box_files(self.scratch_fds) if self.contained else 0)
                     peak, sampled_kb = max(peak, tasks), max(sampled_kb, rss_kb)
                     killed = self._limit_hit(tasks, cpu, rss_kb, files)
@@ -261,18 +271,43 @@ class _Server(PythonMode):
         wall = time.monotonic() - started
         utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
                                                       keep=self._spared())
+        server_s = self._charge_server(server)
         if err_open:
             while (got := _drain(err_r, tail)) > 0:
                 err_size += got
         if client_gone:
             return None
         report = {
-            "pid": pid, "status": status, "utime": usage.ru_utime + utime, "stime": usage.ru_stime + stime,
+            "pid": pid, "status": status, "utime": usage.ru_utime + utime + server_s, "stime": usage.ru_stime + stime,
+            "server_s": server_s,
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
         }  # fmt: skip
         return json.dumps(report).encode() + b"\n" + bytes(tail)
+
+    def _server_cpu(self, server: native.NativeServer | None) -> float:
+        """CPU seconds the native fork server has used and no test was charged yet: its start-up,
+        the clone of this test, and anything else it ran (a pristine server runs nothing else)."""
+        if server is None:
+            return 0.0
+        return max(0, (native.cpu_ns(server.pid) or self.native_charged) - self.native_charged) / 1e9
+
+    def _charge_server(self, server: native.NativeServer | None) -> float:
+        """Charge the fork server's uncharged CPU to the test that just ended; a server that used
+        more than :data:`SERVER_CPU_S` between two of its tests ran code of its own (a
+        program's early code, not a clone): it is ended, and the next tests are exec'd."""
+        spent = self._server_cpu(server)
+        if server is None:
+            return spent
+        self.native_charged += int(spent * 1e9)
+        self.native_served += 1
+        if self.native_served > 1 and spent > SERVER_CPU_S and self.native is server:
+            server._gone()
+            self.native, self.native_shim = None, None
+            self.native_why = (f"the fork server used {spent * 1000:.0f} ms of CPU time for one test besides "
+                               "the test's own process (it ran code of its own): exec per test from here")
+        return spent
 
     def _spared(self) -> int | None:
         """The native fork server's pid, kept across tests (None when there is none)."""

@@ -1,7 +1,9 @@
 /* gamecert's native fork server: a library preloaded (LD_PRELOAD) into a dynamically linked
  * candidate program.
  *
- * Its constructor runs before the program's own constructors and main.  If descriptor
+ * Its constructor runs before the program's own constructors and main (not before an
+ * executable's pre-initialisation array, IFUNC resolvers or audit libraries: programs with those
+ * are never started this way, see early_code in _sv_native.py).  If descriptor
  * GC_CONTROL_FD is a unix SOCK_SEQPACKET socket (put there by _sv_native.py), the process becomes
  * a fork server instead of running the program:
  *
