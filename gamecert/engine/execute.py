@@ -35,6 +35,9 @@ FAULT_RESERVE_S = (3.0, 10.0)
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
+#: a space of at most this many inputs below a fault is first checked for sizes that need no run
+#: (every input already ran and passed), which are counted swept even when the budget is spent
+FREE_SWEEP_INPUTS = 5_000
 #: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
 STOP_GRACE_S = 3.0
 
@@ -479,11 +482,7 @@ class Executor:
             deadline = None if self.plan.by_counts else self.fault_deadline
             if deadline is None and not self.plan.by_counts:
                 deadline = self.start + self.plan.budget_s
-            if deadline is not None and time.monotonic() >= deadline:
-                self.outcome.unfinished.append(
-                    f"the sweep for a smaller failing input below size {failure.size} did not start: "
-                    "the budget was spent")
-                break
+            late = deadline is not None and time.monotonic() >= deadline
             # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
             # before; a structured family below a long input is too dear without a deadline
             whole = [name for name, _, _ in self.plan.structured
@@ -495,12 +494,20 @@ class Executor:
             else:
                 skip = whole
             spaces = below_spaces(game, failure.size, self.plan.profile.exhaustive, skip=skip)
-            planned = [f"exhaustive-{name}-size-{s}" for name, sizes, _ in spaces for s in sizes]
+            planned = [f"exhaustive-{name}-size-{s}" for name, sizes, _, _ in spaces for s in sizes]
             if not planned:
                 break
             self.segment += 1
             self.stop.clear()
             self.stop_after = None
+            if late:
+                # what needs no run is still shown: sizes of small spaces whose every game passed
+                self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
+                self.outcome.cut.pop("sweep", None)
+                self.outcome.unfinished.append(
+                    f"the sweep for a smaller failing input below size {failure.size} did not start: the budget "
+                    "was spent (sizes whose every input had already run and passed in this run are counted swept)")
+                break
             self.display.phase("smaller inputs (exhaustive and structured families)", deadline)
             before = len(self.outcome.failures)
             self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
@@ -529,19 +536,35 @@ class Executor:
     def _completed(self) -> set[str]:
         return {g.key for g in self.outcome.groups if g.completed}
 
-    def _fresh_sizes(self, spaces: list[tuple[str, tuple[int, ...], Any]], deadline: float | None) -> Iterator[Group]:
+    def _fresh_sizes(self, spaces: list[tuple[str, tuple[int, ...], Any, int]],
+                     deadline: float | None) -> Iterator[Group]:
         """The groups of ``spaces`` size by size (:func:`gamecert.engine.plan.size_group`), those
-        that ran whole before left out, none built once ``deadline`` has passed."""
+        that ran whole before left out, none built once ``deadline`` has passed. First, even past
+        the deadline, the sizes of small spaces (:data:`FREE_SWEEP_INPUTS`) that need no run:
+        every game of theirs already ran and passed in this run (a deciding-feature family the
+        coverage phase ran smallest first, up to the fault)."""
         from gamecert.engine.plan import size_group
 
-        done = self._completed()
-        for _name, sizes, sp in spaces:
+        game = self.entry.game
+        for _name, sizes, sp, count in spaces:
+            if count > FREE_SWEEP_INPUTS:
+                continue
+            for size in sizes:
+                if self.stop.is_set():
+                    return
+                if f"exhaustive-{sp.name}-size-{size}" in self._completed():
+                    continue
+                group = size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
+                if next(group.iter_chunks(), None) is not None:
+                    break  # this size needs runs: the sweep below runs it in its turn
+                yield group
+        for _name, sizes, sp, _count in spaces:
             for size in sizes:
                 if deadline is not None and time.monotonic() >= deadline or self.stop.is_set():
                     return
-                if f"exhaustive-{sp.name}-size-{size}" in done:
+                if f"exhaustive-{sp.name}-size-{size}" in self._completed():
                     continue
-                yield size_group(self.entry.game, sp, size, passed=self._was_passed, jobs=self.jobs)
+                yield size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
 
     def _sweep_at(self, failure: Failure) -> None:
         """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first

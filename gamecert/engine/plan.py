@@ -278,9 +278,10 @@ def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Gr
 
 
 def below_spaces(game: Game, size: int, fraction: float = 1.0, skip: Sequence[str] = (),
-                 at: bool = False) -> list[tuple[str, tuple[int, ...], Any]]:
-    """(name, sizes, space) of the exhaustive spaces and the deciding-feature families (the
-    structured families) below ``size``, the cheapest space first (:func:`below_groups`)."""
+                 at: bool = False) -> list[tuple[str, tuple[int, ...], Any, int]]:
+    """(name, sizes, space, inputs counted up to :data:`BELOW_COUNT_CAP`) of the exhaustive
+    spaces and the deciding-feature families (the structured families) below ``size``, the
+    cheapest space first (:func:`below_groups`)."""
     spaces = [(sp, fraction) for sp in game.exhaustive_spaces()]
     if not at:
         spaces += [(sp, 1.0) for sp in feature_spaces(game)]
@@ -294,7 +295,7 @@ def below_spaces(game: Game, size: int, fraction: float = 1.0, skip: Sequence[st
         # the order needs only rough counts: each space counted up to a cap, not listed whole
         listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
         cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
-    return [(name, sizes, sp) for _count, name, sizes, sp in sorted(cost, key=lambda c: c[:2])]
+    return [(name, sizes, sp, count) for count, name, sizes, sp in sorted(cost, key=lambda c: c[:2])]
 
 
 def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS,
@@ -313,7 +314,7 @@ def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int =
     so a large space the time cannot reach costs nothing; single games for which ``passed``
     (their input text) is true already ran and passed in this run, and are not run again.
     """
-    for _name, sizes, sp in below_spaces(game, size, fraction, skip, at):
+    for _name, sizes, sp, _count in below_spaces(game, size, fraction, skip, at):
         for s in sizes:
             yield size_group(game, sp, s, chunk_runs, passed, jobs)
 
