@@ -38,6 +38,9 @@ RESUMABLE = ("coverage", "worst", "exhaustive")
 #: a space of at most this many inputs below a fault is first checked for sizes that need no run
 #: (every input already ran and passed), which are counted swept even when the budget is spent
 FREE_SWEEP_INPUTS = 5_000
+#: single games remembered as passed (a digest each), for the sweep below a fault to leave out;
+#: past this many, no more are remembered (the sweep runs them again)
+PASSED_MAX = 300_000
 #: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
 STOP_GRACE_S = 3.0
 
@@ -301,7 +304,7 @@ class Executor:
         """The single games of ``outcome``'s runs that passed, if the sweep below a fault may meet
         them again (:meth:`_sweep_below`): an exhaustive size or a deciding-feature family."""
         chunk = outcome.chunk
-        if chunk.phase != "exhaustive" and chunk.group not in self._structured:
+        if chunk.phase != "exhaustive" and chunk.group not in self._structured or len(self.passed) >= PASSED_MAX:
             return
         game = self.entry.game
         ran = outcome.runs - (1 if outcome.failure is not None else 0)  # the last run ran is the failing one
