@@ -172,12 +172,79 @@ def test_each_game_keeps_a_wrong_program_of_known_smallest_size():
 @pytest.mark.parametrize(("game", "program"), SMALLEST, ids=[f"{g}-{p.stem}" for g, p in SMALLEST])
 def test_certify_reports_the_known_smallest_size(tmp_path, game, program):
     """The report's input has exactly the size in the program's header, and its minimality line
-    names the families or spaces in which every smaller input ran and passed. (string_cut's sweep
-    below a fault of 44 or 53 letters needs a minute with a fresh process per test.)"""
-    budget = "90" if game == "string_cut" else "20"
-    _proc, report, _ = _certify(tmp_path, game, program, "--seed", "1", "--budget", budget)
+    names the families or spaces in which every smaller input ran and passed, within a 20 s
+    budget. (Each run takes its whole budget: after the fault, the sweep goes on in the
+    exhaustive spaces until the budget is spent.)"""
+    _proc, report, _ = _certify(tmp_path, game, program, "--seed", "1", "--budget", "20")
     assert report["size"] == _smallest(program), (report["size"], report["input"][:80])
     assert report["minimality"].startswith("minimal in size within "), report["minimality"]
+
+
+RUN51 = "ab" * 26 + "a"  # 53 letters, one run of 51 cuttable positions
+
+
+def _in_process(monkeypatch, budget: float, late: bool = False):
+    """A string_cut solver wrong only on :data:`RUN51` (it says Second), certified in-process by
+    time with ``budget``; ``late``: the first time it meets that input, it answers only once the
+    budget has passed."""
+    from gamecert.engine.execute import Executor
+    from gamecert.engine.plan import make_plan
+    from gamecert.engine.profiles import get_profile
+    from gamecert.engine.subjects import SolverRunner
+
+    entry = registry.get("string_cut")
+    right = entry.solvers["periodic_table"]
+    met = []
+
+    def wrong(s):
+        if s == RUN51:
+            if not met and late:
+                time.sleep(max(0.0, start + budget + 0.5 - time.monotonic()))
+            met.append(s)
+            return None
+        return right(s)
+
+    plan = make_plan(entry, get_profile("default"), 1, budget_s=budget, sample_solvers=False)
+    start = time.monotonic()  # the executor's own start is a moment later: the sleep ends past it too
+    outcome = Executor(entry, plan, lambda: SolverRunner(entry, "wrong", wrong), jobs=1).run()
+    return outcome, time.monotonic() - start
+
+
+def test_the_sweep_below_a_fault_does_not_run_again_what_passed(monkeypatch):
+    """The deciding-feature family runs smallest first: when it fails at 53 letters, every game
+    of it below 53 has already passed, and the sweep below the fault counts them without running
+    them again, while the exhaustive spaces (800,000 strings below 53 letters) are listed size by
+    size as reached, not all before the first run (that took 41 s and left the family unswept)."""
+    from gamecert.engine.evidence import minimality
+
+    outcome, elapsed = _in_process(monkeypatch, 6.0)
+    failure = outcome.failure
+    assert failure is not None and failure.input_text.strip() == RUN51
+    family = [g for g in outcome.groups if g.key.startswith("exhaustive-decides-run-length-neighbours-size-")]
+    assert family and all(g.completed and g.runs_done == 0 for g in family), family
+    assert len(family) == len([s for s in registry.get("string_cut").game.deciding_features()[0].sizes() if s < 53])
+    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours: "), \
+        minimality(outcome, failure)
+    assert any(g.key.startswith("exhaustive-ab-strings-size-") and g.runs_done for g in outcome.groups)
+    assert elapsed < 6.0 + 3 + 5, elapsed
+
+
+def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_needs_a_run(monkeypatch):
+    """The failing run itself ends past the budget (no reserve left): no smaller input may run,
+    but the family's games below the fault all ran and passed before it, so the report still says
+    minimal in size within that family, and that the sweep did not start."""
+    from gamecert.engine import execute
+    from gamecert.engine.evidence import minimality
+
+    monkeypatch.setattr(execute, "FAULT_RESERVE_S", (0.0, 0.0))
+    monkeypatch.setattr(execute, "FAULT_RESERVE", 0.0)
+    outcome, elapsed = _in_process(monkeypatch, 10.0, late=True)
+    failure = outcome.failure
+    assert failure is not None and failure.input_text.strip() == RUN51
+    assert any("did not start" in u for u in outcome.unfinished), outcome.unfinished
+    assert not any(g.runs_done for g in outcome.groups if g.key.startswith("exhaustive-")), "ran past the budget"
+    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours: "), \
+        minimality(outcome, failure)
 
 
 @pytest.mark.parametrize("seed", ["1", "2"])

@@ -13,6 +13,7 @@ its size, so that a smaller failing input, if there is one, is found and reporte
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import queue
 import threading
@@ -34,6 +35,12 @@ FAULT_RESERVE_S = (3.0, 10.0)
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
+#: a space of at most this many inputs below a fault is first checked for sizes that need no run
+#: (every input already ran and passed), which are counted swept even when the budget is spent
+FREE_SWEEP_INPUTS = 5_000
+#: single games remembered as passed (a digest each), for the sweep below a fault to leave out;
+#: past this many, no more are remembered (the sweep runs them again)
+PASSED_MAX = 300_000
 #: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
 STOP_GRACE_S = 3.0
 
@@ -147,6 +154,10 @@ class Executor:
         #: set when the runners may be stuck (game code past its limit, Ctrl-C): stop waiting soon
         self.abandon = False
         self._interrupted_at: float | None = None
+        #: digests of the single games that ran and passed in the groups the sweep below a fault
+        #: may run again (exhaustive sizes, deciding-feature families): the sweep leaves them out
+        self.passed: set[bytes] = set()
+        self._structured = {f"coverage-{name}" for name, _, _ in plan.structured}
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
@@ -281,12 +292,31 @@ class Executor:
             self.leftover.setdefault(chunk.phase, []).append(left)
         group.done += outcome.tests
         group.runs_done += outcome.runs
+        self._remember_passed(outcome)
         if outcome.completed:
             group.chunks_done += 1
         if outcome.failure is not None:
             group.failed = True
             outcome.failure.order = (self.segment, seq)
             self.outcome.failures.append(outcome.failure)
+
+    def _remember_passed(self, outcome: ChunkOutcome) -> None:
+        """The single games of ``outcome``'s runs that passed, if the sweep below a fault may meet
+        them again (:meth:`_sweep_below`): an exhaustive size or a deciding-feature family."""
+        chunk = outcome.chunk
+        if chunk.phase != "exhaustive" and chunk.group not in self._structured or len(self.passed) >= PASSED_MAX:
+            return
+        game = self.entry.game
+        ran = outcome.runs - (1 if outcome.failure is not None else 0)  # the last run ran is the failing one
+        for inst, text in zip(chunk.instances[:ran], chunk.texts[:ran]):
+            singles = game.split(inst) if game.max_batch > 1 else (inst,)
+            if len(singles) == 1:
+                self.passed.add(_digest(text))
+            else:
+                self.passed.update(_digest(game.format_input(single)) for single in singles)
+
+    def _was_passed(self, text: str) -> bool:
+        return _digest(text) in self.passed
 
     def _drain(self) -> None:
         while self.in_flight and not self.abandon:
@@ -444,8 +474,10 @@ class Executor:
         """Every input below a fault's size in the exhaustive spaces and the deciding-feature
         families (the structured families), space by space, the cheapest first; a smaller failing
         input found there is swept below in turn, until none is smaller or the fault's time is up.
-        A structured family the coverage phase ran whole is not run again."""
-        from gamecert.engine.plan import below_groups
+        A structured family the coverage phase ran whole is not run again, nor a size that ran
+        whole, nor a single game that already ran and passed in this run; each size is listed
+        only when the sweep reaches it (a space too large for the time left costs nothing)."""
+        from gamecert.engine.plan import below_spaces
 
         game = self.entry.game
         first = failure
@@ -453,11 +485,7 @@ class Executor:
             deadline = None if self.plan.by_counts else self.fault_deadline
             if deadline is None and not self.plan.by_counts:
                 deadline = self.start + self.plan.budget_s
-            if deadline is not None and time.monotonic() >= deadline:
-                self.outcome.unfinished.append(
-                    f"the sweep for a smaller failing input below size {failure.size} did not start: "
-                    "the budget was spent")
-                break
+            late = deadline is not None and time.monotonic() >= deadline
             # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
             # before; a structured family below a long input is too dear without a deadline
             whole = [name for name, _, _ in self.plan.structured
@@ -468,27 +496,34 @@ class Executor:
                 skip = [*whole, *(sp.name for sp in game.exhaustive_spaces())]
             else:
                 skip = whole
-            below = below_groups(game, failure.size, self.plan.profile.exhaustive, skip=skip)
+            spaces = below_spaces(game, failure.size, self.plan.profile.exhaustive, skip=skip)
+            planned = [f"exhaustive-{name}-size-{s}" for name, sizes, _, _ in spaces for s in sizes]
+            if not planned:
+                break
             self.segment += 1
             self.stop.clear()
             self.stop_after = None
-            self.display.phase("smaller inputs (exhaustive and structured families)", deadline)
-            seen = set(self.by_key)
-            fresh = [g for g in below if g.key not in seen]
-            if not fresh:
+            if late:
+                # what needs no run is still shown: sizes of small spaces whose every game passed
+                self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
+                self.outcome.cut.pop("sweep", None)
+                self.outcome.unfinished.append(
+                    f"the sweep for a smaller failing input below size {failure.size} did not start: the budget "
+                    "was spent (sizes whose every input had already run and passed in this run are counted swept)")
                 break
-            keys = {g.key for g in fresh}
+            self.display.phase("smaller inputs (exhaustive and structured families)", deadline)
             before = len(self.outcome.failures)
-            self._run_phase(iter(fresh), False, deadline, "sweep")
+            self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
             self.outcome.cut.pop("sweep", None)
-            left = [g for g in self.outcome.groups if g.key in keys and not g.completed and not g.failed]
+            ran = self._completed()
+            left = [k for k in planned if k not in ran]
             found = self.outcome.failure
             smaller = len(self.outcome.failures) > before and found is not failure
             if left and not smaller:
                 self.outcome.unfinished.append(
                     f"the sweep for a smaller failing input below size {failure.size} was cut by the budget "
-                    f"({len(keys) - len(left)} of {len(keys)} sizes of spaces and structured families ran whole; "
-                    "the minimal line says which spaces were swept)")
+                    f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
+                    "whole; the minimal line says which spaces were swept)")
             if not smaller or found.size >= failure.size:
                 break
             failure = found
@@ -501,25 +536,56 @@ class Executor:
                 "reported here, which comes first in size and order"
             )
 
+    def _completed(self) -> set[str]:
+        return {g.key for g in self.outcome.groups if g.completed}
+
+    def _fresh_sizes(self, spaces: list[tuple[str, tuple[int, ...], Any, int]],
+                     deadline: float | None) -> Iterator[Group]:
+        """The groups of ``spaces`` size by size (:func:`gamecert.engine.plan.size_group`), those
+        that ran whole before left out, none built once ``deadline`` has passed. First, even past
+        the deadline, the sizes of small spaces (:data:`FREE_SWEEP_INPUTS`) that need no run:
+        every game of theirs already ran and passed in this run (a deciding-feature family the
+        coverage phase ran smallest first, up to the fault)."""
+        from gamecert.engine.plan import size_group
+
+        game = self.entry.game
+        for _name, sizes, sp, count in spaces:
+            if count > FREE_SWEEP_INPUTS:
+                continue
+            for size in sizes:
+                if self.stop.is_set():
+                    return
+                if f"exhaustive-{sp.name}-size-{size}" in self._completed():
+                    continue
+                group = size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
+                if next(group.iter_chunks(), None) is not None:
+                    break  # this size needs runs: the sweep below runs it in its turn
+                yield group
+        for _name, sizes, sp, _count in spaces:
+            for size in sizes:
+                if deadline is not None and time.monotonic() >= deadline or self.stop.is_set():
+                    return
+                if f"exhaustive-{sp.name}-size-{size}" in self._completed():
+                    continue
+                yield size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
+
     def _sweep_at(self, failure: Failure) -> None:
         """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first
         failing input there in sweep order is reported instead (the same input whatever found it)."""
-        from gamecert.engine.plan import below_groups
+        from gamecert.engine.plan import below_spaces
 
         if self.plan.phase("exhaustive") is None or failure.phase == "exhaustive" or self.outcome.failure is not failure:
             return
         deadline = self.fault_deadline if not self.plan.by_counts else None
         if deadline is not None and time.monotonic() >= deadline:
             return
-        seen = set(self.by_key)
-        fresh = [g for g in below_groups(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
-                 if g.key not in seen]
-        if not fresh:
+        spaces = below_spaces(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
+        if not spaces:
             return
         self.segment += 1
         self.stop.clear()
         self.stop_after = None
-        self._run_phase(iter(fresh), False, deadline, "sweep")
+        self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
         self.outcome.cut.pop("sweep", None)
 
     def _note_unfinished(self) -> None:
@@ -528,6 +594,10 @@ class Executor:
             self.outcome.unfinished.append(
                 f"shrinking stopped after {failure.shrink[0]} smaller inputs, when its time was up (the profile's "
                 f"{self.shrink_s:g} s, within the budget)")
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 __all__ = ["Executor", "GroupOutcome", "Outcome"]

@@ -277,8 +277,30 @@ def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Gr
                     size=max(game.size(i) for i in largest), runs=len(largest))
 
 
+def below_spaces(game: Game, size: int, fraction: float = 1.0, skip: Sequence[str] = (),
+                 at: bool = False) -> list[tuple[str, tuple[int, ...], Any, int]]:
+    """(name, sizes, space, inputs counted up to :data:`BELOW_COUNT_CAP`) of the exhaustive
+    spaces and the deciding-feature families (the structured families) below ``size``, the
+    cheapest space first (:func:`below_groups`)."""
+    spaces = [(sp, fraction) for sp in game.exhaustive_spaces()]
+    if not at:
+        spaces += [(sp, 1.0) for sp in feature_spaces(game)]
+    cost = []
+    for sp, share in spaces:
+        if sp.name in skip:
+            continue
+        sizes = tuple(s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if (s == size if at else s < size))
+        if not sizes:
+            continue
+        # the order needs only rough counts: each space counted up to a cap, not listed whole
+        listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
+        cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
+    return [(name, sizes, sp, count) for count, name, sizes, sp in sorted(cost, key=lambda c: c[:2])]
+
+
 def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS,
-                 skip: Sequence[str] = (), at: bool = False) -> Iterator[Group]:
+                 skip: Sequence[str] = (), at: bool = False, passed: Callable[[str], bool] | None = None,
+                 jobs: int = 1) -> Iterator[Group]:
     """The sizes below ``size`` of the exhaustive spaces and the deciding-feature families (the
     structured families), space by space, the cheapest first; spaces named in ``skip`` left out.
 
@@ -287,21 +309,60 @@ def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int =
     other's size. The exhaustive spaces keep the profile's share of their sizes (``fraction``);
     the structured families are swept at every size below the fault. ``at``: the exhaustive
     spaces at ``size`` itself instead (the first failing input there in sweep order is reported).
+
+    Every group is lazy (:func:`size_group`): a size is listed only when the sweep reaches it,
+    so a large space the time cannot reach costs nothing; single games for which ``passed``
+    (their input text) is true already ran and passed in this run, and are not run again.
     """
-    spaces = [(sp, fraction) for sp in game.exhaustive_spaces()]
-    if not at:
-        spaces += [(sp, 1.0) for sp in feature_spaces(game)]
-    cost = []
-    for sp, share in spaces:
-        if sp.name in skip:
-            continue
-        sizes = [s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if (s == size if at else s < size)]
-        # the order needs only rough counts: each space counted up to a cap, not listed whole
-        listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
-        cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
-    for _count, name, sizes, sp in sorted(cost, key=lambda c: c[:2]):
-        for group in _exhaustive_groups(game, 1.0, chunk_runs, None, only=name, sizes=sizes, spaces=[sp]):
-            yield group
+    for _name, sizes, sp, _count in below_spaces(game, size, fraction, skip, at):
+        for s in sizes:
+            yield size_group(game, sp, s, chunk_runs, passed, jobs)
+
+
+def size_group(game: Game, sp: Any, size: int, chunk_runs: int = CHUNK_RUNS,
+               passed: Callable[[str], bool] | None = None, jobs: int = 1) -> Group:
+    """Every input of one space at one size, as a lazy group (key ``exhaustive-NAME-size-N``):
+    counted now, listed and checked chunk by chunk as the executor reaches them; singles of a
+    multi-game format packed ``max_batch`` to a run; singles ``passed`` says already passed in
+    this run left out (they count toward the space's inputs all the same); chunks cut so that
+    ``jobs`` runners share a size."""
+    where = f"the exhaustive space {sp.name!r} at size {size}"
+    n = sum(1 for _ in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size)))
+    batch = max(1, game.max_batch)
+    runs = -(-n // batch)
+    per_chunk = max(1, min(chunk_runs, -(-runs // max(1, jobs))))
+    key = f"exhaustive-{sp.name}-size-{size}"
+
+    def singles() -> Iterator[tuple[Any, str]]:
+        seen: set[str] = set()
+        for inst in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size)):
+            text = gamecode.check_input(game, inst, where)
+            if text in seen:
+                continue
+            seen.add(text)
+            if passed is not None and passed(text):
+                continue
+            yield inst, text
+
+    def packed() -> Iterator[tuple[Any, str]]:
+        if batch == 1:
+            yield from singles()
+            return
+        held: list[Any] = []
+        merged_where = f"merge() of the exhaustive inputs of size {size}"
+        for inst, _text in singles():
+            held.append(inst)
+            if len(held) == batch:
+                run = game.merge(held)
+                yield run, gamecode.check_input(game, run, merged_where)
+                held = []
+        if held:
+            run = game.merge(held) if len(held) > 1 else held[0]
+            yield run, gamecode.check_input(game, run, merged_where)
+
+    return Group("exhaustive", key, f"every input of size {size} in {sp.name}", size=size, spaces=(sp.name,),
+                 space_counts=((sp.name, n),), runs=runs,
+                 lazy=lambda: _cut_pairs(game, "exhaustive", key, packed(), per_chunk, size=size))
 
 
 def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
@@ -451,13 +512,19 @@ def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chun
     :data:`CHUNK_BYTES` bytes, one chunk at a time (keys ``KEY-i``): a family is not drawn whole
     in advance, so only its last chunk may be smaller than the bound (:func:`_cut` cuts a group
     it holds whole into even shares)."""
+    checked = ((inst, gamecode.check_input(game, inst, where or key)) for inst in instances)
+    return _cut_pairs(game, phase, key, checked, chunk_runs)
+
+
+def _cut_pairs(game: Game, phase: str, key: str, pairs: Iterable[tuple[Any, str]], chunk_runs: int,
+               size: int | None = None) -> Iterator[Chunk]:
+    """:func:`_cut_lazily` of (instance, checked input text) pairs."""
     batch: list[Any] = []
     texts: list[str] = []
     games = nbytes = number = cost = 0
-    for inst in instances:
-        text = gamecode.check_input(game, inst, where or key)
+    for inst, text in pairs:
         if batch and (cost + run_cost(text) > chunk_runs or nbytes + len(text) > CHUNK_BYTES):
-            yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
+            yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games, size)
             batch, texts, games, nbytes, cost, number = [], [], 0, 0, 0, number + 1
         batch.append(inst)
         texts.append(text)
@@ -465,7 +532,7 @@ def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chun
         nbytes += len(text)
         cost += run_cost(text)
     if batch:
-        yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games)
+        yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games, size)
 
 
 def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,
