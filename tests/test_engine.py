@@ -210,3 +210,35 @@ def test_a_failure_against_one_solver_is_rechecked_by_all(monkeypatch):
     assert "the fast solver periodic_table" in checker.expected(bad)[1]  # judged against one solver
     with pytest.raises(judge.HarnessError, match="disagree"):
         checker.run_one(bad, "random")
+
+
+def test_a_solver_too_slow_at_a_size_is_left_out_of_sampled_cross_checks(monkeypatch):
+    """A solver that took over SLOW_SOLVER_S on an input is not asked again, in the sampled
+    cross-checks, on inputs that large (it would hold every runner); the others answer, and the
+    source says who was left out. Smaller inputs and a failing input (``every``) still ask it."""
+    from types import SimpleNamespace
+
+    from gamecert.engine import judge
+
+    calls = []
+
+    def quick(x):
+        return x
+
+    def slow(x):
+        calls.append(x)
+        if x >= 100:
+            time.sleep(0.05)
+        return x
+
+    monkeypatch.setattr(judge, "SLOW_SOLVER_S", 0.02)
+    game = SimpleNamespace(name=f"slow-{uuid.uuid4().hex}", oracle_reach=0, size=lambda x: x,
+                           format_input=lambda x: f"{x}\n", format_answer=lambda a: f"{a}\n",
+                           judge=lambda i, got, exp: None if got == exp else "differs")
+    entry = SimpleNamespace(game=game, solvers={"quick": quick, "slow": slow})
+    assert judge.expected_answer(entry, 100)[1].endswith("(all agree)") and calls == [100]
+    source = judge.expected_answer(entry, 150)[1]
+    assert "slow left out at this size" in source and calls == [100]  # not asked at 150
+    assert judge.expected_answer(entry, 50)[1].endswith("(all agree)") and calls == [100, 50]
+    assert judge.expected_answer(entry, 200, every=True)[1].endswith("(all agree)") and calls[-1] == 200
+    assert judge.judged_kind(source) == "one fast solver"
