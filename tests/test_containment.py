@@ -362,6 +362,13 @@ def test_the_detector_sees_the_word_where_it_is(tmp_path: Path) -> None:
     with open_runner(Candidate.parse(str(program)), LIMITS, contain=False) as runner:
         result = runner.run("x\n")
     assert result.status == "ok" and "seen in argv" in result.stdout, result.stdout
+    if shutil.which("gcc") is None:
+        return
+    binary = folder / "detect"  # the C detector, the same way: it must see the word too
+    subprocess.run(["gcc", "-O1", "-o", str(binary), str(HOSTILE / "detect.c")], check=True)
+    with open_runner(Candidate.parse(str(binary)), LIMITS, contain=False) as runner:
+        result = runner.run("x\n")
+    assert result.status == "ok" and "seen in" in result.stdout, result.stdout
 
 
 # -- the certificate says how processes were counted ---------------------------------------------
@@ -374,10 +381,14 @@ def test_the_runner_says_its_accounting(tmp_path: Path) -> None:
     with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
         line = runner.accounting
         cap = runner.cap
+        # the cap named is the one in force: read back from the kernel, not from the runner
+        in_force = Path(cap.path, "pids.max").read_text().strip() if cap is not None else None
+        members = Path(cap.path, "cgroup.procs").read_text().split() if cap is not None else []
     if not contain.probe().enabled:
         assert line.startswith("NOT contained")
     elif cap is not None:
-        assert f"pids.max {cap.limit}" in line and cap.kind in line
+        assert f"pids.max {in_force}" in line and cap.kind in line
+        assert members, "the sandbox runs inside the cgroup"
     elif os.geteuid() != 0:
         assert "RLIMIT_NPROC" in line
     else:

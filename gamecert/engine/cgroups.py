@@ -34,6 +34,7 @@ class ProcessCap:
     limit: int
     kind: str
     _events: int | None = field(default=None, repr=False, compare=False)
+    _touched: float = field(default=0.0, repr=False, compare=False)
 
     @property
     def prefix(self) -> list[str]:
@@ -61,6 +62,17 @@ class ProcessCap:
         except (OSError, ValueError):
             pass
         return 0
+
+    def keep_alive(self) -> None:
+        """Mark the cgroup as in use (its folder's time), at most once a minute: a cgroup is
+        swept as a leftover only when nobody marked it for :data:`STALE_S` seconds."""
+        now = time.monotonic()
+        if now - self._touched > 60:
+            self._touched = now
+            try:
+                os.utime(self.path)
+            except OSError:
+                pass
 
     def close(self) -> None:
         """Remove the cgroup (it is empty once the sandbox is gone; retried briefly)."""
@@ -132,8 +144,9 @@ def process_cap(limit: int) -> ProcessCap | None:
     return ProcessCap(path, limit, kind)
 
 
-#: a cgroup of ours older than this and empty is a leftover (a gamecert process killed before it
-#: could remove it); younger ones may be about to be entered by their launching shell
+#: a cgroup of ours unmarked for this long and empty is a leftover (a gamecert process killed
+#: before it could remove it); a live runner marks its own (:meth:`ProcessCap.keep_alive`), and a
+#: young one may be about to be entered by its launching shell
 STALE_S = 600
 
 

@@ -23,6 +23,7 @@ installed outside the system folders.
 
 from __future__ import annotations
 
+import filecmp
 import os
 import shutil
 import subprocess
@@ -217,7 +218,7 @@ def _add_files(folder: str, extra: dict[str, str] | None) -> None:
     """Copy ``extra`` files (name in the copy: source path) into the supervisor's private copy."""
     for name, source in (extra or {}).items():
         target = os.path.join(folder, name)
-        if not os.path.exists(target):
+        if not os.path.exists(target) or not filecmp.cmp(source, target, shallow=False):  # new, or rebuilt since
             shutil.copyfile(source, target + ".part")
             os.chmod(target + ".part", 0o644)
             os.replace(target + ".part", target)

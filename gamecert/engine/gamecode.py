@@ -175,10 +175,6 @@ def clip(text: str, keep: int = 60) -> str:
 # ---- bounding calls -------------------------------------------------------------------------------
 
 def _alarm(signum: int, frame: object) -> None:
-    raise GameTimeout
-
-
-def _alarm(signum: int, frame: object) -> None:
     if threading.get_ident() in _active:  # a stale alarm after its section ended is ignored
         raise GameTimeout
 

@@ -496,6 +496,7 @@ class Runner:
             if self.cap is not None:  # forks refused since the previous test ended: this test's
                 refused = self.cap.refused()
                 report["refused"], self._refused = refused - self._refused, refused
+                self.cap.keep_alive()
             out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)
         finally:
             for fd in made:
