@@ -237,7 +237,7 @@ def test_the_conformance_suite_catches_the_mistakes_in_a_games_folder():
     selected = " or ".join(f"[{g}]" for g in games) + " or [toy_ok]"
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                           "tests/test_conformance.py", "-k", selected.replace("[", "").replace("]", ""),
-                          "--gamecert-profile", "quick", "-rf"],
+                          "--gamecert-profile", "quick", "-rfp"],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     failed = set(re.findall(r"^FAILED tests/test_conformance.py::(\w+)\[(\w+)", out.stdout, re.M))
     expected = {
@@ -252,3 +252,5 @@ def test_the_conformance_suite_catches_the_mistakes_in_a_games_folder():
     assert expected <= failed, out.stdout[-3000:]
     assert any(game == "oracle_raises" for _, game in failed), out.stdout[-3000:]
     assert not any(game == "toy_ok" for _, game in failed)
+    passed = re.findall(r"^PASSED tests/test_conformance.py::(\w+)\[toy_ok\]", out.stdout, re.M)
+    assert len(set(passed)) >= 5, out.stdout[-3000:]  # the clean game really ran every check

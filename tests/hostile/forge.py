@@ -58,10 +58,11 @@ def ptrace():
 def signals():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGSTOP, signal.SIGKILL):
         os.kill(target, sig)
-    os.kill(target, signal.SIGCONT)
-    if not os.path.exists(f"/proc/{target}"):
+    try:
+        os.kill(target, signal.SIGCONT)
+        state = open(f"/proc/{target}/stat").read().rsplit(")", 1)[1].split()[0]
+    except (ProcessLookupError, FileNotFoundError):
         return "the supervisor is gone"
-    state = open(f"/proc/{target}/stat").read().rsplit(")", 1)[1].split()[0]
     if state in ("T", "t", "Z", "X"):
         return f"the supervisor is {state}"
     raise PermissionError("signals had no effect")
