@@ -7,6 +7,10 @@ tests, never imported as test modules.
 
 Tests marked ``long`` (long end-to-end certifications) are left out of the default run, which
 must stay under ten minutes on two cores; ``GAMECERT_LONG_TESTS=1`` runs them too.
+
+pytest-xdist sets ``COLUMNS`` in its workers, and gamecert wraps its lines to ``COLUMNS``: every
+test starts without it (as a run without ``-n`` does), so what a test reads does not depend on
+``-n``; a test about the width sets it itself (tests/test_width.py).
 """
 
 import os
@@ -26,3 +30,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("long") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)

@@ -136,8 +136,10 @@ def _list() -> int:
     entries, problems = registry.load_all()
     lines = {e.name: f"{e.name}: {e.game.title}; solvers: {', '.join(sorted(e.solvers))}" for e in entries}
     lines.update({p.name: p.describe() for p in problems})
+    from gamecert.commands.screen import echo
+
     for name in sorted(lines):
-        print(lines[name])
+        echo(lines[name])
     return EXIT_USAGE if problems else EXIT_OK
 
 

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from gamecert.commands.screen import echo
+
 from gamecert.errors import GameError, GamecertError, UsageError
 from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
 
@@ -118,17 +120,17 @@ def prove_command(args: argparse.Namespace) -> int:
     outcomes: list[ClaimOutcome] = []
     for item in sorted([*entries, *problems], key=lambda item: item.name):
         if isinstance(item, registry.Problem):
-            print(item.describe())  # one line, then on with the other games
+            echo(item.describe())  # one line, then on with the other games
         else:
             outcomes += _prove_game(item, plot_dir)
     bad = [o for o in outcomes if not o.holds]
     held = len(outcomes) - len(bad)
-    print(f"{held} of {len(outcomes)} claims hold ({time.perf_counter() - total_start:.2f} s)")
+    echo(f"{held} of {len(outcomes)} claims hold ({time.perf_counter() - total_start:.2f} s)")
     for o in bad:
         where = f" at {o.index}" if o.status == "REFUTED" else ""
-        print(f"{o.status}{where}: {o.claim.name} ({o.game})")
+        echo(f"{o.status}{where}: {o.claim.name} ({o.game})")
     if problems:
-        print(f"not proved: {len(problems)} game{'s' if len(problems) != 1 else ''} did not load "
+        echo(f"not proved: {len(problems)} game{'s' if len(problems) != 1 else ''} did not load "
               f"({', '.join(p.name for p in problems)})")
         return EXIT_USAGE
     if any(o.status == GAME_ERROR for o in bad):
@@ -141,12 +143,12 @@ def _prove_game(entry: Any, plot_dir: str | None) -> list[ClaimOutcome]:
     from gamecert.kit.plots import write_plot
 
     claims = entry.claims
-    print(f"{entry.name}: {len(claims)} claim{'s' if len(claims) != 1 else ''}")
+    echo(f"{entry.name}: {len(claims)} claim{'s' if len(claims) != 1 else ''}")
     if not claims:
-        print("  (no claims stated)")
+        echo("  (no claims stated)")
     game_start = time.perf_counter()
-    outcomes = check_claims(entry.name, claims, echo=print)
-    print(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
+    outcomes = check_claims(entry.name, claims, echo=echo)
+    echo(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
     if plot_dir is not None:
         for make in getattr(entry.proofs, "PLOTS", ()):
             try:
@@ -155,5 +157,5 @@ def _prove_game(entry: Any, plot_dir: str | None) -> list[ClaimOutcome]:
                 line = f"plot skipped: {exc}"
             except OSError as exc:  # the directory went away or filled up meanwhile
                 line = f"plot skipped: cannot write into {plot_dir}: {exc.strerror or exc}"
-            print(f"  {line}")
+            echo(f"  {line}")
     return outcomes

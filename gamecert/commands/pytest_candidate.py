@@ -7,6 +7,9 @@ chunks), ``random-I`` and ``largest-J``. pytest-xdist spreads the items over its
 (``-n auto``) or on other hosts (``-d --tx ssh=HOST//python=PY``); every item reports through
 pytest, so ``--junitxml`` and ``-k`` work as usual.
 
+Each item runs :func:`gamecert.engine.items.run_item`; the controller merges them with
+:func:`gamecert.engine.items.merge_items`: this module moves the data and prints.
+
 No file system is assumed shared: the controller reads each candidate once and sends it to the
 workers with its sha256 (:mod:`gamecert.engine.shipping`); a worker compiles a source itself, and refuses
 bytes that do not hash as sent. At the end of the session the controller alone writes the same
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,7 +293,7 @@ class _CandidateSession:
                 target.verdict = f"could not write the report: {exc}"
         self.summary_path = None
         if len(self.targets) > 1:
-            from gamecert.commands.certify import write_summary
+            from gamecert.engine.certification import write_summary
 
             results = self._results()
             status = 1 if any(r.status == 1 for r in results) else 130 if any(r.interrupted for r in results) else 0
@@ -309,8 +311,8 @@ class _CandidateSession:
         return report_dir
 
     def _results(self) -> list[Any]:
-        """One summary row per ``--candidate`` (see :func:`gamecert.commands.certify.summary_rows`)."""
-        from gamecert.commands.certify import CandidateResult
+        """One summary row per ``--candidate`` (see :func:`gamecert.engine.certification.summary_rows`)."""
+        from gamecert.engine.certification import CandidateResult
 
         elapsed = round(time.perf_counter() - self.started, 3)
         out = []
@@ -325,78 +327,24 @@ class _CandidateSession:
 
     def _finish(self, target: _Target) -> None:
         """Merge every item's evidence (from whichever worker ran it) into one report or
-        certificate, written once, here."""
-        from gamecert.engine.contain import probe, stamp
-        from gamecert.engine.evidence import (
-            build_certificate,
-            candidate_spec_for_replay,
-        )
-        from gamecert.engine.execute import GroupOutcome, Outcome
-        from gamecert.engine.judge import Stats
-        from gamecert.engine.report_files import write_certificate, write_report
-        from gamecert.engine.reports import FailureReport
+        certificate, written once, here (:func:`gamecert.engine.items.merge_items`)."""
+        from gamecert.engine.items import compile_error_item, merge_items
 
         report_dir = self._report_dir()
+        name = target.group_id.rsplit("/", 1)[-1]
         if target.compile_error is not None:
-            from gamecert.engine.evidence import compile_error_report
-
-            report = compile_error_report(target.entry, target.compile_error, seed=self.seed,
-                                          profile=target.profile.name, limits=target.limits)
-            target.written = write_report(report, report_dir)
-            target.verdict = report.verdict
-            return
-        if target.errors:  # a worker refused the candidate: nothing it did not run is certified
+            result = compile_error_item(target.entry, target.compile_error, target.text, name, seed=self.seed,
+                                        profile=target.profile.name, limits=target.limits, report_dir=report_dir)
+        elif target.errors:  # a worker refused the candidate: nothing it did not run is certified
             target.verdict = "NOT CERTIFIED: " + target.errors[0]
             return
-        keys = [c.key for g in target.groups for c in g.chunks]
-        stats = Stats(started=self.started)
-        outcome = Outcome(target.plan, stats)
-        for g in target.groups:
-            done = [target.evidence.get(c.key) for c in g.chunks]
-            outcome.groups.append(GroupOutcome(
-                g.phase, g.key, g.label, g.tests, done=sum(d["tests"] for d in done if d), chunks=len(g.chunks),
-                chunks_done=sum(1 for d in done if d and d["passed"]), size=g.size, spaces=g.spaces,
-                adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts,
-                runs=g.runs, runs_done=sum(d["runs"] for d in done if d)))
-        for data in target.evidence.values():
-            stats.tests += data["tests"]
-            stats.runs += data["runs"]
-            stats.samples += data["samples"]
-            stats.random_examples += data["random_examples"]
-            stats.largest_sizes.extend(data["largest_sizes"])
-            stats.audits += data.get("audits", 0)
-            if data["slowest_s"] > stats.slowest_cpu_s:
-                stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
-        finished = sum(1 for k in keys if k in target.evidence)
-        where = _where_it_ran(target)
-        if target.failures:
-            # the smallest input; between equal ones, the item first in plan order, so that the
-            # report does not depend on which worker finished first
-            order = {k: i for i, k in enumerate(keys)}
-            found = sorted(((FailureReport.from_json(r), order.get(chunk, len(order))) for chunk, r in target.failures),
-                           key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]))
-            reports = [r for r, _ in found]
-            best = reports[0]
-            others = len(reports) - 1
-            notes = list(best.notes)
-            if others:
-                notes.append(f"{others} other item(s) of this run failed too; this is the smallest input")
-            notes.extend(where)
-            # the program as the user named it here, not a worker's copy of it
-            best = _replace(best, candidate=target.candidate.name,
-                            candidate_spec=candidate_spec_for_replay(target.candidate),
-                            tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
-            target.written = write_report(best, report_dir)
-            target.verdict = best.verdict
-            target.failing_input, target.failing_size = best.input, best.size
-            return
-        outcome.interrupted = finished < len(keys)
-        ran = sum(1 for k in keys if k in target.evidence and target.evidence[k]["passed"])
-        cert = build_certificate(target.entry, target.candidate, outcome, target.limits,
-                                 notes=[f"run by pytest: {ran} of {len(keys)} items", *where])
-        cert = stamp(cert, probe())  # the items' runners, in this process or its workers, probed the same way
-        target.written = write_certificate(cert, report_dir)
-        target.verdict = cert.verdict
+        else:
+            result = merge_items(target.entry, target.candidate, target.plan, target.limits, target.groups,
+                                 target.evidence, target.failures, started=self.started, report_dir=report_dir,
+                                 spec=target.text, name=name, where=_where_it_ran(target))
+        target.written = Path(result.path)
+        target.verdict = result.verdict
+        target.failing_input, target.failing_size = result.input, result.size
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
@@ -413,7 +361,7 @@ class _CandidateSession:
             if t.written is not None:
                 terminalreporter.write_line(str(t.written))
         if len(self.targets) > 1:
-            from gamecert.commands.certify import summary_lines
+            from gamecert.engine.certification import summary_lines
 
             terminalreporter.section("gamecert summary")
             for line in summary_lines(self._results()):
@@ -424,7 +372,7 @@ class _CandidateSession:
 
 
 def _where_it_ran(target: _Target) -> list[str]:
-    """Notes on which processes ran the items, and whether their builds were the controller's.
+    """Notes on which processes ran the items (:func:`gamecert.engine.items.where_it_ran`).
 
     >>> t = _Target("g=p", None, None, None, None, 0, 1, "x")
     >>> t.evidence = {"a": {"worker": "gw0", "host": "h1", "binary_sha256": ""},
@@ -432,29 +380,10 @@ def _where_it_ran(target: _Target) -> list[str]:
     >>> _where_it_ran(t)
     ['items run by 2 processes: gw0 on h1 (1), gw1 on h2 (1)']
     """
-    counts: dict[tuple[str, str], int] = {}
-    builds: set[str] = set()
-    for data in target.evidence.values():
-        key = (data.get("worker", "?"), data.get("host", "?"))
-        counts[key] = counts.get(key, 0) + 1
-        if data.get("binary_sha256"):
-            builds.add(data["binary_sha256"])
-    if not counts:
-        return []
-    shown = ", ".join(f"{w} on {h} ({n})" for (w, h), n in sorted(counts.items()))
-    notes = [f"items run by {len(counts)} process{'es' if len(counts) != 1 else ''}: {shown}"]
+    from gamecert.engine.items import where_it_ran
+
     kind = getattr(target.shipment, "kind", "")
-    mine = getattr(target.candidate, "binary_sha256", "") if kind == "source" else ""
-    if mine and builds - {mine}:
-        notes.append(f"the same source was compiled into {len(builds | {mine})} different binaries on the hosts "
-                     f"(sha256 {', '.join(sorted(b[:12] for b in builds | {mine}))}): their compilers differ")
-    return notes
-
-
-def _replace(report: Any, **changes: Any) -> Any:
-    from dataclasses import replace
-
-    return replace(report, **changes)
+    return where_it_ran(target.evidence, kind, getattr(target.candidate, "binary_sha256", "") or "")
 
 
 # ---- nodes ---------------------------------------------------------------------------------------
@@ -480,11 +409,7 @@ class CandidateItem(pytest.Item):
     chunk: Any
 
     def runtest(self) -> None:
-        from gamecert.engine.contain import stamp
-        from gamecert.engine.evidence import build_report
-        from gamecert.engine.judge import Judge, Stats
-        from gamecert.engine.plan import SHRINK_SECONDS
-        from gamecert.engine.sandbox import open_runner
+        from gamecert.engine.items import run_item
 
         target, chunk = self.target, self.chunk
         if chunk is None:
@@ -494,34 +419,14 @@ class CandidateItem(pytest.Item):
             self.user_properties.append(("gamecert_error", json.dumps({"group": target.group_id,
                                                                        "error": target.error})))
             raise GamecertError(target.error)
-        stats = Stats()
-        with open_runner(target.candidate, target.limits, fork_server=True) as runner:
-            judge = Judge(target.entry, runner, stats)
-            outcome = judge.run_chunk(chunk, shrink_seconds=SHRINK_SECONDS.get(target.plan.profile.name, 30.0))
-        failure = outcome.failure
-        evidence = {
-            "group": target.group_id,
-            "chunk": chunk.key,
-            "tests": stats.tests,
-            "runs": stats.runs,
-            "samples": stats.samples,
-            "random_examples": stats.random_examples,
-            "largest_sizes": stats.largest_sizes,
-            "slowest_s": stats.slowest_cpu_s,
-            "slowest_what": stats.slowest_what,
-            "audits": stats.audits,
-            "passed": failure is None,
-            "worker": _worker_id(self.config),
-            "host": socket.gethostname(),
-            "binary_sha256": target.candidate.binary_sha256,
-        }
-        self.user_properties.append(("gamecert_evidence", json.dumps(evidence)))
+        result = run_item(target.entry, target.candidate, target.plan, target.limits, chunk, target.group_id,
+                          worker=_worker_id(self.config))
+        self.user_properties.append(("gamecert_evidence", json.dumps(result.evidence)))
+        failure = result.failure
         if failure is None:
             return
-        report = stamp(build_report(target.entry, target.candidate, failure, None, target.limits, stats.tests,
-                                    plan=target.plan), runner)
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id, "chunk": chunk.key,
-                                                                     "report": report.to_json()})))
+                                                                     "report": result.report})))
         lines = [
             f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}",
             f"reason:   {failure.reason}",

@@ -91,5 +91,7 @@ def show_command(args: argparse.Namespace) -> int:
     """Print :func:`describe` for ``args.game``; an unknown game is a RegistryError (exit 2)."""
     from gamecert.engine import registry
 
-    print(describe(registry.get(args.game)), end="")
+    from gamecert.commands.screen import echo
+
+    echo(describe(registry.get(args.game)).rstrip("\n"))
     return 0

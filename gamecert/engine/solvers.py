@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from gamecert.engine.evidence import (
@@ -136,3 +137,122 @@ def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -
     path = _write_somewhere(lambda where: write_report(report, where), report_dir)
     return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {report.minimality}",
             f"  report and replay command in {path}")
+
+
+# ---- every registered solver of some games --------------------------------------------------------
+
+#: (game, solver, profile name, seed, examples, report folder)
+Task = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SolverBatch:
+    """How ``gamecert certify GAME|all`` ended: a row per solver completed, in the order planned
+    (one cut short with nothing found is left out), and whether Ctrl-C stopped it."""
+
+    rows: tuple[Row, ...]
+    planned: int
+    interrupted: bool
+
+    @property
+    def failed(self) -> tuple[Row, ...]:
+        return tuple(r for r in self.rows if r.verdict != "OK")
+
+    @property
+    def tests(self) -> int:
+        return sum(r.tests for r in self.rows)
+
+
+def solver_tasks(entries: list[Any], profile_name: str, seed: int, examples: int | None,
+                 report_dir: str) -> list[Task]:
+    """One task per registered solver of ``entries`` (by names: a task may run in another process)."""
+    return [(e.name, name, profile_name, seed, examples, report_dir) for e in entries for name in sorted(e.solvers)]
+
+
+def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: Any = None) -> SolverBatch:
+    """Certify every task's solver: one after another in this process (``jobs`` 1; ``display(label)``
+    makes each one's executor display), or ``jobs`` at a time, each in a forked process
+    (``done(count, row)`` is told as each ends). Ctrl-C keeps the rows already finished."""
+    from gamecert.engine import interrupts
+
+    if jobs == 1:
+        rows, interrupted = _in_turn(tasks, display, interrupts)
+    else:
+        rows, interrupted = _at_once(tasks, jobs, done, interrupts)
+    order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
+    kept = sorted((r for r in rows if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver])
+    return SolverBatch(tuple(kept), len(tasks), interrupted or any(r.interrupted for r in rows))
+
+
+def _in_turn(tasks: list[Task], display: Any, interrupts: Any) -> tuple[list[Row], bool]:
+    rows: list[Row] = []
+    try:
+        for task in tasks:
+            row = certify_one(*task, display=display(f"{task[0]}/{task[1]}") if display is not None else None)
+            rows.append(row)
+            if row.interrupted:
+                interrupts.delivered()
+                return rows, True
+    except KeyboardInterrupt:  # between two solvers: keep the rows completed
+        interrupts.delivered()
+        return rows, True
+    return rows, False
+
+
+def _at_once(tasks: list[Task], jobs: int, done: Any, interrupts: Any) -> tuple[list[Row], bool]:
+    """In-process solvers share one interpreter, so threads would not run them in parallel:
+    forked processes do. Ctrl-C stops the workers; the rows already finished are kept."""
+    import multiprocessing
+
+    rows: list[Row] = []
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+    try:
+        for row in pool.imap_unordered(_certify_task, tasks):
+            rows.append(row)
+            if done is not None:
+                done(len(rows), row)
+        pool.close()
+    except KeyboardInterrupt:
+        interrupts.delivered()
+        pool.terminate()
+        return rows, True
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return rows, False
+
+
+def _certify_task(task: Task) -> Row:
+    return certify_one(*task)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the command (which stops it) and dies on SIGTERM."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def write_solver_table(report_dir: str, batch: SolverBatch, seed: int, profile: str) -> Path:
+    """``report_dir/solvers.md``, written atomically: every row with its evidence in full (the
+    terminal's table clips that cell to its width)."""
+    from gamecert.engine.report_files import atomic_write_text
+    from gamecert.engine.reports import timestamp
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = [f"# Registered solvers against the oracle (seed {seed}, profile {profile})", "",
+             f"Created {timestamp()}; beyond the oracle's reach the expected answers come from the other "
+             "solvers." + (" INTERRUPTED: the solvers completed so far." if batch.interrupted else ""), "",
+             "| game | solver | verdict | tests | time | evidence |", "|---|---|---|---:|---:|---|"]
+    for r in batch.rows:
+        lines.append(f"| {cell(r.game)} | {cell(r.solver)} | {r.verdict} | {r.tests:,} | {r.seconds:.1f} s "
+                     f"| {cell(r.evidence)} |")
+    path = Path(report_dir) / "solvers.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, "\n".join(lines) + "\n")
+    return path

@@ -1,0 +1,86 @@
+"""The main commands fit an 80-column terminal: no printed line is longer (details are in the files).
+
+Each command runs in this process with ``COLUMNS=80`` and its output captured (not a terminal),
+on small budgets: ``list``, ``show`` (every game), ``coverage``, ``prove`` (two quick claims),
+``certify GAME`` (the registered solvers' table), ``certify GAME CANDIDATE`` (a certificate and
+a report) and ``certify GAME A B`` (the summary table). A line that is one word (a folder's
+path) cannot be cut and is not counted; the paths here are short.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from pathlib import Path
+
+import pytest
+
+from gamecert.commands import cli
+from gamecert.engine import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH = 80
+
+
+def _too_long(out: str) -> list[str]:
+    return [line for line in out.splitlines() if len(line) > WIDTH and len(line.split()) > 1]
+
+
+@pytest.fixture
+def narrow(monkeypatch, tmp_path):
+    monkeypatch.setenv("COLUMNS", str(WIDTH))
+    monkeypatch.setenv("GAMECERT_EXHAUSTIVE_RUNS", "40")
+    monkeypatch.chdir(tmp_path)  # short report paths: reports/...
+    return tmp_path
+
+
+def _run(capsys, *args: str) -> tuple[int, str]:
+    code = cli.main(list(args))
+    return code, capsys.readouterr().out
+
+
+def test_list_show_and_coverage_fit(narrow, capsys):
+    for args in (["list"], *(["show", name] for name in registry.game_names()), ["coverage", "word_game",
+                                                                                 "--examples", "50"]):
+        code, out = _run(capsys, *args)
+        assert code in (0, 2) and out, args
+        assert not _too_long(out), (args, _too_long(out))
+
+
+def test_prove_fits(narrow, capsys, monkeypatch):
+    from gamecert.proofs import word_game as proofs
+
+    entry = registry.get("word_game")
+    quick = dataclasses.replace(entry, proofs=types.SimpleNamespace(
+        CLAIMS=[proofs.recurrence_claim(n_max=50), proofs.induction_claim(check_options_up_to=50)]))
+    monkeypatch.setattr(registry, "load_all", lambda selector=None: ([quick], []))
+    code, out = _run(capsys, "prove", "word_game")
+    assert code == 0 and "2 of 2 claims hold" in out, out
+    assert not _too_long(out), _too_long(out)
+
+
+def test_certify_the_registered_solvers_fits(narrow, capsys):
+    code, out = _run(capsys, "certify", "word_game", "--profile", "quick", "--examples", "3", "--seed", "1",
+                     "--jobs", "1")
+    assert code == 0, out
+    assert "Registered solvers against the oracle" in out and "closed_form" in out
+    assert not _too_long(out), _too_long(out)
+    table = (narrow / "reports" / "solvers.md").read_text()
+    assert "letter-count multisets" in table  # the evidence clipped on the terminal is whole in the file
+
+
+def test_certify_candidates_fit(narrow, capsys):
+    right = narrow / "right.py"
+    right.write_text((ROOT / "examples/word_game/correct.py").read_text())
+    wrong = narrow / "wrong.py"
+    wrong.write_text((ROOT / "tests/wrong/word_game/count7_three.py").read_text())
+    common = ("--profile", "quick", "--examples", "0", "--seed", "7", "--jobs", "2")
+    code, out = _run(capsys, "certify", "word_game", "right.py", *common)
+    assert code == 0 and "CERTIFIED" in out, out
+    assert not _too_long(out), _too_long(out)
+    code, out = _run(capsys, "certify", "word_game", "wrong.py", *common)
+    assert code == 1 and "WA (wrong answer)" in out, out
+    assert not _too_long(out), _too_long(out)
+    code, out = _run(capsys, "certify", "word_game", "right.py", "wrong.py", *common)
+    assert code == 1 and "smallest failing input" in out, out
+    assert not _too_long(out), _too_long(out)
