@@ -121,10 +121,10 @@ _DRAW = textwrap.dedent("""
     if sys.argv[2] == "extra":
         import constants_galore  # a local module full of constants Hypothesis would mix in
     from gamecert.engine import registry
-    from gamecert.engine import plan
+    from gamecert.engine import draws, plan
     if sys.argv[3] == "unguarded":
         import contextlib
-        plan._without_local_constants = contextlib.nullcontext
+        draws._without_local_constants = contextlib.nullcontext
     for game in ("word_game", "string_cut", "digit_game", "stones_once"):
         strategy = registry.get(game).strategies.instances()
         print(game, repr(plan.draw_examples(strategy, 100, 12345)))

@@ -105,14 +105,6 @@ def _call(display: Any, name: str, *args: Any) -> None:
         method(*args)
 
 
-class _Display:
-    """What the executor tells whoever shows progress (all optional)."""
-
-    def phase(self, name: str, deadline: float | None) -> None: ...
-    def advance(self, tests: int) -> None: ...
-    def event(self, text: str) -> None: ...
-
-
 class Executor:
     """Runs a plan; ``expected_cache`` (input text to expected answer) may be shared by the
     certifications of several candidates on the same plan, so the oracle answers each input once."""
@@ -123,7 +115,7 @@ class Executor:
         self.plan = plan
         self.open_runner = open_runner
         self.jobs = max(1, jobs)
-        self.display = display or _Display()
+        self.display = display  # phase(name, deadline), advance(tests), event(text): each optional
         self.stats = Stats()
         self.outcome = Outcome(plan, self.stats, jobs=self.jobs)
         self.stop = threading.Event()
@@ -189,7 +181,7 @@ class Executor:
                 if self.stop_after is None or (0 <= seq < self.stop_after):
                     self.stop_after = seq
             self.stop.set()  # the chunks handed out after this one stop at their next test
-        self.display.event(text)
+        _call(self.display, "event", text)
 
     def _stopped(self, seq: int, deadline: float | None) -> bool:
         if deadline is not None and time.monotonic() >= deadline:
@@ -221,7 +213,7 @@ class Executor:
                 try:
                     if runner is None:
                         runner = self.open_runner()
-                        judge = Judge(self.entry, runner, self.stats, on_test=self.display.advance,
+                        judge = Judge(self.entry, runner, self.stats, on_test=getattr(self.display, "advance", None),
                                       expected_cache=self.expected_cache, on_event=self._event)
                         self.judges.append(judge)
                         self._say_how(runner)
@@ -349,7 +341,7 @@ class Executor:
                     continue
                 if phase.name == "random" and not self.outcome.failures and self.error is None:
                     self._resume(start)
-                self.display.phase(phase.name, deadline)
+                _call(self.display, "phase", phase.name, deadline)
                 self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
                 if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
@@ -393,7 +385,7 @@ class Executor:
             if time.monotonic() >= deadline or self.outcome.failures:
                 return
             chunks = itertools.chain(self.leftover.pop(name, []), self.rest.pop(name, iter(())))
-            self.display.phase(f"{name} (resumed)", deadline)
+            _call(self.display, "phase", f"{name} (resumed)", deadline)
             self.outcome.cut.pop(name, None)
             self._submit_all(chunks, deadline, name, False)
             self._drain()
@@ -511,7 +503,7 @@ class Executor:
                     f"the sweep for a smaller failing input below size {failure.size} did not start: the budget "
                     "was spent (sizes whose every input had already run and passed in this run are counted swept)")
                 break
-            self.display.phase("smaller inputs (exhaustive and structured families)", deadline)
+            _call(self.display, "phase", "smaller inputs (exhaustive and structured families)", deadline)
             before = len(self.outcome.failures)
             self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
             self.outcome.cut.pop("sweep", None)

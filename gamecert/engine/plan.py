@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode
+from gamecert.engine.draws import derive_seed, draw_examples
 from gamecert.engine.profiles import Profile
 from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
@@ -552,65 +553,6 @@ def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int
         name = key if len(bounds) == 1 else f"{key}-{number}"
         chunks.append(Chunk(phase, name, key, tuple(instances[a:b]), tuple(texts[a:b]), games, size))
     return chunks
-
-
-# ---- reproducible random examples -----------------------------------------------------------------
-
-def derive_seed(seed: int, block: int) -> int:
-    """The seed of random block ``block`` of a run with ``seed``.
-
-    >>> derive_seed(7, 0), derive_seed(7, 1)
-    (7000, 7001)
-    """
-    return seed * 1000 + block
-
-
-def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
-    """``n`` examples of ``strategy`` (fewer if it has fewer), the same for the same seed and
-    Hypothesis version whatever else is loaded: Hypothesis mixes constants found in the loaded
-    modules into its choices, so they are held out while drawing."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hseed
-
-    out: list[Any] = []
-
-    def collect(instance: Any) -> None:
-        out.append(instance)
-
-    test = settings(max_examples=max(1, n), database=None, deadline=None, derandomize=False,
-                    phases=[Phase.generate], suppress_health_check=list(HealthCheck),
-                    verbosity=Verbosity.quiet, print_blob=False)(hseed(seed)(given(strategy)(collect)))
-    with _without_local_constants():
-        test()
-    return out[:n]
-
-
-@contextlib.contextmanager
-def _without_local_constants() -> Iterator[None]:
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover - a Hypothesis without this machinery mixes nothing in
-        yield
-        return
-    original = getattr(providers, "_get_local_constants", None)
-    cache = getattr(providers, "CONSTANTS_CACHE", None)
-    if original is None or not hasattr(providers, "Constants"):
-        yield
-        return
-    empty = providers.Constants()
-
-    def clear() -> None:
-        inner = getattr(cache, "cache", None)
-        if hasattr(inner, "clear"):
-            inner.clear()
-
-    providers._get_local_constants = lambda: empty
-    clear()
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        clear()
 
 
 __all__ = ["CHUNK_RUNS", "PHASES", "SHARES", "Chunk", "Group", "HarnessError", "Plan", "PhasePlan",
