@@ -473,33 +473,9 @@ def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, A
     """An :class:`gamecert.engine.execute.Outcome` of ``plan`` (its ``groups`` drawn) from its
     items' evidence (by chunk key), and whether every chunk reported: a group is complete only
     when all its chunks passed."""
-    from gamecert.engine.execute import GroupOutcome, Outcome
-    from gamecert.engine.judge import Stats
+    from gamecert.engine.items import merged_outcome as merge
 
-    stats = Stats()
-    outcome = Outcome(plan, stats)
-    keys = []
-    for g in groups:
-        done = [evidence.get(c.key) for c in g.chunks]
-        keys += [c.key for c in g.chunks]
-        outcome.groups.append(GroupOutcome(
-            g.phase, g.key, g.label, g.tests, done=sum(d["tests"] for d in done if d), chunks=len(g.chunks),
-            chunks_done=sum(1 for d in done if d and d["passed"]), size=g.size, spaces=g.spaces,
-            adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts,
-            runs=g.runs, runs_done=sum(d["runs"] for d in done if d)))
-    for data in evidence.values():
-        stats.tests += data["tests"]
-        stats.runs += data["runs"]
-        stats.samples += data["samples"]
-        stats.random_examples += data["random_examples"]
-        stats.largest_sizes.extend(data["largest_sizes"])
-        if data["slowest_s"] > stats.slowest_cpu_s:
-            stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
-    # the largest inputs in plan order, whichever worker ran them
-    order = {k: i for i, k in enumerate(keys)}
-    stats.largest_sizes = [s for k in sorted(evidence, key=lambda k: order.get(k, len(order)))
-                           for s in evidence[k]["largest_sizes"]]
-    complete = all(k in evidence for k in keys)
+    outcome, _, complete = merge(plan, groups, evidence)
     outcome.interrupted = not complete
     return outcome, complete
 

@@ -101,14 +101,14 @@ def compile_error_item(entry: Any, exc: Any, spec: str, name: str, *, seed: int,
     return CandidateResult(spec, name, report.verdict, 1, str(path))
 
 
-def merge_items(entry: Any, candidate: Any, plan: Any, limits: Any, groups: list[Any],
-                evidence: dict[str, dict[str, Any]], failures: list[tuple[str, dict[str, Any]]], *,
-                started: float, report_dir: str, spec: str, name: str, where: list[str]) -> CandidateResult:
-    """Every item's evidence (from whichever process ran it) merged into one report or
-    certificate, written once, here; the candidate's result (its tests summed over the items)."""
-    keys = [c.key for g in groups for c in g.chunks]
-    stats = Stats(started=started)
+def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, Any]],
+                   started: float | None = None) -> tuple[Outcome, list[str], bool]:
+    """An :class:`Outcome` of ``plan`` (its ``groups`` drawn) from its items' evidence (by chunk
+    key, whichever process ran them), the chunk keys in plan order, and whether every chunk
+    reported: a group is complete only when all its chunks passed."""
+    stats = Stats() if started is None else Stats(started=started)
     outcome = Outcome(plan, stats)
+    keys = [c.key for g in groups for c in g.chunks]
     for g in groups:
         done = [evidence.get(c.key) for c in g.chunks]
         outcome.groups.append(GroupOutcome(
@@ -121,10 +121,22 @@ def merge_items(entry: Any, candidate: Any, plan: Any, limits: Any, groups: list
         stats.runs += data["runs"]
         stats.samples += data["samples"]
         stats.random_examples += data["random_examples"]
-        stats.largest_sizes.extend(data["largest_sizes"])
         stats.audits += data.get("audits", 0)
         if data["slowest_s"] > stats.slowest_cpu_s:
             stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
+    order = {k: i for i, k in enumerate(keys)}  # the largest inputs in plan order
+    stats.largest_sizes = [s for k in sorted(evidence, key=lambda k: order.get(k, len(order)))
+                           for s in evidence[k]["largest_sizes"]]
+    return outcome, keys, all(k in evidence for k in keys)
+
+
+def merge_items(entry: Any, candidate: Any, plan: Any, limits: Any, groups: list[Any],
+                evidence: dict[str, dict[str, Any]], failures: list[tuple[str, dict[str, Any]]], *,
+                started: float, report_dir: str, spec: str, name: str, where: list[str]) -> CandidateResult:
+    """Every item's evidence (from whichever process ran it) merged into one report or
+    certificate, written once, here; the candidate's result (its tests summed over the items)."""
+    outcome, keys, _ = merged_outcome(plan, groups, evidence, started)
+    stats = outcome.stats
     finished = sum(1 for k in keys if k in evidence)
     if failures:
         # the smallest input; between equal ones, the item first in plan order, so that the
