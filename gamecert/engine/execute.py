@@ -473,9 +473,11 @@ class Executor:
 
         game = self.entry.game
         first = failure
+        # by counts there is no budget: the sweep gets the profile's shrinking time
+        swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
         while True:
-            deadline = None if self.plan.by_counts else self.fault_deadline
-            if deadline is None and not self.plan.by_counts:
+            deadline = swept_until if self.plan.by_counts else self.fault_deadline
+            if deadline is None:
                 deadline = self.start + self.plan.budget_s
             late = deadline is not None and time.monotonic() >= deadline
             # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
@@ -513,7 +515,8 @@ class Executor:
             smaller = len(self.outcome.failures) > before and found is not failure
             if left and not smaller:
                 self.outcome.unfinished.append(
-                    f"the sweep for a smaller failing input below size {failure.size} was cut by the budget "
+                    f"the sweep for a smaller failing input below size {failure.size} was cut by "
+                    f"{'its time (the profile shrinking time)' if self.plan.by_counts else 'the budget'} "
                     f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
                     "whole; the minimal line says which spaces were swept)")
             if not smaller or found.size >= failure.size:
