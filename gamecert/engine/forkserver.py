@@ -184,7 +184,8 @@ class ForkServerClient:
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
             limits = self.config["limits"]
             deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
-            self.test_pid = int(self._readline(deadline - time.monotonic()))
+            if not self.contained:  # contained, a dead server's sandbox is killed whole: no pid needed
+                self.test_pid = int(self._readline(deadline - time.monotonic()))
             line = self._readline(deadline - time.monotonic())
             report = json.loads(line)
             report["stderr_tail"] = self._read_exact(int(report["tail"]), deadline)

@@ -36,8 +36,8 @@ test's processes are found by process group and as re-parented orphans (the serv
 subreaper), and none of the guarantees above about the measurer hold.
 
 Per test the client sends one byte (``R`` run, ``P`` a plain run: ``python FILE`` for a Python
-candidate) with two descriptors (stdin, stdout); the server answers with the test process's pid
-on a line of its own as soon as it has started it, then one JSON line (wait
+candidate) with two descriptors (stdin, stdout); the server answers (not contained) with the test
+process's pid on a line of its own as soon as it has started it, then one JSON line (wait
 status, CPU times, peak memory, wall time, why the watchdog killed, peak tasks, the largest sampled
 memory, processes reaped besides the main one, stderr bytes written, files in the box) followed by
 the tail of stderr (``tail`` bytes).
@@ -89,6 +89,9 @@ class _Server(PythonMode):
         self.box = config["box"]
         # the box and, contained, the sandbox's /tmp: emptied after every test
         self.scratch_fds = [os.open(path, os.O_RDONLY | os.O_DIRECTORY) for path in config.get("scratch", [self.box])]
+        #: inodes in use on each scratch file system when empty (mount points): a test that leaves
+        #: the count there left nothing behind, and its folder is not listed
+        self.scratch_base = [procs._box_files([fd]) for fd in self.scratch_fds]
         self.prctl = procs._prctl()
         self.code = None
         self.compile_error: BaseException | None = None
@@ -161,16 +164,20 @@ class _Server(PythonMode):
         os.close(err_w)
         for fd in fds:
             os.close(fd)
-        try:
-            self.sock.sendall(b"%d\n" % pid)  # the client kills its group if this server dies
-        except OSError:
-            pass
+        if not self.contained:  # the client kills the test's group if this server dies (contained:
+            try:                 # the whole sandbox, and the pid is not needed)
+                self.sock.sendall(b"%d\n" % pid)
+            except OSError:
+                pass
         try:
             return self._watch_to_end(pid, started, err_r)
         finally:
             os.close(err_r)
-            for fd in self.scratch_fds:
-                procs._empty_folder(fd)
+            for fd, base in zip(self.scratch_fds, self.scratch_base):
+                # contained, the sandbox's own tmpfs: a count at its base means nothing was left
+                # (a test cannot remove the mount points counted); not contained, always listed
+                if not self.contained or procs._box_files([fd]) != base:
+                    procs._empty_folder(fd)
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
         try:
