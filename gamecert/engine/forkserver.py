@@ -74,8 +74,9 @@ class ForkServerClient:
         self.proc: subprocess.Popen | None = None
         self.sock: socket.socket | None = None
         self.restarts = 0
-        #: the running test's process (a host pid when not contained), while the client waits for it
+        #: the running test's process, not contained (contained the server does not send it)
         self.test_pid: int | None = None
+        self.busy = False  # whether a test is running in the server now
         self._buf = bytearray()
         self._log = tempfile.TemporaryFile()  # unnamed: nothing in reach of a candidate
         self._start()
@@ -182,6 +183,7 @@ class ForkServerClient:
             self._start()
         try:
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
+            self.busy = True  # a test is running in the server
             limits = self.config["limits"]
             deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
             if not self.contained:  # contained, a dead server's sandbox is killed whole: no pid needed
@@ -196,7 +198,7 @@ class ForkServerClient:
                 _killpg(self.test_pid)  # not contained: the test's own group (its session)
             return None
         finally:
-            self.test_pid = None
+            self.test_pid, self.busy = None, False
 
     def run(self, make_fds, plain: bool = False) -> dict:
         """Run one test on the descriptors ``make_fds()`` returns (stdin, stdout; the caller
