@@ -4,6 +4,7 @@ their own per block, the same whatever else is loaded (see :func:`draw_examples`
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,7 +33,10 @@ def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
     test = settings(max_examples=max(1, n), database=None, deadline=None, derandomize=False,
                     phases=[Phase.generate], suppress_health_check=list(HealthCheck),
                     verbosity=Verbosity.quiet, print_blob=False)(hseed(seed)(given(strategy)(collect)))
-    with _without_local_constants():
+    with _without_local_constants(), warnings.catch_warnings():
+        # game code judging in other threads raises the (process-wide) recursion limit for a
+        # moment (kit.game.ensure_recursion); Hypothesis would warn that it changed meanwhile
+        warnings.filterwarnings("ignore", message="The recursion limit will not be reset")
         test()
     return out[:n]
 
