@@ -336,6 +336,30 @@ def test_code_before_the_fork_server_stops_the_program_is_charged_every_test(tmp
 
 
 @needs_sandbox
+def test_symlink_swaps_found_descriptors_and_a_detached_writer_reach_nothing(tmp_path: Path) -> None:
+    """Symlinks swapped in the scratch folder (to the user's file, to /, to the supervisor's
+    descriptors), writes through every descriptor under /proc/self/fd and /proc/1/fd, and a
+    grandchild in its own session and group writing to the user's file forever: checked from
+    outside, the file is unchanged, no process of the program is left, and each test ends OK
+    (what got through is the program's own stdout and stderr, which it may write anyway)."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's file\n")
+    before = (victim.read_bytes(), victim.stat().st_mtime_ns)
+    program = copy(tmp_path, "swap.py")
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        results = []
+        for _ in range(3):
+            results.append(runner.run(f"{victim}\n"))
+            time.sleep(0.1)
+            if runner.cap is not None:  # read from outside: only the launcher and the supervisor are left
+                assert runner.cap.current() == 2, runner.cap.current()
+    time.sleep(0.3)
+    assert [(r.status, r.stdout) for r in results] == [("ok", "Alice\n")] * 3, [r.describe() for r in results]
+    assert all("2 writes got through" in r.stderr_tail for r in results), [r.stderr_tail for r in results]
+    assert (victim.read_bytes(), victim.stat().st_mtime_ns) == before
+
+
+@needs_sandbox
 def test_kill_everything_from_inside_touches_nothing_outside(tmp_path: Path) -> None:
     """A compiled program that sends SIGKILL to every process it may (``kill(-1)``): inside the
     sandbox that reaches only its own siblings (the native fork server, which is started again),
