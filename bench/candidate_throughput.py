@@ -2,8 +2,8 @@
 
 The plain path execs `python FILE` for every test; the default runner forks every test's process
 from a zygote that compiled the candidate once (a fresh process per test, see
-gamecert.engine.supervisor). Both use the same sandbox (limits, box, output capture, verdict,
-containment); only the way the candidate starts differs. Then the cost of containment (see gamecert.engine.contain): per test and per
+gamecert.engine.run.supervisor). Both use the same sandbox (limits, box, output capture, verdict,
+containment); only the way the candidate starts differs. Then the cost of containment (see gamecert.engine.run.contain): per test and per
 runner start, contained versus not, on both paths. They are measured in alternating rounds, so that a change in
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from gamecert.oracles.word_game import GAME, LETTERS
 
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 
 CANDIDATE = Path(__file__).resolve().parent.parent / "examples" / "word_game" / "correct.py"
 

@@ -1,7 +1,7 @@
 """Tests per second of a trivial C++ solver (read a word, print a name), three ways, in one run
 with alternating rounds:
 
-  (i)   the native fork server (gamecert/engine/supervisor/shim.c through _sv_native.py): one
+  (i)   the native fork server (gamecert/engine/run/supervisor/shim.c through _sv_native.py): one
         clone of the stopped program per test;
   (ii)  fork + exec per test from Python (what the supervisor's exec mode does);
   (iii) a bare C loop of fork + exec + wait4 of the same binary: the machine's reference.
@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gamecert.engine import native_shim  # noqa: E402
-from gamecert.engine.supervisor import _sv_native  # noqa: E402
+from gamecert.engine.run.supervisor import _sv_native  # noqa: E402
 
 SOLVER = r"""
 #include <iostream>

@@ -15,12 +15,12 @@ from __future__ import annotations
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.crosscheck import compare, oracle_reference
-from gamecert.engine.evidence import build_report, space_evidence
-from gamecert.engine.limits import game_limits
-from gamecert.engine.profiles import get_profile
+from gamecert.engine.plan.crosscheck import compare, oracle_reference
+from gamecert.engine.judge.evidence import build_report, space_evidence
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.plan.profiles import get_profile
 from gamecert.engine.solvers import certify_solver
-from gamecert.engine.subjects import SolverSubject
+from gamecert.engine.run.subjects import SolverSubject
 from gamecert.errors import GamecertError
 from gamecert.kit.broken import ONE_OF_KINDS, REQUIRED_KINDS
 from gamecert.verdict import Verdict

@@ -86,7 +86,7 @@ def test_argparse_errors_are_one_line():
 def test_report_written_elsewhere_when_the_report_dir_fails(tmp_path, capsys):
     """The fault is printed before the report is written, and a failing write falls back to a
     fresh temporary directory (said on stderr) instead of a traceback that loses the finding."""
-    from gamecert.engine.report_files import _write_somewhere
+    from gamecert.engine.report.report_files import _write_somewhere
 
     def write(where: str) -> Path:
         if where == "gone":

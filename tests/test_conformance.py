@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from gamecert.engine import gamecode, registry
-from gamecert.engine.crosscheck import (
+from gamecert.engine.plan.crosscheck import (
     fixed_check,
     minimax_reference,
     oracle_reference,
@@ -22,7 +22,7 @@ from gamecert.engine.crosscheck import (
     random_check,
     sweep,
 )
-from gamecert.engine.profiles import get_profile
+from gamecert.engine.plan.profiles import get_profile
 from gamecert.errors import AnswerError, InputError
 from gamecert.kit.game import Game
 

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import contain
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.run import contain
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

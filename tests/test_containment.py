@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import contain
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.run import contain
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -214,7 +214,7 @@ def test_leftover_cgroups_are_swept_when_a_runner_starts(tmp_path: Path) -> None
     """A gamecert process killed before it removed its pids cgroup leaves an empty ``box-*``
     behind: the next runner removes those older than ``STALE_S``, and keeps a young one (its
     launcher may be about to enter it) and one with a process in it."""
-    from gamecert.engine import cgroups
+    from gamecert.engine.run import cgroups
 
     found = cgroups._writable_root()
     if os.geteuid() != 0 or found is None:

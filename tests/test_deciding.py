@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 from gamecert.kit.deciding import feature_family, feature_space
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,9 +188,9 @@ def _in_process(monkeypatch, budget: float, late: bool = False):
     time with ``budget``; ``late``: the first time it meets that input, it answers only once the
     budget has passed."""
     from gamecert.engine.execute import Executor
-    from gamecert.engine.plan import make_plan
-    from gamecert.engine.profiles import get_profile
-    from gamecert.engine.subjects import SolverRunner
+    from gamecert.engine.plan.plan import make_plan
+    from gamecert.engine.plan.profiles import get_profile
+    from gamecert.engine.run.subjects import SolverRunner
 
     entry = registry.get("string_cut")
     right = entry.solvers["periodic_table"]
@@ -215,7 +215,7 @@ def test_the_sweep_below_a_fault_does_not_run_again_what_passed(monkeypatch):
     of it below 53 has already passed, and the sweep below the fault counts them without running
     them again, while the exhaustive spaces (800,000 strings below 53 letters) are listed size by
     size as reached, not all before the first run (that took 41 s and left the family unswept)."""
-    from gamecert.engine.evidence import minimality
+    from gamecert.engine.judge.evidence import minimality
 
     outcome, elapsed = _in_process(monkeypatch, 6.0)
     failure = outcome.failure
@@ -234,7 +234,7 @@ def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_nee
     but the family's games below the fault all ran and passed before it, so the report still says
     minimal in size within that family, and that the sweep did not start."""
     from gamecert.engine import execute
-    from gamecert.engine.evidence import minimality
+    from gamecert.engine.judge.evidence import minimality
 
     monkeypatch.setattr(execute, "FAULT_RESERVE_S", (0.0, 0.0))
     monkeypatch.setattr(execute, "FAULT_RESERVE", 0.0)

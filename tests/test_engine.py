@@ -87,8 +87,8 @@ def test_minimality_says_what_a_partial_sweep_showed(monkeypatch):
     minimal within that space (control)."""
     from types import SimpleNamespace
 
-    from gamecert.engine import evidence
-    from gamecert.engine.reports import SpaceEvidence
+    from gamecert.engine.judge import evidence
+    from gamecert.engine.report.reports import SpaceEvidence
 
     spaces = [SpaceEvidence("abc-strings", "", 9, 29_523, False), SpaceEvidence("ab-strings", "", 13, 16_382, False)]
     monkeypatch.setattr(evidence, "space_evidence", lambda outcome: spaces)
@@ -121,7 +121,7 @@ _DRAW = textwrap.dedent("""
     if sys.argv[2] == "extra":
         import constants_galore  # a local module full of constants Hypothesis would mix in
     from gamecert.engine import registry
-    from gamecert.engine import draws, plan
+    from gamecert.engine.plan import draws, plan
     if sys.argv[3] == "unguarded":
         import contextlib
         draws._without_local_constants = contextlib.nullcontext
@@ -169,7 +169,7 @@ def _two_solver_entry(name, wrong_at=None):
 def test_expected_answers_come_from_the_cheapest_solver_with_sampled_cross_checks():
     """After a few timed full checks the cheapest solver answers alone, except one input in
     CROSS_CHECK_EVERY, which every solver answers; ``every`` forces a full check."""
-    from gamecert.engine import judge
+    from gamecert.engine.judge import judge
 
     entry = _two_solver_entry(f"sampled-{uuid.uuid4().hex}")
     sources = [judge.expected_answer(entry, k)[1] for k in range(1, 1 + 10 * judge.CROSS_CHECK_EVERY)]
@@ -185,8 +185,10 @@ def test_a_failure_against_one_solver_is_rechecked_by_all(monkeypatch):
     candidate fails before the verdict stands. Control: on another input it passes."""
     from dataclasses import replace
 
-    from gamecert.engine import judge, registry
-    from gamecert.engine.sandbox import RunResult
+    from gamecert.engine.judge import judge
+
+    from gamecert.engine import registry
+    from gamecert.engine.run.sandbox import RunResult
 
     real = registry.get("string_cut")
     bad = "ab" * 60 + "a"  # beyond the oracle's reach
@@ -218,7 +220,7 @@ def test_a_solver_too_slow_at_a_size_is_left_out_of_sampled_cross_checks(monkeyp
     source says who was left out. Smaller inputs and a failing input (``every``) still ask it."""
     from types import SimpleNamespace
 
-    from gamecert.engine import judge
+    from gamecert.engine.judge import judge
 
     calls = []
 

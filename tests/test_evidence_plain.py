@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gamecert.engine import contain
+from gamecert.engine.run import contain
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

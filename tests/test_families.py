@@ -31,9 +31,9 @@ import numpy as np
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.crosscheck import minimise
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.plan.crosscheck import minimise
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 from gamecert.errors import AnswerError
 from gamecert.kit.deciding import feature_families
 from gamecert.kit.game import Family
@@ -471,7 +471,7 @@ def _fails_with(name: str, path: Path):
     ("digit_game", ("1" * 999,) * 40 + ("21",) + ("13" * 500,) * 59, None),
 ])
 def test_minimise_reaches_the_smallest_failure(name, start, smallest):
-    """Greedy minimisation with ``smaller()`` (gamecert.engine.crosscheck.minimise, its default budget)
+    """Greedy minimisation with ``smaller()`` (gamecert.engine.plan.crosscheck.minimise, its default budget)
     takes the example's failure to the smallest failing input: ``a`` x 50 for string_cut (the
     first run length the example gets wrong is 48), two piles for stones_once (one pile is never
     wrong there), one game of two digits for digit_game."""

@@ -19,7 +19,7 @@ from gamecert.oracles.digit_game import BREACH, RAZE, _reduced
 from gamecert.proofs import word_game as word_proofs
 
 from gamecert.engine import registry
-from gamecert.engine.crosscheck import oracle_reference, peers_reference, sweep
+from gamecert.engine.plan.crosscheck import oracle_reference, peers_reference, sweep
 from gamecert.errors import InputError
 from gamecert.kit import smt
 from gamecert.kit.claims import ClaimRefuted

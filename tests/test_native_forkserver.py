@@ -1,5 +1,5 @@
-"""The native fork server (``gamecert/engine/supervisor/shim.c``, ``_sv_native.py``) and its
-build (``gamecert/engine/native_shim.py``), outside any sandbox.
+"""The native fork server (``gamecert/engine/run/supervisor/shim.c``, ``_sv_native.py``) and its
+build (``gamecert/engine/run/native_shim.py``), outside any sandbox.
 
 Every test process the server makes must be indistinguishable from a fresh ``exec`` of the
 program: the same output and exit status over many inputs (global state, C++ static objects,
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import native_shim
-from gamecert.engine.supervisor import _sv_native as native
+from gamecert.engine.run import native_shim
+from gamecert.engine.run.supervisor import _sv_native as native
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 

@@ -2,7 +2,7 @@
 outputs as an exec per test, on the project's programs (right and wrong word_game solutions in C
 and C++, and programs with global state, crashes and exit codes, forks and threads, big inputs).
 
-The fork server (``gamecert/engine/supervisor/shim.c``, preloaded) starts the program once and
+The fork server (``gamecert/engine/run/supervisor/shim.c``, preloaded) starts the program once and
 clones a fresh copy of its image, stopped before the program's own constructors, for every test
 (each run says how it started, and every one here must have gone the way asked);
 ``GAMECERT_NATIVE_FORKSERVER=0`` turns it off (an exec per test), which is the reference here.
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import native_shim
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
-from gamecert.engine.toolchains import MissingToolchain
+from gamecert.engine.run import native_shim
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
+from gamecert.engine.run.toolchains import MissingToolchain
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"

@@ -26,7 +26,7 @@ from gamecert.fast.string_cut import (
 from gamecert.oracles.digit_game import GAME as DIGITS
 from gamecert.oracles.string_cut import GAME as STRINGS
 
-from gamecert.engine.reports import FailureReport
+from gamecert.engine.report.reports import FailureReport
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import report_files, reports
-from gamecert.engine.reports import Certificate, FailureReport, SpaceEvidence
+from gamecert.engine.report import report_files, reports
+from gamecert.engine.report.reports import Certificate, FailureReport, SpaceEvidence
 from gamecert.errors import UsageError
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

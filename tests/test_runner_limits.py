@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = Limits(time_s=2.0)  # 256 MB

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from gamecert.oracles.word_game import GAME, LETTERS
 
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, RunResult, open_runner
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, RunResult, open_runner
 from gamecert.errors import UsageError
 
 HERE = Path(__file__).resolve().parent

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.plan import CHUNK_BYTES, CHUNK_RUNS, _cut, run_cost
-from gamecert.engine.sandbox import Candidate
+from gamecert.engine.plan.plan import CHUNK_BYTES, CHUNK_RUNS, _cut, run_cost
+from gamecert.engine.run.sandbox import Candidate
 from gamecert.engine.shipping import Shipment, ShipmentError, pack, unpack
 from gamecert.errors import GamecertError
 
@@ -189,8 +189,8 @@ def test_every_registered_plan_has_even_items(profile):
     of several chunks the smallest holds at least half the work of the largest (a run alone
     larger than that aside), except the families, which are drawn and cut one chunk at a time
     (only their last chunk may be smaller)."""
-    from gamecert.engine.plan import exhaustive_tests, make_plan
-    from gamecert.engine.profiles import get_profile
+    from gamecert.engine.plan.plan import exhaustive_tests, make_plan
+    from gamecert.engine.plan.profiles import get_profile
 
     prof = get_profile(profile)
     for name in registry.game_names():

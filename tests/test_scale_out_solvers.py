@@ -21,10 +21,10 @@ from pathlib import Path
 
 from gamecert.commands.pytest_solvers import batches, inprocess_work
 from gamecert.engine import registry
-from gamecert.engine.judge import Judge
-from gamecert.engine.profiles import get_profile
+from gamecert.engine.judge.judge import Judge
+from gamecert.engine.plan.profiles import get_profile
 from gamecert.engine.solvers import solver_plan
-from gamecert.engine.subjects import SolverRunner
+from gamecert.engine.run.subjects import SolverRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED, EXAMPLES = "11", "10"

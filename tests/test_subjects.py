@@ -1,5 +1,5 @@
 """A registered solver is a subject like a program: in-process runs judged, reported and replayed
-by the same code (``gamecert.engine.subjects``, ``gamecert.commands.certify_all``)."""
+by the same code (``gamecert.engine.run.subjects``, ``gamecert.commands.certify_all``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import replace
 
 from gamecert.commands import cli
 from gamecert.engine import registry
-from gamecert.engine.judge import Judge
-from gamecert.engine.profiles import get_profile
+from gamecert.engine.judge.judge import Judge
+from gamecert.engine.plan.profiles import get_profile
 from gamecert.engine.solvers import certify_solver
-from gamecert.engine.subjects import SolverRunner
+from gamecert.engine.run.subjects import SolverRunner
 from gamecert.verdict import Verdict
 from tests.broken.string_cut import gives_up_on_long_input
 from tests.broken.word_game import multiples_of_three_lose

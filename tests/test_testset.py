@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import mutants as mutants_mod
+from gamecert.engine.testpack import mutants as mutants_mod
 from gamecert.engine import registry
-from gamecert.engine import testpack as tp
-from gamecert.engine import testset as ts
+from gamecert.engine.testpack import testpack as tp
+from gamecert.engine.testpack import testset as ts
 from gamecert.kit.standalone import program as standalone_program
 from gamecert.kit.tokens import verdict_of
 

@@ -1,4 +1,4 @@
-"""Source files as candidates (``gamecert.engine.toolchains``): every installed language compiled once,
+"""Source files as candidates (``gamecert.engine.run.toolchains``): every installed language compiled once,
 cached, and run through the sandbox; compile errors as verdict CE; missing toolchains as exit 2.
 
 The programs are in ``tests/programs/<language>/``: a right ``word_game`` solver and a wrong one
@@ -21,10 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine import registry, toolchains
-from gamecert.engine.limits import Limits
-from gamecert.engine.sandbox import Candidate, open_runner
-from gamecert.engine.toolchains import CompileError, MissingToolchain, java_main_class
+from gamecert.engine import registry
+
+from gamecert.engine.run import toolchains
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
+from gamecert.engine.run.toolchains import CompileError, MissingToolchain, java_main_class
 from gamecert.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,21 +26,14 @@ from gamecert.engine.certification import (
 from gamecert.engine.certification import SUMMARY_HEADERS as _HEADERS
 from gamecert.engine.certification import certify as certify_one
 from gamecert.engine.certification import certify_many as _certify_many
-from gamecert.engine.evidence import (
-    _block,
-    _one_line,
+from gamecert.engine.judge.evidence import (
     build_certificate,
     build_report,
     candidate_spec_for_replay,
 )
-from gamecert.engine.judge import Failure, Judge, Stats, expected_answer, visible
-from gamecert.engine.limits import game_limits
-from gamecert.engine.plan import SHRINK_SECONDS, HarnessError, Plan, make_plan
-from gamecert.engine.report_files import read_report
-from gamecert.engine.reports import FailureReport, Provenance
-from gamecert.engine.subjects import SOLVER_PREFIX, SolverRunner
-from gamecert.errors import InputError, UsageError
-from gamecert.verdict import Verdict
+from gamecert.engine.judge.judge import Failure, Judge, Stats, expected_answer
+from gamecert.engine.plan.plan import SHRINK_SECONDS, HarnessError, Plan, make_plan
+from gamecert.errors import UsageError
 
 
 class _Display:
@@ -129,7 +122,7 @@ def expand_candidates(specs: list[str]) -> list[str]:
     >>> expand_candidates(["sh -c true"])
     ['sh -c true']
     """
-    from gamecert.engine.toolchains import EXTENSIONS, language_of
+    from gamecert.engine.run.toolchains import EXTENSIONS, language_of
 
     out: list[str] = []
     for spec in specs:
@@ -195,112 +188,16 @@ def print_summary(results: list[CandidateResult]) -> None:
 
 # ---- replay ---------------------------------------------------------------------------------------
 
-def _replay_solver(report: Any, entry: Any, solver: str, other: str | None) -> int:
-    """Replay a report's input on a registered solver, in-process."""
-    from gamecert.engine.solvers import reference_entry
-
-    game = entry.game
-    if solver not in entry.solvers:
-        raise UsageError(f"the report's candidate cannot be run any more: {game.name} has no registered "
-                         f"solver {solver!r}")
-    try:
-        instance = game.parse_input(report.input)
-    except InputError as exc:
-        raise UsageError(f"the report's input is not a valid {game.name} input: {exc}") from None
-    echo(_replay_head(report, other))
-    with SolverRunner(entry, solver, entry.solvers[solver]) as runner:
-        judge = Judge(reference_entry(entry, solver), runner)
-        failure = judge.run_one(instance, report.phase, text=report.input)
-        expected, source = judge.expected(instance, report.input)
-    echo(_block("input", report.input).lstrip())
-    echo(_block("expected", game.format_answer(expected)).lstrip() + f"   (from {source})")
-    if failure is None:
-        echo(_block("got", judge.last_result.stdout).lstrip())
-        echo("verdict:  OK (the fault did not show again)")
-        return 0
-    echo(_block("got", failure.got_text or "(no output)").lstrip())
-    echo(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
-    return 1
-
-
 def replay_command(args: Any) -> int:
-    """``gamecert replay REPORT_DIR [--candidate OTHER]``: re-run the input, print expected, got
-    and the verdict.
+    """``gamecert replay REPORT_DIR [--candidate OTHER]``: one engine call
+    (:func:`gamecert.engine.replay.replay`), its lines printed. Exit 1 if the fault shows (again),
+    0 if the program answers right."""
+    from gamecert.engine.replay import replay
 
-    The report's program is built as it was (its ``--compile`` and ``--python``); a line warns
-    when its sha256 differs from the one the report recorded. ``--candidate OTHER`` runs the
-    saved input on another program instead (built with the defaults), and says so.
-    Exit 1 if the fault shows (again), 0 if the program answers right.
-    """
-    from gamecert.engine import registry
-    from gamecert.engine.sandbox import Candidate, open_runner
-    from gamecert.engine.toolchains import CompileError
-
-    report = read_report(args.report_dir)
-    entry = registry.get(report.game)
-    game = entry.game
-    other = getattr(args, "candidate", None)
-    prov = report.provenance
-    spec = (other if other is not None else report.candidate_spec).strip()
-    if spec.startswith(SOLVER_PREFIX):
-        return _replay_solver(report, entry, spec[len(SOLVER_PREFIX):], other)
-    try:
-        if other is not None:
-            candidate = Candidate.parse(other)
-        else:
-            candidate = Candidate.parse(report.candidate_spec, compile=prov.compile_option or None,
-                                        python=prov.python_option or None)
-    except CompileError as exc:
-        echo(_replay_head(report, other))
-        echo(f"verdict:  {Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}")
-        return 1
-    except UsageError as exc:
-        if other is not None:
-            raise
-        raise UsageError(f"the report's candidate cannot be run any more: {exc}") from None
-    echo(_replay_head(report, other))
-    if other is None:
-        now = Provenance.of(candidate).program_sha256()
-        then = prov.program_sha256()
-        if then and now and now != then:
-            echo(f"warning: the program changed since the report (sha256 {then[:12]}... then, {now[:12]}... now)")
-    if report.phase == "compile" and not report.input:
-        echo("verdict:  OK (it compiles now; `gamecert certify` judges it)" if other is None else
-              "verdict:  OK (it compiles; the report has no input to run)")
-        return 0
-    try:
-        limits = game_limits(game, report.time_limit_s, report.memory_limit_mb)
-    except UsageError as exc:
-        raise UsageError(f"the report's limits are unusable: {exc}") from None
-    try:
-        instance = game.parse_input(report.input)
-    except InputError as exc:
-        raise UsageError(f"the report's input is not a valid {game.name} input: {exc}") from None
-    with open_runner(candidate, limits, fork_server=False) as runner:
-        judge = Judge(entry, runner)
-        failure = judge.run_one(instance, report.phase, text=report.input)
-        expected, source = judge.expected(instance, report.input)
-    expected_text = game.format_answer(expected)
-    echo(_block("input", report.input).lstrip())
-    expected_block = _block("expected", expected_text).lstrip()
-    echo(expected_block + (f"\n  (expected answer from {source})" if "\n" in expected_block else f"   (from {source})"))
-    if expected_text.split() != report.expected.split():
-        echo(_block("note: the report expected", report.expected).lstrip() + "; the oracle now says otherwise")
-    if failure is None:
-        echo(_block("got", judge.last_result.stdout or "(no output)").lstrip())
-        echo("verdict:  OK (the fault did not show" + (" on this program)" if other else " again)"))
-        return 0
-    echo(_block("got", failure.got_text or "(no output)").lstrip())
-    echo(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
-    return 1
-
-
-def _replay_head(report: FailureReport, other: str | None) -> str:
-    """The first line of a replay: whose input, run on which program."""
-    head = f"replay {report.game} {visible(report.candidate_spec)} (reported {report.verdict}, seed {report.seed})"
-    if other is not None:
-        head += f"\nrunning the report's input on ANOTHER program: {visible(other)} (not the one reported)"
-    return head
+    result = replay(args.report_dir, getattr(args, "candidate", None))
+    for line in result.lines:
+        echo(line)
+    return 1 if result.failed else 0
 
 
 __all__ = [

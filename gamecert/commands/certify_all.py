@@ -60,8 +60,8 @@ def certify_registered_command(args: Any) -> int:
 
     from gamecert.engine import registry
     from gamecert.engine.certification import check_jobs
-    from gamecert.engine.profiles import get_profile
-    from gamecert.engine.report_files import _write_somewhere, check_report_dir
+    from gamecert.engine.plan.profiles import get_profile
+    from gamecert.engine.report.report_files import _write_somewhere, check_report_dir
     from gamecert.engine.solvers import write_solver_table
     from gamecert.errors import UsageError
 

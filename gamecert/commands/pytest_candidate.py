@@ -1,7 +1,7 @@
 """pytest plugin: certify candidate programs as test items, ``pytest -n auto --candidate GAME=CANDIDATE``.
 
 Each ``--candidate GAME=CANDIDATE`` (repeatable) becomes a group of test items, one per chunk of
-its plan (see :mod:`gamecert.engine.plan`; a plan fixed by counts, so every process builds the
+its plan (see :mod:`gamecert.engine.plan.plan`; a plan fixed by counts, so every process builds the
 same chunks): ``samples``, ``exhaustive-size-K`` (``-J`` when a size is cut into several
 chunks), ``random-I`` and ``largest-J``. pytest-xdist spreads the items over its workers, local
 (``-n auto``) or on other hosts (``-d --tx ssh=HOST//python=PY``); every item reports through
@@ -102,7 +102,7 @@ class _Target:
 
     def build_plan(self) -> None:
         """The plan, fixed by counts: every process that builds it gets the same chunks."""
-        from gamecert.engine.plan import exhaustive_tests, make_plan
+        from gamecert.engine.plan.plan import exhaustive_tests, make_plan
 
         if self.plan is None:
             self.plan = make_plan(self.entry, self.profile, self.seed, examples=self.examples,
@@ -122,9 +122,9 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
     """A target from ``--candidate`` (controller, or a run without xdist), or from what the
     controller shipped (``shipment`` given: a worker, which prepares the candidate itself)."""
     from gamecert.engine import registry
-    from gamecert.engine.limits import game_limits
-    from gamecert.engine.profiles import get_profile
-    from gamecert.engine.sandbox import Candidate
+    from gamecert.engine.run.limits import game_limits
+    from gamecert.engine.plan.profiles import get_profile
+    from gamecert.engine.run.sandbox import Candidate
     from gamecert.engine.shipping import pack
 
     game, spec = _split_spec(text)
@@ -136,7 +136,7 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
     limits = game_limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
     examples = profile.examples if examples is None else examples
     if shipment is None:
-        from gamecert.engine.toolchains import CompileError
+        from gamecert.engine.run.toolchains import CompileError
 
         try:
             candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
@@ -186,7 +186,7 @@ class _CandidateSession:
         import tempfile
 
         from gamecert.engine.shipping import Shipment, unpack
-        from gamecert.engine.toolchains import CompileError
+        from gamecert.engine.run.toolchains import CompileError
 
         self.seed = int(workerinput[_SEED_KEY])
         self.targets = []
@@ -459,6 +459,6 @@ def _worker_id(config: pytest.Config) -> str:
 
 
 def _indent(text: str, keep: int = 2000) -> str:
-    from gamecert.engine.reports import clip
+    from gamecert.engine.report.reports import clip
 
     return "\n".join("    " + line for line in clip(text, keep).rstrip("\n").split("\n"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.profiles import ENV_VAR, PROFILES, Profile, get_profile
+from gamecert.engine.plan.profiles import ENV_VAR, PROFILES, Profile, get_profile
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

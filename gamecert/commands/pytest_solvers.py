@@ -7,7 +7,7 @@ and every worker build the same items), consecutive chunks of one solver making 
 about :data:`ITEM_WORK` units (a chunk of an in-process solver takes milliseconds, less than an
 item costs pytest and xdist; ``--solvers-item-work 0``: one item per chunk). ``--solvers GAME``
 takes one game; the option repeats. Each chunk runs in-process with the solver's runner
-(:class:`gamecert.engine.subjects.SolverRunner`), judged against the oracle and beyond its reach
+(:class:`gamecert.engine.run.subjects.SolverRunner`), judged against the oracle and beyond its reach
 against the game's *other* solvers (:func:`gamecert.engine.solvers.reference_entry`); a fault is
 confirmed and shrunk where it was found, and the item's other chunks still run. Items send each
 chunk's evidence, and its failure if any, to the controller in ``user_properties`` (xdist carries
@@ -140,7 +140,7 @@ def inprocess_work(chunk: Any) -> int:
     and one per :data:`INPROCESS_RUN_BYTES` bytes of input (parsing, judging and answering grow
     with the input; a run itself costs little, having no process to start).
 
-    >>> from gamecert.engine.plan import Chunk
+    >>> from gamecert.engine.plan.plan import Chunk
     >>> inprocess_work(Chunk("random", "r-0", "r", ("x",) * 2, ("AB\\n", "x" * 3200), 2))
     102
     """
@@ -152,7 +152,7 @@ def batches(chunks: list[Any], work: int) -> list[list[Any]]:
     (:func:`inprocess_work`) each, a chunk larger than that alone; ``work`` 0: one chunk each.
     Every process cuts the same plan the same way, so the items agree everywhere.
 
-    >>> from gamecert.engine.plan import Chunk
+    >>> from gamecert.engine.plan.plan import Chunk
     >>> cs = [Chunk("exhaustive", f"e-{i}", "e", ("x",) * 10, ("x\\n",) * 10, 10) for i in range(5)]
     >>> [[c.key for c in b] for b in batches(cs, 25)]
     [['e-0', 'e-1'], ['e-2', 'e-3'], ['e-4']]
@@ -177,7 +177,7 @@ class _Session:
     they report into the table, the reports and the claims' evidence."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from gamecert.engine.profiles import get_profile
+        from gamecert.engine.plan.profiles import get_profile
 
         self.config = config
         self.is_worker = hasattr(config, "workerinput")
@@ -202,7 +202,7 @@ class _Session:
         self.plans: dict[str, tuple[Any, list[Any]]] = {}
         self.plans_lock = threading.Lock()
         if not self.is_worker and self.entries:
-            from gamecert.engine.report_files import check_report_dir
+            from gamecert.engine.report.report_files import check_report_dir
 
             for entry in self.entries:  # now, not after the run has found something
                 try:
@@ -359,9 +359,9 @@ class _Session:
         """The smallest failure over all items, written as a report here, and its lines."""
         from dataclasses import replace
 
-        from gamecert.engine.evidence import failure_lines, minimality_of
-        from gamecert.engine.report_files import _write_somewhere, write_report
-        from gamecert.engine.reports import FailureReport
+        from gamecert.engine.judge.evidence import failure_lines, minimality_of
+        from gamecert.engine.report.report_files import _write_somewhere, write_report
+        from gamecert.engine.report.reports import FailureReport
 
         entry = solver.entry
         keys = [c.key for g in self.planned(entry)[1] for c in g.chunks]
@@ -481,8 +481,8 @@ def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, A
 
 
 def _failure(game: Any, report: Any, data: dict[str, Any]) -> Any:
-    """The :class:`gamecert.engine.judge.Failure` a report stands for (what the lines show)."""
-    from gamecert.engine.judge import Failure
+    """The :class:`gamecert.engine.judge.judge.Failure` a report stands for (what the lines show)."""
+    from gamecert.engine.judge.judge import Failure
     from gamecert.verdict import Verdict
 
     failure = Failure(Verdict(report.verdict), game.parse_input(report.input), report.input, report.expected,
@@ -588,12 +588,12 @@ class SolverItem(_Item):
     chunks: list[Any]
 
     def runtest(self) -> None:
-        from gamecert.engine.evidence import build_report, failure_lines
-        from gamecert.engine.judge import Judge, Stats
-        from gamecert.engine.limits import game_limits
-        from gamecert.engine.plan import SHRINK_SECONDS
+        from gamecert.engine.judge.evidence import build_report, failure_lines
+        from gamecert.engine.judge.judge import Judge, Stats
+        from gamecert.engine.run.limits import game_limits
+        from gamecert.engine.plan.plan import SHRINK_SECONDS
         from gamecert.engine.solvers import reference_entry
-        from gamecert.engine.subjects import (
+        from gamecert.engine.run.subjects import (
             IN_PROCESS_NOTE,
             SolverRunner,
             SolverSubject,

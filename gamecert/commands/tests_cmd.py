@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run_tests_command(args: argparse.Namespace) -> int:
     from gamecert.engine import registry
-    from gamecert.engine import testpack as tp
+    from gamecert.engine.testpack import testpack as tp
 
     for name in ("max_tests", "per_family", "per_space"):
         if getattr(args, name) < 1:
@@ -81,7 +81,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
 
 def _matrix(o: object) -> str:
-    from gamecert.engine.testpack import mutation_score
+    from gamecert.engine.testpack.testpack import mutation_score
 
     lines = []
     width = max([len(p.name) for p in o.programs] + [8])

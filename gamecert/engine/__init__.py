@@ -1,9 +1,14 @@
-"""The engine: what a certification runs (:mod:`.plan`), how each run is judged (:mod:`.judge`),
-how the plan is executed on all cores within a time budget (:mod:`.execute`), what the evidence
-says afterwards (:mod:`.evidence`) and how it is written (:mod:`.reports`); the games it knows
-(:mod:`.registry`), the subjects it certifies (:mod:`.subjects`: registered solvers in-process,
-programs through :mod:`.sandbox`, :mod:`.forkserver`, :mod:`.contain` and :mod:`.toolchains`),
-and what travels to other hosts (:mod:`.shipping`).
+"""The engine, in rooms by role (docs/architecture.md), lowest first:
 
-The engine imports the kit, never a command.
+- the floor, here at the root: :mod:`.registry` (the games), :mod:`.gamecode` (guarded calls into
+  a game's code), :mod:`.interrupts`;
+- :mod:`.run` (sandbox, containment, fork servers, supervisor, toolchains, limits) and
+  :mod:`.report` (reports and certificates, their files);
+- :mod:`.plan` (what a certification runs) and :mod:`.judge` (whether each run was right, what
+  follows a fault, what the evidence says);
+- :mod:`.execute`: a plan run on every core within its budget;
+- the top: :mod:`.certification` (one call per certification), :mod:`.items` (the pytest routes),
+  :mod:`.solvers` (registered solvers), :mod:`.replay`, :mod:`.shipping`, and :mod:`.testpack`.
+
+A module imports its own room or a lower one; the engine imports the kit, never a command.
 """

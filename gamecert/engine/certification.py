@@ -2,7 +2,7 @@
 
 :func:`certify` takes the :class:`Options` every candidate of a command shares (checked once by
 :func:`options`) and one candidate (a file, a command line, or ``solver:NAME``); it builds the
-:class:`gamecert.engine.plan.Plan`, runs it with :class:`gamecert.engine.execute.Executor`,
+:class:`gamecert.engine.plan.plan.Plan`, runs it with :class:`gamecert.engine.execute.Executor`,
 writes the report (the smallest fault found) or the certificate (what was covered) and returns a
 :class:`CandidateResult`: the verdict, the exit status, the report's path, the counts, and the
 lines that tell the outcome. The front ends (``gamecert certify``, ``gamecert certify all``, the
@@ -24,24 +24,25 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.contain import probe, stamp
-from gamecert.engine.evidence import build_certificate, build_report, compile_error_report, failure_lines
-from gamecert.engine.execute import Executor, Outcome
+from gamecert.engine.run.contain import probe, stamp
+from gamecert.engine.judge.evidence import build_certificate, build_report, compile_error_report, failure_lines
+from gamecert.engine.execute import Executor
+from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.interrupts import _signals_deferred
-from gamecert.engine.judge import Failure, visible
-from gamecert.engine.limits import game_limits
-from gamecert.engine.plan import PHASES, RUNS_ENV, Plan, make_plan
-from gamecert.engine.plan import exhaustive_tests as exhaustive_tests_by_count
-from gamecert.engine.profiles import get_profile
-from gamecert.engine.report_files import (
+from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.plan.plan import PHASES, RUNS_ENV, Plan, make_plan
+from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_count
+from gamecert.engine.plan.profiles import get_profile
+from gamecert.engine.report.report_files import (
     _write_somewhere,
     atomic_write_text,
     check_report_dir,
     write_certificate,
     write_report,
 )
-from gamecert.engine.reports import Provenance, timestamp
-from gamecert.engine.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
+from gamecert.engine.report.reports import Provenance, timestamp
+from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.errors import UsageError
 from gamecert.verdict import Verdict
 
@@ -168,8 +169,8 @@ def build_candidate(opts: Options, spec: str) -> Any:
     """The candidate ``spec`` names, built; a :class:`CompileError` is returned, not raised (a
     CE is a verdict). ``solver:NAME`` names a registered solver, run in-process. A candidate that
     cannot be used at all (missing, not executable, no toolchain) is a :class:`UsageError`."""
-    from gamecert.engine.sandbox import Candidate
-    from gamecert.engine.toolchains import CompileError
+    from gamecert.engine.run.sandbox import Candidate
+    from gamecert.engine.run.toolchains import CompileError
 
     solver = registered_solver(opts.entry, spec, opts.compile, opts.python)
     if solver is not None:
@@ -185,7 +186,7 @@ def certify(opts: Options, spec: str, candidate: Any = None, *, expected_cache: 
     """Certify one candidate (built now from ``spec`` unless given) and write its report or
     certificate; its result. ``say`` gets the lines as they come, ``display(title, budget_s)``
     makes the live progress (a context manager with ``phase``, ``advance`` and ``event``)."""
-    from gamecert.engine.toolchains import CompileError
+    from gamecert.engine.run.toolchains import CompileError
 
     candidate = build_candidate(opts, spec) if candidate is None else candidate
     if isinstance(candidate, CompileError):
@@ -210,7 +211,7 @@ def certify(opts: Options, spec: str, candidate: Any = None, *, expected_cache: 
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
-    from gamecert.engine.sandbox import open_runner
+    from gamecert.engine.run.sandbox import open_runner
 
     return open_runner(candidate, limits, fork_server=fork_server, contain=contain)
 
@@ -387,7 +388,7 @@ def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = fr
 
 def phase_line(outcome: Outcome, phase: str) -> str:
     """What ``phase`` ran, in a few words, and how it ended ("" if it did not run)."""
-    from gamecert.engine.evidence import family_evidence, space_evidence
+    from gamecert.engine.judge.evidence import family_evidence, space_evidence
 
     stats = outcome.stats
     failed = {f.phase: f for f in sorted(outcome.failures, key=Failure.sort_key, reverse=True)}

@@ -3,7 +3,7 @@
 The main thread walks the plan phase by phase and hands chunks to ``jobs`` worker threads, each
 with its own runner (its own supervisor and candidate processes) and judge; the candidates run in
 parallel, the harness's own work is small beside theirs. A phase stops starting chunks at its
-deadline (its cumulative share of the budget, :data:`gamecert.engine.plan.SHARES`) and a running
+deadline (its cumulative share of the budget, :data:`gamecert.engine.plan.plan.SHARES`) and a running
 chunk stops between two tests, so a slow program still ends near the budget. The first fault
 stops every worker at its next test; the worker that found it confirms and shrinks it where it
 was found. A fault found before the exhaustive phase is followed by the exhaustive sizes below
@@ -19,12 +19,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode
-from gamecert.engine.judge import ChunkOutcome, Failure, Judge, Stats
-from gamecert.engine.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
+from gamecert.engine.judge.outcome import GroupOutcome, Outcome
+from gamecert.engine.plan.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
 from gamecert.errors import GameError
 
 #: once a fault is found, the work on it (confirming, narrowing, shrinking, the sweep for a smaller
@@ -43,60 +43,6 @@ FREE_SWEEP_INPUTS = 5_000
 PASSED_MAX = 300_000
 #: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
 STOP_GRACE_S = 3.0
-
-
-@dataclass
-class GroupOutcome:
-    """How much of one group ran."""
-
-    phase: str
-    key: str
-    label: str
-    planned: int
-    done: int = 0
-    chunks: int = 0
-    chunks_done: int = 0
-    size: int | None = None
-    spaces: tuple[str, ...] = ()
-    adversary: str = ""
-    failed: bool = False
-    space_counts: tuple[tuple[str, int], ...] = ()
-    #: inputs it holds, and how many ran
-    runs: int = 0
-    runs_done: int = 0
-    #: every chunk of it was handed out (a lazy family's chunks are cut as they are reached)
-    listed_all: bool = True
-
-    @property
-    def completed(self) -> bool:
-        return self.listed_all and self.chunks_done == self.chunks and not self.failed
-
-
-@dataclass
-class Outcome:
-    plan: Plan
-    stats: Stats
-    groups: list[GroupOutcome] = field(default_factory=list)
-    failures: list[Failure] = field(default_factory=list)
-    interrupted: bool = False
-    #: phases the budget cut short, with the time they had
-    cut: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    jobs: int = 1
-    #: what the budget stopped before it was done (after a fault: shrinking, the sweep below it)
-    unfinished: list[str] = field(default_factory=list)
-
-    @property
-    def failure(self) -> Failure | None:
-        """The fault to report: the first in plan order of the last search that found one (the
-        sweep of smaller inputs after a fault is a later search), whatever the runners' timing."""
-        ordered = [f for f in self.failures if f.order is not None]
-        if ordered:
-            return max(ordered, key=lambda f: (f.order[0], -f.order[1]))
-        return min(self.failures, key=Failure.sort_key) if self.failures else None
-
-    def done_chunks(self) -> set[str]:
-        return {g.key for g in self.groups if g.completed}
 
 
 def _call(display: Any, name: str, *args: Any) -> None:
@@ -468,7 +414,7 @@ class Executor:
         A structured family the coverage phase ran whole is not run again, nor a size that ran
         whole, nor a single game that already ran and passed in this run; each size is listed
         only when the sweep reaches it (a space too large for the time left costs nothing)."""
-        from gamecert.engine.plan import below_spaces
+        from gamecert.engine.plan.plan import below_spaces
 
         game = self.entry.game
         first = failure
@@ -535,12 +481,12 @@ class Executor:
 
     def _fresh_sizes(self, spaces: list[tuple[str, tuple[int, ...], Any, int]],
                      deadline: float | None) -> Iterator[Group]:
-        """The groups of ``spaces`` size by size (:func:`gamecert.engine.plan.size_group`), those
+        """The groups of ``spaces`` size by size (:func:`gamecert.engine.plan.plan.size_group`), those
         that ran whole before left out, none built once ``deadline`` has passed. First, even past
         the deadline, the sizes of small spaces (:data:`FREE_SWEEP_INPUTS`) that need no run:
         every game of theirs already ran and passed in this run (a deciding-feature family the
         coverage phase ran smallest first, up to the fault)."""
-        from gamecert.engine.plan import size_group
+        from gamecert.engine.plan.plan import size_group
 
         game = self.entry.game
         for _name, sizes, sp, count in spaces:
@@ -566,7 +512,7 @@ class Executor:
     def _sweep_at(self, failure: Failure) -> None:
         """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first
         failing input there in sweep order is reported instead (the same input whatever found it)."""
-        from gamecert.engine.plan import below_spaces
+        from gamecert.engine.plan.plan import below_spaces
 
         if self.plan.phase("exhaustive") is None or failure.phase == "exhaustive" or self.outcome.failure is not failure:
             return

@@ -15,13 +15,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gamecert.engine.certification import CandidateResult
-from gamecert.engine.contain import probe, stamp
-from gamecert.engine.evidence import build_certificate, build_report, candidate_spec_for_replay, compile_error_report
-from gamecert.engine.execute import GroupOutcome, Outcome
-from gamecert.engine.judge import Failure, Judge, Stats
-from gamecert.engine.plan import SHRINK_SECONDS
-from gamecert.engine.report_files import write_certificate, write_report
-from gamecert.engine.reports import FailureReport
+from gamecert.engine.run.contain import probe, stamp
+from gamecert.engine.judge.evidence import build_certificate, build_report, candidate_spec_for_replay, compile_error_report
+from gamecert.engine.judge.outcome import GroupOutcome, Outcome
+from gamecert.engine.judge.judge import Failure, Judge, Stats
+from gamecert.engine.plan.plan import SHRINK_SECONDS
+from gamecert.engine.report.report_files import write_certificate, write_report
+from gamecert.engine.report.reports import FailureReport
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def run_item(entry: Any, candidate: Any, plan: Any, limits: Any, chunk: Any, gro
              worker: str = "main") -> ItemResult:
     """Judge ``chunk`` of ``plan`` on ``candidate`` in a runner of its own; a fault found is
     confirmed and shrunk here, within the profile's shrinking time."""
-    from gamecert.engine.sandbox import open_runner
+    from gamecert.engine.run.sandbox import open_runner
 
     stats = Stats()
     with open_runner(candidate, limits, fork_server=True) as runner:

@@ -72,7 +72,7 @@ def sha256_of(data: bytes) -> str:
 
 
 def pack(candidate: Any, compile: str | None = None) -> Shipment:
-    """The shipment of a prepared :class:`gamecert.engine.sandbox.Candidate` (in the controller)."""
+    """The shipment of a prepared :class:`gamecert.engine.run.sandbox.Candidate` (in the controller)."""
     if candidate.source is not None:
         path, expected, kind = Path(candidate.source), candidate.source_sha256, "source"
     elif candidate.language == "executable" and candidate.binary is not None:
@@ -100,7 +100,7 @@ def unpack(shipment: Shipment, folder: str | os.PathLike[str]) -> Any:
     Raises :class:`ShipmentError` when the bytes or the prepared program do not hash as sent,
     and what :meth:`Candidate.parse` raises when it cannot be prepared (a missing toolchain).
     """
-    from gamecert.engine.sandbox import Candidate
+    from gamecert.engine.run.sandbox import Candidate
 
     if shipment.kind == "command":
         return Candidate.parse(shipment.spec)

@@ -1,9 +1,9 @@
 """The registered solvers as subjects: each certified through the same plan, judge and evidence
 code as a candidate program (the command is :mod:`gamecert.commands.certify_all`).
 
-A registered solver is a subject of its own kind (:class:`gamecert.engine.subjects.SolverRunner`,
+A registered solver is a subject of its own kind (:class:`gamecert.engine.run.subjects.SolverRunner`,
 in-process) and nothing else differs: :func:`certify_solver` builds the plan
-(:func:`gamecert.engine.plan.make_plan`: samples, coverage, worst cases, exhaustive, random,
+(:func:`gamecert.engine.plan.plan.make_plan`: samples, coverage, worst cases, exhaustive, random,
 largest), runs it with :class:`gamecert.engine.execute.Executor` and returns its
 :class:`gamecert.engine.execute.Outcome`. The plan is fixed by counts, not by time: every
 exhaustive space in full (the profile's share of its sizes) and the profile's random examples.
@@ -19,17 +19,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.evidence import (
+from gamecert.engine.judge.evidence import (
     build_report,
     failure_lines,
     family_evidence,
     space_evidence,
 )
-from gamecert.engine.execute import Executor, Outcome
-from gamecert.engine.limits import game_limits
-from gamecert.engine.plan import Plan, make_plan
-from gamecert.engine.report_files import _write_somewhere, write_report
-from gamecert.engine.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
+from gamecert.engine.execute import Executor
+from gamecert.engine.judge.outcome import Outcome
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.plan.plan import Plan, make_plan
+from gamecert.engine.report.report_files import _write_somewhere, write_report
+from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
 
 #: the exhaustive sweep of a registered solver, in single games: more than any space holds, so
 #: every space runs in full (``make_plan`` stops a space only at a size that does not fit)
@@ -117,7 +118,7 @@ def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: 
     """One registered solver, by names (it may run in another process): its row, and its report
     written if it fails. A solver cut short with nothing found is a row marked ``interrupted``."""
     from gamecert.engine import registry
-    from gamecert.engine.profiles import get_profile
+    from gamecert.engine.plan.profiles import get_profile
 
     entry = registry.get(game)
     outcome = certify_solver(entry, solver, entry.solvers[solver], get_profile(profile_name), seed,
@@ -239,8 +240,8 @@ def _worker_signals() -> None:
 def write_solver_table(report_dir: str, batch: SolverBatch, seed: int, profile: str) -> Path:
     """``report_dir/solvers.md``, written atomically: every row with its evidence in full (the
     terminal's table clips that cell to its width)."""
-    from gamecert.engine.report_files import atomic_write_text
-    from gamecert.engine.reports import timestamp
+    from gamecert.engine.report.report_files import atomic_write_text
+    from gamecert.engine.report.reports import timestamp
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")

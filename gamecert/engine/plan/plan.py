@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode
-from gamecert.engine.draws import derive_seed, draw_examples
-from gamecert.engine.profiles import Profile
+from gamecert.engine.plan.draws import derive_seed, draw_examples
+from gamecert.engine.plan.profiles import Profile
 from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game

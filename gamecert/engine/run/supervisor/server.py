@@ -1,7 +1,7 @@
 """The candidate supervisor: one long-lived process that starts, limits, watches and reaps candidates.
 
 Run as a script (``python server.py``, inside the sandbox when contained) it is the *server*;
-:class:`gamecert.engine.forkserver.ForkServerClient` starts one and talks to it over a Unix socket
+:class:`gamecert.engine.run.forkserver.ForkServerClient` starts one and talks to it over a Unix socket
 on the server's standard input. The harness never forks a candidate itself.
 
 **The measurer out of the candidate's reach.** Contained, the server is PID 1 of the sandbox's PID
@@ -58,15 +58,15 @@ import time
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
 except ModuleNotFoundError:  # imported as part of gamecert (documentation, doctests)
-    from gamecert.engine.supervisor import _sv_procs as procs
+    from gamecert.engine.run.supervisor import _sv_procs as procs
 try:
     from _sv_python import Launch, PythonMode
 except ModuleNotFoundError:
-    from gamecert.engine.supervisor._sv_python import Launch, PythonMode
+    from gamecert.engine.run.supervisor._sv_python import Launch, PythonMode
 try:
     import _sv_native as native
 except ModuleNotFoundError:
-    from gamecert.engine.supervisor import _sv_native as native
+    from gamecert.engine.run.supervisor import _sv_native as native
 
 #: bytes of a test's stderr kept (the last ones); the rest is read and discarded
 STDERR_KEEP = 16384

@@ -33,7 +33,7 @@ import types
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
 except ModuleNotFoundError:  # imported as part of gamecert (documentation, doctests)
-    from gamecert.engine.supervisor import _sv_procs as procs
+    from gamecert.engine.run.supervisor import _sv_procs as procs
 
 
 _exit = os._exit  # taken before any candidate code runs

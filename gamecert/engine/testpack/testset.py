@@ -3,7 +3,7 @@
 The plan's inputs (the *pool*) are the samples, the largest inputs, the designed families
 (coverage and worst cases, up to ``per_family`` of each) and the smallest inputs of each
 exhaustive space (up to ``per_space``). The wrong programs are the mutants of the registered
-fast solvers (:mod:`gamecert.engine.mutants`, judged in-process), the project's own wrong
+fast solvers (:mod:`gamecert.engine.testpack.mutants`, judged in-process), the project's own wrong
 programs (``tests/wrong/GAME/*.py`` and ``examples/GAME/wrong*.py``) and the user's
 (``--against``), both run as stdin/stdout programs through the engine's runner with the game's
 limits.
@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine import mutants as mutants_mod
-from gamecert.engine.judge import expected_answer
-from gamecert.engine.limits import game_limits
-from gamecert.engine.sandbox import Candidate, open_runner
+from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.judge.judge import expected_answer
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
 from gamecert.errors import AnswerError, GamecertError
 from gamecert.kit.tokens import verdict_of
 
@@ -199,7 +199,7 @@ def project_programs(entry: Any) -> tuple[list[Program], list[Program]]:
 
 def user_programs(paths: Sequence[str]) -> list[Program]:
     """``--against`` files and folders (a folder: every source file in it)."""
-    from gamecert.engine import toolchains
+    from gamecert.engine.run import toolchains
 
     out: list[Program] = []
     for spec in paths:

@@ -2,7 +2,7 @@
 renamed into place; single files through a temporary file and :func:`os.replace`), read back
 and checked for ``gamecert replay``, and never lost (:func:`_write_somewhere` falls back to a
 fresh temporary directory when the report folder cannot be written). The documents themselves
-are :mod:`gamecert.engine.reports`.
+are :mod:`gamecert.engine.report.reports`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.reports import (
+from gamecert.engine.report.reports import (
     Certificate,
     FailureReport,
     safe_name,

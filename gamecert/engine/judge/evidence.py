@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine import gamecode
-from gamecert.engine.execute import Outcome
-from gamecert.engine.judge import Failure, visible
-from gamecert.engine.plan import PHASES
-from gamecert.engine.reports import (
+from gamecert.engine.judge.outcome import Outcome
+from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.plan.plan import PHASES
+from gamecert.engine.report.reports import (
     Certificate,
     FailureReport,
     FamilyEvidence,
@@ -260,8 +260,8 @@ def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limit
     the compiler's message as its stderr, the source's sha256 and the command that failed."""
     import hashlib
 
-    from gamecert.engine.sandbox import _safe_name
-    from gamecert.engine.toolchains import language_of
+    from gamecert.engine.run.sandbox import _safe_name
+    from gamecert.engine.run.toolchains import language_of
 
     source = Path(exc.source)
     command = shlex.join(exc.command) if exc.command else "(none)"

@@ -54,7 +54,7 @@ class Provenance:
 
     @classmethod
     def of(cls, candidate: Any, compile_option: str | None = None, python_option: str | None = None) -> Provenance:
-        """The provenance of a :class:`gamecert.engine.sandbox.Candidate` (any object with its fields),
+        """The provenance of a :class:`gamecert.engine.run.sandbox.Candidate` (any object with its fields),
         judged by this gamecert on this machine."""
         source = getattr(candidate, "source", None)
         command = tuple(getattr(candidate, "compile_command", ()) or ())
@@ -187,7 +187,7 @@ class FailureReport:
     tests_run: int = 0
     interrupted: bool = False
     notes: tuple[str, ...] = ()
-    containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.contain)
+    containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
     provenance: Provenance = field(default_factory=Provenance)
     #: ``GAMECERT_GAMES`` as it was when the game came from a games folder: the commands below
     #: set it, so they find the game again ("" for the project's games)
@@ -343,7 +343,7 @@ class Certificate:
     audits: int = 0
     #: phases left out on purpose (``--phases``)
     skipped_phases: tuple[str, ...] = ()
-    containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.contain)
+    containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
     provenance: Provenance = field(default_factory=Provenance)
     #: Hypothesis examples (inputs) of the random phase; ``random_examples`` counts the games in them
     random_inputs: int | None = None

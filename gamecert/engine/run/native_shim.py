@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from gamecert.engine.supervisor._sv_native import early_code, is_dynamic_elf
+from gamecert.engine.run.supervisor._sv_native import early_code, is_dynamic_elf
 
 SOURCE = Path(__file__).resolve().parent / "supervisor" / "shim.c"
 FLAGS = ("-O2", "-shared", "-fPIC", "-Wall")

@@ -5,8 +5,8 @@ A :class:`Candidate` is what the user named (a source file, an executable, or a 
 :class:`RunResult`: the status (``ok``, ``re``, ``tle``, ``mle``, ``ole``), the output and the
 evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr).
 
-Every candidate process is started by a supervisor (see :mod:`gamecert.engine.supervisor.server`),
-inside a sandbox (:mod:`gamecert.engine.contain`) where the supervisor is PID 1 and out of the
+Every candidate process is started by a supervisor (see :mod:`gamecert.engine.run.supervisor.server`),
+inside a sandbox (:mod:`gamecert.engine.run.contain`) where the supervisor is PID 1 and out of the
 candidate's reach. Every test is a fresh process: an executable is exec'd anew, a ``.py``
 candidate is forked from a zygote that compiled it once (:meth:`Runner.run_plain` runs
 ``python FILE`` instead, as a judge does, for confirming faults and auditing passes). A test's
@@ -28,7 +28,7 @@ opens a name the candidate can change. What is enforced:
   ``SIGXFSZ``) is OLE. stderr is never a verdict: its last lines are kept, the rest discarded.
 * **Processes**: every process of the test is counted and killed when the test ends, whatever
   its session or group; the cap that holds is a pids cgroup (root) or ``RLIMIT_NPROC`` (see
-  :mod:`gamecert.engine.cgroups`; ``Runner.accounting`` says which).
+  :mod:`gamecert.engine.run.cgroups`; ``Runner.accounting`` says which).
 * **Scratch**: the working folder is the sandbox's size-capped box, emptied after every test;
   files past :data:`BOX_FILES` stop the test.
 * **Core dumps** are off (``RLIMIT_CORE`` = 0).
@@ -46,10 +46,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gamecert.engine import cgroups, contain
-from gamecert.engine.forkserver import SERVER_FILE, ForkServerClient
-from gamecert.engine.limits import Limits
-from gamecert.engine.testio import GATE, _read_head_fd, _tail_lines, _test_files
+from gamecert.engine.run import cgroups, contain
+from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
 from gamecert.errors import GamecertError, UsageError
 
 STATUSES = ("ok", "re", "tle", "mle", "ole")
@@ -142,7 +142,7 @@ def _absolutise_args(words: list[str]) -> list[str]:
 class Candidate:
     """A program to certify, as the user named it, with its provenance.
 
-    ``language`` is the source language (see :mod:`gamecert.engine.toolchains`), ``executable`` for a
+    ``language`` is the source language (see :mod:`gamecert.engine.run.toolchains`), ``executable`` for a
     program file, ``command`` for a command line. ``source``, ``binary``, ``compile_command``,
     ``compiler_version``, ``source_sha256`` and ``binary_sha256`` say what was built from what
     (empty where they do not apply).
@@ -162,18 +162,18 @@ class Candidate:
 
     @classmethod
     def parse(cls, spec: str, *, compile: str | None = None, python: str | None = None) -> Candidate:
-        """A source file (compiled once, see :mod:`gamecert.engine.toolchains`), an executable file, or
+        """A source file (compiled once, see :mod:`gamecert.engine.run.toolchains`), an executable file, or
         a command line whose first word is on PATH. ``compile`` overrides the compile command of
         a compiled source; ``python`` names the interpreter of a ``.py`` source (default: this
         Python, through the fork server). A source that does not compile raises
-        :class:`gamecert.engine.toolchains.CompileError`.
+        :class:`gamecert.engine.run.toolchains.CompileError`.
 
         >>> Candidate.parse("sh -c true").argv[1:]
         ('-c', 'true')
         >>> Candidate.parse("sh -c true").name
         'sh'
         """
-        from gamecert.engine import toolchains
+        from gamecert.engine.run import toolchains
 
         text = spec.strip()
         if not text:
@@ -214,7 +214,7 @@ class Candidate:
 
     @classmethod
     def _from_build(cls, spec: str, path: Path, build: object, python: str | None) -> Candidate:
-        """A candidate from a :class:`gamecert.engine.toolchains.Build`; a ``.py`` source without
+        """A candidate from a :class:`gamecert.engine.run.toolchains.Build`; a ``.py`` source without
         ``python`` keeps ``python_file`` (run by the fork server)."""
         python_file = build.source if build.language == "python" and python is None else None
         return cls(spec, _safe_name(path.stem), build.argv, python_file, language=build.language,
@@ -225,7 +225,7 @@ class Candidate:
 
 def _sha256_file(path: Path) -> str:
     """The file's sha256, or "" if it cannot be read (an executable without read permission)."""
-    from gamecert.engine import toolchains
+    from gamecert.engine.run import toolchains
 
     try:
         return toolchains._sha256_file(path)
@@ -284,7 +284,7 @@ class Runner:
         self.candidate = candidate
         self.limits = limits
         self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
-        #: whether (and how) the candidate runs contained; see :mod:`gamecert.engine.contain`
+        #: whether (and how) the candidate runs contained; see :mod:`gamecert.engine.run.contain`
         self.containment = contain.probe(contain_it)
         contain.warn_if_not_contained(self.containment)
         contained = self.containment.enabled
@@ -395,7 +395,7 @@ class Runner:
 
     def _native_plan(self, argv: list[str]) -> tuple[str | None, str]:
         """The shim for the native fork server, or None and why each test is exec'd instead."""
-        from gamecert.engine import native_shim
+        from gamecert.engine.run import native_shim
 
         if self.mode == "fork-server":
             return None, "a Python candidate"
@@ -588,6 +588,6 @@ class Runner:
 
 def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain: bool = True) -> Runner:
     """A runner for ``candidate``: the fork server for a ``.py`` file (unless ``fork_server`` is
-    False), else a fresh process per test; contained (see :mod:`gamecert.engine.contain`) unless
+    False), else a fresh process per test; contained (see :mod:`gamecert.engine.run.contain`) unless
     ``contain`` is False or containment cannot work here."""
     return Runner(candidate, limits, fork_server=fork_server, contain_it=contain)

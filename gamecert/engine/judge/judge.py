@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode, interrupts
-from gamecert.engine.plan import PHASES, Chunk, HarnessError
-from gamecert.engine.reports import clip, visible, without_verdict
+from gamecert.engine.plan.plan import PHASES, Chunk, HarnessError
+from gamecert.engine.report.reports import clip, visible, without_verdict
 from gamecert.errors import AnswerError, GameError, OutOfReach
 from gamecert.kit.game import Game
 from gamecert.verdict import Verdict

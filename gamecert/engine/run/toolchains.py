@@ -152,7 +152,7 @@ def _require(program: str, purpose: str) -> str:
 
     >>> _require("no-such-compiler-x", "compile .x sources")
     Traceback (most recent call last):
-    gamecert.engine.toolchains.MissingToolchain: no-such-compiler-x is not installed (not on PATH); it is needed to compile .x sources
+    gamecert.engine.run.toolchains.MissingToolchain: no-such-compiler-x is not installed (not on PATH); it is needed to compile .x sources
     """
     found = shutil.which(program)
     if found is None:
@@ -272,7 +272,7 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
     """Run one compile step in ``workdir`` with a time limit; (exit code, output clipped to
     :data:`BUILD_OUTPUT_BYTES`). A step that times out is killed with its process group and
     gives exit code -9 and a line saying so. The one place compile steps are started."""
-    from gamecert.engine import contain
+    from gamecert.engine.run import contain
 
     containment = contain.probe()
     argv = contain.wrap(argv, writable=[str(workdir)], readable=_toolchain_paths(argv[0]), workdir=str(workdir),
@@ -345,7 +345,7 @@ def _fill(template: tuple[str, ...], values: dict[str, str]) -> tuple[str, ...]:
 
 
 def _read_source(path: Path) -> bytes:
-    from gamecert.engine.limits import MAX_SOURCE_BYTES
+    from gamecert.engine.run.limits import MAX_SOURCE_BYTES
 
     if not path.is_file():
         raise UsageError(f"candidate {str(path)!r} is not a regular file")

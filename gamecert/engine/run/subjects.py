@@ -1,7 +1,7 @@
 """What a certification runs inputs on: a candidate program (sandboxed, see
-:func:`gamecert.engine.sandbox.open_runner`) or a registered solver (in-process, :class:`SolverRunner`).
+:func:`gamecert.engine.run.sandbox.open_runner`) or a registered solver (in-process, :class:`SolverRunner`).
 
-Both kinds of subject give the :class:`gamecert.engine.judge.Judge` the same thing: ``run(text)``
+Both kinds of subject give the :class:`gamecert.engine.judge.judge.Judge` the same thing: ``run(text)``
 returns a result with ``status`` (``"ok"`` or a fault), ``stdout`` and the run's measurements,
 so one plan, one judge and one evidence code serve both. A registered solver is given the
 input's text too: it is parsed with ``game.parse_input``, solved, and the answer written with
@@ -46,7 +46,7 @@ class InProcessResult:
     max_rss_mb: float | None = None
 
     def describe(self) -> str:
-        """One line for reports, as :meth:`gamecert.engine.sandbox.RunResult.describe` gives one."""
+        """One line for reports, as :meth:`gamecert.engine.run.sandbox.RunResult.describe` gives one."""
         if self.status == "ok":
             return f"OK: returned in {self.cpu_s:.3f} s CPU, {self.wall_s:.3f} s wall"
         line = f"{self.status.upper()}: {self.detail or 'the solver failed'}"

@@ -1,7 +1,7 @@
 """The client of the candidate supervisor: :class:`ForkServerClient` starts a supervisor
-(``gamecert/engine/supervisor/server.py``, inside the sandbox when contained) for one candidate
+(``gamecert/engine/run/supervisor/server.py``, inside the sandbox when contained) for one candidate
 and runs tests through it, restarting it if it dies. What the supervisor does, and why, is told
-in :mod:`gamecert.engine.supervisor.server`.
+in :mod:`gamecert.engine.run.supervisor.server`.
 
 The client and the server speak over a Unix socket pair (the server's standard input): the
 config as one JSON line, then per test one request byte with the test's stdin and stdout
@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 
-from gamecert.engine.supervisor._sv_procs import _READY, _killpg
+from gamecert.engine.run.supervisor._sv_procs import _READY, _killpg
 
 #: the supervisor, run by path (inside the sandbox when contained)
 SERVER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor", "server.py")

@@ -3,7 +3,7 @@
 Layout (Polygon's): ``tests/01``, ``tests/01.a``, ... (samples first), ``validator.py``,
 ``checker.py`` (:mod:`gamecert.kit.standalone`), ``README.md`` (one line per test, the totals,
 the proof) and ``kills.csv`` (tests x programs, with verdicts). The choice of tests is
-:mod:`gamecert.engine.testset`'s.
+:mod:`gamecert.engine.testpack.testset`'s.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine import mutants as mutants_mod
-from gamecert.engine import testset as ts
-from gamecert.engine.judge import expected_answer
+from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack import testset as ts
+from gamecert.engine.judge.judge import expected_answer
 from gamecert.errors import GamecertError
 from gamecert.kit.standalone import program as standalone_program
 from gamecert.kit.tokens import verdict_of

@@ -1,4 +1,4 @@
-"""A test's files and the gate runs pass through: what :mod:`gamecert.engine.sandbox` uses per run.
+"""A test's files and the gate runs pass through: what :mod:`gamecert.engine.run.sandbox` uses per run.
 
 A test's stdin and stdout are anonymous files (``memfd``) made here: stdin sealed, the
 candidate's descriptors read-only and write-only. Nothing has a name a candidate could replace.

@@ -1,0 +1,136 @@
+"""Replaying a report: its saved input run once more, on its own program or on another one, and
+judged the way the certification judged it (``gamecert replay`` prints what this returns).
+
+The report's program is built as it was (its ``--compile`` and ``--python``); a line warns when its
+sha256 differs from the one the report recorded. Another program (``other``) is built with the
+defaults, and the first lines say that it is not the one reported. A registered solver
+(``solver:NAME``) runs in-process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamecert.engine import registry
+from gamecert.engine.judge.evidence import _block, _one_line
+from gamecert.engine.judge.judge import Judge
+from gamecert.engine.report.report_files import read_report
+from gamecert.engine.report.reports import FailureReport, Provenance, visible
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
+from gamecert.engine.run.subjects import SOLVER_PREFIX, SolverRunner
+from gamecert.engine.run.toolchains import CompileError
+from gamecert.errors import InputError, UsageError
+from gamecert.verdict import Verdict
+
+
+@dataclass
+class Replayed:
+    """What a replay showed: the lines to print, and whether the fault showed."""
+
+    lines: list[str] = field(default_factory=list)
+    failed: bool = False
+
+
+def replay(report_dir: Any, other: str | None = None) -> Replayed:
+    """Run the report in ``report_dir`` again (on ``other``, a candidate spec, if given)."""
+    report = read_report(report_dir)
+    entry = registry.get(report.game)
+    game = entry.game
+    out = Replayed()
+    prov = report.provenance
+    spec = (other if other is not None else report.candidate_spec).strip()
+    if spec.startswith(SOLVER_PREFIX):
+        return _replay_solver(report, entry, spec[len(SOLVER_PREFIX):], other)
+    try:
+        if other is not None:
+            candidate = Candidate.parse(other)
+        else:
+            candidate = Candidate.parse(report.candidate_spec, compile=prov.compile_option or None,
+                                        python=prov.python_option or None)
+    except CompileError as exc:
+        out.lines += [_replay_head(report, other), f"verdict:  {Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}"]
+        out.failed = True
+        return out
+    except UsageError as exc:
+        if other is not None:
+            raise
+        raise UsageError(f"the report's candidate cannot be run any more: {exc}") from None
+    out.lines.append(_replay_head(report, other))
+    if other is None:
+        now = Provenance.of(candidate).program_sha256()
+        then = prov.program_sha256()
+        if then and now and now != then:
+            out.lines.append(f"warning: the program changed since the report (sha256 {then[:12]}... then, "
+                             f"{now[:12]}... now)")
+    if report.phase == "compile" and not report.input:
+        out.lines.append("verdict:  OK (it compiles now; `gamecert certify` judges it)" if other is None else
+                         "verdict:  OK (it compiles; the report has no input to run)")
+        return out
+    try:
+        limits = game_limits(game, report.time_limit_s, report.memory_limit_mb)
+    except UsageError as exc:
+        raise UsageError(f"the report's limits are unusable: {exc}") from None
+    instance = _instance(game, report)
+    with open_runner(candidate, limits, fork_server=False) as runner:
+        judge = Judge(entry, runner)
+        failure = judge.run_one(instance, report.phase, text=report.input)
+        expected, source = judge.expected(instance, report.input)
+    expected_text = game.format_answer(expected)
+    out.lines.append(_block("input", report.input).lstrip())
+    expected_block = _block("expected", expected_text).lstrip()
+    out.lines.append(expected_block + (f"\n  (expected answer from {source})" if "\n" in expected_block
+                                       else f"   (from {source})"))
+    if expected_text.split() != report.expected.split():
+        out.lines.append(_block("note: the report expected", report.expected).lstrip() +
+                         "; the oracle now says otherwise")
+    if failure is None:
+        out.lines.append(_block("got", judge.last_result.stdout or "(no output)").lstrip())
+        out.lines.append("verdict:  OK (the fault did not show" + (" on this program)" if other else " again)"))
+        return out
+    out.lines.append(_block("got", failure.got_text or "(no output)").lstrip())
+    out.lines.append(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
+    out.failed = True
+    return out
+
+
+def _instance(game: Any, report: FailureReport) -> Any:
+    try:
+        return game.parse_input(report.input)
+    except InputError as exc:
+        raise UsageError(f"the report's input is not a valid {game.name} input: {exc}") from None
+
+
+def _replay_solver(report: FailureReport, entry: Any, solver: str, other: str | None) -> Replayed:
+    """Replay a report's input on a registered solver, in-process."""
+    from gamecert.engine.solvers import reference_entry
+
+    game = entry.game
+    if solver not in entry.solvers:
+        raise UsageError(f"the report's candidate cannot be run any more: {game.name} has no registered "
+                         f"solver {solver!r}")
+    instance = _instance(game, report)
+    out = Replayed(lines=[_replay_head(report, other)])
+    with SolverRunner(entry, solver, entry.solvers[solver]) as runner:
+        judge = Judge(reference_entry(entry, solver), runner)
+        failure = judge.run_one(instance, report.phase, text=report.input)
+        expected, source = judge.expected(instance, report.input)
+    out.lines.append(_block("input", report.input).lstrip())
+    out.lines.append(_block("expected", game.format_answer(expected)).lstrip() + f"   (from {source})")
+    if failure is None:
+        out.lines.append(_block("got", judge.last_result.stdout).lstrip())
+        out.lines.append("verdict:  OK (the fault did not show again)")
+        return out
+    out.lines.append(_block("got", failure.got_text or "(no output)").lstrip())
+    out.lines.append(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
+    out.failed = True
+    return out
+
+
+def _replay_head(report: FailureReport, other: str | None) -> str:
+    """The first line of a replay: whose input, run on which program."""
+    head = f"replay {report.game} {visible(report.candidate_spec)} (reported {report.verdict}, seed {report.seed})"
+    if other is not None:
+        head += f"\nrunning the report's input on ANOTHER program: {visible(other)} (not the one reported)"
+    return head
