@@ -82,6 +82,33 @@ def containment_cost(candidate, limits, rng, seconds: float) -> None:
               f"{1000 * starts[True]:.0f} ms vs {1000 * starts[False]:.0f} ms")
 
 
+def memory_accounting_cost(candidate, limits, rng, seconds: float) -> str:
+    """Per-test time with the memory cgroup (gamecert.engine.run.memcg) and without it, on the
+    zygote, in alternating rounds on two runners open side by side; one line."""
+    from gamecert.engine.run import memcg
+
+    with open_runner(candidate, limits) as on:
+        if on.memory is None:
+            return "memory accounting: no memory controller here (memory limited per process only)"
+        real, memcg.memory_cap = memcg.memory_cap, lambda limit_mb: None
+        try:
+            off = open_runner(candidate, limits)
+        finally:
+            memcg.memory_cap = real
+        with off:
+            assert off.memory is None
+            times, counts = {True: 0.0, False: 0.0}, {True: 0, False: 0}
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                for accounted, runner in ((True, on), (False, off)):
+                    cases = random_inputs(rng, 50)
+                    times[accounted] += timed_round(runner, cases)
+                    counts[accounted] += len(cases)
+    per = {a: 1e6 * times[a] / counts[a] for a in (True, False)}
+    return (f"memory accounting (zygote): {per[True]:.0f} us/test with the memory cgroup, {per[False]:.0f} "
+            f"without ({per[True] - per[False]:+.0f} us/test)")
+
+
 def native_rates(rng, seconds: float) -> tuple[float, float, float]:
     """Tests per second of a trivial C++ word_game solver (compiled here), contained: through the
     native fork server and with an exec per test (alternating rounds), and the machine's
@@ -149,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             fork_n += len(cases)
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
     containment_cost(candidate, limits, rng, args.seconds / 2)
+    print(memory_accounting_cost(candidate, limits, rng, args.seconds / 2))
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
     print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")

@@ -141,7 +141,7 @@ class Executor:
         """Once per run: how the runner starts each test and counts its processes (a sandbox
         runner says; the certificate and report carry it as notes)."""
         lines = [f"each test started as: {runner.startup}" if getattr(runner, "startup", "") else "",
-                 f"processes and CPU: {runner.accounting}" if getattr(runner, "accounting", "") else ""]
+                 f"processes, CPU and memory: {runner.accounting}" if getattr(runner, "accounting", "") else ""]
         with self.stats.lock:
             for line in lines:
                 if line and line not in self.outcome.notes:

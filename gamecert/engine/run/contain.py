@@ -187,7 +187,8 @@ def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], wo
            "--as-pid-1",
            "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", HOSTNAME]
     out += _system_binds()
-    out += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    # the sandbox's own mqueue file system: the supervisor lists and removes a test's queues
+    out += ["--proc", "/proc", "--dev", "/dev", "--mqueue", "/dev/mqueue", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     extra = [p for p in os.environ.get("GAMECERT_READABLE", "").split(os.pathsep) if p]
     bound = [d for d in SYSTEM_DIRS if os.path.lexists(d)]
     binds = []

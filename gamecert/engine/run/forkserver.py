@@ -60,8 +60,11 @@ class ForkServerClient:
     """
 
     def __init__(self, config: dict, *, server_argv: list[str], launch_prefix: list[str] | tuple[str, ...] = (),
-                 env: dict[str, str] | None = None, reply_margin_s: float = 10.0) -> None:
+                 env: dict[str, str] | None = None, reply_margin_s: float = 10.0,
+                 pass_fds: tuple[int, ...] = ()) -> None:
         self.config = config
+        #: descriptors the server inherits as they are (a memory cgroup's files)
+        self.pass_fds = tuple(pass_fds)
         #: the supervisor's environment, which its candidates inherit
         self.env = env
         self.server_argv = list(server_argv)
@@ -102,6 +105,7 @@ class ForkServerClient:
                 stderr=self._log.fileno(),
                 start_new_session=True,  # terminal signals (Ctrl-C) go to the harness only
                 close_fds=True,
+                pass_fds=self.pass_fds,
                 env=self.env,
             )
         finally:

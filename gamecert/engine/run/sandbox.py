@@ -20,15 +20,13 @@ opens a name the candidate can change. What is enforced:
 * **Wall clock**: ``wall_s = max(2 * time_s, time_s + 1)`` for a test that is idle or blocked; a test
   still running (or waiting for a CPU) under its CPU limit is only slowed by a busy machine and
   gets more, up to ``max(10 * time_s, time_s + 10)``: a load spike is not a verdict.
-* **Memory** used, as judges measure it: the watch samples the test's resident memory and kills
-  at the limit; the peak RSS (``ru_maxrss``) counts too. ``RLIMIT_AS`` is only a backstop against
-  runaways. A JVM gets ``-Xmx`` equal to the limit (:func:`judge_argv`).
+* **Memory** used, all of the test: the memory cgroup's peak (:mod:`.memcg`, as root), the
+  sampled RSS and ``ru_maxrss``; ``RLIMIT_AS`` is a backstop, a JVM gets ``-Xmx`` = the limit.
 * **Stack**: ``RLIMIT_STACK`` = the memory limit unless ``stack_mb`` says otherwise, as judges do.
 * **Output**: ``RLIMIT_FSIZE`` = ``output_bytes + 1``; stdout longer than ``output_bytes`` (or
   ``SIGXFSZ``) is OLE. stderr is never a verdict: its last lines are kept, the rest discarded.
-* **Processes**: every process of the test is counted and killed when the test ends, whatever
-  its session or group; the cap that holds is a pids cgroup (root) or ``RLIMIT_NPROC`` (see
-  :mod:`gamecert.engine.run.cgroups`; ``Runner.accounting`` says which).
+* **Processes**: all counted and killed when the test ends; capped by a pids cgroup (root) or
+  ``RLIMIT_NPROC`` (:mod:`.cgroups`; ``Runner.accounting`` says which, and how memory was measured).
 * **Scratch**: the working folder is the sandbox's size-capped box, emptied after every test;
   files past :data:`BOX_FILES` stop the test.
 * **Core dumps** are off (``RLIMIT_CORE`` = 0).
@@ -46,7 +44,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gamecert.engine.run import cgroups, contain
+from gamecert.engine.run import cgroups, contain, memcg
 from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient
 from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
@@ -322,8 +320,9 @@ class Runner:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
             # tasks and the supervisor; not contained, every task of the user counts
             nproc = (limits.processes + 1 if contained else cgroups.user_task_count() + limits.processes) + spare
-        #: how processes are counted and capped, and CPU time charged (for certificates)
-        self.accounting = cgroups.accounting(self.cap, contained, nproc)
+        #: the test's memory as one figure: a memory cgroup (contained, as root), or None
+        self.memory = memcg.memory_cap(limits.memory_mb) if contained and root else None  # and the certificate's line:
+        self.accounting = f"{cgroups.accounting(self.cap, contained, nproc)}; {memcg.line(self.memory, contained)}"
         config = {
             "mode": "python" if self.mode == "fork-server" else "exec",
             "argv": plain,
@@ -347,6 +346,7 @@ class Runner:
                 "files": BOX_FILES if contained else 0,
             },
             "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
+            "memcg": self.memory.config() if self.memory is not None else None,
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":
@@ -362,7 +362,8 @@ class Runner:
             server, prefix = SERVER_FILE, []
         try:
             self._client: ForkServerClient | None = ForkServerClient(
-                config, server_argv=[python, server], launch_prefix=prefix, env=env)
+                config, server_argv=[python, server], launch_prefix=prefix, env=env,
+                pass_fds=tuple(self.memory.inherited()) if self.memory is not None else ())
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             self._cleanup()
             tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
@@ -520,11 +521,13 @@ class Runner:
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
         cpu = report["utime"] + report["stime"]
-        rss_mb = round(report["maxrss_kb"] / 1024, 2)  # the figure shown is the one compared
+        cg_kb = report.get("cg_kb", 0)  # the figure shown is the one compared:
+        rss_mb = round(max(report["maxrss_kb"], cg_kb) / 1024, 2)
         killed = report["killed"]
         common = (stdout, stderr_tail, exit_code, sig, round(cpu, 6), round(report["wall"], 6), round(rss_mb, 2))
         extra = {"fresh": True}
-        measured = "group RSS, sampled" if report["sampled_kb"] >= report["maxrss_kb"] else "peak RSS"
+        measured = ("all of the test, memory cgroup peak" if cg_kb > max(report["sampled_kb"], report["maxrss_kb"]) else
+                    "group RSS, sampled" if report["sampled_kb"] >= report["maxrss_kb"] else "peak RSS")
         used = f"memory used {rss_mb:.1f} MB ({measured})"
         if report.get("refused"):
             return RunResult("re", *common, f"process limit exceeded: {report['refused']} process creations refused "
@@ -539,6 +542,9 @@ class Runner:
                                              f"{BOX_FILES}; all killed", **extra)
         if killed == "memory":
             return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra)
+        if report.get("cg_oom"):
+            return RunResult("mle", *common, f"the memory controller ran out at {limits.memory_mb} MB + "
+                             f"{memcg.HEADROOM_MB} MB headroom and killed {report['cg_oom']} of its processes; {used}", **extra)
         if killed == "wall":
             return RunResult("tle", *common, f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
                                               f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
@@ -565,9 +571,10 @@ class Runner:
         if getattr(self, "_build_copy", None):
             shutil.rmtree(self._build_copy, ignore_errors=True)
             self._build_copy = None
-        if self.cap is not None:
-            self.cap.close()
-            self.cap = None
+        for cap in (self.cap, getattr(self, "memory", None)):  # the pids and the memory cgroup
+            if cap is not None:
+                cap.close()
+        self.cap = self.memory = None
         if self._private is not None:
             shutil.rmtree(self._private, ignore_errors=True)
             self._private = None

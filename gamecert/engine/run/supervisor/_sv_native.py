@@ -178,9 +178,10 @@ class NativeServer:
         self.status: int | None = None  # its wait status once reaped (-1: reaped by someone else)
 
     def spawn(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cwd_fd: int | None = None,
-              timeout_s: float = 5.0) -> int:
+              timeout_s: float = 5.0, cgroup_fd: int | None = None) -> int:
         """Start a test: a fresh copy of the program with these descriptors on 0, 1 and 2 (and
-        ``cwd_fd``, a folder, as its working directory). Returns its pid; the process is a child
+        ``cwd_fd``, a folder, as its working directory; ``cgroup_fd``, a cgroup's ``cgroup.procs``
+        the process joins before anything else, needs ``cwd_fd``). Returns its pid; the process is a child
         of the caller, which must wait for it. Raises :class:`ServerGone` if the server died or
         did not answer within ``timeout_s`` (it is killed then), and :class:`OSError` if the
         kernel refused the clone (``EAGAIN``: the process limit) or a descriptor is bad
@@ -188,8 +189,13 @@ class NativeServer:
         if self.status is not None:
             raise ServerGone(f"the native fork server {self.pid} has exited")
         fds = [stdin_fd, stdout_fd, stderr_fd] + ([] if cwd_fd is None else [cwd_fd])
+        if cgroup_fd is not None:
+            if cwd_fd is None:
+                raise ValueError("a cgroup to join needs a working folder too")
+            fds.append(cgroup_fd)
+        request = b"f" if cwd_fd is None else b"c" if cgroup_fd is None else b"g"
         try:
-            socket.send_fds(self._sock, [b"f" if cwd_fd is None else b"c"], fds)
+            socket.send_fds(self._sock, [request], fds)
             reply = self._receive(timeout_s)
         except (BrokenPipeError, ConnectionError) as exc:
             self._gone()

@@ -67,6 +67,10 @@ try:
     import _sv_native as native
 except ModuleNotFoundError:
     from gamecert.engine.run.supervisor import _sv_native as native
+try:
+    import _sv_box as box
+except ModuleNotFoundError:
+    from gamecert.engine.run.supervisor import _sv_box as box
 
 #: bytes of a test's stderr kept (the last ones); the rest is read and discarded
 STDERR_KEEP = 16384
@@ -93,6 +97,12 @@ class _Server(PythonMode):
         #: the count there left nothing behind, and its folder is not listed
         self.scratch_base = [procs._box_files([fd]) for fd in self.scratch_fds]
         self.prctl = procs._prctl()
+        #: the runner's memory cgroup (None: memory limited per process only), and, contained,
+        #: the sandbox's mqueue file system, emptied after every test with the SysV objects
+        self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
+        self.mqueue_fd = None
+        if self.contained and os.path.isdir(box.MQUEUE):
+            self.mqueue_fd = os.open(box.MQUEUE, os.O_RDONLY | os.O_DIRECTORY)
         self.code = None
         self.compile_error: BaseException | None = None
         if self.mode == "python":
@@ -130,7 +140,8 @@ class _Server(PythonMode):
                     return None
                 self.native_charged, self.native_served = 0, 0  # its start-up goes to its first test
             try:
-                pid = self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0])
+                pid = self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0],
+                                        cgroup_fd=self.memory.procs if self.memory else None)
             except native.ServerGone:
                 self.native = None
                 continue
@@ -152,6 +163,8 @@ class _Server(PythonMode):
         client went away meanwhile."""
         plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
+        if self.memory is not None:
+            self.memory.before()
         started = time.monotonic()
         pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
         self.last_native = pid is not None
@@ -178,9 +191,13 @@ class _Server(PythonMode):
                 # (a test cannot remove the mount points counted); not contained, always listed
                 if not self.contained or procs._box_files([fd]) != base:
                     procs._empty_folder(fd)
+            if self.contained:  # nothing of the test's IPC outlives it
+                box.clear_ipc(self.mqueue_fd)
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
         try:
+            if self.memory is not None:  # first: every page the test touches is charged to it
+                self.memory.join()
             os.dup2(fds[0], 0)
             os.dup2(fds[1], 1)
             os.dup2(err_w, 2)
@@ -264,6 +281,8 @@ class _Server(PythonMode):
                     files = max(files, procs._box_files(self.scratch_fds) if self.contained else 0)
                     peak, sampled_kb = max(peak, tasks), max(sampled_kb, rss_kb)
                     killed = self._limit_hit(tasks, cpu, rss_kb, files)
+                    if not killed and self.memory is not None and self.memory.over():
+                        killed = "memory"
                     if killed:
                         break
                     next_scan = time.monotonic() + max(procs._SCAN_INTERVAL_S, 5 * (time.monotonic() - now))
@@ -279,6 +298,7 @@ class _Server(PythonMode):
         utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
                                                       keep=self._spared())
         server_s = self._charge_server(server)
+        cg_kb, cg_oom = self.memory.after() if self.memory is not None else (0, 0)
         if err_open:
             while (got := _drain(err_r, tail)) > 0:
                 err_size += got
@@ -290,6 +310,7 @@ class _Server(PythonMode):
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
+            "cg_kb": cg_kb, "cg_oom": cg_oom,
         }  # fmt: skip
         return json.dumps(report).encode() + b"\n" + bytes(tail)
 
@@ -429,7 +450,7 @@ if __name__ == "__main__":
         _launch = _raised
     if _launch is None:
         sys.exit(_status)
-    for _name in ("_sv_procs", "_sv_python"):  # the program sees no module of the harness's
+    for _name in ("_sv_procs", "_sv_python", "_sv_box"):  # the program sees no module of the harness's
         sys.modules.pop(_name, None)
     _code, _globals = _launch.take()  # the rest of this process is the candidate's
     del _launch

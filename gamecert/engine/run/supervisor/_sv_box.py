@@ -1,0 +1,133 @@
+"""What the supervisor keeps of a test besides its processes: its memory cgroup, and the IPC
+objects it may leave behind. Standard library only (the server runs inside the sandbox).
+
+**Memory.** :class:`Memory` holds the descriptors of the runner's memory cgroup
+(``gamecert.engine.run.memcg`` made it): the test's process joins it through ``procs`` first
+thing after its fork; per test the peak is reset and the usage left by earlier tests is the base;
+the watch reads the usage, and after the test the peak over the base and the OOM kills are the
+test's.
+
+**IPC.** The sandbox's IPC namespace lives as long as the runner, so a SysV segment, queue or
+semaphore set, or a POSIX message queue, made by one test would be there in the next (state
+carried between tests, memory held for the runner's life). After every test :func:`clear_ipc`
+removes them all: three ``*ctl(…_INFO)`` calls say whether any SysV object exists (a few
+microseconds), ``/proc/sysvipc`` lists them only then; the sandbox mounts its own mqueue file
+system at ``/dev/mqueue``, where every queue is a name to unlink.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+_IPC_RMID = 0
+_SHM_INFO, _MSG_INFO, _SEM_INFO = 14, 12, 19
+MQUEUE = "/dev/mqueue"
+
+
+class Memory:
+    """The memory cgroup's descriptors (``procs``, ``peak``, ``usage``, ``events``)."""
+
+    def __init__(self, config: dict) -> None:
+        self.version = int(config["version"])
+        self.procs, self.peak_fd = int(config["procs"]), int(config["peak"])
+        self.usage_fd, self.events_fd = int(config["usage"]), int(config["events"])
+        self.limit = int(config["limit_kb"]) << 10
+        self.base = 0
+        self.kills = 0
+        self.resettable = True
+
+    def _read(self, fd: int) -> bytes:
+        return os.pread(fd, 4096, 0)
+
+    def usage(self) -> int:
+        """Bytes charged to the cgroup now."""
+        return int(self._read(self.usage_fd))
+
+    def oom_kills(self) -> int:
+        for line in self._read(self.events_fd).decode().splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def before(self) -> None:
+        """Before a test: reset the peak to the usage now, which is the test's base."""
+        try:
+            os.write(self.peak_fd, b"0" if self.version == 1 else b"reset\n")
+        except OSError:
+            self.resettable = False  # (v2 before Linux 6.12) the peak is the cgroup's lifetime's
+        self.base = self.usage()
+        self.kills = self.oom_kills()
+
+    def over(self) -> bool:
+        """Whether the test's memory is at its limit now (the watch's check)."""
+        return self.usage() - self.base >= self.limit
+
+    def after(self) -> tuple[int, int]:
+        """After a test, all of it reaped: (its peak in kB over the base, OOM kills during it)."""
+        peak = int(self._read(self.peak_fd)) if self.resettable else self.usage()
+        return max(0, peak - self.base) >> 10, self.oom_kills() - self.kills
+
+    def join(self) -> None:
+        """In the test's process, right after its fork: into the cgroup."""
+        os.write(self.procs, b"0")
+
+    def fds(self) -> list[int]:
+        return [self.procs, self.peak_fd, self.usage_fd, self.events_fd]
+
+
+class _Info(ctypes.Structure):
+    _fields_ = [("words", ctypes.c_int * 16)]
+
+
+_libc = None
+
+
+def _calls():
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc
+
+
+def sysv_in_use() -> bool:
+    """Whether any SysV shared-memory segment, message queue or semaphore set exists in this IPC
+    namespace (``used_ids``, ``msgpool`` and ``semusz`` of the ``…_INFO`` calls)."""
+    libc = _calls()
+    info = _Info()
+    if libc.shmctl(0, _SHM_INFO, ctypes.byref(info)) >= 0 and info.words[0]:
+        return True
+    info = _Info()
+    if libc.msgctl(0, _MSG_INFO, ctypes.byref(info)) >= 0 and info.words[0]:
+        return True
+    info = _Info()
+    return libc.semctl(0, 0, _SEM_INFO, ctypes.byref(info)) >= 0 and bool(info.words[7])
+
+
+def clear_ipc(mqueue_fd: int | None) -> int:
+    """Remove every SysV IPC object of this namespace and every POSIX message queue under
+    ``mqueue_fd``; how many were removed."""
+    removed = 0
+    if sysv_in_use():
+        libc = _calls()
+        for kind, remove in (("shm", lambda i: libc.shmctl(i, _IPC_RMID, None)),
+                             ("msg", lambda i: libc.msgctl(i, _IPC_RMID, None)),
+                             ("sem", lambda i: libc.semctl(i, 0, _IPC_RMID))):
+            try:
+                with open(f"/proc/sysvipc/{kind}") as f:
+                    rows = f.read().splitlines()[1:]
+            except OSError:
+                continue
+            for row in rows:
+                words = row.split()
+                if len(words) > 1 and words[1].isdigit() and remove(int(words[1])) == 0:
+                    removed += 1
+    if mqueue_fd is not None:
+        for name in os.listdir(mqueue_fd):
+            try:
+                os.unlink(name, dir_fd=mqueue_fd)
+                removed += 1
+            except OSError:
+                pass
+    return removed
