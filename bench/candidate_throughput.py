@@ -13,8 +13,15 @@ word_game oracle, so a fast but wrong path cannot look good.
 Then a trivial C++ program: the native fork server versus an exec per test (both contained), and
 a bare C loop of fork + exec + wait of the same binary as the machine's reference.
 
-The last lines are ``speedup: X`` (zygote rate / `python FILE` rate) and ``native speedup: Y``
-(native fork server rate / exec-per-test rate).
+And the floor a fresh process per test cannot go below, in the same run and the same sandbox:
+fork + wait of the zygote's own image (the supervisor, once ready, forks children that exit at
+once), and fork + wait of a small C++ program's image (a program of the solver's kind, run as a
+test, forks itself and waits, from inside the box, with the memory accounting on).
+
+The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
+(native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
+zygote image's fork rate) and ``native floor ratio: N`` (native fork server rate / the C++
+image's fork rate).
 """
 
 from __future__ import annotations
@@ -109,7 +116,52 @@ def memory_accounting_cost(candidate, limits, rng, seconds: float) -> str:
             f"without ({per[True] - per[False]:+.0f} us/test)")
 
 
-def native_rates(rng, seconds: float) -> tuple[float, float, float]:
+FLOOR_CPP = r"""
+#include <chrono>
+#include <iostream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+// The solver's kind of image (iostream, string); it forks itself N times and waits, each child
+// ending at once, and prints microseconds per fork + wait.
+int main() {
+    std::ios::sync_with_stdio(false);
+    int n = 0;
+    std::cin >> n;
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid == 0) _exit(0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+    }
+    std::chrono::duration<double, std::micro> spent = std::chrono::steady_clock::now() - start;
+    std::cout << spent.count() / n << "\n";
+}
+"""
+
+
+def native_floor(work: Path, limits) -> float:
+    """Seconds per fork + wait of a small C++ program's image, measured inside the sandbox by a
+    test of its own (best of three runs)."""
+    source = work / "floor.cpp"
+    source.write_text(FLOOR_CPP)
+    best = float("inf")
+    with open_runner(Candidate.parse(str(source)), limits) as runner:
+        for _ in range(3):
+            result = runner.run("2000\n")
+            if result.status != "ok":
+                raise SystemExit(f"the floor program failed: {result.describe()}")
+            best = min(best, float(result.stdout) / 1e6)
+    return best
+
+
+def python_floor(runner) -> float:
+    """Seconds per fork + wait of the zygote's own image (the supervisor forks, best of three)."""
+    return min(runner._client.fork_floor(300) for _ in range(3))
+
+
+def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
     """Tests per second of a trivial C++ word_game solver (compiled here), contained: through the
     native fork server and with an exec per test (alternating rounds), and the machine's
     reference, a bare C loop of fork + exec + wait of the same binary."""
@@ -146,10 +198,11 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float]:
                     counts[flag] += batch
                 n, t = _driver_round(driver, exe, str(work / "in.txt"), str(work / "out.txt"), 0.3)
                 bare_n, bare_t = bare_n + n, bare_t + t
+            floor = native_floor(work, limits)
         finally:
             for runner in runners.values():
                 runner.close()
-    return counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t
+    return counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t, floor
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,17 +227,22 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 40)
             fork_t += timed_round(fork, cases)
             fork_n += len(cases)
+        zygote_floor = python_floor(fork)
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
     containment_cost(candidate, limits, rng, args.seconds / 2)
     print(memory_accounting_cost(candidate, limits, rng, args.seconds / 2))
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
     print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
-    served, execd, bare = native_rates(rng, args.seconds)
+    served, execd, bare, cpp_floor = native_rates(rng, args.seconds)
     print(f"C++ native fork server: {served:.1f} tests/s; exec per test: {execd:.1f} tests/s (both contained); "
           f"bare C fork+exec+wait loop: {bare:.1f} execs/s")
+    print(f"floor, zygote image fork+wait: {1e3 * zygote_floor:.3f} ms ({1 / zygote_floor:.0f}/s); "
+          f"C++ image fork+wait in the box: {1e3 * cpp_floor:.3f} ms ({1 / cpp_floor:.0f}/s)")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
     print(f"native speedup: {served / execd:.1f}")
+    print(f"python floor ratio: {fork_rate * zygote_floor:.2f}")
+    print(f"native floor ratio: {served * cpp_floor:.2f}")
     return 0
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gamecert.engine import native_shim  # noqa: E402
+from gamecert.engine.run import native_shim  # noqa: E402
 from gamecert.engine.run.supervisor import _sv_native  # noqa: E402
 
 SOLVER = r"""

@@ -22,7 +22,6 @@ stops at a number of runs instead, so every process builds exactly the same chun
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence

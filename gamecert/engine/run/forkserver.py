@@ -204,6 +204,14 @@ class ForkServerClient:
         finally:
             self.test_pid, self.busy = None, False
 
+    def fork_floor(self, count: int = 200) -> float:
+        """Seconds per fork + wait of the server's own image, measured by the server (see
+        ``bench/candidate_throughput.py``)."""
+        if self.proc is None:
+            self._start()
+        self.sock.sendall(b"F%d" % count)
+        return float(self._readline(60.0))
+
     def run(self, make_fds, plain: bool = False) -> dict:
         """Run one test on the descriptors ``make_fds()`` returns (stdin, stdout; the caller
         closes them); ``plain``: as a judge runs the program (for a Python candidate ``python

@@ -6,11 +6,12 @@ files (``memfd_create``) filled with ``write``, SysV and POSIX shared memory, tm
 memory split over several processes each under the limit. The kernel's memory controller charges
 all of these to the cgroup of the process that made them, as isolate's boxes do.
 
-One cgroup per runner, made here (a neutral name: the candidate can read its cgroup path). Every
-test's process joins it first thing after its fork (it writes ``0`` to ``cgroup.procs`` through a
-descriptor the supervisor holds and the test closes before the candidate's code runs); the
-supervisor, the zygote's image and the native fork server stay outside, so their pages are never
-the test's. Per test the supervisor resets the peak, notes the usage left from earlier tests
+One cgroup per runner, made here (a neutral name: the candidate can read its cgroup path). A
+zygote's test process joins it first thing after its fork (it writes ``0`` to ``cgroup.procs``
+through a descriptor the supervisor holds and the test closes before the candidate's code runs);
+the native fork server joins it once, before its exec, so that every clone is born there; an
+exec'd test joins before its exec. The supervisor and the zygote's image stay outside, and the
+fork server's image was charged before it joined: their pages are never the test's. Per test the supervisor resets the peak, notes the usage left from earlier tests
 (page cache of files a test read first: reclaimable, never the next test's), and after the test
 reads the peak and the OOM kills: the test's memory is the peak over that base. The cgroup's
 hard limit is the problem's limit plus :data:`HEADROOM_MB`, so that the kernel stops a runaway,

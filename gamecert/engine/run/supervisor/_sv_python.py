@@ -26,9 +26,13 @@ import atexit
 import builtins
 import io
 import os
-import signal
 import sys
 import types
+
+import _signal
+
+#: the signals a fresh interpreter ignores (SIGPIPE, and SIGXFSZ where it exists)
+_IGNORED = tuple(getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name))
 
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
@@ -176,6 +180,7 @@ class PythonMode:
         sys.stderr = sys.__stderr__ = self._std_stream(2)
         os.dup2(log, 2)
         os.close(log)
+        _find_depth_fields()
         sys.argv = [self.path]
         sys.orig_argv = [sys.executable, self.path]
         sys.path[:] = [os.path.dirname(os.path.realpath(self.path)), *self.base_sys_path]
@@ -191,13 +196,34 @@ class PythonMode:
         """In a test's child, after its descriptors, limits and folder are set: become a
         program's fresh process and leave the server's frames (raises :class:`Launch`)."""
         procs._set_dumpable(self.prctl, True)  # the program's own process, as after an exec
-        signal.pthread_sigmask(signal.SIG_SETMASK, set())
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # what the interpreter installs
-        for name in ("SIGPIPE", "SIGXFSZ"):
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        # the C module's calls: signal.py's wrappers turn every number into an enum member,
+        # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # what the interpreter installs
+        for number in _IGNORED:
+            _signal.signal(number, _signal.SIG_IGN)
         sys.modules["__main__"] = self.main_module
         raise Launch(self.code, self.compile_error, self.main_module)
+
+
+#: the main thread's two recursion counters (see :func:`_align_depth`), found once in the server:
+#: a test's child is a fork of it, the same thread state at the same address (finding them anew
+#: in every child cost ~0.2 ms of ctypes work and copy-on-write faults per test)
+_DEPTH_FIELDS = None
+
+
+def _find_depth_fields() -> None:
+    global _DEPTH_FIELDS
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11):
+        return
+    try:
+        import ctypes
+
+        get = ctypes.pythonapi.PyThreadState_Get
+        get.restype = ctypes.c_void_p
+        _DEPTH_FIELDS = (ctypes.c_int * 2).from_address(get() + 32)
+    except (ImportError, AttributeError, OSError, ValueError):
+        _DEPTH_FIELDS = None
 
 
 def _align_depth() -> bool:
@@ -212,15 +238,8 @@ def _align_depth() -> bool:
     anything is written; False where it does not apply (another Python: a frame or two of
     difference, which a fault's plain-run confirmation settles).
     """
-    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11):
-        return False
-    try:
-        import ctypes
-
-        get = ctypes.pythonapi.PyThreadState_Get
-        get.restype = ctypes.c_void_p
-        fields = (ctypes.c_int * 2).from_address(get() + 32)
-    except (ImportError, AttributeError, OSError, ValueError):
+    fields = _DEPTH_FIELDS
+    if fields is None:
         return False
     limit = sys.getrecursionlimit()
     if fields[1] != limit or not 0 < fields[0] < limit:

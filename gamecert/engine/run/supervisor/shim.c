@@ -11,9 +11,8 @@
  *      environment block, so /proc/self/environ no longer shows it), makes itself non-dumpable
  *      (its test children can neither ptrace it nor read its memory), checks that it can keep
  *      the C library's thread id right in a raw clone, and sends the hello "GCFS1";
- *   2. per request (a byte 'f' with 3 descriptors, 'c' with 4, or 'g' with 5, passed as
- *      SCM_RIGHTS: the test's stdin, stdout, stderr, for 'c' and 'g' a folder to work in, for 'g'
- *      a cgroup's cgroup.procs, which the test's process joins first of all) it creates the test's
+ *   2. per request (a byte 'f' with 3 descriptors, or 'c' with 4, passed as SCM_RIGHTS: the
+ *      test's stdin, stdout, stderr, and for 'c' a folder to work in) it creates the test's
  *      process with clone(CLONE_PARENT): a child of the fork server's parent, which waits for it
  *      with wait4 and gets its status and resource usage; it answers "P<pid>" (or "E<errno>");
  *   3. at end of file on the socket it exits with status 0.
@@ -50,7 +49,7 @@
 #define GC_SETUP_FAILED 125          /* a test process that could not be set up */
 #define GC_TID_SCAN_BYTES 1024       /* how far into the thread descriptor to look for its tid */
 #define GC_MAX_TID_SLOTS 16
-#define GC_MAX_FDS 5
+#define GC_MAX_FDS 4
 
 extern char **environ;
 
@@ -225,9 +224,6 @@ static void gc_close_from(int first) {
 
 /* In the test's process, right after the clone: make it a fresh process, then return. */
 static void gc_become_test(const int *fds, int nfds) {
-    /* into the test's memory cgroup before any page is touched ("0": this process) */
-    if (nfds == 5 && write(fds[4], "0", 1) != 1)
-        gc_child_fail("joining the memory cgroup");
     pid_t tid = (pid_t)syscall(SYS_gettid);
     memcpy((char *)pthread_self() + gc_tid_offset, &tid, sizeof tid);
     if (getpid() != (pid_t)syscall(SYS_getpid))
@@ -237,7 +233,7 @@ static void gc_become_test(const int *fds, int nfds) {
     for (int i = 0; i < 3; i++)
         if (dup2(fds[i], i) < 0)
             gc_child_fail("dup2");
-    if (nfds >= 4 && fchdir(fds[3]) != 0)
+    if (nfds == 4 && fchdir(fds[3]) != 0)
         gc_child_fail("fchdir");
     gc_close_from(3);
     if (setsid() < 0)
@@ -288,7 +284,7 @@ static void gc_serve(void) {
                     close(fd);
             }
         }
-        int wanted = byte == 'f' ? 3 : byte == 'c' ? 4 : byte == 'g' ? 5 : -1;
+        int wanted = byte == 'f' ? 3 : byte == 'c' ? 4 : -1;
         if (wanted < 0 || nfds != wanted || (msg.msg_flags & MSG_CTRUNC)) {
             gc_close_fds(fds, nfds);
             gc_send_number('E', EINVAL);
