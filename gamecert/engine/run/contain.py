@@ -69,13 +69,14 @@ class Containment:
     def describe(self) -> str:
         """One line for the terminal, reports and certificates."""
         from gamecert.engine.run.cgroups import expected_accounting
+        from gamecert.engine.run.memcg import expected_line
 
         if not self.enabled:
             return f"NOT contained: {self.reason}"
         return (f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
                 "read-only system files; a size-capped box, emptied after every test, is the only writable "
                 "place; no network; the supervisor out of reach (not dumpable, PID 1); accounting: "
-                f"{expected_accounting(True)}")
+                f"{expected_accounting(True)}; {expected_line(True)}")
 
     def warning(self) -> str:
         """The line said on stderr when candidates are not contained ("" when they are).

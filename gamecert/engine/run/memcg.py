@@ -165,3 +165,12 @@ def line(cap: MemoryCap | None, contained: bool) -> str:
     if not contained:
         return "memory limited per process only"
     return "memory limited per process only (no usable memory controller here)"
+
+
+def expected_line(contained: bool) -> str:
+    """The :func:`line` a runner made now would say (without making a cgroup)."""
+    kind = available() if contained else None
+    if kind is None:
+        return line(None, contained)
+    return (f"memory of every process of the test, anonymous files, shared memory and tmpfs pages "
+            f"charged to a {kind} (MLE at the limit; the peak reset for every test)")
