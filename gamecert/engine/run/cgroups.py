@@ -79,14 +79,20 @@ class ProcessCap:
         if self._events is not None:
             os.close(self._events)
             self._events = None
-        for _ in range(100):
-            try:
-                os.rmdir(self.path)
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.01)
+        remove(self.path)
+
+
+def remove(path: str, tries: int = 200) -> None:
+    """Remove a cgroup of ours: it is empty once its processes are gone (the kernel may take a
+    moment to see them gone, so ``rmdir`` is retried every 10 ms)."""
+    for _ in range(tries):
+        try:
+            os.rmdir(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)
 
 
 def user_task_count() -> int:

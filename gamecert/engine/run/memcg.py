@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import time
 from dataclasses import dataclass, field
 
 V1_MEMORY = "/sys/fs/cgroup/memory"
@@ -65,14 +64,9 @@ class MemoryCap:
             except OSError:
                 pass
         self.fds = {}
-        for _ in range(200):
-            try:
-                os.rmdir(self.path)
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.01)
+        from gamecert.engine.run.cgroups import remove
+
+        remove(self.path)
 
 
 def _root() -> tuple[str, int] | None:
