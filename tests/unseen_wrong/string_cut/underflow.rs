@@ -1,4 +1,4 @@
-// kind: the piece right of a cut is length - k - 1 in usize: at the last cut of a run (k = length) it wraps below zero
+// kind: the piece right of a cut is length - k - 1 in usize: at the last cut of a run of 2 or more (k = length) it wraps below zero, reached only when no earlier cut of the run wins
 // expect: RE
 use std::io::*;
 
@@ -35,6 +35,10 @@ fn main() {
     if total == 0 { println!("Second"); return; }
     for r in &runs {
         let rest = total ^ g[r.1];
+        if r.1 == 1 {
+            if rest == 0 { println!("First\n{}", r.0); return; }
+            continue;
+        }
         for k in 1..=r.1 {
             let left = if k >= 2 { k - 2 } else { 0 };
             let right = r.1.wrapping_sub(k).wrapping_sub(1);
