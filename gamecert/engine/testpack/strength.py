@@ -213,19 +213,27 @@ def pick_time_tests(entry: Any, pool: Sequence[ts.Test], answers: Sequence[Any],
 
 
 def broken_rows(entry: Any, broken: dict[str, Any], tests: Sequence[ts.Test], answers: Sequence[Any],
-                bound: float = 10.0) -> dict[str, list[str]]:
-    """The project's broken solvers (``tests/broken/GAME.py``), in-process, on each test: their
-    answers formatted, read back and judged as a program's."""
+                bound: float = 2.0, kill_cap: int = 0, budget: float = 20.0) -> dict[str, list[str]]:
+    """The project's broken solvers (``tests/broken/GAME.py``), in-process, on each test,
+    smallest first: their answers formatted, read back and judged as a program's. A call over
+    ``bound`` seconds is ``-`` (not judged: in-process time says nothing of a judge's), and so is
+    every test after ``kill_cap`` kills (0: no cap) or after ``budget`` seconds of a solver."""
     from gamecert.engine.testpack.mutants import _alarm as m_alarm, _verdict
 
+    order = sorted(range(len(tests)), key=lambda k: tests[k].bytes)
     rows: dict[str, list[str]] = {}
     old = signal.signal(signal.SIGALRM, m_alarm)
     try:
         for name, b in sorted(broken.items()):
-            row = []
-            for t, a in zip(tests, answers):
-                found = _verdict(entry.game, t.instance, b.solve, a, bound)
-                row.append("OK" if found is None else found[0])
+            row = ["-"] * len(tests)
+            killed = 0
+            start = time.perf_counter()
+            for k in order:
+                if (kill_cap and killed >= kill_cap) or time.perf_counter() - start > budget:
+                    break
+                found = _verdict(entry.game, tests[k].instance, b.solve, answers[k], bound)
+                row[k] = "OK" if found is None else "-" if found[0] == "TLE" else found[0]
+                killed += row[k] not in ("OK", "-")
             rows[name] = row
     finally:
         signal.signal(signal.SIGALRM, old)

@@ -92,12 +92,7 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
     user = ts.user_programs(against)
     wrong, right = ts.project_programs(entry)
     wrong += user
-    pool = ts.build_pool(entry, knobs.per_family, knobs.per_space)
-    seen = {t.text for t in pool}
-    for t in strength.deciding_tests(entry) + strength.packed_smallest(entry, pool):
-        if t.text not in seen:
-            seen.add(t.text)
-            pool.append(t)
+    pool = full_pool(entry, knobs)
     say(f"pool: {len(pool)} planned inputs (samples, largest, families, deciding features, exhaustive spaces)")
     answers = ts.expected_texts(entry, pool)
     muts = mutants_mod.make_mutants(entry.solvers, knobs.max_mutants)
@@ -108,9 +103,9 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
         for i in r.kills:
             kills.setdefault(i, set()).add(m.name)
     broken = _broken(entry)
-    for name, row in strength.broken_rows(entry, broken, pool, answers).items():
+    for name, row in strength.broken_rows(entry, broken, pool, answers, kill_cap=ts.KILL_CAP, budget=knobs.mutant_budget).items():
         for i, v in enumerate(row):
-            if v != "OK":
+            if v not in ("OK", "-"):
                 kills.setdefault(i, set()).add(f"broken/{name}")
     ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
     ts.USAGE.clear()
@@ -161,6 +156,18 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
         t.expected_text = game.format_answer(a)
     _write_tests(out, tests, entry, code)
     return measure(entry, out, tests, test_answers, muts, wrong, right, knobs, say, pool=(pool, answers))
+
+
+def full_pool(entry: Any, knobs: Knobs) -> list[ts.Test]:
+    """The plan's inputs (:func:`.testset.build_pool`), then every deciding-feature family and the
+    smallest exhaustive inputs packed (:mod:`.strength`), de-duplicated by text."""
+    pool = ts.build_pool(entry, knobs.per_family, knobs.per_space)
+    seen = {t.text for t in pool}
+    for t in strength.deciding_tests(entry) + strength.packed_smallest(entry, pool):
+        if t.text not in seen:
+            seen.add(t.text)
+            pool.append(t)
+    return pool
 
 
 def _broken(entry: Any) -> dict[str, Any]:
@@ -313,7 +320,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     alive = [m for m in muts if not any(v not in ("OK", "-") for v in mutant_rows[m.name])]
     if alive:
         if pool is None:
-            pool_tests = ts.build_pool(entry, knobs.per_family, knobs.per_space)
+            pool_tests = full_pool(entry, knobs)
             pool = (pool_tests, ts.expected_texts(entry, pool_tests))
         say(f"{len(alive)} mutants pass every test; trying them on the {len(pool[0])} planned inputs")
         on_pool = ts.mutant_matrix(entry, alive, pool[0], pool[1], 1, knobs.mutant_budget)
