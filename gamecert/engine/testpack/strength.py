@@ -169,7 +169,8 @@ def slow_programs(wrong: Sequence[ts.Program]) -> list[ts.Program]:
     out = []
     for p in wrong:
         try:
-            head = "\n".join(open(p.spec, errors="replace").read(400).splitlines()[:3]).lower()
+            with open(p.spec, errors="replace") as f:
+                head = "\n".join(f.read(400).splitlines()[:3]).lower()
         except OSError:
             continue
         if any(w in head for w in ("expect: tle", "expect: mle", "slow", "exponential", "quadratic", "memory")):
