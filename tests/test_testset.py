@@ -12,7 +12,12 @@ What is checked:
 - the equivalent-mutant rule: a mutant no planned input kills is equivalent and left out of
   the score; one killed only by a planned input outside the package is a survivor;
 - the mutants: every operator kind is made; a known equivalent mutant is not killed;
-- usage errors are one line with exit 2.
+- usage errors are one line with exit 2;
+- strength (issue 26): the wrong programs of tests/unseen_wrong/ (never shown to the build) are
+  killed by the package as ``--check --against`` judges them (plain builds and runs, the
+  package's checker, no gamecert); the package holds its time tests with the reference's
+  measured time; kills.csv ends with the kill counts; the plain judge rejects a wrong program
+  and passes a right one; a right program without a 2x time margin is a fault.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from gamecert.kit.tokens import verdict_of
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
 #: small knobs: the package is built in seconds, not minutes
-KNOBS = tp.Knobs(max_tests=60, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
+KNOBS = tp.Knobs(max_tests=100, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
 _BUILT: dict[str, tuple[Path, tp.Outcome]] = {}
 
 
@@ -112,9 +117,11 @@ def test_package_judged_by_its_own_checker(name, packages):
     readme = (out / "README.md").read_text()
     assert "validator.py accepts every test: yes" in readme and "mutation score:" in readme
     header = (out / "kills.csv").read_text().splitlines()[0].split(",")
-    assert header[:3] == ["test", "origin", "bytes"] and len(header) == 3 + len(outcome.programs) + len(outcome.mutant_names)
+    assert header[:3] == ["test", "origin", "bytes"] and len(header) == (
+        3 + len(outcome.programs) + len(outcome.broken_rows) + len(outcome.mutant_names))
     # samples first
-    first = (out / "tests" / "01").read_text()
+    width = max(2, len(str(len(outcome.tests))))
+    first = (out / "tests" / f"{1:0{width}d}").read_text()
     assert first == game.samples[0][0]
     for t in (out / "tests").iterdir():
         if "." not in t.name:
@@ -296,14 +303,122 @@ def test_check_reads_a_hand_edited_package(packages, tmp_path):
     out, outcome = packages("word_game")
     copy = tmp_path / "pkg"
     shutil.copytree(out, copy)
-    (copy / "tests" / "01.a").write_text("Bob\n")  # ZADACHA: Alice wins
-    (copy / "tests" / "02").write_text("word\n")  # lowercase: not an input
-    (copy / "tests" / "03.a").unlink()
+    n1, n2, n3 = (f"{k:0{max(2, len(str(len(outcome.tests))))}d}" for k in (1, 2, 3))
+    (copy / "tests" / f"{n1}.a").write_text("Bob\n")  # ZADACHA: Alice wins
+    (copy / "tests" / n2).write_text("word\n")  # lowercase: not an input
+    (copy / "tests" / f"{n3}.a").unlink()
     tests, _, faults = tp.read_package(registry.get("word_game"), copy)
     assert len(tests) == len(outcome.tests) - 1
-    assert any(f.startswith("tests/01.a is not a right answer (WA") for f in faults)
-    assert any(f.startswith("tests/02: not a valid input") for f in faults)
-    assert "tests/03.a is missing" in faults
+    assert any(f.startswith(f"tests/{n1}.a is not a right answer (WA") for f in faults)
+    assert any(f.startswith(f"tests/{n2}: not a valid input") for f in faults)
+    assert f"tests/{n3}.a is missing" in faults
     run = subprocess.run([sys.executable, "-m", "gamecert", "tests", "word_game", "--check", str(tmp_path / "nothing")],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "no tests/ folder" in run.stderr
+
+
+UNSEEN = ROOT / "tests" / "unseen_wrong"
+
+
+def _unseen_killed(name: str, out: Path) -> dict[str, str]:
+    """``gamecert tests NAME --check OUT --against tests/unseen_wrong/NAME``: the matrix line of
+    each unseen program."""
+    run = subprocess.run([sys.executable, "-m", "gamecert", "tests", name, "--check", str(out), "--against",
+                          str(UNSEEN / name), "--max-mutants", "0"], capture_output=True, text=True, timeout=3600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    files = {p.name for p in (UNSEEN / name).iterdir()}
+    return {line.split()[0]: line for line in run.stdout.splitlines() if line.split() and line.split()[0] in files}
+
+
+def _assert_unseen_killed(name: str, packages) -> None:
+    out, _ = packages(name)
+    rows = _unseen_killed(name, out)
+    assert set(rows) == {p.name for p in (UNSEEN / name).iterdir()}
+    survivors = [n for n, line in rows.items() if "SURVIVES" in line]
+    assert not survivors, [rows[n] for n in survivors]
+
+
+@pytest.mark.slow
+def test_package_kills_unseen_wrong_programs_word_game(packages):
+    """The word_game package, built without them, kills every program in tests/unseen_wrong/word_game
+    (C, Python, Java) as a judge runs them."""
+    _assert_unseen_killed("word_game", packages)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", ["string_cut", "digit_game", "stones_once"])
+def test_package_kills_unseen_wrong_programs(name, packages):
+    """The other contest games' packages kill their unseen wrong programs (C, C++, Python, Java,
+    Rust): minutes each (the packages are built here)."""
+    _assert_unseen_killed(name, packages)
+
+
+@pytest.mark.slow
+def test_package_states_its_strength_and_time_tests(packages):
+    """word_game's package: a time test kept for the slow memo_by_letter program, with the
+    reference's measured time in the README; kills.csv's last row counts each column's kills,
+    and they agree with the rows above it; the strength line says nothing is missed."""
+    import csv
+
+    out, outcome = packages("word_game")
+    readme = (out / "README.md").read_text()
+    section = readme.split("## Time and memory tests", 1)[1].split("## Proof", 1)[0]
+    assert "reference examples/correct" in section and "memo_by_letter" in section
+    assert "caught by the plan or certify but not by this package: 0" in readme
+    rows = list(csv.reader((out / "kills.csv").read_text().splitlines()))
+    header, body, last = rows[0], rows[1:-1], rows[-1]
+    assert last[0] == "killed" and len(body) == len(outcome.tests)
+    for col in range(3, len(header)):
+        assert int(last[col]) == sum(r[col] not in ("OK", "-") for r in body), header[col]
+    assert any(h.startswith("broken/") for h in header)
+    assert all(int(last[header.index(f"broken/{n}")]) > 0 for n in outcome.broken_rows)
+
+
+def test_plain_judge_rejects_wrong_and_passes_right(tmp_path):
+    """The judge without gamecert: word_game's samples and a few words, a right C program passes
+    all, the C program of the same idea but wrong (tests/programs/c) gets WA, a Python one that
+    sleeps past the CPU limit... (it burns CPU) gets TLE."""
+    from gamecert.engine.testpack import plainjudge
+
+    entry = registry.get("word_game")
+    words = ["ZADACHA", "WORD", "AAA", "AB"]
+    tests = [ts.Test(w, w + "\n", "t", "t", expected_text=entry.game.format_answer(entry.game.oracle(w))) for w in words]
+    tp._write_tests(tmp_path, tests, entry, entry.game.standalone_code)
+    ok = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_right.c", 2.0, 256)
+    bad = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_wrong.c", 2.0, 256)
+    assert ok == ["OK"] * 4 and "WA" in bad
+    slow = plainjudge.judge(tmp_path, ROOT / "tests" / "slow_right" / "word_game" / "burn.py", 1.0, 256, stop_at_first=True)
+    assert slow[0] == "TLE" and slow[1:] == ["-"] * 3
+
+
+def test_right_program_without_2x_margin_is_a_fault(tmp_path):
+    """A right program using 1.2 s of word_game's 2 s (tests/slow_right/word_game/burn.py) passes
+    every test but is a fault of the package (no 2x margin); examples/correct is not."""
+    entry = registry.get("word_game")
+    pool = ts.build_pool(entry, 1, 1)[:2]
+    answers = ts.expected_texts(entry, pool)
+    tp._write_tests(tmp_path, pool, entry, entry.game.standalone_code)
+    right = [ts.Program("examples/correct", str(ROOT / "examples" / "word_game" / "correct.py"), "right"),
+             ts.Program("burn", str(ROOT / "tests" / "slow_right" / "word_game" / "burn.py"), "right")]
+    ts._RUNS.clear()
+    outcome = tp.measure(entry, tmp_path, pool, answers, [], [], right, KNOBS, lambda s: None, write=False)
+    margin = [f for f in outcome.faults if "no 2x margin" in f]
+    assert len(margin) == 1 and margin[0].startswith("the right program burn "), outcome.faults
+    assert all(v == "OK" for v in outcome.program_rows["burn"])
+
+
+def test_choose_keeps_the_must_haves_and_the_limit():
+    """The choice: never more than max_tests; the samples, the largest inputs, one per family and
+    the time tests always; below them a clear error."""
+    from gamecert.engine.testpack import strength
+
+    entry = registry.get("word_game")
+    pool = ts.build_pool(entry, 4, 20) + strength.deciding_tests(entry)
+    kills = {len(pool) - 2: {"a mutant only this input kills"}}
+    chosen = strength.choose(entry, pool, kills, {len(pool) - 1: "a slow program"}, 30)
+    assert len(chosen) == 30 and len(set(chosen)) == 30
+    roles = [pool[k].role for k in chosen]
+    assert sum(r == "sample" for r in roles) == 2 and len(pool) - 1 in chosen
+    assert any(r == "deciding feature" for r in roles) and pool[len(pool) - 2].role.startswith("kills")
+    with pytest.raises(ts.PackageError, match="--max-tests 3 is below"):
+        strength.choose(entry, pool, kills, {}, 3)

@@ -19,7 +19,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("game")
     where = t.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", default=None, metavar="DIR", help="write the package here (replaced if it exists)")
-    where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix")
+    where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix; --against programs are judged as a judge "
+                            "does (plain builds and runs, the package's checker.py, no gamecert)")
     t.add_argument("--against", nargs="+", default=[], metavar="FILE|DIR",
                    help="more wrong programs (sources in any language gamecert compiles, or folders of them)")
     t.add_argument("--max-tests", type=int, default=100, metavar="N", help="at most N tests (default 100)")
@@ -81,7 +82,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
 
 def _matrix(o: object) -> str:
-    from gamecert.engine.testpack.testpack import mutation_score
+    from gamecert.engine.testpack.testpack import mutation_score, strength_line
 
     lines = []
     width = max([len(p.name) for p in o.programs] + [8])
@@ -96,5 +97,9 @@ def _matrix(o: object) -> str:
                  f"{len(o.equivalent)} equivalent, {len(o.undecided)} undecided, of {len(o.mutant_names)}")
     wrong = [p for p in o.programs if p.kind != "right"]
     lines.append(f"wrong programs killed: {len(wrong) - len(o.survivors)}/{len(wrong)}")
+    for name, row in sorted(o.broken_rows.items()):
+        if all(v in ("OK", "-") for v in row):
+            lines.append(f"broken solver {name}: SURVIVES")
+    lines.append(f"strength: {strength_line(o)}")
     lines.extend(f"FAULT: {f}" for f in o.faults)
     return "\n".join(lines)

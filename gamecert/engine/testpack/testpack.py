@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack import plainjudge, strength
 from gamecert.engine.testpack import testset as ts
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.errors import GamecertError
@@ -52,6 +53,12 @@ class Outcome:
     right_rows: dict[str, list[str]]
     faults: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: the project's broken solvers (tests/broken/GAME.py), in-process: verdict per test
+    broken_rows: dict[str, list[str]] = field(default_factory=dict)
+    #: mutants a planned input kills that no test of the package kills
+    pool_killed: list[str] = field(default_factory=list)
+    #: (right program, test index) -> (CPU seconds, peak MB) as the runner measured them
+    usage: dict[tuple[str, int], tuple[float, float]] = field(default_factory=dict)
 
     def killed(self, name: str, rows: dict[str, list[str]]) -> list[int]:
         return [k for k, v in enumerate(rows[name]) if v not in ("OK", "-")]
@@ -85,8 +92,8 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
     user = ts.user_programs(against)
     wrong, right = ts.project_programs(entry)
     wrong += user
-    pool = ts.build_pool(entry, knobs.per_family, knobs.per_space)
-    say(f"pool: {len(pool)} planned inputs (samples, largest, families, exhaustive spaces)")
+    pool = full_pool(entry, knobs)
+    say(f"pool: {len(pool)} planned inputs (samples, largest, families, deciding features, exhaustive spaces)")
     answers = ts.expected_texts(entry, pool)
     muts = mutants_mod.make_mutants(entry.solvers, knobs.max_mutants)
     say(f"mutants: {len(muts)} of {', '.join(sorted(entry.solvers))}; judging them on the pool in-process")
@@ -95,42 +102,41 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
     for m, r in zip(muts, results):
         for i in r.kills:
             kills.setdefault(i, set()).add(m.name)
-    sizes = {k: t.bytes for k, t in enumerate(pool)}
-
-    def best(indices: list[int]) -> int:
-        return max(indices, key=lambda k: (len(kills.get(k, ())), -sizes[k], -k))
-
-    chosen = [k for k, t in enumerate(pool) if t.group in ("samples", "largest")]
-    groups: dict[str, list[int]] = {}
-    for k, t in enumerate(pool):
-        if t.group.startswith("family:"):
-            groups.setdefault(t.group, []).append(k)
-    chosen += [best(ix) for ix in groups.values()]
-    if len(chosen) > knobs.max_tests:
-        raise ts.PackageError(f"--max-tests {knobs.max_tests} is below the {len(chosen)} tests every package holds "
-                              "(the samples, the largest inputs and one test per family)")
-    keep = set(chosen)
-    covered = set().union(*(kills.get(k, set()) for k in chosen))
-    rest = sorted((k for k in range(len(pool)) if k not in keep), key=lambda k: (sizes[k], k))
-    chosen += ts.greedy_cover(rest, kills, sizes, covered, knobs.max_tests - len(chosen))
+    broken = _broken(entry)
+    for name, row in strength.broken_rows(entry, broken, pool, answers, kill_cap=ts.KILL_CAP, budget=knobs.mutant_budget).items():
+        for i, v in enumerate(row):
+            if v not in ("OK", "-"):
+                kills.setdefault(i, set()).add(f"broken/{name}")
+    ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
+    ts.USAGE.clear()
+    time_idx, time_roles = strength.pick_time_tests(entry, pool, answers, strength.slow_programs(wrong), right, say)
+    chosen = strength.choose(entry, pool, kills, time_roles, knobs.max_tests)
     tests = [pool[k] for k in chosen]
     test_answers = [answers[k] for k in chosen]
-    say(f"chosen: {len(tests)} tests for the mutants; running the wrong programs on them")
-    # wrong programs: on the chosen tests, then a search for one that is not killed
-    ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
+    say(f"chosen: {len(tests)} tests; running the wrong programs on them")
+    # wrong programs: on the chosen tests, then a search for one that is not killed; an input
+    # found takes the place of the last test taken only to fill the package
     by_search: set[int] = set()
     rows, _ = ts.runs_matrix(entry, wrong, tests, test_answers, on_program=lambda p: say(f"  running {p.name}"))
+    fillers = ("worst case", "deciding feature", "smallest exhaustive", "coverage")
     for prog in wrong:
         if any(v not in ("OK", "-") for v in rows[prog.name]):
             continue
-        if len(tests) >= knobs.max_tests:
-            break
         say(f"  {prog.name} passes every chosen test; looking for an input that kills it")
         found = ts.search_kill(entry, prog, pool, answers, knobs.search_seconds)
-        if found is not None:
-            tests.append(found[0])
-            test_answers.append(found[1])
-            by_search.add(len(tests) - 1)
+        if found is None:
+            continue
+        if len(tests) >= knobs.max_tests:
+            drop = next((k for k in range(len(tests) - 1, -1, -1) if tests[k].role in fillers), None)
+            if drop is None:
+                say(f"  no room for the input that kills {prog.name} (--max-tests {knobs.max_tests})")
+                continue
+            del tests[drop], test_answers[drop]
+            by_search = {k - (k > drop) for k in by_search}
+        found[0].role = f"kills {prog.name}"
+        tests.append(found[0])
+        test_answers.append(found[1])
+        by_search.add(len(tests) - 1)
     # only the small exhaustive tests the set cover chose are packed (a wrong program's killing
     # input stays as it was found: a batch may hide it, as a t = 1 path shows)
     packed = ts.pack(entry, tests, {k for k, t in enumerate(tests) if t.group != "exhaustive" or k in by_search})
@@ -150,6 +156,40 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
         t.expected_text = game.format_answer(a)
     _write_tests(out, tests, entry, code)
     return measure(entry, out, tests, test_answers, muts, wrong, right, knobs, say, pool=(pool, answers))
+
+
+def full_pool(entry: Any, knobs: Knobs) -> list[ts.Test]:
+    """The plan's inputs (:func:`.testset.build_pool`), then every deciding-feature family and the
+    smallest exhaustive inputs packed (:mod:`.strength`), de-duplicated by text."""
+    pool = ts.build_pool(entry, knobs.per_family, knobs.per_space)
+    seen = {t.text for t in pool}
+    for t in strength.deciding_tests(entry) + strength.packed_smallest(entry, pool):
+        if t.text not in seen:
+            seen.add(t.text)
+            pool.append(t)
+    return pool
+
+
+def _broken(entry: Any) -> dict[str, Any]:
+    """The game's broken solvers (``tests/broken/GAME.py``), none where it keeps none."""
+    from gamecert.engine import registry
+
+    try:
+        return dict(registry.broken_solvers(entry.name))
+    except GamecertError:
+        pass
+    source, _ = registry._source_of(entry.name)  # noqa: SLF001 - the project's tests/ needs its root on the path
+    if source.kind != "project" or not (Path(source.where) / "tests" / "broken").is_dir():
+        return {}
+    import sys
+
+    sys.path.insert(0, str(source.where))
+    try:
+        return dict(registry.broken_solvers(entry.name))
+    except GamecertError:
+        return {}
+    finally:
+        sys.path.remove(str(source.where))
 
 
 def _mutant_kills(entry: Any, muts: Sequence[Any], tests: Sequence[ts.Test], answers: Sequence[Any], knobs: Knobs) -> dict[str, int]:
@@ -214,16 +254,18 @@ def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: C
     wrong, right = ts.project_programs(entry)
     wrong += ts.user_programs(against)
     muts = mutants_mod.make_mutants(entry.solvers, knobs.max_mutants)
-    outcome = measure(entry, folder, tests, answers, muts, wrong, right, knobs, say, write=False)
+    outcome = measure(entry, folder, tests, answers, muts, wrong, right, knobs, say, write=False, plain_users=True)
     outcome.faults[:0] = faults
     return outcome
 
 
 def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], muts: Sequence[Any],
             wrong: list[ts.Program], right: list[ts.Program], knobs: Knobs, say: Callable[[str], None],
-            write: bool = True, pool: tuple[list[ts.Test], list[Any]] | None = None) -> Outcome:
-    """The final matrix: mutants in-process, programs through the runner, the package's own
-    validator and checker on every test and every output judged."""
+            write: bool = True, pool: tuple[list[ts.Test], list[Any]] | None = None, plain_users: bool = False) -> Outcome:
+    """The final matrix: mutants and broken solvers in-process, programs through the runner
+    (``--against`` programs judged as a judge does, by :mod:`.plainjudge`, where
+    ``plain_users``), the package's own validator and checker on every test and every output
+    judged, and every right program's CPU time against half the limit."""
     faults: list[str] = []
     validate = _load(out / "validator.py", "validate")
     checker = _load(out / "checker.py", "check")
@@ -240,8 +282,25 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         if not r.complete and not r.kills:
             mutant_rows[m.name] = ["-"] * len(tests)
     say(f"final: {len(wrong)} wrong and {len(right)} right programs through the runner")
-    program_rows, disagree = ts.runs_matrix(entry, wrong + right, tests, answers, checker,
+    plain = [p for p in wrong if p.kind == "user"] if plain_users else []
+    through_runner = [p for p in wrong + right if p not in plain]
+    program_rows, disagree = ts.runs_matrix(entry, through_runner, tests, answers, checker,
                                             on_program=lambda p: say(f"  running {p.name}"))
+    for p in plain:
+        say(f"  judging {p.name} as a judge does (plain build and run, checker.py)")
+        try:
+            program_rows[p.name] = plainjudge.judge(out, Path(p.spec), entry.game.time_limit, entry.game.memory_limit_mb)
+        except plainjudge.JudgeError as exc:
+            faults.append(str(exc))
+            program_rows[p.name] = ["-"] * len(tests)
+    limit = entry.game.time_limit
+    for p in right:
+        slow = [(k + 1, ts.USAGE[p.spec, t.text][0]) for k, t in enumerate(tests)
+                if (p.spec, t.text) in ts.USAGE and ts.USAGE[p.spec, t.text][0] > limit / 2]
+        if slow:
+            faults.append(f"the right program {p.name} uses more than half the {limit:g} s limit (no 2x margin) on "
+                          + ", ".join(f"test {k:02d} ({cpu:.2f} s)" for k, cpu in slow))
+    broken_rows = strength.broken_rows(entry, _broken(entry), tests, answers)
     faults += [f"checker.py disagrees with gamecert's judge ({d}): a mistake in the game's standalone_code" for d in disagree]
     for p in right:
         bad = [k + 1 for k, v in enumerate(program_rows[p.name]) if v != "OK"]
@@ -261,7 +320,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     alive = [m for m in muts if not any(v not in ("OK", "-") for v in mutant_rows[m.name])]
     if alive:
         if pool is None:
-            pool_tests = ts.build_pool(entry, knobs.per_family, knobs.per_space)
+            pool_tests = full_pool(entry, knobs)
             pool = (pool_tests, ts.expected_texts(entry, pool_tests))
         say(f"{len(alive)} mutants pass every test; trying them on the {len(pool[0])} planned inputs")
         on_pool = ts.mutant_matrix(entry, alive, pool[0], pool[1], 1, knobs.mutant_budget)
@@ -278,10 +337,16 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
             undecided.append(m.name)
     for p in wrong:
         if not any(v not in ("OK", "-") for v in program_rows[p.name]):
-            survivors[p.name] = "no planned input kills it (the chosen tests, then the families and the pool " \
-                                f"searched for {knobs.search_seconds:g} s)"
+            caught = _certify_catches(entry, p, say)
+            survivors[p.name] = ("passes every test; " + {True: "`gamecert certify --profile quick` catches it",
+                                                          False: "`gamecert certify --profile quick` does not catch it",
+                                                          None: "`gamecert certify` could not be run on it"}[caught])
     outcome = Outcome(tests, [m.name for m in muts], mutant_rows, equivalent, undecided, survivors, wrong + right,
                       program_rows, right_rows, faults)
+    outcome.broken_rows = broken_rows
+    outcome.pool_killed = sorted(pool_killers)
+    outcome.usage = {(p.name, k): ts.USAGE[p.spec, t.text] for p in right for k, t in enumerate(tests)
+                     if (p.spec, t.text) in ts.USAGE}
     outcome.notes.extend(f"{n}: {why}" for n, why in pool_killers.items())
     if write:
         (out / "kills.csv").write_text(kills_csv(outcome))
@@ -290,14 +355,36 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
 
 
 def kills_csv(o: Outcome) -> str:
+    """Tests x programs (wrong, right, broken solvers, mutants), then a last row ``killed``: for
+    each column the number of tests that kill it, and in its origin cell the totals."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    names = [p.name for p in o.programs] + o.mutant_names
+    programs = [p.name for p in o.programs]
+    broken = sorted(o.broken_rows)
+    names = programs + [f"broken/{n}" for n in broken] + o.mutant_names
     w.writerow(["test", "origin", "bytes", *names])
     for k, t in enumerate(o.tests):
-        cells = [o.program_rows[n][k] for n in (p.name for p in o.programs)] + [o.mutant_rows[n][k] for n in o.mutant_names]
+        cells = ([o.program_rows[n][k] for n in programs] + [o.broken_rows[n][k] for n in broken]
+                 + [o.mutant_rows[n][k] for n in o.mutant_names])
         w.writerow([f"{k + 1:02d}", t.origin, t.bytes, *cells])
+    rows = [o.program_rows[n] for n in programs] + [o.broken_rows[n] for n in broken] + [o.mutant_rows[n] for n in o.mutant_names]
+    w.writerow(["killed", strength_line(o), "", *[sum(v not in ("OK", "-") for v in r) for r in rows]])
     return buf.getvalue()
+
+
+def strength_counts(o: Outcome) -> dict[str, tuple[int, int]]:
+    """(killed, of) for the wrong programs, the broken solvers and the non-equivalent mutants."""
+    wrong = [p for p in o.programs if p.kind != "right"]
+    broken_killed = sum(1 for r in o.broken_rows.values() if any(v not in ("OK", "-") for v in r))
+    return {"wrong programs": (len(wrong) - len(o.survivors), len(wrong)),
+            "broken solvers": (broken_killed, len(o.broken_rows)), "mutants": mutation_score(o)}
+
+
+def strength_line(o: Outcome) -> str:
+    c = strength_counts(o)
+    missed = len(o.pool_killed) + len(o.survivors) + c["broken solvers"][1] - c["broken solvers"][0]
+    return ("; ".join(f"{name} killed {k}/{n}" for name, (k, n) in c.items())
+            + f"; caught by the plan or certify but not by this package: {missed}")
 
 
 def mutation_score(o: Outcome) -> tuple[int, int]:
@@ -318,8 +405,10 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     for k, t in enumerate(o.tests):
         progs = [p.name for p in wrong if o.program_rows[p.name][k] not in ("OK", "-")]
         mk = sum(1 for n in o.mutant_names if o.mutant_rows[n][k] not in ("OK", "-"))
-        lines.append(f"- `{k + 1:02d}` {t.origin}; size {game.size(t.instance)}, {t.bytes} bytes; kills "
-                     f"{mk} mutants" + (f" and {', '.join(progs)}" if progs else ""))
+        bk = [n for n, r in o.broken_rows.items() if r[k] not in ("OK", "-")]
+        lines.append(f"- `{k + 1:02d}` {t.origin}" + (f" [{t.role}]" if t.role else "")
+                     + f"; size {game.size(t.instance)}, {t.bytes} bytes; kills {mk} mutants, {len(bk)} broken solvers"
+                     + (f" and {', '.join(progs)}" if progs else ""))
     lines += ["", "## Totals", "",
               f"- tests: {len(o.tests)}, {sum(t.bytes for t in o.tests):,} bytes of input",
               f"- mutation score: {killed} / {non_eq} non-equivalent mutants killed"
@@ -328,6 +417,25 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
               f"{len(o.undecided)} undecided: stopped by their time budget or hung)",
               f"- wrong programs killed: {len(wrong) - len(o.survivors)} / {len(wrong)} (run through gamecert's runner "
               "with the problem's limits)"]
+    c = strength_counts(o)
+    lines += [f"- broken solvers killed (tests/broken/{entry.name}.py, in-process): {c['broken solvers'][0]} / "
+              f"{c['broken solvers'][1]}",
+              f"- strength: {strength_line(o)} (mutants: a planned input kills them; wrong programs: "
+              "`gamecert certify` was run on each survivor, see below)"]
+    lines += ["", "## Time and memory tests", "",
+              "Kept because a slow or memory-hungry program (a slow wrong program the project keeps, a right "
+              "program, a registered solver) used the most time or memory on them among the largest and "
+              "worst-case inputs. CPU time as gamecert's runner measured it on this machine (noisy under load):", ""]
+    ref = next((p.name for p in right if p.name == "examples/correct"), right[0].name if right else None)
+    timed = [k for k, t in enumerate(o.tests) if "time/memory" in t.role]
+    for k in timed:
+        cpu = {p.name: o.usage[p.name, k] for p in right if (p.name, k) in o.usage}
+        slowest = max(cpu, key=lambda n: cpu[n][0]) if cpu else None
+        lines.append(f"- `{k + 1:02d}`: " + (f"reference {ref} {cpu[ref][0]:.2f} s, {cpu[ref][1]:.0f} MB; " if ref in cpu else "")
+                     + (f"slowest right program {slowest} {cpu[slowest][0]:.2f} s (limit {game.time_limit:g} s)"
+                        if slowest else "not timed") + f"; {t_role(o.tests[k])}")
+    if not timed:
+        lines.append("- none")
     lines += ["", "## Proof", ""]
     for p in right:
         ok = all(v == "OK" for v in o.program_rows[p.name])
@@ -359,6 +467,26 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     lines += [f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in survivors] or ["- none"]
     lines += ["", *[f"- {note}" for note in o.notes]] if o.notes else []
     return "\n".join(lines) + "\n"
+
+
+def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None]) -> bool | None:
+    """Whether ``gamecert certify --profile quick`` finds a fault in ``program`` (run on a
+    survivor only: a package should kill what certify catches)."""
+    import subprocess
+    import sys
+
+    say(f"  {program.name} passes every test: certifying it (quick profile) to see whether certify catches it")
+    with tempfile.TemporaryDirectory(prefix="gamecert-tests-certify-") as tmp:
+        try:
+            done = subprocess.run([sys.executable, "-m", "gamecert", "certify", entry.name, program.spec, "--profile",
+                                   "quick", "--report-dir", tmp], capture_output=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            return None
+    return {0: False, 1: True}.get(done.returncode)
+
+
+def t_role(t: ts.Test) -> str:
+    return t.role.split("time/memory: ", 1)[-1]
 
 
 def atomic_out(out: Path) -> Path:

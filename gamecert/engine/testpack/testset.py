@@ -36,6 +36,8 @@ from gamecert.kit.tokens import verdict_of
 KILL_CAP = 6
 #: (program, input text) -> (verdict, why, stdout) of runs made during one build (each run once)
 _RUNS: dict[tuple[str, str], tuple[str, str, str]] = {}
+#: (program, input text) -> (CPU seconds, peak memory MB) of those runs, as the runner measured them
+USAGE: dict[tuple[str, str], tuple[float, float]] = {}
 #: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
 TLE_CAP = 3
 
@@ -56,6 +58,7 @@ class Test:
     group: str  # "samples", "largest", "family:NAME", "exhaustive", "packed"
     expected_text: str = ""
     parts: list[int] = field(default_factory=list)  # pool indices a packed test holds
+    role: str = ""  # why the package holds it: "sample", "kills", "time: ...", "deciding", ...
 
     @property
     def bytes(self) -> int:
@@ -194,7 +197,28 @@ def project_programs(entry: Any) -> tuple[list[Program], list[Program]]:
     for prog in wrong_programs:
         if "examples" in prog.spec:
             prog.name = f"examples/{Path(prog.spec).stem}"
-    return wrong_programs, [Program(f"examples/{p.stem}", str(p), "right") for p in right]
+    right_programs = [Program(f"examples/{p.stem}", str(p), "right") for p in right]
+    # tests/programs/LANG/: one right and one wrong program of a game in each language (a
+    # language whose compiler is not installed is left out)
+    for p in sorted((root / "tests" / "programs").glob(f"*/{entry.name}_*")):
+        if not _toolchain_present(p):
+            continue
+        if p.stem.endswith("_right"):
+            right_programs.append(Program(f"programs/{p.parent.name}/{p.name}", str(p), "right"))
+        elif p.stem.endswith("_wrong"):
+            wrong_programs.append(Program(f"programs/{p.parent.name}/{p.name}", str(p), "project", what(p)))
+    return wrong_programs, right_programs
+
+
+def _toolchain_present(path: Path) -> bool:
+    import shutil
+
+    from gamecert.engine.run import toolchains
+
+    lang = toolchains.language_of(path)
+    if lang is None:
+        return False
+    return lang == "python" or shutil.which(toolchains.LANGUAGES[lang].compiler) is not None
 
 
 def user_programs(paths: Sequence[str]) -> list[Program]:
@@ -216,9 +240,12 @@ def user_programs(paths: Sequence[str]) -> list[Program]:
     return out
 
 
-def run_verdict(entry: Any, runner: Any, test: Test, expected: Any) -> tuple[str, str, str]:
-    """(verdict, why, stdout) of one run, judged as gamecert judges a candidate."""
+def run_verdict(entry: Any, runner: Any, test: Test, expected: Any, usage: list[float] | None = None) -> tuple[str, str, str]:
+    """(verdict, why, stdout) of one run, judged as gamecert judges a candidate; ``usage`` gets
+    the run's CPU seconds and peak memory (MB)."""
     result = runner.run(test.text)
+    if usage is not None:
+        usage[:] = [float(getattr(result, "cpu_s", 0.0) or 0.0), float(getattr(result, "max_rss_mb", 0.0) or 0.0)]
     if result.status != "ok":
         return result.status.upper(), result.describe(), ""
     game = entry.game
@@ -394,7 +421,10 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                     continue
                 key = (program.spec, t.text)
                 if key not in cache:
-                    cache[key] = run_verdict(entry, runner, t, a)
+                    used: list[float] = []
+                    cache[key] = run_verdict(entry, runner, t, a, used)
+                    if used:
+                        USAGE[key] = (used[0], used[1])
                 verdict, _, stdout = cache[key]
                 tles += verdict == "TLE"
                 row.append(verdict)
