@@ -7,6 +7,7 @@ decides TLE; wall-clock stops and near-limit TLEs are re-run in a fresh process.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import textwrap
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.limits import Limits, cpu_over
 from gamecert.engine.run.sandbox import Candidate, open_runner
 
 HERE = Path(__file__).resolve().parent
@@ -181,8 +182,21 @@ def test_busy_loop_tle_names_cpu_time_in_milliseconds(tmp_path: Path) -> None:
     with open_runner(candidate, Limits(time_s=0.001)) as runner:
         result = runner.run("\n")
     assert result.status == "tle", result.describe()
-    assert result.detail == f"CPU time {result.cpu_s:.3f} s > limit 0.001 s"
-    assert result.cpu_s > 0.001 and "0.000 s >" not in result.detail
+    shown = re.fullmatch(r"CPU time ([0-9.]+) s > limit 0\.001 s", result.detail)
+    if shown is not None:  # the figure shown is literally over the limit (never "0.001 s > limit 0.001 s")
+        assert float(shown.group(1)) > 0.001 and result.cpu_s > 0.001, result.detail
+    else:  # the watch stopped it, and the CPU time charged at the end is not over: said so
+        assert result.detail.startswith("stopped at the CPU-time limit of 0.001 s"), result.detail
+    assert "0.000 s >" not in result.detail
+
+
+def test_a_tle_line_is_literally_true_at_any_rounding() -> None:
+    """Issue 27: a test stopped with 1.989 s charged once reaped read "CPU time 1.989 s > limit 2 s"."""
+    assert cpu_over(1.989, 2.0, True) == ("stopped at the CPU-time limit of 2 s (the watch read more); "
+                                          "1.989 s charged once all its processes were reaped")
+    for cpu in (2.0001, 2.0004, 2.00049, 2.3, 2.0000001):
+        shown = re.fullmatch(r"CPU time ([0-9.]+) s > limit 2 s", cpu_over(cpu, 2.0, True))
+        assert shown is not None and float(shown.group(1)) > 2.0, cpu_over(cpu, 2.0, True)
 
 
 def test_sleeping_program_is_idle_tle_after_a_rerun(tmp_path: Path) -> None:

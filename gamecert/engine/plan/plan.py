@@ -31,7 +31,7 @@ from typing import Any
 from gamecert.engine import gamecode
 from gamecert.engine.plan.draws import derive_seed, draw_examples
 from gamecert.engine.plan.profiles import Profile
-from gamecert.errors import GamecertError, InputError
+from gamecert.errors import GameError, GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
 
@@ -63,6 +63,13 @@ EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
 #: inputs counted per space to order the sweep below a fault, cheapest space first
 BELOW_COUNT_CAP = 20_000
+#: an exhaustive space is the game's own enumeration: of each size, the first and the last input
+#: and one in this many between are checked with the game's ``parse_input`` (every input is still
+#: formatted, checked to be text and run; random and family inputs are checked one by one)
+CHECK_EVERY = 64
+#: inputs of an exhaustive space listed per bounded section of game code (a hang or an
+#: exception in the game's enumeration or ``format_input`` is still stopped and named)
+LIST_STEP = 256
 #: how long a failure may be shrunk, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
 
@@ -198,8 +205,10 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     ``phases`` keeps only the phases named (samples always run).
 
     The samples are checked against the oracle (and, with ``sample_solvers``, every fast solver
-    of ``entry``) first, and every input the game produces is checked with its ``parse_input``
-    as it is cut into chunks (:mod:`gamecert.engine.gamecode`): a mistake there is a
+    of ``entry``) first, and every family, random and largest input the game produces is
+    checked with its ``parse_input`` as it is cut into chunks (:mod:`gamecert.engine.gamecode`);
+    of an exhaustive space, the game's own enumeration, the first and last input of every size
+    and one in :data:`CHECK_EVERY` between (:func:`space_inputs`). A mistake there is a
     :class:`~gamecert.errors.GameError`, never a candidate's fault.
     """
     if phases is not None:
@@ -335,8 +344,7 @@ def size_group(game: Game, sp: Any, size: int, chunk_runs: int = CHUNK_RUNS,
 
     def singles() -> Iterator[tuple[Any, str]]:
         seen: set[str] = set()
-        for inst in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size)):
-            text = gamecode.check_input(game, inst, where)
+        for inst, text in space_inputs(game, sp.instances(size), where):
             if text in seen:
                 continue
             seen.add(text)
@@ -363,6 +371,43 @@ def size_group(game: Game, sp: Any, size: int, chunk_runs: int = CHUNK_RUNS,
     return Group("exhaustive", key, f"every input of size {size} in {sp.name}", size=size, spaces=(sp.name,),
                  space_counts=((sp.name, n),), runs=runs,
                  lazy=lambda: _cut_pairs(game, "exhaustive", key, packed(), per_chunk, size=size))
+
+
+def space_inputs(game: Game, instances: Iterable[Any], where: str, every: int = CHECK_EVERY,
+                 step: int = LIST_STEP) -> Iterator[tuple[Any, str]]:
+    """(instance, input text) of one size of an exhaustive space, in the space's order.
+
+    Every text is the game's ``format_input`` and must be text; the first and the last instance
+    and one in ``every`` between are checked in full (:func:`gamecode.check_input`: parsed back
+    to themselves). The space is listed ``step`` instances per bounded section of game code."""
+    name = game.name
+    listing = f"{where} (instances_of_size, format_input)"
+    with gamecode.section(name, listing):
+        iterator = iter(instances)
+    held: tuple[Any, str] | None = None
+    number = 0
+    while True:
+        with gamecode.section(name, listing):
+            block = []
+            for inst in itertools.islice(iterator, step):
+                text = game.format_input(inst)
+                if not isinstance(text, str):
+                    raise GameError(name, f"format_input returned {type(text).__name__}, not text, "
+                                          f"on an input from {where}")
+                block.append((inst, text))
+        if not block:
+            break
+        for inst, text in block:
+            if held is not None:
+                yield held
+            if number % every == 0:  # the first, and one in ``every``
+                gamecode.check_input(game, inst, where, text)
+            number += 1
+            held = (inst, text)
+    if held is not None:
+        if (number - 1) % every:  # the last, if not checked already
+            gamecode.check_input(game, held[0], where, held[1])
+        yield held
 
 
 def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
@@ -412,9 +457,8 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
             fresh, n = [], 0
             limit = None if max_tests is None else max_tests - used - len(singles)
             where = f"the exhaustive space {sp.name!r} at size {size}"
-            for inst in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size)):
+            for inst, text in space_inputs(game, sp.instances(size), where):
                 n += 1
-                text = gamecode.check_input(game, inst, where)
                 if text not in seen:
                     fresh.append((inst, text))
                 if limit is not None and len(fresh) > limit:

@@ -86,3 +86,27 @@ def game_limits(game: Any, time_limit: float | None = None, memory_limit: int | 
 
 #: the largest .py candidate accepted (its source is read and compiled once by the supervisor)
 MAX_SOURCE_BYTES = 64 << 20
+
+
+def cpu_over(cpu: float, limit: float, watched: bool) -> str:
+    """The TLE line: CPU time shown to as many places as it takes to be literally over the
+    limit; a test the watch stopped (its reading over the limit) or ``RLIMIT_CPU`` ended whose
+    CPU time charged at the end is not over the limit says so, not that it was over.
+
+    >>> cpu_over(2.31, 2.0, True)
+    'CPU time 2.310 s > limit 2 s'
+    >>> cpu_over(2.0004, 2.0, True)
+    'CPU time 2.0004 s > limit 2 s'
+    >>> cpu_over(1.989, 2.0, True)
+    'stopped at the CPU-time limit of 2 s (the watch read more); 1.989 s charged once all its processes were reaped'
+    >>> cpu_over(1.989, 2.0, False)
+    'ended by the CPU-time limit of 2 s (RLIMIT_CPU); 1.989 s charged once all its processes were reaped'
+    """
+    if cpu > limit:
+        places = 3
+        while places < 9 and round(cpu, places) <= limit:
+            places += 1
+        return f"CPU time {cpu:.{places}f} s > limit {limit:g} s"
+    how = "stopped at the CPU-time limit of {:g} s (the watch read more)" if watched else \
+        "ended by the CPU-time limit of {:g} s (RLIMIT_CPU)"
+    return how.format(limit) + f"; {cpu:.3f} s charged once all its processes were reaped"

@@ -46,7 +46,7 @@ from pathlib import Path
 
 from gamecert.engine.run import cgroups, contain, memcg
 from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient
-from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.limits import Limits, cpu_over
 from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
 from gamecert.errors import GamecertError, UsageError
 
@@ -62,6 +62,7 @@ _MEMORY_MARKERS = (
 
 
 @dataclass(frozen=True)
+
 class RunResult:
     """What one run of a candidate did. ``detail`` says why, for the non-ok statuses."""
 
@@ -549,7 +550,7 @@ class Runner:
             return RunResult("tle", *common, f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
                                               f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
         if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
-            return RunResult("tle", *common, f"CPU time {cpu:.3f} s > limit {limits.time_s:g} s", **extra)
+            return RunResult("tle", *common, cpu_over(cpu, limits.time_s, killed == "cpu"), **extra)
         if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
             return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
         if rss_mb >= limits.memory_mb:
