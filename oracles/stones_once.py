@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from gamecert.errors import InputError, OutOfReach
 from gamecert.kit.deciding import DecidingFeature
+from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -292,6 +293,11 @@ def judge(inp, got, expected):
             + (2 * sum(range(1, 50)) if place.endswith("100") else 0),
             lambda size, place: [_pile_decides(size, place)],
         )]
+
+    def structure(self) -> Structure:
+        """For structural shrinking: the piles, each a value 1..60; piles of equal Grundy value
+        play alike (the class), so a pile may become the smallest pile of its value."""
+        return Structure(tuple, tuple, lambda p: p, lambda p, v: v, 1, pile_grundy, part_name="pile")
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Smaller inputs, largest cuts first: the copies of one size cut to one or two (its

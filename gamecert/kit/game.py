@@ -248,6 +248,13 @@ class Game(abc.ABC):
         return ()
 
     # ---- shrinking beyond Hypothesis ---------------------------------------------------------
+    def structure(self) -> Any:
+        """How one single game is built of parts, for structural shrinking
+        (:class:`gamecert.kit.shrink.Structure`: its parts, their values and value classes).
+        None: the kit's default (a string's letters, a tuple's integers; see
+        :func:`gamecert.kit.shrink.default_structure`)."""
+        return None
+
     def smaller(self, instance: Instance) -> Iterator[Instance]:
         """Candidate inputs a little smaller than ``instance``, largest cuts first.
 
