@@ -400,7 +400,9 @@ class Judge:
         ``shrink_seconds`` may be a function: the seconds left for shrinking, asked once the
         fault is confirmed (the executor keeps a fault's work within the budget)."""
         self.on_event("confirming", found)
+        confirm_started = time.perf_counter()
         found = self.confirm(found)
+        per_run = (time.perf_counter() - confirm_started) / max(1, found.reruns[1] if found.reruns else 1)
         # a fault seen in a run that was not exactly a judge's (the zygote, a fork server's clone)
         # and never again in plain runs is the runner's, not the candidate's; one seen in a plain
         # run (an exec per test) that never reproduces is the program's: nondeterministic, reported
@@ -426,7 +428,7 @@ class Judge:
         if structure_of(self.game, found.instance) is None:
             found = self.narrow(found)  # a structure's batch steps do this, and more
         self.on_event("shrinking")
-        wanted = wanted_seconds(self.game, found)
+        wanted = wanted_seconds(self.game, found, per_run)
         seconds = _ask(shrink_seconds, wanted) if callable(shrink_seconds) else shrink_seconds
         return self.minimise(found, seconds)
 

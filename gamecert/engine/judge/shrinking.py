@@ -36,11 +36,13 @@ def parts_in_all(game: Any, instance: Any) -> int:
     return sum(len(structure.parts(g)) for g in singles)
 
 
-def wanted_seconds(game: Any, found: Any) -> float:
-    """Seconds a shrink from ``found`` asks for: the failing run's wall time (at least 20 ms)
-    times :data:`WANTED_RUNS` for its count of parts in all."""
+def wanted_seconds(game: Any, found: Any, per_run: float = 0.0) -> float:
+    """Seconds a shrink from ``found`` asks for: a run's cost (``per_run``, what one re-run of the
+    fault took, harness and all; else the failing run's wall time; at least 20 ms) times
+    :data:`WANTED_RUNS` for its count of parts in all."""
     result = found.result
-    cost = max(0.02, (getattr(result, "wall_s", None) or 0.0)) if result is not None else 0.02
+    wall = (getattr(result, "wall_s", None) or 0.0) if result is not None else 0.0
+    cost = max(0.02, per_run, wall)
     base, per = WANTED_RUNS
     return cost * (base + per * math.log2(parts_in_all(game, found.instance) + 1))
 
