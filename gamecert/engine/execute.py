@@ -117,8 +117,12 @@ class Executor:
         now = time.monotonic()
         with self.stats.lock:
             if self.shrink_until is None:
-                self.shrink_granted = max(self.shrink_s, min(wanted, WANTED_MAX_FACTOR * self.shrink_s))
+                asked = min(wanted, WANTED_MAX_FACTOR * self.shrink_s)
+                self.shrink_granted = max(self.shrink_s, asked)
                 self.shrink_until = now + self.shrink_granted
+                if asked > self.shrink_s and self.fault_deadline is not None:
+                    # a fault at a large size gets the time it asks for, past the budget if need be
+                    self.fault_deadline = max(self.fault_deadline, now + asked)
         left = self.shrink_until - now
         if self.fault_deadline is not None:
             left = min(left, self.fault_deadline - now)

@@ -111,6 +111,7 @@ class Shrinker:
         self.steps: dict[str, int] = {}
         self.skipped: list[str] = []
         self._canon: dict[Hashable, int] = {}
+        self._canon_part: dict[Any, Any] = {}
 
     # ---- the state: a list of games, each a tuple of parts ----------------------------------
     def _state(self, instance: Any) -> list[tuple]:
@@ -169,6 +170,18 @@ class Shrinker:
         """The part with the smallest value of its class (itself if it has no class)."""
         if self.st.value_class is None:
             return part
+        try:
+            return self._canon_part[part]
+        except (KeyError, TypeError):
+            pass
+        found = self._canonical_of(part)
+        try:
+            self._canon_part[part] = found
+        except TypeError:  # an unhashable part: not remembered
+            pass
+        return found
+
+    def _canonical_of(self, part: Any) -> Any:
         v = self.st.value(part)
         cls = self.st.value_class(part)
         best = self._canon.get(cls)

@@ -72,8 +72,8 @@ def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool,
     mono = time.monotonic() + max(0.0, deadline - time.perf_counter())
     shrinker = Shrinker(game, structure, fails, deadline=mono, max_runs=SHRINK_EVALUATIONS,
                         failing_game=_failing_game(found.reason))
-    with gamecode.section(game.name, "the input's structure (structure(), split(), merge())"):
-        result = shrinker.shrink(found.instance, found.input_text)
+    # not one game-code section: a shrink may run for minutes (each run judges in its own)
+    result = shrinker.shrink(found.instance, found.input_text)
     current = best[0]
     if current is not found:
         current.notes = list(found.notes)
