@@ -21,6 +21,7 @@ from typing import Any
 
 from gamecert.errors import InputError, OutOfReach
 from gamecert.kit.deciding import DecidingFeature
+from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -363,6 +364,13 @@ def judge(inp, got, expected):
 
     def split_answer(self, instance, answer):
         return tuple((w,) for w in answer)
+
+    def structure(self) -> Structure:
+        """For structural shrinking: one game (a batch of one) is its digits, each a value 0..9
+        (a leading 0 is invalid and never run); digits of equal parity play alike (the class), so
+        a digit may become 1 (odd) or 0 (even). The kit adds the batch level (split, merge)."""
+        return Structure(lambda g: tuple(g[0]), lambda ds: ("".join(ds),), int, lambda ch, v: str(v), 0,
+                         lambda ch: int(ch) % 2, part_name="digit")
 
     def smaller(self, instance: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
         """Smaller inputs, largest cuts first: fewer games (chunks of halving size, down to one

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from gamecert.errors import OutOfReach
 from gamecert.kit.deciding import DecidingFeature
+from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -288,6 +289,11 @@ def judge(inp, got, expected):
             _run_setting_size,
             lambda length, place: [_run_decides(length, place)],
         )]
+
+    def structure(self) -> Structure:
+        """For structural shrinking: the letters, each a value 0..25 (a..z); no classes (whether a
+        position is cuttable depends on its neighbours)."""
+        return Structure(tuple, "".join, lambda ch: ord(ch) - 97, lambda ch, v: chr(97 + v), 0, part_name="letter")
 
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller strings, largest cuts first: one run of cuttable positions shortened (to 1,

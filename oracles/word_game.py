@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from gamecert.errors import OutOfReach
 from gamecert.kit.deciding import DecidingFeature
+from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -222,6 +223,11 @@ def judge(inp, got, expected):
             lambda count, place: count + (_partner_count(count) if place[1] != "alone" else 0),
             lambda count, place: [_letter_decides(count, *place)],
         )]
+
+    def structure(self) -> Structure:
+        """For structural shrinking: the letters, each a value 0..25 (A..Z); no classes (a letter's
+        part in the game depends on the others of its kind)."""
+        return Structure(tuple, "".join, lambda ch: ord(ch) - 65, lambda ch, v: chr(65 + v), 0, part_name="letter")
 
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller words, largest cuts first: one letter's count lowered (to 1, 2, ... up to one

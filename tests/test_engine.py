@@ -94,7 +94,7 @@ def test_minimality_says_what_a_partial_sweep_showed(monkeypatch):
     monkeypatch.setattr(evidence, "space_evidence", lambda outcome: spaces)
     outcome = SimpleNamespace(plan=SimpleNamespace(spaces=[("abc-strings", None, [1]), ("ab-strings", None, [1])]))
     text = evidence.minimality_of(outcome, 53, (51, True))
-    assert text.startswith("locally minimal: none of the 51 smaller inputs"), text
+    assert text.startswith("locally minimal: no smaller input among 51 structural reductions"), text
     assert ("no smaller failing input among every input of abc-strings up to size 9 (29,523 inputs), "
             "every input of ab-strings up to size 13 (16,382 inputs)") in text, text
     assert "minimal in size" not in text

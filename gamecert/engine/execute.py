@@ -106,13 +106,23 @@ class Executor:
         if self.fault_deadline is None and not self.plan.by_counts:
             self.fault_deadline = max(self.start + self.plan.budget_s, time.monotonic() + self.reserve_s())
 
-    def _shrink_seconds(self) -> float:
-        """Seconds shrinking may take now: the profile's, counted from the first shrink of the run
-        (a smaller fault the sweep finds later shrinks in what is left), within the fault's deadline."""
+    def _shrink_seconds(self, wanted: float = 0.0) -> float:
+        """Seconds shrinking may take now: the profile's, or what a fault at its size asks for
+        (``wanted``: a run's cost times the runs a shrink from that size takes; at most
+        :data:`~gamecert.engine.judge.shrinking.WANTED_MAX_FACTOR` times the profile's), counted
+        from the first shrink of the run (a smaller fault the sweep finds later shrinks in what is
+        left), within the fault's deadline (the budget, or the reserve of a fault found late)."""
+        from gamecert.engine.judge.shrinking import WANTED_MAX_FACTOR
+
         now = time.monotonic()
         with self.stats.lock:
             if self.shrink_until is None:
-                self.shrink_until = now + self.shrink_s
+                asked = min(wanted, WANTED_MAX_FACTOR * self.shrink_s)
+                self.shrink_granted = max(self.shrink_s, asked)
+                self.shrink_until = now + self.shrink_granted
+                if asked > self.shrink_s and self.fault_deadline is not None:
+                    # a fault at a large size gets the time it asks for, past the budget if need be
+                    self.fault_deadline = max(self.fault_deadline, now + asked)
         left = self.shrink_until - now
         if self.fault_deadline is not None:
             left = min(left, self.fault_deadline - now)
@@ -531,9 +541,12 @@ class Executor:
     def _note_unfinished(self) -> None:
         failure = self.outcome.failure
         if failure is not None and failure.shrink is not None and not failure.shrink[1] and not self.outcome.interrupted:
+            granted = getattr(self, "shrink_granted", self.shrink_s)
+            cut = getattr(failure, "shrink_cut", "") or "its time was up"
             self.outcome.unfinished.append(
-                f"shrinking stopped after {failure.shrink[0]} smaller inputs, when its time was up (the profile's "
-                f"{self.shrink_s:g} s, within the budget)")
+                f"shrinking stopped after {failure.shrink[0]} smaller inputs in {failure.shrink_s:.1f} s ({cut}; it "
+                f"had {granted:.0f} s, the profile's {self.shrink_s:g} s or what the fault's size asked for, "
+                "within the budget and the fault's reserve)")
 
 
 def _digest(text: str) -> bytes:

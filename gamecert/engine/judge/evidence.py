@@ -79,10 +79,11 @@ def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
 
 def minimality(outcome: Outcome | None, failure: Failure) -> str:
     """What is known about smaller inputs than ``failure``'s, in words that claim no more."""
-    return minimality_of(outcome, failure.size, failure.shrink, failure.minimality)
+    return minimality_of(outcome, failure.size, failure.shrink, failure.minimality, getattr(failure, "shrink_cut", ""))
 
 
-def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "") -> str:
+def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "",
+                  cut: str = "") -> str:
     """:func:`minimality` from its parts (the pytest route keeps only these of a failure)."""
     spaces = [*space_evidence(outcome), *structured_evidence(outcome)] if outcome else []
     sizes_of = {name: sizes for name, _, sizes in
@@ -112,11 +113,12 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
     if shrink is not None:
         tried, finished = shrink
         if finished:
-            parts.append(f"{'' if parts else 'locally minimal: '}none of the {tried} smaller inputs the game's "
-                         "shrinker offers from it fails")
+            parts.append(f"{'' if parts else 'locally minimal: '}no smaller input among {tried:,} structural "
+                         "reductions and the game's shrinker's moves fails (every one offered from the reported "
+                         "input ran or had run)")
         else:
-            parts.append(f"shrinking stopped by its budget after {tried} smaller inputs; a smaller failing "
-                         "input may exist")
+            parts.append(f"shrinking stopped by its budget after {tried:,} smaller inputs"
+                         f"{f' ({cut})' if cut else ''}; a smaller failing input may exist")
     if partial:
         parts.append("no smaller failing input among " + ", ".join(
             f"every input of {ev.name} up to size {ev.up_to} ({ev.inputs:,} inputs)" for ev in partial))

@@ -9,7 +9,7 @@ A fault found by a runner that keeps a process across tests is re-run in fresh p
 it is reported (:meth:`Judge.confirm`): one that does not fail every time is reported as
 nondeterministic, with the count, and still fails the certification. Passing runs are re-run
 fresh now and then as an isolation audit. A confirmed fault is narrowed to one game of its batch
-and shrunk with the game's own smaller-input moves (:meth:`gamecert.kit.game.Game.smaller`).
+and shrunk by its structure, then the game's own smaller-input moves (:mod:`.shrinking`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from gamecert.engine import gamecode, interrupts
 from gamecert.engine.plan.plan import PHASES, Chunk, HarnessError
 from gamecert.engine.report.reports import clip, visible, without_verdict
 from gamecert.errors import AnswerError, GameError, OutOfReach
-from gamecert.kit.game import Game
 from gamecert.verdict import Verdict
 
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}
@@ -40,8 +39,6 @@ NOT_REPRODUCED_MAX = 3
 AUDIT_EVERY = 500
 #: ... at most this many times per judge
 AUDIT_MAX = 20
-#: evaluations the greedy shrinker may spend
-SHRINK_EVALUATIONS = 20_000
 _SOLVERS_LOCK = threading.RLock()
 
 
@@ -151,6 +148,10 @@ class Failure:
     reruns: tuple[int, int] | None = None
     #: what the shrinker tried: (smaller inputs run, whether it finished without a budget cut)
     shrink: tuple[int, bool] | None = None
+    #: when it did not finish, what was cut (a step its time ended in, steps too large to run)
+    shrink_cut: str = ""
+    #: seconds spent shrinking
+    shrink_s: float = 0.0
     #: where in the plan it was found: (search, chunk handed out n-th), set by the executor
     order: tuple[int, int] | None = None
     #: where the re-runs ran (a registered solver runs in-process: no fresh process)
@@ -399,7 +400,9 @@ class Judge:
         ``shrink_seconds`` may be a function: the seconds left for shrinking, asked once the
         fault is confirmed (the executor keeps a fault's work within the budget)."""
         self.on_event("confirming", found)
+        confirm_started = time.perf_counter()
         found = self.confirm(found)
+        per_run = (time.perf_counter() - confirm_started) / max(1, found.reruns[1] if found.reruns else 1)
         # a fault seen in a run that was not exactly a judge's (the zygote, a fork server's clone)
         # and never again in plain runs is the runner's, not the candidate's; one seen in a plain
         # run (an exec per test) that never reproduces is the program's: nondeterministic, reported
@@ -419,9 +422,14 @@ class Judge:
             return found  # seen once, never again: reported as it was found (see confirm's note)
         if found.nondeterministic:
             return found
-        found = self.narrow(found)
+        from gamecert.engine.judge.shrinking import wanted_seconds
+        from gamecert.kit.shrink import structure_of
+
+        if structure_of(self.game, found.instance) is None:
+            found = self.narrow(found)  # a structure's batch steps do this, and more
         self.on_event("shrinking")
-        seconds = shrink_seconds() if callable(shrink_seconds) else shrink_seconds
+        wanted = wanted_seconds(self.game, found, per_run)
+        seconds = _ask(shrink_seconds, wanted) if callable(shrink_seconds) else shrink_seconds
         return self.minimise(found, seconds)
 
     def confirm(self, found: Failure, runs: int = CONFIRM_RUNS) -> Failure:
@@ -481,88 +489,20 @@ class Judge:
         return found
 
     def minimise(self, found: Failure, seconds: float) -> Failure:
-        """Greedy: take the first input of ``game.smaller`` that still fails (same verdict), repeat.
+        """Shrink ``found`` within ``seconds``: by its structure, then the game's ``smaller()``
+        moves (:func:`gamecert.engine.judge.shrinking.minimise`). ``found.shrink`` records how
+        many smaller inputs ran and whether the search ended by itself or by its budget."""
+        from gamecert.engine.judge.shrinking import minimise
 
-        ``found.shrink`` records how many smaller inputs ran and whether the search ended by
-        itself (every input ``smaller`` offers from the result passes) or by its budget.
-        """
-        game = self.game
-        deadline = time.perf_counter() + seconds
-        current = found
-        tried = 0
-        seen: set[str] = {found.input_text}
-        finished = False
-        strict = type(game).smaller is not Game.smaller
-        while True:
-            improved = False
-            offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
-            for candidate in offered:
-                if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
-                    current.shrink = (tried, False)
-                    return current
-                if strict:  # an invalid input from the game's own shrinker is its author's mistake
-                    text = gamecode.check_input(game, candidate, "smaller() (the game's shrinker)")
-                else:  # the kit's generic moves may offer invalid inputs, which are skipped
-                    try:
-                        text = game.format_input(candidate)
-                        if game.parse_input(text) != candidate:
-                            continue
-                    except Exception:  # noqa: BLE001 - not a valid input: nobody can use it
-                        continue
-                if text in seen:
-                    continue
-                seen.add(text)
-                tried += 1
-                again = self.run_one(candidate, found.phase, text=text, count=False)
-                if again is not None and again.verdict == found.verdict:
-                    again.notes = list(found.notes)
-                    again.reruns, again.rerun_where = found.reruns, found.rerun_where
-                    current = again
-                    improved = True
-                    break
-            if isinstance(offered.error, GameError):  # a bug or a hang in the shrinker
-                raise offered.error
-            if offered.error is not None:  # a game's shrinker is the game author's code
-                exc = offered.error
-                current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
-                                     f"({type(exc).__name__}: {exc})")
-                current.shrink = (tried, False)
-                return current
-            if not improved:
-                finished = True
-                break
-        current.shrink = (tried, finished)
-        if current is not found:
-            # the shrunk input, confirmed in a fresh process as the original was
-            again = self.run_one(current.instance, current.phase, text=current.input_text, count=False, fresh=True)
-            if again is None:
-                found.notes.append(f"a smaller failing input was found but did not fail when re-run "
-                                   f"{self.rerun_where}; the input as found is reported")
-                found.shrink = (tried, False)
-                return found
-        return current
+        return minimise(self, found, seconds)
 
 
-class _guarded:
-    """An iterator over ``items`` that ends, keeping the exception, where ``items`` raises one."""
+def _ask(shrink_seconds: Callable[..., float], wanted: float) -> float:
+    """The seconds a shrink gets: asked with the seconds it wants, where the caller takes them."""
+    import inspect
 
-    def __init__(self, items: Any) -> None:
-        self.items = iter(items)
-        self.error: Exception | None = None
-
-    def __iter__(self) -> _guarded:
-        return self
-
-    def __next__(self) -> Any:
-        if self.error is not None:
-            raise StopIteration
-        try:
-            return next(self.items)
-        except StopIteration:
-            raise
-        except Exception as exc:  # noqa: BLE001 - kept for the caller to report
-            self.error = exc
-            raise StopIteration from None
+    takes = bool(inspect.signature(shrink_seconds).parameters)
+    return shrink_seconds(wanted) if takes else shrink_seconds()
 
 
 def _what(game: Any, chunk: Chunk, instance: Any) -> str:

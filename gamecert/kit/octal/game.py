@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from gamecert.errors import InputError, OutOfReach, UsageError
 from gamecert.kit.claims import Claim
 from gamecert.kit.deciding import DecidingFeature
+from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -572,6 +573,11 @@ class OctalHeapGame(Game):
             lambda h, place: sum(heaps(h, place)),
             lambda h, place: [heaps(h, place)],
         )]
+
+    def structure(self) -> Structure:
+        """For structural shrinking: the heaps, each a value 1..max_heap; heaps of equal Grundy
+        value play alike (the class), so a heap may become the smallest heap of its value."""
+        return Structure(tuple, tuple, lambda h: h, lambda h, v: v, 1, self.grundy, part_name="heap")
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), two heaps

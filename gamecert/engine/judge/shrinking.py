@@ -1,0 +1,179 @@
+"""Shrinking a confirmed fault: by the input's structure first, then the game's own moves.
+
+:func:`minimise` runs the kit's structural shrinker (:mod:`gamecert.kit.shrink`: batch position,
+values, binary searches on counts, ddmin by halves) on the failing input, each candidate run
+once on the candidate, and then the greedy search over the game's ``smaller()`` moves from what
+it reached. ``Failure.shrink`` says how many smaller inputs ran in all and whether both ended by
+themselves; ``Failure.shrink_cut`` what was cut when they did not. :func:`wanted_seconds` is the
+time a fault of that size asks for: a run's cost times the runs a shrink from its size takes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import Any
+
+from gamecert.engine import gamecode
+from gamecert.errors import GameError
+from gamecert.kit.game import Game
+from gamecert.kit.shrink import Shrinker, structure_of
+
+#: evaluations the shrinking of one fault may spend (structural and greedy together)
+SHRINK_EVALUATIONS = 20_000
+#: runs a structural shrink asks time for: this many, plus this many per halving of the parts
+WANTED_RUNS = (64, 12)
+#: at most this many times the profile's shrinking time is asked for
+WANTED_MAX_FACTOR = 6.0
+
+
+def parts_in_all(game: Any, instance: Any) -> int:
+    structure = structure_of(game, instance)
+    if structure is None:
+        return 1
+    singles = game.split(instance) if game.max_batch > 1 else (instance,)
+    return sum(len(structure.parts(g)) for g in singles)
+
+
+def wanted_seconds(game: Any, found: Any, per_run: float = 0.0) -> float:
+    """Seconds a shrink from ``found`` asks for: a run's cost (``per_run``, what one re-run of the
+    fault took, harness and all; else the failing run's wall time; at least 20 ms) times
+    :data:`WANTED_RUNS` for its count of parts in all."""
+    result = found.result
+    wall = (getattr(result, "wall_s", None) or 0.0) if result is not None else 0.0
+    cost = max(0.02, per_run, wall)
+    base, per = WANTED_RUNS
+    return cost * (base + per * math.log2(parts_in_all(game, found.instance) + 1))
+
+
+def _failing_game(reason: str) -> int | None:
+    """The game a batch's reason names ("game 7 of 100: ...")."""
+    m = re.match(r"game (\d+) of \d+:", reason or "")
+    return int(m.group(1)) if m else None
+
+
+def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool, str]:
+    """The structural shrink of ``found`` until ``deadline`` (perf_counter): the smallest failing
+    input (a Failure), the runs, whether it finished, what was cut."""
+    game = judge.game
+    structure = structure_of(game, found.instance)
+    if structure is None:
+        return found, 0, True, ""
+    best = [found]
+
+    def fails(instance: Any, text: str) -> bool:
+        again = judge.run_one(instance, found.phase, text=text, count=False)
+        if again is not None and again.verdict == found.verdict:
+            best[0] = again
+            return True
+        return False
+
+    mono = time.monotonic() + max(0.0, deadline - time.perf_counter())
+    shrinker = Shrinker(game, structure, fails, deadline=mono, max_runs=SHRINK_EVALUATIONS,
+                        failing_game=_failing_game(found.reason))
+    # not one game-code section: a shrink may run for minutes (each run judges in its own)
+    result = shrinker.shrink(found.instance, found.input_text)
+    current = best[0]
+    if current is not found:
+        current.notes = list(found.notes)
+        current.reruns, current.rerun_where = found.reruns, found.rerun_where
+        if result.moved is not None:
+            k, t = result.moved
+            current.notes.append(f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
+                                 f"game {k} fails on its own, so the reported input holds that game alone")
+    return current, result.runs, result.finished, result.cut
+
+
+def minimise(judge: Any, found: Any, seconds: float) -> Any:
+    """Structural shrinking, then greedy over ``game.smaller``: take the first smaller input that
+    still fails (same verdict), repeat. The result is confirmed in a fresh process."""
+    game = judge.game
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    current, tried, done, cut = structural(judge, found, deadline)
+    seen: set[str] = {found.input_text, current.input_text}
+    finished = False
+    strict = type(game).smaller is not Game.smaller
+    while True:
+        improved = False
+        offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
+        for candidate in offered:
+            if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
+                return _ended(current, tried, False, cut or "its time was up during the game's smaller() moves",
+                              time.perf_counter() - start)
+            if strict:  # an invalid input from the game's own shrinker is its author's mistake
+                text = gamecode.check_input(game, candidate, "smaller() (the game's shrinker)")
+            else:  # the kit's generic moves may offer invalid inputs, which are skipped
+                try:
+                    text = game.format_input(candidate)
+                    if game.parse_input(text) != candidate:
+                        continue
+                except Exception:  # noqa: BLE001 - not a valid input: nobody can use it
+                    continue
+            if text in seen:
+                continue
+            seen.add(text)
+            tried += 1
+            again = judge.run_one(candidate, found.phase, text=text, count=False)
+            if again is not None and again.verdict == found.verdict:
+                again.notes = list(current.notes)
+                again.reruns, again.rerun_where = found.reruns, found.rerun_where
+                current = again
+                improved = True
+                break
+        if isinstance(offered.error, GameError):  # a bug or a hang in the shrinker
+            raise offered.error
+        if offered.error is not None:  # a game's shrinker is the game author's code
+            exc = offered.error
+            current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
+                                 f"({type(exc).__name__}: {exc})")
+            return _ended(current, tried, False, cut, time.perf_counter() - start)
+        if not improved:
+            finished = True
+            break
+    if current is not found:
+        # the shrunk input, confirmed in a fresh process as the original was
+        again = judge.run_one(current.instance, current.phase, text=current.input_text, count=False, fresh=True)
+        if again is None:
+            found.notes.append(f"a smaller failing input was found but did not fail when re-run "
+                               f"{judge.rerun_where}; the input as found is reported")
+            return _ended(found, tried, False, cut, time.perf_counter() - start)
+    return _ended(current, tried, finished and done, cut, time.perf_counter() - start)
+
+
+def _ended(failure: Any, tried: int, finished: bool, cut: str, spent: float) -> Any:
+    failure.shrink = (tried, finished)
+    failure.shrink_cut = "" if finished else cut
+    failure.shrink_s = spent
+    return failure
+
+
+class _guarded:
+    """An iterator over ``items`` that ends, keeping the exception, where ``items`` raises one."""
+
+    def __init__(self, items: Any) -> None:
+        self.items = iter(items)
+        self.error: Exception | None = None
+
+    def __iter__(self) -> _guarded:
+        return self
+
+    def __next__(self) -> Any:
+        if self.error is not None:
+            raise StopIteration
+        try:
+            return next(self.items)
+        except StopIteration:
+            raise
+        except Exception as exc:  # noqa: BLE001 - kept for the caller to report
+            self.error = exc
+            raise StopIteration from None
+
+
+def _one_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= 160 else line[:157] + "..."
+
+
+__all__ = ["SHRINK_EVALUATIONS", "minimise", "structural", "wanted_seconds"]
