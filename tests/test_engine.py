@@ -68,8 +68,11 @@ def test_a_nondeterministic_program_is_not_certified(tmp_path):
 
 def test_a_fault_is_called_minimal_only_when_every_smaller_input_ran(tmp_path):
     """Wrong only on 5-letter words with a letter 4 times: the report holds such a word and calls
-    it minimal within exactly the spaces whose smaller inputs all ran."""
-    proc, path = certify(tmp_path, "word_game", MINE / "wrong_at_size_5.py", "--budget", "30", "--seed", "2")
+    it minimal within exactly the spaces whose smaller inputs all ran. Only the exhaustive phase
+    runs (samples always do): the claim is about the sweep below the fault, and a run of every
+    phase spends its whole budget (30 s) on families that cannot change it."""
+    proc, path = certify(tmp_path, "word_game", MINE / "wrong_at_size_5.py", "--budget", "30", "--seed", "2",
+                         "--phases", "exhaustive")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((path / "report.json").read_text())
     word = report["input"].strip()
@@ -104,11 +107,13 @@ def test_minimality_says_what_a_partial_sweep_showed(monkeypatch):
 
 
 def test_parallel_runners_report_the_same_counterexample(tmp_path):
-    """--jobs 1 and --jobs 2 on the same seed find the same smallest input."""
+    """--jobs 1 and --jobs 2 on the same seed find the same smallest input. The exhaustive phase
+    alone (samples always run): its chunks are spread over the runners and the fault's sweep
+    and shrink happen there; the other phases would only spend the 30 s budget twice."""
     one, path1 = certify(tmp_path / "a", "word_game", MINE / "wrong_at_size_5.py", "--budget", "30", "--seed", "4",
-                         "--jobs", "1")
+                         "--jobs", "1", "--phases", "exhaustive")
     two, path2 = certify(tmp_path / "b", "word_game", MINE / "wrong_at_size_5.py", "--budget", "30", "--seed", "4",
-                         "--jobs", "2")
+                         "--jobs", "2", "--phases", "exhaustive")
     assert one.returncode == two.returncode == 1
     first = json.loads((path1 / "report.json").read_text())
     second = json.loads((path2 / "report.json").read_text())
