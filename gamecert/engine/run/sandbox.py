@@ -62,7 +62,6 @@ _MEMORY_MARKERS = (
 
 
 @dataclass(frozen=True)
-
 class RunResult:
     """What one run of a candidate did. ``detail`` says why, for the non-ok statuses."""
 
