@@ -16,7 +16,7 @@ A phase is a sequence of :class:`Group` s (a family, one size of the exhaustive 
 block), each cut into :class:`Chunk` s of a bounded number of runs: the unit a worker runs and a
 pytest item holds. By time (``gamecert certify``), each phase may run until its cumulative share
 of the budget (:data:`SHARES`) has passed, so time one phase leaves unused rolls over to the
-next; samples and largest always run in full. By counts (the pytest route), the exhaustive sweep
+next; samples and largest run until the budget's end. By counts (the pytest route), the exhaustive sweep
 stops at a number of runs instead, so every process builds exactly the same chunks.
 """
 
@@ -38,7 +38,7 @@ from gamecert.kit.game import Game
 
 PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
 #: the cumulative share of the budget by which each phase must stop starting new chunks; a
-#: phase that ends early leaves its time to the next. ``None``: always run in full.
+#: phase that ends early leaves its time to the next. ``None``: until the budget's end.
 SHARES: dict[str, float | None] = {
     "samples": None,
     "coverage": 0.40,
