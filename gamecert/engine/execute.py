@@ -106,6 +106,13 @@ class Executor:
         if self.fault_deadline is None and not self.plan.by_counts:
             self.fault_deadline = max(self.start + self.plan.budget_s, time.monotonic() + self.reserve_s())
 
+    def _fault_seconds(self) -> float | None:
+        """Seconds left for the work on a fault (its confirming re-runs): to the fault's deadline;
+        None by counts (no budget)."""
+        if self.fault_deadline is None:
+            return None
+        return max(0.0, self.fault_deadline - time.monotonic())
+
     def _shrink_seconds(self, wanted: float = 0.0) -> float:
         """Seconds shrinking may take now: the profile's, or what a fault at its size asks for
         (``wanted``: a run's cost times the runs a shrink from that size takes; at most
@@ -171,6 +178,7 @@ class Executor:
                         runner = self.open_runner()
                         judge = Judge(self.entry, runner, self.stats, on_test=getattr(self.display, "advance", None),
                                       expected_cache=self.expected_cache, on_event=self._event)
+                        judge.time_left = self._fault_seconds
                         self.judges.append(judge)
                         self._say_how(runner)
 
@@ -289,7 +297,8 @@ class Executor:
                 share = SHARES.get(phase.name)
                 # a sweep fixed by counts runs whole; the designed families keep their time shares
                 fixed = (phase.name == "exhaustive" and plan.by_counts) or (phase.name == "random" and plan.random_fixed)
-                deadline = None if share is None or fixed else start + share * plan.budget_s
+                deadline = None if fixed or plan.by_counts and share is None else \
+                    start + (1.0 if share is None else share) * plan.budget_s  # samples, largest: the budget's end
                 if deadline is not None and time.monotonic() >= deadline:
                     self.outcome.cut[phase.name] = 0.0
                     self._note_skipped(phase)

@@ -211,6 +211,10 @@ class ChunkOutcome:
 class Judge:
     """Runs inputs on a candidate through an open runner and judges each result."""
 
+    #: seconds left for the work on a fault (the executor's fault deadline; None: no bound): the
+    #: re-runs that confirm a fault stop there, after the first, whatever a test costs
+    time_left: Callable[[], float | None] = staticmethod(lambda: None)
+
     def __init__(self, entry: Any, runner: Any, stats: Stats | None = None,
                  on_test: Callable[[int], None] | None = None,
                  expected_cache: dict[str, tuple[Any, str]] | None = None,
@@ -436,10 +440,10 @@ class Judge:
         """Re-run ``found`` ``runs`` times as a judge runs the program (a sandbox runner's plain
         runs); say how many failed. A sandbox runner's fault that failed none of them gets more
         runs, up to :data:`PLAIN_RERUNS` in all."""
-        failed = self._reruns(found, runs)
-        if failed == 0 and runs < PLAIN_RERUNS and getattr(self.runner, "run_plain", None):
-            failed += self._reruns(found, PLAIN_RERUNS - runs)
-            runs = PLAIN_RERUNS
+        failed, runs = self._reruns(found, runs)
+        if failed == 0 and runs < PLAIN_RERUNS and getattr(self.runner, "run_plain", None) and not self._late():
+            more, done = self._reruns(found, PLAIN_RERUNS - runs)
+            failed, runs = failed + more, runs + done
         found.reruns = (failed, runs)
         found.rerun_where = self.rerun_where
         if failed == runs:
@@ -453,12 +457,20 @@ class Judge:
         found.minimality = found.minimality or "not shrunk: the fault does not show on every run"
         return found
 
-    def _reruns(self, found: Failure, runs: int) -> int:
-        failed = 0
+    def _late(self) -> bool:
+        left = self.time_left()
+        return left is not None and left <= 0
+
+    def _reruns(self, found: Failure, runs: int) -> tuple[int, int]:
+        """(failed, done) of up to ``runs`` re-runs: at least one, the others while time is left."""
+        failed = done = 0
         for _ in range(runs):
+            if done and self._late():
+                break
+            done += 1
             if self.run_one(found.instance, found.phase, text=found.input_text, count=False, fresh=True) is not None:
                 failed += 1
-        return failed
+        return failed, done
 
     def narrow(self, found: Failure) -> Failure:
         """Turn a failing multi-game input into a one-game input, or a shortest failing prefix."""

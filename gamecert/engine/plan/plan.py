@@ -16,7 +16,7 @@ A phase is a sequence of :class:`Group` s (a family, one size of the exhaustive 
 block), each cut into :class:`Chunk` s of a bounded number of runs: the unit a worker runs and a
 pytest item holds. By time (``gamecert certify``), each phase may run until its cumulative share
 of the budget (:data:`SHARES`) has passed, so time one phase leaves unused rolls over to the
-next; samples and largest always run in full. By counts (the pytest route), the exhaustive sweep
+next; samples and largest run until the budget's end. By counts (the pytest route), the exhaustive sweep
 stops at a number of runs instead, so every process builds exactly the same chunks.
 """
 
@@ -37,7 +37,7 @@ from gamecert.kit.game import Game
 
 PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
 #: the cumulative share of the budget by which each phase must stop starting new chunks; a
-#: phase that ends early leaves its time to the next. ``None``: always run in full.
+#: phase that ends early leaves its time to the next. ``None``: until the budget's end.
 SHARES: dict[str, float | None] = {
     "samples": None,
     "coverage": 0.40,
@@ -63,12 +63,10 @@ EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
 #: inputs counted per space to order the sweep below a fault, cheapest space first
 BELOW_COUNT_CAP = 20_000
-#: an exhaustive space is the game's own enumeration: of each size, the first and the last input
-#: and one in this many between are checked with the game's ``parse_input`` (every input is still
-#: formatted, checked to be text and run; random and family inputs are checked one by one)
+#: of each size of an exhaustive space (the game's own enumeration), the first, the last and one
+#: in this many inputs are parsed back with ``parse_input`` (:func:`space_inputs`)
 CHECK_EVERY = 64
-#: inputs of an exhaustive space listed per bounded section of game code (a hang or an
-#: exception in the game's enumeration or ``format_input`` is still stopped and named)
+#: inputs of an exhaustive space listed per bounded section of game code
 LIST_STEP = 256
 #: how long a failure may be shrunk, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
@@ -380,8 +378,7 @@ def space_inputs(game: Game, instances: Iterable[Any], where: str, every: int = 
     Every text is the game's ``format_input`` and must be text; the first and the last instance
     and one in ``every`` between are checked in full (:func:`gamecode.check_input`: parsed back
     to themselves). The space is listed ``step`` instances per bounded section of game code."""
-    name = game.name
-    listing = f"{where} (instances_of_size, format_input)"
+    name, listing = game.name, f"{where} (instances_of_size, format_input)"
     with gamecode.section(name, listing):
         iterator = iter(instances)
     held: tuple[Any, str] | None = None
