@@ -32,6 +32,9 @@ from gamecert.errors import GameError
 #: in seconds) when the fault comes late: the run ends within the budget plus this reserve
 FAULT_RESERVE = 0.10
 FAULT_RESERVE_S = (3.0, 10.0)
+#: a fault found before this share of the budget whose shrink asks for more than the profile's
+#: shrinking time gets it, past the budget if need be (gamecert.engine.judge.shrinking.wanted_seconds)
+EXTEND_BEFORE = 0.5
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
@@ -104,7 +107,8 @@ class Executor:
 
     def _mark_fault(self) -> None:
         if self.fault_deadline is None and not self.plan.by_counts:
-            self.fault_deadline = max(self.start + self.plan.budget_s, time.monotonic() + self.reserve_s())
+            self.fault_at = time.monotonic()
+            self.fault_deadline = max(self.start + self.plan.budget_s, self.fault_at + self.reserve_s())
 
     def _fault_seconds(self) -> float | None:
         """Seconds left for the work on a fault (its confirming re-runs): to the fault's deadline;
@@ -127,8 +131,10 @@ class Executor:
                 asked = min(wanted, WANTED_MAX_FACTOR * self.shrink_s)
                 self.shrink_granted = max(self.shrink_s, asked)
                 self.shrink_until = now + self.shrink_granted
-                if asked > self.shrink_s and self.fault_deadline is not None:
-                    # a fault at a large size gets the time it asks for, past the budget if need be
+                early = getattr(self, "fault_at", now) - self.start < EXTEND_BEFORE * self.plan.budget_s
+                if asked > self.shrink_s and self.fault_deadline is not None and early:
+                    # a fault at a large size found early gets the time it asks for, past the budget
+                    # if need be; one found later keeps what the budget and the reserve allow
                     self.fault_deadline = max(self.fault_deadline, now + asked)
         left = self.shrink_until - now
         if self.fault_deadline is not None:

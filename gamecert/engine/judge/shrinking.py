@@ -146,6 +146,9 @@ def _ended(failure: Any, tried: int, finished: bool, cut: str, spent: float) -> 
     failure.shrink = (tried, finished)
     failure.shrink_cut = "" if finished else cut
     failure.shrink_s = spent
+    if tried:
+        failure.notes.append(f"shrinking ran {tried:,} smaller inputs in {spent:.1f} s (by the input's structure, "
+                             "then the game's smaller() moves)")
     return failure
 
 
