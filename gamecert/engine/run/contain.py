@@ -14,7 +14,9 @@ Inside the sandbox a process has
   of ``/etc`` that runtimes read), the Python installation running the supervisor, the
   supervisor's own file and the paths :func:`wrap` is given as readable, all read-only; a fresh
   ``/proc`` and a minimal ``/dev``; a private, size-capped ``/tmp``;
-* exactly the paths given as writable (the runner's scratch folder) writable.
+* exactly the paths given as writable (the runner's scratch folder) writable;
+* nothing of the harness (:mod:`gamecert.engine.run.hidden`): gamecert's package, its games
+  folders and virtual environment are covered where the view would include them.
 
 ``GAMECERT_CONTAIN=0`` turns containment off; ``GAMECERT_BWRAP`` names the ``bwrap`` to use;
 ``GAMECERT_READABLE`` (paths separated by ``:``) adds read-only paths, such as a toolchain
@@ -206,6 +208,7 @@ def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], wo
         out += ["--tmpfs", top]
     for how, path in binds:
         out += [how, path, path]
+    out += _hide_harness(bound, binds)
     for top in shields:
         out += ["--remount-ro", top]
     if supervisor:
@@ -213,6 +216,24 @@ def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], wo
     if box:
         out += ["--size", str(BOX_BYTES), "--perms", "0777", "--tmpfs", BOX]
     out += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir]
+    return out
+
+
+def _hide_harness(bound: list[str], binds: list[tuple[str, str]]) -> list[str]:
+    """Options covering what of the harness the view would show (:mod:`.hidden`): a folder with
+    an empty tmpfs that only root may enter, a file with /dev/null; a path bound on purpose
+    inside one (a candidate's own file) is bound again on top."""
+    from gamecert.engine.run.hidden import harness_paths
+
+    out: list[str] = []
+    for path in harness_paths(base_python()):
+        if not _covered(path, bound):
+            continue
+        inside = [w for how, inner in binds if inner != path and _covered(inner, [path]) for w in (how, inner, inner)]
+        if os.path.isdir(path) and not os.path.islink(path):
+            out += ["--perms", "0000", "--tmpfs", path, *inside, "--remount-ro", path]
+        else:
+            out += ["--ro-bind", "/dev/null", path, *inside]
     return out
 
 

@@ -28,7 +28,8 @@ A build happens once: its result is kept in ``$GAMECERT_CACHE/build`` (default
 the compile command and the compiler's version. Each build happens in a fresh temporary folder
 that is renamed into place when it succeeded, so certifications running in parallel never see
 a half-built entry. Every compile step goes through :func:`_run_build`, with a time limit
-(:data:`BUILD_TIMEOUT_S`) and a cap on the diagnostics kept.
+(:data:`BUILD_TIMEOUT_S`), the memory, process and file-size caps of
+:mod:`gamecert.engine.run.buildcap`, and a cap on the diagnostics kept.
 """
 
 from __future__ import annotations
@@ -269,39 +270,48 @@ def _toolchain_paths(program: str) -> list[str]:
 
 
 def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str]:
-    """Run one compile step in ``workdir`` with a time limit; (exit code, output clipped to
-    :data:`BUILD_OUTPUT_BYTES`). A step that times out is killed with its process group and
-    gives exit code -9 and a line saying so. The one place compile steps are started."""
-    from gamecert.engine.run import contain
+    """Run one compile step in ``workdir`` with a time limit and the caps of
+    :mod:`gamecert.engine.run.buildcap` (memory, processes, file size); (exit code, output
+    clipped to :data:`BUILD_OUTPUT_BYTES`). A step stopped by a cap gets a first line naming
+    it; one that times out is killed with its process group and gives exit code -9 and a line
+    saying so. The one place compile steps are started."""
+    from gamecert.engine.run import buildcap, contain
 
     containment = contain.probe()
     argv = contain.wrap(argv, writable=[str(workdir)], readable=_toolchain_paths(argv[0]), workdir=str(workdir),
                         containment=containment)
-    with tempfile.TemporaryFile() as out:
-        try:
-            proc = subprocess.Popen(argv, cwd=workdir, stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
-        except OSError as exc:
-            return 127, f"cannot start {argv[0]}: {exc.strerror or exc}"
-        try:
-            rc = proc.wait(timeout=timeout)
-            note = ""
-        except subprocess.TimeoutExpired:
-            note = f"\n(compilation stopped: it took longer than {timeout:g} s)"
-            rc = -9
-        finally:
+    cap = buildcap.build_cap()
+    try:
+        with tempfile.TemporaryFile() as out:
             try:
-                os.killpg(proc.pid, signal.SIGKILL)  # leftovers of the step, or the step itself
-            except OSError:
-                pass
-            proc.wait()
-        size = out.tell()
-        out.seek(0)
-        data = out.read(BUILD_OUTPUT_BYTES)
-    text = data.decode(errors="replace")
-    if size > BUILD_OUTPUT_BYTES:
-        text += f"\n(output clipped: {size} bytes)"
-    return rc, text + note
+                proc = subprocess.Popen([*cap.launcher(), *argv], cwd=workdir, stdin=subprocess.DEVNULL, stdout=out,
+                                        stderr=subprocess.STDOUT, start_new_session=True,
+                                        env=cap.environment(dict(os.environ)))
+            except OSError as exc:
+                return 127, f"cannot start {argv[0]}: {exc.strerror or exc}"
+            try:
+                rc = proc.wait(timeout=timeout)
+                note = ""
+            except subprocess.TimeoutExpired:
+                note = f"compilation stopped: it took longer than {timeout:g} s"
+                rc = -9
+            finally:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)  # leftovers of the step, or the step itself
+                except OSError:
+                    pass
+                proc.wait()
+            size = out.tell()
+            out.seek(0)
+            data = out.read(BUILD_OUTPUT_BYTES)
+        text = data.decode(errors="replace")
+        if size > BUILD_OUTPUT_BYTES:
+            text += f"\n(output clipped: {size} bytes)"
+        note = note or cap.stopped(rc, text, str(workdir))
+    finally:
+        cap.close()
+    # the line naming what stopped the step comes first: a long message is clipped at its end
+    return rc, f"({note})\n{text}" if note else text
 
 
 def clip_message(text: str, limit: int = MESSAGE_CHARS) -> str:

@@ -1,0 +1,3 @@
+// A compile bomb: the preprocessor reads /dev/zero, which never ends, into memory.
+#include "/dev/zero"
+int main() {}
