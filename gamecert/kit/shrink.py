@@ -30,6 +30,7 @@ input minimal in size).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -107,6 +108,8 @@ class Shrinker:
         self.batched = getattr(game, "max_batch", 1) > 1
         self.runs = 0
         self.seen: set[str] = set()
+        #: digests of the candidates built
+        self.seen_states: set[bytes] = set()
         self.step = ""
         self.steps: dict[str, int] = {}
         self.skipped: list[str] = []
@@ -142,16 +145,24 @@ class Shrinker:
     def _try(self, state: Sequence[Sequence]) -> bool:
         """Run ``state`` if it is a valid input smaller than the current one; True if it fails
         (it becomes the current input)."""
+        # the time is checked before any work: building and validating a candidate of a million
+        # parts costs a large part of a second even when it is then left out
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _OutOfTime
+        if self.max_runs is not None and self.runs >= self.max_runs:
+            raise _OutOfTime
+        # a 128-bit digest of the parts (as the executor keeps of passed games), far cheaper than
+        # validating: the same candidate again (a chunk of equal parts removed elsewhere) is left out
+        digest = hashlib.blake2b(repr(state).encode(), digest_size=16).digest()
+        if digest in self.seen_states:
+            return False
+        self.seen_states.add(digest)
         made = self._valid(state)
         if made is None:
             return False
         inst, text = made
         if text in self.seen or self._key(inst, text) >= self.key:
             return False
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise _OutOfTime
-        if self.max_runs is not None and self.runs >= self.max_runs:
-            raise _OutOfTime
         self.seen.add(text)
         self.runs += 1
         if not self.fails(inst, text):
