@@ -124,9 +124,11 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
     return "", cpu, mb
 
 
-def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_first: bool = False) -> list[str]:
+def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_first: bool = False,
+          tle_cap: int = 0) -> list[str]:
     """The verdict of ``source`` on each test of ``package``: built, run and checked as a judge
-    does (``-`` after the first rejection when ``stop_at_first``)."""
+    does (``-`` after the first rejection when ``stop_at_first``, and after ``tle_cap`` TLE
+    verdicts when it is set: each costs the whole limit)."""
     tests = tests_of(package)
     checker = package / "checker.py"
     if not checker.is_file():
@@ -138,7 +140,7 @@ def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_fir
             return ["CE"] * len(tests)
         verdicts: list[str] = []
         for test in tests:
-            if stop_at_first and any(v != "OK" for v in verdicts):
+            if (stop_at_first and any(v != "OK" for v in verdicts)) or (tle_cap and verdicts.count("TLE") >= tle_cap):
                 verdicts.append("-")
                 continue
             out = work / "out.txt"

@@ -289,7 +289,8 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     for p in plain:
         say(f"  judging {p.name} as a judge does (plain build and run, checker.py)")
         try:
-            program_rows[p.name] = plainjudge.judge(out, Path(p.spec), entry.game.time_limit, entry.game.memory_limit_mb)
+            program_rows[p.name] = plainjudge.judge(out, Path(p.spec), entry.game.time_limit, entry.game.memory_limit_mb,
+                                                     tle_cap=ts.TLE_CAP)
         except plainjudge.JudgeError as exc:
             faults.append(str(exc))
             program_rows[p.name] = ["-"] * len(tests)
