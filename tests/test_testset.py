@@ -99,8 +99,24 @@ PACKAGE_GAMES = GAMES if _PACKAGE_GAMES == "all" else tuple(g for g in GAMES if 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", PACKAGE_GAMES)
+def test_word_game_package(packages, tmp_path):
+    """word_game's package, built once (minutes: one test, so that one worker builds it): judged by
+    its own checker, read back after hand edits, killing the unseen wrong programs, stating its
+    strength and time tests (the four checks below)."""
+    _judged_by_its_own_checker("word_game", packages)
+    _reads_a_hand_edited_package(packages, tmp_path)
+    _assert_unseen_killed("word_game", packages)
+    _states_its_strength_and_time_tests(packages)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", [g for g in PACKAGE_GAMES if g != "word_game"])
 def test_package_judged_by_its_own_checker(name, packages):
+    """The other games' packages (GAMECERT_TESTSET_GAMES) judged by their own checker."""
+    _judged_by_its_own_checker(name, packages)
+
+
+def _judged_by_its_own_checker(name, packages):
     """The package alone (its tests, its checker.py, no gamecert) rejects every wrong program the
     project keeps (tests/wrong/GAME, examples/GAME/wrong.py) and passes the right one; gamecert's
     own matrix says the same, and the package states its proof."""
@@ -294,8 +310,7 @@ def test_usage_errors_are_one_line(argv, tmp_path):
     assert "Traceback" not in run.stderr and run.stderr.strip().count("\n") == 0
 
 
-@pytest.mark.slow
-def test_check_reads_a_hand_edited_package(packages, tmp_path):
+def _reads_a_hand_edited_package(packages, tmp_path):
     """``--check`` reads the package as it is on disk: a wrong answer file, an invalid input and a
     missing answer file are faults, each named; the rest of the tests are read."""
     import shutil
@@ -338,13 +353,6 @@ def _assert_unseen_killed(name: str, packages) -> None:
     assert not survivors, [rows[n] for n in survivors]
 
 
-@pytest.mark.slow
-def test_package_kills_unseen_wrong_programs_word_game(packages):
-    """The word_game package, built without them, kills every program in tests/unseen_wrong/word_game
-    (C, Python, Java) as a judge runs them."""
-    _assert_unseen_killed("word_game", packages)
-
-
 @pytest.mark.long
 @pytest.mark.parametrize("name", ["string_cut", "digit_game", "stones_once"])
 def test_package_kills_unseen_wrong_programs(name, packages):
@@ -353,8 +361,7 @@ def test_package_kills_unseen_wrong_programs(name, packages):
     _assert_unseen_killed(name, packages)
 
 
-@pytest.mark.slow
-def test_package_states_its_strength_and_time_tests(packages):
+def _states_its_strength_and_time_tests(packages):
     """word_game's package: a time test kept for the slow memo_by_letter program, with the
     reference's measured time in the README; kills.csv's last row counts each column's kills,
     and they agree with the rows above it; the strength line says nothing is missed."""
