@@ -18,7 +18,8 @@ import os
 import pytest
 
 collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "candidates_evidence/*",
-                       "hostile/*", "golden/*", "games_bad/*", "games_ok/*"]
+                       "hostile/*", "golden/*", "games_bad/*", "games_ok/*", "slow_right/*", "unseen_wrong/*",
+                       "shrink_wrong/*"]
 
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
 

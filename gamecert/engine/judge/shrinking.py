@@ -82,6 +82,12 @@ def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool,
             k, t = result.moved
             current.notes.append(f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
                                  f"game {k} fails on its own, so the reported input holds that game alone")
+        elif game.max_batch > 1:
+            t, n = len(list(game.split(found.instance))), len(list(game.split(current.instance)))
+            if 1 < n < t:  # no game failed alone: what fails is a shorter batch, by its prefixes and subsets
+                current.notes.append(f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
+                                     f"no game of it fails on its own, and the shrink by prefixes and subsets "
+                                     f"of the batch came down to {n} games together")
     return current, result.runs, result.finished, result.cut
 
 

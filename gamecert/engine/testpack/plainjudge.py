@@ -16,12 +16,10 @@ May import: nothing of gamecert's but the errors (this is the judge that does wi
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from gamecert.errors import GamecertError
@@ -80,46 +78,71 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
     return [fill.get(a, a) for a in run], ""
 
 
-def _limits(cpu_s: float, memory_mb: int, java: bool):
-    def apply() -> None:
-        cpu = int(cpu_s) + 1
+#: run by ``python3 -I -S -c``: fork the program from this small process, set its limits, exec it,
+#: wait for it, and print its wait status and rusage. The program is not forked from the harness
+#: itself, because a process's ``ru_maxrss`` keeps the high-water mark of the memory it was forked
+#: with, even across ``exec``: a program started from a large harness process would report the
+#: harness's resident memory as its own peak and be MLE for nothing.
+_LAUNCH = """
+import os, resource, sys
+report, cpu, stack, cap = (int(word) for word in sys.argv[1:5])
+argv = sys.argv[5:]
+pid = os.fork()
+if pid == 0:
+    os.close(report)
+    try:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        stack = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
-        if not java:  # a backstop only (the verdict is the peak resident memory); a JVM reserves far more
-            cap = 4 * (memory_mb << 20)
+        if cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-
-    return apply
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+os.write(report, b"%d %.6f %.6f %d" % (status, usage.ru_utime, usage.ru_stime, usage.ru_maxrss))
+"""
 
 
 def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int) -> tuple[str, float, float]:
-    """(verdict so far: "" for a run that exited 0, else TLE/MLE/RE; CPU seconds; peak MB)."""
+    """(verdict so far: "" for a run that exited 0, else TLE/MLE/RE; CPU seconds; peak MB).
+
+    The program runs under a small launcher (:data:`_LAUNCH`) with the problem's CPU limit, a stack
+    as large as the memory limit and, but for a JVM (which reserves far more), an address-space
+    backstop at 4x the limit; the verdict on memory is its peak resident memory."""
     java = Path(argv[0]).name == "java"
     if java:
         argv = [argv[0], f"-Xmx{memory_mb}m", *argv[1:]]
-    with open(test, "rb") as stdin, open(out, "wb") as stdout:
-        proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL,
-                                preexec_fn=_limits(cpu_s, memory_mb, java))
-        deadline = time.monotonic() + 3 * cpu_s + 10
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                proc.returncode = -9
-                return "TLE", usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-            time.sleep(0.005)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    cpu = usage.ru_utime + usage.ru_stime
-    mb = usage.ru_maxrss / 1024
+    cap = 0 if java else 4 * (memory_mb << 20)
+    report_r, report_w = os.pipe()
+    try:
+        with open(test, "rb") as stdin, open(out, "wb") as stdout:
+            proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _LAUNCH, str(report_w), str(int(cpu_s) + 1),
+                                     str(memory_mb << 20), str(cap), *argv],
+                                    stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL,
+                                    pass_fds=(report_w,), start_new_session=True,
+                                    preexec_fn=None, close_fds=True)
+            os.close(report_w)
+            report_w = -1
+            try:
+                proc.wait(timeout=3 * cpu_s + 10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+                return "TLE", 3 * cpu_s + 10, 0.0
+        words = os.read(report_r, 200).split()
+    finally:
+        os.close(report_r)
+        if report_w >= 0:
+            os.close(report_w)
+    if len(words) != 4:
+        return "RE", 0.0, 0.0
+    status, cpu, mb = int(words[0]), float(words[1]) + float(words[2]), int(words[3]) / 1024
+    code = os.waitstatus_to_exitcode(status)
     if cpu > cpu_s:
         return "TLE", cpu, mb
     if mb >= memory_mb:
         return "MLE", cpu, mb
-    if proc.returncode != 0:
+    if code != 0:
         return "RE", cpu, mb
     return "", cpu, mb
 
