@@ -113,14 +113,20 @@ def _writable_root() -> tuple[str, str] | None:
     if os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(os.path.join(V1_PIDS, "cgroup.procs")):
         if os.access(V1_PIDS, os.W_OK):
             return V1_PIDS, "cgroup v1 pids controller"
+    if v2_writable("pids"):
+        return V2_ROOT, "cgroup v2 pids controller"
+    return None
+
+
+def v2_writable(controller: str) -> bool:
+    """Whether ``controller`` is enabled below the unified hierarchy's root, and the root is
+    writable here (a cgroup of ours can be made with it)."""
     try:
         with open(os.path.join(V2_ROOT, "cgroup.subtree_control")) as f:
             enabled = f.read().split()
     except OSError:
-        return None
-    if "pids" in enabled and os.access(V2_ROOT, os.W_OK):
-        return V2_ROOT, "cgroup v2 pids controller"
-    return None
+        return False
+    return controller in enabled and os.access(V2_ROOT, os.W_OK)
 
 
 def process_cap(limit: int) -> ProcessCap | None:

@@ -73,14 +73,9 @@ def _root() -> tuple[str, int] | None:
     """Where a memory cgroup can be made: (folder, version), or None."""
     if os.path.isfile(os.path.join(V1_MEMORY, "memory.limit_in_bytes")) and os.access(V1_MEMORY, os.W_OK):
         return V1_MEMORY, 1
-    try:
-        with open(os.path.join(V2_ROOT, "cgroup.subtree_control")) as f:
-            enabled = f.read().split()
-    except OSError:
-        return None
-    if "memory" in enabled and os.access(V2_ROOT, os.W_OK):
-        return V2_ROOT, 2
-    return None
+    from gamecert.engine.run.cgroups import v2_writable
+
+    return (V2_ROOT, 2) if v2_writable("memory") else None
 
 
 def available() -> str | None:
