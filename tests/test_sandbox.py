@@ -40,9 +40,21 @@ def copy_candidate(tmp_path: Path, name: str, source: Path = CANDIDATES) -> Path
     return target
 
 
-def live_processes_mentioning(marker: str, exclude: set[int]) -> list[tuple[int, str]]:
+def live_processes_mentioning(marker: str, exclude: set[int], settle_s: float = 2.0) -> list[tuple[int, str]]:
     """Live (non-zombie) processes whose command line contains ``marker``, other than those in
-    ``exclude`` (a supervisor and the child it holds ready for the next test)."""
+    ``exclude`` (a supervisor and the child it holds ready for the next test). A process just sent
+    SIGKILL takes a moment to exit on a loaded machine: asked again for up to ``settle_s``."""
+    import time
+
+    deadline = time.monotonic() + settle_s
+    while True:
+        found = _live_once(marker, exclude)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def _live_once(marker: str, exclude: set[int]) -> list[tuple[int, str]]:
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) in exclude or int(name) == os.getpid():
