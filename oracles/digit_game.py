@@ -163,9 +163,10 @@ def judge(inp, got, expected):
             n = parse_int(require_line(lines, n_line - 1, f"n for game {g + 1} of {t}"), n_line, "n", 1, MAX_N)
             digits = require_line(lines, n_line, f"the {n}-digit number of game {g + 1} of {t}")
             reject_spaces(digits, n_line + 1)
-            for column, ch in enumerate(digits, 1):
-                if not ("0" <= ch <= "9"):
-                    raise InputError(n_line + 1, f"only digits 0-9 are allowed, got {ch!r}", column=column)
+            if not (digits.isascii() and digits.isdigit()):  # the fast check; the loop finds the column
+                for column, ch in enumerate(digits, 1):
+                    if not ("0" <= ch <= "9"):
+                        raise InputError(n_line + 1, f"only digits 0-9 are allowed, got {ch!r}", column=column)
             if len(digits) != n:
                 raise InputError(n_line + 1, f"the number must have n = {n} digits, got {len(digits)}")
             if digits[0] == "0":

@@ -335,7 +335,9 @@ def _pytest_candidate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir", str(tmp_path),
          "--candidate-profile", "quick", "--candidate-examples", "4", "--candidate-seed", "3",
-         "--candidate-report-dir", str(tmp_path / "reports"), "--junitxml", str(tmp_path / "junit.xml"), *args],
+         "--candidate-report-dir", str(tmp_path / "reports"), "--junitxml", str(tmp_path / "junit.xml"),
+         # items, workers and reports: the designed families (thousands of tests) add nothing to it
+         "--candidate-phases", "exhaustive,random,largest", *args],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=180,
     )
 
@@ -354,7 +356,18 @@ def test_pytest_plugin_spreads_items_and_reports_through_pytest(tmp_path):
     assert json.loads(reports[0].read_text())["input"] == "AAA\n"
     certs = list((tmp_path / "reports" / "word_game").glob("*/certificate.json"))
     assert len(certs) == 1 and json.loads(certs[0].read_text())["verdict"] == "CERTIFIED"
+    assert json.loads(certs[0].read_text())["skipped_phases"] == ["coverage", "worst"]  # --candidate-phases
     assert str(reports[0].parent) in proc.stdout
+
+
+def test_pytest_route_refuses_an_unknown_phase(tmp_path):
+    """``--candidate-phases`` names phases as ``certify --phases`` does: a wrong name is a usage
+    error naming the phases, before anything runs."""
+    proc = _pytest_candidate(tmp_path, "--candidate", f"word_game={ROOT / 'examples/word_game/correct.py'}",
+                             "--candidate-phases", "exhaustive,randm")
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert "unknown phase 'randm'" in proc.stderr and "largest" in proc.stderr
+    assert not (tmp_path / "reports").exists()
 
 
 def test_pytest_plugin_adds_nothing_without_candidate(tmp_path):

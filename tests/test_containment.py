@@ -158,14 +158,16 @@ def test_rewriting_the_runner_is_caught_by_certify_and_replay(tmp_path: Path) ->
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_rewriting_the_runner_is_caught_by_the_pytest_route(tmp_path: Path, workers: list[str]) -> None:
-    """The pytest route, serial and under -n: the same program fails (RE in its report)."""
+    """The pytest route, serial and under -n: the same program fails (RE in its report). Only
+    the exhaustive phase runs (``--candidate-phases``): the program fails on every input."""
     program = copy(tmp_path, "patch_exit.py")
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20")
     env.pop("PYTEST_ADDOPTS", None)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir", str(tmp_path), *workers,
          "--candidate", f"word_game={program}", "--candidate-profile", "quick", "--candidate-examples", "2",
-         "--candidate-seed", "1", "--candidate-report-dir", str(tmp_path / "reports")],
+         "--candidate-seed", "1", "--candidate-report-dir", str(tmp_path / "reports"),
+         "--candidate-phases", "exhaustive"],  # the RE shows on every input: one phase decides it
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     reports = list((tmp_path / "reports" / "word_game").glob("*/report.json"))

@@ -20,7 +20,8 @@ some items did not run). See ``docs/scale-out.md``.
 Options: ``--candidate-seed`` (default: chosen once and shared with the workers),
 ``--candidate-profile`` (default: ``--gamecert-profile`` or ``GAMECERT_PROFILE``),
 ``--candidate-examples``, ``--candidate-time-limit``, ``--candidate-memory-limit``,
-``--candidate-compile`` and ``--candidate-report-dir``. Without ``--candidate`` the plugin adds
+``--candidate-compile``, ``--candidate-phases`` (as ``certify --phases``: only these phases, samples
+always; the certificate lists the phases left out) and ``--candidate-report-dir``. Without ``--candidate`` the plugin adds
 nothing.
 """
 
@@ -57,6 +58,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="per test (default 256)")
     group.addoption("--candidate-report-dir", default="reports", metavar="DIR",
                     help="where reports and certificates go (default reports/)")
+    group.addoption("--candidate-phases", default=None, metavar="LIST",
+                    help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
+                         "samples always run); the certificate says which ran")
     group.addoption("--candidate-compile", default=None, metavar="COMMAND",
                     help="compile command of source candidates, with {src} and {exe} (default: the language's)")
 
@@ -99,6 +103,8 @@ class _Target:
     #: the smallest failing input written, and the tests run (for the summary)
     failing_input: str = ""
     failing_size: int | None = None
+    #: ``--candidate-phases``: only these phases (samples always), None for all
+    phases: tuple[str, ...] | None = None
 
     def build_plan(self) -> None:
         """The plan, fixed by counts: every process that builds it gets the same chunks."""
@@ -106,7 +112,7 @@ class _Target:
 
         if self.plan is None:
             self.plan = make_plan(self.entry, self.profile, self.seed, examples=self.examples,
-                                  exhaustive_tests=exhaustive_tests(self.entry.game, self.profile))
+                                  exhaustive_tests=exhaustive_tests(self.entry.game, self.profile), phases=self.phases)
             self.groups = [] if self.compile_error is not None else self.plan.all_groups()
 
 
@@ -135,6 +141,7 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
         raise GamecertError(f"--candidate-examples must be 0 or more, got {examples}")
     limits = game_limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
     examples = profile.examples if examples is None else examples
+    phases = _phases(config.getoption("candidate_phases"))
     if shipment is None:
         from gamecert.engine.run.toolchains import CompileError
 
@@ -142,11 +149,26 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
             candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
         except CompileError as exc:  # one item, failing with the compiler's message; a CE report
             group_id = f"candidate/{entry.name}/{Path(exc.source).stem}"
-            return _Target(text, entry, None, limits, profile, examples, seed, group_id, None, compile_error=exc)
+            return _Target(text, entry, None, limits, profile, examples, seed, group_id, None, compile_error=exc,
+                           phases=phases)
         shipment = pack(candidate, config.getoption("candidate_compile"))
         group_id = f"candidate/{entry.name}/{candidate.name}"
-        return _Target(text, entry, candidate, limits, profile, examples, seed, group_id, shipment)
-    return _Target(text, entry, None, limits, profile, examples, seed, group_id or "", shipment)
+        return _Target(text, entry, candidate, limits, profile, examples, seed, group_id, shipment, phases=phases)
+    return _Target(text, entry, None, limits, profile, examples, seed, group_id or "", shipment, phases=phases)
+
+
+def _phases(given: str | None) -> tuple[str, ...] | None:
+    """``--candidate-phases`` as a tuple (None: every phase); an unknown name is refused."""
+    from gamecert.engine.plan.plan import PHASES
+
+    if not given:
+        return None
+    chosen = tuple(p.strip() for p in given.split(",") if p.strip())
+    unknown = [p for p in chosen if p not in PHASES]
+    if unknown or not chosen:
+        raise GamecertError(f"--candidate-phases: unknown phase {unknown[0] if unknown else given!r}; "
+                            f"the phases are {', '.join(PHASES)}")
+    return chosen
 
 
 def _core_profile(config: pytest.Config) -> str | None:

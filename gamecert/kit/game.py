@@ -389,9 +389,10 @@ def parse_word(text: str, alphabet: str, alphabet_name: str, max_len: int, noun:
     reject_spaces(word, 1)
     if not word:
         raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got an empty line")
-    for column, ch in enumerate(word, 1):
-        if ch not in alphabet:
-            raise InputError(1, f"only {alphabet_name} are allowed, got {ch!r}", column=column)
+    if word.strip(alphabet):  # a letter outside the alphabet (strip is the fast check; the loop finds it)
+        for column, ch in enumerate(word, 1):
+            if ch not in alphabet:
+                raise InputError(1, f"only {alphabet_name} are allowed, got {ch!r}", column=column)
     if len(word) > max_len:
         raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1)
     reject_trailing(lines, 1)
