@@ -88,3 +88,26 @@ def test_an_unknown_registered_solver_is_a_usage_error(capsys):
     assert cli.main(["certify", "word_game", "solver:nope"]) == 2
     err = capsys.readouterr().err
     assert "no registered solver 'nope'" in err and "solver:closed_form" in err
+
+
+def test_the_oracle_answers_computed_once_are_the_oracles_and_still_catch_a_broken_solver():
+    """``certify GAME|all`` computes the oracle's answers on the exhaustive inputs once for all of
+    a game's solvers (``oracle_answers``, split over processes by ``part``): every answer is the
+    oracle's own on that input, the parts cover the inputs the plan sweeps, and a broken solver
+    judged with them fails on the very input it fails on without them."""
+    from gamecert.engine.solvers import oracle_answers
+
+    entry = registry.get("word_game")
+    game = entry.game
+    halves = [oracle_answers("word_game", "quick", 1, part, 2) for part in (0, 1)]
+    known = {**halves[0], **halves[1]}
+    assert halves[0] and halves[1] and not set(halves[0]) & set(halves[1])
+    for text, (answer, source) in list(known.items())[::97]:
+        assert source == "the oracle" and answer == game.oracle(game.parse_input(text)), text
+    profile = get_profile("quick")
+    alone = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1)
+    shared = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1, known=known)
+    assert alone.failure is not None and shared.failure is not None
+    assert (shared.failure.verdict, shared.failure.input_text) == (alone.failure.verdict, alone.failure.input_text)
+    swept = {text for group in alone.plan.phase("exhaustive").groups() for chunk in group.chunks for text in chunk.texts}
+    assert swept <= set(known), "an exhaustive input the plan sweeps has no answer computed once"

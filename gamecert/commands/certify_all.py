@@ -98,7 +98,8 @@ def certify_registered_command(args: Any) -> int:
         def done(count: int, row: Row) -> None:
             status.update(f"{count} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})")
 
-        batch = certify_solvers(tasks, jobs, display=lambda label: _Status(status, label), done=done)
+        batch = certify_solvers(tasks, jobs, display=lambda label: _Status(status, label), done=done,
+                                progress=status.update)
     rows, interrupted = list(batch.rows), batch.interrupted
     _print_table(console, rows, seed, profile.name, interrupted)
     table = _write_somewhere(lambda where: write_solver_table(where, batch, seed, profile.name), report_dir)

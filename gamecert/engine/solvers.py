@@ -15,6 +15,7 @@ registered solvers (:func:`reference_entry`): a solver is never its own referenc
 from __future__ import annotations
 
 import sys
+import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,10 @@ from gamecert.engine.judge.evidence import (
     space_evidence,
 )
 from gamecert.engine.execute import Executor
+from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.run.limits import game_limits
-from gamecert.engine.plan.plan import Plan, make_plan
+from gamecert.engine.plan.plan import Plan, exhaustive_sizes, make_plan
 from gamecert.engine.report.report_files import _write_somewhere, write_report
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
 
@@ -63,15 +65,55 @@ def solver_plan(entry: Any, profile: Any, seed: int, examples: int | None = None
 
 
 def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, *,
-                   examples: int | None = None, display: Any = None) -> Outcome:
+                   examples: int | None = None, display: Any = None, known: Any = None) -> Outcome:
     """Run ``solver`` (registered as ``name`` or not: a broken one) through the whole plan.
 
     In-process solvers share the interpreter, so one runner (``jobs=1``) does the work.
+    ``known``: the oracle's answers computed beforehand (:func:`oracle_answers`), read only.
     """
     plan = solver_plan(entry, profile, seed, examples)
     executor = Executor(reference_entry(entry, name), plan, lambda: SolverRunner(entry, name, solver),
-                        jobs=1, display=display)
+                        jobs=1, display=display, known=known)
     return executor.run()
+
+
+#: the oracle's answers on the exhaustive inputs of each game's solver plan, by game name (filled
+#: by :func:`certify_solvers` before its solvers run; forked workers inherit it)
+_KNOWN: dict[str, dict[str, tuple[Any, str]]] = {}
+
+
+def oracle_answers(game: str, profile_name: str, seed: int, part: int = 0, parts: int = 1) -> dict[str, tuple[Any, str]]:
+    """The oracle's answers on the single games of the solver plan's exhaustive phase, keyed by
+    input text: the ``part``-th of every ``parts`` (so that several processes share the work).
+
+    Every registered solver of a game meets the same exhaustive inputs (the plan is fixed by
+    counts), and on them the expected answer is the oracle's whoever is certified: computed once
+    here, it is not computed again for each solver (string_cut: 1.3 million oracle calls per
+    solver). A game whose code fails here gives nothing: its solvers' own runs meet the fault
+    and report it as theirs or the game's, as without this."""
+    from gamecert.engine import registry
+    from gamecert.engine.plan.profiles import get_profile
+
+    try:
+        entry = registry.get(game)
+        g = entry.game
+        answers: dict[str, tuple[Any, str]] = {}
+        # the spaces as the plan sweeps them (plan.exhaustive_sizes), without its checks and
+        # chunks: an answer here that the plan never asks for is only never looked up; an input
+        # is in the part its text's CRC names (an input two spaces share is computed once)
+        for space, sizes in exhaustive_sizes(g, get_profile(profile_name)):
+            for size in sizes:
+                for single in space.instances(size):
+                    text = g.format_input(single)
+                    if (parts > 1 and zlib.crc32(text.encode()) % parts != part) or text in answers \
+                            or g.size(single) > g.oracle_reach:
+                        continue
+                    found = expected_answer(entry, single)
+                    if found[1] == "the oracle":
+                        answers[text] = found
+        return answers
+    except Exception:  # noqa: BLE001 - the solvers' runs meet it again, and say whose it is
+        return {}
 
 
 @dataclass(frozen=True)
@@ -122,7 +164,7 @@ def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: 
 
     entry = registry.get(game)
     outcome = certify_solver(entry, solver, entry.solvers[solver], get_profile(profile_name), seed,
-                             examples=examples, display=display)
+                             examples=examples, display=display, known=_KNOWN.get(game))
     failure = outcome.failure
     lines = _write_failure(entry, solver, outcome, report_dir) if failure is not None else ()
     return Row(game, solver, evidence_summary(outcome), outcome.stats.tests, outcome.stats.elapsed,
@@ -170,15 +212,27 @@ def solver_tasks(entries: list[Any], profile_name: str, seed: int, examples: int
     return [(e.name, name, profile_name, seed, examples, report_dir) for e in entries for name in sorted(e.solvers)]
 
 
-def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: Any = None) -> SolverBatch:
+def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: Any = None,
+                    progress: Any = None) -> SolverBatch:
     """Certify every task's solver: one after another in this process (``jobs`` 1; ``display(label)``
     makes each one's executor display), or ``jobs`` at a time, each in a forked process
-    (``done(count, row)`` is told as each ends). Ctrl-C keeps the rows already finished."""
+    (``done(count, row)`` is told as each ends). Ctrl-C keeps the rows already finished.
+
+    First the oracle's answers on the exhaustive inputs of every game with more than one solver
+    to certify, once for all of them (:func:`oracle_answers`, ``jobs`` processes sharing the work;
+    ``progress(text)`` is told how far it is)."""
     from gamecert.engine import interrupts
 
+    try:
+        _share_oracle_answers(tasks, jobs, progress)
+    except KeyboardInterrupt:
+        interrupts.delivered()
+        return SolverBatch((), len(tasks), True)
     if jobs == 1:
         rows, interrupted = _in_turn(tasks, display, interrupts)
     else:
+        # the longest first (by the exhaustive inputs a solver meets), so that no long one starts last
+        tasks = sorted(tasks, key=lambda t: -len(_KNOWN.get(t[0], ())))
         rows, interrupted = _at_once(tasks, jobs, done, interrupts)
     order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
     kept = sorted((r for r in rows if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver])
@@ -223,6 +277,48 @@ def _at_once(tasks: list[Task], jobs: int, done: Any, interrupts: Any) -> tuple[
     finally:
         pool.join()
     return rows, False
+
+
+def _share_oracle_answers(tasks: list[Task], jobs: int, progress: Any) -> None:
+    """:data:`_KNOWN` filled for every game two or more tasks certify (with one, the solver's own
+    run computes each answer once anyway)."""
+    counts: dict[tuple[str, str, int], int] = {}
+    for game, _, profile_name, seed, *_ in tasks:
+        counts[game, profile_name, seed] = counts.get((game, profile_name, seed), 0) + 1
+    shared = [key for key, n in counts.items() if n > 1]
+    _KNOWN.clear()
+    if not shared:
+        return
+    parts = max(1, jobs)
+    work = [(game, profile_name, seed, part, parts) for game, profile_name, seed in shared for part in range(parts)]
+    tell = progress or (lambda text: None)
+    what = "the oracle's answers on the exhaustive inputs, once for every solver"
+    tell(f"{what}: 0 of {len(shared)} games")
+
+    def merge(results: Any) -> None:
+        for k, ((game, *_), answers) in enumerate(zip(work, results), 1):
+            _KNOWN.setdefault(game, {}).update(answers)
+            if k % parts == 0:
+                tell(f"{what}: {k // parts} of {len(shared)} games")
+
+    if parts == 1:
+        merge(oracle_answers(*w) for w in work)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.get_context("fork").Pool(parts, initializer=_worker_signals)
+    try:
+        merge(pool.imap(_answers_task, work))
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def _answers_task(work: tuple[Any, ...]) -> dict[str, tuple[Any, str]]:
+    return oracle_answers(*work)
 
 
 def _certify_task(task: Task) -> Row:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,7 +218,8 @@ class Judge:
     def __init__(self, entry: Any, runner: Any, stats: Stats | None = None,
                  on_test: Callable[[int], None] | None = None,
                  expected_cache: dict[str, tuple[Any, str]] | None = None,
-                 on_event: Callable[..., None] | None = None) -> None:
+                 on_event: Callable[..., None] | None = None,
+                 known: Mapping[str, tuple[Any, str]] | None = None) -> None:
         self.entry = entry
         self.game = entry.game
         self.runner = runner
@@ -226,6 +227,9 @@ class Judge:
         self.on_test = on_test or (lambda n: None)
         self.on_event = on_event or (lambda text, failure=None: None)
         self._expected = expected_cache if expected_cache is not None else {}
+        #: answers computed before this judge existed (input text to (answer, source)), read
+        #: only: the oracle's answers on a plan's exhaustive inputs, shared by several solvers
+        self.known: Mapping[str, tuple[Any, str]] = known if known is not None else {}
         self.last_result: Any = None
         #: where re-runs of a fault run: a runner says so (``rerun_where``) when not in fresh processes
         self.rerun_where: str = getattr(runner, "rerun_where", "in fresh processes")
@@ -241,7 +245,7 @@ class Judge:
     # -- single runs --
     def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
         key = text if text is not None else self.game.format_input(instance)
-        found = self._expected.get(key)
+        found = self._expected.get(key) or self.known.get(key)
         if found is None:
             # one at a time: oracles and fast solvers keep lazily built tables and caches that
             # are not safe to fill from two threads at once

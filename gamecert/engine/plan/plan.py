@@ -440,7 +440,7 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
     sweep stops before the first size that does not fit whole.
     """
     spaces = [sp for sp in (game.exhaustive_spaces() if spaces is None else spaces) if only is None or sp.name == only]
-    allowed = [sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))] if sp.sizes else () for sp in spaces]
+    allowed = [_swept_sizes(sp, fraction) for sp in spaces]
     if sizes is not None:
         allowed = [tuple(s for s in a if s in sizes) for a in allowed]
     sizes = sorted({s for sizes in allowed for s in sizes})
@@ -482,6 +482,17 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
                       where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "")
         yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
                     size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
+
+
+def _swept_sizes(space: Any, fraction: float) -> tuple[int, ...]:
+    """The sizes of ``space`` a sweep with the profile's ``fraction`` of them goes through."""
+    return tuple(space.sizes[: max(1, math.ceil(len(space.sizes) * fraction))]) if space.sizes else ()
+
+
+def exhaustive_sizes(game: Game, profile: Any) -> list[tuple[Any, tuple[int, ...]]]:
+    """Each exhaustive space of ``game`` with the sizes a plan fixed by counts sweeps (every
+    space in full within the profile's share of its sizes, as for the registered solvers)."""
+    return [(sp, _swept_sizes(sp, profile.exhaustive)) for sp in game.exhaustive_spaces()]
 
 
 def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None) -> Iterator[Group]:
