@@ -8,7 +8,7 @@ runner start, contained versus not, on both paths. They are measured in alternat
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
 
-    .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N]
+    .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N] [--breakdown[-only]]
 
 Then a trivial C++ program: the native fork server versus an exec per test (both contained), and
 a bare C loop of fork + exec + wait of the same binary as the machine's reference.
@@ -17,6 +17,11 @@ And the floor a fresh process per test cannot go below, in the same run and the 
 fork + wait of the zygote's own image (the supervisor, once ready, forks children that exit at
 once), and fork + wait of a small C++ program's image (a program of the solver's kind, run as a
 test, forks itself and waits, from inside the box, with the memory accounting on).
+
+With ``--breakdown`` (``--breakdown-only``: nothing else), where a test's time goes, part by part,
+on both paths: the harness, the socket, the supervisor's every step, the child's own start, code
+and exit; from nanosecond stamps the supervisor, its client and the zygote's child take when
+``GAMECERT_SV_PROFILE=1`` (one clock for all: CLOCK_MONOTONIC).
 
 The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
 (native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
@@ -205,12 +210,127 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
     return counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t, floor
 
 
+#: the parts of a test, in time order: (label, from stamp, to stamp); stamps are "b:" the bench,
+#: "c:" the client, "s:" the server, "k:" the zygote's child (start, program's code, its end)
+PARTS = (
+    ("harness: Runner.run to client (gate, encode)", "b:before", "c:run"),
+    ("harness: the test's memfds", "c:run", "c:sending"),
+    ("harness: sendmsg of request + fds", "c:sending", "c:sent"),
+    ("socket: to the server's recvmsg return", "c:sent", "s:recv"),
+    ("server: stderr pipe", "s:recv", "s:pipe"),
+    ("server: memory.before (peak reset, usage)", "s:pipe", "s:mem_before"),
+    ("server: fork / native spawn (parent side)", "s:mem_before", "s:spawn"),
+    ("server: close fds (+ pid line)", "s:spawn", "s:close_fds"),
+    ("server: watch setup (pidfd, poll)", "s:close_fds", "s:watch_setup"),
+    ("child: fork return to its first stamp", "s:mem_before", "k:start"),
+    ("child: setup to program start", "k:start", "k:code"),
+    ("child: the program's code", "k:code", "k:done"),
+    ("child: exit (finish, _exit) to pidfd wake", "k:done", "s:ended"),
+    ("watch: spawn to end (native: the child's life)", "s:watch_setup", "s:ended"),
+    ("server: wait4", "s:ended", "s:wait4"),
+    ("server: _kill_everything", "s:wait4", "s:kill_all"),
+    ("server: charge native server CPU", "s:kill_all", "s:charge"),
+    ("server: memory.after", "s:charge", "s:mem_after"),
+    ("server: drain stderr", "s:mem_after", "s:drain"),
+    ("server: scratch check/empty", "s:drain", "s:scratch"),
+    ("server: clear_ipc", "s:scratch", "s:ipc"),
+    ("reply: json, sendall, client recv + parse", "s:ipc", "c:replied"),
+    ("harness: output read, classify", "c:replied", "b:after"),
+)
+#: parts that overlap others (the child's run alongside the server's), left out of the sum
+OVERLAPPING = ("child:", "watch:")
+
+
+def _stamps(prof: dict, before: int, after: int) -> dict[str, int]:
+    stamps = {"b:before": before, "b:after": after}
+    for side, key in (("s", "server"), ("c", "client")):
+        for name, ns in prof.get(key, []):
+            stamps.setdefault(f"{side}:{name}", ns)
+    scans = [ns for name, ns in prof.get("server", []) if name in ("scan", "scanned")]
+    stamps["scans_ns"] = sum(b - a for a, b in zip(scans[::2], scans[1::2]))
+    stamps["scans"] = len(scans) // 2
+    for name, ns in zip(("k:start", "k:code", "k:done"), prof.get("child", [])):
+        if ns:
+            stamps[name] = ns
+    return stamps
+
+
+def breakdown(runner, cases, expected_out) -> list[str]:
+    """Run ``cases`` on a runner opened with GAMECERT_SV_PROFILE=1; the lines of a table of
+    median and mean microseconds per part of a test."""
+    profile = runner._client.profile
+    rows = []
+    for text, expected in cases:
+        before = time.perf_counter_ns()
+        result = runner.run(text)
+        after = time.perf_counter_ns()
+        if result.status != "ok" or result.stdout.split() != [expected_out(expected)]:
+            raise SystemExit(f"wrong result on {text!r}: {result.describe()} {result.stdout!r}")
+        rows.append(_stamps(profile[-1], before, after))
+        profile.clear()
+    lines = []
+    total = [r["b:after"] - r["b:before"] for r in rows]
+    counted = 0.0
+    for label, a, b in PARTS:
+        spans = sorted((r[b] - r[a]) / 1e3 for r in rows if a in r and b in r)
+        if not spans:
+            continue
+        mean = sum(spans) / len(spans)
+        if not label.startswith(OVERLAPPING):
+            counted += mean
+        lines.append(f"  {label:<52} median {spans[len(spans) // 2]:7.1f} us  mean {mean:7.1f} us")
+    scans = sum(r["scans"] for r in rows)
+    lines.append(f"  {'(within the watch) /proc scans':<52} {scans / len(rows):.2f} per test, "
+                 f"{sum(r['scans_ns'] for r in rows) / 1e3 / len(rows):.1f} us per test")
+    total.sort()
+    lines.append(f"  {'total per test (Runner.run)':<52} median {total[len(total) // 2] / 1e3:7.1f} us  mean "
+                 f"{sum(total) / len(total) / 1e3:7.1f} us (parts above, the child's aside: {counted:.1f} us)")
+    return lines
+
+
+def breakdowns(rng, count: int) -> None:
+    """The breakdown of a zygote test (word_game) and of a native fork server test (a trivial
+    C++ solver), ``count`` tests each after a warm-up."""
+    import os
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from native_forkserver import SOLVER, _compile
+
+    os.environ["GAMECERT_SV_PROFILE"] = "1"
+    try:
+        limits = Limits(time_s=1.0, memory_mb=256)
+        with open_runner(Candidate.parse(str(CANDIDATE)), limits) as runner:
+            timed_round(runner, random_inputs(rng, 30))
+            runner._client.profile.clear()
+            print(f"breakdown, zygote (word_game), {count} tests, load {os.getloadavg()[0]:.2f}:")
+            print("\n".join(breakdown(runner, random_inputs(rng, count), lambda e: e)))
+        with tempfile.TemporaryDirectory() as tmp:
+            exe = _compile("g++", SOLVER, Path(tmp) / "solver")
+            with open_runner(Candidate.parse(exe), limits) as runner:
+                assert runner.startup.startswith("native fork server"), runner.startup
+                cases = [("ZADACHA\n", "Alice")] * count
+                breakdown(runner, cases[:30], lambda e: e)
+                runner._client.profile.clear()
+                print(f"breakdown, native fork server (C++), {count} tests, load {os.getloadavg()[0]:.2f}:")
+                print("\n".join(breakdown(runner, cases, lambda e: e)))
+    finally:
+        os.environ.pop("GAMECERT_SV_PROFILE", None)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--breakdown", action="store_true", help="also where a test's time goes, part by part")
+    parser.add_argument("--breakdown-only", action="store_true", help="only that")
+    parser.add_argument("--tests", type=int, default=500, help="tests per breakdown (default 500)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.breakdown or args.breakdown_only:
+        breakdowns(rng, args.tests)
+        if args.breakdown_only:
+            return 0
     candidate = Candidate.parse(str(CANDIDATE))
     limits = Limits(time_s=1.0, memory_mb=256)
     fresh_n = fork_n = 0

@@ -62,6 +62,11 @@ class ForkServerClient:
     def __init__(self, config: dict, *, server_argv: list[str], launch_prefix: list[str] | tuple[str, ...] = (),
                  env: dict[str, str] | None = None, reply_margin_s: float = 10.0,
                  pass_fds: tuple[int, ...] = ()) -> None:
+        #: bench only (GAMECERT_SV_PROFILE=1): each test's stamps (perf_counter_ns), the
+        #: server's parts and this side's (see bench/candidate_throughput.py --breakdown)
+        self.profile: list[dict] | None = None
+        if os.environ.get("GAMECERT_SV_PROFILE") == "1":
+            config, self.profile = {**config, "profile": True}, []
         self.config = config
         #: descriptors the server inherits as they are (a memory cgroup's files)
         self.pass_fds = tuple(pass_fds)
@@ -186,7 +191,9 @@ class ForkServerClient:
             self.restarts += 1
             self._start()
         try:
+            sending = time.perf_counter_ns()
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
+            sent = time.perf_counter_ns()
             self.busy = True  # a test is running in the server
             limits = self.config["limits"]
             deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
@@ -195,6 +202,9 @@ class ForkServerClient:
             line = self._readline(deadline - time.monotonic())
             report = json.loads(line)
             report["stderr_tail"] = self._read_exact(int(report["tail"]), deadline)
+            if self.profile is not None and "prof" in report:
+                report["prof"]["client"] = [("run", self._run_started), ("sending", sending), ("sent", sent), ("replied", time.perf_counter_ns())]
+                self.profile.append(report["prof"])
             return report
         except (ServerLost, OSError, ValueError, KeyError):
             self._kill()  # contained: this ends the sandbox and all in it
@@ -218,6 +228,7 @@ class ForkServerClient:
         FILE`` instead of a child of the zygote). If the server dies during the test, the test
         runs once more, on new descriptors, with a new server."""
         for _ in range(2):
+            self._run_started = time.perf_counter_ns()
             fds = make_fds()
             report = self._once(fds, plain)
             if report is not None:

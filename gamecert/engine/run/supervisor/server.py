@@ -113,6 +113,18 @@ class _Server(PythonMode):
         self.native_why = "" if self.native_shim else "not asked for"
         #: the fork server's CPU time (ns) already charged to tests, and tests it has served
         self.native_charged, self.native_served = 0, 0
+        #: bench only (config "profile"): (part, perf_counter_ns) stamps of the running test, sent
+        #: in its report, and a shared page where the child stamps its own start and end
+        self.marks: list | None = [] if config.get("profile") else None
+        self.child_marks = None
+        if self.marks is not None:
+            import mmap
+
+            self.child_marks = mmap.mmap(-1, 64)
+
+    def mark(self, part: str) -> None:
+        if self.marks is not None:
+            self.marks.append((part, time.perf_counter_ns()))
 
     # ---- the native fork server ----------------------------------------------------------
 
@@ -166,8 +178,12 @@ class _Server(PythonMode):
         client went away meanwhile."""
         plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
+        self.mark("pipe")
         if self.memory is not None:
             self.memory.before()
+        self.mark("mem_before")
+        if self.child_marks is not None:
+            self.child_marks[:24] = bytes(24)
         started = time.monotonic()
         pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
         self.last_native = pid is not None
@@ -177,6 +193,7 @@ class _Server(PythonMode):
             pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
             self._child(fds, err_w, plain)
+        self.mark("spawn")
         os.close(err_w)
         for fd in fds:
             os.close(fd)
@@ -185,8 +202,9 @@ class _Server(PythonMode):
                 self.sock.sendall(b"%d\n" % pid)
             except OSError:
                 pass
+        self.mark("close_fds")
         try:
-            return self._watch_to_end(pid, started, err_r)
+            report = self._watch_to_end(pid, started, err_r)
         finally:
             os.close(err_r)
             for fd, base in zip(self.scratch_fds, self.scratch_base):
@@ -194,10 +212,22 @@ class _Server(PythonMode):
                 # (a test cannot remove the mount points counted); not contained, always listed
                 if not self.contained or procs._box_files([fd]) != base:
                     procs._empty_folder(fd)
+            self.mark("scratch")
             if self.contained:  # nothing of the test's IPC outlives it
                 box.clear_ipc(self.mqueue_fd)
+            self.mark("ipc")
+        if report is None:
+            return None
+        tail = report.pop("tail_bytes")
+        if self.marks is not None:
+            child = [int.from_bytes(self.child_marks[i:i + 8], "little") for i in (0, 8, 16)]
+            report["prof"] = {"server": self.marks, "child": child}
+            self.marks = []
+        return json.dumps(report).encode() + b"\n" + tail
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
+        if self.child_marks is not None:  # bench only: the child's first moment
+            self.child_marks[:8] = time.perf_counter_ns().to_bytes(8, "little")
         try:
             if self.memory is not None:  # first: every page the test touches is charged to it
                 self.memory.join()
@@ -233,7 +263,7 @@ class _Server(PythonMode):
             os.write(2, f"cannot run {argv[0]}: {exc.strerror}\n".encode())
             os._exit(procs._EXEC_FAILED)
 
-    def _watch_to_end(self, pid: int, started: float, err_r: int) -> bytes | None:
+    def _watch_to_end(self, pid: int, started: float, err_r: int) -> dict | None:
         """Watch a test to its end, kill and reap all of it; the report."""
         limits = self.limits
         deadline = started + limits["wall_s"]
@@ -244,6 +274,7 @@ class _Server(PythonMode):
         poller.register(err_r, select.POLLIN | select.POLLHUP)
         poller.register(self.sock.fileno(), select.POLLIN | select.POLLHUP)
         os.set_blocking(err_r, False)
+        self.mark("watch_setup")
         tail, err_size = bytearray(), 0
         killed, peak, sampled_kb, files = None, 1, 0, 0
         client_gone, err_open = False, True
@@ -279,6 +310,7 @@ class _Server(PythonMode):
                     killed = "wall"
                     break
                 if now >= next_scan:
+                    self.mark("scan")
                     tasks, cpu, rss_kb, _ = procs._scan(group, keep=self._spared())
                     cpu += self._server_cpu(server)
                     files = max(files, procs._box_files(self.scratch_fds) if self.contained else 0)
@@ -286,11 +318,13 @@ class _Server(PythonMode):
                     killed = self._limit_hit(tasks, cpu, rss_kb, files)
                     if not killed and self.memory is not None and self.memory.over():
                         killed = "memory"
+                    self.mark("scanned")
                     if killed:
                         break
                     next_scan = time.monotonic() + max(procs._SCAN_INTERVAL_S, 5 * (time.monotonic() - now))
         finally:
             os.close(pidfd)
+        self.mark("ended")
         if killed or client_gone:
             if self.contained and self._spared() is None:
                 os.kill(-1, signal.SIGKILL)
@@ -298,13 +332,18 @@ class _Server(PythonMode):
                 procs._killpg(pid)
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
+        self.mark("wait4")
         utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
                                                       keep=self._spared())
+        self.mark("kill_all")
         server_s = self._charge_server(server)
+        self.mark("charge")
         cg_kb, cg_oom = self.memory.after() if self.memory is not None else (0, 0)
+        self.mark("mem_after")
         if err_open:
             while (got := _drain(err_r, tail)) > 0:
                 err_size += got
+        self.mark("drain")
         if client_gone:
             return None
         report = {
@@ -313,9 +352,9 @@ class _Server(PythonMode):
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
-            "cg_kb": cg_kb, "cg_oom": cg_oom,
+            "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail),
         }  # fmt: skip
-        return json.dumps(report).encode() + b"\n" + bytes(tail)
+        return report
 
     def _server_cpu(self, server: native.NativeServer | None) -> float:
         """CPU seconds the native fork server has used and no test was charged yet: its start-up,
@@ -440,6 +479,7 @@ def serve(sock_fd: int) -> int:
             for fd in fds:
                 os.close(fd)
             break
+        server.mark("recv")
         report = server.run_one(message[:1], fds)
         if report is None:
             break
@@ -482,5 +522,10 @@ if __name__ == "__main__":
         sys.modules.pop(_name, None)
     _code, _globals = _launch.take()  # the rest of this process is the candidate's
     del _launch
+    _marks = _KEPT[0].child_marks if _KEPT else None  # bench only: the program's start and end
+    if _marks is not None:
+        _marks[8:16] = time.perf_counter_ns().to_bytes(8, "little")
     exec(_code, _globals)
+    if _marks is not None:
+        _marks[16:24] = time.perf_counter_ns().to_bytes(8, "little")
     Launch.finish()
