@@ -215,76 +215,102 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
 PARTS = (
     ("harness: Runner.run to client (gate, encode)", "b:before", "c:run"),
     ("harness: the test's memfds", "c:run", "c:sending"),
-    ("harness: sendmsg of request + fds", "c:sending", "c:sent"),
-    ("socket: to the server's recvmsg return", "c:sent", "s:recv"),
+    ("request: sendmsg to the server's recvmsg return", "c:sending", "s:recv"),
     ("server: stderr pipe", "s:recv", "s:pipe"),
     ("server: memory.before (peak reset, usage)", "s:pipe", "s:mem_before"),
     ("server: fork / native spawn (parent side)", "s:mem_before", "s:spawn"),
     ("server: close fds (+ pid line)", "s:spawn", "s:close_fds"),
     ("server: watch setup (pidfd, poll)", "s:close_fds", "s:watch_setup"),
     ("child: fork return to its first stamp", "s:mem_before", "k:start"),
-    ("child: setup to program start", "k:start", "k:code"),
+    ("child: (CPU from its fork to its first stamp)", "k:fork", "k:start"),
+    ("child: memory cgroup join", "k:start", "k:joined"),
+    ("child: dup2, closerange", "k:joined", "k:fds"),
+    ("child: setsid, rlimits, chdir", "k:fds", "k:limits"),
+    ("child: launch (dumpable, signals, unwind, take)", "k:limits", "k:code"),
     ("child: the program's code", "k:code", "k:done"),
-    ("child: exit (finish, _exit) to pidfd wake", "k:done", "s:ended"),
+    ("child: threading shutdown, atexit", "k:done", "k:atexit"),
+    ("child: flush", "k:atexit", "k:flushed"),
+    ("child: _exit to pidfd wake", "k:flushed", "s:ended"),
+    ("child: _exit's CPU (rusage total - CPU before _exit)", "k:flushed", "k:exit"),
     ("watch: spawn to end (native: the child's life)", "s:watch_setup", "s:ended"),
     ("server: wait4", "s:ended", "s:wait4"),
     ("server: _kill_everything", "s:wait4", "s:kill_all"),
     ("server: charge native server CPU", "s:kill_all", "s:charge"),
     ("server: memory.after", "s:charge", "s:mem_after"),
     ("server: drain stderr", "s:mem_after", "s:drain"),
-    ("server: scratch check/empty", "s:drain", "s:scratch"),
-    ("server: clear_ipc", "s:scratch", "s:ipc"),
-    ("reply: json, sendall, client recv + parse", "s:ipc", "c:replied"),
+    ("reply: json, sendall, client recv + parse", "s:drain", "c:replied"),
+    ("server, after the reply: scratch check/empty", "s:clean", "s:scratch"),
+    ("server, after the reply: clear_ipc", "s:scratch", "s:ipc"),
     ("harness: output read, classify", "c:replied", "b:after"),
 )
-#: parts that overlap others (the child's run alongside the server's), left out of the sum
-OVERLAPPING = ("child:", "watch:")
+#: parts that overlap others (the child's run alongside the server's, the server's clean-up after
+#: its reply alongside the harness), left out of the sum
+OVERLAPPING = ("child:", "watch:", "server, after")
 
 
-def _stamps(prof: dict, before: int, after: int) -> dict[str, int]:
+def _stamps(prof: dict, before: tuple[int, int], after: tuple[int, int], child_cpu_s: float) -> dict:
+    """Every stamp of a test by name: (wall ns, CPU ns of the process that took it)."""
     stamps = {"b:before": before, "b:after": after}
     for side, key in (("s", "server"), ("c", "client")):
-        for name, ns in prof.get(key, []):
-            stamps.setdefault(f"{side}:{name}", ns)
-    scans = [ns for name, ns in prof.get("server", []) if name in ("scan", "scanned")]
-    stamps["scans_ns"] = sum(b - a for a, b in zip(scans[::2], scans[1::2]))
+        for name, *values in prof.get(key, []):
+            stamps.setdefault(f"{side}:{name}", tuple(values) if side == "s" else tuple(values[:2]))
+    scans = [wall for name, wall, *_ in prof.get("server", []) if name in ("scan", "scanned")]
     stamps["scans"] = len(scans) // 2
-    for name, ns in zip(("k:start", "k:code", "k:done"), prof.get("child", [])):
-        if ns:
-            stamps[name] = ns
+    stamps["scans_ns"] = sum(b - a for a, b in zip(scans[::2], scans[1::2]))
+    child = prof.get("child", [])
+    names = ("k:start", "k:code", "k:done", "k:joined", "k:fds", "k:limits", "k:atexit", "k:flushed")
+    for slot, name in enumerate(names):
+        if child[slot]:
+            stamps[name] = (child[slot], child[8 + slot], child[16 + slot])
+    if "k:done" in stamps:  # the child's whole CPU time, from wait4: its exit is what is left after its code
+        stamps["k:exit"] = (stamps["s:ended"][0], int(child_cpu_s * 1e9), prof.get("minflt", 0))
+    if "k:start" in stamps:  # faults and CPU before the first stamp: from the fork on
+        stamps["k:fork"] = (stamps["s:mem_before"][0], 0, 0)
     return stamps
 
 
+def _same_process(a: str, b: str) -> bool:
+    side = {"b": "harness", "c": "harness", "s": "server", "k": "child"}
+    return side[a[0]] == side[b[0]] or a == "k:fork"
+
+
 def breakdown(runner, cases, expected_out) -> list[str]:
-    """Run ``cases`` on a runner opened with GAMECERT_SV_PROFILE=1; the lines of a table of
-    median and mean microseconds per part of a test."""
+    """Run ``cases`` on a runner opened with GAMECERT_SV_PROFILE=1; the lines of a table of the
+    median and mean wall microseconds per part of a test, and the mean CPU microseconds of the
+    process it runs in where a part lies in one process (a figure a loaded machine disturbs less)."""
     profile = runner._client.profile
     rows = []
     for text, expected in cases:
-        before = time.perf_counter_ns()
+        before = time.perf_counter_ns(), time.process_time_ns()
         result = runner.run(text)
-        after = time.perf_counter_ns()
+        after = time.perf_counter_ns(), time.process_time_ns()
         if result.status != "ok" or result.stdout.split() != [expected_out(expected)]:
             raise SystemExit(f"wrong result on {text!r}: {result.describe()} {result.stdout!r}")
-        rows.append(_stamps(profile[-1], before, after))
+        rows.append(_stamps(profile[-1], before, after, result.cpu_s))
         profile.clear()
-    lines = []
-    total = [r["b:after"] - r["b:before"] for r in rows]
-    counted = 0.0
+    lines = [f"  {'part':<52} {'wall median':>11} {'wall mean':>10} {'CPU mean':>9} (us) {'faults':>6}"]
+    total = sorted(r["b:after"][0] - r["b:before"][0] for r in rows)
+    counted = cpu_counted = 0.0
     for label, a, b in PARTS:
-        spans = sorted((r[b] - r[a]) / 1e3 for r in rows if a in r and b in r)
-        if not spans:
+        have = [r for r in rows if a in r and b in r]
+        if not have:
             continue
+        spans = sorted((r[b][0] - r[a][0]) / 1e3 for r in have)
         mean = sum(spans) / len(spans)
+        cpu = sum(r[b][1] - r[a][1] for r in have) / 1e3 / len(have) if _same_process(a, b) else None
+        faults = (f" {sum(r[b][2] - r[a][2] for r in have) / len(have):6.0f}"
+                  if len(have[0][a]) > 2 and len(have[0][b]) > 2 else "")
         if not label.startswith(OVERLAPPING):
             counted += mean
-        lines.append(f"  {label:<52} median {spans[len(spans) // 2]:7.1f} us  mean {mean:7.1f} us")
+            cpu_counted += cpu or 0.0
+        cpu_text = f"{cpu:9.1f}" if cpu is not None else f"{'':9}"
+        lines.append(f"  {label:<52} {spans[len(spans) // 2]:11.1f} {mean:10.1f} {cpu_text}{faults}")
     scans = sum(r["scans"] for r in rows)
     lines.append(f"  {'(within the watch) /proc scans':<52} {scans / len(rows):.2f} per test, "
                  f"{sum(r['scans_ns'] for r in rows) / 1e3 / len(rows):.1f} us per test")
-    total.sort()
-    lines.append(f"  {'total per test (Runner.run)':<52} median {total[len(total) // 2] / 1e3:7.1f} us  mean "
-                 f"{sum(total) / len(total) / 1e3:7.1f} us (parts above, the child's aside: {counted:.1f} us)")
+    lines.append(f"  {'total per test (Runner.run)':<52} {total[len(total) // 2] / 1e3:11.1f} "
+                 f"{sum(total) / len(total) / 1e3:10.1f}   (parts above, the child's aside: wall {counted:.1f}, "
+                 f"CPU {cpu_counted:.1f})")
     return lines
 
 

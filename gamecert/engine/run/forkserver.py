@@ -191,9 +191,9 @@ class ForkServerClient:
             self.restarts += 1
             self._start()
         try:
-            sending = time.perf_counter_ns()
+            sending = time.perf_counter_ns(), time.process_time_ns(), 0
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
-            sent = time.perf_counter_ns()
+            sent = time.perf_counter_ns(), time.process_time_ns(), 0
             self.busy = True  # a test is running in the server
             limits = self.config["limits"]
             deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
@@ -203,7 +203,8 @@ class ForkServerClient:
             report = json.loads(line)
             report["stderr_tail"] = self._read_exact(int(report["tail"]), deadline)
             if self.profile is not None and "prof" in report:
-                report["prof"]["client"] = [("run", self._run_started), ("sending", sending), ("sent", sent), ("replied", time.perf_counter_ns())]
+                report["prof"]["client"] = [("run", *self._run_started), ("sending", *sending), ("sent", *sent),
+                                            ("replied", time.perf_counter_ns(), time.process_time_ns(), 0)]
                 self.profile.append(report["prof"])
             return report
         except (ServerLost, OSError, ValueError, KeyError):
@@ -220,7 +221,10 @@ class ForkServerClient:
         if self.proc is None:
             self._start()
         self.sock.sendall(b"F%d" % count)
-        return float(self._readline(60.0))
+        words = self._readline(60.0).split()
+        #: per child of the floor's loop: minor page faults and CPU seconds
+        self.floor_detail = (float(words[1]), float(words[2])) if len(words) > 2 else None
+        return float(words[0])
 
     def run(self, make_fds, plain: bool = False) -> dict:
         """Run one test on the descriptors ``make_fds()`` returns (stdin, stdout; the caller
@@ -228,7 +232,7 @@ class ForkServerClient:
         FILE`` instead of a child of the zygote). If the server dies during the test, the test
         runs once more, on new descriptors, with a new server."""
         for _ in range(2):
-            self._run_started = time.perf_counter_ns()
+            self._run_started = time.perf_counter_ns(), time.process_time_ns(), 0
             fds = make_fds()
             report = self._once(fds, plain)
             if report is not None:

@@ -120,11 +120,12 @@ class _Server(PythonMode):
         if self.marks is not None:
             import mmap
 
-            self.child_marks = mmap.mmap(-1, 64)
+            self.child_marks = mmap.mmap(-1, 192)
 
     def mark(self, part: str) -> None:
         if self.marks is not None:
-            self.marks.append((part, time.perf_counter_ns()))
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            self.marks.append((part, time.perf_counter_ns(), time.process_time_ns(), faults))
 
     # ---- the native fork server ----------------------------------------------------------
 
@@ -183,7 +184,7 @@ class _Server(PythonMode):
             self.memory.before()
         self.mark("mem_before")
         if self.child_marks is not None:
-            self.child_marks[:24] = bytes(24)
+            self.child_marks[:] = bytes(192)
         started = time.monotonic()
         pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
         self.last_native = pid is not None
@@ -207,40 +208,49 @@ class _Server(PythonMode):
             report = self._watch_to_end(pid, started, err_r)
         finally:
             os.close(err_r)
-            for fd, base in zip(self.scratch_fds, self.scratch_base):
-                # contained, the sandbox's own tmpfs: a count at its base means nothing was left
-                # (a test cannot remove the mount points counted); not contained, always listed
-                if not self.contained or procs._box_files([fd]) != base:
-                    procs._empty_folder(fd)
-            self.mark("scratch")
-            if self.contained:  # nothing of the test's IPC outlives it
-                box.clear_ipc(self.mqueue_fd)
-            self.mark("ipc")
         if report is None:
+            self.clean_up()
             return None
         tail = report.pop("tail_bytes")
         if self.marks is not None:
-            child = [int.from_bytes(self.child_marks[i:i + 8], "little") for i in (0, 8, 16)]
-            report["prof"] = {"server": self.marks, "child": child}
+            child = [int.from_bytes(self.child_marks[i:i + 8], "little") for i in range(0, 192, 8)]
+            report["prof"] = {"server": self.marks, "child": child, "minflt": report.pop("minflt")}
             self.marks = []
         return json.dumps(report).encode() + b"\n" + tail
 
+    def clean_up(self) -> None:
+        """After a test, every process of it reaped: empty the scratch folders and the IPC
+        namespace. Run after its report is sent and before the next request is read (so that it
+        overlaps the client's reading of the report), and in any case before the next test."""
+        self.mark("clean")
+        for fd, base in zip(self.scratch_fds, self.scratch_base):
+            # contained, the sandbox's own tmpfs: a count at its base means nothing was left
+            # (a test cannot remove the mount points counted); not contained, always listed
+            if not self.contained or procs._box_files([fd]) != base:
+                procs._empty_folder(fd)
+        self.mark("scratch")
+        if self.contained:  # nothing of the test's IPC outlives it
+            box.clear_ipc(self.mqueue_fd)
+        self.mark("ipc")
+
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
-        if self.child_marks is not None:  # bench only: the child's first moment
-            self.child_marks[:8] = time.perf_counter_ns().to_bytes(8, "little")
+        self._child_mark(0)  # bench only: the child's first moment
         try:
             if self.memory is not None:  # first: every page the test touches is charged to it
                 self.memory.join()
+            self._child_mark(3)
             os.dup2(fds[0], 0)
             os.dup2(fds[1], 1)
             os.dup2(err_w, 2)
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+            self._child_mark(4)
             os.setsid()
             if not self.contained and self.prctl is not None:
                 self.prctl(procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)  # dies with this server
             for which, pair in self.limit_plan:
                 resource.setrlimit(which, pair)
             os.chdir(self.box)
+            self._child_mark(5)
             if plain:
                 self._exec(self.plain_argv)
             self.launch_python()  # raises Launch: the candidate runs at this module's top level
@@ -249,6 +259,13 @@ class _Server(PythonMode):
         except BaseException as exc:  # noqa: BLE001
             procs._setup_failed(exc)
         os._exit(procs._SETUP_FAILED)
+
+    def _child_mark(self, slot: int) -> None:
+        if self.child_marks is not None:
+            self.child_marks[8 * slot:8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
+            self.child_marks[64 + 8 * slot:72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
 
     def _exec(self, argv: list[str]) -> None:
         for number in range(1, signal.NSIG):  # a fresh program gets every default back
@@ -354,6 +371,8 @@ class _Server(PythonMode):
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
             "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail),
         }  # fmt: skip
+        if self.marks is not None:
+            report["minflt"] = usage.ru_minflt
         return report
 
     def _server_cpu(self, server: native.NativeServer | None) -> float:
@@ -361,7 +380,7 @@ class _Server(PythonMode):
         the clone of this test, and anything else it ran (a pristine server runs nothing else)."""
         if server is None:
             return 0.0
-        return max(0, (native.cpu_ns(server.pid) or self.native_charged) - self.native_charged) / 1e9
+        return max(0, (server.cpu_ns() or self.native_charged) - self.native_charged) / 1e9
 
     def _charge_server(self, server: native.NativeServer | None) -> float:
         """Charge the fork server's uncharged CPU to the test that just ended; a server that used
@@ -421,17 +440,21 @@ def _drain(fd: int, tail: bytearray) -> int:
 _KEPT: list = []
 
 
-def _fork_floor(count: int) -> float:
+def _fork_floor(count: int) -> tuple[float, float, float]:
     """Seconds per ``fork`` + ``wait`` of this process's image (the zygote's, once it is ready),
-    the child ending at once: what a fresh process per test cannot go below (the bench's floor)."""
+    the child ending at once: what a fresh process per test cannot go below (the bench's floor);
+    and per child its minor page faults and CPU seconds."""
     count = max(1, min(count, 10_000))
+    faults = cpu = 0.0
     start = time.perf_counter()
     for _ in range(count):
         pid = os.fork()
         if pid == 0:
             os._exit(0)
-        os.waitpid(pid, 0)
-    return (time.perf_counter() - start) / count
+        _, _, usage = os.wait4(pid, 0)
+        faults += usage.ru_minflt
+        cpu += usage.ru_utime + usage.ru_stime
+    return (time.perf_counter() - start) / count, faults / count, cpu / count
 
 
 def _read_config(sock: socket.socket) -> dict:
@@ -473,7 +496,7 @@ def serve(sock_fd: int) -> int:
         if not message:
             break
         if message[:1] == b"F" and not fds:  # the floor: fork + wait of this very image
-            sock.sendall(b"%.9f\n" % _fork_floor(int(message[1:] or b"100")))
+            sock.sendall(b"%.9f %.1f %.9f\n" % _fork_floor(int(message[1:] or b"100")))
             continue
         if len(fds) != 2:
             for fd in fds:
@@ -487,6 +510,8 @@ def serve(sock_fd: int) -> int:
             sock.sendall(report)
         except OSError:
             break
+        finally:
+            server.clean_up()  # before the next request is even read
     if server.native is not None:
         server.native.close()
     procs._kill_everything(contained, None)
@@ -522,10 +547,10 @@ if __name__ == "__main__":
         sys.modules.pop(_name, None)
     _code, _globals = _launch.take()  # the rest of this process is the candidate's
     del _launch
-    _marks = _KEPT[0].child_marks if _KEPT else None  # bench only: the program's start and end
-    if _marks is not None:
-        _marks[8:16] = time.perf_counter_ns().to_bytes(8, "little")
+    _mark = _KEPT[0]._child_mark if _KEPT and _KEPT[0].child_marks is not None else None  # bench only
+    if _mark is not None:
+        _mark(1)  # the program's start and end
     exec(_code, _globals)
-    if _marks is not None:
-        _marks[16:24] = time.perf_counter_ns().to_bytes(8, "little")
-    Launch.finish()
+    if _mark is not None:
+        _mark(2)
+    Launch.finish(_mark)
