@@ -290,6 +290,16 @@ class NativeServer:
         self._close_stat()
 
 
+def _default_signals() -> None:
+    """Every signal's disposition to the default and the signal mask empty (before an exec)."""
+    for number in range(1, signal.NSIG):
+        try:
+            signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def _is_my_child(pid: int) -> bool:
     """Whether ``pid`` is a child of this process, running or ended (``waitid`` without reaping
     it: one system call, where reading ``/proc/PID/stat`` took three)."""
@@ -335,9 +345,10 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
             os.dup2(null, 1)
-            for name in ("SIGPIPE", "SIGXFSZ"):  # the interpreter ignores these; exec keeps that
-                if hasattr(signal, name):
-                    signal.signal(getattr(signal, name), signal.SIG_DFL)
+            # every disposition back to the default, the mask empty: an exec keeps what is ignored
+            # (the interpreter ignores SIGPIPE and SIGXFSZ; a shell's background job, SIGINT and
+            # SIGQUIT), and the program must start as a fresh one, as an exec'd test does
+            _default_signals()
             if child_setup is not None:
                 child_setup()
             os.closerange(3, CONTROL_FD)

@@ -471,7 +471,14 @@ def serve(sock_fd: int) -> int:
     """The server loop: one test per request until the client closes the socket."""
     prctl = procs._prctl()
     procs._set_dumpable(prctl, False)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as PID 1: signals from inside are then dropped
+    # every disposition to the default, whatever the harness ignored (a shell's background job
+    # ignores SIGINT and SIGQUIT): as PID 1 signals from inside are then dropped, and a zygote's
+    # child starts from the dispositions a fresh `python FILE` starts from; SIGPIPE and SIGXFSZ
+    # stay ignored, as the interpreter has them (a write to a client gone is an error, not death)
+    native._default_signals()
+    for name in ("SIGPIPE", "SIGXFSZ"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     sock = socket.socket(fileno=os.dup(sock_fd))
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
