@@ -100,9 +100,11 @@ class _Server(PythonMode):
         #: the runner's memory cgroup (None: memory limited per process only), and, contained,
         #: the sandbox's mqueue file system, emptied after every test with the SysV objects
         self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
-        self.mqueue_fd = None
+        self.mqueue_fd = self.mqueue_empty = None
         if self.contained and os.path.isdir(box.MQUEUE):
             self.mqueue_fd = os.open(box.MQUEUE, os.O_RDONLY | os.O_DIRECTORY)
+            box.clear_ipc(self.mqueue_fd)  # (a new namespace: nothing yet) then its empty size
+            self.mqueue_empty = box.mqueue_size(self.mqueue_fd)
         self.code = None
         self.compile_error: BaseException | None = None
         if self.mode == "python":
@@ -230,7 +232,7 @@ class _Server(PythonMode):
                 procs._empty_folder(fd)
         self.mark("scratch")
         if self.contained:  # nothing of the test's IPC outlives it
-            box.clear_ipc(self.mqueue_fd)
+            box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
         self.mark("ipc")
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
