@@ -29,7 +29,9 @@ namespace's processes but this one, whatever their session or group) every ~10 m
 and resident memory, and the box's file count, and kills at a limit. When the test's main process
 ends, ``kill(-1, SIGKILL)`` ends every other process of the namespace, and the server reaps them
 all: their CPU time is added to the test's. The box folder and ``/tmp`` (the sandbox's
-size-capped tmpfs) are emptied, so nothing carries from one test to the next.
+size-capped tmpfs) are emptied, and the IPC namespace, so nothing carries from one test to the
+next: right after the test's report is sent (the client reads it meanwhile) and before the next
+request is read.
 
 Not contained (``--no-contain``, or no bubblewrap) the same server runs as a plain process: the
 test's processes are found by process group and as re-parented orphans (the server is a child
