@@ -53,8 +53,12 @@ def random_inputs(rng: random.Random, n: int) -> list[tuple[str, str]]:
     return cases
 
 
-def timed_round(runner, cases) -> float:
+def timed_round(runner, cases, ahead: bool = True) -> float:
+    """Seconds to run ``cases``, each answer checked; ``ahead``: the inputs announced first, as
+    the executor announces a chunk's (each is sent ahead while the one before runs)."""
     start = time.perf_counter()
+    if ahead:
+        runner.expect([text for text, _ in cases])
     for text, expected in cases:
         result = runner.run(text)
         if result.status != "ok" or result.stdout.split() != [expected]:
@@ -195,6 +199,7 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
             while time.perf_counter() < end:
                 for flag, batch in (("1", 40), ("0", 20)):
                     start = time.perf_counter()
+                    runners[flag].expect(["ZADACHA\n"] * batch)
                     for _ in range(batch):
                         result = runners[flag].run("ZADACHA\n")
                         if result.stdout != "Alice\n":
@@ -359,8 +364,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     candidate = Candidate.parse(str(CANDIDATE))
     limits = Limits(time_s=1.0, memory_mb=256)
-    fresh_n = fork_n = 0
-    fresh_t = fork_t = 0.0
+    fresh_n = fork_n = single_n = 0
+    fresh_t = fork_t = single_t = 0.0
     with open_runner(candidate, limits, fork_server=False) as fresh, open_runner(candidate, limits) as fork:
         assert fresh.mode == "fresh-process" and fork.mode == "fork-server"
         timed_round(fresh, random_inputs(rng, 3))  # warm up both
@@ -373,13 +378,17 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 40)
             fork_t += timed_round(fork, cases)
             fork_n += len(cases)
+            cases = random_inputs(rng, 40)
+            single_t += timed_round(fork, cases, ahead=False)
+            single_n += len(cases)
         zygote_floor = python_floor(fork)
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
     containment_cost(candidate, limits, rng, args.seconds / 2)
     print(memory_accounting_cost(candidate, limits, rng, args.seconds / 2))
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
-    print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
+    print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s "
+          f"(one at a time, none sent ahead: {single_n / single_t:.1f} tests/s)")
     served, execd, bare, cpp_floor = native_rates(rng, args.seconds)
     print(f"C++ native fork server: {served:.1f} tests/s; exec per test: {execd:.1f} tests/s (both contained); "
           f"bare C fork+exec+wait loop: {bare:.1f} execs/s")

@@ -18,6 +18,7 @@ import contextlib
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,129 @@ def test_nothing_of_a_test_is_there_for_the_next_one(tmp_path: Path) -> None:
     assert {r.status for r in results} == {"ok"}, [r.describe() for r in results]
     # each test left two files, a segment and a queue (second line), and found none (first line)
     assert [r.stdout for r in results] == ["0 0 0\n2 1 1\n"] * 8
+
+
+# ---- tests sent ahead (Runner.expect) --------------------------------------------------------
+
+MIXED = """
+import os, sys
+word = sys.stdin.readline().strip()
+if word == "crash":
+    os.kill(os.getpid(), 11)
+if word == "fail":
+    sys.stderr.write("boom\\n")
+    sys.exit(3)
+if word == "loud":
+    sys.stdout.write("x" * 5000)
+if word == "forks":
+    for _ in range(40):
+        try:
+            if os.fork() == 0:
+                import time
+                time.sleep(5)
+                os._exit(0)
+        except OSError:
+            break
+print(word[::-1])
+"""
+
+WORDS = ["abc", "fail", "x", "crash", "hello", "loud", "fail", "zz", "", "crash", "abc"] * 3
+
+
+def _seen(results) -> list[tuple]:
+    return [(r.status, r.stdout, r.exit_code, r.signal, r.detail.split(";")[0] if r.status != "ok" else "")
+            for r in results]
+
+
+def _program(tmp_path: Path, source: str = MIXED) -> Candidate:
+    program = tmp_path / "mixed.py"
+    program.write_text(source)
+    return Candidate.parse(str(program))
+
+
+@pytest.mark.parametrize("contained", [True, False])
+def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(tmp_path: Path, contained: bool) -> None:
+    limits = Limits(time_s=2.0, memory_mb=256, output_bytes=1000)
+    with open_runner(_program(tmp_path), limits, contain=contained) as runner:
+        alone = [runner.run(word + "\n") for word in WORDS]
+        runner.expect([word + "\n" for word in WORDS])
+        ahead = [runner.run(word + "\n") for word in WORDS]
+        sent, used = runner._ahead.sent, runner._ahead.used
+    assert _seen(ahead) == _seen(alone)
+    assert {r.status for r in alone} == {"ok", "re", "ole"}
+    # every test after a fast one was sent ahead, and its report used
+    assert sent == used >= len(WORDS) - 2, (sent, used)
+
+
+def test_a_run_out_of_order_drops_the_test_sent_ahead(tmp_path: Path) -> None:
+    from gamecert.engine.run.testio import GATE
+
+    with open_runner(_program(tmp_path), LIMITS) as runner:
+        runner.expect(["a\n", "b\n", "c\n", "d\n"])
+        first, second = runner.run("a\n"), runner.run("b\n")  # "c" is sent ahead meanwhile
+        assert runner._ahead.ahead is not None and runner._ahead.ahead[0] == "c\n"
+        plain = runner.run_plain("q\n")  # not the expected one: "c"'s report is dropped
+        assert runner._ahead.ahead is None and GATE._running == 0
+        third, other = runner.run("c\n"), runner.run("zz\n")  # "c" runs again; then the queue ends
+        assert runner._ahead.queue == type(runner._ahead.queue)()
+    assert [r.stdout for r in (first, second, plain, third, other)] == ["a\n", "b\n", "q\n", "c\n", "zz\n"]
+    assert GATE._running == 0
+
+
+def test_a_server_lost_with_a_test_sent_ahead_runs_it_again(tmp_path: Path) -> None:
+    import os
+
+    with open_runner(_program(tmp_path), LIMITS) as runner:
+        words = [f"w{k}\n" for k in range(6)]
+        runner.expect(words)
+        got = [runner.run(words[0]).stdout, runner.run(words[1]).stdout]  # words[2] sent ahead
+        client = runner._client
+        assert runner._ahead.ahead is not None
+        os.kill(client.server_host_pid, signal.SIGKILL)  # the supervisor, from outside
+        got += [runner.run(word).stdout for word in words[2:]]
+        restarts = client.restarts
+    assert got == [w[::-1][1:] + "\n" for w in words] and restarts == 1
+
+
+def test_forks_refused_are_the_test_that_made_them(tmp_path: Path) -> None:
+    """A test that forks past the process cap, sent ahead of its turn, is the one that is RE;
+    the test before it (answered while it had started) is not."""
+    limits = Limits(time_s=2.0, memory_mb=256, processes=8)
+    words = ["a", "b", "forks", "c", "forks", "d", "e"] * 2
+    with open_runner(_program(tmp_path), limits) as runner:
+        if runner.cap is None:
+            pytest.skip(f"no pids cgroup here: {runner.accounting}")
+        alone = [runner.run(word + "\n") for word in words]
+        receive = runner._client.receive
+
+        def slow_receive(token):  # a slow harness: the test sent ahead has long started
+            report = receive(token)
+            time.sleep(0.3)
+            return report
+
+        runner._client.receive = slow_receive
+        runner.expect([word + "\n" for word in words])
+        ahead = [runner.run(word + "\n") for word in words]
+    for seen in (alone, ahead):
+        assert [r.status for r in seen] == ["re" if w == "forks" else "ok" for w in words], \
+            [r.describe() for r in seen]
+        assert all("process creations refused" in r.detail for r, w in zip(seen, words) if w == "forks")
+
+
+@pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler")
+def test_native_tests_sent_ahead_get_the_same_answers(tmp_path: Path) -> None:
+    source = tmp_path / "rev.c"
+    source.write_text('#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n'
+                      'int main(void) { char w[64] = ""; if (scanf("%63s", w) != 1) return 4;\n'
+                      ' if (!strcmp(w, "crash")) abort();\n int n = strlen(w);\n'
+                      ' for (int i = n - 1; i >= 0; i--) putchar(w[i]);\n putchar(10); return 0; }\n')
+    exe = tmp_path / "rev"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
+    with open_runner(Candidate.parse(str(exe)), LIMITS) as runner:
+        assert runner.startup.startswith("native fork server"), runner.startup
+        alone = [runner.run(word + "\n") for word in WORDS]
+        runner.expect([word + "\n" for word in WORDS])
+        ahead = [runner.run(word + "\n") for word in WORDS]
+        used = runner._ahead.used
+    assert _seen(ahead) == _seen(alone) and {r.started for r in ahead} == {"native"}
+    assert used >= len(WORDS) - 4

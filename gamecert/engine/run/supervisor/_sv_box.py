@@ -83,6 +83,27 @@ class Memory:
         return [self.procs, self.peak_fd, self.usage_fd, self.events_fd]
 
 
+class RefusedForks:
+    """The pids cgroup's ``pids.events`` on a descriptor the client passed: :meth:`read` gives
+    the forks refused (its ``max`` count) since the previous read."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.seen = int(fd), 0
+        self.read()
+
+    def read(self) -> int:
+        try:
+            for line in os.pread(self.fd, 4096, 0).decode().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max":
+                    count = int(value)
+                    refused, self.seen = count - self.seen, count
+                    return refused
+        except (OSError, ValueError):
+            pass
+        return 0
+
+
 class _Info(ctypes.Structure):
     _fields_ = [("words", ctypes.c_int * 16)]
 

@@ -42,7 +42,10 @@ candidate) with two descriptors (stdin, stdout); the server answers (not contain
 process's pid on a line of its own as soon as it has started it, then one JSON line (wait
 status, CPU times, peak memory, wall time, why the watchdog killed, peak tasks, the largest sampled
 memory, processes reaped besides the main one, stderr bytes written, files in the box) followed by
-the tail of stderr (``tail`` bytes).
+the tail of stderr (``tail`` bytes). The client may send the next test's request while a test
+runs (see :class:`gamecert.engine.run.forkserver.Lookahead`): the server reads it only once this
+test is answered and cleaned up, so tests still run one at a time, each in a fresh process; and the
+forks the pids cgroup refused are read by the server (``pids_events``) before the next test starts.
 """
 
 from __future__ import annotations
@@ -102,6 +105,8 @@ class _Server(PythonMode):
         #: the runner's memory cgroup (None: memory limited per process only), and, contained,
         #: the sandbox's mqueue file system, emptied after every test with the SysV objects
         self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
+        #: the pids cgroup's refused forks, read after each test, before a later one can start
+        self.forks = box.RefusedForks(config["pids_events"]) if config.get("pids_events") is not None else None
         self.mqueue_fd = self.mqueue_empty = None
         if self.contained and os.path.isdir(box.MQUEUE):
             self.mqueue_fd = os.open(box.MQUEUE, os.O_RDONLY | os.O_DIRECTORY)
@@ -315,8 +320,10 @@ class _Server(PythonMode):
                         if got < 0:
                             poller.unregister(err_r)
                             err_open = False
-                    else:
+                    elif self._client_left():
                         client_gone = True
+                    else:  # the next test's request, sent ahead: read once this one is answered
+                        poller.modify(self.sock.fileno(), select.POLLRDHUP | select.POLLHUP)
                 if ended or client_gone:
                     break
                 now = time.monotonic()
@@ -358,6 +365,7 @@ class _Server(PythonMode):
                                                       keep=self._spared())
         self.mark("kill_all")
         server_s = self._charge_server(server)
+        refused = self.forks.read() if self.forks is not None else 0
         self.mark("charge")
         cg_kb, cg_oom = self.memory.after() if self.memory is not None else (0, 0)
         self.mark("mem_after")
@@ -373,11 +381,21 @@ class _Server(PythonMode):
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
-            "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail),
+            "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail), "refused": refused,
         }  # fmt: skip
         if self.marks is not None:
             report["minflt"] = usage.ru_minflt
         return report
+
+    def _client_left(self) -> bool:
+        """Whether the client closed its end (end of file, or an error) rather than sent the
+        next request (a look at it, which takes neither its byte nor its descriptors)."""
+        try:
+            return not self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
 
     def _server_cpu(self, server: native.NativeServer | None) -> float:
         """CPU seconds the native fork server has used and no test was charged yet: its start-up,
@@ -501,20 +519,24 @@ def serve(sock_fd: int) -> int:
     sock.sendall(procs._READY)
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(sock, 16, 4)
+            # one byte a request: requests sent ahead are read one by one, each with its descriptors
+            message, fds, _, _ = socket.recv_fds(sock, 1, 4)
         except OSError:
             break
         if not message:
             break
-        if message[:1] == b"F" and not fds:  # the floor: fork + wait of this very image
-            sock.sendall(b"%.9f %.1f %.9f\n" % _fork_floor(int(message[1:] or b"100")))
+        if message == b"F" and not fds:  # the floor: fork + wait of this very image ("F<count>\n")
+            count = b""
+            while not count.endswith(b"\n") and len(count) < 16:
+                count += sock.recv(1) or b"\n"
+            sock.sendall(b"%.9f %.1f %.9f\n" % _fork_floor(int(count.strip() or b"100")))
             continue
         if len(fds) != 2:
             for fd in fds:
                 os.close(fd)
             break
         server.mark("recv")
-        report = server.run_one(message[:1], fds)
+        report = server.run_one(message, fds)
         if report is None:
             break
         try:
