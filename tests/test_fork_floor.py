@@ -15,6 +15,7 @@ judge is told.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import subprocess
@@ -289,3 +290,26 @@ def test_native_tests_sent_ahead_get_the_same_answers(tmp_path: Path) -> None:
         used = runner._ahead.used
     assert _seen(ahead) == _seen(alone) and {r.started for r in ahead} == {"native"}
     assert used >= len(WORDS) - 4
+
+
+def test_a_client_that_leaves_with_a_request_queued_ends_the_running_test(tmp_path: Path) -> None:
+    """The client closes while a test runs and the next request waits unread: the supervisor
+    takes it for the client leaving (not for a request) and kills the test at once."""
+    from gamecert.engine.run.testio import _test_files
+
+    program = tmp_path / "slow.py"
+    program.write_text("import time\ntime.sleep(float(input()))\nprint('done')\n")
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        client = runner._client
+        files = [_test_files(b"3\n"), _test_files(b"0\n")]
+        tokens = [client.send((made[0], made[1]), False) for made in files]
+        assert None not in tokens
+        time.sleep(0.3)  # the first test is running, the second request waits
+        start = time.monotonic()
+        client.close()
+        runner._client = None
+        spent = time.monotonic() - start
+        for made in files:
+            for fd in made:
+                os.close(fd)
+    assert spent < 2.0, spent

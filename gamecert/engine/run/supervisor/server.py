@@ -298,7 +298,7 @@ class _Server(PythonMode):
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
         poller.register(err_r, select.POLLIN | select.POLLHUP)
-        poller.register(self.sock.fileno(), select.POLLIN | select.POLLHUP)
+        poller.register(self.sock.fileno(), select.POLLIN | select.POLLRDHUP | select.POLLHUP)
         os.set_blocking(err_r, False)
         self.mark("watch_setup")
         tail, err_size = bytearray(), 0
@@ -311,7 +311,7 @@ class _Server(PythonMode):
                 now = time.monotonic()
                 wait_ms = max(0, int((min(deadline, next_scan) - now) * 1000) + 1)
                 ended = False
-                for fd, _ in poller.poll(wait_ms):
+                for fd, events in poller.poll(wait_ms):
                     if fd == pidfd:
                         ended = True
                     elif fd == err_r:
@@ -320,7 +320,7 @@ class _Server(PythonMode):
                         if got < 0:
                             poller.unregister(err_r)
                             err_open = False
-                    elif self._client_left():
+                    elif events & (select.POLLRDHUP | select.POLLHUP | select.POLLERR) or self._client_left():
                         client_gone = True
                     else:  # the next test's request, sent ahead: read once this one is answered
                         poller.modify(self.sock.fileno(), select.POLLRDHUP | select.POLLHUP)
