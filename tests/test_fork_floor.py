@@ -214,8 +214,10 @@ def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(tmp_path: P
         sent, used = runner._ahead.sent, runner._ahead.used
     assert _seen(ahead) == _seen(alone)
     assert {r.status for r in alone} == {"ok", "re", "ole"}
-    # every test after a fast one was sent ahead, and its report used
-    assert sent == used >= len(WORDS) - 2, (sent, used)
+    if contained:  # every test after a fast one was sent ahead, and its report used
+        assert sent == used >= len(WORDS) - 2, (sent, used)
+    else:  # not contained a program can count its runs (a file beside it): none is sent ahead
+        assert sent == used == 0
 
 
 def test_a_run_out_of_order_drops_the_test_sent_ahead(tmp_path: Path) -> None:

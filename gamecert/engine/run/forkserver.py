@@ -6,7 +6,8 @@ in :mod:`gamecert.engine.run.supervisor.server`.
 The client and the server speak over a Unix socket pair (the server's standard input): the
 config as one JSON line, then per test one request byte with the test's stdin and stdout
 descriptors attached (``SCM_RIGHTS``) and one JSON report line back, followed by the tail of the
-test's stderr. The server's own stderr goes to an unnamed file of the client's.
+test's stderr. The server's own stderr goes to an unnamed file of the client's. :class:`Lookahead`
+sends the next test's request while a test runs (the server reads it once it has answered).
 """
 
 from __future__ import annotations
@@ -300,8 +301,9 @@ class Lookahead:
 
     def expect(self, texts) -> None:
         """The inputs the next runs will be asked for, in order (a run asked for another one
-        ends the expectation)."""
-        texts = list(texts)
+        ends the expectation). Contained only: a program that is not contained can keep state
+        from one run to the next (a file beside it), and would see a run sent ahead and dropped."""
+        texts = list(texts) if self.client.contained else []
         if self.ahead is not None and (not texts or texts[0] != self.ahead[0]):
             self.drain()
         self.queue = deque(texts)
