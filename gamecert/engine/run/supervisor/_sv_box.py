@@ -93,15 +93,13 @@ class RefusedForks:
 
     def read(self) -> int:
         try:
-            for line in os.pread(self.fd, 4096, 0).decode().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "max":
-                    count = int(value)
-                    refused, self.seen = count - self.seen, count
-                    return refused
+            data = os.pread(self.fd, 4096, 0)
+            at = data.index(b"max ") + 4 if data.startswith(b"max ") else data.index(b"\nmax ") + 5
+            count = int(data[at:data.index(b"\n", at)])
         except (OSError, ValueError):
-            pass
-        return 0
+            return 0
+        refused, self.seen = count - self.seen, count
+        return refused
 
 
 class _Info(ctypes.Structure):
