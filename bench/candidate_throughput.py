@@ -13,7 +13,8 @@ word_game oracle, so a fast but wrong path cannot look good.
 Then a trivial C++ program: the native fork server versus an exec per test (both contained), and
 a bare C loop of fork + exec + wait of the same binary as the machine's reference.
 
-And the floor a fresh process per test cannot go below, in the same run and the same sandbox:
+And the floor a fresh process per test cannot go below, in the same run and the same sandbox, a
+short round between every round of the rates (so that a change in the machine's load touches both):
 fork + wait of the zygote's own image (the supervisor, once ready, forks children that exit at
 once), and fork + wait of a small C++ program's image (a program of the solver's kind, run as a
 test, forks itself and waits, from inside the box, with the memory accounting on).
@@ -152,24 +153,31 @@ int main() {
 """
 
 
-def native_floor(work: Path, limits) -> float:
+class NativeFloor:
     """Seconds per fork + wait of a small C++ program's image, measured inside the sandbox by a
-    test of its own (best of three runs)."""
-    source = work / "floor.cpp"
-    source.write_text(FLOOR_CPP)
-    best = float("inf")
-    with open_runner(Candidate.parse(str(source)), limits) as runner:
-        for _ in range(3):
-            result = runner.run("2000\n")
-            if result.status != "ok":
-                raise SystemExit(f"the floor program failed: {result.describe()}")
-            best = min(best, float(result.stdout) / 1e6)
-    return best
+    test of its own, a short round at a time (between the rate's rounds: the same load)."""
+
+    def __init__(self, work: Path, limits) -> None:
+        source = work / "floor.cpp"
+        source.write_text(FLOOR_CPP)
+        self.runner = open_runner(Candidate.parse(str(source)), limits)
+        self.forks, self.seconds = 0, 0.0
+
+    def round(self, forks: int = 300) -> None:
+        result = self.runner.run(f"{forks}\n")
+        if result.status != "ok":
+            raise SystemExit(f"the floor program failed: {result.describe()}")
+        self.forks, self.seconds = self.forks + forks, self.seconds + forks * float(result.stdout) / 1e6
+
+    def close(self) -> float:
+        self.runner.close()
+        return self.seconds / self.forks
 
 
-def python_floor(runner) -> float:
-    """Seconds per fork + wait of the zygote's own image (the supervisor forks, best of three)."""
-    return min(runner._client.fork_floor(300) for _ in range(3))
+def python_floor_round(runner, forks: int = 60) -> tuple[int, float]:
+    """Forks and seconds of one short round of fork + wait of the zygote's own image (the
+    supervisor forks), between the rate's rounds."""
+    return forks, forks * runner._client.fork_floor(forks)
 
 
 def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
@@ -196,6 +204,7 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
         assert runners["1"].startup.startswith("native fork server"), runners["1"].startup
         times, counts = {"1": 0.0, "0": 0.0}, {"1": 0, "0": 0}
         bare_n, bare_t = 0, 0.0
+        floor_meter = NativeFloor(work, limits)
         try:
             end = time.perf_counter() + seconds
             while time.perf_counter() < end:
@@ -210,10 +219,11 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
                     counts[flag] += batch
                 n, t = _driver_round(driver, exe, str(work / "in.txt"), str(work / "out.txt"), 0.3)
                 bare_n, bare_t = bare_n + n, bare_t + t
-            floor = native_floor(work, limits)
+                floor_meter.round()
         finally:
             for runner in runners.values():
                 runner.close()
+            floor = floor_meter.close()
     return counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t, floor
 
 
@@ -366,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     candidate = Candidate.parse(str(CANDIDATE))
     limits = Limits(time_s=1.0, memory_mb=256)
-    fresh_n = fork_n = single_n = 0
-    fresh_t = fork_t = single_t = 0.0
+    fresh_n = fork_n = single_n = floor_n = 0
+    fresh_t = fork_t = single_t = floor_t = 0.0
     with open_runner(candidate, limits, fork_server=False) as fresh, open_runner(candidate, limits) as fork:
         assert fresh.mode == "fresh-process" and fork.mode == "fork-server"
         timed_round(fresh, random_inputs(rng, 3))  # warm up both
@@ -383,7 +393,9 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 40)
             single_t += timed_round(fork, cases, ahead=False)
             single_n += len(cases)
-        zygote_floor = python_floor(fork)
+            n, t = python_floor_round(fork)
+            floor_n, floor_t = floor_n + n, floor_t + t
+        zygote_floor = floor_t / floor_n
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
     containment_cost(candidate, limits, rng, args.seconds / 2)
     print(memory_accounting_cost(candidate, limits, rng, args.seconds / 2))
