@@ -8,15 +8,23 @@ runner start, contained versus not, on both paths. They are measured in alternat
 the machine's load during the run affects both alike. Every answer is checked against the
 word_game oracle, so a fast but wrong path cannot look good.
 
-    .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N]
+    .venv/bin/python bench/candidate_throughput.py [--seconds S] [--seed N] [--breakdown[-only]]
 
 Then a trivial C++ program: the native fork server versus an exec per test (both contained), and
 a bare C loop of fork + exec + wait of the same binary as the machine's reference.
 
-And the floor a fresh process per test cannot go below, in the same run and the same sandbox:
+And the floor a fresh process per test cannot go below, in the same run and the same sandbox, a
+short round between every round of the rates (so that a change in the machine's load touches both):
 fork + wait of the zygote's own image (the supervisor, once ready, forks children that exit at
 once), and fork + wait of a small C++ program's image (a program of the solver's kind, run as a
 test, forks itself and waits, from inside the box, with the memory accounting on).
+
+With ``--breakdown`` (``--breakdown-only``: nothing else), where a test's time goes, part by part,
+on both paths: the harness, the socket, the supervisor's every step, the child's own start, code
+and exit; from nanosecond stamps the supervisor, its client and the zygote's child take when
+``GAMECERT_SV_PROFILE=1`` (one clock for all: CLOCK_MONOTONIC), tests run one at a time (none sent
+ahead, so that the parts do not overlap). The rates are measured as the executor runs a chunk:
+its inputs announced (``Runner.expect``), each sent ahead while the one before runs.
 
 The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
 (native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
@@ -48,8 +56,12 @@ def random_inputs(rng: random.Random, n: int) -> list[tuple[str, str]]:
     return cases
 
 
-def timed_round(runner, cases) -> float:
+def timed_round(runner, cases, ahead: bool = True) -> float:
+    """Seconds to run ``cases``, each answer checked; ``ahead``: the inputs announced first, as
+    the executor announces a chunk's (each is sent ahead while the one before runs)."""
     start = time.perf_counter()
+    if ahead:
+        runner.expect([text for text, _ in cases])
     for text, expected in cases:
         result = runner.run(text)
         if result.status != "ok" or result.stdout.split() != [expected]:
@@ -141,24 +153,31 @@ int main() {
 """
 
 
-def native_floor(work: Path, limits) -> float:
+class NativeFloor:
     """Seconds per fork + wait of a small C++ program's image, measured inside the sandbox by a
-    test of its own (best of three runs)."""
-    source = work / "floor.cpp"
-    source.write_text(FLOOR_CPP)
-    best = float("inf")
-    with open_runner(Candidate.parse(str(source)), limits) as runner:
-        for _ in range(3):
-            result = runner.run("2000\n")
-            if result.status != "ok":
-                raise SystemExit(f"the floor program failed: {result.describe()}")
-            best = min(best, float(result.stdout) / 1e6)
-    return best
+    test of its own, a short round at a time (between the rate's rounds: the same load)."""
+
+    def __init__(self, work: Path, limits) -> None:
+        source = work / "floor.cpp"
+        source.write_text(FLOOR_CPP)
+        self.runner = open_runner(Candidate.parse(str(source)), limits)
+        self.forks, self.seconds = 0, 0.0
+
+    def round(self, forks: int = 300) -> None:
+        result = self.runner.run(f"{forks}\n")
+        if result.status != "ok":
+            raise SystemExit(f"the floor program failed: {result.describe()}")
+        self.forks, self.seconds = self.forks + forks, self.seconds + forks * float(result.stdout) / 1e6
+
+    def close(self) -> float:
+        self.runner.close()
+        return self.seconds / self.forks
 
 
-def python_floor(runner) -> float:
-    """Seconds per fork + wait of the zygote's own image (the supervisor forks, best of three)."""
-    return min(runner._client.fork_floor(300) for _ in range(3))
+def python_floor_round(runner, forks: int = 60) -> tuple[int, float]:
+    """Forks and seconds of one short round of fork + wait of the zygote's own image (the
+    supervisor forks), between the rate's rounds."""
+    return forks, forks * runner._client.fork_floor(forks)
 
 
 def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
@@ -185,11 +204,13 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
         assert runners["1"].startup.startswith("native fork server"), runners["1"].startup
         times, counts = {"1": 0.0, "0": 0.0}, {"1": 0, "0": 0}
         bare_n, bare_t = 0, 0.0
+        floor_meter = NativeFloor(work, limits)
         try:
             end = time.perf_counter() + seconds
             while time.perf_counter() < end:
                 for flag, batch in (("1", 40), ("0", 20)):
                     start = time.perf_counter()
+                    runners[flag].expect(["ZADACHA\n"] * batch)
                     for _ in range(batch):
                         result = runners[flag].run("ZADACHA\n")
                         if result.stdout != "Alice\n":
@@ -198,23 +219,165 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
                     counts[flag] += batch
                 n, t = _driver_round(driver, exe, str(work / "in.txt"), str(work / "out.txt"), 0.3)
                 bare_n, bare_t = bare_n + n, bare_t + t
-            floor = native_floor(work, limits)
+                floor_meter.round()
         finally:
             for runner in runners.values():
                 runner.close()
+            floor = floor_meter.close()
     return counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t, floor
+
+
+#: the parts of a test, in time order: (label, from stamp, to stamp); stamps are "b:" the bench,
+#: "c:" the client, "s:" the server, "k:" the zygote's child (start, program's code, its end)
+PARTS = (
+    ("harness: Runner.run to client (gate, encode)", "b:before", "c:run"),
+    ("harness: the test's memfds", "c:run", "c:sending"),
+    ("request: sendmsg to the server's recvmsg return", "c:sending", "s:recv"),
+    ("server: stderr pipe", "s:recv", "s:pipe"),
+    ("server: memory.before (peak reset, usage)", "s:pipe", "s:mem_before"),
+    ("server: fork / native spawn (parent side)", "s:mem_before", "s:spawn"),
+    ("server: close fds (+ pid line)", "s:spawn", "s:close_fds"),
+    ("server: watch setup (pidfd, poll)", "s:close_fds", "s:watch_setup"),
+    ("child: fork return to its first stamp", "s:mem_before", "k:start"),
+    ("child: (CPU from its fork to its first stamp)", "k:fork", "k:start"),
+    ("child: memory cgroup join", "k:start", "k:joined"),
+    ("child: dup2, closerange", "k:joined", "k:fds"),
+    ("child: setsid, rlimits, chdir", "k:fds", "k:limits"),
+    ("child: launch (dumpable, signals, unwind, take)", "k:limits", "k:code"),
+    ("child: the program's code", "k:code", "k:done"),
+    ("child: threading shutdown, atexit", "k:done", "k:atexit"),
+    ("child: flush", "k:atexit", "k:flushed"),
+    ("child: _exit to pidfd wake", "k:flushed", "s:ended"),
+    ("child: _exit's CPU (rusage total - CPU before _exit)", "k:flushed", "k:exit"),
+    ("watch: spawn to end (native: the child's life)", "s:watch_setup", "s:ended"),
+    ("server: wait4", "s:ended", "s:wait4"),
+    ("server: _kill_everything", "s:wait4", "s:kill_all"),
+    ("server: charge native server CPU", "s:kill_all", "s:charge"),
+    ("server: memory.after", "s:charge", "s:mem_after"),
+    ("server: drain stderr", "s:mem_after", "s:drain"),
+    ("reply: json, sendall, client recv + parse", "s:drain", "c:replied"),
+    ("server, after the reply: scratch check/empty", "s:clean", "s:scratch"),
+    ("server, after the reply: clear_ipc", "s:scratch", "s:ipc"),
+    ("harness: output read, classify", "c:replied", "b:after"),
+)
+#: parts that overlap others (the child's run alongside the server's, the server's clean-up after
+#: its reply alongside the harness), left out of the sum
+OVERLAPPING = ("child:", "watch:", "server, after")
+
+
+def _stamps(prof: dict, before: tuple[int, int], after: tuple[int, int], child_cpu_s: float) -> dict:
+    """Every stamp of a test by name: (wall ns, CPU ns of the process that took it)."""
+    stamps = {"b:before": before, "b:after": after}
+    for side, key in (("s", "server"), ("c", "client")):
+        for name, *values in prof.get(key, []):
+            stamps.setdefault(f"{side}:{name}", tuple(values) if side == "s" else tuple(values[:2]))
+    scans = [wall for name, wall, *_ in prof.get("server", []) if name in ("scan", "scanned")]
+    stamps["scans"] = len(scans) // 2
+    stamps["scans_ns"] = sum(b - a for a, b in zip(scans[::2], scans[1::2]))
+    child = prof.get("child", [])
+    names = ("k:start", "k:code", "k:done", "k:joined", "k:fds", "k:limits", "k:atexit", "k:flushed")
+    for slot, name in enumerate(names):
+        if child[slot]:
+            stamps[name] = (child[slot], child[8 + slot], child[16 + slot])
+    if "k:done" in stamps:  # the child's whole CPU time, from wait4: its exit is what is left after its code
+        stamps["k:exit"] = (stamps["s:ended"][0], int(child_cpu_s * 1e9), prof.get("minflt", 0))
+    if "k:start" in stamps:  # faults and CPU before the first stamp: from the fork on
+        stamps["k:fork"] = (stamps["s:mem_before"][0], 0, 0)
+    return stamps
+
+
+def _same_process(a: str, b: str) -> bool:
+    side = {"b": "harness", "c": "harness", "s": "server", "k": "child"}
+    return side[a[0]] == side[b[0]] or a == "k:fork"
+
+
+def breakdown(runner, cases, expected_out) -> list[str]:
+    """Run ``cases`` on a runner opened with GAMECERT_SV_PROFILE=1; the lines of a table of the
+    median and mean wall microseconds per part of a test, and the mean CPU microseconds of the
+    process it runs in where a part lies in one process (a figure a loaded machine disturbs less)."""
+    profile = runner._client.profile
+    rows = []
+    for text, expected in cases:
+        before = time.perf_counter_ns(), time.process_time_ns()
+        result = runner.run(text)
+        after = time.perf_counter_ns(), time.process_time_ns()
+        if result.status != "ok" or result.stdout.split() != [expected_out(expected)]:
+            raise SystemExit(f"wrong result on {text!r}: {result.describe()} {result.stdout!r}")
+        rows.append(_stamps(profile[-1], before, after, result.cpu_s))
+        profile.clear()
+    lines = [f"  {'part':<52} {'wall median':>11} {'wall mean':>10} {'CPU mean':>9} (us) {'faults':>6}"]
+    total = sorted(r["b:after"][0] - r["b:before"][0] for r in rows)
+    counted = cpu_counted = 0.0
+    for label, a, b in PARTS:
+        have = [r for r in rows if a in r and b in r]
+        if not have:
+            continue
+        spans = sorted((r[b][0] - r[a][0]) / 1e3 for r in have)
+        mean = sum(spans) / len(spans)
+        cpu = sum(r[b][1] - r[a][1] for r in have) / 1e3 / len(have) if _same_process(a, b) else None
+        faults = (f" {sum(r[b][2] - r[a][2] for r in have) / len(have):6.0f}"
+                  if len(have[0][a]) > 2 and len(have[0][b]) > 2 else "")
+        if not label.startswith(OVERLAPPING):
+            counted += mean
+            cpu_counted += cpu or 0.0
+        cpu_text = f"{cpu:9.1f}" if cpu is not None else f"{'':9}"
+        lines.append(f"  {label:<52} {spans[len(spans) // 2]:11.1f} {mean:10.1f} {cpu_text}{faults}")
+    scans = sum(r["scans"] for r in rows)
+    lines.append(f"  {'(within the watch) /proc scans':<52} {scans / len(rows):.2f} per test, "
+                 f"{sum(r['scans_ns'] for r in rows) / 1e3 / len(rows):.1f} us per test")
+    lines.append(f"  {'total per test (Runner.run)':<52} {total[len(total) // 2] / 1e3:11.1f} "
+                 f"{sum(total) / len(total) / 1e3:10.1f}   (parts above, the child's aside: wall {counted:.1f}, "
+                 f"CPU {cpu_counted:.1f})")
+    return lines
+
+
+def breakdowns(rng, count: int) -> None:
+    """The breakdown of a zygote test (word_game) and of a native fork server test (a trivial
+    C++ solver), ``count`` tests each after a warm-up."""
+    import os
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from native_forkserver import SOLVER, _compile
+
+    os.environ["GAMECERT_SV_PROFILE"] = "1"
+    try:
+        limits = Limits(time_s=1.0, memory_mb=256)
+        with open_runner(Candidate.parse(str(CANDIDATE)), limits) as runner:
+            timed_round(runner, random_inputs(rng, 30))
+            runner._client.profile.clear()
+            print(f"breakdown, zygote (word_game), {count} tests, load {os.getloadavg()[0]:.2f}:")
+            print("\n".join(breakdown(runner, random_inputs(rng, count), lambda e: e)))
+        with tempfile.TemporaryDirectory() as tmp:
+            exe = _compile("g++", SOLVER, Path(tmp) / "solver")
+            with open_runner(Candidate.parse(exe), limits) as runner:
+                assert runner.startup.startswith("native fork server"), runner.startup
+                cases = [("ZADACHA\n", "Alice")] * count
+                breakdown(runner, cases[:30], lambda e: e)
+                runner._client.profile.clear()
+                print(f"breakdown, native fork server (C++), {count} tests, load {os.getloadavg()[0]:.2f}:")
+                print("\n".join(breakdown(runner, cases, lambda e: e)))
+    finally:
+        os.environ.pop("GAMECERT_SV_PROFILE", None)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--breakdown", action="store_true", help="also where a test's time goes, part by part")
+    parser.add_argument("--breakdown-only", action="store_true", help="only that")
+    parser.add_argument("--tests", type=int, default=500, help="tests per breakdown (default 500)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.breakdown or args.breakdown_only:
+        breakdowns(rng, args.tests)
+        if args.breakdown_only:
+            return 0
     candidate = Candidate.parse(str(CANDIDATE))
     limits = Limits(time_s=1.0, memory_mb=256)
-    fresh_n = fork_n = 0
-    fresh_t = fork_t = 0.0
+    fresh_n = fork_n = single_n = floor_n = 0
+    fresh_t = fork_t = single_t = floor_t = 0.0
     with open_runner(candidate, limits, fork_server=False) as fresh, open_runner(candidate, limits) as fork:
         assert fresh.mode == "fresh-process" and fork.mode == "fork-server"
         timed_round(fresh, random_inputs(rng, 3))  # warm up both
@@ -227,13 +390,19 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 40)
             fork_t += timed_round(fork, cases)
             fork_n += len(cases)
-        zygote_floor = python_floor(fork)
+            cases = random_inputs(rng, 40)
+            single_t += timed_round(fork, cases, ahead=False)
+            single_n += len(cases)
+            n, t = python_floor_round(fork)
+            floor_n, floor_t = floor_n + n, floor_t + t
+        zygote_floor = floor_t / floor_n
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
     containment_cost(candidate, limits, rng, args.seconds / 2)
     print(memory_accounting_cost(candidate, limits, rng, args.seconds / 2))
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
-    print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s")
+    print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s "
+          f"(one at a time, none sent ahead: {single_n / single_t:.1f} tests/s)")
     served, execd, bare, cpp_floor = native_rates(rng, args.seconds)
     print(f"C++ native fork server: {served:.1f} tests/s; exec per test: {execd:.1f} tests/s (both contained); "
           f"bare C fork+exec+wait loop: {bare:.1f} execs/s")

@@ -89,7 +89,8 @@ def _run_served(server, data: bytes, tmp: Path, cwd_fd=None):
 def _run_exec(argv, data: bytes, tmp: Path):
     (tmp / "in").write_bytes(data)
     with open(tmp / "in", "rb") as fin:
-        done = subprocess.run(argv, stdin=fin, capture_output=True, env=ENV, start_new_session=True, timeout=60)
+        done = subprocess.run(argv, stdin=fin, capture_output=True, env=ENV, start_new_session=True, timeout=60,
+                              preexec_fn=native._default_signals)  # a fresh start, whatever pytest ignores
     return done.returncode, done.stdout, done.stderr
 
 

@@ -194,6 +194,8 @@ class Executor:
                     def stop(seq: int = seq, deadline: float | None = deadline) -> bool:
                         return self._stopped(seq, deadline)
 
+                    if hasattr(runner, "expect"):  # the chunk's inputs in order: each sent ahead of its run
+                        runner.expect(chunk.texts)
                     outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
                 except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                     self.results.put(("error", exc))

@@ -6,7 +6,8 @@ in :mod:`gamecert.engine.run.supervisor.server`.
 The client and the server speak over a Unix socket pair (the server's standard input): the
 config as one JSON line, then per test one request byte with the test's stdin and stdout
 descriptors attached (``SCM_RIGHTS``) and one JSON report line back, followed by the tail of the
-test's stderr. The server's own stderr goes to an unnamed file of the client's.
+test's stderr. The server's own stderr goes to an unnamed file of the client's. :class:`Lookahead`
+sends the next test's request while a test runs (the server reads it once it has answered).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections import deque
 
 from gamecert.engine.run.supervisor._sv_procs import _READY, _killpg
 
@@ -62,6 +64,11 @@ class ForkServerClient:
     def __init__(self, config: dict, *, server_argv: list[str], launch_prefix: list[str] | tuple[str, ...] = (),
                  env: dict[str, str] | None = None, reply_margin_s: float = 10.0,
                  pass_fds: tuple[int, ...] = ()) -> None:
+        #: bench only (GAMECERT_SV_PROFILE=1): each test's stamps (perf_counter_ns), the
+        #: server's parts and this side's (see bench/candidate_throughput.py --breakdown)
+        self.profile: list[dict] | None = None
+        if os.environ.get("GAMECERT_SV_PROFILE") == "1":
+            config, self.profile = {**config, "profile": True}, []
         self.config = config
         #: descriptors the server inherits as they are (a memory cgroup's files)
         self.pass_fds = tuple(pass_fds)
@@ -77,6 +84,8 @@ class ForkServerClient:
         self.proc: subprocess.Popen | None = None
         self.sock: socket.socket | None = None
         self.restarts = 0
+        self.generation = 0  # one more at each start of a server: a request sent earlier is lost
+        self._run_started = (0, 0, 0)
         #: the running test's process, not contained (contained the server does not send it)
         self.test_pid: int | None = None
         self.busy = False  # whether a test is running in the server now
@@ -96,6 +105,7 @@ class ForkServerClient:
         return self.pid
 
     def _start(self) -> None:
+        self.generation += 1
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.proc = subprocess.Popen(
@@ -178,7 +188,9 @@ class ForkServerClient:
             os.close(self._init[1])
             self._init = None
 
-    def _once(self, fds: tuple[int, int], plain: bool) -> dict | None:
+    def send(self, fds: tuple[int, int], plain: bool) -> tuple | None:
+        """Send one test's request (starting the server if it is not running); a token for
+        :meth:`receive`, or None if the server is lost. Requests are answered in order."""
         if self.proc is not None and self.proc.poll() is not None:
             # the server (or, contained, its sandbox launcher) exited between tests
             self._kill()
@@ -186,7 +198,19 @@ class ForkServerClient:
             self.restarts += 1
             self._start()
         try:
+            sending = time.perf_counter_ns(), time.process_time_ns(), 0
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
+        except OSError:
+            self._kill()
+            return None
+        return self.generation, (self._run_started, sending, (time.perf_counter_ns(), time.process_time_ns(), 0))
+
+    def receive(self, token: tuple | None) -> dict | None:
+        """The report of the test ``token`` stands for (the oldest one not yet received), or
+        None if the server was lost meanwhile (it is cleaned up after then)."""
+        if token is None or token[0] != self.generation or self.sock is None:
+            return None  # sent to a server that is gone: it never ran
+        try:
             self.busy = True  # a test is running in the server
             limits = self.config["limits"]
             deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
@@ -195,6 +219,11 @@ class ForkServerClient:
             line = self._readline(deadline - time.monotonic())
             report = json.loads(line)
             report["stderr_tail"] = self._read_exact(int(report["tail"]), deadline)
+            if self.profile is not None and "prof" in report:
+                run, sending, sent = token[1]
+                report["prof"]["client"] = [("run", *run), ("sending", *sending), ("sent", *sent),
+                                            ("replied", time.perf_counter_ns(), time.process_time_ns(), 0)]
+                self.profile.append(report["prof"])
             return report
         except (ServerLost, OSError, ValueError, KeyError):
             self._kill()  # contained: this ends the sandbox and all in it
@@ -209,17 +238,25 @@ class ForkServerClient:
         ``bench/candidate_throughput.py``)."""
         if self.proc is None:
             self._start()
-        self.sock.sendall(b"F%d" % count)
-        return float(self._readline(60.0))
+        self.sock.sendall(b"F%d\n" % count)
+        words = self._readline(60.0).split()
+        #: per child of the floor's loop: minor page faults and CPU seconds
+        self.floor_detail = (float(words[1]), float(words[2])) if len(words) > 2 else None
+        return float(words[0])
 
-    def run(self, make_fds, plain: bool = False) -> dict:
+    def run(self, make_fds, plain: bool = False, then=None) -> dict:
         """Run one test on the descriptors ``make_fds()`` returns (stdin, stdout; the caller
         closes them); ``plain``: as a judge runs the program (for a Python candidate ``python
         FILE`` instead of a child of the zygote). If the server dies during the test, the test
-        runs once more, on new descriptors, with a new server."""
+        runs once more, on new descriptors, with a new server. ``then()`` is called once the
+        request is sent, before the report is waited for (to send the next one ahead)."""
         for _ in range(2):
+            self._run_started = time.perf_counter_ns(), time.process_time_ns(), 0
             fds = make_fds()
-            report = self._once(fds, plain)
+            token = self.send(fds, plain)
+            if token is not None and then is not None:
+                then()
+            report = self.receive(token)
             if report is not None:
                 report["fds"] = fds
                 return report
@@ -239,3 +276,108 @@ class ForkServerClient:
             pass
         self._kill()
         self._log.close()
+
+
+#: a test sent ahead follows only one that took less wall time than this (seconds)
+AHEAD_MAX_WALL_S = 0.05
+
+
+class Lookahead:
+    """A runner's tests sent ahead: the inputs its caller said come next (:meth:`expect`, in
+    order). While one runs, the next one's descriptors are made and its request is sent, so the
+    supervisor starts it as soon as it has answered and cleaned up after this one (it reads a
+    request only then: one test at a time, each in a fresh process, as without). A run that is
+    not the next expected one (a quiet re-run, a plain run, another input) first waits for the
+    test sent ahead and drops its report; that input runs again when it is asked for."""
+
+    def __init__(self, client: ForkServerClient, make_files, gate) -> None:
+        self.client, self.make_files, self.gate = client, make_files, gate
+        self.queue: deque[str] = deque()
+        self.ahead: tuple[str, list[int], tuple | None] | None = None  # (input, its files, token)
+        #: whether the last test took under AHEAD_MAX_WALL_S: only then is the next one sent
+        #: ahead (a test dropped, or run after a stop, costs little; a slow test gains nothing)
+        self.fast = False
+        self.sent = self.used = 0  # tests sent ahead, and of them the ones whose report was used
+
+    def expect(self, texts) -> None:
+        """The inputs the next runs will be asked for, in order (a run asked for another one
+        ends the expectation). Contained only: a program that is not contained can keep state
+        from one run to the next (a file beside it), and would see a run sent ahead and dropped."""
+        texts = list(texts) if self.client.contained else []
+        if self.ahead is not None and (not texts or texts[0] != self.ahead[0]):
+            self.drain()
+        self.queue = deque(texts)
+
+    def run(self, text: str, usual: bool, quiet: bool, plain: bool, made: list[int]) -> dict:
+        """The report of one test on ``text`` (``usual``: a run of the expected kind, not quiet,
+        not plain; ``plain``: the request's kind); its files are put in ``made``, for the caller
+        to read and close."""
+        ahead = self.ahead
+        if ahead is not None and not (usual and ahead[0] == text):
+            self.drain()
+            ahead = None
+        if usual:
+            if self.queue and self.queue[0] == text:
+                self.queue.popleft()
+            else:
+                self.queue.clear()
+        data = text.encode()
+
+        def fresh() -> tuple[int, int]:
+            for fd in made:
+                os.close(fd)
+            made.clear()
+            made.extend(self.make_files(data))
+            return made[0], made[1]
+
+        report = None
+        if ahead is not None:
+            self.ahead = None
+            made.extend(ahead[1])
+            try:
+                self._send_next(plain)
+                report = self.client.receive(ahead[2])
+            finally:
+                self.gate.leave(False)
+            if report is None:
+                self.drain()  # its server was lost meanwhile (and the next one's request with it)
+            else:
+                report["fds"] = (made[0], made[1])
+                self.used += 1
+        if report is None:
+            with self.gate.run(quiet):
+                report = self.client.run(fresh, plain, then=(lambda: self._send_next(plain)) if usual else None)
+        if usual:
+            self.fast = report.get("wall", AHEAD_MAX_WALL_S) < AHEAD_MAX_WALL_S and not report.get("lost")
+        return report
+
+    def _send_next(self, plain: bool) -> None:
+        if not self.fast or self.ahead is not None or not self.queue or not self.gate.try_enter():
+            return
+        text = self.queue[0]
+        made: list[int] = []
+        token = None
+        try:
+            made.extend(self.make_files(text.encode()))
+            self.client._run_started = time.perf_counter_ns(), time.process_time_ns(), 0
+            token = self.client.send((made[0], made[1]), plain)
+        finally:
+            if token is None:
+                for fd in made:
+                    os.close(fd)
+                self.gate.leave(False)
+        self.ahead = (text, made, token)
+        self.sent += 1
+
+    def drain(self, wait: bool = True) -> None:
+        """Be done with the test sent ahead, if any: wait for its report (``wait``) and drop it."""
+        ahead, self.ahead = self.ahead, None
+        if ahead is None:
+            return
+        try:
+            if wait:
+                self.client.receive(ahead[2])
+        finally:
+            for fd in ahead[1]:
+                os.close(fd)
+            self.gate.leave(False)

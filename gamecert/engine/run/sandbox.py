@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gamecert.engine.run import cgroups, contain, memcg
-from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient
+from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient, Lookahead
 from gamecert.engine.run.limits import Limits, cpu_over
 from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
 from gamecert.errors import GamecertError, UsageError
@@ -314,7 +314,8 @@ class Runner:
         spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
         root = os.geteuid() == 0
         self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
-        self._refused = self.cap.refused() if self.cap is not None else 0
+        if self.cap is not None:  # (opens pids.events, which the supervisor reads after each test)
+            self.cap.refused()
         nproc = 0
         if not root:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
@@ -347,6 +348,7 @@ class Runner:
             },
             "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
             "memcg": self.memory.config() if self.memory is not None else None,
+            "pids_events": self.cap._events if self.cap is not None else None,
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":
@@ -363,7 +365,8 @@ class Runner:
         try:
             self._client: ForkServerClient | None = ForkServerClient(
                 config, server_argv=[python, server], launch_prefix=prefix, env=env,
-                pass_fds=tuple(self.memory.inherited()) if self.memory is not None else ())
+                pass_fds=(*(self.memory.inherited() if self.memory else ()), *([self.cap._events] if self.cap else ())))
+            self._ahead = Lookahead(self._client, _test_files, GATE)
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             self._cleanup()
             tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
@@ -468,6 +471,10 @@ class Runner:
                                         f"(first run: CPU time {first.cpu_s:.3f} s)")
         return first
 
+    def expect(self, texts) -> None:
+        """The inputs the next :meth:`run` calls will be, in order: each is sent ahead while the one before runs."""
+        self._ahead.expect(texts)
+
     def run_fresh(self, input_text: str) -> RunResult:
         """Run the candidate once on ``input_text`` exactly as a judge runs it (``python FILE``
         for a Python candidate, the program itself otherwise), quietly (see :data:`GATE`), for
@@ -481,22 +488,11 @@ class Runner:
         ``processes``, ``files`` or None)."""
         if self._client is None:
             raise RuntimeError("this runner is closed")
-        data = input_text.encode()
         made: list[int] = []
-
-        def descriptors() -> tuple[int, int]:
-            for fd in made:
-                os.close(fd)
-            made.clear()
-            made.extend(_test_files(data))
-            return made[0], made[1]
-
-        try:
-            with GATE.run(quiet):
-                report = self._client.run(descriptors, plain=plain or self.mode != "fork-server")
-            if self.cap is not None:  # forks refused since the previous test ended: this test's
-                refused = self.cap.refused()
-                report["refused"], self._refused = refused - self._refused, refused
+        try:  # (the forks the pids cgroup refused during the test: the supervisor reads them)
+            report = self._ahead.run(input_text, not plain and not quiet, quiet,
+                                     plain or self.mode != "fork-server", made)
+            if self.cap is not None:
                 self.cap.keep_alive()
             out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)
         finally:
@@ -582,6 +578,7 @@ class Runner:
     def close(self) -> None:
         """Stop the supervisor (and anything left running) and remove what the runner made."""
         if self._client is not None:
+            self._ahead.drain(wait=False)
             self._client.close()
             self._client = None
         self._cleanup()

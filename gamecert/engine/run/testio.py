@@ -28,6 +28,13 @@ class _Gate:
 
     @contextmanager
     def run(self, quiet: bool):
+        self.enter(quiet)
+        try:
+            yield
+        finally:
+            self.leave(quiet)
+
+    def enter(self, quiet: bool) -> None:
         with self._cond:
             if quiet:
                 self._quiet += 1
@@ -35,14 +42,22 @@ class _Gate:
             else:
                 self._cond.wait_for(lambda: self._quiet == 0)
             self._running += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._running -= 1
-                if quiet:
-                    self._quiet -= 1
-                self._cond.notify_all()
+
+    def try_enter(self) -> bool:
+        """Enter for a run that is not quiet if no quiet run waits (never blocks: for a test
+        sent ahead, whose sender holds a run already)."""
+        with self._cond:
+            if self._quiet:
+                return False
+            self._running += 1
+            return True
+
+    def leave(self, quiet: bool) -> None:
+        with self._cond:
+            self._running -= 1
+            if quiet:
+                self._quiet -= 1
+            self._cond.notify_all()
 
 
 #: the gate every runner of this process passes through

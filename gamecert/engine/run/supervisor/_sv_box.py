@@ -12,7 +12,8 @@ semaphore set, or a POSIX message queue, made by one test would be there in the 
 carried between tests, memory held for the runner's life). After every test :func:`clear_ipc`
 removes them all: three ``*ctl(…_INFO)`` calls say whether any SysV object exists (a few
 microseconds), ``/proc/sysvipc`` lists them only then; the sandbox mounts its own mqueue file
-system at ``/dev/mqueue``, where every queue is a name to unlink.
+system at ``/dev/mqueue``, where every queue is a name to unlink, listed only when the folder's
+size (one ``fstat``: the kernel counts a fixed size per queue) is not its empty size.
 """
 
 from __future__ import annotations
@@ -82,6 +83,25 @@ class Memory:
         return [self.procs, self.peak_fd, self.usage_fd, self.events_fd]
 
 
+class RefusedForks:
+    """The pids cgroup's ``pids.events`` on a descriptor the client passed: :meth:`read` gives
+    the forks refused (its ``max`` count) since the previous read."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.seen = int(fd), 0
+        self.read()
+
+    def read(self) -> int:
+        try:
+            data = os.pread(self.fd, 4096, 0)
+            at = data.index(b"max ") + 4 if data.startswith(b"max ") else data.index(b"\nmax ") + 5
+            count = int(data[at:data.index(b"\n", at)])
+        except (OSError, ValueError):
+            return 0
+        refused, self.seen = count - self.seen, count
+        return refused
+
+
 class _Info(ctypes.Structure):
     _fields_ = [("words", ctypes.c_int * 16)]
 
@@ -110,9 +130,21 @@ def sysv_in_use() -> bool:
     return libc.semctl(0, 0, _SEM_INFO, ctypes.byref(info)) >= 0 and bool(info.words[7])
 
 
-def clear_ipc(mqueue_fd: int | None) -> int:
+def mqueue_size(mqueue_fd: int | None) -> int | None:
+    """The size of the mqueue file system's folder: the kernel adds a fixed amount per queue
+    and takes it off when the queue is unlinked, so at its empty size the folder is empty."""
+    if mqueue_fd is None:
+        return None
+    try:
+        return os.fstat(mqueue_fd).st_size
+    except OSError:
+        return None
+
+
+def clear_ipc(mqueue_fd: int | None, mqueue_empty: int | None = None) -> int:
     """Remove every SysV IPC object of this namespace and every POSIX message queue under
-    ``mqueue_fd``; how many were removed."""
+    ``mqueue_fd``; how many were removed. ``mqueue_empty``: the folder's size when it was empty
+    (:func:`mqueue_size`); at that size it is not listed."""
     removed = 0
     if sysv_in_use():
         libc = _calls()
@@ -128,7 +160,7 @@ def clear_ipc(mqueue_fd: int | None) -> int:
                 words = row.split()
                 if len(words) > 1 and words[1].isdigit() and remove(int(words[1])) == 0:
                     removed += 1
-    if mqueue_fd is not None:
+    if mqueue_fd is not None and (mqueue_empty is None or mqueue_size(mqueue_fd) != mqueue_empty):
         for name in os.listdir(mqueue_fd):
             try:
                 os.unlink(name, dir_fd=mqueue_fd)

@@ -176,6 +176,23 @@ class NativeServer:
         self.pid = pid
         self._sock = sock
         self.status: int | None = None  # its wait status once reaped (-1: reaped by someone else)
+        self._schedstat: int | None = None  # /proc/PID/schedstat, kept open (a pread per test)
+
+    def cpu_ns(self) -> int | None:
+        """The server's CPU time in nanoseconds (see :func:`cpu_ns`), or None if it is gone."""
+        if self.status is None:
+            try:
+                if self._schedstat is None:
+                    self._schedstat = os.open(f"/proc/{self.pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+                return int(os.pread(self._schedstat, 128, 0).split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+        return cpu_ns(self.pid)
+
+    def _close_stat(self) -> None:
+        if self._schedstat is not None:
+            os.close(self._schedstat)
+            self._schedstat = None
 
     def spawn(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cwd_fd: int | None = None,
               timeout_s: float = 5.0) -> int:
@@ -245,6 +262,7 @@ class NativeServer:
                 pass
             self._reap(None)
         self._sock.close()
+        self._close_stat()
 
     def _reap(self, timeout_s: float | None) -> None:
         end = None if timeout_s is None else time.monotonic() + timeout_s
@@ -269,6 +287,17 @@ class NativeServer:
         if self._sock.fileno() >= 0:
             self._sock.close()
         self._reap(1.0)
+        self._close_stat()
+
+
+def _default_signals() -> None:
+    """Every signal's disposition to the default and the signal mask empty (before an exec)."""
+    for number in range(1, signal.NSIG):
+        try:
+            signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
 def _is_my_child(pid: int) -> bool:
@@ -316,9 +345,10 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
             os.dup2(null, 1)
-            for name in ("SIGPIPE", "SIGXFSZ"):  # the interpreter ignores these; exec keeps that
-                if hasattr(signal, name):
-                    signal.signal(getattr(signal, name), signal.SIG_DFL)
+            # every disposition back to the default, the mask empty: an exec keeps what is ignored
+            # (the interpreter ignores SIGPIPE and SIGXFSZ; a shell's background job, SIGINT and
+            # SIGQUIT), and the program must start as a fresh one, as an exec'd test does
+            _default_signals()
             if child_setup is not None:
                 child_setup()
             os.closerange(3, CONTROL_FD)

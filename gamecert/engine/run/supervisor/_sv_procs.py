@@ -151,6 +151,10 @@ def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0,
     """
     utime = stime = 0.0
     reaped = 0
+    if contained and keep is None and not _has_children():
+        # PID 1 of the namespace with no child at all, running or not: every other process of
+        # the namespace would be a descendant of one (orphans re-parent here), so none is left
+        return utime, stime, reaped
     end = time.monotonic() + deadline_s
     me = os.getpid()
     if contained and keep is not None and not _others_alive(me, keep, contained):
@@ -207,6 +211,16 @@ def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0,
         if time.monotonic() > end:
             return utime, stime, reaped
         time.sleep(0.0005)
+
+
+def _has_children() -> bool:
+    """Whether this process has a child, running or ended and not yet reaped (one ``waitid``,
+    which reaps nothing)."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
 
 
 def _others_alive(me: int, keep: int | None, contained: bool) -> bool:

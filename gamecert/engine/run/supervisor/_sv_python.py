@@ -61,7 +61,7 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
         return self.code, self.main.__dict__
 
     @staticmethod
-    def finish() -> None:
+    def finish(mark=None) -> None:
         """After the program's code returned normally: what interpreter shutdown does that a
         program can see (non-daemon threads joined, ``atexit`` functions, stdout and stderr
         flushed; status 120 if stdout cannot be flushed), then exit at once. An exception or
@@ -77,6 +77,8 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
             atexit._run_exitfuncs()
         except BaseException:  # noqa: BLE001
             pass
+        if mark is not None:  # bench only (server.py's profile): after the exit functions
+            mark(6)
         for name in ("stdout", "stderr"):
             stream = getattr(sys, name, None)
             try:
@@ -90,6 +92,8 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
                         sys.stderr.flush()
                     except BaseException:  # noqa: BLE001
                         pass
+        if mark is not None:
+            mark(7)
         _exit(status)
 
 

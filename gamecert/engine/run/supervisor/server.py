@@ -29,7 +29,9 @@ namespace's processes but this one, whatever their session or group) every ~10 m
 and resident memory, and the box's file count, and kills at a limit. When the test's main process
 ends, ``kill(-1, SIGKILL)`` ends every other process of the namespace, and the server reaps them
 all: their CPU time is added to the test's. The box folder and ``/tmp`` (the sandbox's
-size-capped tmpfs) are emptied, so nothing carries from one test to the next.
+size-capped tmpfs) are emptied, and the IPC namespace, so nothing carries from one test to the
+next: right after the test's report is sent (the client reads it meanwhile) and before the next
+request is read.
 
 Not contained (``--no-contain``, or no bubblewrap) the same server runs as a plain process: the
 test's processes are found by process group and as re-parented orphans (the server is a child
@@ -40,7 +42,10 @@ candidate) with two descriptors (stdin, stdout); the server answers (not contain
 process's pid on a line of its own as soon as it has started it, then one JSON line (wait
 status, CPU times, peak memory, wall time, why the watchdog killed, peak tasks, the largest sampled
 memory, processes reaped besides the main one, stderr bytes written, files in the box) followed by
-the tail of stderr (``tail`` bytes).
+the tail of stderr (``tail`` bytes). The client may send the next test's request while a test
+runs (see :class:`gamecert.engine.run.forkserver.Lookahead`): the server reads it only once this
+test is answered and cleaned up, so tests still run one at a time, each in a fresh process; and the
+forks the pids cgroup refused are read by the server (``pids_events``) before the next test starts.
 """
 
 from __future__ import annotations
@@ -100,9 +105,13 @@ class _Server(PythonMode):
         #: the runner's memory cgroup (None: memory limited per process only), and, contained,
         #: the sandbox's mqueue file system, emptied after every test with the SysV objects
         self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
-        self.mqueue_fd = None
+        #: the pids cgroup's refused forks, read after each test, before a later one can start
+        self.forks = box.RefusedForks(config["pids_events"]) if config.get("pids_events") is not None else None
+        self.mqueue_fd = self.mqueue_empty = None
         if self.contained and os.path.isdir(box.MQUEUE):
             self.mqueue_fd = os.open(box.MQUEUE, os.O_RDONLY | os.O_DIRECTORY)
+            box.clear_ipc(self.mqueue_fd)  # (a new namespace: nothing yet) then its empty size
+            self.mqueue_empty = box.mqueue_size(self.mqueue_fd)
         self.code = None
         self.compile_error: BaseException | None = None
         if self.mode == "python":
@@ -113,6 +122,19 @@ class _Server(PythonMode):
         self.native_why = "" if self.native_shim else "not asked for"
         #: the fork server's CPU time (ns) already charged to tests, and tests it has served
         self.native_charged, self.native_served = 0, 0
+        #: bench only (config "profile"): (part, perf_counter_ns) stamps of the running test, sent
+        #: in its report, and a shared page where the child stamps its own start and end
+        self.marks: list | None = [] if config.get("profile") else None
+        self.child_marks = None
+        if self.marks is not None:
+            import mmap
+
+            self.child_marks = mmap.mmap(-1, 192)
+
+    def mark(self, part: str) -> None:
+        if self.marks is not None:
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            self.marks.append((part, time.perf_counter_ns(), time.process_time_ns(), faults))
 
     # ---- the native fork server ----------------------------------------------------------
 
@@ -166,8 +188,12 @@ class _Server(PythonMode):
         client went away meanwhile."""
         plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
+        self.mark("pipe")
         if self.memory is not None:
             self.memory.before()
+        self.mark("mem_before")
+        if self.child_marks is not None:
+            self.child_marks[:] = bytes(192)
         started = time.monotonic()
         pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
         self.last_native = pid is not None
@@ -177,6 +203,7 @@ class _Server(PythonMode):
             pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
             self._child(fds, err_w, plain)
+        self.mark("spawn")
         os.close(err_w)
         for fd in fds:
             os.close(fd)
@@ -185,32 +212,54 @@ class _Server(PythonMode):
                 self.sock.sendall(b"%d\n" % pid)
             except OSError:
                 pass
+        self.mark("close_fds")
         try:
-            return self._watch_to_end(pid, started, err_r)
+            report = self._watch_to_end(pid, started, err_r)
         finally:
             os.close(err_r)
-            for fd, base in zip(self.scratch_fds, self.scratch_base):
-                # contained, the sandbox's own tmpfs: a count at its base means nothing was left
-                # (a test cannot remove the mount points counted); not contained, always listed
-                if not self.contained or procs._box_files([fd]) != base:
-                    procs._empty_folder(fd)
-            if self.contained:  # nothing of the test's IPC outlives it
-                box.clear_ipc(self.mqueue_fd)
+        if report is None:
+            self.clean_up()
+            return None
+        tail = report.pop("tail_bytes")
+        if self.marks is not None:
+            child = [int.from_bytes(self.child_marks[i:i + 8], "little") for i in range(0, 192, 8)]
+            report["prof"] = {"server": self.marks, "child": child, "minflt": report.pop("minflt")}
+            self.marks = []
+        return json.dumps(report).encode() + b"\n" + tail
+
+    def clean_up(self) -> None:
+        """After a test, every process of it reaped: empty the scratch folders and the IPC
+        namespace. Run after its report is sent and before the next request is read (so that it
+        overlaps the client's reading of the report), and in any case before the next test."""
+        self.mark("clean")
+        for fd, base in zip(self.scratch_fds, self.scratch_base):
+            # contained, the sandbox's own tmpfs: a count at its base means nothing was left
+            # (a test cannot remove the mount points counted); not contained, always listed
+            if not self.contained or procs._box_files([fd]) != base:
+                procs._empty_folder(fd)
+        self.mark("scratch")
+        if self.contained:  # nothing of the test's IPC outlives it
+            box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
+        self.mark("ipc")
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
+        self._child_mark(0)  # bench only: the child's first moment
         try:
             if self.memory is not None:  # first: every page the test touches is charged to it
                 self.memory.join()
+            self._child_mark(3)
             os.dup2(fds[0], 0)
             os.dup2(fds[1], 1)
             os.dup2(err_w, 2)
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+            self._child_mark(4)
             os.setsid()
             if not self.contained and self.prctl is not None:
                 self.prctl(procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)  # dies with this server
             for which, pair in self.limit_plan:
                 resource.setrlimit(which, pair)
             os.chdir(self.box)
+            self._child_mark(5)
             if plain:
                 self._exec(self.plain_argv)
             self.launch_python()  # raises Launch: the candidate runs at this module's top level
@@ -219,6 +268,13 @@ class _Server(PythonMode):
         except BaseException as exc:  # noqa: BLE001
             procs._setup_failed(exc)
         os._exit(procs._SETUP_FAILED)
+
+    def _child_mark(self, slot: int) -> None:
+        if self.child_marks is not None:
+            self.child_marks[8 * slot:8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
+            self.child_marks[64 + 8 * slot:72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
 
     def _exec(self, argv: list[str]) -> None:
         for number in range(1, signal.NSIG):  # a fresh program gets every default back
@@ -233,7 +289,7 @@ class _Server(PythonMode):
             os.write(2, f"cannot run {argv[0]}: {exc.strerror}\n".encode())
             os._exit(procs._EXEC_FAILED)
 
-    def _watch_to_end(self, pid: int, started: float, err_r: int) -> bytes | None:
+    def _watch_to_end(self, pid: int, started: float, err_r: int) -> dict | None:
         """Watch a test to its end, kill and reap all of it; the report."""
         limits = self.limits
         deadline = started + limits["wall_s"]
@@ -242,8 +298,9 @@ class _Server(PythonMode):
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
         poller.register(err_r, select.POLLIN | select.POLLHUP)
-        poller.register(self.sock.fileno(), select.POLLIN | select.POLLHUP)
+        poller.register(self.sock.fileno(), select.POLLIN | select.POLLRDHUP | select.POLLHUP)
         os.set_blocking(err_r, False)
+        self.mark("watch_setup")
         tail, err_size = bytearray(), 0
         killed, peak, sampled_kb, files = None, 1, 0, 0
         client_gone, err_open = False, True
@@ -254,7 +311,7 @@ class _Server(PythonMode):
                 now = time.monotonic()
                 wait_ms = max(0, int((min(deadline, next_scan) - now) * 1000) + 1)
                 ended = False
-                for fd, _ in poller.poll(wait_ms):
+                for fd, events in poller.poll(wait_ms):
                     if fd == pidfd:
                         ended = True
                     elif fd == err_r:
@@ -263,8 +320,10 @@ class _Server(PythonMode):
                         if got < 0:
                             poller.unregister(err_r)
                             err_open = False
-                    else:
+                    elif events & (select.POLLRDHUP | select.POLLHUP | select.POLLERR) or self._client_left():
                         client_gone = True
+                    else:  # the next test's request, sent ahead: read once this one is answered
+                        poller.modify(self.sock.fileno(), select.POLLRDHUP | select.POLLHUP)
                 if ended or client_gone:
                     break
                 now = time.monotonic()
@@ -279,6 +338,7 @@ class _Server(PythonMode):
                     killed = "wall"
                     break
                 if now >= next_scan:
+                    self.mark("scan")
                     tasks, cpu, rss_kb, _ = procs._scan(group, keep=self._spared())
                     cpu += self._server_cpu(server)
                     files = max(files, procs._box_files(self.scratch_fds) if self.contained else 0)
@@ -286,11 +346,13 @@ class _Server(PythonMode):
                     killed = self._limit_hit(tasks, cpu, rss_kb, files)
                     if not killed and self.memory is not None and self.memory.over():
                         killed = "memory"
+                    self.mark("scanned")
                     if killed:
                         break
                     next_scan = time.monotonic() + max(procs._SCAN_INTERVAL_S, 5 * (time.monotonic() - now))
         finally:
             os.close(pidfd)
+        self.mark("ended")
         if killed or client_gone:
             if self.contained and self._spared() is None:
                 os.kill(-1, signal.SIGKILL)
@@ -298,13 +360,19 @@ class _Server(PythonMode):
                 procs._killpg(pid)
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
+        self.mark("wait4")
         utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
                                                       keep=self._spared())
+        self.mark("kill_all")
         server_s = self._charge_server(server)
+        refused = self.forks.read() if self.forks is not None else 0
+        self.mark("charge")
         cg_kb, cg_oom = self.memory.after() if self.memory is not None else (0, 0)
+        self.mark("mem_after")
         if err_open:
             while (got := _drain(err_r, tail)) > 0:
                 err_size += got
+        self.mark("drain")
         if client_gone:
             return None
         report = {
@@ -313,16 +381,28 @@ class _Server(PythonMode):
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
-            "cg_kb": cg_kb, "cg_oom": cg_oom,
+            "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail), "refused": refused,
         }  # fmt: skip
-        return json.dumps(report).encode() + b"\n" + bytes(tail)
+        if self.marks is not None:
+            report["minflt"] = usage.ru_minflt
+        return report
+
+    def _client_left(self) -> bool:
+        """Whether the client closed its end (end of file, or an error) rather than sent the
+        next request (a look at it, which takes neither its byte nor its descriptors)."""
+        try:
+            return not self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
 
     def _server_cpu(self, server: native.NativeServer | None) -> float:
         """CPU seconds the native fork server has used and no test was charged yet: its start-up,
         the clone of this test, and anything else it ran (a pristine server runs nothing else)."""
         if server is None:
             return 0.0
-        return max(0, (native.cpu_ns(server.pid) or self.native_charged) - self.native_charged) / 1e9
+        return max(0, (server.cpu_ns() or self.native_charged) - self.native_charged) / 1e9
 
     def _charge_server(self, server: native.NativeServer | None) -> float:
         """Charge the fork server's uncharged CPU to the test that just ended; a server that used
@@ -382,17 +462,21 @@ def _drain(fd: int, tail: bytearray) -> int:
 _KEPT: list = []
 
 
-def _fork_floor(count: int) -> float:
+def _fork_floor(count: int) -> tuple[float, float, float]:
     """Seconds per ``fork`` + ``wait`` of this process's image (the zygote's, once it is ready),
-    the child ending at once: what a fresh process per test cannot go below (the bench's floor)."""
+    the child ending at once: what a fresh process per test cannot go below (the bench's floor);
+    and per child its minor page faults and CPU seconds."""
     count = max(1, min(count, 10_000))
+    faults = cpu = 0.0
     start = time.perf_counter()
     for _ in range(count):
         pid = os.fork()
         if pid == 0:
             os._exit(0)
-        os.waitpid(pid, 0)
-    return (time.perf_counter() - start) / count
+        _, _, usage = os.wait4(pid, 0)
+        faults += usage.ru_minflt
+        cpu += usage.ru_utime + usage.ru_stime
+    return (time.perf_counter() - start) / count, faults / count, cpu / count
 
 
 def _read_config(sock: socket.socket) -> dict:
@@ -409,7 +493,14 @@ def serve(sock_fd: int) -> int:
     """The server loop: one test per request until the client closes the socket."""
     prctl = procs._prctl()
     procs._set_dumpable(prctl, False)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as PID 1: signals from inside are then dropped
+    # every disposition to the default, whatever the harness ignored (a shell's background job
+    # ignores SIGINT and SIGQUIT): as PID 1 signals from inside are then dropped, and a zygote's
+    # child starts from the dispositions a fresh `python FILE` starts from; SIGPIPE and SIGXFSZ
+    # stay ignored, as the interpreter has them (a write to a client gone is an error, not death)
+    native._default_signals()
+    for name in ("SIGPIPE", "SIGXFSZ"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     sock = socket.socket(fileno=os.dup(sock_fd))
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
@@ -428,25 +519,32 @@ def serve(sock_fd: int) -> int:
     sock.sendall(procs._READY)
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(sock, 16, 4)
+            # one byte a request: requests sent ahead are read one by one, each with its descriptors
+            message, fds, _, _ = socket.recv_fds(sock, 1, 4)
         except OSError:
             break
         if not message:
             break
-        if message[:1] == b"F" and not fds:  # the floor: fork + wait of this very image
-            sock.sendall(b"%.9f\n" % _fork_floor(int(message[1:] or b"100")))
+        if message == b"F" and not fds:  # the floor: fork + wait of this very image ("F<count>\n")
+            count = b""
+            while not count.endswith(b"\n") and len(count) < 16:
+                count += sock.recv(1) or b"\n"
+            sock.sendall(b"%.9f %.1f %.9f\n" % _fork_floor(int(count.strip() or b"100")))
             continue
         if len(fds) != 2:
             for fd in fds:
                 os.close(fd)
             break
-        report = server.run_one(message[:1], fds)
+        server.mark("recv")
+        report = server.run_one(message, fds)
         if report is None:
             break
         try:
             sock.sendall(report)
         except OSError:
             break
+        finally:
+            server.clean_up()  # before the next request is even read
     if server.native is not None:
         server.native.close()
     procs._kill_everything(contained, None)
@@ -482,5 +580,10 @@ if __name__ == "__main__":
         sys.modules.pop(_name, None)
     _code, _globals = _launch.take()  # the rest of this process is the candidate's
     del _launch
+    _mark = _KEPT[0]._child_mark if _KEPT and _KEPT[0].child_marks is not None else None  # bench only
+    if _mark is not None:
+        _mark(1)  # the program's start and end
     exec(_code, _globals)
-    Launch.finish()
+    if _mark is not None:
+        _mark(2)
+    Launch.finish(_mark)

@@ -1,0 +1,317 @@
+"""The per-test path cut towards the fork floor (issue 27) keeps what a test sees and what the
+judge is told.
+
+* **Signal dispositions.** A harness started as a shell's background job ignores SIGINT and
+  SIGQUIT, and an exec keeps what is ignored. A test's program starts from the defaults however it
+  starts: a zygote's child as ``python FILE`` (plain), a native fork server's clone as an exec'd
+  test. (The native child once showed "non-default 2" under ``pytest -n 2`` run in the
+  background: the fork server's program inherited the two ignored signals, an exec'd test not.)
+* **The bench's breakdown.** With ``GAMECERT_SV_PROFILE=1`` every part of a test is stamped, in
+  time order, on one clock, and the answers are the same as without it.
+* **Clean-up after the report.** The supervisor sends a test's report before it empties the box
+  and the IPC namespace, but before it reads the next request: the next test finds nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from gamecert.engine.run import native_shim
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.sandbox import Candidate, open_runner
+
+LIMITS = Limits(time_s=2.0, memory_mb=256)
+
+PY_SIGNALS = """
+import signal
+names = []
+for number in range(1, 32):  # the standard signals (32 and 33 are the C library's own)
+    try:
+        handler = signal.getsignal(number)
+    except (OSError, ValueError):
+        continue
+    if number == signal.SIGINT:
+        kind = "int" if handler is signal.default_int_handler else repr(handler)
+    else:
+        kind = "dfl" if handler == signal.SIG_DFL else "ign" if handler == signal.SIG_IGN else "handler"
+    if kind != "dfl":
+        names.append(f"{number}:{kind}")
+print(" ".join(names))
+"""
+
+C_SIGNALS = r"""
+#include <signal.h>
+#include <stdio.h>
+int main(void) {
+    sigset_t mask;
+    sigprocmask(SIG_SETMASK, NULL, &mask);
+    for (int s = 1; s < 65; s++) {
+        struct sigaction sa;
+        if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL)
+            printf("%d:%s ", s, sa.sa_handler == SIG_IGN ? "ign" : "handler");
+        if (sigismember(&mask, s) == 1)
+            printf("%d:blocked ", s);
+    }
+    printf("end\n");
+    return 0;
+}
+"""
+
+
+@contextlib.contextmanager
+def ignoring(*numbers: int):
+    """This process ignores ``numbers`` meanwhile (as a shell's background job does)."""
+    old = {n: signal.signal(n, signal.SIG_IGN) for n in numbers}
+    try:
+        yield
+    finally:
+        for n, handler in old.items():
+            signal.signal(n, handler)
+
+
+def test_a_python_test_starts_from_a_fresh_interpreters_signals(tmp_path: Path) -> None:
+    program = tmp_path / "signals.py"
+    program.write_text(PY_SIGNALS)
+    with ignoring(signal.SIGINT, signal.SIGQUIT), open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        assert runner.mode == "fork-server"
+        forked, plain = runner.run(""), runner.run_plain("")
+    assert (forked.status, plain.status) == ("ok", "ok"), (forked.describe(), plain.describe())
+    assert forked.stdout == plain.stdout
+    seen = set(plain.stdout.split())
+    # as `python FILE` from a clean start: SIGINT's handler, SIGPIPE and SIGXFSZ ignored, no other
+    assert f"{int(signal.SIGINT)}:int" in seen and f"{int(signal.SIGQUIT)}:ign" not in seen
+    assert seen == {f"{int(signal.SIGINT)}:int", f"{int(signal.SIGPIPE)}:ign", f"{int(signal.SIGXFSZ)}:ign"}
+
+
+@pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler")
+def test_a_native_clone_starts_from_an_exec_tests_signals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "signals.c"
+    source.write_text(C_SIGNALS)
+    exe = tmp_path / "signals"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
+    seen = {}
+    with ignoring(signal.SIGINT, signal.SIGQUIT):
+        for flag in ("1", "0"):
+            monkeypatch.setenv("GAMECERT_NATIVE_FORKSERVER", flag)
+            with open_runner(Candidate.parse(str(exe)), LIMITS) as runner:
+                results = [runner.run("") for _ in range(3)]
+            assert {r.started for r in results} == {"native" if flag == "1" else "exec"}, runner.startup
+            assert {r.status for r in results} == {"ok"}, results[0].describe()
+            seen[flag] = {r.stdout for r in results}
+    assert seen["1"] == seen["0"] == {"end\n"}
+
+
+def test_the_breakdown_stamps_every_part_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    program = tmp_path / "echo.py"
+    program.write_text("import sys\nprint(int(sys.stdin.readline()) * 2)\n")
+    monkeypatch.setenv("GAMECERT_SV_PROFILE", "1")
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        results = [runner.run(f"{k}\n") for k in range(5)]
+        profile = list(runner._client.profile)
+    assert [r.stdout for r in results] == [f"{2 * k}\n" for k in range(5)]
+    assert len(profile) == 5
+    order = ["recv", "pipe", "mem_before", "spawn", "close_fds", "watch_setup", "ended", "wait4", "kill_all",
+             "charge", "mem_after", "drain"]
+    for k, prof in enumerate(profile):
+        server = prof["server"]
+        server = [mark for mark in server if mark[0] not in ("scan", "scanned")]  # the watch's, if any
+        names = [name for name, *_ in server]
+        # the previous test's clean-up, after its report, comes first in this test's list
+        assert names[-len(order):] == order, names
+        assert names[:-len(order)] == ([] if k == 0 else ["clean", "scratch", "ipc"]), names
+        walls = [wall for _, wall, *_ in server]
+        assert walls == sorted(walls)
+        client = dict((name, wall) for name, wall, *_ in prof["client"])
+        start, code, done = prof["child"][:3]
+        # one clock: the client sends before the server receives, the child runs within the watch
+        assert client["run"] <= client["sending"] <= dict(zip(names, walls))["recv"]
+        assert dict(zip(names, walls))["mem_before"] <= start <= code <= done <= dict(zip(names, walls))["ended"]
+        assert walls[-1] <= client["replied"]
+        assert prof["minflt"] > 0
+
+
+def test_nothing_of_a_test_is_there_for_the_next_one(tmp_path: Path) -> None:
+    """Files in the working folder and /tmp, a SysV segment and a POSIX queue left by one test,
+    run back to back with the next (the clean-up now follows the report)."""
+    program = tmp_path / "leave.py"
+    program.write_text(
+        "import ctypes, os, sys\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "def counts():\n"
+        "    found = os.listdir('.') + [n for n in os.listdir('/tmp') if n.startswith('left')]\n"
+        "    info = (ctypes.c_int * 16)()\n"
+        "    libc.shmctl(0, 14, info)\n"  # SHM_INFO: used_ids
+        "    return len(found), info[0], len(os.listdir('/dev/mqueue'))\n"
+        "print(*counts())\n"
+        "open('left_here', 'w').write('x')\n"
+        "open('/tmp/left_tmp', 'w').write('x')\n"
+        "libc.shmget(0, 4096, 0o1600)\n"  # IPC_PRIVATE, IPC_CREAT | 0600
+        "libc.mq_open(b'/left_queue', 0o100 | 0o2, 0o600, None)\n"  # O_CREAT | O_RDWR
+        "print(*counts())\n"
+    )
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        if not runner.containment.enabled:
+            pytest.skip(f"not contained here: {runner.containment.describe()}")
+        results = [runner.run("") for _ in range(6)] + [runner.run_plain("") for _ in range(2)]
+    assert {r.status for r in results} == {"ok"}, [r.describe() for r in results]
+    # each test left two files, a segment and a queue (second line), and found none (first line)
+    assert [r.stdout for r in results] == ["0 0 0\n2 1 1\n"] * 8
+
+
+# ---- tests sent ahead (Runner.expect) --------------------------------------------------------
+
+MIXED = """
+import os, sys
+word = sys.stdin.readline().strip()
+if word == "crash":
+    os.kill(os.getpid(), 11)
+if word == "fail":
+    sys.stderr.write("boom\\n")
+    sys.exit(3)
+if word == "loud":
+    sys.stdout.write("x" * 5000)
+if word == "forks":
+    for _ in range(40):
+        try:
+            if os.fork() == 0:
+                import time
+                time.sleep(5)
+                os._exit(0)
+        except OSError:
+            break
+print(word[::-1])
+"""
+
+WORDS = ["abc", "fail", "x", "crash", "hello", "loud", "fail", "zz", "", "crash", "abc"] * 3
+
+
+def _seen(results) -> list[tuple]:
+    return [(r.status, r.stdout, r.exit_code, r.signal, r.detail.split(";")[0] if r.status != "ok" else "")
+            for r in results]
+
+
+def _program(tmp_path: Path, source: str = MIXED) -> Candidate:
+    program = tmp_path / "mixed.py"
+    program.write_text(source)
+    return Candidate.parse(str(program))
+
+
+@pytest.mark.parametrize("contained", [True, False])
+def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(tmp_path: Path, contained: bool) -> None:
+    limits = Limits(time_s=2.0, memory_mb=256, output_bytes=1000)
+    with open_runner(_program(tmp_path), limits, contain=contained) as runner:
+        alone = [runner.run(word + "\n") for word in WORDS]
+        runner.expect([word + "\n" for word in WORDS])
+        ahead = [runner.run(word + "\n") for word in WORDS]
+        sent, used = runner._ahead.sent, runner._ahead.used
+    assert _seen(ahead) == _seen(alone)
+    assert {r.status for r in alone} == {"ok", "re", "ole"}
+    if contained:  # every test after a fast one was sent ahead, and its report used
+        assert sent == used >= len(WORDS) - 2, (sent, used)
+    else:  # not contained a program can count its runs (a file beside it): none is sent ahead
+        assert sent == used == 0
+
+
+def test_a_run_out_of_order_drops_the_test_sent_ahead(tmp_path: Path) -> None:
+    from gamecert.engine.run.testio import GATE
+
+    with open_runner(_program(tmp_path), LIMITS) as runner:
+        runner.expect(["a\n", "b\n", "c\n", "d\n"])
+        first, second = runner.run("a\n"), runner.run("b\n")  # "c" is sent ahead meanwhile
+        assert runner._ahead.ahead is not None and runner._ahead.ahead[0] == "c\n"
+        plain = runner.run_plain("q\n")  # not the expected one: "c"'s report is dropped
+        assert runner._ahead.ahead is None and GATE._running == 0
+        third, other = runner.run("c\n"), runner.run("zz\n")  # "c" runs again; then the queue ends
+        assert runner._ahead.queue == type(runner._ahead.queue)()
+    assert [r.stdout for r in (first, second, plain, third, other)] == ["a\n", "b\n", "q\n", "c\n", "zz\n"]
+    assert GATE._running == 0
+
+
+def test_a_server_lost_with_a_test_sent_ahead_runs_it_again(tmp_path: Path) -> None:
+    import os
+
+    with open_runner(_program(tmp_path), LIMITS) as runner:
+        words = [f"w{k}\n" for k in range(6)]
+        runner.expect(words)
+        got = [runner.run(words[0]).stdout, runner.run(words[1]).stdout]  # words[2] sent ahead
+        client = runner._client
+        assert runner._ahead.ahead is not None
+        os.kill(client.server_host_pid, signal.SIGKILL)  # the supervisor, from outside
+        got += [runner.run(word).stdout for word in words[2:]]
+        restarts = client.restarts
+    assert got == [w[::-1][1:] + "\n" for w in words] and restarts == 1
+
+
+def test_forks_refused_are_the_test_that_made_them(tmp_path: Path) -> None:
+    """A test that forks past the process cap, sent ahead of its turn, is the one that is RE;
+    the test before it (answered while it had started) is not."""
+    limits = Limits(time_s=2.0, memory_mb=256, processes=8)
+    words = ["a", "b", "forks", "c", "forks", "d", "e"] * 2
+    with open_runner(_program(tmp_path), limits) as runner:
+        if runner.cap is None:
+            pytest.skip(f"no pids cgroup here: {runner.accounting}")
+        alone = [runner.run(word + "\n") for word in words]
+        receive = runner._client.receive
+
+        def slow_receive(token):  # a slow harness: the test sent ahead has long started
+            report = receive(token)
+            time.sleep(0.3)
+            return report
+
+        runner._client.receive = slow_receive
+        runner.expect([word + "\n" for word in words])
+        ahead = [runner.run(word + "\n") for word in words]
+    for seen in (alone, ahead):
+        assert [r.status for r in seen] == ["re" if w == "forks" else "ok" for w in words], \
+            [r.describe() for r in seen]
+        assert all("process creations refused" in r.detail for r, w in zip(seen, words) if w == "forks")
+
+
+@pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler")
+def test_native_tests_sent_ahead_get_the_same_answers(tmp_path: Path) -> None:
+    source = tmp_path / "rev.c"
+    source.write_text('#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n'
+                      'int main(void) { char w[64] = ""; if (scanf("%63s", w) != 1) return 4;\n'
+                      ' if (!strcmp(w, "crash")) abort();\n int n = strlen(w);\n'
+                      ' for (int i = n - 1; i >= 0; i--) putchar(w[i]);\n putchar(10); return 0; }\n')
+    exe = tmp_path / "rev"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
+    with open_runner(Candidate.parse(str(exe)), LIMITS) as runner:
+        assert runner.startup.startswith("native fork server"), runner.startup
+        alone = [runner.run(word + "\n") for word in WORDS]
+        runner.expect([word + "\n" for word in WORDS])
+        ahead = [runner.run(word + "\n") for word in WORDS]
+        used = runner._ahead.used
+    assert _seen(ahead) == _seen(alone) and {r.started for r in ahead} == {"native"}
+    assert used >= len(WORDS) - 4
+
+
+def test_a_client_that_leaves_with_a_request_queued_ends_the_running_test(tmp_path: Path) -> None:
+    """The client closes while a test runs and the next request waits unread: the supervisor
+    takes it for the client leaving (not for a request) and kills the test at once."""
+    from gamecert.engine.run.testio import _test_files
+
+    program = tmp_path / "slow.py"
+    program.write_text("import time\ntime.sleep(float(input()))\nprint('done')\n")
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        client = runner._client
+        files = [_test_files(b"3\n"), _test_files(b"0\n")]
+        tokens = [client.send((made[0], made[1]), False) for made in files]
+        assert None not in tokens
+        time.sleep(0.3)  # the first test is running, the second request waits
+        start = time.monotonic()
+        client.close()
+        runner._client = None
+        spent = time.monotonic() - start
+        for made in files:
+            for fd in made:
+                os.close(fd)
+    assert spent < 2.0, spent
