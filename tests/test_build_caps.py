@@ -16,7 +16,6 @@ import os
 import shutil
 import signal
 import threading
-import time
 from pathlib import Path
 
 import pytest

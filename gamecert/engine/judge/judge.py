@@ -24,7 +24,7 @@ from typing import Any
 from gamecert.engine import gamecode, interrupts
 from gamecert.engine.plan.plan import PHASES, Chunk, HarnessError
 from gamecert.engine.report.reports import clip, visible, without_verdict
-from gamecert.errors import AnswerError, GameError, OutOfReach
+from gamecert.errors import AnswerError, OutOfReach
 from gamecert.verdict import Verdict
 
 _STATUS = {"re": Verdict.RE, "tle": Verdict.TLE, "mle": Verdict.MLE, "ole": Verdict.OLE}

@@ -1,5 +1,5 @@
 """What a certification runs, decided before anything runs: the phases and their shares of the
-budget, groups and chunks (:mod:`.plan`), the Hypothesis draws (:mod:`.draws`), the profiles
+budget, groups and chunks (:mod:`.plan`), the exhaustive spaces as swept (:mod:`.spaces`), the Hypothesis draws (:mod:`.draws`), the profiles
 (:mod:`.profiles`), and the cross-checks of the registered solvers among themselves
 (:mod:`.crosscheck`).
 

@@ -31,7 +31,8 @@ from typing import Any
 from gamecert.engine import gamecode
 from gamecert.engine.plan.draws import derive_seed, draw_examples
 from gamecert.engine.plan.profiles import Profile
-from gamecert.errors import GameError, GamecertError, InputError
+from gamecert.engine.plan.spaces import CHECK_EVERY, LIST_STEP, _swept_sizes, exhaustive_sizes, space_inputs  # noqa: F401 (plan.space_inputs, as before)
+from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
 
@@ -63,11 +64,6 @@ EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
 #: inputs counted per space to order the sweep below a fault, cheapest space first
 BELOW_COUNT_CAP = 20_000
-#: of each size of an exhaustive space (the game's own enumeration), the first, the last and one
-#: in this many inputs are parsed back with ``parse_input`` (:func:`space_inputs`)
-CHECK_EVERY = 64
-#: inputs of an exhaustive space listed per bounded section of game code
-LIST_STEP = 256
 #: how long a failure may be shrunk, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
 
@@ -371,42 +367,6 @@ def size_group(game: Game, sp: Any, size: int, chunk_runs: int = CHUNK_RUNS,
                  lazy=lambda: _cut_pairs(game, "exhaustive", key, packed(), per_chunk, size=size))
 
 
-def space_inputs(game: Game, instances: Iterable[Any], where: str, every: int = CHECK_EVERY,
-                 step: int = LIST_STEP) -> Iterator[tuple[Any, str]]:
-    """(instance, input text) of one size of an exhaustive space, in the space's order.
-
-    Every text is the game's ``format_input`` and must be text; the first and the last instance
-    and one in ``every`` between are checked in full (:func:`gamecode.check_input`: parsed back
-    to themselves). The space is listed ``step`` instances per bounded section of game code."""
-    name, listing = game.name, f"{where} (instances_of_size, format_input)"
-    with gamecode.section(name, listing):
-        iterator = iter(instances)
-    held: tuple[Any, str] | None = None
-    number = 0
-    while True:
-        with gamecode.section(name, listing):
-            block = []
-            for inst in itertools.islice(iterator, step):
-                text = game.format_input(inst)
-                if not isinstance(text, str):
-                    raise GameError(name, f"format_input returned {type(text).__name__}, not text, "
-                                          f"on an input from {where}")
-                block.append((inst, text))
-        if not block:
-            break
-        for inst, text in block:
-            if held is not None:
-                yield held
-            if number % every == 0:  # the first, and one in ``every``
-                gamecode.check_input(game, inst, where, text)
-            number += 1
-            held = (inst, text)
-    if held is not None:
-        if (number - 1) % every:  # the last, if not checked already
-            gamecode.check_input(game, held[0], where, held[1])
-        yield held
-
-
 def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
     """The exhaustive spaces under a time budget: each space size by size, the next size of the
     space whose next size is cheapest first, so that a small space (word_game's letter-count
@@ -482,17 +442,6 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
                       where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "")
         yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
                     size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
-
-
-def _swept_sizes(space: Any, fraction: float) -> tuple[int, ...]:
-    """The sizes of ``space`` a sweep with the profile's ``fraction`` of them goes through."""
-    return tuple(space.sizes[: max(1, math.ceil(len(space.sizes) * fraction))]) if space.sizes else ()
-
-
-def exhaustive_sizes(game: Game, profile: Any) -> list[tuple[Any, tuple[int, ...]]]:
-    """Each exhaustive space of ``game`` with the sizes a plan fixed by counts sweeps (every
-    space in full within the profile's share of its sizes, as for the registered solvers)."""
-    return [(sp, _swept_sizes(sp, profile.exhaustive)) for sp in game.exhaustive_spaces()]
 
 
 def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None) -> Iterator[Group]:
