@@ -147,8 +147,15 @@ def _apply(node: ast.AST, kind: str, detail: Any) -> str:
 
 
 def make_mutants(solvers: dict[str, Callable[..., Any]], limit: int | None = None) -> list[Mutant]:
-    """Every mutant of every solver (distinct mutated sources), in a fixed order."""
+    """Every mutant of every solver (distinct mutated sources), in a fixed order; at most
+    ``limit`` (0: none).
+
+    >>> make_mutants({"f": make_mutants}, 0)
+    []
+    """
     out: list[Mutant] = []
+    if limit is not None and limit <= 0:
+        return out
     for solver_name in sorted(solvers):
         module, name, owner = _target(solvers[solver_name])
         source = inspect.getsource(module)

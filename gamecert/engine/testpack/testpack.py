@@ -14,6 +14,7 @@ import os
 import runpy
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +88,13 @@ def _say_none(text: str) -> None:
 
 def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None] = _say_none) -> Outcome:
     """Choose the tests, measure the kill matrix, write the package into ``out``."""
+    try:
+        return _build(entry, out, against, knobs, say)
+    finally:
+        ts.close_runners()
+
+
+def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]) -> Outcome:
     code = standalone_code(entry)
     game = entry.game
     user = ts.user_programs(against)
@@ -119,11 +127,15 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
     by_search: set[int] = set()
     rows, _ = ts.runs_matrix(entry, wrong, tests, test_answers, on_program=lambda p: say(f"  running {p.name}"))
     fillers = ("worst case", "deciding feature", "smallest exhaustive", "coverage")
-    for prog in wrong:
-        if any(v not in ("OK", "-") for v in rows[prog.name]):
-            continue
-        say(f"  {prog.name} passes every chosen test; looking for an input that kills it")
-        found = ts.search_kill(entry, prog, pool, answers, knobs.search_seconds)
+    missed = [p for p in wrong if not any(v not in ("OK", "-") for v in rows[p.name])]
+    # the search's time: search_seconds a program, what one leaves unused going to the next
+    left = knobs.search_seconds * len(missed)
+    for n, prog in enumerate(missed):
+        share = left / (len(missed) - n)
+        say(f"  {prog.name} passes every chosen test; looking for an input that kills it ({share:.0f} s)")
+        began = time.perf_counter()
+        found = ts.search_kill(entry, prog, pool, answers, share)
+        left = max(0.0, left - (time.perf_counter() - began))
         if found is None:
             continue
         if len(tests) >= knobs.max_tests:
@@ -254,7 +266,10 @@ def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: C
     wrong, right = ts.project_programs(entry)
     wrong += ts.user_programs(against)
     muts = mutants_mod.make_mutants(entry.solvers, knobs.max_mutants)
-    outcome = measure(entry, folder, tests, answers, muts, wrong, right, knobs, say, write=False, plain_users=True)
+    try:
+        outcome = measure(entry, folder, tests, answers, muts, wrong, right, knobs, say, write=False, plain_users=True)
+    finally:
+        ts.close_runners()
     outcome.faults[:0] = faults
     return outcome
 
@@ -284,8 +299,11 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     say(f"final: {len(wrong)} wrong and {len(right)} right programs through the runner")
     plain = [p for p in wrong if p.kind == "user"] if plain_users else []
     through_runner = [p for p in wrong + right if p not in plain]
-    program_rows, disagree = ts.runs_matrix(entry, through_runner, tests, answers, checker,
-                                            on_program=lambda p: say(f"  running {p.name}"))
+    try:
+        program_rows, disagree = ts.runs_matrix(entry, through_runner, tests, answers, checker,
+                                                on_program=lambda p: say(f"  running {p.name}"))
+    finally:
+        ts.close_runners()  # every program has run: their runners are done with
     for p in plain:
         say(f"  judging {p.name} as a judge does (plain build and run, checker.py)")
         try:
