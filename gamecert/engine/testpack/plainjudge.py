@@ -148,10 +148,11 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
 
 
 def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_first: bool = False,
-          tle_cap: int = 0) -> list[str]:
+          tle_cap: int = 0, usage: list[tuple[float, float]] | None = None) -> list[str]:
     """The verdict of ``source`` on each test of ``package``: built, run and checked as a judge
     does (``-`` after the first rejection when ``stop_at_first``, and after ``tle_cap`` TLE
-    verdicts when it is set: each costs the whole limit)."""
+    verdicts when it is set: each costs the whole limit); ``usage`` gets each run's (CPU
+    seconds, peak MB)."""
     tests = tests_of(package)
     checker = package / "checker.py"
     if not checker.is_file():
@@ -167,7 +168,9 @@ def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_fir
                 verdicts.append("-")
                 continue
             out = work / "out.txt"
-            verdict, _, _ = run_one(argv, test, out, cpu_s, memory_mb)
+            verdict, cpu, mb = run_one(argv, test, out, cpu_s, memory_mb)
+            if usage is not None:
+                usage.append((cpu, mb))
             if not verdict:
                 answer = test.with_name(test.name + ".a")
                 done = subprocess.run([sys.executable, "-I", "-S", str(checker), str(test), str(out), str(answer)],

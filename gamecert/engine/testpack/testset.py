@@ -38,6 +38,9 @@ KILL_CAP = 6
 _RUNS: dict[tuple[str, str], tuple[str, str, str]] = {}
 #: (program, input text) -> (CPU seconds, peak memory MB) of those runs, as the runner measured them
 USAGE: dict[tuple[str, str], tuple[float, float]] = {}
+#: called after each run through a runner with (program, test number, tests of the matrix or 0 in a
+#: search): the command's live line counts them; None: nothing is told
+ON_RUN: Callable[[Program, int, int], None] | None = None
 #: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
 TLE_CAP = 3
 
@@ -310,6 +313,7 @@ def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Seq
     solver's before it counts."""
     deadline = time.perf_counter() + seconds
     game = entry.game
+    tried = 0
     for test, expected in search_order(entry, pool, answers):
         if time.perf_counter() > deadline:
             return None
@@ -320,8 +324,11 @@ def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Seq
             expected = expected_answer(entry, test.instance)[0]
         used: list[float] = []
         _RUNS[key] = found = run_verdict(entry, runner_for(program, entry), test, expected, used)
+        tried += 1
         if used:
             USAGE[key] = (used[0], used[1])
+        if ON_RUN is not None:
+            ON_RUN(program, tried, 0)
         if found[0] == "OK":
             continue
         expected = expected_answer(entry, test.instance, every=True)[0]
@@ -513,7 +520,7 @@ def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -
 def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], answers: Sequence[Any],
                 checker: Callable[[str, str, str], tuple[int, str]] | None = None,
                 on_program: Callable[[Program], None] = lambda p: None,
-                cache_runs: bool = True, on_run: Callable[[Program], None] = lambda p: None) -> tuple[dict[str, list[str]], list[str]]:
+                cache_runs: bool = True) -> tuple[dict[str, list[str]], list[str]]:
     """Each program on each test through its runner (:func:`runner_for`; a run made before in
     this build is not made again): verdicts (``-`` where not run after :data:`TLE_CAP` TLEs),
     and every disagreement between ``checker`` and gamecert's judge."""
@@ -536,7 +543,8 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                 cache[key] = run_verdict(entry, runner_for(program, entry), t, a, used)
                 if used:
                     USAGE[key] = (used[0], used[1])
-                on_run(program)
+                if ON_RUN is not None:
+                    ON_RUN(program, k + 1, len(tests))
             verdict, _, stdout = cache[key]
             tles += verdict == "TLE"
             row.append(verdict)
