@@ -291,13 +291,13 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         if why:
             faults.append(f"validator.py rejects test {k:02d}: {why}")
     say(f"final: {len(tests)} tests; {len(muts)} mutants in-process")
-    results = ts.mutant_matrix(entry, muts, tests, answers, 0, knobs.mutant_budget)
-    mutant_rows = {m.name: ["OK"] * len(tests) for m in muts}
+    # each mutant on the tests smallest first, until it is killed KILL_CAP times: the later cells
+    # are "-" (not run), as they are for a program after its TLE cap
+    results = ts.mutant_matrix(entry, muts, tests, answers, ts.KILL_CAP, knobs.mutant_budget)
+    mutant_rows = {m.name: ["OK" if k in r.tried else "-" for k in range(len(tests))] for m, r in zip(muts, results)}
     for m, r in zip(muts, results):
         for i, (v, _) in r.kills.items():
             mutant_rows[m.name][i] = v
-        if not r.complete and not r.kills:
-            mutant_rows[m.name] = ["-"] * len(tests)
     say(f"final: {len(wrong)} wrong and {len(right)} right programs through the runner")
     plain = [p for p in wrong if p.kind == "user"] if plain_users else []
     through_runner = [p for p in wrong + right if p not in plain]
@@ -423,7 +423,9 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
              "Written by `gamecert tests`. Layout: `tests/NN` (input) and `tests/NN.a` (the expected answer), "
              "samples first; `validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` "
              "(exit 0 OK, 1 WA, 2 PE, 3 fail), standard library only; `kills.csv`: tests x programs, with verdicts.",
-             "", f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.", "", "## Tests", ""]
+             "", f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.", "", "## Tests", "",
+             f"Each mutant runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its later cells in "
+             "`kills.csv` are `-`, not run): a test's mutant count is of the mutants run on it.", ""]
     for k, t in enumerate(o.tests):
         progs = [p.name for p in wrong if o.program_rows[p.name][k] not in ("OK", "-")]
         mk = sum(1 for n in o.mutant_names if o.mutant_rows[n][k] not in ("OK", "-"))
