@@ -118,6 +118,7 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
             if v not in ("OK", "-"):
                 kills.setdefault(i, set()).add(f"broken/{name}")
     ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
+    _CERTIFIED.clear()
     ts.USAGE.clear()
     time_idx, time_roles = strength.pick_time_tests(entry, pool, answers, strength.slow_programs(wrong), right, say)
     chosen = strength.choose(entry, pool, kills, time_roles, knobs.max_tests)
@@ -138,6 +139,8 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
         began = time.perf_counter()
         found = ts.search_kill(entry, prog, pool, answers, share)
         left = max(0.0, left - (time.perf_counter() - began))
+        if found is None and knobs.certify_survivors:
+            found = _certify_input(entry, prog, say)  # the input certify fails it on, where it does
         if found is None:
             continue
         if len(tests) >= knobs.max_tests:
@@ -264,6 +267,7 @@ def read_package(entry: Any, folder: Path) -> tuple[list[ts.Test], list[Any], li
 def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None] = _say_none) -> Outcome:
     """Re-run a package on disk against the same programs."""
     ts._RUNS.clear()  # noqa: SLF001 - every program runs anew on the package as it is now
+    _CERTIFIED.clear()
     tests, answers, faults = read_package(entry, folder)
     wrong, right = ts.project_programs(entry)
     wrong += ts.user_programs(against)
@@ -493,20 +497,55 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None]) -> bool | None:
-    """Whether ``gamecert certify --profile quick`` finds a fault in ``program`` (run on a
-    survivor only: a package should kill what certify catches)."""
+#: program spec -> (whether certify --profile quick caught it, the input of its report): once a build
+_CERTIFIED: dict[str, tuple[bool | None, str | None]] = {}
+
+
+def _certify(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tuple[bool | None, str | None]:
+    """``gamecert certify --profile quick`` on ``program``: whether it finds a fault, and the
+    failing input its report holds (run on a program the package misses: a package should kill
+    what certify catches)."""
     import subprocess
     import sys
 
+    if program.spec in _CERTIFIED:
+        return _CERTIFIED[program.spec]
     say(f"  {program.name} passes every test: certifying it (quick profile) to see whether certify catches it")
     with tempfile.TemporaryDirectory(prefix="gamecert-tests-certify-") as tmp:
         try:
             done = subprocess.run([sys.executable, "-m", "gamecert", "certify", entry.name, program.spec, "--profile",
                                    "quick", "--report-dir", tmp], capture_output=True, timeout=900)
         except subprocess.TimeoutExpired:
-            return None
-    return {0: False, 1: True}.get(done.returncode)
+            _CERTIFIED[program.spec] = (None, None)
+            return None, None
+        inputs = sorted(Path(tmp).glob("*/*/input.in"))
+        text = inputs[0].read_text(errors="replace") if inputs else None
+    _CERTIFIED[program.spec] = ({0: False, 1: True}.get(done.returncode), text)
+    return _CERTIFIED[program.spec]
+
+
+def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None]) -> bool | None:
+    return _certify(entry, program, say)[0]
+
+
+def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tuple[ts.Test, Any] | None:
+    """The input certify's report fails ``program`` on, as a test, where certify catches it and
+    the input, read back and run again here, kills it."""
+    caught, text = _certify(entry, program, say)
+    if not caught or text is None:
+        return None
+    try:
+        inst = entry.game.parse_input(text)
+    except GamecertError:
+        return None
+    test = ts.Test(inst, entry.game.format_input(inst), "certify's failing input", "certify")
+    expected = ts.expected_texts(entry, [test])[0]
+    ts._RUNS[program.spec, test.text] = found = ts.run_verdict(entry, ts.runner_for(program, entry), test, expected)
+    verdict = found[0]
+    if verdict == "OK":
+        return None
+    say(f"  {program.name}: certify's failing input kills it ({verdict}); it goes in the package")
+    return test, expected
 
 
 def t_role(t: ts.Test) -> str:
