@@ -325,7 +325,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         if slow:
             faults.append(f"the right program {p.name} uses more than half the {limit:g} s limit (no 2x margin) on "
                           + ", ".join(f"test {k:02d} ({cpu:.2f} s)" for k, cpu in slow))
-    broken_rows = strength.broken_rows(entry, _broken(entry), tests, answers)
+    broken_rows = strength.broken_rows(entry, _broken(entry), tests, answers, kill_cap=ts.KILL_CAP)
     faults += [f"checker.py disagrees with gamecert's judge ({d}): a mistake in the game's standalone_code" for d in disagree]
     for p in right:
         bad = [k + 1 for k, v in enumerate(program_rows[p.name]) if v != "OK"]
@@ -428,8 +428,8 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
              "samples first; `validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` "
              "(exit 0 OK, 1 WA, 2 PE, 3 fail), standard library only; `kills.csv`: tests x programs, with verdicts.",
              "", f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.", "", "## Tests", "",
-             f"Each mutant runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its later cells in "
-             "`kills.csv` are `-`, not run): a test's mutant count is of the mutants run on it.", ""]
+             f"Each mutant and broken solver runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its "
+             "later cells in `kills.csv` are `-`, not run): a test's counts are of those run on it.", ""]
     for k, t in enumerate(o.tests):
         progs = [p.name for p in wrong if o.program_rows[p.name][k] not in ("OK", "-")]
         mk = sum(1 for n in o.mutant_names if o.mutant_rows[n][k] not in ("OK", "-"))

@@ -18,7 +18,6 @@ files of up to ``max_batch`` games. The final kill matrix is measured on the fin
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -528,10 +527,10 @@ def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -
 def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], answers: Sequence[Any],
                 checker: Callable[[str, str, str], tuple[int, str]] | None = None,
                 on_program: Callable[[Program], None] = lambda p: None,
-                cache_runs: bool = True) -> tuple[dict[str, list[str]], list[str]]:
+                cache_runs: bool = True, tle_cap: int = TLE_CAP) -> tuple[dict[str, list[str]], list[str]]:
     """Each program on each test through its runner (:func:`runner_for`; a run made before in
-    this build is not made again): verdicts (``-`` where not run after :data:`TLE_CAP` TLEs),
-    and every disagreement between ``checker`` and gamecert's judge."""
+    this build is not made again, and counts first): verdicts (``-`` where not run after
+    ``tle_cap`` TLEs), and every disagreement between ``checker`` and gamecert's judge."""
     matrix: dict[str, list[str]] = {}
     disagreements: list[str] = []
     cache = _RUNS if cache_runs else {}
@@ -539,22 +538,22 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
     judged: dict[tuple[int, str], tuple[int, str]] = {}  # the same output of one test is judged once
     for program in programs:
         on_program(program)
+        keys = [(program.spec, t.text) for t in tests]
+        tles = sum(cache[key][0] == "TLE" for key in set(keys) if key in cache)
         row: list[str] = []
-        tles = 0
-        for k, (t, a) in enumerate(zip(tests, answers)):
-            if tles >= TLE_CAP:
-                row.append("-")
-                continue
-            key = (program.spec, t.text)
+        for k, (t, a, key) in enumerate(zip(tests, answers, keys)):
             if key not in cache:
+                if tles >= tle_cap:
+                    row.append("-")
+                    continue
                 used: list[float] = []
                 cache[key] = run_verdict(entry, runner_for(program, entry), t, a, used)
                 if used:
                     USAGE[key] = (used[0], used[1])
+                tles += cache[key][0] == "TLE"
                 if ON_RUN is not None:
                     ON_RUN(program, k + 1, len(tests))
             verdict, _, stdout = cache[key]
-            tles += verdict == "TLE"
             row.append(verdict)
             if checker is not None and verdict in code_of:
                 if (k, stdout) not in judged:
@@ -565,7 +564,3 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                                          f"exits {code} ({why[:100]})")
         matrix[program.name] = row
     return matrix, disagreements
-
-
-def pairs(items: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
-    return itertools.pairwise(items)
