@@ -41,7 +41,7 @@ from gamecert.kit.tokens import verdict_of
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
 #: small knobs: the package is built in seconds, not minutes
-KNOBS = tp.Knobs(max_tests=100, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
+KNOBS = tp.Knobs(max_tests=60, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
 _BUILT: dict[str, tuple[Path, tp.Outcome]] = {}
 
 
@@ -483,25 +483,26 @@ def test_search_never_reruns_an_input():
 
 
 def test_check_against_live_line_and_pipe(tmp_path):
-    """``--check DIR --against FOLDER`` on a small package (a few words of word_game): to a pipe,
-    stderr is the timestamped steps only; on a terminal, a live line (the step, the time, the runs
-    made) as well. The folder's wrong C program is judged plainly and rejected."""
+    """``--check DIR --against FOLDER`` on a small package (dawson_kayles, the game with the fewest
+    programs of its own: five inputs of its plan): to a pipe, stderr is the timestamped steps only;
+    on a terminal, a live line (the step, the time, the runs made) as well. The folder's program,
+    which prints nothing, is judged plainly and rejected."""
     import pty
 
-    entry = registry.get("word_game")
-    words = ["ZADACHA", "AB", "AAB", "WORD", "Z" * 40]
-    tests = [ts.Test(w, w + "\n", "t", "t", expected_text=entry.game.format_answer(entry.game.oracle(w))) for w in words]
+    entry = registry.get("dawson_kayles")
+    tests = ts.build_pool(entry, 1, 3)[:5]
+    ts.expected_texts(entry, tests)
     package, against = tmp_path / "pkg", tmp_path / "against"
     tp._write_tests(package, tests, entry, entry.game.standalone_code)
     against.mkdir()
-    (against / "wrong.c").write_text((ROOT / "tests" / "programs" / "c" / "word_game_wrong.c").read_text())
-    argv = [sys.executable, "-m", "gamecert", "tests", "word_game", "--check", str(package), "--max-mutants", "0",
+    (against / "silent.py").write_text("import sys\nsys.stdin.read()\n")
+    argv = [sys.executable, "-m", "gamecert", "tests", "dawson_kayles", "--check", str(package), "--max-mutants", "0",
             "--no-certify", "--against", str(against)]
     piped = subprocess.run(argv, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0, piped.stderr[-1000:]
     assert "runs of" not in piped.stderr and all(line.startswith("[") for line in piped.stderr.splitlines())
-    row = next(line for line in piped.stdout.splitlines() if line.startswith("wrong.c "))
-    assert "WA" in row and "SURVIVES" not in row
+    row = next(line for line in piped.stdout.splitlines() if line.startswith("silent.py "))
+    assert "SURVIVES" not in row and ("WA" in row or "PE" in row)
     master, slave = pty.openpty()
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, env={**os.environ, "COLUMNS": "200"})
     os.close(slave)
