@@ -5,13 +5,15 @@ default knobs (timed, wall clock), then every wrong and right program the projec
 on the package by the plain judge (:mod:`gamecert.engine.testpack.plainjudge`: plain builds, runs
 under the problem's rlimits, the package's own checker.py; the same judge as
 ``gamecert tests GAME --check DIR --against FILES``). Wrong: tests/wrong/GAME,
-examples/GAME/wrong*, tests/unseen_wrong/GAME, tests/shrink_wrong/GAME; right:
-examples/GAME/correct*, tests/slow_right/GAME. Prints, per game: the package's size, the build
-time, wrong programs killed / total (and which survive), right programs passed, and the slowest
-right program's CPU time on its slowest test against the limit (a package keeps a 2x margin for
-the right programs the build is given; tests/slow_right/ burns CPU on purpose and is not one).
+examples/GAME/wrong*, tests/programs/LANG/GAME_wrong.*, tests/unseen_wrong/GAME,
+tests/shrink_wrong/GAME; right: examples/GAME/correct*, tests/programs/LANG/GAME_right.*,
+tests/slow_right/GAME (a language whose compiler is not installed is left out). Prints, per
+game: the package's size, the build time, wrong programs killed / total (and which survive),
+right programs passed, and each right program's CPU time on its slowest test against the limit
+(a package keeps a 2x margin for the right programs the build is given; tests/slow_right/ burns
+CPU on purpose and is not one of them).
 
-    .venv/bin/python bench/testpack_strength.py [GAME ...] [--keep DIR]
+    .venv/bin/python bench/testpack_strength.py [GAME ...] [--keep DIR [--judge-only]]
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from gamecert.engine import registry
 from gamecert.engine.run import toolchains
 from gamecert.engine.testpack import plainjudge
+from gamecert.engine.testpack import testset as ts
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once")
@@ -37,8 +40,11 @@ def _sources(folder: Path, pattern: str = "*") -> list[Path]:
 
 def programs(game: str) -> tuple[list[Path], list[Path]]:
     wrong = (_sources(ROOT / "tests" / "wrong" / game) + _sources(ROOT / "examples" / game, "wrong*")
+             + [p for p in sorted(ROOT.glob(f"tests/programs/*/{game}_wrong.*")) if ts._toolchain_present(p)]  # noqa: SLF001
              + _sources(ROOT / "tests" / "unseen_wrong" / game) + _sources(ROOT / "tests" / "shrink_wrong" / game))
-    right = _sources(ROOT / "examples" / game, "correct*") + _sources(ROOT / "tests" / "slow_right" / game)
+    right = (_sources(ROOT / "examples" / game, "correct*")
+             + [p for p in sorted(ROOT.glob(f"tests/programs/*/{game}_right.*")) if ts._toolchain_present(p)]  # noqa: SLF001
+             + _sources(ROOT / "tests" / "slow_right" / game))
     return wrong, right
 
 
