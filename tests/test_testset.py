@@ -464,7 +464,7 @@ def test_search_order_is_certifys():
 def test_search_never_reruns_an_input():
     """An input already run on a program in this build is not run again: the search for
     examples/wrong (word_game) finds a killing input; told that input was run and passed, it finds
-    another."""
+    another. Certify's failing input goes in only where it parses and kills the program."""
     entry = registry.get("word_game")
     pool = ts.build_pool(entry, 2, 40)
     answers = ts.expected_texts(entry, pool)
@@ -477,7 +477,17 @@ def test_search_never_reruns_an_input():
         ts._RUNS[prog.spec, first[0].text] = ("OK", "", "")
         second = ts.search_kill(entry, prog, pool, answers, 60)
         assert second is not None and second[0].text != first[0].text
+        # certify's failing input, where the search finds none: read back, run again, kept only if it kills
+        passing = next(t.text for t in pool if t.text != first[0].text
+                       and ts._RUNS.get((prog.spec, t.text), ("",))[0] == "OK")
+        for text, kills in ((first[0].text, True), (passing, False)):
+            tp._CERTIFIED[prog.spec] = (True, text)
+            got = tp._certify_input(entry, prog, lambda s: None)
+            assert (got is not None and got[0].text == text) if kills else got is None
+        tp._CERTIFIED[prog.spec] = (True, "not an input\n")
+        assert tp._certify_input(entry, prog, lambda s: None) is None
     finally:
+        tp._CERTIFIED.clear()
         ts._RUNS.clear()
         ts.close_runners()
 
