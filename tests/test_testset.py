@@ -382,7 +382,8 @@ def _states_its_strength_and_time_tests(packages):
 
 def test_plain_judge_rejects_wrong_and_passes_right(tmp_path):
     """The judge without gamecert: word_game's samples and a few words, a right C program passes
-    all, the C program of the same idea but wrong (tests/programs/c) gets WA, a Python one that
+    all, the C program of the same idea but wrong (tests/programs/c) gets WA, likewise the
+    JavaScript pair where node is installed, a Python one that
     sleeps past the CPU limit... (it burns CPU) gets TLE."""
     from gamecert.engine.testpack import plainjudge
 
@@ -393,6 +394,12 @@ def test_plain_judge_rejects_wrong_and_passes_right(tmp_path):
     ok = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_right.c", 2.0, 256)
     bad = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_wrong.c", 2.0, 256)
     assert ok == ["OK"] * 4 and "WA" in bad
+    import shutil
+
+    if shutil.which("node"):  # node under the address-space cap could not start its threads and hung
+        js = ROOT / "tests" / "programs" / "javascript"
+        assert plainjudge.judge(tmp_path, js / "word_game_right.js", 2.0, 256) == ["OK"] * 4
+        assert "WA" in plainjudge.judge(tmp_path, js / "word_game_wrong.js", 2.0, 256)
     slow = plainjudge.judge(tmp_path, ROOT / "tests" / "slow_right" / "word_game" / "burn.py", 1.0, 256, stop_at_first=True)
     assert slow[0] == "TLE" and slow[1:] == ["-"] * 3
 
