@@ -11,8 +11,8 @@ limits.
 The chosen tests: the samples, the largest inputs and one test from each family (the one that
 kills the most), then greedy set cover over the rest of the pool, smallest first among equals,
 until every mutant some pool input kills is killed or ``max_tests`` is reached. A wrong program
-the chosen tests do not kill is looked for on every family input and the pool, through the
-runner, and the first input that kills it is added. Multi-game formats pack small tests into
+the chosen tests do not kill is searched for through the runner in certify's order
+(:func:`search_order`), and the first input that kills it is added. Multi-game formats pack small tests into
 files of up to ``max_batch`` games. The final kill matrix is measured on the final files.
 """
 
