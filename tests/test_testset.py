@@ -41,7 +41,7 @@ from gamecert.kit.tokens import verdict_of
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
 #: small knobs: the package is built in seconds, not minutes
-KNOBS = tp.Knobs(max_tests=100, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
+KNOBS = tp.Knobs(max_tests=60, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
 _BUILT: dict[str, tuple[Path, tp.Outcome]] = {}
 
 
@@ -335,22 +335,21 @@ def _reads_a_hand_edited_package(packages, tmp_path):
 UNSEEN = ROOT / "tests" / "unseen_wrong"
 
 
-def _unseen_killed(name: str, out: Path) -> dict[str, str]:
-    """``gamecert tests NAME --check OUT --against tests/unseen_wrong/NAME``: the matrix line of
-    each unseen program."""
-    run = subprocess.run([sys.executable, "-m", "gamecert", "tests", name, "--check", str(out), "--against",
-                          str(UNSEEN / name), "--max-mutants", "0"], capture_output=True, text=True, timeout=3600)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    files = {p.name for p in (UNSEEN / name).iterdir()}
-    return {line.split()[0]: line for line in run.stdout.splitlines() if line.split() and line.split()[0] in files}
-
-
 def _assert_unseen_killed(name: str, packages) -> None:
+    """Each program of tests/unseen_wrong/NAME judged on the package by the plain judge, as
+    ``--check OUT --against`` judges it (the command's route is checked on a small package in
+    :func:`test_check_against_live_line_and_pipe`): every one is rejected."""
+    from gamecert.engine.testpack import plainjudge
+
     out, _ = packages(name)
-    rows = _unseen_killed(name, out)
-    assert set(rows) == {p.name for p in (UNSEEN / name).iterdir()}
-    survivors = [n for n, line in rows.items() if "SURVIVES" in line]
-    assert not survivors, [rows[n] for n in survivors]
+    game = registry.get(name).game
+    programs = sorted((UNSEEN / name).iterdir())
+    assert programs
+    verdicts = {p.name: plainjudge.judge(out, p, game.time_limit, game.memory_limit_mb, stop_at_first=True)
+                for p in programs}
+    survivors = [n for n, row in verdicts.items() if all(v == "OK" for v in row)]
+    assert not survivors, survivors
+    assert not [n for n, row in verdicts.items() if "CE" in row]
 
 
 @pytest.mark.long
@@ -383,7 +382,8 @@ def _states_its_strength_and_time_tests(packages):
 
 def test_plain_judge_rejects_wrong_and_passes_right(tmp_path):
     """The judge without gamecert: word_game's samples and a few words, a right C program passes
-    all, the C program of the same idea but wrong (tests/programs/c) gets WA, a Python one that
+    all, the C program of the same idea but wrong (tests/programs/c) gets WA, likewise the
+    JavaScript pair where node is installed, a Python one that
     sleeps past the CPU limit... (it burns CPU) gets TLE."""
     from gamecert.engine.testpack import plainjudge
 
@@ -394,6 +394,12 @@ def test_plain_judge_rejects_wrong_and_passes_right(tmp_path):
     ok = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_right.c", 2.0, 256)
     bad = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_wrong.c", 2.0, 256)
     assert ok == ["OK"] * 4 and "WA" in bad
+    import shutil
+
+    if shutil.which("node"):  # node under the address-space cap could not start its threads and hung
+        js = ROOT / "tests" / "programs" / "javascript"
+        assert plainjudge.judge(tmp_path, js / "word_game_right.js", 2.0, 256) == ["OK"] * 4
+        assert "WA" in plainjudge.judge(tmp_path, js / "word_game_wrong.js", 2.0, 256)
     slow = plainjudge.judge(tmp_path, ROOT / "tests" / "slow_right" / "word_game" / "burn.py", 1.0, 256, stop_at_first=True)
     assert slow[0] == "TLE" and slow[1:] == ["-"] * 3
 
@@ -429,3 +435,105 @@ def test_choose_keeps_the_must_haves_and_the_limit():
     assert any(r == "deciding feature" for r in roles) and pool[len(pool) - 2].role.startswith("kills")
     with pytest.raises(ts.PackageError, match="--max-tests 3 is below"):
         strength.choose(entry, pool, kills, {}, 3)
+
+
+def test_max_mutants_zero_makes_none():
+    """``--max-mutants 0`` means none; 1 means one."""
+    solvers = registry.get("word_game").solvers
+    assert mutants_mod.make_mutants(solvers, 0) == []
+    assert len(mutants_mod.make_mutants(solvers, 1)) == 1
+    assert len(mutants_mod.make_mutants(solvers)) > 1
+
+
+def test_search_order_is_certifys():
+    """digit_game (several games an input): the search tries the pool's designed inputs first, then
+    every designed family in full (n at every batch position to its last input), one-game family
+    inputs packed into valid runs of at most max_batch games, and the exhaustive singles last."""
+    entry = registry.get("digit_game")
+    game = entry.game
+    pool = ts.build_pool(entry, 2, 20)
+    order = [t for t, _ in ts.search_order(entry, pool, [None] * len(pool))]
+    assert len({t.text for t in order}) == len(order)
+    groups = [t.group for t in order]
+    last_designed = max(k for k, g in enumerate(groups) if g.startswith("family:"))
+    assert all(g == "exhaustive" for g in groups[groups.index("exhaustive"):])
+    assert groups.index("exhaustive") > last_designed
+    batch = next(f for f in entry.strategies.coverage() if f.name == "n-batch-position")
+    assert sum(t.origin.startswith("coverage family n-batch-position") for t in order) + sum(
+        t.group == "family:n-batch-position" for t in pool) >= batch.count
+    packed = [t for t in order if t.origin.endswith("packed")]
+    assert packed
+    for t in packed:
+        assert 1 < len(game.split(t.instance)) <= game.max_batch
+        game.parse_input(t.text)
+
+
+def test_search_never_reruns_an_input():
+    """An input already run on a program in this build is not run again: the search for
+    examples/wrong (word_game) finds a killing input; told that input was run and passed, it finds
+    another. Certify's failing input goes in only where it parses and kills the program."""
+    entry = registry.get("word_game")
+    pool = ts.build_pool(entry, 2, 40)
+    answers = ts.expected_texts(entry, pool)
+    prog = ts.Program("examples/wrong", str(ROOT / "examples" / "word_game" / "wrong.py"), "project")
+    ts._RUNS.clear()
+    try:
+        first = ts.search_kill(entry, prog, pool, answers, 60)
+        assert first is not None
+        ts._RUNS.clear()
+        ts._RUNS[prog.spec, first[0].text] = ("OK", "", "")
+        second = ts.search_kill(entry, prog, pool, answers, 60)
+        assert second is not None and second[0].text != first[0].text
+        # certify's failing input, where the search finds none: read back, run again, kept only if it kills
+        passing = next(t.text for t in pool if t.text != first[0].text
+                       and ts._RUNS.get((prog.spec, t.text), ("",))[0] == "OK")
+        for text, kills in ((first[0].text, True), (passing, False)):
+            tp._CERTIFIED[prog.spec] = (True, text)
+            got = tp._certify_input(entry, prog, lambda s: None)
+            assert (got is not None and got[0].text == text) if kills else got is None
+        tp._CERTIFIED[prog.spec] = (True, "not an input\n")
+        assert tp._certify_input(entry, prog, lambda s: None) is None
+    finally:
+        tp._CERTIFIED.clear()
+        ts._RUNS.clear()
+        ts.close_runners()
+
+
+def test_check_against_live_line_and_pipe(tmp_path):
+    """``--check DIR --against FOLDER`` on a small package (dawson_kayles, the game with the fewest
+    programs of its own: five inputs of its plan): to a pipe, stderr is the timestamped steps only;
+    on a terminal, a live line (the step, the time, the runs made) as well. The folder's program,
+    which prints nothing, is judged plainly and rejected."""
+    import pty
+
+    entry = registry.get("dawson_kayles")
+    tests = ts.build_pool(entry, 1, 3)[:5]
+    ts.expected_texts(entry, tests)
+    package, against = tmp_path / "pkg", tmp_path / "against"
+    tp._write_tests(package, tests, entry, entry.game.standalone_code)
+    against.mkdir()
+    (against / "silent.py").write_text("import sys\nsys.stdin.read()\n")
+    argv = [sys.executable, "-m", "gamecert", "tests", "dawson_kayles", "--check", str(package), "--max-mutants", "0",
+            "--no-certify", "--against", str(against)]
+    piped = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0, piped.stderr[-1000:]
+    assert "runs of" not in piped.stderr and all(line.startswith("[") for line in piped.stderr.splitlines())
+    row = next(line for line in piped.stdout.splitlines() if line.startswith("silent.py "))
+    assert "SURVIVES" not in row and ("WA" in row or "PE" in row)
+    master, slave = pty.openpty()
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, env={**os.environ, "COLUMNS": "200"})
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    stdout = run.communicate(timeout=300)[0].decode()
+    os.close(master)
+    assert run.returncode == 0
+    assert b"runs of" in seen and b"final" in seen
+    assert stdout.splitlines()[-1] == piped.stdout.splitlines()[-1]

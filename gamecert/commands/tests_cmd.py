@@ -32,7 +32,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="runs spent looking for an input that kills a wrong program the chosen tests miss (default 60)")
     t.add_argument("--mutant-seconds", type=float, default=10.0, metavar="S",
                    help="in-process time for each mutant on the plan (default 10)")
-    t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all)")
+    t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all; 0: none)")
+    t.add_argument("--no-certify", action="store_true",
+                   help="do not run `gamecert certify --profile quick` on the wrong programs the package misses")
 
 
 def run_tests_command(args: argparse.Namespace) -> int:
@@ -50,35 +52,94 @@ def run_tests_command(args: argparse.Namespace) -> int:
         raise UsageError(f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}")
     entry = registry.get(args.game)
     knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
-                     args.max_mutants)
+                     args.max_mutants, not args.no_certify)
 
-    import time
+    from gamecert.engine.testpack import testset as ts
 
-    start = time.perf_counter()
-
-    def say(text: str) -> None:
-        print(f"[{time.perf_counter() - start:6.1f} s] {text}", file=sys.stderr, flush=True)
-
-    if args.check is not None:
-        folder = Path(args.check)
-        outcome = tp.check(entry, folder, args.against, knobs, say)
-        print(_matrix(outcome))
-    else:
+    if args.out is not None:
         out = Path(args.out)
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out {out}: exists and is not a folder")
-        tmp = tp.atomic_out(out)
+    with _Live(f"tests {args.game}") as live:
+        ts.ON_RUN = live.ran
         try:
-            outcome = tp.build(entry, tmp, args.against, knobs, say)
-            tp.commit_out(tmp, out)
-        finally:
-            if tmp.exists():
-                import shutil
+            if args.check is not None:
+                outcome = tp.check(entry, Path(args.check), args.against, knobs, live.say)
+            else:
+                tmp = tp.atomic_out(out)
+                try:
+                    outcome = tp.build(entry, tmp, args.against, knobs, live.say)
+                    tp.commit_out(tmp, out)
+                finally:
+                    if tmp.exists():
+                        import shutil
 
-                shutil.rmtree(tmp, ignore_errors=True)
-        print(_matrix(outcome))
+                        shutil.rmtree(tmp, ignore_errors=True)
+        finally:
+            ts.ON_RUN = None
+    print(_matrix(outcome))
+    if args.check is None:
         print(f"package: {out}")
     return 1 if outcome.faults else 0
+
+
+class _Live:
+    """What a build or check tells as it goes, on stderr. To a pipe or a file: each step, one
+    timestamped line. On a terminal: the steps above a live line (the step, the program running,
+    its tests done, the runs made, the time spent); the per-program lines are left to the live line."""
+
+    def __init__(self, title: str) -> None:
+        import time
+
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn
+
+        self.clock = time.perf_counter
+        self.started = self.clock()
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), console=self.console,
+                                 transient=True, disable=not self.enabled)
+        self.task = self.progress.add_task(title)
+        self.title, self.step, self.program, self.where = title, "starting", "", ""
+        self.runs, self.programs = 0, set()
+        self._last = 0.0
+
+    def __enter__(self) -> _Live:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+    def say(self, text: str) -> None:
+        stamp = f"[{self.clock() - self.started:6.1f} s]"
+        if not self.enabled:
+            print(f"{stamp} {text}", file=sys.stderr, flush=True)
+            return
+        if text.startswith("  running ") or text.startswith("  judging "):
+            self.program, self.where = text.split()[1], ""
+        else:
+            if not text.startswith("  "):
+                self.step = text.split(":", 1)[0]
+            self.progress.console.print(f"{stamp} {text}", markup=False, highlight=False)
+        self._refresh(force=True)
+
+    def ran(self, program: object, k: int, n: int) -> None:
+        self.runs += 1
+        self.programs.add(program.name)
+        self.program, self.where = program.name, f"test {k}/{n}" if n else f"{k} inputs tried"
+        self._refresh()
+
+    def _refresh(self, force: bool = False) -> None:
+        now = self.clock()
+        if not self.enabled or (not force and now - self._last < 0.1):
+            return
+        self._last = now
+        on = f" | {self.program}" + (f", {self.where}" if self.where else "") if self.program else ""
+        self.progress.update(self.task, description=(
+            f"[bold]{self.title}[/]: {self.step} | {now - self.started:.0f} s | {self.runs:,} runs of "
+            f"{len(self.programs)} programs{on}"))
 
 
 def _matrix(o: object) -> str:

@@ -147,8 +147,15 @@ def _apply(node: ast.AST, kind: str, detail: Any) -> str:
 
 
 def make_mutants(solvers: dict[str, Callable[..., Any]], limit: int | None = None) -> list[Mutant]:
-    """Every mutant of every solver (distinct mutated sources), in a fixed order."""
+    """Every mutant of every solver (distinct mutated sources), in a fixed order; at most
+    ``limit`` (0: none).
+
+    >>> make_mutants({"f": make_mutants}, 0)
+    []
+    """
     out: list[Mutant] = []
+    if limit is not None and limit <= 0:
+        return out
     for solver_name in sorted(solvers):
         module, name, owner = _target(solvers[solver_name])
         source = inspect.getsource(module)
@@ -250,16 +257,18 @@ def _child(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[
             fn = load(m.source, solvers[m.solver], f"mutant{k}")
         except BaseException as exc:  # noqa: BLE001 - a mutant that does not load fails every input
             kills = [[order[0], "RE", f"does not load: {type(exc).__name__}"]] if order else []
-            out.write(json.dumps({"done": k, "kills": kills, "complete": True}) + "\n")
+            out.write(json.dumps({"done": k, "kills": kills, "complete": True, "tried": len(kills)}) + "\n")
             out.flush()
             continue
         start = time.perf_counter()
+        tried = 0
         for i in order:
             if kill_cap and len(kills) >= kill_cap:
                 break
             if time.perf_counter() - start > budget:
                 done = False
                 break
+            tried += 1
             try:
                 found = _verdict(game, instances[i], fn, expected[i], bounds[i])
             except BaseException as exc:  # noqa: BLE001 - even the judge may choke on a wild answer
@@ -267,7 +276,7 @@ def _child(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[
             if found is not None:
                 kills.append([i, *found])
         complete = done and not (kill_cap and len(kills) >= kill_cap)
-        out.write(json.dumps({"done": k, "kills": kills, "complete": complete, "budget": not done}) + "\n")
+        out.write(json.dumps({"done": k, "kills": kills, "complete": complete, "budget": not done, "tried": tried}) + "\n")
         out.flush()
     out.close()
 
@@ -280,6 +289,8 @@ class MutantResult:
     kills: dict[int, tuple[str, str]]
     complete: bool
     status: str = "ok"
+    #: the inputs (indices) it was tried on
+    tried: frozenset[int] = frozenset()
 
 
 def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[Mutant], instances: Sequence[Any],
@@ -323,7 +334,8 @@ def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequenc
                 else:
                     k = first + msg["done"]
                     kills = {int(i): (v, why) for i, v, why in msg["kills"]}
-                    results[k] = MutantResult(kills, msg["complete"], "budget" if msg.get("budget") else "ok")
+                    results[k] = MutantResult(kills, msg["complete"], "budget" if msg.get("budget") else "ok",
+                                              frozenset(order[:msg.get("tried", 0)]) | frozenset(kills))
                     current = k + 1
         os.close(rfd)
         os.waitpid(pid, 0)

@@ -107,12 +107,14 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
     """(verdict so far: "" for a run that exited 0, else TLE/MLE/RE; CPU seconds; peak MB).
 
     The program runs under a small launcher (:data:`_LAUNCH`) with the problem's CPU limit, a stack
-    as large as the memory limit and, but for a JVM (which reserves far more), an address-space
-    backstop at 4x the limit; the verdict on memory is its peak resident memory."""
+    as large as the memory limit and, but for a JVM or node (which reserve far more), an
+    address-space backstop at 4x the limit; the verdict on memory is its peak resident memory."""
     java = Path(argv[0]).name == "java"
     if java:
         argv = [argv[0], f"-Xmx{memory_mb}m", *argv[1:]]
-    cap = 0 if java else 4 * (memory_mb << 20)
+    # no address-space backstop for a JVM, nor for node: each of its threads reserves a stack as
+    # large as RLIMIT_STACK, and under the cap the threads cannot start and node hangs
+    cap = 0 if java or Path(argv[0]).name == "node" else 4 * (memory_mb << 20)
     report_r, report_w = os.pipe()
     try:
         with open(test, "rb") as stdin, open(out, "wb") as stdout:
@@ -148,10 +150,11 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
 
 
 def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_first: bool = False,
-          tle_cap: int = 0) -> list[str]:
+          tle_cap: int = 0, usage: list[tuple[float, float]] | None = None) -> list[str]:
     """The verdict of ``source`` on each test of ``package``: built, run and checked as a judge
     does (``-`` after the first rejection when ``stop_at_first``, and after ``tle_cap`` TLE
-    verdicts when it is set: each costs the whole limit)."""
+    verdicts when it is set: each costs the whole limit); ``usage`` gets each run's (CPU
+    seconds, peak MB)."""
     tests = tests_of(package)
     checker = package / "checker.py"
     if not checker.is_file():
@@ -167,7 +170,9 @@ def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_fir
                 verdicts.append("-")
                 continue
             out = work / "out.txt"
-            verdict, _, _ = run_one(argv, test, out, cpu_s, memory_mb)
+            verdict, cpu, mb = run_one(argv, test, out, cpu_s, memory_mb)
+            if usage is not None:
+                usage.append((cpu, mb))
             if not verdict:
                 answer = test.with_name(test.name + ".a")
                 done = subprocess.run([sys.executable, "-I", "-S", str(checker), str(test), str(out), str(answer)],

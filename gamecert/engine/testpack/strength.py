@@ -195,7 +195,8 @@ def pick_time_tests(entry: Any, pool: Sequence[ts.Test], answers: Sequence[Any],
     tests = [pool[k] for k in candidates]
     say(f"time tests: {len(slow)} slow programs and {len(right)} right ones on {len(candidates)} large and worst-case inputs")
     for p in [*slow, *right]:
-        ts.runs_matrix(entry, [p], tests, [answers[k] for k in candidates])
+        # a slow program's first TLE is its slowest input: no more of its TLE runs are needed here
+        ts.runs_matrix(entry, [p], tests, [answers[k] for k in candidates], tle_cap=1 if p in slow else ts.TLE_CAP)
         usage = [ts.USAGE.get((p.spec, t.text)) for t in tests]
         timed = [(u[0], k) for u, k in zip(usage, candidates) if u is not None]
         if timed and (p in slow or max(timed)[0] >= MEASURABLE_S):

@@ -14,6 +14,7 @@ import os
 import runpy
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,8 @@ class Knobs:
     search_seconds: float = 60.0
     mutant_budget: float = 10.0
     max_mutants: int | None = None
+    #: run ``gamecert certify --profile quick`` on each wrong program the package misses
+    certify_survivors: bool = True
 
 
 @dataclass
@@ -87,6 +90,13 @@ def _say_none(text: str) -> None:
 
 def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None] = _say_none) -> Outcome:
     """Choose the tests, measure the kill matrix, write the package into ``out``."""
+    try:
+        return _build(entry, out, against, knobs, say)
+    finally:
+        ts.close_runners()
+
+
+def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]) -> Outcome:
     code = standalone_code(entry)
     game = entry.game
     user = ts.user_programs(against)
@@ -108,6 +118,7 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
             if v not in ("OK", "-"):
                 kills.setdefault(i, set()).add(f"broken/{name}")
     ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
+    _CERTIFIED.clear()
     ts.USAGE.clear()
     time_idx, time_roles = strength.pick_time_tests(entry, pool, answers, strength.slow_programs(wrong), right, say)
     chosen = strength.choose(entry, pool, kills, time_roles, knobs.max_tests)
@@ -119,11 +130,17 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
     by_search: set[int] = set()
     rows, _ = ts.runs_matrix(entry, wrong, tests, test_answers, on_program=lambda p: say(f"  running {p.name}"))
     fillers = ("worst case", "deciding feature", "smallest exhaustive", "coverage")
-    for prog in wrong:
-        if any(v not in ("OK", "-") for v in rows[prog.name]):
-            continue
-        say(f"  {prog.name} passes every chosen test; looking for an input that kills it")
-        found = ts.search_kill(entry, prog, pool, answers, knobs.search_seconds)
+    missed = [p for p in wrong if not any(v not in ("OK", "-") for v in rows[p.name])]
+    # the search's time: search_seconds a program, what one leaves unused going to the next
+    left = knobs.search_seconds * len(missed)
+    for n, prog in enumerate(missed):
+        share = left / (len(missed) - n)
+        say(f"  {prog.name} passes every chosen test; looking for an input that kills it ({share:.0f} s)")
+        began = time.perf_counter()
+        found = ts.search_kill(entry, prog, pool, answers, share)
+        left = max(0.0, left - (time.perf_counter() - began))
+        if found is None and knobs.certify_survivors:
+            found = _certify_input(entry, prog, say)  # the input certify fails it on, where it does
         if found is None:
             continue
         if len(tests) >= knobs.max_tests:
@@ -250,11 +267,15 @@ def read_package(entry: Any, folder: Path) -> tuple[list[ts.Test], list[Any], li
 def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None] = _say_none) -> Outcome:
     """Re-run a package on disk against the same programs."""
     ts._RUNS.clear()  # noqa: SLF001 - every program runs anew on the package as it is now
+    _CERTIFIED.clear()
     tests, answers, faults = read_package(entry, folder)
     wrong, right = ts.project_programs(entry)
     wrong += ts.user_programs(against)
     muts = mutants_mod.make_mutants(entry.solvers, knobs.max_mutants)
-    outcome = measure(entry, folder, tests, answers, muts, wrong, right, knobs, say, write=False, plain_users=True)
+    try:
+        outcome = measure(entry, folder, tests, answers, muts, wrong, right, knobs, say, write=False, plain_users=True)
+    finally:
+        ts.close_runners()
     outcome.faults[:0] = faults
     return outcome
 
@@ -274,18 +295,21 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         if why:
             faults.append(f"validator.py rejects test {k:02d}: {why}")
     say(f"final: {len(tests)} tests; {len(muts)} mutants in-process")
-    results = ts.mutant_matrix(entry, muts, tests, answers, 0, knobs.mutant_budget)
-    mutant_rows = {m.name: ["OK"] * len(tests) for m in muts}
+    # each mutant on the tests smallest first, until it is killed KILL_CAP times: the later cells
+    # are "-" (not run), as they are for a program after its TLE cap
+    results = ts.mutant_matrix(entry, muts, tests, answers, ts.KILL_CAP, knobs.mutant_budget)
+    mutant_rows = {m.name: ["OK" if k in r.tried else "-" for k in range(len(tests))] for m, r in zip(muts, results)}
     for m, r in zip(muts, results):
         for i, (v, _) in r.kills.items():
             mutant_rows[m.name][i] = v
-        if not r.complete and not r.kills:
-            mutant_rows[m.name] = ["-"] * len(tests)
     say(f"final: {len(wrong)} wrong and {len(right)} right programs through the runner")
     plain = [p for p in wrong if p.kind == "user"] if plain_users else []
     through_runner = [p for p in wrong + right if p not in plain]
-    program_rows, disagree = ts.runs_matrix(entry, through_runner, tests, answers, checker,
-                                            on_program=lambda p: say(f"  running {p.name}"))
+    try:
+        program_rows, disagree = ts.runs_matrix(entry, through_runner, tests, answers, checker,
+                                                on_program=lambda p: say(f"  running {p.name}"))
+    finally:
+        ts.close_runners()  # every program has run: their runners are done with
     for p in plain:
         say(f"  judging {p.name} as a judge does (plain build and run, checker.py)")
         try:
@@ -301,7 +325,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         if slow:
             faults.append(f"the right program {p.name} uses more than half the {limit:g} s limit (no 2x margin) on "
                           + ", ".join(f"test {k:02d} ({cpu:.2f} s)" for k, cpu in slow))
-    broken_rows = strength.broken_rows(entry, _broken(entry), tests, answers)
+    broken_rows = strength.broken_rows(entry, _broken(entry), tests, answers, kill_cap=ts.KILL_CAP)
     faults += [f"checker.py disagrees with gamecert's judge ({d}): a mistake in the game's standalone_code" for d in disagree]
     for p in right:
         bad = [k + 1 for k, v in enumerate(program_rows[p.name]) if v != "OK"]
@@ -338,10 +362,11 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
             undecided.append(m.name)
     for p in wrong:
         if not any(v not in ("OK", "-") for v in program_rows[p.name]):
-            caught = _certify_catches(entry, p, say)
+            caught = _certify_catches(entry, p, say) if knobs.certify_survivors else "not run"
             survivors[p.name] = ("passes every test; " + {True: "`gamecert certify --profile quick` catches it",
                                                           False: "`gamecert certify --profile quick` does not catch it",
-                                                          None: "`gamecert certify` could not be run on it"}[caught])
+                                                          None: "`gamecert certify` could not be run on it",
+                                                          "not run": "not certified (--no-certify)"}[caught])
     outcome = Outcome(tests, [m.name for m in muts], mutant_rows, equivalent, undecided, survivors, wrong + right,
                       program_rows, right_rows, faults)
     outcome.broken_rows = broken_rows
@@ -402,7 +427,9 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
              "Written by `gamecert tests`. Layout: `tests/NN` (input) and `tests/NN.a` (the expected answer), "
              "samples first; `validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` "
              "(exit 0 OK, 1 WA, 2 PE, 3 fail), standard library only; `kills.csv`: tests x programs, with verdicts.",
-             "", f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.", "", "## Tests", ""]
+             "", f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.", "", "## Tests", "",
+             f"Each mutant and broken solver runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its "
+             "later cells in `kills.csv` are `-`, not run): a test's counts are of those run on it.", ""]
     for k, t in enumerate(o.tests):
         progs = [p.name for p in wrong if o.program_rows[p.name][k] not in ("OK", "-")]
         mk = sum(1 for n in o.mutant_names if o.mutant_rows[n][k] not in ("OK", "-"))
@@ -470,20 +497,55 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None]) -> bool | None:
-    """Whether ``gamecert certify --profile quick`` finds a fault in ``program`` (run on a
-    survivor only: a package should kill what certify catches)."""
+#: program spec -> (whether certify --profile quick caught it, the input of its report): once a build
+_CERTIFIED: dict[str, tuple[bool | None, str | None]] = {}
+
+
+def _certify(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tuple[bool | None, str | None]:
+    """``gamecert certify --profile quick`` on ``program``: whether it finds a fault, and the
+    failing input its report holds (run on a program the package misses: a package should kill
+    what certify catches)."""
     import subprocess
     import sys
 
+    if program.spec in _CERTIFIED:
+        return _CERTIFIED[program.spec]
     say(f"  {program.name} passes every test: certifying it (quick profile) to see whether certify catches it")
     with tempfile.TemporaryDirectory(prefix="gamecert-tests-certify-") as tmp:
         try:
             done = subprocess.run([sys.executable, "-m", "gamecert", "certify", entry.name, program.spec, "--profile",
                                    "quick", "--report-dir", tmp], capture_output=True, timeout=900)
         except subprocess.TimeoutExpired:
-            return None
-    return {0: False, 1: True}.get(done.returncode)
+            _CERTIFIED[program.spec] = (None, None)
+            return None, None
+        inputs = sorted(Path(tmp).glob("*/*/input.in"))
+        text = inputs[0].read_text(errors="replace") if inputs else None
+    _CERTIFIED[program.spec] = ({0: False, 1: True}.get(done.returncode), text)
+    return _CERTIFIED[program.spec]
+
+
+def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None]) -> bool | None:
+    return _certify(entry, program, say)[0]
+
+
+def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tuple[ts.Test, Any] | None:
+    """The input certify's report fails ``program`` on, as a test, where certify catches it and
+    the input, read back and run again here, kills it."""
+    caught, text = _certify(entry, program, say)
+    if not caught or text is None:
+        return None
+    try:
+        inst = entry.game.parse_input(text)
+    except GamecertError:
+        return None
+    test = ts.Test(inst, entry.game.format_input(inst), "certify's failing input", "certify")
+    expected = ts.expected_texts(entry, [test])[0]
+    ts._RUNS[program.spec, test.text] = found = ts.run_verdict(entry, ts.runner_for(program, entry), test, expected)
+    verdict = found[0]
+    if verdict == "OK":
+        return None
+    say(f"  {program.name}: certify's failing input kills it ({verdict}); it goes in the package")
+    return test, expected
 
 
 def t_role(t: ts.Test) -> str:

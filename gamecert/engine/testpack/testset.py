@@ -11,14 +11,13 @@ limits.
 The chosen tests: the samples, the largest inputs and one test from each family (the one that
 kills the most), then greedy set cover over the rest of the pool, smallest first among equals,
 until every mutant some pool input kills is killed or ``max_tests`` is reached. A wrong program
-the chosen tests do not kill is looked for on every family input and the pool, through the
-runner, and the first input that kills it is added. Multi-game formats pack small tests into
+the chosen tests do not kill is searched for through the runner in certify's order
+(:func:`search_order`), and the first input that kills it is added. Multi-game formats pack small tests into
 files of up to ``max_batch`` games. The final kill matrix is measured on the final files.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,9 @@ KILL_CAP = 6
 _RUNS: dict[tuple[str, str], tuple[str, str, str]] = {}
 #: (program, input text) -> (CPU seconds, peak memory MB) of those runs, as the runner measured them
 USAGE: dict[tuple[str, str], tuple[float, float]] = {}
+#: called after each run through a runner with (program, test number, tests of the matrix or 0 in a
+#: search): the command's live line counts them; None: nothing is told
+ON_RUN: Callable[[Program, int, int], None] | None = None
 #: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
 TLE_CAP = 3
 
@@ -144,11 +146,19 @@ def expected_texts(entry: Any, tests: Sequence[Test]) -> list[Any]:
     """The right answer of each test (oracle, else every fast solver, agreeing), its text set."""
     game = entry.game
     answers = []
+    if len(_ANSWERS) > 50_000:
+        _ANSWERS.clear()
     for t in tests:
-        answer, _ = expected_answer(entry, t.instance, every=True)
-        answers.append(answer)
-        t.expected_text = game.format_answer(answer)
+        key = (entry.name, t.text)
+        if key not in _ANSWERS:  # an input met again (a test kept as it was when packing) is answered once
+            _ANSWERS[key] = expected_answer(entry, t.instance, every=True)[0]
+        answers.append(_ANSWERS[key])
+        t.expected_text = game.format_answer(answers[-1])
     return answers
+
+
+#: (game, input text) -> the answer :func:`expected_texts` gave it
+_ANSWERS: dict[tuple[str, str], Any] = {}
 
 
 _BOUNDS: dict[tuple[str, str], float] = {}
@@ -273,48 +283,163 @@ def open_program(program: Program, entry: Any) -> Any:
     return open_runner(candidate, game_limits(entry.game))
 
 
+#: program spec -> its open runner: one runner (one build of a compiled program, one fork server)
+#: per program for a whole build or check, the least recently used closed past :data:`OPEN_RUNNERS`
+_RUNNERS: dict[str, Any] = {}
+OPEN_RUNNERS = 32
+
+
+def runner_for(program: Program, entry: Any) -> Any:
+    """The program's open runner (opened on first use, kept until :func:`close_runners`)."""
+    runner = _RUNNERS.pop(program.spec, None)
+    if runner is None:
+        while len(_RUNNERS) >= OPEN_RUNNERS:
+            _close(_RUNNERS.pop(next(iter(_RUNNERS))))
+        runner = open_program(program, entry)
+    _RUNNERS[program.spec] = runner  # the most recently used last
+    return runner
+
+
+def close_runners() -> None:
+    while _RUNNERS:
+        _close(_RUNNERS.pop(next(iter(_RUNNERS))))
+
+
+def _close(runner: Any) -> None:
+    try:
+        runner.close()
+    except Exception:  # noqa: BLE001 - a runner that fails to close has nothing left to give
+        pass
+
+
 def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Sequence[Any],
-                seconds: float, extra: Callable[[], Iterator[Any]] | None = None) -> tuple[Test, Any] | None:
-    """The first input that kills ``program``: every family input, one family after another in
-    turn, then the rest of the pool; at most ``seconds`` of runs."""
+                seconds: float) -> tuple[Test, Any] | None:
+    """The first input that kills ``program``, tried in certify's order (:func:`search_order`),
+    never one already run on it in this build; at most ``seconds`` of runs. An input is judged
+    against the cheapest solver's answer (as certify does) and, where it fails, against every
+    solver's before it counts."""
     deadline = time.perf_counter() + seconds
     game = entry.game
-    with open_program(program, entry) as runner:
-        for item in _round_robin(entry, pool, answers):
-            if time.perf_counter() > deadline:
-                return None
-            test, expected = item
-            if expected is None:
-                expected = expected_answer(entry, test.instance, every=True)[0]
-            verdict, _, _ = run_verdict(entry, runner, test, expected)
-            if verdict != "OK":
-                test.expected_text = game.format_answer(expected)
-                return test, expected
+    tried = 0
+    for test, expected in search_order(entry, pool, answers):
+        if time.perf_counter() > deadline:
+            return None
+        key = (program.spec, test.text)
+        if key in _RUNS:
+            continue
+        if expected is None:
+            expected = expected_answer(entry, test.instance)[0]
+        used: list[float] = []
+        _RUNS[key] = found = run_verdict(entry, runner_for(program, entry), test, expected, used)
+        tried += 1
+        if used:
+            USAGE[key] = (used[0], used[1])
+        if ON_RUN is not None:
+            ON_RUN(program, tried, 0)
+        if found[0] == "OK":
+            continue
+        expected = expected_answer(entry, test.instance, every=True)[0]
+        if found[0] in ("WA", "PE"):
+            _RUNS[key] = found = judged_again(entry, test, expected, found)
+            if found[0] == "OK":
+                continue
+        test.expected_text = game.format_answer(expected)
+        return test, expected
     return None
 
 
-def _round_robin(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> Iterator[tuple[Test, Any]]:
-    """The pool first (smallest first), then every family input, the families in turn."""
+def judged_again(entry: Any, test: Test, expected: Any, found: tuple[str, str, str]) -> tuple[str, str, str]:
+    """A WA or PE run's output judged again against ``expected`` (every solver's answer)."""
     game = entry.game
-    seen = set()
-    for k in sorted(range(len(pool)), key=lambda k: pool[k].bytes):
+    if game.max_batch > 1 and len(game.split(test.instance)) > 1:
+        try:
+            got = game.parse_answer(found[2], test.instance)
+        except AnswerError as exc:
+            return str(exc.verdict), str(exc), found[2]
+        for k, (single, part, exp) in enumerate(zip(game.split(test.instance), game.split_answer(test.instance, got),
+                                                     game.split_answer(test.instance, expected)), 1):
+            why = game.judge(single, part, exp)
+            if why is not None:
+                return "WA", f"game {k}: {why}", found[2]
+        return "OK", "", found[2]
+    verdict, why = verdict_of(game, test.instance, found[2], expected)
+    return verdict.value, why, found[2]
+
+
+def search_order(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> Iterator[tuple[Test, Any]]:
+    """Certify's order over the plan: the samples, the pool's designed inputs (the deciding
+    features and the coverage families, then the worst cases), then every designed family in full,
+    the families in turn as certify interleaves them (the deciding features first; for a
+    multi-game format the one-game inputs of a family packed ``max_batch`` to a run), then the
+    largest inputs, the packed smallest inputs and the rest of the pool. Each text once; the
+    answer is None where it is not known yet."""
+    from gamecert.kit.deciding import feature_families
+
+    game = entry.game
+    seen: set[str] = set()
+
+    def phase(t: Test) -> int:
+        g = t.group
+        if g == "samples":
+            return 0
+        if g.startswith("deciding:") or (g.startswith("family:") and not t.origin.startswith("worst")):
+            return 1
+        if g.startswith("family:"):
+            return 2
+        return {"largest": 4, "exhaustive-packed": 5}.get(g, 6)
+
+    ranked = sorted(range(len(pool)), key=lambda k: phase(pool[k]))
+    for k in ranked:
+        if phase(pool[k]) > 2:
+            break
         seen.add(pool[k].text)
         yield pool[k], answers[k]
-    iterators = [((fam.name, fam.kind), iter(fam.instances())) for fam in families(entry)]
-    counters = dict.fromkeys((n for n, _ in iterators), 0)
+    designed = [("deciding", f) for f in feature_families(game)]
+    designed += [(f.kind, f) for f in sorted(families(entry), key=lambda f: f.kind == "worst")]
+    iterators = [(kind, fam.name, _packed_runs(game, fam)) for kind, fam in designed]
     while iterators:
-        for name_it in list(iterators):
-            name, it = name_it
-            x = next(it, None)
-            if x is None:
-                iterators.remove(name_it)
+        for item in list(iterators):
+            kind, name, it = item
+            got = next(it, None)
+            if got is None:
+                iterators.remove(item)
                 continue
-            counters[name] += 1
-            text = game.format_input(x)
-            if text in seen:
-                continue
-            seen.add(text)
-            yield Test(x, text, f"{name[1]} family {name[0]} #{counters[name]}", f"family:{name[0]}"), None
+            inst, where = got
+            text = game.format_input(inst)
+            if text not in seen:
+                seen.add(text)
+                yield Test(inst, text, f"{kind} family {name} {where}", f"family:{name}"), None
+    for k in ranked:
+        if pool[k].text not in seen:
+            seen.add(pool[k].text)
+            yield pool[k], answers[k]
+
+
+def _packed_runs(game: Any, fam: Any) -> Iterator[tuple[Any, str]]:
+    """A family's inputs with where each stands (``#k``); for a multi-game format its one-game
+    inputs packed ``max_batch`` to a run (``#a..#b``), its several-game inputs as they are."""
+    held: list[tuple[int, Any]] = []
+
+    def flush() -> Iterator[tuple[Any, str]]:
+        if len(held) > 1:
+            merged = game.merge([x for _, x in held])
+            try:  # a run too long for the format's limits: its games one a run
+                game.parse_input(game.format_input(merged))
+                yield merged, f"#{held[0][0]}..#{held[-1][0]} packed"
+                return
+            except GamecertError:
+                pass
+        yield from ((x, f"#{k}") for k, x in held)
+
+    for k, inst in enumerate(fam.instances(), 1):
+        if game.max_batch <= 1 or len(game.split(inst)) > 1:
+            yield inst, f"#{k}"
+            continue
+        held.append((k, inst))
+        if len(held) == game.max_batch:
+            yield from flush()
+            held = []
+    yield from flush()
 
 
 def pack(entry: Any, tests: list[Test], keep: set[int]) -> list[Test]:
@@ -402,9 +527,10 @@ def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -
 def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], answers: Sequence[Any],
                 checker: Callable[[str, str, str], tuple[int, str]] | None = None,
                 on_program: Callable[[Program], None] = lambda p: None,
-                cache_runs: bool = True) -> tuple[dict[str, list[str]], list[str]]:
-    """Each program on each test through the runner: verdicts (``-`` where not run after
-    :data:`TLE_CAP` TLEs), and every disagreement between ``checker`` and gamecert's judge."""
+                cache_runs: bool = True, tle_cap: int = TLE_CAP) -> tuple[dict[str, list[str]], list[str]]:
+    """Each program on each test through its runner (:func:`runner_for`; a run made before in
+    this build is not made again, and counts first): verdicts (``-`` where not run after
+    ``tle_cap`` TLEs), and every disagreement between ``checker`` and gamecert's judge."""
     matrix: dict[str, list[str]] = {}
     disagreements: list[str] = []
     cache = _RUNS if cache_runs else {}
@@ -412,32 +538,29 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
     judged: dict[tuple[int, str], tuple[int, str]] = {}  # the same output of one test is judged once
     for program in programs:
         on_program(program)
+        keys = [(program.spec, t.text) for t in tests]
+        tles = sum(cache[key][0] == "TLE" for key in set(keys) if key in cache)
         row: list[str] = []
-        tles = 0
-        with open_program(program, entry) as runner:
-            for k, (t, a) in enumerate(zip(tests, answers)):
-                if tles >= TLE_CAP:
+        for k, (t, a, key) in enumerate(zip(tests, answers, keys)):
+            if key not in cache:
+                if tles >= tle_cap:
                     row.append("-")
                     continue
-                key = (program.spec, t.text)
-                if key not in cache:
-                    used: list[float] = []
-                    cache[key] = run_verdict(entry, runner, t, a, used)
-                    if used:
-                        USAGE[key] = (used[0], used[1])
-                verdict, _, stdout = cache[key]
-                tles += verdict == "TLE"
-                row.append(verdict)
-                if checker is not None and verdict in code_of:
-                    if (k, stdout) not in judged:
-                        judged[k, stdout] = checker(t.text, stdout, t.expected_text)
-                    code, why = judged[k, stdout]
-                    if code != code_of[verdict]:
-                        disagreements.append(f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
-                                             f"exits {code} ({why[:100]})")
+                used: list[float] = []
+                cache[key] = run_verdict(entry, runner_for(program, entry), t, a, used)
+                if used:
+                    USAGE[key] = (used[0], used[1])
+                tles += cache[key][0] == "TLE"
+                if ON_RUN is not None:
+                    ON_RUN(program, k + 1, len(tests))
+            verdict, _, stdout = cache[key]
+            row.append(verdict)
+            if checker is not None and verdict in code_of:
+                if (k, stdout) not in judged:
+                    judged[k, stdout] = checker(t.text, stdout, t.expected_text)
+                code, why = judged[k, stdout]
+                if code != code_of[verdict]:
+                    disagreements.append(f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
+                                         f"exits {code} ({why[:100]})")
         matrix[program.name] = row
     return matrix, disagreements
-
-
-def pairs(items: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
-    return itertools.pairwise(items)
