@@ -194,9 +194,16 @@ class Executor:
                     def stop(seq: int = seq, deadline: float | None = deadline) -> bool:
                         return self._stopped(seq, deadline)
 
-                    if hasattr(runner, "expect"):  # the chunk's inputs in order: each sent ahead of its run
-                        runner.expect(chunk.texts)
-                    outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
+                    ahead = getattr(runner, "expect", None)
+                    if ahead is not None:  # the chunk's inputs in order: each sent ahead of its run
+                        ahead(chunk.texts)
+                    try:
+                        outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
+                    finally:
+                        # nothing left sent ahead once the chunk is over: a test sent ahead holds
+                        # the gate, and another runner's quiet re-run waits for the gate to empty
+                        if ahead is not None:
+                            ahead(())
                 except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                     self.results.put(("error", exc))
                     continue
