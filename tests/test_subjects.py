@@ -111,3 +111,19 @@ def test_the_oracle_answers_computed_once_are_the_oracles_and_still_catch_a_brok
     assert (shared.failure.verdict, shared.failure.input_text) == (alone.failure.verdict, alone.failure.input_text)
     swept = {text for group in alone.plan.phase("exhaustive").groups() for chunk in group.chunks for text in chunk.texts}
     assert swept <= set(known), "an exhaustive input the plan sweeps has no answer computed once"
+
+
+def test_answers_that_take_too_long_are_dropped_not_waited_for(monkeypatch):
+    """A game's code that hangs while the answers are computed once (a pool's worker has no game
+    section guard) does not hang ``certify all``: past ``ANSWERS_MAX_S`` the pool is ended and the
+    solvers run without the answers (their own runs then meet the hang and name it)."""
+    import time
+
+    from gamecert.engine import solvers
+
+    monkeypatch.setattr(solvers, "ANSWERS_MAX_S", 1.0)
+    monkeypatch.setattr(solvers, "oracle_answers", lambda *a: time.sleep(60) or {})
+    tasks = solvers.solver_tasks([registry.get("word_game")], "quick", 1, 0, "reports")
+    started = time.monotonic()
+    solvers._share_oracle_answers(tasks, 2, None)
+    assert time.monotonic() - started < 10 and solvers._KNOWN == {}

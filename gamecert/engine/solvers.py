@@ -15,6 +15,7 @@ registered solvers (:func:`reference_entry`): a solver is never its own referenc
 from __future__ import annotations
 
 import sys
+import time
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -80,6 +81,8 @@ def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, 
 #: the oracle's answers on the exhaustive inputs of each game's solver plan, by game name (filled
 #: by :func:`certify_solvers` before its solvers run; forked workers inherit it)
 _KNOWN: dict[str, dict[str, tuple[Any, str]]] = {}
+#: seconds the answers computed once may take in all (string_cut's: about 13 s on 2 cores)
+ANSWERS_MAX_S = 120.0
 
 
 def oracle_answers(game: str, profile_name: str, seed: int, part: int = 0, parts: int = 1) -> dict[str, tuple[Any, str]]:
@@ -308,8 +311,16 @@ def _share_oracle_answers(tasks: list[Task], jobs: int, progress: Any) -> None:
 
     pool = multiprocessing.get_context("fork").Pool(parts, initializer=_worker_signals)
     try:
-        merge(pool.imap(_answers_task, work))
+        pending = [pool.apply_async(_answers_task, (w,)) for w in work]
+        until = time.monotonic() + ANSWERS_MAX_S
+        # a game's code that hangs here (no section guard in a pool's worker) must not hang the
+        # command: past the bound the answers are dropped, and the solvers' own runs meet the
+        # hang and name it as the game's, as without them
+        merge(p.get(timeout=max(0.1, until - time.monotonic())) for p in pending)
         pool.close()
+    except multiprocessing.TimeoutError:
+        pool.terminate()
+        _KNOWN.clear()
     except BaseException:
         pool.terminate()
         raise
