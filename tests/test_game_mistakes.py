@@ -254,3 +254,44 @@ def test_the_conformance_suite_catches_the_mistakes_in_a_games_folder():
     assert not any(game == "toy_ok" for _, game in failed)
     passed = re.findall(r"^PASSED tests/test_conformance.py::(\w+)\[toy_ok\]", out.stdout, re.M)
     assert len(set(passed)) >= 5, out.stdout[-3000:]  # the clean game really ran every check
+
+
+def test_a_section_is_stopped_at_its_own_limit_whatever_alarm_an_earlier_one_left():
+    """The main thread's alarm is armed by a section and left armed when it ends
+    (``gamecert.engine.gamecode``): a later section that hangs is still stopped, at its own
+    start plus its limit and not at the earlier one's; so is one after code that took the timer
+    for itself (``timer_taken``). Run in a child process, whose main thread owns the alarm."""
+    code = r"""
+import signal, sys, time
+from gamecert.engine import gamecode
+from gamecert.errors import GameError
+
+def hang_in_section(limit):
+    started = time.monotonic()
+    try:
+        with gamecode.section("g", "a hang", seconds=limit):
+            while True:
+                pass
+    except GameError:
+        return time.monotonic() - started
+    return None
+
+with gamecode.section("g", "quick", seconds=1.0):
+    pass
+time.sleep(0.6)  # the quick section's alarm goes off 0.4 s into the next section
+first = hang_in_section(1.0)
+signal.setitimer(signal.ITIMER_REAL, 0)  # as the test packages' own bounds do
+gamecode.timer_taken()
+second = hang_in_section(0.5)
+with gamecode.section("g", "long limit", seconds=30.0):
+    pass
+third = hang_in_section(0.3)  # a shorter limit than the alarm pending
+print(first, second, third)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert out.returncode == 0, out.stderr
+    first, second, third = (float(x) for x in out.stdout.split())
+    assert 0.95 <= first < 3.0
+    assert 0.45 <= second < 2.5
+    assert 0.25 <= third < 2.0

@@ -127,3 +127,67 @@ def test_answers_that_take_too_long_are_dropped_not_waited_for(monkeypatch):
     started = time.monotonic()
     solvers._share_oracle_answers(tasks, 2, None)
     assert time.monotonic() - started < 10 and solvers._KNOWN == {}
+
+
+class _OneAtATime:
+    """A solver's runner without the tight loop: the judge runs it one input at a time."""
+
+    def __init__(self, runner):
+        self.runner = runner
+        self.persistent, self.rerun_where = runner.persistent, runner.rerun_where
+
+    def run(self, text):
+        return self.runner.run(text)
+
+
+def _chunk_outcomes(entry, solver, chunk):
+    from gamecert.engine.judge.judge import Stats
+
+    seen = []
+    for wrap in (lambda r: r, _OneAtATime):
+        stats = Stats()
+        with SolverRunner(entry, "s", solver) as runner:
+            outcome = Judge(entry, wrap(runner), stats).run_chunk(chunk, shrink_seconds=5.0)
+        seen.append((outcome, stats))
+    return seen
+
+
+def test_the_tight_loop_of_in_process_solvers_judges_as_one_input_at_a_time_does():
+    """A chunk of digit_game inputs (a batch of several games among single ones) on a right
+    solver, on a solver wrong on one game of the batch, and on one that raises there: the tight
+    loop (``gamecert.engine.judge.inprocess``) finds the same fault at the same input, with the
+    same runs, tests, verdict, reason and stats counts, as the judge's one-at-a-time path."""
+    from gamecert.engine.plan.plan import Chunk
+
+    entry = registry.get("digit_game")
+    game, right = entry.game, entry.solvers["closed_form"]
+    numbers = ["2", "3", "102", "2069", "11", "24", "1357", "86420", "9", "135792468"]
+    singles = [game.parse_input(f"1\n{len(d)}\n{d}\n") for d in numbers]
+    instances = singles[:4] + [game.merge(singles[4:7])] + singles[7:]
+    texts = [game.format_input(i) for i in instances]
+    chunk = Chunk("coverage", "c-0", "c", tuple(instances), tuple(texts),
+                  sum(len(game.split(i)) for i in instances), None)
+    bad = "24"
+
+    def wrong(games):
+        return tuple(3 - a if d == bad else a for d, a in zip(games, right(games)))
+
+    def raises(games):
+        if bad in games:
+            raise ValueError("no")
+        return right(games)
+
+    (ok_fast, s_fast), (ok_slow, s_slow) = _chunk_outcomes(entry, right, chunk)
+    assert ok_fast.failure is None and ok_slow.failure is None and ok_fast.completed
+    assert (ok_fast.runs, ok_fast.tests) == (ok_slow.runs, ok_slow.tests) == (len(instances), len(numbers))
+    assert (s_fast.runs, s_fast.tests, s_fast.judged_by, s_fast.by_phase) == \
+        (s_slow.runs, s_slow.tests, s_slow.judged_by, s_slow.by_phase)
+    assert s_fast.slowest_cpu_s > 0 and s_fast.slowest_what
+    for solver, verdict in ((wrong, Verdict.WA), (raises, Verdict.RE)):
+        (fast, sf), (slow, ss) = _chunk_outcomes(entry, solver, chunk)
+        assert fast.failure is not None and fast.failure.verdict is verdict, solver
+        assert (fast.runs, fast.tests) == (slow.runs, slow.tests) == (5, 7)
+        assert fast.failure.input_text == slow.failure.input_text
+        assert bad in fast.failure.input_text
+        assert fast.failure.reason == slow.failure.reason
+        assert (sf.runs, sf.tests, sf.judged_by) == (ss.runs, ss.tests, ss.judged_by)

@@ -174,9 +174,35 @@ def clip(text: str, keep: int = 60) -> str:
 
 # ---- bounding calls -------------------------------------------------------------------------------
 
+#: when the alarm armed in this process goes off (``time.monotonic()``), or None if none is
+#: armed; a forked child inherits no timer, so it starts with none
+_alarm_at: list[float | None] = [None]
+os.register_at_fork(after_in_child=lambda: _alarm_at.__setitem__(0, None))
+
+
 def _alarm(signum: int, frame: object) -> None:
-    if threading.get_ident() in _active:  # a stale alarm after its section ended is ignored
+    """The main thread's alarm: the section running now is past its limit, or it started after
+    the one that armed the alarm and is given the rest of its own time; with no section running
+    the alarm stays off until the next one."""
+    _alarm_at[0] = None
+    running = _active.get(threading.get_ident())
+    if running is None:
+        return
+    left = running[2] + running[3] - time.monotonic()
+    if left <= 0.0:
         raise GameTimeout
+    _arm(left)
+
+
+def _arm(seconds: float) -> None:
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _alarm_at[0] = time.monotonic() + seconds
+
+
+def timer_taken() -> None:
+    """Code that sets the real-time timer itself (it replaces any alarm armed here) says so
+    after it is done with it: the next section arms the alarm again."""
+    _alarm_at[0] = None
 
 
 class section:  # noqa: N801 - used as ``with section(...)``, like a function
@@ -186,16 +212,19 @@ class section:  # noqa: N801 - used as ``with section(...)``, like a function
     are governed by the outermost. ``blame_errors=False`` bounds the time only (a solver under
     test whose exception is a verdict).
 
-    A class rather than a generator, and the alarm's handler installed once per process with the
-    timer armed per section (two system calls): sections wrap every input a plan makes, and were
-    most of a registered solver's certification time as a generator swapping handlers."""
+    A class rather than a generator, the alarm's handler installed once per process, and the
+    timer armed only when none is armed to go off within this section's limit: a section that
+    ends leaves it armed, and when it goes off the section running then is given the rest of its
+    own time (:func:`_alarm`). Sections wrap every call into game code a plan makes (a million
+    oracle calls in one certification); as a generator swapping handlers, then with two timer
+    system calls each, they were most of that time."""
 
-    __slots__ = ("game", "what", "limit", "blame_errors", "outer", "armed")
+    __slots__ = ("game", "what", "limit", "blame_errors", "outer")
 
     def __init__(self, game: str, what: str, seconds: float | None = None, blame_errors: bool = True) -> None:
         self.game, self.what, self.blame_errors = game, what, blame_errors
         self.limit = seconds
-        self.outer = self.armed = False
+        self.outer = False
 
     def __enter__(self) -> None:
         tid = threading.get_ident()
@@ -204,22 +233,19 @@ class section:  # noqa: N801 - used as ``with section(...)``, like a function
         self.outer = True
         if self.limit is None:
             self.limit = game_seconds()
-        _active[tid] = (self.game, self.what, time.monotonic(), self.limit)
-        if tid == threading.main_thread().ident and _handler_installed():
+        now = time.monotonic()
+        _active[tid] = (self.game, self.what, now, self.limit)
+        due = _alarm_at[0]
+        if (due is None or due > now + self.limit) and tid == _MAIN and _handler_installed():
             try:
-                signal.setitimer(signal.ITIMER_REAL, self.limit)
-                self.armed = True
+                _arm(self.limit)
             except (ValueError, OSError):
                 pass
 
     def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
         if not self.outer:
             return False
-        try:
-            if self.armed:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-        finally:
-            _active.pop(threading.get_ident(), None)
+        _active.pop(threading.get_ident(), None)
         if exc is None:
             return False
         if isinstance(exc, GameTimeout):
@@ -232,6 +258,8 @@ class section:  # noqa: N801 - used as ``with section(...)``, like a function
 
 
 _installed: list[bool] = []
+#: the main thread's ident (the only thread a signal's handler runs in)
+_MAIN = threading.main_thread().ident
 
 
 def _handler_installed() -> bool:

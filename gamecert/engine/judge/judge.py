@@ -358,8 +358,25 @@ class Judge:
                   shrink_seconds: float | Callable[[], float] = 30.0) -> ChunkOutcome:
         """Every input of ``chunk`` in order until ``stop()``; a fault is confirmed, narrowed and
         shrunk before it is returned."""
-        runs = tests = 0
-        for inst, text in zip(chunk.instances, chunk.texts):
+        answer_text = getattr(self.runner, "answer_text", None)
+        if answer_text is not None and not self.plain_only:  # an in-process solver: one tight loop
+            from gamecert.engine.judge.inprocess import run_chunk_in_process
+
+            runs, tests, found = run_chunk_in_process(self, chunk, answer_text, stop, _what, judged_kind)
+            if found is not None:
+                settled = self.settle(found, shrink_seconds)
+                if settled is not None:
+                    return ChunkOutcome(chunk, runs, tests, False, settled)
+            if runs < len(chunk.instances):  # stopped, or a fault that did not stand: the rest as below
+                return self._rest_of_chunk(chunk, stop, shrink_seconds, runs, tests)
+            return self._chunk_done(chunk, runs, tests)
+        return self._rest_of_chunk(chunk, stop, shrink_seconds, 0, 0)
+
+    def _rest_of_chunk(self, chunk: Chunk, stop: Callable[[], bool], shrink_seconds: float | Callable[[], float],
+                       start: int, tests: int) -> ChunkOutcome:
+        """The inputs of ``chunk`` from ``start`` on, one at a time (``tests`` ran before them)."""
+        runs = start
+        for inst, text in zip(chunk.instances[start:], chunk.texts[start:]):
             if stop():
                 return ChunkOutcome(chunk, runs, tests, False, None)
             found = self.run_one(inst, chunk.phase, text=text, what=_what(self.game, chunk, inst))
@@ -372,6 +389,9 @@ class Judge:
                 if settled is None:  # not reproduced as a judge runs the program: not the candidate's
                     continue
                 return ChunkOutcome(chunk, runs, tests, False, settled)
+        return self._chunk_done(chunk, runs, tests)
+
+    def _chunk_done(self, chunk: Chunk, runs: int, tests: int) -> ChunkOutcome:
         with self.stats.lock:
             if chunk.phase == "samples":
                 self.stats.samples += tests

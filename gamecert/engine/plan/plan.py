@@ -407,7 +407,7 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
     used = 0
     closed: set[str] = set()  # by counts: a space stops at its first size that does not fit
     for size in sizes:
-        names, singles, seen, counts = [], [], set(), []
+        names, singles, texts, seen, counts = [], [], [], set(), []
         for sp, sp_sizes in zip(spaces, allowed):
             if size not in sp_sizes or sp.name in closed:
                 continue
@@ -426,6 +426,7 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
             for inst, text in fresh:
                 seen.add(text)
                 singles.append(inst)
+                texts.append(text)
             names.append(sp.name)
             counts.append((sp.name, n))
         if not names:
@@ -439,7 +440,8 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
                 for i in range(0, len(singles), batch)]
         key = f"exhaustive-size-{size}" if only is None else f"exhaustive-{only}-size-{size}"
         chunks = _cut(game, "exhaustive", key, runs, chunk_runs, size=size,
-                      where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "")
+                      where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "",
+                      texts=texts if batch == 1 else None)
         yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
                     size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
 
@@ -537,11 +539,13 @@ def _cut_pairs(game: Game, phase: str, key: str, pairs: Iterable[tuple[Any, str]
 
 
 def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,
-         size: int | None = None, where: str = "") -> list[Chunk]:
+         size: int | None = None, where: str = "", texts: list[str] | None = None) -> list[Chunk]:
     """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
     :data:`CHUNK_BYTES` bytes, of about equal work (:func:`even_cuts`); each input checked with the
-    game's ``parse_input`` (``where`` produced it; "": already checked one by one)."""
-    texts = [gamecode.check_input(game, inst, where) if where else game.format_input(inst) for inst in instances]
+    game's ``parse_input`` (``where`` produced it; "": already checked, and ``texts``, if given,
+    are their input texts)."""
+    if texts is None:
+        texts = [gamecode.check_input(game, inst, where) if where else game.format_input(inst) for inst in instances]
     cuts = even_cuts([run_cost(t) for t in texts], [len(t) for t in texts], chunk_runs, CHUNK_BYTES)
     bounds = list(zip([0, *cuts], [*cuts, len(texts)]))
     chunks = []

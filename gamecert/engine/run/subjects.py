@@ -106,6 +106,17 @@ class SolverRunner:
                                           "as an answer")
         return InProcessResult("ok", out, "", cpu, wall)
 
+    def answer_text(self, text: str) -> str | None:
+        """The solver's answer to ``text``, written, or None if it raised or its answer cannot be
+        written (:meth:`run` then says what happened): the judge's tight loop for in-process
+        subjects (:mod:`gamecert.engine.judge.inprocess`), untimed."""
+        game = self.game
+        instance = game.parse_input(text)
+        try:
+            return game.format_answer(self.solver(instance))
+        except Exception:  # noqa: BLE001 - judged again through run(), which names it
+            return None
+
     def _fault(self, detail: str, tail: str, cpu0: float, wall0: float) -> InProcessResult:
         return InProcessResult("re", "", tail, time.thread_time() - cpu0, time.perf_counter() - wall0, detail=detail)
 

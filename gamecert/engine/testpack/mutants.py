@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gamecert.engine import gamecode
+
 _BINOPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
            ast.Mod: ast.FloorDiv, ast.BitXor: ast.BitOr, ast.BitOr: ast.BitXor, ast.BitAnd: ast.BitOr,
            ast.LShift: ast.RShift, ast.RShift: ast.LShift, ast.Pow: ast.Mult}
@@ -229,6 +231,7 @@ def _verdict(game: Any, instance: Any, fn: Callable[..., Any], expected: Any, bo
         return "RE", f"{type(exc).__name__}: {str(exc)[:80]}"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        gamecode.timer_taken()  # the sections' alarm, replaced, is armed again
     verdict, why = verdict_of(game, instance, text, expected)
     return None if verdict.value == "OK" else (verdict.value, why[:160])
 

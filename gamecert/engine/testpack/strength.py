@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gamecert.engine import gamecode
 from gamecert.engine.testpack import testset as ts
 from gamecert.kit.deciding import feature_family
 
@@ -157,6 +158,7 @@ def solver_seconds(entry: Any, tests: Sequence[ts.Test], bound: float) -> dict[s
                     row.append(bound)
                 finally:
                     signal.setitimer(signal.ITIMER_REAL, 0)
+                    gamecode.timer_taken()  # the sections' alarm, replaced, is armed again
             out[name] = row
     finally:
         signal.signal(signal.SIGALRM, old)
