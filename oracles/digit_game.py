@@ -70,17 +70,25 @@ def _minimax(digits: str, unmarked: int, player: int) -> int:
 # even positions (c, d), and the player to move.
 @lru_cache(maxsize=None)
 def _reduced(a: int, b: int, c: int, d: int, player: int) -> int:
+    # the player's options one after another (an odd digit first), each searched only if the
+    # one before does not win: written out rather than listed, as this runs for every state
     if a + b + c + d == 1:
         return RAZE if a or c else BREACH
     if player == RAZE:
-        options = [(a - 1, b, c, d)] * (a > 0) + [(a, b - 1, c, d)] * (b > 0)
-        other = BREACH
-    else:
-        options = [(a, b, c - 1, d)] * (c > 0) + [(a, b, c, d - 1)] * (d > 0)
-        other = RAZE
-    if not options:
+        if not (a or b):
+            raise AssertionError(f"player {player} has no digit to mark in reduced position {(a, b, c, d)}")
+        if a and _reduced(a - 1, b, c, d, BREACH) == RAZE:
+            return RAZE
+        if b and _reduced(a, b - 1, c, d, BREACH) == RAZE:
+            return RAZE
+        return BREACH
+    if not (c or d):
         raise AssertionError(f"player {player} has no digit to mark in reduced position {(a, b, c, d)}")
-    return player if any(_reduced(*o, other) == player for o in options) else other
+    if c and _reduced(a, b, c - 1, d, RAZE) == BREACH:
+        return BREACH
+    if d and _reduced(a, b, c, d - 1, RAZE) == BREACH:
+        return BREACH
+    return RAZE
 
 
 def reduce_digits(digits: str) -> tuple[int, int, int, int]:
