@@ -68,8 +68,10 @@ def mem_available_mb() -> int:
     raise AssertionError("no MemAvailable in /proc/meminfo")
 
 
-def descendants(root: int) -> dict[int, int]:
-    """pid -> resident memory in MB of every process below ``root``."""
+def descendants(root: int, old: frozenset[int] = frozenset()) -> dict[int, int]:
+    """pid -> resident memory in MB of every process below ``root``, less the subtrees of ``old``
+    (the processes that were there before the build: in a pytest-xdist worker, the supervisors and
+    zygotes of runners that earlier tests left open for the session, which are not the build's)."""
     parent, rss = {}, {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -85,7 +87,7 @@ def descendants(root: int) -> dict[int, int]:
     while grew:
         grew = False
         for pid, ppid in parent.items():
-            if ppid in below and pid not in below:
+            if ppid in below and pid not in below and pid not in old:
                 below.add(pid)
                 grew = True
     below.discard(root)
@@ -101,6 +103,7 @@ class Watch:
         self.lowest = self.before
         self.peak_rss = 0
         self.fired = ""
+        self.old = frozenset(descendants(os.getpid()))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -120,7 +123,7 @@ class Watch:
         me = os.getpid()
         while not self._stop.wait(0.01):
             self.lowest = min(self.lowest, mem_available_mb())
-            below = descendants(me)
+            below = descendants(me, self.old)
             self.peak_rss = max(self.peak_rss, sum(below.values()))
             if sum(below.values()) > KILL_MB or self.drop > KILL_DROP_MB:
                 self.fired = f"build at {sum(below.values())} MB, MemAvailable down {self.drop} MB"
