@@ -86,22 +86,6 @@ def _setup_failed(exc: BaseException) -> None:
         os._exit(_SETUP_FAILED)
 
 
-def _fork_floor(count: int) -> tuple[float, float, float]:
-    """Seconds per ``fork`` + ``wait`` of this process's image (the zygote's, once it is ready),
-    the child ending at once: what a fresh process per test cannot go below (the bench's floor);
-    and per child its minor page faults and CPU seconds."""
-    faults = cpu = 0.0
-    start = time.perf_counter()
-    for _ in range(count):
-        pid = os.fork()
-        if pid == 0:
-            os._exit(0)
-        _, _, usage = os.wait4(pid, 0)
-        faults += usage.ru_minflt
-        cpu += usage.ru_utime + usage.ru_stime
-    return (time.perf_counter() - start) / count, faults / count, cpu / count
-
-
 def _read_stat(pid: str) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:

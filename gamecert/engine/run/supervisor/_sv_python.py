@@ -26,7 +26,6 @@ import atexit
 import builtins
 import io
 import os
-import socket
 import sys
 import types
 
@@ -42,12 +41,6 @@ except ModuleNotFoundError:  # imported as part of gamecert (documentation, doct
 
 
 _exit = os._exit  # taken before any candidate code runs
-
-#: per machine: the system call numbers of clone, set_tid_address, set_robust_list, get_robust_list
-_SYSCALLS = {"x86_64": (56, 218, 273, 274), "aarch64": (220, 96, 99, 100)}
-_CLONE_PARENT = 0x00008000
-#: seconds the server waits for the zygote's answer to a request before it gives up on it
-ZYGOTE_REPLY_S = 5.0
 
 
 class Launch(BaseException):  # noqa: N818 - not an error: the way a test's child leaves the server's frames
@@ -106,14 +99,6 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
 
 class PythonMode:
     """The server's Python-mode methods (see the module's docstring)."""
-
-    #: the zygote process (pid, control socket, requests socket) and the fork it uses, once
-    #: ready (None: the server forks every test itself)
-    zygote: tuple[int, socket.socket, socket.socket] | None = None
-    _clone: _Clone | None = None
-    #: the next test's process, made ahead by the zygote: None (none asked for), 0 (asked for,
-    #: its pid not read yet) or its pid
-    prepared: int | None = None
 
     def _prepare_python(self, path: str) -> None:
         from importlib.machinery import SourceFileLoader
@@ -210,12 +195,6 @@ class PythonMode:
         main.__loader__ = self._loader("__main__", self.path)
         main.__spec__ = None
         self.main_module = main
-        self.zygote: tuple[int, socket.socket] | None = None
-        try:
-            self._clone: _Clone | None = _Clone()
-        except (OSError, ImportError, AttributeError, ValueError) as exc:
-            self._clone = None
-            os.write(2, f"no zygote of its own: every test forked by the server ({exc})\n".encode())
 
     def launch_python(self) -> None:
         """In a test's child, after its descriptors, limits and folder are set: become a
@@ -229,249 +208,6 @@ class PythonMode:
             _signal.signal(number, _signal.SIG_IGN)
         sys.modules["__main__"] = self.main_module
         raise Launch(self.code, self.compile_error, self.main_module)
-
-    # ---- the zygote: a process of its own ------------------------------------------------
-
-    def start_zygote(self) -> None:
-        """Fork the zygote: a copy of this server, ready, that makes each test's process and
-        otherwise waits, so that the fork no longer lies on the test's path (see
-        :meth:`zygote_prepare`). Called when the server is ready and between tests (never with
-        a test running); in a test's process it raises :class:`Launch`."""
-        if self._clone is None or self.zygote is not None or self.config.get("zygote") is False:
-            return
-        control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        requests, taker = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                control.close()
-                requests.close()
-                self.sock.close()  # the harness's socket: only the server speaks on it
-                if self.prctl is not None:  # dies with the server (contained: the whole namespace does)
-                    self.prctl(procs._PR_SET_PDEATHSIG, int(_signal.SIGKILL), 0, 0, 0)
-                self._zygote_loop(theirs, taker)
-            except Launch:
-                raise
-            except BaseException as exc:  # noqa: BLE001
-                os.write(2, f"the zygote failed: {exc!r}\n".encode())
-            _exit(0)
-        theirs.close()
-        taker.close()
-        control.settimeout(ZYGOTE_REPLY_S)
-        self.zygote = (pid, control, requests)
-        self.prepared = None
-
-    def _zygote_loop(self, control: socket.socket, taker: socket.socket) -> None:
-        """The zygote's loop on its control socket: ``m`` makes the next test's process, which
-        waits on ``taker`` for its test's descriptors, answered ``K<pid>`` (``E<errno>`` if the
-        kernel refused); ``F<count>`` measures the floor. End of file ends it. Returns only in a
-        test's process, by raising :class:`Launch`."""
-        while True:
-            message = control.recv(32)
-            if not message:
-                _exit(0)
-            if message[:1] == b"F":
-                control.send(b"%.9f %.1f %.9f" % procs._fork_floor(int(message[1:] or b"100")))
-                continue
-            try:
-                pid = self._clone.fork()
-            except OSError as exc:
-                pid = -(exc.errno or 1)
-            if pid == 0:
-                control.close()
-                self._take(taker)  # raises Launch
-            control.send(b"K%d" % pid if pid > 0 else b"E%d" % -pid)
-
-    def _take(self, taker: socket.socket) -> None:
-        """In a test's process made ahead: wait for its test (``f`` with its stdin, stdout and
-        stderr), then become it (raises :class:`Launch`); anything else ends it."""
-        message, fds, _, _ = socket.recv_fds(taker, 32, 3)
-        if message == b"f" and len(fds) == 3:
-            self._child(fds[:2], fds[2], False)
-        _exit(procs._SETUP_FAILED)
-
-    def zygote_prepare(self, restart: bool = True) -> None:
-        """After a test, every process of it killed and reaped: have the zygote make the next
-        test's process now, while this server answers and cleans up, so that the fork and the
-        new process's own start are done when the next request comes. A zygote that a test
-        stopped or killed (it is a process of the sandbox, as the test's are) is ended and a
-        new one forked from this server first. No test runs while the process made waits: no
-        program can reach it, and none of its pages are charged to a test before it takes one."""
-        if self.zygote is not None:
-            try:
-                pid, status = os.waitpid(self.zygote[0], os.WNOHANG | os.WUNTRACED)
-            except ChildProcessError:
-                pid, status = self.zygote[0], 0
-            if pid:
-                self.stop_zygote(reaped=not os.WIFSTOPPED(status))
-        if self.zygote is None and restart:  # (only where a test's process may leave by Launch)
-            self.start_zygote()
-        if self.zygote is not None and self.prepared is None:
-            try:
-                self.zygote[1].send(b"m")
-                self.prepared = 0  # asked for; its pid is read when it is needed
-            except OSError:
-                self.stop_zygote()
-
-    def _prepared_pid(self) -> int | None:
-        if self.prepared == 0:
-            reply = self.zygote[1].recv(32)
-            if reply[:1] == b"E":
-                self.prepared = None
-                return None
-            if reply[:1] != b"K" or not reply[1:].isdigit():
-                raise ZygoteGone(f"the zygote answered {reply!r}")
-            self.prepared = int(reply[1:])
-        return self.prepared
-
-    def zygote_spawn(self, fds: list[int], err_w: int, plain: bool) -> int | None:
-        """The test's process made ahead by the zygote (a child of this server), given its
-        descriptors; None when there is none (the server forks the test itself). Before a plain
-        run, a process made ahead is ended: nothing but the test may live while it runs."""
-        if self.zygote is None:
-            return None
-        try:
-            if self.prepared is None:
-                self.zygote_prepare(restart=False)
-            if self.zygote is None:
-                return None
-            pid = self._prepared_pid()
-            if pid is None:
-                return None
-            self.prepared = None
-            if plain:
-                os.kill(pid, _signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return None
-            socket.send_fds(self.zygote[2], [b"f"], [fds[0], fds[1], err_w])
-            return pid
-        except (OSError, ZygoteGone):
-            self.stop_zygote()
-            return None
-
-    def zygote_pid(self) -> int | None:
-        return self.zygote[0] if self.zygote is not None else None
-
-    def stop_zygote(self, reaped: bool = False) -> None:
-        """End the zygote (and a process it made that waits) and reap them."""
-        if self.zygote is None:
-            return
-        pid, control, requests = self.zygote
-        waiting = self.prepared if self.prepared else None
-        self.zygote, self.prepared = None, None
-        control.close()
-        requests.close()  # a process made ahead reads its end of file and exits
-        for one, done in ((pid, reaped), (waiting, False)):
-            if one is not None and not done:
-                try:
-                    os.kill(one, _signal.SIGKILL)
-                    os.waitpid(one, 0)
-                except (ProcessLookupError, ChildProcessError):
-                    pass
-
-    def fork_floor(self, count: int) -> bytes:
-        """The floor's line: fork + wait of the zygote's own image (see ``procs._fork_floor``),
-        measured in the zygote when there is one."""
-        if self.zygote is not None:
-            control = self.zygote[1]
-            try:
-                self._prepared_pid()  # its answer first
-                control.send(b"F%d" % count)
-                control.settimeout(60.0)
-                return control.recv(64) + b"\n"
-            except (OSError, ZygoteGone):
-                self.stop_zygote()
-            finally:
-                if self.zygote is not None:
-                    control.settimeout(ZYGOTE_REPLY_S)
-        return b"%.9f %.1f %.9f\n" % procs._fork_floor(count)
-
-
-class _Clone:
-    """A fork whose child is a child of this process's parent (``CLONE_PARENT``), made by the
-    zygote so that the server, its parent, waits for each test's process and reads its status and
-    resource usage from the kernel, as for a child it forked itself.
-
-    The C library's ``fork`` cannot ask for that, so the zygote makes the system call and does
-    in the child what the library and ``os.fork`` do there: the library's copy of the thread id
-    (``raise``, ``pthread_kill`` and ``abort`` read it: left as the zygote's, a program's signal
-    to itself would reach the zygote), its robust futex list (the kernel gives a new process
-    none), and the interpreter's own before- and after-fork work (locks, the at-fork functions:
-    ``random`` reseeds in every child, as after ``os.fork``). The zygote is single-threaded and
-    holds no lock of the library when it clones, so nothing else of the library needs resetting.
-    Prepared once, in the server: raises OSError where it does not apply (another machine, a
-    C library whose thread descriptor this cannot read); the server then forks every test itself.
-    """
-
-    def __init__(self) -> None:
-        import ctypes
-
-        numbers = _SYSCALLS.get(os.uname().machine)
-        if numbers is None or sys.implementation.name != "cpython":
-            raise OSError(f"no raw clone here ({os.uname().machine}, {sys.implementation.name})")
-        clone, self._set_tid, self._set_robust, get_robust = (ctypes.c_long(n) for n in numbers)
-        libc = ctypes.PyDLL(None, use_errno=True)  # PyDLL: the GIL stays held, as in os.fork
-        self._syscall = libc.syscall
-        self._syscall.restype = ctypes.c_long
-        self._errno = ctypes.get_errno
-        api = ctypes.pythonapi
-        self._before, self._parent, self._child = api.PyOS_BeforeFork, api.PyOS_AfterFork_Parent, api.PyOS_AfterFork_Child
-        for call in (self._before, self._parent, self._child):
-            call.restype, call.argtypes = None, ()
-        # every argument a full word (a bare int would be passed as a C int)
-        self._clone_args = (clone, ctypes.c_long(_CLONE_PARENT | int(_signal.SIGCHLD)), *(ctypes.c_long(0),) * 4)
-        self_ = ctypes.CDLL(None).pthread_self
-        self_.restype = ctypes.c_void_p
-        at = self_() + _tid_offset(self_())
-        self._tid, self._tid_at = ctypes.c_int.from_address(at), ctypes.c_void_p(at)
-        head, size = ctypes.c_void_p(), ctypes.c_size_t()
-        self._robust = None
-        if self._syscall(get_robust, ctypes.c_long(0), ctypes.byref(head), ctypes.byref(size)) == 0 and head.value:
-            self._robust = (ctypes.c_void_p(head.value), ctypes.c_size_t(size.value))
-
-    def fork(self) -> int:
-        """0 in the child, its pid in the parent (raises OSError if the kernel refused)."""
-        self._before()
-        pid = self._syscall(*self._clone_args)
-        if pid == 0:
-            self._tid.value = self._syscall(self._set_tid, self._tid_at)  # what the library's fork does
-            if self._robust is not None:
-                self._syscall(self._set_robust, *self._robust)
-            self._child()
-            return 0
-        error = self._errno()
-        self._parent()
-        if pid < 0:
-            raise OSError(error, os.strerror(error))
-        return pid
-
-
-def _tid_offset(base: int) -> int:
-    """Where in the thread descriptor at ``base`` the C library keeps this thread's id: of the
-    words that hold it (this process is single-threaded: its thread id is its pid), the one the
-    library's own ``fork`` rewrote in a probe child."""
-    import ctypes
-
-    me = os.getpid()
-    slots = [at for at in range(0, 1024, 4) if ctypes.c_int.from_address(base + at).value == me][:16]
-    if not slots:
-        raise OSError("the thread id is not in the thread descriptor")
-    probe = os.fork()
-    if probe == 0:
-        mine = os.getpid()
-        for index, at in enumerate(slots):
-            if ctypes.c_int.from_address(base + at).value == mine:
-                _exit(index)
-        _exit(255)
-    _, status = os.waitpid(probe, 0)
-    index = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 255
-    if index >= len(slots):
-        raise OSError("the C library's fork did not rewrite a thread id found")
-    return slots[index]
-
-
-class ZygoteGone(RuntimeError):
-    """The zygote died, stopped, or did not answer: the server forks the test itself."""
 
 
 #: the main thread's two recursion counters (see :func:`_align_depth`), found once in the server:

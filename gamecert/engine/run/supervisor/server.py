@@ -199,8 +199,6 @@ class _Server(PythonMode):
         self.last_native = pid is not None
         if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
             started = time.monotonic()
-        if pid is None and self.mode == "python":
-            pid = self.zygote_spawn(fds, err_w, plain)
         if pid is None:
             pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
@@ -365,7 +363,6 @@ class _Server(PythonMode):
         self.mark("wait4")
         utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
                                                       keep=self._spared())
-        self.zygote_prepare(restart=False)  # (Python mode) the next test's process, made meanwhile
         self.mark("kill_all")
         server_s = self._charge_server(server)
         refused = self.forks.read() if self.forks is not None else 0
@@ -424,8 +421,8 @@ class _Server(PythonMode):
         return spent
 
     def _spared(self) -> int | None:
-        """The native fork server's or the zygote's pid, kept across tests (None: neither)."""
-        return self.native.pid if self.native is not None and self.native.status is None else self.zygote_pid()
+        """The native fork server's pid, kept across tests (None when there is none)."""
+        return self.native.pid if self.native is not None and self.native.status is None else None
 
     def _limit_hit(self, tasks: int, cpu: float, rss_kb: int, files: int) -> str | None:
         limits = self.limits
@@ -465,6 +462,23 @@ def _drain(fd: int, tail: bytearray) -> int:
 _KEPT: list = []
 
 
+def _fork_floor(count: int) -> tuple[float, float, float]:
+    """Seconds per ``fork`` + ``wait`` of this process's image (the zygote's, once it is ready),
+    the child ending at once: what a fresh process per test cannot go below (the bench's floor);
+    and per child its minor page faults and CPU seconds."""
+    count = max(1, min(count, 10_000))
+    faults = cpu = 0.0
+    start = time.perf_counter()
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        _, _, usage = os.wait4(pid, 0)
+        faults += usage.ru_minflt
+        cpu += usage.ru_utime + usage.ru_stime
+    return (time.perf_counter() - start) / count, faults / count, cpu / count
+
+
 def _read_config(sock: socket.socket) -> dict:
     data = b""
     while not data.endswith(b"\n"):
@@ -502,7 +516,6 @@ def serve(sock_fd: int) -> int:
         server.install_python_state()  # last: from here on this process imports nothing
     gc.collect()
     gc.freeze()  # fewer copy-on-write faults in the children
-    server.zygote_prepare()  # (Python mode) a test's process raises Launch out of here
     sock.sendall(procs._READY)
     while True:
         try:
@@ -516,7 +529,7 @@ def serve(sock_fd: int) -> int:
             count = b""
             while not count.endswith(b"\n") and len(count) < 16:
                 count += sock.recv(1) or b"\n"
-            sock.sendall(server.fork_floor(max(1, min(int(count.strip() or b"100"), 10_000))))
+            sock.sendall(b"%.9f %.1f %.9f\n" % _fork_floor(int(count.strip() or b"100")))
             continue
         if len(fds) != 2:
             for fd in fds:
@@ -532,7 +545,6 @@ def serve(sock_fd: int) -> int:
             break
         finally:
             server.clean_up()  # before the next request is even read
-        server.zygote_prepare()  # here, where a test's process can leave by Launch: no handler above
     if server.native is not None:
         server.native.close()
     procs._kill_everything(contained, None)
