@@ -144,6 +144,19 @@ def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pyte
     assert by_mode["atexit"].stdout.endswith("end\natexit ran\n")
 
 
+@PATHS
+def test_every_test_draws_its_own_random_numbers(tmp_path: Path, fork_server: bool) -> None:
+    """A program that imports random at its top level (a module the zygote imports once for it)
+    draws other numbers in every test, as every fresh `python FILE` does: no test's process
+    starts from the state another one started from."""
+    program = tmp_path / "draw.py"
+    program.write_text("import random\nprint(random.getrandbits(64), random.random())\n")
+    with open_runner(Candidate.parse(str(program)), FAST, fork_server=fork_server) as runner:
+        results = [runner.run("") for _ in range(4)]
+    assert {r.status for r in results} == {"ok"}, results[0].describe()
+    assert len({r.stdout for r in results}) == 4, [r.stdout for r in results]
+
+
 def test_same_answers_both_paths_on_random_words() -> None:
     """The fork server and a fresh process give the same stdout for the same inputs."""
     rng = random.Random(11)
