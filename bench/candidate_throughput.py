@@ -26,6 +26,11 @@ and exit; from nanosecond stamps the supervisor, its client and the zygote's chi
 ahead, so that the parts do not overlap). The rates are measured as the executor runs a chunk:
 its inputs announced (``Runner.expect``), each sent ahead while the one before runs.
 
+Before them, the zygote's rate against its floor by CPU time instead: the CPU of the sandbox's
+processes (the supervisor and every process it reaped) per test and per fork + wait, from the
+same rounds (``python floor CPU ratio``), a figure a machine busy with other work disturbs less
+than the wall clock's.
+
 The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
 (native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
 zygote image's fork rate) and ``native floor ratio: N`` (native fork server rate / the C++
@@ -35,6 +40,7 @@ image's fork rate).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -174,6 +180,17 @@ class NativeFloor:
         return self.seconds / self.forks
 
 
+def sandbox_cpu_s(runner) -> float:
+    """CPU seconds of the runner's supervisor and of the processes it reaped (every test's, every
+    floor's child): ``/proc`` of its host pid, clock ticks. Around a round of tests and a round of
+    the floor, a ratio that a loaded machine disturbs less than the wall clock's (a process
+    waiting for a CPU takes none)."""
+    pid = runner._client.server_host_pid
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        fields = f.read().rsplit(b")", 1)[1].split()
+    return sum(int(word) for word in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def python_floor_round(runner, forks: int = 60) -> tuple[int, float]:
     """Forks and seconds of one short round of fork + wait of the zygote's own image (the
     supervisor forks), between the rate's rounds."""
@@ -184,7 +201,6 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
     """Tests per second of a trivial C++ word_game solver (compiled here), contained: through the
     native fork server and with an exec per test (alternating rounds), and the machine's
     reference, a bare C loop of fork + exec + wait of the same binary."""
-    import os
     import tempfile
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -334,7 +350,6 @@ def breakdown(runner, cases, expected_out) -> list[str]:
 def breakdowns(rng, count: int) -> None:
     """The breakdown of a zygote test (word_game) and of a native fork server test (a trivial
     C++ solver), ``count`` tests each after a warm-up."""
-    import os
     import tempfile
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -377,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     candidate = Candidate.parse(str(CANDIDATE))
     limits = Limits(time_s=1.0, memory_mb=256)
     fresh_n = fork_n = single_n = floor_n = 0
-    fresh_t = fork_t = single_t = floor_t = 0.0
+    fresh_t = fork_t = single_t = floor_t = fork_cpu = floor_cpu = 0.0
     with open_runner(candidate, limits, fork_server=False) as fresh, open_runner(candidate, limits) as fork:
         assert fresh.mode == "fresh-process" and fork.mode == "fork-server"
         timed_round(fresh, random_inputs(rng, 3))  # warm up both
@@ -388,12 +403,16 @@ def main(argv: list[str] | None = None) -> int:
             fresh_t += timed_round(fresh, cases)
             fresh_n += len(cases)
             cases = random_inputs(rng, 40)
+            cpu = sandbox_cpu_s(fork)
             fork_t += timed_round(fork, cases)
+            fork_cpu += sandbox_cpu_s(fork) - cpu
             fork_n += len(cases)
             cases = random_inputs(rng, 40)
             single_t += timed_round(fork, cases, ahead=False)
             single_n += len(cases)
+            cpu = sandbox_cpu_s(fork)
             n, t = python_floor_round(fork)
+            floor_cpu += sandbox_cpu_s(fork) - cpu
             floor_n, floor_t = floor_n + n, floor_t + t
         zygote_floor = floor_t / floor_n
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
@@ -408,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
           f"bare C fork+exec+wait loop: {bare:.1f} execs/s")
     print(f"floor, zygote image fork+wait: {1e3 * zygote_floor:.3f} ms ({1 / zygote_floor:.0f}/s); "
           f"C++ image fork+wait in the box: {1e3 * cpp_floor:.3f} ms ({1 / cpp_floor:.0f}/s)")
+    print(f"CPU of the sandbox's processes: {1e6 * fork_cpu / fork_n:.0f} us per zygote test, "
+          f"{1e6 * floor_cpu / floor_n:.0f} us per fork+wait of its image; python floor CPU ratio: "
+          f"{(floor_cpu / floor_n) / (fork_cpu / fork_n):.2f} (the same ratio by CPU time, which load disturbs less)")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
     print(f"native speedup: {served / execd:.1f}")
     print(f"python floor ratio: {fork_rate * zygote_floor:.2f}")
