@@ -311,6 +311,30 @@ def test_contained_candidate_cannot_kill_its_supervisor(tmp_path: Path, fork_ser
     assert live_processes_mentioning(str(path), set()) == []
 
 
+LOWER_PARENT = """import os, resource, sys
+if sys.stdin.readline().strip() == "lower":
+    parent = os.getppid()
+    resource.prlimit(parent, resource.RLIMIT_STACK, (1 << 20, 1 << 20))
+    os.setpriority(os.PRIO_PROCESS, parent, 5)
+    print("lowered")
+print("ok")
+"""
+
+
+@PATHS
+def test_a_test_that_lowers_its_supervisors_limits_does_not_fail_the_next_ones(tmp_path: Path, fork_server: bool) -> None:
+    """A program can lower its supervisor's hard limits and priority (prlimit and setpriority
+    reach any process of the same user, the sandbox's init too), which every later test would
+    inherit: with a hard limit under the test's own, each later test's setup failed (exit 125).
+    The supervisor sees it after the test and ends; a new one runs the next tests."""
+    program = tmp_path / "lower.py"
+    program.write_text(LOWER_PARENT)
+    with open_runner(Candidate.parse(str(program)), FAST, fork_server=fork_server) as runner:
+        results = [runner.run(text) for text in ("x\n", "lower\n", "x\n", "x\n")]
+    assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
+    assert [r.stdout for r in results] == ["ok\n", "lowered\nok\n", "ok\n", "ok\n"]
+
+
 @PATHS
 def test_candidate_that_kills_its_supervisor(tmp_path: Path, fork_server: bool) -> None:
     """Not contained, a candidate that kills its parent takes down the supervisor, not the

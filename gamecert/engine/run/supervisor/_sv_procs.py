@@ -77,6 +77,30 @@ def _limit_plan(limits: dict) -> list[tuple[int, tuple[int, int]]]:
     return plan
 
 
+#: every resource limit this system has (a test's process inherits them all from the server)
+_RLIMITS = sorted({getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")})
+
+
+def _own_state() -> tuple:
+    """What every test's process inherits from this server and a test can change in it: its
+    resource limits, scheduling priority and CPU affinity (``prlimit``, ``setpriority`` and
+    ``sched_setaffinity`` reach any process of the same user, dumpable or not). A test can only
+    lower them, never raise them back: a hard limit lowered would make every later test's setup
+    fail (it cannot set its own limits above it)."""
+    limits = []
+    for which in _RLIMITS:
+        try:
+            limits.append(resource.getrlimit(which))
+        except (OSError, ValueError):
+            limits.append(None)
+    try:
+        priority = os.getpriority(os.PRIO_PROCESS, 0)
+        cpus = frozenset(os.sched_getaffinity(0))
+    except (OSError, AttributeError):
+        priority, cpus = None, None
+    return tuple(limits), priority, cpus
+
+
 def _setup_failed(exc: BaseException) -> None:
     """End a forked child whose setup raised ``exc`` (a harness fault): say why on its stderr
     and exit with :data:`_SETUP_FAILED`; never returns."""

@@ -102,6 +102,7 @@ class _Server(PythonMode):
         #: the count there left nothing behind, and its folder is not listed
         self.scratch_base = [procs._box_files([fd]) for fd in self.scratch_fds]
         self.prctl = procs._prctl()
+        self.own_state = procs._own_state()  # checked after every test
         #: the runner's memory cgroup (None: memory limited per process only), and, contained,
         #: the sandbox's mqueue file system, emptied after every test with the SysV objects
         self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
@@ -545,6 +546,9 @@ def serve(sock_fd: int) -> int:
             break
         finally:
             server.clean_up()  # before the next request is even read
+        if procs._own_state() != server.own_state:  # lowered by a test: this server ends, the client
+            os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
+            break  # starts a new one for the next test
     if server.native is not None:
         server.native.close()
     procs._kill_everything(contained, None)
