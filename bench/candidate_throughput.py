@@ -26,10 +26,10 @@ and exit; from nanosecond stamps the supervisor, its client and the zygote's chi
 ahead, so that the parts do not overlap). The rates are measured as the executor runs a chunk:
 its inputs announced (``Runner.expect``), each sent ahead while the one before runs.
 
-Before them, the zygote's rate against its floor by CPU time instead: the CPU of the sandbox's
-processes (the supervisor and every process it reaped) per test and per fork + wait, from the
-same rounds (``python floor CPU ratio``), a figure a machine busy with other work disturbs less
-than the wall clock's.
+Before them, the zygote's rate against its floor by CPU time instead: the supervisor's own CPU
+time and that of each test's processes (or of each floor child), per test and per fork + wait,
+from the same rounds (``python floor CPU ratio``), a figure a machine busy with other work
+disturbs less than the wall clock's.
 
 The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
 (native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
@@ -62,9 +62,10 @@ def random_inputs(rng: random.Random, n: int) -> list[tuple[str, str]]:
     return cases
 
 
-def timed_round(runner, cases, ahead: bool = True) -> float:
+def timed_round(runner, cases, ahead: bool = True, cpu: list | None = None) -> float:
     """Seconds to run ``cases``, each answer checked; ``ahead``: the inputs announced first, as
-    the executor announces a chunk's (each is sent ahead while the one before runs)."""
+    the executor announces a chunk's (each is sent ahead while the one before runs); each test's
+    CPU seconds (its processes', from wait4) appended to ``cpu`` if given."""
     start = time.perf_counter()
     if ahead:
         runner.expect([text for text, _ in cases])
@@ -72,6 +73,8 @@ def timed_round(runner, cases, ahead: bool = True) -> float:
         result = runner.run(text)
         if result.status != "ok" or result.stdout.split() != [expected]:
             raise SystemExit(f"wrong result on {text!r}: {result.describe()} {result.stdout!r}")
+        if cpu is not None:
+            cpu.append(result.cpu_s)
     return time.perf_counter() - start
 
 
@@ -180,15 +183,13 @@ class NativeFloor:
         return self.seconds / self.forks
 
 
-def sandbox_cpu_s(runner) -> float:
-    """CPU seconds of the runner's supervisor and of the processes it reaped (every test's, every
-    floor's child): ``/proc`` of its host pid, clock ticks. Around a round of tests and a round of
-    the floor, a ratio that a loaded machine disturbs less than the wall clock's (a process
-    waiting for a CPU takes none)."""
-    pid = runner._client.server_host_pid
-    with open(f"/proc/{pid}/stat", "rb") as f:
-        fields = f.read().rsplit(b")", 1)[1].split()
-    return sum(int(word) for word in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+def supervisor_cpu_s(runner) -> float:
+    """CPU seconds the runner's supervisor itself has used (``/proc/PID/schedstat``, in ns).
+    With each test's own CPU time (wait4) it is the CPU a test costs in the sandbox; with the
+    floor's children's (wait4 too), what a fork + wait costs: a ratio that a loaded machine
+    disturbs less than the wall clock's (a process waiting for a CPU takes none)."""
+    with open(f"/proc/{runner._client.server_host_pid}/schedstat", "rb") as f:
+        return int(f.read().split()[0]) / 1e9
 
 
 def python_floor_round(runner, forks: int = 60) -> tuple[int, float]:
@@ -402,17 +403,17 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 10)
             fresh_t += timed_round(fresh, cases)
             fresh_n += len(cases)
-            cases = random_inputs(rng, 40)
-            cpu = sandbox_cpu_s(fork)
-            fork_t += timed_round(fork, cases)
-            fork_cpu += sandbox_cpu_s(fork) - cpu
+            cases, tests_cpu = random_inputs(rng, 40), []
+            cpu = supervisor_cpu_s(fork)
+            fork_t += timed_round(fork, cases, cpu=tests_cpu)
+            fork_cpu += supervisor_cpu_s(fork) - cpu + sum(tests_cpu)
             fork_n += len(cases)
             cases = random_inputs(rng, 40)
             single_t += timed_round(fork, cases, ahead=False)
             single_n += len(cases)
-            cpu = sandbox_cpu_s(fork)
+            cpu = supervisor_cpu_s(fork)
             n, t = python_floor_round(fork)
-            floor_cpu += sandbox_cpu_s(fork) - cpu
+            floor_cpu += supervisor_cpu_s(fork) - cpu + n * fork._client.floor_detail[1]
             floor_n, floor_t = floor_n + n, floor_t + t
         zygote_floor = floor_t / floor_n
     fresh_rate, fork_rate = fresh_n / fresh_t, fork_n / fork_t
@@ -427,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
           f"bare C fork+exec+wait loop: {bare:.1f} execs/s")
     print(f"floor, zygote image fork+wait: {1e3 * zygote_floor:.3f} ms ({1 / zygote_floor:.0f}/s); "
           f"C++ image fork+wait in the box: {1e3 * cpp_floor:.3f} ms ({1 / cpp_floor:.0f}/s)")
-    print(f"CPU of the sandbox's processes: {1e6 * fork_cpu / fork_n:.0f} us per zygote test, "
+    print(f"CPU in the sandbox (the supervisor's and the test's or the child's): {1e6 * fork_cpu / fork_n:.0f} us per zygote test, "
           f"{1e6 * floor_cpu / floor_n:.0f} us per fork+wait of its image; python floor CPU ratio: "
           f"{(floor_cpu / floor_n) / (fork_cpu / fork_n):.2f} (the same ratio by CPU time, which load disturbs less)")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
