@@ -137,14 +137,15 @@ static int gc_is_control_socket(void) {
     return 1;
 }
 
-/* Remove LD_PRELOAD from environ and blank its bytes where they lie (the initial block that
- * /proc/self/environ shows; _sv_native.py puts the variable last there, so nothing after it
- * moves and only NUL bytes are left at the end of the block). */
-static void gc_scrub_preload(void) {
+/* Remove the variable `name` from environ and blank its bytes where they lie (the initial block
+ * that /proc/self/environ shows; _sv_native.py puts LD_BIND_NOW and LD_PRELOAD last there, so
+ * nothing after them moves and only NUL bytes are left at the end of the block). */
+static void gc_scrub(const char *name) {
+    size_t name_len = strlen(name);
     for (;;) {
         char *found = NULL;
         for (char **e = environ; e && *e; e++) {
-            if (strncmp(*e, "LD_PRELOAD=", 11) == 0) {
+            if (strncmp(*e, name, name_len) == 0 && (*e)[name_len] == '=') {
                 found = *e;
                 break;
             }
@@ -152,9 +153,17 @@ static void gc_scrub_preload(void) {
         if (!found)
             break;
         size_t len = strlen(found);
-        unsetenv("LD_PRELOAD"); /* takes every LD_PRELOAD entry out of the array */
+        unsetenv(name); /* takes every entry of that name out of the array */
         memset(found, 0, len);
     }
+}
+
+/* LD_PRELOAD (this library) and LD_BIND_NOW: the server's image is relocated once, every symbol
+ * bound at load time, so that no test's process repeats the lazy binding of the symbols it
+ * calls (~0.15 ms of a small C++ program's run); neither variable is left for the program. */
+static void gc_scrub_preload(void) {
+    gc_scrub("LD_PRELOAD");
+    gc_scrub("LD_BIND_NOW");
 }
 
 /* Where the C library keeps this thread's id (glibc's fork writes it in the child; a raw
