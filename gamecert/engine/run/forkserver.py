@@ -445,7 +445,9 @@ class Lookahead:
         in flight already, and no quiet run waits."""
         if not self.fast or self.batches or not self.queue or not self.gate.try_enter():
             return
-        texts = [self.queue.popleft() for _ in range(min(self.size, len(self.queue)))]
+        # at most half of what is left: the supervisor then runs a batch while this side reads
+        # and judges the one before, to the end of the queue
+        texts = [self.queue.popleft() for _ in range(min(self.size, max(1, (len(self.queue) + 1) // 2)))]
         files: list[list[int]] = []
         token = None
         try:
