@@ -7,7 +7,9 @@ The client and the server speak over a Unix socket pair (the server's standard i
 config as one JSON line, then per test one request byte with the test's stdin and stdout
 descriptors attached (``SCM_RIGHTS``) and one JSON report line back, followed by the tail of the
 test's stderr. The server's own stderr goes to an unnamed file of the client's. :class:`Lookahead`
-sends the next test's request while a test runs (the server reads it once it has answered).
+sends the next tests' requests while a test runs (the server reads them once it has answered):
+contained, several at once as one batch request (:meth:`ForkServerClient.send_batch`), answered
+once with their reports in order.
 """
 
 from __future__ import annotations
