@@ -28,6 +28,8 @@ pytestmark = pytest.mark.skipif(native_shim.shim_path() is None or shutil.which(
                                 reason="no C compiler: no native fork server")
 
 KINDS = r"""
+#define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,10 @@ int main(void) {
     char w[64] = "";
     if (scanf("%63s", w) != 1) return 4;
     if (!strcmp(w, "wrong")) { puts("nonsense"); return 0; }
+    if (!strcmp(w, "cpus")) {  /* the CPUs it may run on: those of a fresh exec */
+        cpu_set_t set; CPU_ZERO(&set); sched_getaffinity(0, sizeof set, &set);
+        printf("%d\n", CPU_COUNT(&set)); return 0;
+    }
     if (!strcmp(w, "crash")) abort();
     if (!strcmp(w, "exit3")) return 3;
     if (!strcmp(w, "slow")) { volatile unsigned long x = 0; for (;;) x++; }
@@ -73,7 +79,7 @@ int main(void) {
 }
 """
 LIMITS = Limits(time_s=1.0, memory_mb=16, processes=8, output_bytes=1000)
-FAST = ["abc", "wrong", "crash", "exit3", "flood", "bomb", "memory", "xyz"] * 3
+FAST = ["abc", "wrong", "crash", "exit3", "flood", "bomb", "memory", "cpus", "xyz"] * 3
 SLOW = ["leaves", "slow", "idle", "huge", "abc"]
 
 
@@ -239,3 +245,23 @@ def test_a_server_lost_with_a_batch_in_flight_runs_its_tests_again(program: Path
         got += [runner.run(w + "\n").stdout for w in words[20:]]
         restarts = runner._client.restarts
     assert got == [w[::-1] + "\n" for w in words] and restarts == 1 and GATE._running == 0
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to tell apart")
+def test_a_test_gets_back_the_cpus_the_program_started_with(program: Path, monkeypatch, tmp_path: Path) -> None:
+    """The loop keeps the fork server on its own CPU; the shim gives each test's process back
+    the CPUs the program started with. A shim that does not is caught."""
+    _needs_pids_cgroup(program)
+    words = ["abc"] * 3 + ["cpus"] * 3
+    reference = _reference(program, words, monkeypatch)
+    results, loop = _runs(program, words, ahead=False)
+    assert _seen(results) == reference and any(loop[3:]), loop
+    assert int(results[-1].stdout) == len(os.sched_getaffinity(0)) > 1
+    broken = tmp_path / "shim.c"
+    text = native_shim.SOURCE.read_text()
+    assert "        sched_setaffinity(0, sizeof gc_cpus, &gc_cpus);\n" in text
+    broken.write_text(text.replace("        sched_setaffinity(0, sizeof gc_cpus, &gc_cpus);\n", "        ;\n"))
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(native_shim, "SOURCE", broken)
+    results, loop = _runs(program, words, ahead=False)
+    assert any(loop[3:]) and [r.stdout for r in results[3:]] == ["1\n"] * 3

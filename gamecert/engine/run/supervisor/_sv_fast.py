@@ -29,6 +29,8 @@ except ModuleNotFoundError:  # imported as part of gamecert
 
 DONE, RUNNING, OTHERS, NO_SPAWN = 0, 1, 2, 3  # also TL_* in testloop.c
 IPC_DIRTY = 1 << 8
+#: bench only: the loop's stamps of a test's parts, in order (see bench/candidate_throughput.py)
+STAMPS = ("l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done")
 _MAX_SCRATCH = 4
 
 
@@ -44,6 +46,7 @@ class _Job(ctypes.Structure):
         ("mqueue_fd", ctypes.c_int), ("mqueue_empty", ctypes.c_longlong),
         ("cpu_soft", ctypes.c_longlong), ("first_scan_ns", ctypes.c_longlong), ("reply_timeout_ns", ctypes.c_longlong),
         ("tail", ctypes.c_void_p), ("tail_cap", ctypes.c_longlong), ("keep", ctypes.c_longlong),
+        ("profile", ctypes.c_int), ("server_pid", ctypes.c_int), ("server_cpu", ctypes.c_int),
         ("outcome", ctypes.c_int), ("pid", ctypes.c_int), ("err_r", ctypes.c_int), ("status", ctypes.c_int),
         ("spawn_errno", ctypes.c_int),
         ("started_ns", ctypes.c_longlong), ("ended_ns", ctypes.c_longlong),
@@ -51,6 +54,7 @@ class _Job(ctypes.Structure):
         ("minflt", ctypes.c_longlong), ("mem_base", ctypes.c_longlong), ("mem_peak", ctypes.c_longlong),
         ("server_cpu_ns", ctypes.c_longlong), ("events_max", ctypes.c_longlong),
         ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
+        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)),
     ]
 
 
@@ -141,7 +145,13 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     which restarts a fork server that is gone; a memory peak that cannot be reset turns the loop
     off for good)."""
     native = server.native
+    loop = server.fast.job
+    loop.profile = server.marks is not None
+    if loop.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
+        loop.server_pid, loop.server_cpu = native.pid, -1
     job = server.fast.run(native._sock.fileno(), fds[0], fds[1], server.scratch_fds[0], native.schedstat_fd())
+    if server.marks is not None:  # the loop's own stamps, on the same clocks as the server's
+        server.marks.extend((name, *stamp) for name, stamp in zip(STAMPS, job.stamps) if stamp[0])
     if job.outcome == NO_SPAWN:
         if job.spawn_errno == 0:  # gone, or an answer that was not a pid of a child: ended, restarted
             native._gone()
@@ -149,7 +159,6 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
         elif job.spawn_errno == 5:  # EIO: the peak reset failed (the Python path knows what to do)
             server.fast, server.fast_why = None, "the memory peak cannot be reset"
         return False, None
-    server.mark("spawn")
     server.last_native = True
     for fd in fds:
         os.close(fd)
@@ -163,7 +172,6 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
             return True, server._watch_to_end(job.pid, job.started_ns / 1e9, err_r, tail, job.err_size)
         finally:
             os.close(err_r)
-    server.mark("ended")
     server_s = server._charge_server(native, job.server_cpu_ns)
     forks = server.forks
     if job.events_max >= 0:

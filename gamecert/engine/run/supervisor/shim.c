@@ -56,6 +56,8 @@ extern char **environ;
 struct gc_robust_head { void *list; long offset; void *pending; };
 
 static sigset_t gc_mask;                   /* the signal mask the program was started with */
+static cpu_set_t gc_cpus;                  /* the CPUs the program was started on */
+static int gc_cpus_saved;
 static long gc_tid_offset = -1;            /* offset of the C library's cached thread id */
 static void *gc_robust_head;               /* this thread's robust futex list, as registered */
 static size_t gc_robust_len;
@@ -252,6 +254,10 @@ static void gc_become_test(const int *fds, int nfds) {
      * for its probe, and puts it back before serving (gc_find_tid_offset); restoring all 64
      * here would cost ~25 us per test for nothing. */
     sigprocmask(SIG_SETMASK, &gc_mask, NULL);
+    /* the supervisor may keep the server on its own CPU (a clone request and its reply are then
+     * no wake-up of another CPU); the test's process gets back the CPUs the program started with */
+    if (gc_cpus_saved)
+        sched_setaffinity(0, sizeof gc_cpus, &gc_cpus);
 }
 
 static void gc_close_fds(const int *fds, int nfds) {
@@ -320,6 +326,7 @@ __attribute__((constructor)) static void gc_shim_init(void) {
         return;
     }
     gc_save_signals();
+    gc_cpus_saved = sched_getaffinity(0, sizeof gc_cpus, &gc_cpus) == 0;
     gc_scrub_preload();
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     /* descriptors 0-2 must be taken, so that a received descriptor never lands on one of them */

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@
 #define TL_OTHERS 2    /* ended, not reaped, other tasks in the cgroup: as TL_RUNNING */
 #define TL_NO_SPAWN 3  /* nothing started: spawn_errno (0: the fork server is gone) */
 #define TL_MAX_SCRATCH 4
+#define TL_STAMPS 6
 
 /* Keep in step with _Job in _sv_fast.py (field for field). */
 struct tl_job {
@@ -65,6 +67,9 @@ struct tl_job {
     long long reply_timeout_ns;
     char *tail;           /* a buffer of tail_cap >= 2 * keep bytes */
     long long tail_cap, keep;
+    int profile;          /* bench only: stamp the parts of the test (wall and CPU ns) */
+    int server_pid;       /* the fork server: kept on the CPU this loop runs on (0: not) */
+    int server_cpu;       /* the CPU it was last put on (-1: none yet) */
     /* out */
     int outcome;
     int pid, err_r, status, spawn_errno;
@@ -73,12 +78,25 @@ struct tl_job {
     long long mem_base, mem_peak;
     long long server_cpu_ns, events_max;
     long long err_size, tail_off, tail_len;
+    long long stamps[TL_STAMPS][3]; /* start, request, reply, ended, reaped, done: wall, CPU, faults */
 };
 
 static long long tl_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void tl_stamp(struct tl_job *job, int which) {
+    if (!job->profile)
+        return;
+    struct timespec ts;
+    struct rusage self;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    getrusage(RUSAGE_SELF, &self);
+    job->stamps[which][0] = tl_now();
+    job->stamps[which][1] = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    job->stamps[which][2] = self.ru_minflt;
 }
 
 /* A number at the start of a file (pids.current, memory.peak, memory.current...), or -1. */
@@ -200,7 +218,25 @@ static int tl_spawn(struct tl_job *job, int err_w) {
     return (int)value;
 }
 
+/* The fork server onto the CPU this loop runs on, if it is not there already: the clone request,
+ * the reply and the test's start then wake no other CPU (a wake-up of an idle CPU costs far more
+ * than a switch on this one, in a virtual machine most of all). The test's process gets back
+ * the CPUs the program started with (shim.c). */
+static void tl_follow(struct tl_job *job) {
+    int cpu = sched_getcpu();
+    if (job->server_pid <= 0 || cpu < 0 || cpu == job->server_cpu)
+        return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(job->server_pid, sizeof one, &one) == 0)
+        job->server_cpu = cpu;
+}
+
 int tl_run(struct tl_job *job) {
+    memset(job->stamps, 0, sizeof job->stamps);
+    tl_stamp(job, 0);
+    tl_follow(job);
     job->err_size = job->tail_len = job->tail_off = 0;
     job->pid = job->err_r = -1;
     job->status = 0;
@@ -227,6 +263,7 @@ int tl_run(struct tl_job *job) {
         }
     }
     long long tasks_before = tl_read_number(job->pids_current_fd);
+    tl_stamp(job, 1);
     int pid = tl_spawn(job, pipe_fds[1]);
     close(pipe_fds[1]);
     if (pid < 0) {
@@ -237,6 +274,7 @@ int tl_run(struct tl_job *job) {
     }
     job->pid = pid;
     job->started_ns = tl_now();
+    tl_stamp(job, 2);
     struct rlimit cpu = {(rlim_t)job->cpu_soft, (rlim_t)job->cpu_soft + 1};
     prlimit(pid, RLIMIT_CPU, &cpu, NULL);
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -266,6 +304,7 @@ int tl_run(struct tl_job *job) {
         job->outcome = TL_RUNNING;
         return job->outcome;
     }
+    tl_stamp(job, 3);
     /* ended: its zombie is the one task it adds to the cgroup if nothing else of it is left */
     long long tasks_after = tl_read_number(job->pids_current_fd);
     if (tasks_before < 0 || tasks_after != tasks_before + 1) {
@@ -287,6 +326,7 @@ int tl_run(struct tl_job *job) {
     job->stime_us = (long long)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec;
     job->maxrss_kb = usage.ru_maxrss;
     job->minflt = usage.ru_minflt;
+    tl_stamp(job, 4);
     if (job->schedstat_fd >= 0)
         job->server_cpu_ns = tl_read_number(job->schedstat_fd);
     if (job->events_fd >= 0)
@@ -301,6 +341,7 @@ int tl_run(struct tl_job *job) {
         job->tail_off = job->tail_len - job->keep;
         job->tail_len = job->keep;
     }
+    tl_stamp(job, 5);
     job->outcome = TL_DONE;
     return job->outcome;
 }
