@@ -11,7 +11,20 @@ It decides nothing: a test that has not ended by the first scan, that left tasks
 that could not be started is handed back to the supervisor's Python path at the point the loop
 reached (see :data:`RUNNING`, :data:`OTHERS`, :data:`NO_SPAWN`), and every limit, kill and
 report rule stays there. Without the library (no C compiler, it cannot be loaded, not
-contained, no pids cgroup) every test takes the Python path, as before.
+contained, no pids cgroup) every test takes the Python path, as before. A report the loop made
+whole says so (``"loop": true``); its fields are the Python path's, with what a test that ended
+before any scan has there (no scan: one task, nothing sampled, no files counted).
+
+Why one read of ``pids.current`` stands for the scan: every process of the sandbox is in the
+runner's pids cgroup (its launcher joined it first, and the sandbox mounts no ``/sys``: nothing
+in it can move a process out), and a process counts there until it is reaped. Read before the
+clone request and once the test's process has ended (a zombie, not reaped yet), the count is
+one more exactly when nothing else of the test is alive or unreaped; any other count hands the
+test over.
+
+The loop also keeps the fork server on the CPU it runs on itself (one ``sched_setaffinity``
+when that CPU changes): the clone request, its reply and the test's start then wake no other
+CPU. The shim gives each test's process back the CPUs the program was started on.
 
 :meth:`FastLoop.dirty` says which scratch folders and whether the IPC namespace need emptying
 after a test, without listing them.

@@ -51,7 +51,8 @@ after another (each a fresh process, cleaned up after) and answered once, the re
 
 A native fork server's test runs through :mod:`_sv_fast` (a C loop, when it was built) from the
 clone request to its report if it ends by itself before the first watchdog scan with nothing
-left in the pids cgroup; anything else is handed to the Python watch below where the loop was.
+left in the pids cgroup (its report then says ``loop``); anything else is handed to the Python
+watch below where the loop was.
 """
 
 from __future__ import annotations
