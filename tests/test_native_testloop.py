@@ -50,6 +50,7 @@ int main(void) {
     if (!strcmp(w, "exit3")) return 3;
     if (!strcmp(w, "slow")) { volatile unsigned long x = 0; for (;;) x++; }
     if (!strcmp(w, "idle")) { sleep(30); return 0; }
+    if (!strcmp(w, "nap")) { usleep(80000); puts("napped"); return 0; }
     if (!strcmp(w, "leaves")) {  /* a child left running after the test's process ends */
         if (fork() == 0) { sleep(30); _exit(0); }
         puts("left"); return 0;
@@ -265,3 +266,22 @@ def test_a_test_gets_back_the_cpus_the_program_started_with(program: Path, monke
     monkeypatch.setattr(native_shim, "SOURCE", broken)
     results, loop = _runs(program, words, ahead=False)
     assert any(loop[3:]) and [r.stdout for r in results[3:]] == ["1\n"] * 3
+
+
+def test_a_slow_test_sends_the_batches_back_to_one_test(program: Path) -> None:
+    """Batches grow while tests are fast; after a test slower than AHEAD_MAX_WALL_S the next
+    ones are not sent ahead, and sending starts again from one test."""
+    from gamecert.engine.run.forkserver import AHEAD_MAX_WALL_S
+
+    words = [f"u{k:02d}" for k in range(30)] + ["nap"] + [f"t{k:02d}" for k in range(10)]
+    assert AHEAD_MAX_WALL_S < 0.08
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        ahead = runner._ahead
+        runner.expect([w + "\n" for w in words])
+        got = [runner.run(w + "\n").stdout for w in words[:30]]
+        grown = ahead.size
+        got.append(runner.run("nap\n").stdout)
+        after = ahead.size, ahead.fast
+        got += [runner.run(w + "\n").stdout for w in words[31:]]
+    assert got == [("napped" if w == "nap" else w[::-1]) + "\n" for w in words]
+    assert grown > 1 and after == (1, False), (grown, after)

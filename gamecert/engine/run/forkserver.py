@@ -401,6 +401,8 @@ class Lookahead:
                 report = self.client.run(fresh, plain, then=(lambda: self._send_next(plain)) if usual else None)
         if usual:
             self.fast = report.get("wall", AHEAD_MAX_WALL_S) < AHEAD_MAX_WALL_S and not report.get("lost")
+            if not self.fast:  # batches grow again from one test
+                self.size = 1
         return report
 
     def _take(self, made: list[int], plain: bool) -> dict | None:
