@@ -23,8 +23,10 @@ With ``--breakdown`` (``--breakdown-only``: nothing else), where a test's time g
 on both paths: the harness, the socket, the supervisor's every step, the child's own start, code
 and exit; from nanosecond stamps the supervisor, its client and the zygote's child take when
 ``GAMECERT_SV_PROFILE=1`` (one clock for all: CLOCK_MONOTONIC), tests run one at a time (none sent
-ahead, so that the parts do not overlap). The rates are measured as the executor runs a chunk:
-its inputs announced (``Runner.expect``), each sent ahead while the one before runs.
+ahead, so that the parts do not overlap); the native test twice, through the supervisor's C loop
+(``supervisor/testloop.c``, its parts stamped in C on the same clocks) and through its Python
+path alone (``GAMECERT_TESTLOOP=0``). The rates are measured as the executor runs a chunk: its
+inputs announced (``Runner.expect``), sent ahead in batches while the ones before run.
 
 The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
 (native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
