@@ -23,8 +23,10 @@ With ``--breakdown`` (``--breakdown-only``: nothing else), where a test's time g
 on both paths: the harness, the socket, the supervisor's every step, the child's own start, code
 and exit; from nanosecond stamps the supervisor, its client and the zygote's child take when
 ``GAMECERT_SV_PROFILE=1`` (one clock for all: CLOCK_MONOTONIC), tests run one at a time (none sent
-ahead, so that the parts do not overlap). The rates are measured as the executor runs a chunk:
-its inputs announced (``Runner.expect``), each sent ahead while the one before runs.
+ahead, so that the parts do not overlap); the native test twice, through the supervisor's C loop
+(``supervisor/testloop.c``, its parts stamped in C on the same clocks) and through its Python
+path alone (``GAMECERT_TESTLOOP=0``). The rates are measured as the executor runs a chunk: its
+inputs announced (``Runner.expect``), sent ahead in batches while the ones before run.
 
 Before them, the zygote's rate against its floor by CPU time instead: the supervisor's own CPU
 time and that of each test's processes (or of each floor child), per test and per fork + wait,
@@ -250,6 +252,13 @@ PARTS = (
     ("harness: Runner.run to client (gate, encode)", "b:before", "c:run"),
     ("harness: the test's memfds", "c:run", "c:sending"),
     ("request: sendmsg to the server's recvmsg return", "c:sending", "s:recv"),
+    ("loop (C): the call into it", "s:recv", "s:l_start"),
+    ("loop (C): stderr pipe, peak reset, pids.current", "s:l_start", "s:l_request"),
+    ("loop (C): clone request to the shim's reply", "s:l_request", "s:l_reply"),
+    ("loop (C): prlimit, pidfd, the child's life", "s:l_reply", "s:l_ended"),
+    ("loop (C): pids.current, wait4", "s:l_ended", "s:l_reaped"),
+    ("loop (C): schedstat, pids.events, peak, stderr", "s:l_reaped", "s:l_done"),
+    ("loop: back in Python, the report made", "s:l_done", "s:drain"),
     ("server: stderr pipe", "s:recv", "s:pipe"),
     ("server: memory.before (peak reset, usage)", "s:pipe", "s:mem_before"),
     ("server: fork / native spawn (parent side)", "s:mem_before", "s:spawn"),
@@ -366,15 +375,20 @@ def breakdowns(rng, count: int) -> None:
             print("\n".join(breakdown(runner, random_inputs(rng, count), lambda e: e)))
         with tempfile.TemporaryDirectory() as tmp:
             exe = _compile("g++", SOLVER, Path(tmp) / "solver")
-            with open_runner(Candidate.parse(exe), limits) as runner:
-                assert runner.startup.startswith("native fork server"), runner.startup
-                cases = [("ZADACHA\n", "Alice")] * count
-                breakdown(runner, cases[:30], lambda e: e)
-                runner._client.profile.clear()
-                print(f"breakdown, native fork server (C++), {count} tests, load {os.getloadavg()[0]:.2f}:")
-                print("\n".join(breakdown(runner, cases, lambda e: e)))
+            for loop in ("1", "0"):  # the supervisor's C loop, then its Python path alone
+                os.environ["GAMECERT_TESTLOOP"] = loop
+                with open_runner(Candidate.parse(exe), limits) as runner:
+                    assert runner.startup.startswith("native fork server"), runner.startup
+                    cases = [("ZADACHA\n", "Alice")] * count
+                    breakdown(runner, cases[:30], lambda e: e)
+                    runner._client.profile.clear()
+                    how = "the C loop" if runner._client.config.get("testloop") else "the Python path"
+                    print(f"breakdown, native fork server (C++), {how}, {count} tests, "
+                          f"load {os.getloadavg()[0]:.2f}:")
+                    print("\n".join(breakdown(runner, cases, lambda e: e)))
     finally:
         os.environ.pop("GAMECERT_SV_PROFILE", None)
+        os.environ.pop("GAMECERT_TESTLOOP", None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -226,9 +226,9 @@ def test_a_run_out_of_order_drops_the_test_sent_ahead(tmp_path: Path) -> None:
     with open_runner(_program(tmp_path), LIMITS) as runner:
         runner.expect(["a\n", "b\n", "c\n", "d\n"])
         first, second = runner.run("a\n"), runner.run("b\n")  # "c" is sent ahead meanwhile
-        assert runner._ahead.ahead is not None and runner._ahead.ahead[0] == "c\n"
+        assert runner._ahead.pending() == ["c\n"]
         plain = runner.run_plain("q\n")  # not the expected one: "c"'s report is dropped
-        assert runner._ahead.ahead is None and GATE._running == 0
+        assert runner._ahead.pending() == [] and GATE._running == 0
         third, other = runner.run("c\n"), runner.run("zz\n")  # "c" runs again; then the queue ends
         assert runner._ahead.queue == type(runner._ahead.queue)()
     assert [r.stdout for r in (first, second, plain, third, other)] == ["a\n", "b\n", "q\n", "c\n", "zz\n"]
@@ -243,7 +243,7 @@ def test_a_server_lost_with_a_test_sent_ahead_runs_it_again(tmp_path: Path) -> N
         runner.expect(words)
         got = [runner.run(words[0]).stdout, runner.run(words[1]).stdout]  # words[2] sent ahead
         client = runner._client
-        assert runner._ahead.ahead is not None
+        assert runner._ahead.pending()
         os.kill(client.server_host_pid, signal.SIGKILL)  # the supervisor, from outside
         got += [runner.run(word).stdout for word in words[2:]]
         restarts = client.restarts

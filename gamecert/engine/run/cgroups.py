@@ -34,6 +34,7 @@ class ProcessCap:
     limit: int
     kind: str
     _events: int | None = field(default=None, repr=False, compare=False)
+    _current: int | None = field(default=None, repr=False, compare=False)
     _touched: float = field(default=0.0, repr=False, compare=False)
 
     @property
@@ -48,6 +49,20 @@ class ProcessCap:
                 return int(f.read())
         except (OSError, ValueError):
             return -1
+
+    def current_fd(self) -> int | None:
+        """A descriptor on ``pids.current``, kept open (the supervisor reads it after each test:
+        whether anything of the test is left), or None."""
+        if self._current is None:
+            try:
+                self._current = os.open(os.path.join(self.path, "pids.current"), os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                return None
+        return self._current
+
+    def fds(self, current: bool) -> list[int]:
+        """The descriptors the supervisor inherits: ``pids.events``, and ``pids.current`` if asked."""
+        return [fd for fd in (self._events, self._current if current else None) if fd is not None]
 
     def refused(self) -> int:
         """How many forks the cap has refused so far (``pids.events``' ``max``): one ``pread``
@@ -76,9 +91,10 @@ class ProcessCap:
 
     def close(self) -> None:
         """Remove the cgroup (it is empty once the sandbox is gone; retried briefly)."""
-        if self._events is not None:
-            os.close(self._events)
-            self._events = None
+        for fd in (self._events, self._current):
+            if fd is not None:
+                os.close(fd)
+        self._events = self._current = None
         remove(self.path)
 
 

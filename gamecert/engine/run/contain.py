@@ -240,6 +240,8 @@ def _hide_harness(bound: list[str], binds: list[tuple[str, str]]) -> list[str]:
 def _add_files(folder: str, extra: dict[str, str] | None) -> None:
     """Copy ``extra`` files (name in the copy: source path) into the supervisor's private copy."""
     for name, source in (extra or {}).items():
+        if not source:  # (a library that could not be built)
+            continue
         target = os.path.join(folder, name)
         if not os.path.exists(target) or not filecmp.cmp(source, target, shallow=False):  # new, or rebuilt since
             shutil.copyfile(source, target + ".part")

@@ -7,7 +7,9 @@ The client and the server speak over a Unix socket pair (the server's standard i
 config as one JSON line, then per test one request byte with the test's stdin and stdout
 descriptors attached (``SCM_RIGHTS``) and one JSON report line back, followed by the tail of the
 test's stderr. The server's own stderr goes to an unnamed file of the client's. :class:`Lookahead`
-sends the next test's request while a test runs (the server reads it once it has answered).
+sends the next tests' requests while a test runs (the server reads them once it has answered):
+contained, several at once as one batch request (:meth:`ForkServerClient.send_batch`), answered
+once with their reports in order.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import tempfile
 import time
 from collections import deque
 
-from gamecert.engine.run.supervisor._sv_procs import _READY, _killpg
+from gamecert.engine.run.supervisor._sv_procs import _READY, BATCH_MAX, _killpg
 
 #: the supervisor, run by path (inside the sandbox when contained)
 SERVER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor", "server.py")
@@ -205,6 +207,47 @@ class ForkServerClient:
             return None
         return self.generation, (self._run_started, sending, (time.perf_counter_ns(), time.process_time_ns(), 0))
 
+    def send_batch(self, pairs: list[tuple[int, int]]) -> tuple | None:
+        """Send several tests in one request (contained only: the server sends no pid lines),
+        each pair a test's (stdin, stdout); a token for :meth:`receive_batch`, or None if the
+        server is lost. The server runs them one after another, each a fresh process cleaned up
+        after, and answers once with their reports in order."""
+        if not self.contained or not 0 < len(pairs) <= BATCH_MAX:
+            raise ValueError(f"a batch is 1 to {BATCH_MAX} tests, contained only")
+        if self.proc is not None and self.proc.poll() is not None:
+            self._kill()
+        if self.proc is None:
+            self.restarts += 1
+            self._start()
+        try:
+            socket.send_fds(self.sock, [b"B"], [fd for pair in pairs for fd in pair])
+        except OSError:
+            self._kill()
+            return None
+        return self.generation, len(pairs)
+
+    def receive_batch(self, token: tuple | None) -> list[dict] | None:
+        """The reports of the batch ``token`` stands for, in order, or None if the server was
+        lost meanwhile (then none of them is known)."""
+        if token is None or token[0] != self.generation or self.sock is None:
+            return None
+        try:
+            self.busy = True
+            limits = self.config["limits"]
+            each = max(limits["wall_s"], limits.get("wall_hard_s", 0))
+            deadline = time.monotonic() + each * token[1] + self.reply_margin_s
+            reports = []
+            for _ in range(token[1]):
+                report = json.loads(self._readline(deadline - time.monotonic()))
+                report["stderr_tail"] = self._read_exact(int(report["tail"]), deadline)
+                reports.append(report)
+            return reports
+        except (ServerLost, OSError, ValueError, KeyError):
+            self._kill()  # contained: this ends the sandbox and all in it
+            return None
+        finally:
+            self.busy = False
+
     def receive(self, token: tuple | None) -> dict | None:
         """The report of the test ``token`` stands for (the oldest one not yet received), or
         None if the server was lost meanwhile (it is cleaned up after then)."""
@@ -280,43 +323,65 @@ class ForkServerClient:
 
 #: a test sent ahead follows only one that took less wall time than this (seconds)
 AHEAD_MAX_WALL_S = 0.05
+#: a batch sent ahead grows (doubling from one test) only while its tests' wall times add up to
+#: less than this: the tests run in vain after a fault stops a chunk cost little
+BATCH_WALL_S = 0.05
+#: tests in one batch sent ahead at most
+BATCH_SIZE_MAX = 64
 
 
 class Lookahead:
     """A runner's tests sent ahead: the inputs its caller said come next (:meth:`expect`, in
-    order). While one runs, the next one's descriptors are made and its request is sent, so the
-    supervisor starts it as soon as it has answered and cleaned up after this one (it reads a
-    request only then: one test at a time, each in a fresh process, as without). A run that is
-    not the next expected one (a quiet re-run, a plain run, another input) first waits for the
-    test sent ahead and drops its report; that input runs again when it is asked for."""
+    order). While one runs, the next ones' descriptors are made and sent, as one batch request
+    (contained), so that the supervisor runs them one after another, each a fresh process
+    cleaned up after, and answers once for the batch; the harness judges one batch's reports
+    while the supervisor runs the next. A batch starts at one test and doubles while its tests
+    are fast (:data:`BATCH_WALL_S`, :data:`BATCH_SIZE_MAX`); a slow test stops the sending ahead
+    (:data:`AHEAD_MAX_WALL_S`). A run that is not the next expected one (a quiet re-run, a plain
+    run, another input) first waits for every test sent ahead and drops their reports; those
+    inputs run again when they are asked for. Each batch in flight holds the gate (a quiet
+    re-run waits for it)."""
 
     def __init__(self, client: ForkServerClient, make_files, gate) -> None:
         self.client, self.make_files, self.gate = client, make_files, gate
-        self.queue: deque[str] = deque()
-        self.ahead: tuple[str, list[int], tuple | None] | None = None  # (input, its files, token)
-        #: whether the last test took under AHEAD_MAX_WALL_S: only then is the next one sent
+        self.queue: deque[str] = deque()  # inputs expected and not sent yet
+        #: batches sent and not received: (inputs, their files, token)
+        self.batches: deque[tuple[list[str], list[list[int]], tuple | None]] = deque()
+        #: reports received and not asked for yet: (input, its files, report)
+        self.ready: deque[tuple[str, list[int], dict]] = deque()
+        #: whether the last test took under AHEAD_MAX_WALL_S: only then are the next ones sent
         #: ahead (a test dropped, or run after a stop, costs little; a slow test gains nothing)
         self.fast = False
+        self.size = 1  # tests in the next batch
         self.sent = self.used = 0  # tests sent ahead, and of them the ones whose report was used
+
+    def pending(self) -> list[str]:
+        """The inputs sent ahead whose reports were not asked for yet, in order."""
+        return [item[0] for item in self.ready] + [text for batch in self.batches for text in batch[0]]
+
+    def _next_pending(self) -> str | None:
+        if self.ready:
+            return self.ready[0][0]
+        return self.batches[0][0][0] if self.batches else None
 
     def expect(self, texts) -> None:
         """The inputs the next runs will be asked for, in order (a run asked for another one
         ends the expectation). Contained only: a program that is not contained can keep state
         from one run to the next (a file beside it), and would see a run sent ahead and dropped."""
         texts = list(texts) if self.client.contained else []
-        if self.ahead is not None and (not texts or texts[0] != self.ahead[0]):
+        pending = self.pending()
+        if pending and texts[:len(pending)] != pending:
             self.drain()
-        self.queue = deque(texts)
+            pending = []
+        self.queue = deque(texts[len(pending):])
 
     def run(self, text: str, usual: bool, quiet: bool, plain: bool, made: list[int]) -> dict:
         """The report of one test on ``text`` (``usual``: a run of the expected kind, not quiet,
         not plain; ``plain``: the request's kind); its files are put in ``made``, for the caller
         to read and close."""
-        ahead = self.ahead
-        if ahead is not None and not (usual and ahead[0] == text):
+        if self._next_pending() is not None and not (usual and self._next_pending() == text):
             self.drain()
-            ahead = None
-        if usual:
+        if usual and self._next_pending() is None:
             if self.queue and self.queue[0] == text:
                 self.queue.popleft()
             else:
@@ -330,54 +395,103 @@ class Lookahead:
             made.extend(self.make_files(data))
             return made[0], made[1]
 
-        report = None
-        if ahead is not None:
-            self.ahead = None
-            made.extend(ahead[1])
-            try:
-                self._send_next(plain)
-                report = self.client.receive(ahead[2])
-            finally:
-                self.gate.leave(False)
-            if report is None:
-                self.drain()  # its server was lost meanwhile (and the next one's request with it)
-            else:
-                report["fds"] = (made[0], made[1])
-                self.used += 1
+        report = self._take(made, plain) if usual and self._next_pending() == text else None
         if report is None:
             with self.gate.run(quiet):
                 report = self.client.run(fresh, plain, then=(lambda: self._send_next(plain)) if usual else None)
         if usual:
             self.fast = report.get("wall", AHEAD_MAX_WALL_S) < AHEAD_MAX_WALL_S and not report.get("lost")
+            if not self.fast:  # batches grow again from one test
+                self.size = 1
         return report
 
+    def _take(self, made: list[int], plain: bool) -> dict | None:
+        """The report of the first input sent ahead (its files into ``made``), receiving its batch
+        if needed (the next batch is sent first, so the supervisor runs it meanwhile); None if
+        the server was lost (everything sent ahead is dropped then)."""
+        if not self.ready:
+            texts, files, token = self.batches.popleft()
+            try:
+                self._send_next(plain)
+                reports = self._receive(token)
+            finally:
+                self.gate.leave(False)
+            if reports is None:
+                for pair in files:
+                    for fd in pair:
+                        os.close(fd)
+                self.drain()  # its server was lost (and the later batches with it)
+                self.queue.extendleft(reversed(texts[1:]))  # this one runs now, the others when asked
+                return None
+            self.ready.extend(zip(texts, files, reports))
+            walls = [r.get("wall", AHEAD_MAX_WALL_S) for r in reports]
+            if max(walls) < AHEAD_MAX_WALL_S:
+                budget = int(BATCH_WALL_S / max(sum(walls) / len(walls), 1e-5))
+                self.size = max(1, min(BATCH_SIZE_MAX, 2 * self.size, budget))
+            else:
+                self.size = 1
+        _, files, report = self.ready.popleft()
+        made.extend(files)
+        report["fds"] = (made[0], made[1])
+        self.used += 1
+        return report
+
+    def _receive(self, token: tuple | None) -> list[dict] | None:
+        if token is None:
+            return None
+        if token[0] == "one":
+            report = self.client.receive(token[1])
+            return None if report is None else [report]
+        return self.client.receive_batch(token)
+
     def _send_next(self, plain: bool) -> None:
-        if not self.fast or self.ahead is not None or not self.queue or not self.gate.try_enter():
+        """Send the next expected inputs ahead (one batch), if the last test was fast, nothing is
+        in flight already, and no quiet run waits."""
+        if not self.fast or self.batches or not self.queue or not self.gate.try_enter():
             return
-        text = self.queue[0]
-        made: list[int] = []
+        # at most half of what is left: the supervisor then runs a batch while this side reads
+        # and judges the one before, to the end of the queue
+        texts = [self.queue.popleft() for _ in range(min(self.size, max(1, (len(self.queue) + 1) // 2)))]
+        files: list[list[int]] = []
         token = None
         try:
-            made.extend(self.make_files(text.encode()))
+            for text in texts:
+                files.append(list(self.make_files(text.encode())))
             self.client._run_started = time.perf_counter_ns(), time.process_time_ns(), 0
-            token = self.client.send((made[0], made[1]), plain)
+            if len(texts) == 1:  # one test: the plain request, as without batches
+                sent = self.client.send((files[0][0], files[0][1]), plain)
+                token = None if sent is None else ("one", sent)
+            else:
+                token = self.client.send_batch([(f[0], f[1]) for f in files])
         finally:
-            if token is None:
-                for fd in made:
-                    os.close(fd)
+            if token is None:  # not sent (the server is lost): nothing is ahead
+                for pair in files:
+                    for fd in pair:
+                        os.close(fd)
+                self.queue.extendleft(reversed(texts))
                 self.gate.leave(False)
-        self.ahead = (text, made, token)
-        self.sent += 1
+        if token is None:
+            return
+        self.batches.append((texts, files, token))
+        self.sent += len(texts)
 
     def drain(self, wait: bool = True) -> None:
-        """Be done with the test sent ahead, if any: wait for its report (``wait``) and drop it."""
-        ahead, self.ahead = self.ahead, None
-        if ahead is None:
-            return
-        try:
-            if wait:
-                self.client.receive(ahead[2])
-        finally:
-            for fd in ahead[1]:
+        """Be done with every test sent ahead: wait for the reports of the batches in flight
+        (``wait``) and drop them, and those received; their inputs go back to the front of the
+        queue (asked for again, they run again)."""
+        texts = self.pending()
+        ready, self.ready = self.ready, deque()
+        batches, self.batches = self.batches, deque()
+        for _, files, _ in ready:
+            for fd in files:
                 os.close(fd)
-            self.gate.leave(False)
+        for _, files, token in batches:
+            try:
+                if wait:
+                    self._receive(token)
+            finally:
+                for pair in files:
+                    for fd in pair:
+                        os.close(fd)
+                self.gate.leave(False)
+        self.queue.extendleft(reversed(texts))

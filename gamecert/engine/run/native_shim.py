@@ -1,6 +1,7 @@
 """The native fork server's shim, built once: ``supervisor/shim.c`` compiled with the system C
 compiler into a shared library that the supervisor preloads into a candidate program (see
-``supervisor/_sv_native.py``).
+``supervisor/_sv_native.py``). The supervisor's per-test loop for fast native tests,
+``supervisor/testloop.c`` (see ``supervisor/_sv_fast.py``), is built and kept the same way.
 
 The library is kept in ``$GAMECERT_CACHE/shim`` (default ``${XDG_CACHE_HOME:-~/.cache}/gamecert/shim``),
 a folder of mode 0700 owned by the harness user, under a name made of the sha256 of the source,
@@ -25,6 +26,8 @@ from pathlib import Path
 from gamecert.engine.run.supervisor._sv_native import early_code, is_dynamic_elf
 
 SOURCE = Path(__file__).resolve().parent / "supervisor" / "shim.c"
+#: the supervisor's per-test loop for fast native tests (``supervisor/_sv_fast.py`` loads it)
+TESTLOOP_SOURCE = Path(__file__).resolve().parent / "supervisor" / "testloop.c"
 FLAGS = ("-O2", "-shared", "-fPIC", "-Wall")
 _COMPILERS = ("cc", "gcc", "clang")
 _COMPILE_TIMEOUT_S = 60
@@ -84,23 +87,23 @@ def _write_atomically(folder: Path, name: str, data: bytes) -> None:
         raise
 
 
-def _build(compiler: str, folder: Path, name: str) -> str:
-    """Compile the shim to ``folder/name`` and record its sha256; a reason on failure, else ""."""
+def _build(compiler: str, folder: Path, name: str, source: Path = SOURCE) -> str:
+    """Compile ``source`` to ``folder/name`` and record its sha256; a reason on failure, else ""."""
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     os.close(fd)
     try:
         done = subprocess.run(
-            [compiler, *FLAGS, "-o", tmp, str(SOURCE)],
+            [compiler, *FLAGS, "-o", tmp, str(source)],
             capture_output=True, text=True, timeout=_COMPILE_TIMEOUT_S, check=False,
         )
         if done.returncode != 0:
-            return f"{compiler} could not compile the shim: {(done.stderr or done.stdout).strip()[:400]}"
+            return f"{compiler} could not compile {source.name}: {(done.stderr or done.stdout).strip()[:400]}"
         os.chmod(tmp, 0o755)
         digest = _sha256(Path(tmp))
         os.replace(tmp, folder / name)
         _write_atomically(folder, name + ".sha256", digest.encode() + b"\n")
     except (OSError, subprocess.SubprocessError) as exc:
-        return f"could not build the shim: {exc}"
+        return f"could not build {source.name}: {exc}"
     finally:
         Path(tmp).unlink(missing_ok=True)
     return ""
@@ -109,14 +112,27 @@ def _build(compiler: str, folder: Path, name: str) -> str:
 def shim_status() -> tuple[str | None, str]:
     """The shim library's path and "", or None and why there is none (no C compiler, the
     cache folder unusable, the source not compiling)."""
+    return library_status(SOURCE, "shim")
+
+
+def testloop_status() -> tuple[str | None, str]:
+    """The per-test loop library's path and "", or None and why there is none (then the
+    supervisor runs every test through its Python path); ``GAMECERT_TESTLOOP=0`` turns it off."""
+    if os.environ.get("GAMECERT_TESTLOOP", "").strip() == "0":
+        return None, "GAMECERT_TESTLOOP=0"
+    return library_status(TESTLOOP_SOURCE, "testloop")
+
+
+def library_status(source_path: Path, stem: str) -> tuple[str | None, str]:
+    """The library built from the C source ``source_path`` (cached as ``STEM-KEY.so``), or None and why."""
     compiler = find_compiler()
     if compiler is None:
         return None, "no C compiler (cc, gcc, clang) on PATH"
     try:
-        source = SOURCE.read_bytes()
+        source = source_path.read_bytes()
         version = _compiler_version(compiler)
     except (OSError, subprocess.SubprocessError) as exc:
-        return None, f"cannot prepare the shim: {exc}"
+        return None, f"cannot prepare {source_path.name}: {exc}"
     key = hashlib.sha256(
         b"\0".join([source, " ".join(FLAGS).encode(), version.encode()])
     ).hexdigest()
@@ -124,7 +140,7 @@ def shim_status() -> tuple[str | None, str]:
     reason = _private_dir(folder)
     if reason:
         return None, reason
-    name = f"shim-{key[:24]}.so"
+    name = f"{stem}-{key[:24]}.so"
     path = folder / name
     for attempt in range(2):
         try:
@@ -134,7 +150,7 @@ def shim_status() -> tuple[str | None, str]:
         except OSError:
             pass
         if attempt == 0:
-            reason = _build(compiler, folder, name)
+            reason = _build(compiler, folder, name, source_path)
             if reason:
                 return None, reason
     return None, f"the shim in {folder} does not match its recorded sha256 after a rebuild"
@@ -160,4 +176,5 @@ def shim_path() -> str | None:
     return shim_status()[0]
 
 
-__all__ = ["SOURCE", "cache_dir", "early_code", "find_compiler", "is_dynamic_elf", "plan", "shim_path", "shim_status"]
+__all__ = ["SOURCE", "TESTLOOP_SOURCE", "cache_dir", "early_code", "find_compiler", "is_dynamic_elf", "library_status",
+           "plan", "shim_path", "shim_status", "testloop_status"]

@@ -44,7 +44,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gamecert.engine.run import cgroups, contain, memcg
+from gamecert.engine.run import cgroups, contain, memcg, native_shim
 from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient, Lookahead
 from gamecert.engine.run.limits import Limits, cpu_over
 from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
@@ -269,8 +269,8 @@ def candidate_environment(home: str) -> dict[str, str]:
 
 #: languages whose programs may run through the native fork server (when dynamically linked)
 NATIVE_LANGUAGES = ("c", "cpp", "rust", "go", "executable")
-#: the shim's name in the supervisor's private copy
-NATIVE_SHIM_NAME = "libpreinit.so"
+#: the names in the supervisor's private copy of the shim and of its per-test loop (supervisor/_sv_fast.py)
+NATIVE_SHIM_NAME, TESTLOOP_NAME = "libpreinit.so", "libtestloop.so"
 #: files and folders a test may make in its box (the watch kills the test past it)
 BOX_FILES = 10_000
 
@@ -316,6 +316,7 @@ class Runner:
         self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
         if self.cap is not None:  # (opens pids.events, which the supervisor reads after each test)
             self.cap.refused()
+        loop = native_shim.testloop_status()[0] if shim and self.cap and self.cap.current_fd() is not None else None
         nproc = 0
         if not root:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
@@ -349,6 +350,8 @@ class Runner:
             "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
             "memcg": self.memory.config() if self.memory is not None else None,
             "pids_events": self.cap._events if self.cap is not None else None,
+            "pids_current": self.cap._current if loop else None,
+            "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME) if loop else None,  # (contained only)
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":
@@ -356,7 +359,7 @@ class Runner:
         if contained:
             server = os.path.join(contain.JUDGE_DIR, "server.py")
             prefix = contain.wrap([], writable=[], workdir="/", containment=self.containment, box=True,
-                                  supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim} if shim else None),
+                                  supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim, TESTLOOP_NAME: loop}),
                                   readable=contain.program_paths(plain, python_file))
             if self.cap is not None:
                 prefix = [*self.cap.prefix, *prefix]
@@ -365,7 +368,7 @@ class Runner:
         try:
             self._client: ForkServerClient | None = ForkServerClient(
                 config, server_argv=[python, server], launch_prefix=prefix, env=env,
-                pass_fds=(*(self.memory.inherited() if self.memory else ()), *([self.cap._events] if self.cap else ())))
+                pass_fds=(*(self.memory.inherited() if self.memory else ()), *(self.cap.fds(bool(loop)) if self.cap else ())))
             self._ahead = Lookahead(self._client, _test_files, GATE)
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             self._cleanup()

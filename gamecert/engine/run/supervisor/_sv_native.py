@@ -189,6 +189,15 @@ class NativeServer:
                 pass
         return cpu_ns(self.pid)
 
+    def schedstat_fd(self) -> int | None:
+        """A descriptor on the server's ``/proc/PID/schedstat`` (kept open), or None."""
+        if self.status is None and self._schedstat is None:
+            try:
+                self._schedstat = os.open(f"/proc/{self.pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                return None
+        return self._schedstat
+
     def _close_stat(self) -> None:
         if self._schedstat is not None:
             os.close(self._schedstat)
@@ -321,8 +330,9 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     """Start ``argv[0]`` (a path, relative to the caller's working folder; not looked up in
     ``PATH``) as a fork server: a forked child runs ``child_setup()`` (rlimits, working folder...; fds 0 and 1 are
     /dev/null then, 2 is inherited), keeps only fds 0-2 and the socket on :data:`CONTROL_FD`,
-    and executes the program with ``LD_PRELOAD=shim_path`` added last to ``env`` (an existing
-    ``LD_PRELOAD`` is dropped). Waits up to ``timeout_s`` for the shim's hello.
+    and executes the program with ``LD_BIND_NOW=1`` and ``LD_PRELOAD=shim_path`` added last to
+    ``env`` (existing ones are dropped; the shim removes both). Waits up to ``timeout_s`` for the
+    shim's hello.
 
     Returns the server and "" , or None and the reason: a program that is not a dynamically
     linked ELF is not started; one that does not say hello in time (the preload was ignored, the
@@ -335,8 +345,13 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     if why:
         return None, why
     program = os.path.abspath(argv[0])  # child_setup may change the working folder
-    env = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
-    env["LD_PRELOAD"] = shim_path  # last: the shim blanks it in place at the end of the block
+    env = {k: v for k, v in env.items() if k not in ("LD_PRELOAD", "LD_BIND_NOW")}
+    # last: the shim blanks them in place at the end of the block. Every symbol bound once, in
+    # the server, rather than lazily in every test's process (what a program linked with
+    # ``-z now`` does anyway; a program that names a function no library has fails to start
+    # here, and its tests are exec'd)
+    env["LD_BIND_NOW"] = "1"
+    env["LD_PRELOAD"] = shim_path
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = os.fork()
     if pid == 0:  # child: never returns

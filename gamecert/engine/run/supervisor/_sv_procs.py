@@ -22,10 +22,14 @@ import signal
 import time
 
 _READY = b"READY\n"
+#: tests in one batch request at most (two descriptors each: a message carries at most 253)
+BATCH_MAX = 100
 _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
 _EXEC_FAILED = 127  # exit status when the candidate's program cannot be executed
 _FIRST_SCAN_S = 0.01  # fast tests finish before the first /proc scan and never pay for one
 _SCAN_INTERVAL_S = 0.01
+#: bytes of a test's stderr kept (the last ones); the rest is read and discarded
+STDERR_KEEP = 16384
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_DUMPABLE = 4
 _PR_SET_PDEATHSIG = 1
@@ -295,3 +299,37 @@ def _empty_folder(fd: int) -> None:
                 os.unlink(name, dir_fd=fd)
         except OSError:
             shutil.rmtree(os.path.join(f"/proc/self/fd/{fd}", name), ignore_errors=True)
+
+
+def _drain(fd: int, tail: bytearray) -> int:
+    """Read what is waiting on the stderr pipe, keeping the last :data:`STDERR_KEEP` bytes in
+    ``tail``; the bytes read, or -1 at end of file."""
+    total = 0
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return total
+        if not chunk:
+            return total if total else -1
+        total += len(chunk)
+        tail += chunk
+        if len(tail) > STDERR_KEEP:
+            del tail[: len(tail) - STDERR_KEEP]
+
+
+def _fork_floor(count: int) -> tuple[float, float, float]:
+    """Seconds per ``fork`` + ``wait`` of this process's image (the zygote's, once it is ready),
+    the child ending at once: what a fresh process per test cannot go below (the bench's floor);
+    and per child its minor page faults and CPU seconds."""
+    count = max(1, min(count, 10_000))
+    faults = cpu = 0.0
+    start = time.perf_counter()
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        _, _, usage = os.wait4(pid, 0)
+        faults += usage.ru_minflt
+        cpu += usage.ru_utime + usage.ru_stime
+    return (time.perf_counter() - start) / count, faults / count, cpu / count

@@ -46,6 +46,13 @@ the tail of stderr (``tail`` bytes). The client may send the next test's request
 runs (see :class:`gamecert.engine.run.forkserver.Lookahead`): the server reads it only once this
 test is answered and cleaned up, so tests still run one at a time, each in a fresh process; and the
 forks the pids cgroup refused are read by the server (``pids_events``) before the next test starts.
+Contained, a request may be a batch: ``B`` with up to :data:`BATCH_MAX` descriptor pairs, run one
+after another (each a fresh process, cleaned up after) and answered once, the reports in order.
+
+A native fork server's test runs through :mod:`_sv_fast` (a C loop, when it was built) from the
+clone request to its report if it ends by itself before the first watchdog scan with nothing
+left in the pids cgroup (its report then says ``loop``); anything else is handed to the Python
+watch below where the loop was.
 """
 
 from __future__ import annotations
@@ -76,12 +83,17 @@ try:
     import _sv_box as box
 except ModuleNotFoundError:
     from gamecert.engine.run.supervisor import _sv_box as box
+try:
+    import _sv_fast as fast
+except ModuleNotFoundError:
+    from gamecert.engine.run.supervisor import _sv_fast as fast
 
-#: bytes of a test's stderr kept (the last ones); the rest is read and discarded
-STDERR_KEEP = 16384
+STDERR_KEEP = procs.STDERR_KEEP
+_drain = procs._drain
 #: CPU seconds a native fork server may use for one test besides its start-up (a clone costs
 #: well under a millisecond): more, and it is not a pristine image waiting for requests
 SERVER_CPU_S = 0.05
+BATCH_MAX = procs.BATCH_MAX
 
 
 class _Server(PythonMode):
@@ -123,6 +135,8 @@ class _Server(PythonMode):
         self.native_why = "" if self.native_shim else "not asked for"
         #: the fork server's CPU time (ns) already charged to tests, and tests it has served
         self.native_charged, self.native_served = 0, 0
+        #: the per-test loop in C for the fork server's fast tests (None: the Python path only)
+        self.fast, self.fast_why = fast.for_server(self, config)
         #: bench only (config "profile"): (part, perf_counter_ns) stamps of the running test, sent
         #: in its report, and a shared page where the child stamps its own start and end
         self.marks: list | None = [] if config.get("profile") else None
@@ -187,6 +201,10 @@ class _Server(PythonMode):
     def run_one(self, request: bytes, fds: list[int]) -> bytes | None:
         """Run one test on the descriptors ``fds`` (stdin, stdout); its report, or None if the
         client went away meanwhile."""
+        if self.fast is not None and self.native is not None:
+            taken, report = fast.run_native(self, fds)
+            if taken:
+                return self._reply(report)
         plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
         self.mark("pipe")
@@ -218,6 +236,10 @@ class _Server(PythonMode):
             report = self._watch_to_end(pid, started, err_r)
         finally:
             os.close(err_r)
+        return self._reply(report)
+
+    def _reply(self, report: dict | None) -> bytes | None:
+        """A test's report as sent: a JSON line and the stderr tail; None if the client left."""
         if report is None:
             self.clean_up()
             return None
@@ -233,13 +255,14 @@ class _Server(PythonMode):
         namespace. Run after its report is sent and before the next request is read (so that it
         overlaps the client's reading of the report), and in any case before the next test."""
         self.mark("clean")
-        for fd, base in zip(self.scratch_fds, self.scratch_base):
+        dirty = self.fast.dirty() if self.fast is not None else None  # (the same checks, in C)
+        for i, (fd, base) in enumerate(zip(self.scratch_fds, self.scratch_base)):
             # contained, the sandbox's own tmpfs: a count at its base means nothing was left
             # (a test cannot remove the mount points counted); not contained, always listed
-            if not self.contained or procs._box_files([fd]) != base:
+            if not self.contained or (procs._box_files([fd]) != base if dirty is None else dirty >> i & 1):
                 procs._empty_folder(fd)
         self.mark("scratch")
-        if self.contained:  # nothing of the test's IPC outlives it
+        if self.contained and (dirty is None or dirty & fast.IPC_DIRTY):  # nothing of the test's IPC outlives it
             box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
         self.mark("ipc")
 
@@ -290,8 +313,10 @@ class _Server(PythonMode):
             os.write(2, f"cannot run {argv[0]}: {exc.strerror}\n".encode())
             os._exit(procs._EXEC_FAILED)
 
-    def _watch_to_end(self, pid: int, started: float, err_r: int) -> dict | None:
-        """Watch a test to its end, kill and reap all of it; the report."""
+    def _watch_to_end(self, pid: int, started: float, err_r: int, tail: bytearray | None = None,
+                      err_size: int = 0) -> dict | None:
+        """Watch a test to its end, kill and reap all of it; the report. ``tail`` and
+        ``err_size``: its stderr so far (a test the C loop handed over)."""
         limits = self.limits
         deadline = started + limits["wall_s"]
         next_scan = started + procs._FIRST_SCAN_S
@@ -302,7 +327,7 @@ class _Server(PythonMode):
         poller.register(self.sock.fileno(), select.POLLIN | select.POLLRDHUP | select.POLLHUP)
         os.set_blocking(err_r, False)
         self.mark("watch_setup")
-        tail, err_size = bytearray(), 0
+        tail = bytearray() if tail is None else tail
         killed, peak, sampled_kb, files = None, 1, 0, 0
         client_gone, err_open = False, True
         group = None if self.contained else pid
@@ -398,18 +423,19 @@ class _Server(PythonMode):
         except OSError:
             return True
 
-    def _server_cpu(self, server: native.NativeServer | None) -> float:
+    def _server_cpu(self, server: native.NativeServer | None, read_ns: int | None = None) -> float:
         """CPU seconds the native fork server has used and no test was charged yet: its start-up,
         the clone of this test, and anything else it ran (a pristine server runs nothing else)."""
         if server is None:
             return 0.0
-        return max(0, (server.cpu_ns() or self.native_charged) - self.native_charged) / 1e9
+        now_ns = read_ns if read_ns is not None and read_ns >= 0 else server.cpu_ns()
+        return max(0, (now_ns or self.native_charged) - self.native_charged) / 1e9
 
-    def _charge_server(self, server: native.NativeServer | None) -> float:
+    def _charge_server(self, server: native.NativeServer | None, read_ns: int | None = None) -> float:
         """Charge the fork server's uncharged CPU to the test that just ended; a server that used
         more than :data:`SERVER_CPU_S` between two of its tests ran code of its own (a
         program's early code, not a clone): it is ended, and the next tests are exec'd."""
-        spent = self._server_cpu(server)
+        spent = self._server_cpu(server, read_ns)
         if server is None:
             return spent
         self.native_charged += int(spent * 1e9)
@@ -438,46 +464,12 @@ class _Server(PythonMode):
         return None
 
 
-def _drain(fd: int, tail: bytearray) -> int:
-    """Read what is waiting on the stderr pipe, keeping the last :data:`STDERR_KEEP` bytes in
-    ``tail``; the bytes read, or -1 at end of file."""
-    total = 0
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except BlockingIOError:
-            return total
-        if not chunk:
-            return total if total else -1
-        total += len(chunk)
-        tail += chunk
-        if len(tail) > STDERR_KEEP:
-            del tail[: len(tail) - STDERR_KEEP]
-
-
 #: the server object, kept referenced for the whole process: a test's child leaves the server's
 #: frames by an exception, and if the frames held the last reference, unwinding them would free
 #: the server's whole object graph in the child, a copy-on-write fault per page it lies on (~100
 #: faults, ~0.35 ms a test). Kept, the child only drops a reference. Nothing in it is a way back
 #: to the server: every descriptor of the harness is closed in the child before any of its code.
 _KEPT: list = []
-
-
-def _fork_floor(count: int) -> tuple[float, float, float]:
-    """Seconds per ``fork`` + ``wait`` of this process's image (the zygote's, once it is ready),
-    the child ending at once: what a fresh process per test cannot go below (the bench's floor);
-    and per child its minor page faults and CPU seconds."""
-    count = max(1, min(count, 10_000))
-    faults = cpu = 0.0
-    start = time.perf_counter()
-    for _ in range(count):
-        pid = os.fork()
-        if pid == 0:
-            os._exit(0)
-        _, _, usage = os.wait4(pid, 0)
-        faults += usage.ru_minflt
-        cpu += usage.ru_utime + usage.ru_stime
-    return (time.perf_counter() - start) / count, faults / count, cpu / count
 
 
 def _read_config(sock: socket.socket) -> dict:
@@ -521,7 +513,7 @@ def serve(sock_fd: int) -> int:
     while True:
         try:
             # one byte a request: requests sent ahead are read one by one, each with its descriptors
-            message, fds, _, _ = socket.recv_fds(sock, 1, 4)
+            message, fds, _, _ = socket.recv_fds(sock, 1, 2 * BATCH_MAX)
         except OSError:
             break
         if not message:
@@ -530,18 +522,30 @@ def serve(sock_fd: int) -> int:
             count = b""
             while not count.endswith(b"\n") and len(count) < 16:
                 count += sock.recv(1) or b"\n"
-            sock.sendall(b"%.9f %.1f %.9f\n" % _fork_floor(int(count.strip() or b"100")))
+            sock.sendall(b"%.9f %.1f %.9f\n" % procs._fork_floor(int(count.strip() or b"100")))
             continue
-        if len(fds) != 2:
+        batch = message == b"B" and contained and fds and len(fds) % 2 == 0
+        if len(fds) != 2 and not batch:
             for fd in fds:
                 os.close(fd)
             break
         server.mark("recv")
-        report = server.run_one(message, fds)
-        if report is None:
+        # a batch ("B", contained only): its tests one after another, each a fresh process
+        # cleaned up after, and one answer, the reports in order
+        reports: list[bytes] = []
+        for at in range(0, len(fds), 2):
+            if reports:
+                server.clean_up()
+            report = server.run_one(b"R" if batch else message, fds[at:at + 2])
+            if report is None:
+                for fd in fds[at + 2:]:
+                    os.close(fd)
+                break
+            reports.append(report)
+        if len(reports) < len(fds) // 2:
             break
         try:
-            sock.sendall(report)
+            sock.sendall(b"".join(reports))
         except OSError:
             break
         finally:

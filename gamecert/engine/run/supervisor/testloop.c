@@ -1,0 +1,380 @@
+/* The supervisor's per-test loop for a native fork server's fast tests, in C (loaded with ctypes
+ * by _sv_fast.py; the supervisor works without it, each test then taking the Python path).
+ *
+ * tl_run() runs one test from the request to the shim to its report: the stderr pipe, the
+ * memory cgroup's peak reset and base, the clone request to the shim (shim.c) and its reply,
+ * the CPU rlimit, a wait for the child with a timeout (pidfd + poll) while stderr is drained,
+ * wait4, the pids cgroup's pids.current (whether anything else of the test is still alive),
+ * the fork server's CPU time (schedstat), pids.events, the memory peak, the last of stderr.
+ *
+ * It decides nothing: whatever is not a test that ended by itself before the first watchdog
+ * scan with nothing left behind is handed back to the Python path at the point it reached
+ * (TL_RUNNING: the child still runs, the watch goes on from there; TL_OTHERS: the child has
+ * ended, not reaped, and the cgroup counts other tasks, which the Python path kills and reaps;
+ * TL_NO_SPAWN: nothing was started, the test takes the Python path whole).  Every limit, kill and report
+ * rule stays in the Python path.
+ *
+ * tl_dirty() says which scratch folders and whether the IPC namespace need emptying after a
+ * test (fstatvfs per folder, three *ctl(…_INFO) calls, one fstat of the mqueue folder).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TL_DONE 0      /* ended by itself, reaped, nothing else alive: every field is filled */
+#define TL_RUNNING 1   /* still running at the first scan: pid, err_r, started_ns, the tail so far */
+#define TL_OTHERS 2    /* ended, not reaped, other tasks in the cgroup: as TL_RUNNING */
+#define TL_NO_SPAWN 3  /* nothing started: spawn_errno (0: the fork server is gone) */
+#define TL_MAX_SCRATCH 4
+#define TL_STAMPS 6
+
+/* Keep in step with _Job in _sv_fast.py (field for field). */
+struct tl_job {
+    /* in */
+    int control;          /* the shim's socket */
+    int stdin_fd, stdout_fd, cwd_fd;
+    int memcg_version;    /* 0: no memory cgroup, 1 or 2 */
+    int peak_fd, usage_fd;
+    int pids_current_fd;  /* the pids cgroup's pids.current */
+    int events_fd;        /* pids.events, or -1 */
+    int schedstat_fd;     /* the fork server's /proc/PID/schedstat, or -1 */
+    int nscratch;
+    int scratch_fds[TL_MAX_SCRATCH];
+    long long scratch_base[TL_MAX_SCRATCH];
+    int mqueue_fd;        /* or -1 */
+    long long mqueue_empty;
+    long long cpu_soft;   /* RLIMIT_CPU soft; hard is one more */
+    long long first_scan_ns;
+    long long reply_timeout_ns;
+    char *tail;           /* a buffer of tail_cap >= 2 * keep bytes */
+    long long tail_cap, keep;
+    int profile;          /* bench only: stamp the parts of the test (wall and CPU ns) */
+    int server_pid;       /* the fork server: kept on the CPU this loop runs on (0: not) */
+    int server_cpu;       /* the CPU it was last put on (-1: none yet) */
+    /* out */
+    int outcome;
+    int pid, err_r, status, spawn_errno;
+    long long started_ns, ended_ns;
+    long long utime_us, stime_us, maxrss_kb, minflt;
+    long long mem_base, mem_peak;
+    long long server_cpu_ns, events_max;
+    long long err_size, tail_off, tail_len;
+    long long stamps[TL_STAMPS][3]; /* start, request, reply, ended, reaped, done: wall, CPU, faults */
+};
+
+static long long tl_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void tl_stamp(struct tl_job *job, int which) {
+    if (!job->profile)
+        return;
+    struct timespec ts;
+    struct rusage self;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    getrusage(RUSAGE_SELF, &self);
+    job->stamps[which][0] = tl_now();
+    job->stamps[which][1] = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    job->stamps[which][2] = self.ru_minflt;
+}
+
+/* A number at the start of a file (pids.current, memory.peak, memory.current...), or -1. */
+static long long tl_read_number(int fd) {
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    char *end;
+    errno = 0;
+    long long value = strtoll(buf, &end, 10);
+    if (errno || end == buf)
+        return -1;
+    return value;
+}
+
+/* pids.events' "max N" count, or -1. */
+static long long tl_read_events(int fd) {
+    char buf[256];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (strncmp(line, "max ", 4) == 0)
+            return strtoll(line + 4, NULL, 10);
+    return -1;
+}
+
+/* Read what waits on the stderr pipe into the tail (its last `keep` bytes are kept); 1 at end
+ * of file, 0 otherwise. */
+static int tl_drain(struct tl_job *job) {
+    for (;;) {
+        if (job->tail_len == job->tail_cap) {  /* full: keep the last `keep` bytes only */
+            memmove(job->tail, job->tail + job->tail_len - job->keep, (size_t)job->keep);
+            job->tail_len = job->keep;
+        }
+        ssize_t n = read(job->err_r, job->tail + job->tail_len, (size_t)(job->tail_cap - job->tail_len));
+        if (n > 0) {
+            job->tail_len += n;
+            job->err_size += n;
+            continue;
+        }
+        if (n == 0)
+            return 1;
+        if (errno == EINTR)
+            continue;
+        return 0; /* EAGAIN, or an error: nothing more now */
+    }
+}
+
+/* The clone request to the shim ('c': stdin, stdout, stderr, working folder) and its reply:
+ * the pid, or -1 with spawn_errno (0: the server is gone or answered nonsense). */
+static int tl_spawn(struct tl_job *job, int err_w) {
+    int fds[4] = {job->stdin_fd, job->stdout_fd, err_w, job->cwd_fd};
+    char byte = 'c';
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof fds)];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = {&byte, 1};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(c), fds, sizeof fds);
+    job->spawn_errno = 0;
+    ssize_t sent;
+    while ((sent = sendmsg(job->control, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    if (sent != 1) {
+        if (errno != EPIPE && errno != ECONNRESET && errno != ENOTCONN)
+            job->spawn_errno = errno; /* the server is not known to be gone */
+        return -1;
+    }
+    long long end = tl_now() + job->reply_timeout_ns;
+    char reply[64];
+    ssize_t got;
+    for (;;) {
+        long long left = end - tl_now();
+        if (left <= 0)
+            return -1;
+        struct pollfd p = {job->control, POLLIN, 0};
+        int ready = poll(&p, 1, (int)(left / 1000000) + 1);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return -1;
+        got = recv(job->control, reply, sizeof reply - 1, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        break;
+    }
+    if (got < 2)
+        return -1;
+    reply[got] = 0;
+    char *end_digits;
+    long value = strtol(reply + 1, &end_digits, 10);
+    if (*end_digits != 0 || value <= 0)
+        return -1;
+    if (reply[0] == 'E') {
+        job->spawn_errno = (int)value;
+        return -1;
+    }
+    if (reply[0] != 'P')
+        return -1;
+    siginfo_t info; /* a child of this process (CLONE_PARENT), running or ended: reaps nothing */
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)value, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+        return -1;
+    return (int)value;
+}
+
+/* The fork server onto the CPU this loop runs on, if it is not there already: the clone request,
+ * the reply and the test's start then wake no other CPU (a wake-up of an idle CPU costs far more
+ * than a switch on this one, in a virtual machine most of all). The test's process gets back
+ * the CPUs the program started with (shim.c). */
+static void tl_follow(struct tl_job *job) {
+    int cpu = sched_getcpu();
+    if (job->server_pid <= 0 || cpu < 0 || cpu == job->server_cpu)
+        return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(job->server_pid, sizeof one, &one) == 0)
+        job->server_cpu = cpu;
+}
+
+int tl_run(struct tl_job *job) {
+    memset(job->stamps, 0, sizeof job->stamps);
+    tl_stamp(job, 0);
+    tl_follow(job);
+    job->err_size = job->tail_len = job->tail_off = 0;
+    job->pid = job->err_r = -1;
+    job->status = 0;
+    job->server_cpu_ns = job->events_max = -1;
+    job->mem_base = job->mem_peak = 0;
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+        job->spawn_errno = errno;
+        job->outcome = TL_NO_SPAWN;
+        return job->outcome;
+    }
+    job->err_r = pipe_fds[0];
+    /* only the server's end is non-blocking: the test's stderr blocks when the pipe is full */
+    fcntl(job->err_r, F_SETFL, fcntl(job->err_r, F_GETFL) | O_NONBLOCK);
+    if (job->memcg_version) {
+        const char *reset = job->memcg_version == 1 ? "0" : "reset\n";
+        if (write(job->peak_fd, reset, strlen(reset)) < 0 || (job->mem_base = tl_read_number(job->usage_fd)) < 0) {
+            close(pipe_fds[0]);
+            close(pipe_fds[1]);
+            job->err_r = -1;
+            job->spawn_errno = EIO; /* the Python path resets the peak or knows it cannot */
+            job->outcome = TL_NO_SPAWN;
+            return job->outcome;
+        }
+    }
+    long long tasks_before = tl_read_number(job->pids_current_fd);
+    tl_stamp(job, 1);
+    int pid = tl_spawn(job, pipe_fds[1]);
+    close(pipe_fds[1]);
+    if (pid < 0) {
+        close(job->err_r);
+        job->err_r = -1;
+        job->outcome = TL_NO_SPAWN;
+        return job->outcome;
+    }
+    job->pid = pid;
+    job->started_ns = tl_now();
+    tl_stamp(job, 2);
+    struct rlimit cpu = {(rlim_t)job->cpu_soft, (rlim_t)job->cpu_soft + 1};
+    prlimit(pid, RLIMIT_CPU, &cpu, NULL);
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0) {
+        job->outcome = TL_RUNNING;
+        return job->outcome;
+    }
+    long long scan_at = job->started_ns + job->first_scan_ns;
+    int err_open = 1, ended = 0;
+    while (!ended) {
+        long long left = scan_at - tl_now();
+        if (left <= 0)
+            break;
+        struct pollfd p[2] = {{pidfd, POLLIN, 0}, {err_open ? job->err_r : -1, POLLIN, 0}};
+        int ready = poll(p, 2, (int)(left / 1000000) + 1);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready <= 0)
+            continue;
+        if (p[1].revents && tl_drain(job))
+            err_open = 0;
+        if (p[0].revents)
+            ended = 1;
+    }
+    close(pidfd);
+    if (!ended) {
+        job->outcome = TL_RUNNING;
+        return job->outcome;
+    }
+    tl_stamp(job, 3);
+    /* ended: its zombie is the one task it adds to the cgroup if nothing else of it is left */
+    long long tasks_after = tl_read_number(job->pids_current_fd);
+    if (tasks_before < 0 || tasks_after != tasks_before + 1) {
+        job->outcome = TL_OTHERS;
+        return job->outcome;
+    }
+    struct rusage usage;
+    int status = 0;
+    pid_t reaped;
+    while ((reaped = wait4(pid, &status, 0, &usage)) < 0 && errno == EINTR) {
+    }
+    job->ended_ns = tl_now();
+    if (reaped != pid) {
+        job->outcome = TL_OTHERS; /* cannot be: the Python path sees what it is */
+        return job->outcome;
+    }
+    job->status = status;
+    job->utime_us = (long long)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec;
+    job->stime_us = (long long)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec;
+    job->maxrss_kb = usage.ru_maxrss;
+    job->minflt = usage.ru_minflt;
+    tl_stamp(job, 4);
+    if (job->schedstat_fd >= 0)
+        job->server_cpu_ns = tl_read_number(job->schedstat_fd);
+    if (job->events_fd >= 0)
+        job->events_max = tl_read_events(job->events_fd);
+    if (job->memcg_version)
+        job->mem_peak = tl_read_number(job->peak_fd);
+    if (err_open)
+        tl_drain(job);
+    close(job->err_r);
+    job->err_r = -1;
+    if (job->tail_len > job->keep) {
+        job->tail_off = job->tail_len - job->keep;
+        job->tail_len = job->keep;
+    }
+    tl_stamp(job, 5);
+    job->outcome = TL_DONE;
+    return job->outcome;
+}
+
+/* After a test: bit i set where scratch folder i holds more than its base count of inodes
+ * (it has something to remove), bit 8 where the IPC namespace has a SysV object or a queue. */
+int tl_dirty(struct tl_job *job) {
+    int dirty = 0;
+    for (int i = 0; i < job->nscratch && i < TL_MAX_SCRATCH; i++) {
+        struct statvfs st;
+        if (fstatvfs(job->scratch_fds[i], &st) != 0) {
+            dirty |= 1 << i;
+            continue;
+        }
+        long long used = (long long)st.f_files - (long long)st.f_ffree - 1;
+        if (used < 0)
+            used = 0;
+        if (used != job->scratch_base[i])
+            dirty |= 1 << i;
+    }
+    struct shm_info shm;
+    struct msginfo msg;
+    struct seminfo sem;
+    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids)
+        dirty |= 1 << 8;
+    if (msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool)
+        dirty |= 1 << 8;
+    if (semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz)
+        dirty |= 1 << 8;
+    if (job->mqueue_fd >= 0) {
+        struct stat st;
+        if (fstat(job->mqueue_fd, &st) != 0 || (long long)st.st_size != job->mqueue_empty)
+            dirty |= 1 << 8;
+    }
+    return dirty;
+}
