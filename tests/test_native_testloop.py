@@ -285,3 +285,51 @@ def test_a_slow_test_sends_the_batches_back_to_one_test(program: Path) -> None:
         got += [runner.run(w + "\n").stdout for w in words[31:]]
     assert got == [("napped" if w == "nap" else w[::-1]) + "\n" for w in words]
     assert grown > 1 and after == (1, False), (grown, after)
+
+
+LOWERS = r"""
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+int main(void) {  /* "lower": the output size limit of every other process it can reach, to 0 */
+    char w[64] = "";
+    if (scanf("%63s", w) != 1) return 4;
+    if (!strcmp(w, "lower")) {
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        struct rlimit none = {0, 0};
+        int n = 0;
+        while (d && (e = readdir(d))) {
+            int pid = atoi(e->d_name);  /* the supervisor (pid 1, the parent) is spared: its own check is elsewhere */
+            if (pid > 1 && pid != getpid() && pid != getppid() && prlimit(pid, RLIMIT_FSIZE, &none, NULL) == 0)
+                n++;
+        }
+        printf("lowered %d\n", n);
+    }
+    puts("ok");
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("loop", ["1", "0"])
+def test_a_test_that_lowers_the_fork_servers_limits_does_not_reach_the_next_ones(tmp_path, monkeypatch, loop):
+    """The fork server runs as the test's user and its pid is in /proc: a test can lower its hard
+    limits (prlimit), which every later clone would inherit (here the output size: every later
+    right answer was OLE). The supervisor checks them after every test and starts a new server."""
+    monkeypatch.setenv("GAMECERT_TESTLOOP", loop)
+    program = tmp_path / "lowers"
+    source = program.with_suffix(".c")
+    source.write_text(LOWERS)
+    subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        assert runner.startup.startswith("native fork server"), runner.startup
+        results = [runner.run(text) for text in ("x\n", "lower\n", "x\n", "x\n")]
+    assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
+    assert results[1].stdout == "lowered 1\nok\n"  # it did reach the fork server
+    assert [r.stdout for r in results[2:]] == ["ok\n", "ok\n"]

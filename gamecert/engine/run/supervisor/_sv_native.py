@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import os
+import resource
 import select
 import signal
 import socket
@@ -32,6 +33,9 @@ CONTROL_FD = 1021  # also GC_CONTROL_FD in shim.c
 HELLO = b"GCFS1"  # also GC_HELLO in shim.c
 _EXEC_FAILED = 127
 _PT_INTERP = 3
+
+
+_RLIMITS = sorted({getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")})
 
 
 class ServerGone(RuntimeError):
@@ -177,6 +181,31 @@ class NativeServer:
         self._sock = sock
         self.status: int | None = None  # its wait status once reaped (-1: reaped by someone else)
         self._schedstat: int | None = None  # /proc/PID/schedstat, kept open (a pread per test)
+        #: what every clone inherits from the server and a test could lower in it, as it was
+        #: when the server said hello (set then, by :func:`start_ex`)
+        self.inherited: tuple | None = None
+
+    def _inherited(self) -> tuple:
+        """The server's resource limits and scheduling priority, which every test's clone
+        inherits. A test runs as the same user, so ``prlimit`` and ``setpriority`` reach the
+        server (its pid is in ``/proc``): a hard limit lowered there would be every later test's.
+        (Its CPU affinity is not here: the shim gives each clone the CPUs it started with.)"""
+        state = []
+        for which in _RLIMITS:
+            try:
+                state.append(resource.prlimit(self.pid, which))
+            except (OSError, ValueError):
+                state.append(None)
+        try:
+            state.append(os.getpriority(os.PRIO_PROCESS, self.pid))
+        except OSError:
+            state.append(None)
+        return tuple(state)
+
+    def tampered(self) -> bool:
+        """Whether what the clones inherit has changed since the server started (a test lowered
+        it): the server is then no longer the pristine one, and must be ended."""
+        return self.status is None and self.inherited is not None and self._inherited() != self.inherited
 
     def cpu_ns(self) -> int | None:
         """The server's CPU time in nanoseconds (see :func:`cpu_ns`), or None if it is gone."""
@@ -379,6 +408,7 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     server = NativeServer(pid, ours)
     hello = server._receive(timeout_s)
     if hello == HELLO:
+        server.inherited = server._inherited()
         return server, ""
     if hello is None:
         why = f"no hello within {timeout_s} s"
