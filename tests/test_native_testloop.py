@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.run import native_shim
+from gamecert.engine.run import forkserver, native_shim
 from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
 from gamecert.engine.run.testio import GATE
@@ -213,7 +213,8 @@ def test_without_the_library_the_python_path_runs_every_test(program: Path, monk
         assert _seen(results) == reference and not any(loop)
 
 
-def test_tests_sent_ahead_are_dropped_and_run_again_when_asked(program: Path) -> None:
+def test_tests_sent_ahead_are_dropped_and_run_again_when_asked(program: Path, monkeypatch) -> None:
+    monkeypatch.setattr(forkserver, "AHEAD_MAX_WALL_S", 30.0)  # every test counts as fast, whatever the load
     words = [f"w{k:02d}" for k in range(40)]
     with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
         ahead = runner._ahead
@@ -235,7 +236,8 @@ def test_tests_sent_ahead_are_dropped_and_run_again_when_asked(program: Path) ->
     assert used < sent
 
 
-def test_a_server_lost_with_a_batch_in_flight_runs_its_tests_again(program: Path) -> None:
+def test_a_server_lost_with_a_batch_in_flight_runs_its_tests_again(program: Path, monkeypatch) -> None:
+    monkeypatch.setattr(forkserver, "AHEAD_MAX_WALL_S", 30.0)  # every test counts as fast, whatever the load
     words = [f"v{k:02d}" for k in range(60)]
     with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
         runner.expect([w + "\n" for w in words])
