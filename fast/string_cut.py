@@ -109,17 +109,35 @@ def _solve(s: str, g: Callable[[int], int]) -> int | None:
     if total == 0:
         return None
     winning: dict[int, int] = {}
+    found = _WINNING.get(g)
+    if found is None:
+        found = _WINNING.setdefault(g, {})
     for length in counts:
         rest = total ^ g(length)
-        # cuts k and length + 1 - k leave the same two runs: the first half holds the smallest
-        for k in range(1, (length + 1) // 2 + 1):
-            if rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0:  # _run_options
-                winning[length] = k
-                break
+        k = found.get((length, rest), 0)
+        if k == 0:  # not searched yet
+            k = found[length, rest] = _winning_cut(length, rest, g)
+        if k is not None:
+            winning[length] = k
     for start, length in _starts(gaps) if starts is None else starts:  # in increasing position order
         if length in winning:
             return start + winning[length] - 1
     raise AssertionError("a non-zero Grundy value always has a move to zero")
+
+
+#: by Grundy function: the smallest winning cut of a run of each length (None: none), by the value
+#: of the rest of the position (every input of a certification asks it again, for a few lengths)
+_WINNING: dict[Callable[[int], int], dict[tuple[int, int], int | None]] = {}
+
+
+def _winning_cut(length: int, rest: int, g: Callable[[int], int]) -> int | None:
+    """The smallest ``k`` for which cutting the ``k``-th position of a run of ``length`` leaves
+    value 0 with the rest's value ``rest`` (None: no cut of this run wins)."""
+    # cuts k and length + 1 - k leave the same two runs: the first half holds the smallest
+    for k in range(1, (length + 1) // 2 + 1):
+        if rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0:  # _run_options
+            return k
+    return None
 
 
 def _starts(gaps: list[bytes]) -> Iterator[tuple[int, int]]:

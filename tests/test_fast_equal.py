@@ -86,3 +86,159 @@ def test_digit_game_check_catches_a_wrong_play_out():
         return 1 if last_odd else 2
 
     assert any(wrong(d) != _play_out_before(d) for d in DIGITS)
+
+
+# ---- parse_word: the previous code ---------------------------------------------------------------
+
+
+def _parse_word_before(text: str, alphabet: str, alphabet_name: str, max_len: int, noun: str) -> str:
+    from gamecert.errors import InputError
+    from gamecert.kit.game import input_lines, reject_spaces, reject_trailing, require_line
+
+    lines = input_lines(text)
+    word = require_line(lines, 0, f"a {noun} of 1 to {max_len} {alphabet_name}")
+    reject_spaces(word, 1)
+    if not word:
+        raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got an empty line")
+    if word.strip(alphabet):
+        for column, ch in enumerate(word, 1):
+            if ch not in alphabet:
+                raise InputError(1, f"only {alphabet_name} are allowed, got {ch!r}", column=column)
+    if len(word) > max_len:
+        raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1)
+    reject_trailing(lines, 1)
+    return word
+
+
+def _outcome(parse, text: str, *args) -> str:
+    from gamecert.errors import InputError
+
+    try:
+        return "ok " + parse(text, *args)
+    except InputError as exc:
+        return f"error {exc}"
+
+
+def _word_texts() -> list[str]:
+    """Every text up to 4 characters over letters, blanks, line breaks and a letter outside the
+    alphabet, and 3,000 random texts of up to 7 characters over the same, around a maximum of 5."""
+    pieces = ["a", "b", "z", "\n", "\r", " ", "\t", "\x0c", "\u2028", "é", ""]
+    out = ["".join(t) for n in range(5) for t in itertools.product(pieces[:-1], repeat=n)]
+    rng = random.Random(27)
+    out += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) for _ in range(3000)]
+    return out
+
+
+@pytest.mark.parametrize("alphabet", ["ab", "abz", "ab ", "a\nb", "ab\r"])
+def test_parse_word_equals_the_previous_code(alphabet):
+    """The same word or the same error, word for word, on every short text (alphabets with a blank
+    or a line break take the full path)."""
+    from gamecert.kit.game import parse_word
+
+    args = (alphabet, "the letters", 5, "string")
+    bad = [t for t in _word_texts() if _outcome(parse_word, t, *args) != _outcome(_parse_word_before, t, *args)]
+    assert not bad, f"{len(bad)} texts differ, first {bad[0]!r}"
+
+
+def test_parse_word_check_catches_a_lax_quick_path():
+    """The comparison fails on a quick path that forgets the length bound."""
+
+    def lax(text, alphabet, alphabet_name, max_len, noun):
+        word = text[:-1] if text.endswith("\n") else text
+        if word and not word.strip(alphabet):
+            return word
+        return _parse_word_before(text, alphabet, alphabet_name, max_len, noun)
+
+    args = ("ab", "the letters", 3, "string")
+    assert any(_outcome(lax, t, *args) != _outcome(_parse_word_before, t, *args) for t in _word_texts())
+
+
+# ---- string_cut: the previous search for the winning cut ---------------------------------------
+
+
+def _solve_before(s: str, g) -> int | None:
+    from collections import Counter
+
+    from gamecert.fast.string_cut import _SHORT, _cuttable_runs_by_letters, _gaps, _starts
+
+    gaps = _gaps(s) if len(s) > _SHORT else None
+    if gaps is None:
+        starts = _cuttable_runs_by_letters(s)
+        lengths = [length for _, length in starts]
+    else:
+        starts = None
+        lengths = [len(p) for p in gaps if p]
+    counts = Counter(lengths)
+    total = 0
+    for length, count in counts.items():
+        if count & 1:
+            total ^= g(length)
+    if total == 0:
+        return None
+    winning: dict[int, int] = {}
+    for length in counts:
+        rest = total ^ g(length)
+        for k in range(1, (length + 1) // 2 + 1):
+            if rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0:
+                winning[length] = k
+                break
+    for start, length in _starts(gaps) if starts is None else starts:
+        if length in winning:
+            return start + winning[length] - 1
+    raise AssertionError("a non-zero Grundy value always has a move to zero")
+
+
+def _cut_strings() -> list[str]:
+    """Every string over {a,b,c} up to 9 letters and over {a,b} up to 14, and 1,500 random ones of
+    up to 5,000 letters (runs of every kind: two letters alternating, repeated blocks)."""
+    rng = random.Random(27)
+    out = ["".join(t) for n in range(1, 10) for t in itertools.product("abc", repeat=n)]
+    out += ["".join(t) for n in range(1, 15) for t in itertools.product("ab", repeat=n)]
+    for _ in range(1500):
+        n = rng.choice([rng.randint(1, 60), rng.randint(1, 5000), 5000])
+        kind = rng.random()
+        if kind < 0.3:
+            out.append("".join(rng.choice("abc") for _ in range(n)))
+        elif kind < 0.6:
+            out.append("".join(rng.choice(["ab" * rng.randint(1, 40), "c", "aa", "abc"]) for _ in range(n))[:n])
+        else:
+            out.append("".join(rng.choice("ab") for _ in range(n)))
+    return out
+
+
+STRINGS = _cut_strings()
+
+
+@pytest.mark.parametrize("g", ["run_grundy_periodic", "run_grundy_dp"])
+def test_string_cut_solve_equals_the_previous_code(g):
+    """The smallest winning cut (the winning cut of each run length remembered) as before."""
+    from gamecert.fast import string_cut
+
+    fn = getattr(string_cut, g)
+    bad = [s for s in STRINGS if string_cut._solve(s, fn) != _solve_before(s, fn)]
+    assert not bad, f"{len(bad)} strings differ, first {bad[0][:40]!r}"
+
+
+def test_string_cut_check_catches_a_wrong_memo():
+    """The comparison fails on a memo keyed by the run length alone (the rest's value left out)."""
+    from gamecert.fast import string_cut
+
+    memo: dict[int, int | None] = {}
+
+    def wrong(s: str) -> int | None:
+        saved = string_cut._winning_cut
+
+        def by_length(length, rest, g):
+            if length not in memo:
+                memo[length] = saved(length, rest, g)
+            return memo[length]
+
+        string_cut._winning_cut = by_length
+        string_cut._WINNING.clear()
+        try:
+            return string_cut._solve(s, string_cut.run_grundy_dp)
+        finally:
+            string_cut._winning_cut = saved
+            string_cut._WINNING.clear()
+
+    assert any(wrong(s) != _solve_before(s, string_cut.run_grundy_dp) for s in STRINGS[:20000])
