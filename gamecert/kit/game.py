@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import abc
 import functools
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -442,9 +443,9 @@ class ensure_recursion:  # noqa: N801 - used as a function and as a context mana
     True
     """
 
-    def __init__(self, depth: int) -> None:
-        import sys
+    __slots__ = ("previous",)
 
+    def __init__(self, depth: int) -> None:
         self.previous = sys.getrecursionlimit()
         needed = 4 * depth + 200
         if self.previous < needed:
@@ -454,7 +455,6 @@ class ensure_recursion:  # noqa: N801 - used as a function and as a context mana
         return self
 
     def __exit__(self, *exc: object) -> None:
-        import sys
-
-        sys.setrecursionlimit(self.previous)
+        if sys.getrecursionlimit() != self.previous:  # an oracle enters this once per input
+            sys.setrecursionlimit(self.previous)
 
