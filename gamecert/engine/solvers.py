@@ -76,6 +76,8 @@ def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, 
     """
     if plan is None:
         plan = solver_plan(entry, profile, seed, examples)
+    elif hasattr(display, "plan"):  # a listed plan: its tests are counted without building anything
+        display.plan(plan)
     executor = Executor(reference_entry(entry, name), plan, lambda: SolverRunner(entry, name, solver),
                         jobs=1, display=display, known=known, wanted=wanted)
     return executor.run()
@@ -267,10 +269,11 @@ def solver_tasks(entries: list[Any], profile_name: str, seed: int, examples: int
 
 
 def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: Any = None,
-                    progress: Any = None) -> SolverBatch:
+                    progress: Any = None, tested: Any = None) -> SolverBatch:
     """Certify every task's solver: one after another in this process (``jobs`` 1; ``display(label)``
     makes each one's executor display), or ``jobs`` at a time, each in a forked process
-    (``done(count, row)`` is told as each ends). Ctrl-C keeps the rows already finished.
+    (``done(count, row)`` is told as each ends, ``tested(done, total)`` the tests run so far and
+    the tests planned, a few times a second). Ctrl-C keeps the rows already finished.
 
     First, for every game with more than one solver to certify, once for all of them: the plan
     (:func:`listed_plan`) and the oracle's answers on its inputs within reach
@@ -289,7 +292,7 @@ def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: 
                 return SolverBatch((), len(tasks), True)
             rows, interrupted = _in_turn(tasks, display, interrupts)
         else:
-            rows, interrupted = _Scheduler(tasks, jobs, done, progress).run(interrupts)
+            rows, interrupted = _Scheduler(tasks, jobs, done, progress, tested).run(interrupts)
         # the table in the order the solvers were handed out: the longest first
         tasks = sorted(tasks, key=lambda t: -_planned_tests(t))
     finally:  # the shared plans and answers are let go
@@ -382,9 +385,13 @@ class _Scheduler:
     finished are kept. An answers process past :data:`ANSWERS_MAX_S` is stopped and its game's
     solvers run without the answers (they meet the hang themselves and name it the game's)."""
 
-    def __init__(self, tasks: list[Task], jobs: int, done: Any, progress: Any) -> None:
+    def __init__(self, tasks: list[Task], jobs: int, done: Any, progress: Any, tested: Any = None) -> None:
         self.tasks, self.jobs, self.done = tasks, jobs, done
         self.tell = progress or (lambda text: None)
+        self.tested = tested
+        #: tests run by each running solver's process, and the tests of its plan (as it says)
+        self.live: dict[Any, tuple[int, int]] = {}
+        self.tests_done = 0
         self.shared = _shared_keys(tasks)
         self.ready: list[tuple[str, tuple[Any, ...]]] = [("solver", t) for t in tasks if _plan_key(t) not in self.shared]
         self.running: dict[Any, tuple[Any, str, tuple[Any, ...], float]] = {}
@@ -437,21 +444,44 @@ class _Scheduler:
             self.running[receive] = (proc, kind, args, time.monotonic())
 
     def _finished(self, conn: Any) -> None:
-        proc, kind, args, _started = self.running.pop(conn)
         try:
             status, value = conn.recv()
         except EOFError:  # died without a word
-            status, value = "error", RuntimeError(f"a process of `certify all` ({kind} {args[:2]}) ended unexpectedly")
+            status, value = "error", RuntimeError(f"a process of `certify all` ({self.running[conn][1]} "
+                                                  f"{self.running[conn][2][:2]}) ended unexpectedly")
+        if status == "progress":  # a running solver's tests so far, and its plan's
+            self.live[conn] = value
+            self._tested()
+            return
+        proc, kind, args, _started = self.running.pop(conn)
+        self.live.pop(conn, None)
         conn.close()
         proc.join()
         if kind == "answers":
             self._answers(args, value if status == "ok" else None)
         elif status == "ok":
             self.rows.append(value)
+            self.tests_done += value.tests
             if self.done is not None:
                 self.done(len(self.rows), value)
+            self._tested()
         else:
             raise value
+
+    def _tested(self) -> None:
+        """``tested(done, total)``: the tests of the solvers finished and those running so far;
+        the total, the tests of every plan built here and of every plan a running solver built
+        itself (a plan not built yet counts once it is)."""
+        if self.tested is None:
+            return
+        finished = {(r.game, r.solver) for r in self.rows}
+        running = {self.running[c][2][:2]: t for c, (_, t) in self.live.items() if c in self.running}
+        total = self.tests_done
+        for task in self.tasks:
+            if (task[0], task[1]) in finished:
+                continue
+            total += running.get((task[0], task[1]), _planned_tests(task))
+        self.tested(self.tests_done + sum(d for d, _ in self.live.values()), total)
 
     def _answers(self, args: tuple[Any, ...], result: Any) -> None:
         import gc
@@ -469,10 +499,9 @@ class _Scheduler:
                   f"{len(self.shared)} games")
 
     def _solvers_of(self, key: tuple[Any, ...]) -> None:
-        solvers = [("solver", t) for t in self.tasks if _plan_key(t) == key]
-        queued = [r for r in self.ready if r[0] == "answers"] + [r for r in self.ready if r[0] == "solver"] + solvers
-        answers = [r for r in queued if r[0] == "answers"]
-        self.ready = answers + sorted((r for r in queued if r[0] == "solver"), key=lambda r: -_planned_tests(r[1]))
+        queued = self.ready + [("solver", t) for t in self.tasks if _plan_key(t) == key]
+        # answers first (in their order), then the solvers, the longest first
+        self.ready = sorted(queued, key=lambda r: (r[0] == "solver", -_planned_tests(r[1]) if r[0] == "solver" else 0))
 
     def _overdue(self) -> None:
         now = time.monotonic()
@@ -485,12 +514,35 @@ class _Scheduler:
                 self._answers(args, None)
 
 
+class _PipeDisplay:
+    """A solver's executor display in a forked process: its tests so far and its plan's, sent to
+    :class:`_Scheduler` at most :data:`PROGRESS_EVERY_S` apart."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn, self.done, self.total, self.last = conn, 0, 0, 0.0
+
+    def plan(self, plan: Plan) -> None:
+        self.total = sum(group.tests for phase in plan.phases for group in phase.groups())
+
+    def advance(self, tests: int) -> None:
+        self.done += tests
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S:
+            self.last = now
+            self.conn.send(("progress", (self.done, max(self.total, self.done))))
+
+
+#: how often a solver's process says how far it is
+PROGRESS_EVERY_S = 0.25
+
+
 def _child(conn: Any, kind: str, args: tuple[Any, ...]) -> None:
     """One piece of :class:`_Scheduler`'s work, in a forked process: its result (or the exception
     it raised) sent back."""
     _worker_signals()
     try:
-        result: tuple[str, Any] = ("ok", plan_answers(*args) if kind == "answers" else certify_one(*args))
+        result: tuple[str, Any] = ("ok", plan_answers(*args) if kind == "answers"
+                                   else certify_one(*args, display=_PipeDisplay(conn)))
     except BaseException as exc:  # noqa: BLE001 - handed to the command, which raises it
         result = ("error", exc)
     try:
