@@ -92,6 +92,8 @@ def _solve(s: str, g: Callable[[int], int]) -> int | None:
     gaps = _gaps(s) if len(s) > _SHORT else None
     if gaps is None:  # a short string (or not one byte per letter): a loop is quicker
         starts = _cuttable_runs_by_letters(s)
+        if len(starts) <= 8:  # a few runs: each run's value in turn (the pairs cancel all the same)
+            return _solve_few(starts, g)
         lengths = [length for _, length in starts]
     else:
         starts = None
@@ -122,6 +124,28 @@ def _solve(s: str, g: Callable[[int], int]) -> int | None:
     for start, length in _starts(gaps) if starts is None else starts:  # in increasing position order
         if length in winning:
             return start + winning[length] - 1
+    raise AssertionError("a non-zero Grundy value always has a move to zero")
+
+
+def _solve_few(runs: list[tuple[int, int]], g: Callable[[int], int]) -> int | None:
+    """:func:`_solve` on a few runs (first 1-based position, length), in position order: the
+    total is the XOR of every run's value (runs of the same length cancel in pairs as they are
+    met), and the first run whose length has a winning cut holds the smallest."""
+    total = 0
+    for _, length in runs:
+        total ^= g(length)
+    if total == 0:
+        return None
+    found = _WINNING.get(g)
+    if found is None:
+        found = _WINNING.setdefault(g, {})
+    for start, length in runs:
+        rest = total ^ g(length)
+        k = found.get((length, rest), 0)
+        if k == 0:  # not searched yet
+            k = found[length, rest] = _winning_cut(length, rest, g)
+        if k is not None:
+            return start + k - 1
     raise AssertionError("a non-zero Grundy value always has a move to zero")
 
 
@@ -178,8 +202,18 @@ def _period_table():
     return OctalGame.parse(RUN_GAME_CODE).periodicity()
 
 
+#: the periodic table's values for the lengths of a run in a string of up to 5,000 letters,
+#: listed once (a certification asks millions of times)
+_PERIODIC: list[int] = []
+
+
 def run_grundy_periodic(length: int) -> int:
     """Grundy value of a run from the periodic table the periodicity theorem establishes."""
+    if 0 <= length < len(_PERIODIC):
+        return _PERIODIC[length]
+    if not _PERIODIC:
+        table = _period_table()
+        _PERIODIC.extend(table.grundy(n) for n in range(5001))
     return _period_table().grundy(length)
 
 

@@ -242,3 +242,11 @@ def test_string_cut_check_catches_a_wrong_memo():
             string_cut._WINNING.clear()
 
     assert any(wrong(s) != _solve_before(s, string_cut.run_grundy_dp) for s in STRINGS[:20000])
+
+
+def test_string_cut_periodic_values_equal_the_periodic_table():
+    """The values listed once are the periodic table's, at every length up to 5,000 and beyond."""
+    from gamecert.fast import string_cut
+
+    table = string_cut._period_table()
+    assert [string_cut.run_grundy_periodic(n) for n in range(6000)] == [table.grundy(n) for n in range(6000)]
