@@ -250,3 +250,17 @@ def test_string_cut_periodic_values_equal_the_periodic_table():
 
     table = string_cut._period_table()
     assert [string_cut.run_grundy_periodic(n) for n in range(6000)] == [table.grundy(n) for n in range(6000)]
+
+
+def test_string_cut_oracle_cuts_equal_the_previous_generator():
+    """The oracle's legal cuts, now a list, are the positions the previous generator yielded, on
+    every string over {a,b,c} up to 8 letters and the random long ones."""
+    from gamecert.oracles.string_cut import cuts
+
+    def before(piece):
+        for i in range(2, len(piece)):
+            if piece[i - 2] == piece[i]:
+                yield i
+
+    strings = ["".join(t) for n in range(0, 9) for t in itertools.product("abc", repeat=n)] + STRINGS[-1500:]
+    assert all(cuts(s) == list(before(s)) for s in strings)

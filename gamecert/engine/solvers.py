@@ -104,16 +104,14 @@ def _listed_group(group: Any) -> Any:
     return replace(group, lazy=lambda chunks=chunks: iter(chunks))
 
 
-#: each game's solver plan, listed once before its solvers' processes fork (they read it and
-#: never change it), by (game, profile name, seed, examples); filled by :func:`certify_solvers`
+#: each game's solver plan, listed once before its solvers' processes fork (read only there),
+#: by (game, profile name, seed, examples)
 _PLANS: dict[tuple[Any, ...], Plan] = {}
 #: the oracle's answers on the inputs of each shared plan within its reach, by game: single
-#: games by input text, as the judge keys its own (filled before the solvers run; forked
-#: workers inherit it)
+#: games by input text, as the judge keys its own
 _KNOWN: dict[str, dict[str, tuple[Any, str]]] = {}
-#: and each chunk's expected answer texts, by game and chunk key: (the chunk's own input texts,
-#: the expected text of each run or None where one of its games is beyond the oracle, the
-#: games of each run)
+#: and each chunk's expected texts, by game and chunk key: (the chunk's own input texts, each
+#: run's expected text or None where a game of it is beyond the oracle, each run's games)
 _WANTED: dict[str, dict[str, tuple[Any, tuple[str | None, ...], tuple[int, ...]]]] = {}
 #: seconds the answers computed once may take in all (string_cut's: about 10 s on 2 cores)
 ANSWERS_MAX_S = 120.0
@@ -132,42 +130,47 @@ def plan_answers(game: str, key: tuple[Any, ...], part: int = 0,
     chunk key). A game whose code fails here gives None: its solvers' own runs meet the fault
     and report it as theirs or the game's, as without this."""
     from gamecert.engine import gamecode, registry
-    from gamecert.errors import OutOfReach
 
     try:
-        entry = registry.get(game)
-        g = entry.game
-        batched = g.max_batch > 1
+        g = registry.get(game).game
         known: dict[str, tuple[Any, str]] = {}
         wanted: dict[str, Any] = {}
         chunks = [c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks]
         for chunk in chunks[part::parts]:
-            texts: list[str | None] = []
-            games: list[int] = []
             # one section per chunk: past its limit (or on any error) the game's answers are
             # dropped, never wrong
             with gamecode.section(g.name, "the oracle and format_answer on a chunk's inputs"):
-                for inst, text in zip(chunk.instances, chunk.texts):
-                    singles = g.split(inst) if batched else (inst,)
-                    answers = []
-                    for single in singles:
-                        if g.size(single) > g.oracle_reach:
-                            break
-                        try:  # as expected_answer asks the oracle
-                            answers.append(g.oracle(single))
-                        except OutOfReach:
-                            break
-                    if len(answers) < len(singles):
-                        texts.append(None)
-                    else:
-                        texts.append("".join(g.format_answer(a) for a in answers))
-                        if not batched:
-                            known[text] = (answers[0], "the oracle")
-                    games.append(len(singles))
-            wanted[chunk.key] = (tuple(texts), tuple(games))
+                wanted[chunk.key] = _chunk_answers(g, chunk, known)
         return known, wanted
     except Exception:  # noqa: BLE001 - the solvers' runs meet it again, and say whose it is
         return None
+
+
+def _chunk_answers(g: Any, chunk: Any, known: dict[str, tuple[Any, str]]) -> tuple[tuple[str | None, ...],
+                                                                                  tuple[int, ...]]:
+    """The expected text of each run of ``chunk`` (None where a game of it is beyond the oracle),
+    and the games of each run; ``known`` given the answer of each run of a single game."""
+    from gamecert.errors import OutOfReach
+
+    texts: list[str | None] = []
+    games: list[int] = []
+    batched, reach, oracle, written = g.max_batch > 1, g.oracle_reach, g.oracle, g.format_answer
+    for inst, text in zip(chunk.instances, chunk.texts):
+        singles = g.split(inst) if batched else (inst,)
+        games.append(len(singles))
+        try:  # as expected_answer asks the oracle
+            answers = [oracle(single) if g.size(single) <= reach else _beyond(OutOfReach) for single in singles]
+        except OutOfReach:
+            texts.append(None)
+            continue
+        texts.append("".join(written(a) for a in answers) if batched else written(answers[0]))
+        if not batched:
+            known[text] = (answers[0], "the oracle")
+    return tuple(texts), tuple(games)
+
+
+def _beyond(error: type[Exception]) -> Any:
+    raise error("beyond the oracle's reach")
 
 
 @dataclass(frozen=True)
