@@ -394,7 +394,7 @@ class _Scheduler:
         self.tested = tested
         #: tests run by each running solver's process, and the tests of its plan (as it says)
         self.live: dict[Any, tuple[int, int]] = {}
-        self.tests_done = 0
+        self.tests_done, self.planned = 0, {}
         self.shared = _shared_keys(tasks)
         self.ready: list[tuple[str, tuple[Any, ...]]] = [("solver", t) for t in tasks if _plan_key(t) not in self.shared]
         self.running: dict[Any, tuple[Any, str, tuple[Any, ...], float]] = {}
@@ -480,10 +480,10 @@ class _Scheduler:
         finished = {(r.game, r.solver) for r in self.rows}
         running = {self.running[c][2][:2]: t for c, (_, t) in self.live.items() if c in self.running}
         total = self.tests_done
-        for task in self.tasks:
-            if (task[0], task[1]) in finished:
-                continue
-            total += running.get((task[0], task[1]), _planned_tests(task))
+        for task in (t for t in self.tasks if (t[0], t[1]) not in finished):
+            if (task[0], task[1]) not in self.planned and _plan_key(task) in _PLANS:  # counted once
+                self.planned[task[0], task[1]] = _planned_tests(task)
+            total += running.get((task[0], task[1]), self.planned.get((task[0], task[1]), 0))
         self.tested(self.tests_done + sum(d for d, _ in self.live.values()), total)
 
     def _answers(self, args: tuple[Any, ...], result: Any) -> None:
