@@ -92,6 +92,8 @@ def _solve(s: str, g: Callable[[int], int]) -> int | None:
     gaps = _gaps(s) if len(s) > _SHORT else None
     if gaps is None:  # a short string (or not one byte per letter): a loop is quicker
         starts = _cuttable_runs_by_letters(s)
+        if len(starts) <= 8:  # a few runs: each run's value in turn (the pairs cancel all the same)
+            return _solve_few(starts, g)
         lengths = [length for _, length in starts]
     else:
         starts = None
@@ -109,17 +111,57 @@ def _solve(s: str, g: Callable[[int], int]) -> int | None:
     if total == 0:
         return None
     winning: dict[int, int] = {}
+    found = _WINNING.get(g)
+    if found is None:
+        found = _WINNING.setdefault(g, {})
     for length in counts:
         rest = total ^ g(length)
-        # cuts k and length + 1 - k leave the same two runs: the first half holds the smallest
-        for k in range(1, (length + 1) // 2 + 1):
-            if rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0:  # _run_options
-                winning[length] = k
-                break
+        k = found.get((length, rest), 0)
+        if k == 0:  # not searched yet
+            k = found[length, rest] = _winning_cut(length, rest, g)
+        if k is not None:
+            winning[length] = k
     for start, length in _starts(gaps) if starts is None else starts:  # in increasing position order
         if length in winning:
             return start + winning[length] - 1
     raise AssertionError("a non-zero Grundy value always has a move to zero")
+
+
+def _solve_few(runs: list[tuple[int, int]], g: Callable[[int], int]) -> int | None:
+    """:func:`_solve` on a few runs (first 1-based position, length), in position order: the
+    total is the XOR of every run's value (runs of the same length cancel in pairs as they are
+    met), and the first run whose length has a winning cut holds the smallest."""
+    total = 0
+    for _, length in runs:
+        total ^= g(length)
+    if total == 0:
+        return None
+    found = _WINNING.get(g)
+    if found is None:
+        found = _WINNING.setdefault(g, {})
+    for start, length in runs:
+        rest = total ^ g(length)
+        k = found.get((length, rest), 0)
+        if k == 0:  # not searched yet
+            k = found[length, rest] = _winning_cut(length, rest, g)
+        if k is not None:
+            return start + k - 1
+    raise AssertionError("a non-zero Grundy value always has a move to zero")
+
+
+#: by Grundy function: the smallest winning cut of a run of each length (None: none), by the value
+#: of the rest of the position (every input of a certification asks it again, for a few lengths)
+_WINNING: dict[Callable[[int], int], dict[tuple[int, int], int | None]] = {}
+
+
+def _winning_cut(length: int, rest: int, g: Callable[[int], int]) -> int | None:
+    """The smallest ``k`` for which cutting the ``k``-th position of a run of ``length`` leaves
+    value 0 with the rest's value ``rest`` (None: no cut of this run wins)."""
+    # cuts k and length + 1 - k leave the same two runs: the first half holds the smallest
+    for k in range(1, (length + 1) // 2 + 1):
+        if rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0:  # _run_options
+            return k
+    return None
 
 
 def _starts(gaps: list[bytes]) -> Iterator[tuple[int, int]]:
@@ -160,8 +202,18 @@ def _period_table():
     return OctalGame.parse(RUN_GAME_CODE).periodicity()
 
 
+#: the periodic table's values for the lengths of a run in a string of up to 5,000 letters,
+#: listed once (a certification asks millions of times)
+_PERIODIC: list[int] = []
+
+
 def run_grundy_periodic(length: int) -> int:
     """Grundy value of a run from the periodic table the periodicity theorem establishes."""
+    if 0 <= length < len(_PERIODIC):
+        return _PERIODIC[length]
+    if not _PERIODIC:
+        table = _period_table()
+        _PERIODIC.extend(table.grundy(n) for n in range(5001))
     return _period_table().grundy(length)
 
 

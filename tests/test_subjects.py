@@ -91,42 +91,87 @@ def test_an_unknown_registered_solver_is_a_usage_error(capsys):
 
 
 def test_the_oracle_answers_computed_once_are_the_oracles_and_still_catch_a_broken_solver():
-    """``certify GAME|all`` computes the oracle's answers on the exhaustive inputs once for all of
-    a game's solvers (``oracle_answers``, split over processes by ``part``): every answer is the
-    oracle's own on that input, the parts cover the inputs the plan sweeps, and a broken solver
-    judged with them fails on the very input it fails on without them."""
-    from gamecert.engine.solvers import oracle_answers
+    """``certify GAME|all`` lists a game's solver plan once (``listed_plan``) and computes the
+    oracle's answers on its inputs once for all of its solvers (``plan_answers``, split over
+    processes by ``part``): every answer is the oracle's own on that input, the parts cover every
+    chunk of the plan, the listed plan holds the same chunks as a plan built afresh, and a broken
+    solver judged with them fails on the very input it fails on without them."""
+    from gamecert.engine import solvers
 
     entry = registry.get("word_game")
     game = entry.game
-    halves = [oracle_answers("word_game", "quick", 1, part, 2) for part in (0, 1)]
-    known = {**halves[0], **halves[1]}
-    assert halves[0] and halves[1] and not set(halves[0]) & set(halves[1])
-    for text, (answer, source) in list(known.items())[::97]:
-        assert source == "the oracle" and answer == game.oracle(game.parse_input(text)), text
     profile = get_profile("quick")
-    alone = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1)
-    shared = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1, known=known)
-    assert alone.failure is not None and shared.failure is not None
-    assert (shared.failure.verdict, shared.failure.input_text) == (alone.failure.verdict, alone.failure.input_text)
-    swept = {text for group in alone.plan.phase("exhaustive").groups() for chunk in group.chunks for text in chunk.texts}
-    assert swept <= set(known), "an exhaustive input the plan sweeps has no answer computed once"
+    key = ("word_game", "quick", 1, None)
+    fresh = solvers.solver_plan(entry, profile, 1)
+    solvers._PLANS[key] = listed = solvers.listed_plan(solvers.solver_plan(entry, profile, 1))
+    try:
+        def chunks_of(plan):
+            return [(c.key, c.texts) for p in plan.phases for g in p.groups() for c in g.chunks]
+
+        assert chunks_of(listed) == chunks_of(fresh)
+        halves = [solvers.plan_answers("word_game", key, part, 2) for part in (0, 1)]
+        assert halves[0][1] and halves[1][1] and not set(halves[0][1]) & set(halves[1][1])
+        solvers._merge(key, halves)
+        known, wanted = solvers._KNOWN["word_game"], solvers._WANTED["word_game"]
+        assert set(wanted) == {k for k, _ in chunks_of(listed)}
+        for text, (answer, source) in list(known.items())[::97]:
+            assert source == "the oracle" and answer == game.oracle(game.parse_input(text)), text
+        for chunk in [c for p in listed.phases for g in p.groups() for c in g.chunks][::7]:
+            texts, expected, _games = wanted[chunk.key]
+            assert texts is chunk.texts
+            for text, want in zip(chunk.texts, expected):
+                instance = game.parse_input(text)
+                if game.size(instance) <= game.oracle_reach:
+                    assert want == game.format_answer(game.oracle(instance)), text
+        alone = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1)
+        shared = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1, known=known, plan=listed,
+                                wanted=wanted)
+        assert alone.failure is not None and shared.failure is not None
+        assert (shared.failure.verdict, shared.failure.input_text) == (alone.failure.verdict, alone.failure.input_text)
+    finally:
+        solvers._PLANS.clear()
+        solvers._KNOWN.clear()
+        solvers._WANTED.clear()
+
+
+def test_a_broken_solver_is_caught_with_the_answers_computed_once_in_certify_all(tmp_path):
+    """The scheduler of ``certify GAME`` with two runners at once (plans and answers shared
+    through forked processes): a broken solver registered beside the right ones fails, on the
+    input it fails on when certified alone, and the right ones pass."""
+    from gamecert.engine import solvers
+
+    entry = registry.get("word_game")
+    broken = replace(entry, solvers={**entry.solvers, "thirds": multiples_of_three_lose})
+    alone = certify_solver(entry, "thirds", multiples_of_three_lose, get_profile("quick"), 1)
+    original = registry.get
+    try:
+        registry.get = lambda name, *a, **k: broken if name == "word_game" else original(name, *a, **k)
+        tasks = solvers.solver_tasks([broken], "quick", 1, None, str(tmp_path))
+        batch = solvers.certify_solvers(tasks, 2)
+    finally:
+        registry.get = original
+    verdicts = {r.solver: r.verdict for r in batch.rows}
+    assert verdicts == {"closed_form": "OK", "count_table": "OK", "thirds": alone.failure.verdict.value}, verdicts
+    report = next(tmp_path.glob("word_game/*/report.json"))
+    assert json.loads(report.read_text())["input"] == alone.failure.input_text
 
 
 def test_answers_that_take_too_long_are_dropped_not_waited_for(monkeypatch):
-    """A game's code that hangs while the answers are computed once (a pool's worker has no game
-    section guard) does not hang ``certify all``: past ``ANSWERS_MAX_S`` the pool is ended and the
-    solvers run without the answers (their own runs then meet the hang and name it)."""
+    """A game's code that hangs while the answers are computed once (a forked process has no
+    game section guard) does not hang ``certify all``: past ``ANSWERS_MAX_S`` its process is
+    stopped and the solvers run without the answers (their own runs then meet a hang and name
+    it), and they still pass."""
     import time
 
     from gamecert.engine import solvers
 
     monkeypatch.setattr(solvers, "ANSWERS_MAX_S", 1.0)
-    monkeypatch.setattr(solvers, "oracle_answers", lambda *a: time.sleep(60) or {})
-    tasks = solvers.solver_tasks([registry.get("word_game")], "quick", 1, 0, "reports")
+    monkeypatch.setattr(solvers, "plan_answers", lambda *a: time.sleep(60) or ({}, {}))
+    tasks = solvers.solver_tasks([registry.get("dawson_kayles")], "quick", 1, None, "reports")
     started = time.monotonic()
-    solvers._share_oracle_answers(tasks, 2, None)
-    assert time.monotonic() - started < 10 and solvers._KNOWN == {}
+    batch = solvers.certify_solvers(tasks, 2)
+    assert time.monotonic() - started < 30 and [r.verdict for r in batch.rows] == ["OK", "OK"]
+    assert solvers._KNOWN == {} and solvers._PLANS == {}
 
 
 class _OneAtATime:

@@ -46,6 +46,41 @@ class _Status:
             self.status.update(f"{self.label}: {self.name}{note}, {self.done:,} tests")
 
 
+class _Progress:
+    """The status line of ``certify all`` with solvers at once: what is being done, the tests run
+    of the tests planned, and an estimate of the time left (the time so far, scaled by the tests
+    still to run)."""
+
+    def __init__(self, update: Any, solvers: int, start: float) -> None:
+        self.update, self.solvers, self.start = update, solvers, start
+        self.doing, self.counts = "", ""
+
+    def say(self, text: str) -> None:
+        self.doing = text
+        self._show()
+
+    def tested(self, done: int, total: int) -> None:
+        self.counts = count_line(done, total, time.perf_counter() - self.start)
+        self._show()
+
+    def _show(self) -> None:
+        self.update(" | ".join(part for part in (self.doing, self.counts) if part))
+
+
+def count_line(done: int, total: int, elapsed: float) -> str:
+    """Tests run of tests planned and the time left, estimated from the time so far (once a
+    hundredth of the tests has run: before, the start's own work would make it absurd).
+
+    >>> count_line(250_000, 1_000_000, 10.0)
+    '250,000 of 1,000,000 tests, ~30 s left'
+    >>> count_line(9, 1_000, 2.0)
+    '9 of 1,000 tests'
+    """
+    if done * 100 < total or total <= done:
+        return f"{done:,} of {total:,} tests"
+    return f"{done:,} of {total:,} tests, ~{elapsed * (total - done) / done:.0f} s left"
+
+
 def certify_registered_command(args: Any) -> int:
     """``gamecert certify GAME|all`` with no candidate: every registered solver, a table, and a
     report for each solver that fails. ``--jobs N`` solvers run at once, each in a process of
@@ -91,15 +126,17 @@ def certify_registered_command(args: Any) -> int:
     console.print(f"certifying the registered solvers of {', '.join(e.name for e in entries)} "
                   f"(profile {profile.name}, seed {seed}, {jobs} at a time)")
     start = time.perf_counter()
+    # a status line on a terminal only: rich's live display draws nothing to a pipe or a file
     with console.status("") as status:
+        line = _Progress(status.update, len(tasks), start)
         if jobs != 1:
-            status.update(f"0 of {len(tasks)} solvers done")
+            line.say(f"0 of {len(tasks)} solvers done")
 
         def done(count: int, row: Row) -> None:
-            status.update(f"{count} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})")
+            line.say(f"{count} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})")
 
         batch = certify_solvers(tasks, jobs, display=lambda label: _Status(status, label), done=done,
-                                progress=status.update)
+                                progress=line.say, tested=line.tested)
     rows, interrupted = list(batch.rows), batch.interrupted
     _print_table(console, rows, seed, profile.name, interrupted)
     table = _write_somewhere(lambda where: write_solver_table(where, batch, seed, profile.name), report_dir)

@@ -57,11 +57,12 @@ def _call(display: Any, name: str, *args: Any) -> None:
 class Executor:
     """Runs a plan; ``expected_cache`` (input text to expected answer) may be shared by the
     certifications of several candidates on the same plan, so the oracle answers each input once;
-    ``known`` (read only) holds answers computed before the run (:func:`gamecert.engine.solvers.oracle_answers`)."""
+    ``known`` and ``wanted`` (read only) hold answers computed before the run
+    (:func:`gamecert.engine.solvers.plan_answers`)."""
 
     def __init__(self, entry: Any, plan: Plan, open_runner: Callable[[], Any], jobs: int = 1,
                  display: Any = None, expected_cache: dict[str, Any] | None = None,
-                 known: Any = None) -> None:
+                 known: Any = None, wanted: Any = None) -> None:
         self.entry = entry
         self.plan = plan
         self.open_runner = open_runner
@@ -74,6 +75,7 @@ class Executor:
         self.results: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.expected_cache: dict[str, Any] = expected_cache if expected_cache is not None else {}
         self.known = known
+        self.wanted = wanted
         self.judges: list[Judge] = []
         self.threads: list[threading.Thread] = []
         self.in_flight = 0
@@ -186,7 +188,8 @@ class Executor:
                     if runner is None:
                         runner = self.open_runner()
                         judge = Judge(self.entry, runner, self.stats, on_test=getattr(self.display, "advance", None),
-                                      expected_cache=self.expected_cache, on_event=self._event, known=self.known)
+                                      expected_cache=self.expected_cache, on_event=self._event, known=self.known,
+                                      wanted=self.wanted)
                         judge.time_left = self._fault_seconds
                         self.judges.append(judge)
                         self._say_how(runner)

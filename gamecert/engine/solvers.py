@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import time
-import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from gamecert.engine.execute import Executor
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.run.limits import game_limits
-from gamecert.engine.plan.plan import Plan, exhaustive_sizes, make_plan
+from gamecert.engine.plan.plan import Plan, make_plan
 from gamecert.engine.report.report_files import _write_somewhere, write_report
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
 
@@ -66,57 +65,112 @@ def solver_plan(entry: Any, profile: Any, seed: int, examples: int | None = None
 
 
 def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, *,
-                   examples: int | None = None, display: Any = None, known: Any = None) -> Outcome:
+                   examples: int | None = None, display: Any = None, known: Any = None,
+                   plan: Plan | None = None, wanted: Any = None) -> Outcome:
     """Run ``solver`` (registered as ``name`` or not: a broken one) through the whole plan.
 
     In-process solvers share the interpreter, so one runner (``jobs=1``) does the work.
-    ``known``: the oracle's answers computed beforehand (:func:`oracle_answers`), read only.
+    ``known`` and ``wanted``: the oracle's answers computed beforehand (:func:`plan_answers`),
+    read only; ``plan``: the solver plan built beforehand (:func:`listed_plan`), the same as
+    the one built here.
     """
-    plan = solver_plan(entry, profile, seed, examples)
+    if plan is None:
+        plan = solver_plan(entry, profile, seed, examples)
+    elif hasattr(display, "plan"):  # a listed plan: its tests are counted without building anything
+        display.plan(plan)
     executor = Executor(reference_entry(entry, name), plan, lambda: SolverRunner(entry, name, solver),
-                        jobs=1, display=display, known=known)
+                        jobs=1, display=display, known=known, wanted=wanted)
     return executor.run()
 
 
-#: the oracle's answers on the exhaustive inputs of each game's solver plan, by game name (filled
-#: by :func:`certify_solvers` before its solvers run; forked workers inherit it)
+def listed_plan(plan: Plan) -> Plan:
+    """``plan`` with every group and every chunk listed now, once: the executor meets the same
+    groups in the same order, each as lazy or eager as it was, so that several solvers' runs
+    share one plan (a plan fixed by counts, whose random phase is a fixed number of examples,
+    is finite; any other is refused)."""
+    if not (plan.by_counts and plan.random_fixed):
+        raise ValueError("only a plan fixed by counts can be listed whole")
+    phases = []
+    for phase in plan.phases:
+        groups = tuple(_listed_group(g) for g in phase.groups())
+        phases.append(replace(phase, groups=lambda groups=groups: iter(groups)))
+    return replace(plan, phases=tuple(phases))
+
+
+def _listed_group(group: Any) -> Any:
+    if group.lazy is None:
+        return group
+    chunks = group.chunks
+    return replace(group, lazy=lambda chunks=chunks: iter(chunks))
+
+
+#: each game's solver plan, listed once before its solvers' processes fork (read only there),
+#: by (game, profile name, seed, examples)
+_PLANS: dict[tuple[Any, ...], Plan] = {}
+#: the oracle's answers on the inputs of each shared plan within its reach, by game: single
+#: games by input text, as the judge keys its own
 _KNOWN: dict[str, dict[str, tuple[Any, str]]] = {}
-#: seconds the answers computed once may take in all (string_cut's: about 13 s on 2 cores)
+#: and each chunk's expected texts, by game and chunk key: (the chunk's own input texts, each
+#: run's expected text or None where a game of it is beyond the oracle, each run's games)
+_WANTED: dict[str, dict[str, tuple[Any, tuple[str | None, ...], tuple[int, ...]]]] = {}
+#: seconds the answers computed once may take in all (string_cut's: about 10 s on 2 cores)
 ANSWERS_MAX_S = 120.0
 
 
-def oracle_answers(game: str, profile_name: str, seed: int, part: int = 0, parts: int = 1) -> dict[str, tuple[Any, str]]:
-    """The oracle's answers on the single games of the solver plan's exhaustive phase, keyed by
-    input text: the ``part``-th of every ``parts`` (so that several processes share the work).
+def plan_answers(game: str, key: tuple[Any, ...], part: int = 0,
+                 parts: int = 1) -> tuple[dict[str, tuple[Any, str]], dict[str, Any]] | None:
+    """The oracle's answers on every input of the listed plan ``_PLANS[key]`` within its reach:
+    the ``part``-th of every ``parts`` chunks (so that several processes share the work).
 
-    Every registered solver of a game meets the same exhaustive inputs (the plan is fixed by
-    counts), and on them the expected answer is the oracle's whoever is certified: computed once
-    here, it is not computed again for each solver (string_cut: 1.3 million oracle calls per
-    solver). A game whose code fails here gives nothing: its solvers' own runs meet the fault
+    Every registered solver of a game meets the same inputs (the plan is fixed by counts), and
+    within the oracle's reach the expected answer is the oracle's whoever is certified: computed
+    once here, with its text, it is not computed again for each solver (string_cut: 1.3 million
+    oracle calls per solver). Returns (single games' answers by input text, where the game is
+    not packed several to a run; each chunk's expected texts run by run and games per run, by
+    chunk key). A game whose code fails here gives None: its solvers' own runs meet the fault
     and report it as theirs or the game's, as without this."""
-    from gamecert.engine import registry
-    from gamecert.engine.plan.profiles import get_profile
+    from gamecert.engine import gamecode, registry
 
     try:
-        entry = registry.get(game)
-        g = entry.game
-        answers: dict[str, tuple[Any, str]] = {}
-        # the spaces as the plan sweeps them (plan.exhaustive_sizes), without its checks and
-        # chunks: an answer here that the plan never asks for is only never looked up; an input
-        # is in the part its text's CRC names (an input two spaces share is computed once)
-        for space, sizes in exhaustive_sizes(g, get_profile(profile_name)):
-            for size in sizes:
-                for single in space.instances(size):
-                    text = g.format_input(single)
-                    if (parts > 1 and zlib.crc32(text.encode()) % parts != part) or text in answers \
-                            or g.size(single) > g.oracle_reach:
-                        continue
-                    found = expected_answer(entry, single)
-                    if found[1] == "the oracle":
-                        answers[text] = found
-        return answers
+        g = registry.get(game).game
+        known: dict[str, tuple[Any, str]] = {}
+        wanted: dict[str, Any] = {}
+        chunks = [c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks]
+        for chunk in chunks[part::parts]:
+            # one section per chunk: past its limit (or on any error) the game's answers are
+            # dropped, never wrong
+            with gamecode.section(g.name, "the oracle and format_answer on a chunk's inputs"):
+                wanted[chunk.key] = _chunk_answers(g, chunk, known)
+        return known, wanted
     except Exception:  # noqa: BLE001 - the solvers' runs meet it again, and say whose it is
-        return {}
+        return None
+
+
+def _chunk_answers(g: Any, chunk: Any, known: dict[str, tuple[Any, str]]) -> tuple[tuple[str | None, ...],
+                                                                                  tuple[int, ...]]:
+    """The expected text of each run of ``chunk`` (None where a game of it is beyond the oracle),
+    and the games of each run; ``known`` given the answer of each run of a single game."""
+    from gamecert.errors import OutOfReach
+
+    texts: list[str | None] = []
+    games: list[int] = []
+    batched, reach, oracle, written = g.max_batch > 1, g.oracle_reach, g.oracle, g.format_answer
+    for inst, text in zip(chunk.instances, chunk.texts):
+        singles = g.split(inst) if batched else (inst,)
+        games.append(len(singles))
+        try:  # as expected_answer asks the oracle
+            answers = [oracle(single) if g.size(single) <= reach else _beyond(OutOfReach) for single in singles]
+        except OutOfReach:
+            texts.append(None)
+            continue
+        texts.append("".join(written(a) for a in answers) if batched else written(answers[0]))
+        if not batched:
+            known[text] = (answers[0], "the oracle")
+    return tuple(texts), tuple(games)
+
+
+def _beyond(error: type[Exception]) -> Any:
+    raise error("beyond the oracle's reach")
 
 
 @dataclass(frozen=True)
@@ -166,8 +220,10 @@ def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: 
     from gamecert.engine.plan.profiles import get_profile
 
     entry = registry.get(game)
+    plan = _PLANS.get((game, profile_name, seed, examples))
     outcome = certify_solver(entry, solver, entry.solvers[solver], get_profile(profile_name), seed,
-                             examples=examples, display=display, known=_KNOWN.get(game))
+                             examples=examples, display=display, known=_KNOWN.get(game) if plan else None,
+                             plan=plan, wanted=_WANTED.get(game) if plan else None)
     failure = outcome.failure
     lines = _write_failure(entry, solver, outcome, report_dir) if failure is not None else ()
     return Row(game, solver, evidence_summary(outcome), outcome.stats.tests, outcome.stats.elapsed,
@@ -216,27 +272,37 @@ def solver_tasks(entries: list[Any], profile_name: str, seed: int, examples: int
 
 
 def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: Any = None,
-                    progress: Any = None) -> SolverBatch:
+                    progress: Any = None, tested: Any = None) -> SolverBatch:
     """Certify every task's solver: one after another in this process (``jobs`` 1; ``display(label)``
     makes each one's executor display), or ``jobs`` at a time, each in a forked process
-    (``done(count, row)`` is told as each ends). Ctrl-C keeps the rows already finished.
+    (``done(count, row)`` is told as each ends, ``tested(done, total)`` the tests run so far and
+    the tests planned, a few times a second). Ctrl-C keeps the rows already finished.
 
-    First the oracle's answers on the exhaustive inputs of every game with more than one solver
-    to certify, once for all of them (:func:`oracle_answers`, ``jobs`` processes sharing the work;
-    ``progress(text)`` is told how far it is)."""
+    First, for every game with more than one solver to certify, once for all of them: the plan
+    (:func:`listed_plan`) and the oracle's answers on its inputs within reach
+    (:func:`plan_answers`, ``jobs`` processes sharing the work); ``progress(text)`` is told how
+    far it is."""
+    import gc
+
     from gamecert.engine import interrupts
 
     try:
-        _share_oracle_answers(tasks, jobs, progress)
-    except KeyboardInterrupt:
-        interrupts.delivered()
-        return SolverBatch((), len(tasks), True)
-    if jobs == 1:
-        rows, interrupted = _in_turn(tasks, display, interrupts)
-    else:
-        # the longest first (by the exhaustive inputs a solver meets), so that no long one starts last
-        tasks = sorted(tasks, key=lambda t: -len(_KNOWN.get(t[0], ())))
-        rows, interrupted = _at_once(tasks, jobs, done, interrupts)
+        if jobs == 1:
+            try:
+                _share_plans_and_answers(tasks, progress)
+            except KeyboardInterrupt:
+                interrupts.delivered()
+                return SolverBatch((), len(tasks), True)
+            rows, interrupted = _in_turn(tasks, display, interrupts)
+        else:
+            rows, interrupted = _Scheduler(tasks, jobs, done, progress, tested).run(interrupts)
+        # the table in the order the solvers were handed out: the longest first
+        tasks = sorted(tasks, key=lambda t: -_planned_tests(t))
+    finally:  # the shared plans and answers are let go
+        _PLANS.clear()
+        _KNOWN.clear()
+        _WANTED.clear()
+        gc.unfreeze()
     order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
     kept = sorted((r for r in rows if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver])
     return SolverBatch(tuple(kept), len(tasks), interrupted or any(r.interrupted for r in rows))
@@ -257,83 +323,251 @@ def _in_turn(tasks: list[Task], display: Any, interrupts: Any) -> tuple[list[Row
     return rows, False
 
 
-def _at_once(tasks: list[Task], jobs: int, done: Any, interrupts: Any) -> tuple[list[Row], bool]:
-    """In-process solvers share one interpreter, so threads would not run them in parallel:
-    forked processes do. Ctrl-C stops the workers; the rows already finished are kept."""
-    import multiprocessing
+def _planned_tests(task: Task) -> int:
+    plan = _PLANS.get(_plan_key(task))
+    return 0 if plan is None else sum(group.tests for phase in plan.phases for group in phase.groups())
 
-    rows: list[Row] = []
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+
+def _plan_key(task: Task) -> tuple[Any, ...]:
+    game, _, profile_name, seed, examples, *_ = task
+    return game, profile_name, seed, examples
+
+
+def _shared_keys(tasks: list[Task]) -> list[tuple[Any, ...]]:
+    """The plans two or more tasks share (with one, the solver's own run computes each answer
+    once anyway)."""
+    counts: dict[tuple[Any, ...], int] = {}
+    for task in tasks:
+        counts[_plan_key(task)] = counts.get(_plan_key(task), 0) + 1
+    return [key for key, n in counts.items() if n > 1]
+
+
+def _build_plan(key: tuple[Any, ...], tell: Any) -> bool:
+    """:data:`_PLANS` ``[key]`` listed (:func:`listed_plan`); False if the plan cannot be built
+    here (a game's mistake): it is not shared, and each solver's run builds it and meets the
+    mistake, as without this."""
+    import gc
+
+    from gamecert.engine import registry
+    from gamecert.engine.plan.profiles import get_profile
+
+    game, profile_name, seed, examples = key
+    tell(f"the plan of {game}, built once for its solvers")
     try:
-        for row in pool.imap_unordered(_certify_task, tasks):
-            rows.append(row)
-            if done is not None:
-                done(len(rows), row)
-        pool.close()
-    except KeyboardInterrupt:
-        interrupts.delivered()
-        pool.terminate()
-        return rows, True
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-    return rows, False
+        entry = registry.get(game)
+        _PLANS[key] = listed_plan(solver_plan(entry, get_profile(profile_name), seed, examples))
+    except Exception:  # noqa: BLE001 - each solver's run builds the plan and meets it, as before
+        return False
+    # a plan's million objects are never garbage: kept out of every later collection, here and
+    # in the forked processes (which would otherwise copy their pages as a collection visits them)
+    gc.freeze()
+    return True
 
 
-def _share_oracle_answers(tasks: list[Task], jobs: int, progress: Any) -> None:
-    """:data:`_KNOWN` filled for every game two or more tasks certify (with one, the solver's own
-    run computes each answer once anyway)."""
-    counts: dict[tuple[str, str, int], int] = {}
-    for game, _, profile_name, seed, *_ in tasks:
-        counts[game, profile_name, seed] = counts.get((game, profile_name, seed), 0) + 1
-    shared = [key for key, n in counts.items() if n > 1]
+def _share_plans_and_answers(tasks: list[Task], progress: Any) -> None:
+    """:data:`_PLANS`, :data:`_KNOWN` and :data:`_WANTED` filled in this process for every plan
+    two or more tasks share (the solvers then run one after another here)."""
+    _PLANS.clear()
     _KNOWN.clear()
-    if not shared:
-        return
-    parts = max(1, jobs)
-    work = [(game, profile_name, seed, part, parts) for game, profile_name, seed in shared for part in range(parts)]
+    _WANTED.clear()
     tell = progress or (lambda text: None)
-    what = "the oracle's answers on the exhaustive inputs, once for every solver"
-    tell(f"{what}: 0 of {len(shared)} games")
+    for key in _shared_keys(tasks):
+        if _build_plan(key, tell):
+            tell(f"the oracle's answers on {key[0]}, once for its solvers")
+            _merge(key, [plan_answers(key[0], key)])
 
-    def merge(results: Any) -> None:
-        for k, ((game, *_), answers) in enumerate(zip(work, results), 1):
-            _KNOWN.setdefault(game, {}).update(answers)
-            if k % parts == 0:
-                tell(f"{what}: {k // parts} of {len(shared)} games")
 
-    if parts == 1:
-        merge(oracle_answers(*w) for w in work)
-        return
-    import multiprocessing
+class _Scheduler:
+    """``jobs`` forked processes at a time, each started for one piece of work when a core is
+    free: the oracle's answers on a part of a shared plan, or one solver's certification. A
+    process forked now inherits what this one holds now, so each shared plan is built here
+    (while the processes already started run) before its answers' processes start, and a
+    game's solvers are started only once every part of its answers is merged here. Answers go
+    first, then the solvers, the longest first (by the tests of its plan), so that no core waits
+    at the end while another runs a long one. Ctrl-C stops every process; the rows already
+    finished are kept. An answers process past :data:`ANSWERS_MAX_S` is stopped and its game's
+    solvers run without the answers (they meet the hang themselves and name it the game's)."""
 
-    pool = multiprocessing.get_context("fork").Pool(parts, initializer=_worker_signals)
-    try:
-        pending = [pool.apply_async(_answers_task, (w,)) for w in work]
-        until = time.monotonic() + ANSWERS_MAX_S
-        # a game's code that hangs here (no section guard in a pool's worker) must not hang the
-        # command: past the bound the answers are dropped, and the solvers' own runs meet the
-        # hang and name it as the game's, as without them
-        merge(p.get(timeout=max(0.1, until - time.monotonic())) for p in pending)
-        pool.close()
-    except multiprocessing.TimeoutError:
-        pool.terminate()
+    def __init__(self, tasks: list[Task], jobs: int, done: Any, progress: Any, tested: Any = None) -> None:
+        self.tasks, self.jobs, self.done = tasks, jobs, done
+        self.tell = progress or (lambda text: None)
+        self.tested = tested
+        #: tests run by each running solver's process, and the tests of its plan (as it says)
+        self.live: dict[Any, tuple[int, int]] = {}
+        self.tests_done, self.planned = 0, {}
+        self.shared = _shared_keys(tasks)
+        self.ready: list[tuple[str, tuple[Any, ...]]] = [("solver", t) for t in tasks if _plan_key(t) not in self.shared]
+        self.running: dict[Any, tuple[Any, str, tuple[Any, ...], float]] = {}
+        self.parts: dict[tuple[Any, ...], list[Any]] = {}
+        self.rows: list[Row] = []
+
+    def run(self, interrupts: Any) -> tuple[list[Row], bool]:
+        from multiprocessing.connection import wait
+
+        _PLANS.clear()
         _KNOWN.clear()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+        _WANTED.clear()
+        to_build = list(self.shared)
+        try:
+            while to_build or self.ready or self.running:
+                self._start()
+                if to_build:  # the next plan, built while the processes started run
+                    key = to_build.pop(0)
+                    if _build_plan(key, self.tell):
+                        self.parts[key] = [None] * self.jobs
+                        self.ready[:0] = [("answers", (key[0], key, part, self.jobs)) for part in range(self.jobs)]
+                    else:
+                        self._solvers_of(key)
+                    timeout = 0.0
+                else:
+                    timeout = 1.0
+                for conn in wait(list(self.running), timeout):
+                    self._finished(conn)
+                self._overdue()
+        except KeyboardInterrupt:
+            interrupts.delivered()
+            return self.rows, True
+        finally:
+            for conn, (proc, *_rest) in self.running.items():
+                proc.terminate()
+                proc.join()
+                conn.close()
+            self.running.clear()
+        return self.rows, False
+
+    def _start(self) -> None:
+        import multiprocessing
+
+        while self.ready and len(self.running) < self.jobs:
+            kind, args = self.ready.pop(0)
+            receive, send = multiprocessing.Pipe(duplex=False)
+            proc = multiprocessing.get_context("fork").Process(target=_child, args=(send, kind, args), daemon=True)
+            proc.start()
+            send.close()
+            self.running[receive] = (proc, kind, args, time.monotonic())
+
+    def _finished(self, conn: Any) -> None:
+        try:
+            status, value = conn.recv()
+        except EOFError:  # died without a word
+            status, value = "error", RuntimeError(f"a process of `certify all` ({self.running[conn][1]} "
+                                                  f"{self.running[conn][2][:2]}) ended unexpectedly")
+        if status == "progress":  # a running solver's tests so far, and its plan's
+            self.live[conn] = value
+            self._tested()
+            return
+        proc, kind, args, _started = self.running.pop(conn)
+        self.live.pop(conn, None)
+        conn.close()
+        proc.join()
+        if kind == "answers":
+            self._answers(args, value if status == "ok" else None)
+        elif status == "ok":
+            self.rows.append(value)
+            self.tests_done += value.tests
+            if self.done is not None:
+                self.done(len(self.rows), value)
+            self._tested()
+        else:
+            raise value
+
+    def _tested(self) -> None:
+        """``tested(done, total)``: the tests of the solvers finished and those running so far;
+        the total, the tests of every plan built here and of every plan a running solver built
+        itself (a plan not built yet counts once it is)."""
+        if self.tested is None:
+            return
+        finished = {(r.game, r.solver) for r in self.rows}
+        running = {self.running[c][2][:2]: t for c, (_, t) in self.live.items() if c in self.running}
+        total = self.tests_done
+        for task in (t for t in self.tasks if (t[0], t[1]) not in finished):
+            if (task[0], task[1]) not in self.planned and _plan_key(task) in _PLANS:  # counted once
+                self.planned[task[0], task[1]] = _planned_tests(task)
+            total += running.get((task[0], task[1]), self.planned.get((task[0], task[1]), 0))
+        self.tested(self.tests_done + sum(d for d, _ in self.live.values()), total)
+
+    def _answers(self, args: tuple[Any, ...], result: Any) -> None:
+        import gc
+
+        game, key, part, _ = args
+        parts = self.parts[key]
+        parts[part] = result if result is not None else False
+        if any(p is None for p in parts):
+            return
+        if all(p is not False for p in parts):
+            _merge(key, parts)
+            gc.freeze()
+        self._solvers_of(key)
+        self.tell(f"the oracle's answers on {game} in: {sum(1 for k in self.parts if None not in self.parts[k])} of "
+                  f"{len(self.shared)} games")
+
+    def _solvers_of(self, key: tuple[Any, ...]) -> None:
+        queued = self.ready + [("solver", t) for t in self.tasks if _plan_key(t) == key]
+        # answers first (in their order), then the solvers, the longest first
+        self.ready = sorted(queued, key=lambda r: (r[0] == "solver", -_planned_tests(r[1]) if r[0] == "solver" else 0))
+
+    def _overdue(self) -> None:
+        now = time.monotonic()
+        for conn, (proc, kind, args, started) in list(self.running.items()):
+            if kind == "answers" and now - started > ANSWERS_MAX_S:
+                del self.running[conn]
+                proc.terminate()
+                proc.join()
+                conn.close()
+                self._answers(args, None)
 
 
-def _answers_task(work: tuple[Any, ...]) -> dict[str, tuple[Any, str]]:
-    return oracle_answers(*work)
+class _PipeDisplay:
+    """A solver's executor display in a forked process: its tests so far and its plan's, sent to
+    :class:`_Scheduler` at most :data:`PROGRESS_EVERY_S` apart."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn, self.done, self.total, self.last = conn, 0, 0, 0.0
+
+    def plan(self, plan: Plan) -> None:
+        self.total = sum(group.tests for phase in plan.phases for group in phase.groups())
+
+    def advance(self, tests: int) -> None:
+        self.done += tests
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S:
+            self.last = now
+            self.conn.send(("progress", (self.done, max(self.total, self.done))))
 
 
-def _certify_task(task: Task) -> Row:
-    return certify_one(*task)
+#: how often a solver's process says how far it is
+PROGRESS_EVERY_S = 0.25
+
+
+def _child(conn: Any, kind: str, args: tuple[Any, ...]) -> None:
+    """One piece of :class:`_Scheduler`'s work, in a forked process: its result (or the exception
+    it raised) sent back."""
+    _worker_signals()
+    try:
+        result: tuple[str, Any] = ("ok", plan_answers(*args) if kind == "answers"
+                                   else certify_one(*args, display=_PipeDisplay(conn)))
+    except BaseException as exc:  # noqa: BLE001 - handed to the command, which raises it
+        result = ("error", exc)
+    try:
+        conn.send(result)
+    except Exception as exc:  # noqa: BLE001 - an exception that cannot be sent is named
+        conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+    conn.close()
+
+
+def _merge(key: tuple[Any, ...], results: list[Any]) -> None:
+    """The answers of ``results`` (:func:`plan_answers` of every part) kept for the game of
+    ``key``: all of them or, if any part gave nothing (a game's mistake), none."""
+    game = key[0]
+    if any(result is None for result in results):
+        return
+    chunks = {c.key: c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks}
+    known_into = _KNOWN.setdefault(game, {})
+    into = _WANTED.setdefault(game, {})
+    for known, wanted in results:
+        known_into.update(known)
+        for chunk_key, (texts, games) in wanted.items():
+            into[chunk_key] = (chunks[chunk_key].texts, texts, games)
 
 
 def _worker_signals() -> None:

@@ -13,6 +13,8 @@ An *instance* is the parsed whole input (for a multi-game format, a tuple of gam
 from __future__ import annotations
 
 import abc
+import functools
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -384,6 +386,12 @@ def parse_word(text: str, alphabet: str, alphabet_name: str, max_len: int, noun:
     Traceback (most recent call last):
     gamecert.errors.InputError: line 1, column 3: only a or b are allowed, got 'c'
     """
+    word = text[:-1] if text.endswith("\n") else text
+    if word and len(word) <= max_len and not word.strip(alphabet) and _plain_alphabet(alphabet):
+        # the common case in a few C calls (a certification parses a million short inputs): every
+        # character is in an alphabet without blanks or line breaks, so this is the one line,
+        # without blanks, within the length; anything else is read and named below
+        return word
     lines = input_lines(text)
     word = require_line(lines, 0, f"a {noun} of 1 to {max_len} {alphabet_name}")
     reject_spaces(word, 1)
@@ -397,6 +405,12 @@ def parse_word(text: str, alphabet: str, alphabet_name: str, max_len: int, noun:
         raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1)
     reject_trailing(lines, 1)
     return word
+
+
+@functools.lru_cache(maxsize=64)
+def _plain_alphabet(alphabet: str) -> bool:
+    """Whether ``alphabet`` holds no blank and no line break (:func:`parse_word`'s quick path)."""
+    return not any(ch.isspace() for ch in alphabet)
 
 
 def parse_int(line: str, number: int, what: str, low: int, high: int) -> int:
@@ -429,9 +443,9 @@ class ensure_recursion:  # noqa: N801 - used as a function and as a context mana
     True
     """
 
-    def __init__(self, depth: int) -> None:
-        import sys
+    __slots__ = ("previous",)
 
+    def __init__(self, depth: int) -> None:
         self.previous = sys.getrecursionlimit()
         needed = 4 * depth + 200
         if self.previous < needed:
@@ -441,7 +455,6 @@ class ensure_recursion:  # noqa: N801 - used as a function and as a context mana
         return self
 
     def __exit__(self, *exc: object) -> None:
-        import sys
-
-        sys.setrecursionlimit(self.previous)
+        if sys.getrecursionlimit() != self.previous:  # an oracle enters this once per input
+            sys.setrecursionlimit(self.previous)
 

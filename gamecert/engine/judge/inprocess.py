@@ -7,7 +7,9 @@ inputs that wrapping was most of a certification's time. Here a chunk goes in th
 
 1. the expected answers of every input of the chunk (:meth:`Judge.expected`, as one at a time:
    the oracle's or the fast solvers', each call in its own section of game code), and their
-   texts (``format_answer``, in one section for the chunk);
+   texts (``format_answer``, in one section for the chunk); where the oracle's answers and
+   texts were computed beforehand for this chunk (``Judge.wanted``: once for all of a game's
+   solvers), those;
 2. each input's text, parsed and solved and the answer written (``SolverRunner.answer_text``),
    compared byte for byte with the expected text: equal is accepted, as :meth:`Judge._judge_once`
    accepts the reference's own text;
@@ -44,11 +46,27 @@ def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], 
     counts them)."""
     game = judge.game
     batched = game.max_batch > 1
-    singles = [game.split(inst) if batched else (inst,) for inst in chunk.instances]
-    expected = [[judge.expected(s) for s in ss] if len(ss) > 1 else [judge.expected(inst, text)]
-                for inst, text, ss in zip(chunk.instances, chunk.texts, singles)]
-    with gamecode.section(game.name, "format_answer on the expected answers"):
-        wanted = ["".join(game.format_answer(e) for e, _ in exp) for exp in expected]
+    n = len(chunk.texts)
+    given = judge.wanted.get(chunk.key)
+    if given is not None and given[0] is chunk.texts:  # computed for this very chunk
+        wanted, games = list(given[1]), given[2]
+    else:
+        wanted, games = [None] * n, [0] * n
+    # what a run's expected answers rest on: None for the oracle's computed beforehand
+    sources: list[list[str] | None] = [None] * n
+    missing = [k for k in range(n) if wanted[k] is None]
+    if missing:
+        games = list(games)
+        expected = {}
+        for k in missing:
+            inst, text = chunk.instances[k], chunk.texts[k]
+            ss = game.split(inst) if batched else (inst,)
+            expected[k] = [judge.expected(s) for s in ss] if len(ss) > 1 else [judge.expected(inst, text)]
+            sources[k] = [source for _, source in expected[k]]
+            games[k] = len(ss)
+        with gamecode.section(game.name, "format_answer on the expected answers"):
+            for k, exp in expected.items():
+                wanted[k] = "".join(game.format_answer(e) for e, _ in exp)
     stats = judge.stats
     slowest = stats.slowest_cpu_s
     clock = time.perf_counter
@@ -56,8 +74,9 @@ def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], 
     fast_runs = fast_tests = 0  # of those, accepted here (run_one counts its own in the stats)
     kinds: dict[str, int] = {}
     kinds_seen: dict[str, str] = {}  # kind_of each source seen (a handful of texts)
+    oracle = kind_of("the oracle")
     try:
-        for inst, text, ss, exp, want in zip(chunk.instances, chunk.texts, singles, expected, wanted):
+        for inst, text, count, run_sources, want in zip(chunk.instances, chunk.texts, games, sources, wanted):
             if stop():
                 break
             interrupts.checkpoint()
@@ -68,17 +87,20 @@ def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], 
                 # judged as any subject's run is (a fault, or an answer the game accepts)
                 found = judge.run_one(inst, chunk.phase, text=text, what=what(game, chunk, inst))
                 if found is not None:
-                    return runs + 1, tests + len(ss), found
+                    return runs + 1, tests + count, found
             else:
                 if took > slowest:
                     slowest = _timed_again(judge, text, lambda: what(game, chunk, inst))
                 fast_runs += 1
-                fast_tests += len(ss)
-                for _, source in exp:
-                    kind = kinds_seen.get(source) or kinds_seen.setdefault(source, kind_of(source))
-                    kinds[kind] = kinds.get(kind, 0) + 1
+                fast_tests += count
+                if run_sources is None:
+                    kinds[oracle] = kinds.get(oracle, 0) + count
+                else:
+                    for source in run_sources:
+                        kind = kinds_seen.get(source) or kinds_seen.setdefault(source, kind_of(source))
+                        kinds[kind] = kinds.get(kind, 0) + 1
             runs += 1
-            tests += len(ss)
+            tests += count
     finally:
         _count(judge, chunk.phase, fast_runs, fast_tests, kinds)
     return runs, tests, None

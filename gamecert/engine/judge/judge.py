@@ -219,7 +219,8 @@ class Judge:
                  on_test: Callable[[int], None] | None = None,
                  expected_cache: dict[str, tuple[Any, str]] | None = None,
                  on_event: Callable[..., None] | None = None,
-                 known: Mapping[str, tuple[Any, str]] | None = None) -> None:
+                 known: Mapping[str, tuple[Any, str]] | None = None,
+                 wanted: Mapping[str, Any] | None = None) -> None:
         self.entry = entry
         self.game = entry.game
         self.runner = runner
@@ -230,6 +231,10 @@ class Judge:
         #: answers computed before this judge existed (input text to (answer, source)), read
         #: only: the oracle's answers on a plan's exhaustive inputs, shared by several solvers
         self.known: Mapping[str, tuple[Any, str]] = known if known is not None else {}
+        #: the oracle's answers as texts, run by run, by chunk key, computed with ``known``:
+        #: (the chunk's input texts, each run's expected text or None, each run's games), read
+        #: only (:mod:`gamecert.engine.judge.inprocess` uses them for the chunk whose texts they are)
+        self.wanted: Mapping[str, Any] = wanted if wanted is not None else {}
         self.last_result: Any = None
         #: where re-runs of a fault run: a runner says so (``rerun_where``) when not in fresh processes
         self.rerun_where: str = getattr(runner, "rerun_where", "in fresh processes")
