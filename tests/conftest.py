@@ -11,6 +11,11 @@ must stay under ten minutes on two cores; ``GAMECERT_LONG_TESTS=1`` runs them to
 pytest-xdist sets ``COLUMNS`` in its workers, and gamecert wraps its lines to ``COLUMNS``: every
 test starts without it (as a run without ``-n`` does), so what a test reads does not depend on
 ``-n``; a test about the width sets it itself (tests/test_width.py).
+
+Tests marked ``slow`` (a certification or a build of tens of seconds) are moved to the front of
+the collection, in their order: with ``--dist worksteal`` (pyproject's addopts) the workers start
+on them and end on the cheap ones, so that no worker is left running one long test while the
+other idles.
 """
 
 import os
@@ -25,6 +30,7 @@ LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
     if LONG:
         return
     skip = pytest.mark.skip(reason="long: run with GAMECERT_LONG_TESTS=1 (tests/README.md)")

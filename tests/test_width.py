@@ -69,6 +69,7 @@ def test_certify_the_registered_solvers_fits(narrow, capsys):
     assert "letter-count multisets" in table  # the evidence clipped on the terminal is whole in the file
 
 
+@pytest.mark.slow
 def test_certify_candidates_fit(narrow, capsys):
     right = narrow / "right.py"
     right.write_text((ROOT / "examples/word_game/correct.py").read_text())
