@@ -11,6 +11,13 @@ must stay under ten minutes on two cores; ``GAMECERT_LONG_TESTS=1`` runs them to
 pytest-xdist sets ``COLUMNS`` in its workers, and gamecert wraps its lines to ``COLUMNS``: every
 test starts without it (as a run without ``-n`` does), so what a test reads does not depend on
 ``-n``; a test about the width sets it itself (tests/test_width.py).
+
+Tests marked ``slow`` (a certification or a build of tens of seconds) are moved to the front of
+the collection, in their order, and ``-n`` without ``--dist`` schedules with ``--dist worksteal``:
+the workers start on the long tests and end on the cheap ones, a worker out of tests taking half
+of the other's queue, so that no worker is left running one long test while the other idles.
+(Not in pyproject's addopts: a run with ``-p no:xdist``, as some tests start, would not know the
+option.)
 """
 
 import os
@@ -24,7 +31,16 @@ collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engin
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    # before pytest-xdist's own hook, which turns an unset --dist into "load" when -n is given
+    option = config.option
+    if getattr(option, "numprocesses", None) and getattr(option, "dist", None) == "no":
+        option.dist = "worksteal"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
     if LONG:
         return
     skip = pytest.mark.skip(reason="long: run with GAMECERT_LONG_TESTS=1 (tests/README.md)")

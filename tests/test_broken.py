@@ -49,6 +49,7 @@ def test_every_game_keeps_five_kinds_of_broken_solver():
         assert kinds & ONE_OF_KINDS, (game, kinds)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_name", "broken_name", "broken"), list(_broken_cases()))
 def test_broken_solver_is_caught_with_a_minimal_input(game_name, broken_name, broken, gamecert_profile):
     """The pipeline flags the broken solver, and what its report claims about minimality holds."""
@@ -76,6 +77,7 @@ def test_broken_solver_is_caught_with_a_minimal_input(game_name, broken_name, br
         assert k == broken.smallest_size, (found.phase, found.input_text[:80], report.minimality)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_name", "solver_name"), registry.solver_ids([registry.get(g) for g in GAMES]))
 def test_correct_solvers_are_not_flagged(game_name, solver_name):
     """Control: the registered solvers pass the same path (quick profile; `gamecert certify all`

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from gamecert.engine import registry
 from gamecert.engine.certification import certify, options
 
@@ -20,6 +22,7 @@ def _options(tmp_path: Path, **extra):
                    report_dir=str(tmp_path / "reports"), **extra)
 
 
+@pytest.mark.slow
 def test_the_engine_certifies_a_right_program(tmp_path, capsys):
     said: list[str] = []
     result = certify(_options(tmp_path), str(ROOT / "examples/word_game/correct.py"), say=said.append)

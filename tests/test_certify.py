@@ -179,6 +179,7 @@ def test_answers_are_compared_after_whitespace_normalisation(tmp_path):
     assert "CERTIFIED" in proc.stdout and "tests/s" in proc.stdout
 
 
+@pytest.mark.slow
 def test_random_phase_shrinks_and_replays_with_its_seed(tmp_path):
     """A bug beyond the exhaustive sweep (words of 30+ letters) is found by Hypothesis and shrunk
     to 30 letters; the same seed gives the same report input."""
@@ -221,6 +222,7 @@ def test_every_process_fault_kind_is_present():
     assert set(PROCESS_FAULTS.values()) == {"RE", "TLE", "MLE", "OLE", "WA"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,verdict", _sandbox_candidates())
 def test_process_faults_get_their_verdict(tmp_path, name, verdict):
     """Each broken program gets its verdict on the first sample, the harness stays up (a normal
@@ -310,6 +312,7 @@ def test_ctrl_c_keeps_a_partial_certificate(tmp_path):
         assert space["up_to"] is None or space["inputs"] <= cert["tests"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_a_fault_already_found(tmp_path):
     """A fault found on a sample is written when the run is interrupted while it looks for a
     smaller one: exit 1 and a report marked interrupted."""
@@ -342,6 +345,7 @@ def _pytest_candidate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.slow
 def test_pytest_plugin_spreads_items_and_reports_through_pytest(tmp_path):
     """``pytest -n 2 --candidate`` makes one item per chunk, runs them on two workers, fails the
     items that find the bug (visible in junit XML) and writes the minimal report."""
@@ -378,6 +382,7 @@ def test_pytest_plugin_adds_nothing_without_candidate(tmp_path):
     assert "gamecert candidates" not in proc.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["1", "2"])
 def test_a_budgeted_exhaustive_phase_goes_deep_in_a_cheap_space(tmp_path, seed):
     """Under a time budget each exhaustive space advances size by size, the cheapest next size

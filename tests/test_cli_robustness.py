@@ -206,6 +206,7 @@ def _report(tmp_path: Path) -> dict:
     return json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change,needle", [
     (lambda d: [1, 2], "expected a JSON object"),  # was AttributeError
     (lambda d: {**d, "input": 123}, "'input' has the wrong type"),  # was AttributeError
@@ -276,6 +277,7 @@ def test_prove_refuses_a_bad_plot_dir_before_proving(tmp_path, plot_dir, needle)
     assert_usage_error(gamecert("prove", "word_game", "--plot-dir", plot_dir), needle)
 
 
+@pytest.mark.slow
 def test_a_daemon_left_behind_cannot_write_into_later_tests(tmp_path):
     """A right answer whose double-forked, setsid daemon keeps writing to stdout: the daemon
     outlived its test until the next periodic sweep and its lines landed in later tests' output,

@@ -156,6 +156,7 @@ def test_rewriting_the_runner_is_caught_by_certify_and_replay(tmp_path: Path) ->
     assert "RE" in replay.stdout and replay.returncode == 1, replay.stdout + replay.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_rewriting_the_runner_is_caught_by_the_pytest_route(tmp_path: Path, workers: list[str]) -> None:
     """The pytest route, serial and under -n: the same program fails (RE in its report). Only

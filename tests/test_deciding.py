@@ -133,6 +133,7 @@ def test_word_game_string_cut_stones_once_settings_are_decided():
                 assert entry.game.format_answer(solve(s)).strip() == "Second", (length, place)
 
 
+@pytest.mark.slow
 def test_the_digit_family_catches_the_late_digit_program_at_n_20():
     """The issue's example: a program that takes an 8 for odd at even positions past the 18th
     (multiples of 4) fails the deciding family first on a game of n = 20, its 8 at position 20;
@@ -229,6 +230,7 @@ def test_the_sweep_below_a_fault_does_not_run_again_what_passed(monkeypatch):
     assert elapsed < 6.0 + 3 + 5, elapsed
 
 
+@pytest.mark.slow
 def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_needs_a_run(monkeypatch):
     """The failing run itself ends past the budget (no reserve left): no smaller input may run,
     but the family's games below the fault all ran and passed before it, so the report still says
@@ -247,6 +249,7 @@ def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_nee
         minimality(outcome, failure)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["1", "2"])
 def test_the_issue_digit_program_is_caught_under_the_default_profile(tmp_path, seed):
     """Under the default profile and budget, whatever the seed: caught, at n = 20, and shown
@@ -272,6 +275,7 @@ if time.time() > {deadline} and len(s) >= 100:
 '''
 
 
+@pytest.mark.slow
 def test_a_late_fault_ends_within_the_budget_and_says_what_was_not_done(tmp_path):
     """A program that turns wrong (and slow: 0.15 s a run) 7 s into a 10 s budget: shrinking it
     and sweeping below it would take minutes; the run ends within the budget, the fault's reserve

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gamecert.engine.run import contain
 
 HERE = Path(__file__).resolve().parent
@@ -32,6 +34,7 @@ def certify(tmp_path: Path, game: str, program: Path, *args: str) -> tuple[subpr
     return proc, Path(last)
 
 
+@pytest.mark.slow
 def test_a_recursion_fault_reproduces_under_plain_python(tmp_path: Path) -> None:
     """A program recursing once per cuttable position: the reported input fails under a plain
     `python3 FILE` (RecursionError), and the report says the plain re-runs failed every time.
@@ -72,6 +75,7 @@ def test_faults_that_never_show_plainly_are_not_the_candidates(tmp_path: Path) -
     assert "passed 10 of 10 runs in plain `python FILE` processes" in notes
 
 
+@pytest.mark.slow
 def test_a_fault_seen_in_a_plain_run_that_does_not_come_back_is_reported(tmp_path: Path) -> None:
     """An executable (exec'd per test: every run is already a judge's) wrong on its very first
     run only, then right: the fault never reproduces in the re-runs, yet it was seen as a judge

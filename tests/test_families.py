@@ -381,6 +381,7 @@ def test_every_game_has_wrong_programs():
         assert all(_header(p)[1] in ("WA", "PE", "TLE", "MLE", "RE") for p in programs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "path"), _wrong_programs(), ids=lambda v: getattr(v, "stem", v))
 def test_wrong_program_fails_on_a_family(name, path):
     """The families (instances taken from each family in turn) catch the program, with the

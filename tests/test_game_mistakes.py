@@ -70,6 +70,7 @@ def _no_report(report_dir: Path, game: str) -> None:
     assert not found, f"a report or certificate was written: {found}"
 
 
+@pytest.mark.slow
 def test_control_the_toy_game_without_a_mistake_certifies_and_catches(tmp_path):
     """The same toy game without a mistake: the right program is certified, the wrong one is
     caught (WA) with exit 1. So each error below comes from the mistake, not the toy game."""
@@ -124,6 +125,7 @@ def test_an_oracle_that_raises_names_its_file_function_and_line(tmp_path):
     assert "ZeroDivisionError" in path.read_text() and "Traceback" in path.read_text()
 
 
+@pytest.mark.slow
 def test_a_fast_solver_that_hangs_is_stopped_and_named(tmp_path):
     """Beyond the oracle's reach (n > 60) both fast solvers loop forever at n = 77: the run
     ends with a GAME ERROR naming the solver and where it was, instead of hanging."""
@@ -144,6 +146,7 @@ def test_a_shrinker_that_hangs_is_stopped_and_named(tmp_path):
     assert "smaller() did not finish within 2 s" in line
 
 
+@pytest.mark.slow
 def test_sigterm_ends_a_run_stuck_in_game_code_and_keeps_the_fault(tmp_path):
     """With game code allowed 10 minutes, SIGTERM while smaller() loops still ends the run at
     once, and the fault found before shrinking is written as a report (exit 1)."""
@@ -226,6 +229,7 @@ def test_ensure_recursion_works_inside_a_hypothesis_test():
     sys.setrecursionlimit(before)
 
 
+@pytest.mark.slow
 def test_the_conformance_suite_catches_the_mistakes_in_a_games_folder():
     """`pytest tests/test_conformance.py` with the mistakes' folder in GAMECERT_GAMES fails
     exactly the items that check what each mistake breaks (the same suite passes toy_ok)."""

@@ -47,6 +47,7 @@ def broken_cpp(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_several_candidates_give_a_row_each_and_exit_1(tmp_path, broken_cpp):
     proc, summary = certify(tmp_path, str(WRONG), str(broken_cpp), str(RIGHT))
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -71,6 +72,7 @@ def test_several_candidates_give_a_row_each_and_exit_1(tmp_path, broken_cpp):
     assert "AAA" in table[0] and "/" not in table[0].split("WA", 1)[1].split()[0]
 
 
+@pytest.mark.slow
 def test_a_folder_is_every_candidate_file_in_it_sorted(tmp_path):
     folder = tmp_path / "subs"
     folder.mkdir()
@@ -112,6 +114,7 @@ def test_an_empty_folder_is_a_usage_error(tmp_path):
     assert proc.returncode == 2 and "holds no candidate file" in proc.stderr
 
 
+@pytest.mark.slow
 def test_pytest_route_with_several_candidates_writes_the_summary(tmp_path, broken_cpp):
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20", PYTHONPATH=str(ROOT))
     proc = subprocess.run(

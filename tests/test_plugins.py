@@ -71,6 +71,7 @@ def _octal_folder_game(folder: Path, name: str, code: str = "0.3") -> None:
 
 # ---- a games folder written by new-game --dir ------------------------------------------------------
 
+@pytest.mark.slow
 def test_new_game_dir_writes_a_whole_game_that_is_listed_and_certified(tmp_path):
     """`new-game NAME --octal CODE --dir DIR` writes the parts, broken solvers and examples at the
     paths it prints; with GAMECERT_GAMES=DIR the game is listed, its correct example is certified

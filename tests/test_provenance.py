@@ -49,6 +49,7 @@ def judge_fields_are_right(prov: dict) -> None:
     assert prov["os"] == platform.platform()
 
 
+@pytest.mark.slow
 def test_a_report_records_the_source_hash_and_the_judge(tmp_path):
     src = tmp_path / "w.py"
     shutil.copy(WRONG, src)
@@ -63,6 +64,7 @@ def test_a_report_records_the_source_hash_and_the_judge(tmp_path):
     assert sha256(src) in md and f"gamecert {version('gamecert')}" in md
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 def test_a_certificate_records_the_binary_the_compile_command_and_the_compiler(tmp_path):
     path = certify(tmp_path, C_RIGHT)
@@ -79,6 +81,7 @@ def test_a_certificate_records_the_binary_the_compile_command_and_the_compiler(t
     judge_fields_are_right(prov)
 
 
+@pytest.mark.slow
 def test_replay_warns_once_the_program_changed(tmp_path):
     src = tmp_path / "w.py"
     shutil.copy(WRONG, src)
@@ -92,6 +95,7 @@ def test_replay_warns_once_the_program_changed(tmp_path):
     assert sha256(src)[:12] in warnings[0]
 
 
+@pytest.mark.slow
 def test_replay_on_another_candidate_says_so(tmp_path):
     path = certify(tmp_path, WRONG)
     other = run("replay", str(path), "--candidate", str(RIGHT))

@@ -69,6 +69,7 @@ def _written(here: Path, kind: str, folder: str = "reports") -> dict:
 CANDIDATES = ("--candidate", "word_game=prog.py", "--candidate", "word_game=sub/right.py")
 
 
+@pytest.mark.slow
 def test_two_gateways_give_the_one_process_verdicts(tmp_path):
     """Two gateways in folders of their own run a wrong and a right program named relative to the
     invocation folder. The wrong one: the smallest failure over both workers (AAA) is reported,
@@ -98,6 +99,7 @@ def test_two_gateways_give_the_one_process_verdicts(tmp_path):
         assert not list((tmp_path / host).rglob("prog.py")) and not list((tmp_path / host).rglob("right.py"))
 
 
+@pytest.mark.slow
 def test_a_worker_that_receives_other_bytes_refuses_them(tmp_path):
     """A shipment altered on its way (a plugin rewrites the bytes after the controller packed
     them) fails every item with the hash mismatch, and no certificate is written."""
@@ -185,6 +187,7 @@ def test_a_group_is_cut_into_even_chunks():
     assert max(_cost(c) for c in chunks) - min(_cost(c) for c in chunks) <= 7  # one run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", ["quick", "default"])
 def test_every_registered_plan_has_even_items(profile):
     """Every game's plan by counts: no chunk over the work or byte bound, and within each group

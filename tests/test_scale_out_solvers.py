@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gamecert.commands.pytest_solvers import batches, inprocess_work
 from gamecert.engine import registry
 from gamecert.engine.judge.judge import Judge
@@ -112,6 +114,7 @@ def _report(folder: Path) -> dict:
     return json.loads(found[0].read_text())
 
 
+@pytest.mark.slow
 def test_split_solvers_give_the_single_process_table_and_catch_a_broken_one(tmp_path):
     """`pytest -n 2 --solvers word_game` and `gamecert certify word_game --jobs 1` (same seed,
     quick profile, 10 examples): the correct solvers get the same evidence, test counts and

@@ -45,6 +45,7 @@ def _certify(program: str, report_dir: Path) -> tuple[subprocess.CompletedProces
     return out, time.monotonic() - start
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("program, code, verdict", [("slow_right.py", 0, "CERTIFIED"), ("slow_wrong.py", 1, "TLE")])
 def test_a_slow_program_ends_within_the_budget_and_says_what_ran(tmp_path, program, code, verdict):
     out, wall = _certify(program, tmp_path)

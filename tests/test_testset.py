@@ -282,6 +282,7 @@ def test_equivalent_mutant_rule(tmp_path):
     assert killed == sum(1 for m in chosen if any(v != "OK" for v in outcome.mutant_rows[m.name]))
 
 
+@pytest.mark.slow
 def test_mutants_cover_every_kind():
     """Across the games' solvers, every kind of change is made, each mutant differs from its
     solver, and a mutant that swaps an operator is killed by some small input."""

@@ -326,6 +326,7 @@ def test_compile_override(tmp_path: Path) -> None:
         Candidate.parse("sh -c true", compile="true {exe}")
 
 
+@pytest.mark.slow
 def test_certify_end_to_end_with_compile_option(tmp_path: Path) -> None:
     """The CLI passes --compile through: the right C++ program is certified, the wrong one is WA."""
     need(("g++",))

@@ -69,18 +69,21 @@ def test_certify_the_registered_solvers_fits(narrow, capsys):
     assert "letter-count multisets" in table  # the evidence clipped on the terminal is whole in the file
 
 
+@pytest.mark.slow
 def test_certify_candidates_fit(narrow, capsys):
+    """``certify GAME A B``: each candidate's block is what ``certify GAME A`` prints for it alone
+    (a certificate for the right one, a report for the wrong one), then the summary table; one
+    run of the two checks all three kinds of output."""
     right = narrow / "right.py"
     right.write_text((ROOT / "examples/word_game/correct.py").read_text())
     wrong = narrow / "wrong.py"
     wrong.write_text((ROOT / "tests/wrong/word_game/count7_three.py").read_text())
     common = ("--profile", "quick", "--examples", "0", "--seed", "7", "--jobs", "2")
-    code, out = _run(capsys, "certify", "word_game", "right.py", *common)
-    assert code == 0 and "CERTIFIED" in out, out
-    assert not _too_long(out), _too_long(out)
-    code, out = _run(capsys, "certify", "word_game", "wrong.py", *common)
-    assert code == 1 and "WA (wrong answer)" in out, out
-    assert not _too_long(out), _too_long(out)
     code, out = _run(capsys, "certify", "word_game", "right.py", "wrong.py", *common)
-    assert code == 1 and "smallest failing input" in out, out
+    assert code == 1, out
+    blocks = out.split("\n[2/2] wrong.py\n")
+    assert len(blocks) == 2, out
+    assert "CERTIFIED" in blocks[0] and "certificate in" in blocks[0], out
+    assert "WA (wrong answer)" in blocks[1] and "report and replay" in blocks[1], out
+    assert "smallest failing input" in blocks[1], out
     assert not _too_long(out), _too_long(out)

@@ -35,8 +35,13 @@ def largest_winning_cut(s):
     return best
 
 
+#: parsed once: a game object keeps its computed values, and a new one per call would recompute
+#: the Grundy sequence up to the period's proof each time (about 20 ms a call)
+RUNS = OctalGame.parse("0.137")
+
+
 def _periodic_part_only(n):
-    p = OctalGame.parse("0.137").periodicity()
+    p = RUNS.periodicity()
     e, period = p.preperiod, p.period
     # exceptions before periodicity dropped: the periodic part extended backwards
     return p.grundy(e + (n - e) % period)
