@@ -299,3 +299,25 @@ print(first, second, third)
     assert 0.95 <= first < 3.0
     assert 0.45 <= second < 2.5
     assert 0.25 <= third < 2.0
+
+
+ALARM_AT_EXIT = """
+import atexit, signal, time
+# registered first, so it runs after gamecert's own exit handlers, as the interpreter's
+# finalisation does: every signal's default action back, then some time before the end
+atexit.register(lambda: (signal.signal(signal.SIGALRM, signal.SIG_DFL), time.sleep(0.6)))
+from gamecert.engine import gamecode
+with gamecode.section("toy", "the oracle", seconds=0.3):
+    pass  # a section that ends at once leaves its alarm armed for the rest of its limit
+print("done")
+"""
+
+
+def test_an_alarm_a_section_left_armed_does_not_kill_the_process_at_exit():
+    """A section leaves its alarm armed when it ends (one timer call fewer per section); at exit
+    the alarm is turned off before the interpreter puts SIGALRM's default action back. Before, a
+    certify process could die by SIGALRM (exit -14) at its very end. Shown to fail without the
+    exit handler (gamecode._disarm): the process ends by SIGALRM."""
+    out = subprocess.run([sys.executable, "-c", ALARM_AT_EXIT], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert (out.returncode, out.stdout) == (0, "done\n"), (out.returncode, out.stderr[-2000:])

@@ -20,6 +20,7 @@ Every :class:`GameError` is exit status 2 and one line that starts with ``GAME E
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -268,9 +269,19 @@ def _handler_installed() -> bool:
         try:
             signal.signal(signal.SIGALRM, _alarm)
             _installed.append(True)
+            atexit.register(_disarm)
         except (ValueError, OSError, AttributeError):
             _installed.append(False)
     return _installed[0]
+
+
+def _disarm() -> None:
+    """At exit: the alarm a section left armed is turned off. The interpreter's finalisation puts
+    every signal's default action back, and an alarm going off after that (a section armed it
+    for its whole limit, seconds before) would kill the process by SIGALRM at its very end."""
+    if _alarm_at[0] is not None:
+        _alarm_at[0] = None
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def timeout_error(game: str, what: str, limit: float, frames: list[tuple[str, int, str]]) -> GameError:
