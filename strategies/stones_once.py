@@ -200,9 +200,13 @@ def _max_varied():
 
 
 def _max_shapes():
+    """The most piles with either answer at either parity of their count (a program that judges a
+    large input by its number of piles, or by anything but every pile, is wrong on one of them)."""
     return [
         (MAX_S,) * MAX_N,
         (47,) * (MAX_N - 1) + (45,),  # 9 ^ 9 = 0 (YES): decided by the last pile
+        (47,) * (MAX_N - 1) + (60,),  # 9 ^ 10 (NO), an even count
+        (MAX_S,) * (MAX_N - 4) + (1, 3, 6),  # 1 ^ 2 ^ 3 = 0 (YES), an odd count
     ]
 
 
@@ -211,7 +215,8 @@ def worst_cases() -> list[Family]:
         Family("max-varied", "10**6 random piles of 10..60 (3,000,008 bytes), the xor made 0 by the last pile",
                _max_varied, 1, kind="worst",
                adversary="input size: the largest input, varied, where a truncated read changes the answer"),
-        Family("max-shapes", "10**6 piles: all 60; 999,999 of 47 and a last 45 (YES only with it)", _max_shapes, 2,
+        Family("max-shapes", "10**6 piles: all 60; 999,999 of 47 and a last 45 (YES only with it) or 60 (NO); "
+               "999,999 piles: 999,996 of 60, then 1, 3, 6 (YES)", _max_shapes, 4,
                kind="worst", adversary="time: the most piles; a per-pile cost shows"),
     ]
 
