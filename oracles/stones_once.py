@@ -308,7 +308,7 @@ def judge(inp, got, expected):
         valid input with fewer piles, or as many piles and fewer stones.
 
         >>> list(GAME.smaller((3, 3, 3)))[:8]
-        [(3,), (3, 3), (3, 3), (3, 3), (3,), (3,), (3,), (1, 1, 1)]
+        [(3,), (3, 3), (3,), (3,), (3,), (1, 1, 1), (3, 3, 1), (2, 2, 2)]
         """
         piles = tuple(instance)
         counts = Counter(piles)

@@ -12,8 +12,9 @@ and repeats passes of these steps until a whole pass finds nothing smaller:
 
 1. the failing game of a batch alone, at position 1; else the batch cut after it;
 2. every value at once lowered to the smallest of its class, then to the smallest value;
-3. binary search on the count of games (a prefix, then a suffix) and on the count of parts of
-   every game at once (a cap on each game's length, keeping its start, then its end);
+3. on the count of parts of every game at once (a cap on each game's length, keeping its
+   start, then its end), then on the count of games (a prefix, then a suffix): halving first
+   (the first half or the last, again while one fails), then a binary search;
 4. ddmin over the games, then over each game's parts: remove a chunk, chunk sizes halving from
    half the parts, as long as a level has at most :data:`LEVEL_CHUNKS` chunks; values lowered
    chunk by chunk the same way;
@@ -22,7 +23,8 @@ and repeats passes of these steps until a whole pass finds nothing smaller:
 
 Each candidate is run once, and only when it is a valid input (``parse_input(format_input(x))
 == x``) strictly smaller than the current one in the order (size, length of its text, text), so
-the search always ends. A pass that finds nothing smaller and skipped no step is *finished*: no
+the search always ends. A candidate whose text was met before (by a 128-bit digest) is left out
+before it is parsed: on a long input the parse is the dearer part of a candidate. A pass that finds nothing smaller and skipped no step is *finished*: no
 candidate the steps offer from the reported input fails; that is what the result claims, no
 more (it says nothing of inputs no step reaches: only a sweep of every smaller input shows an
 input minimal in size).
@@ -107,9 +109,8 @@ class Shrinker:
         self.level_chunks = level_chunks
         self.batched = getattr(game, "max_batch", 1) > 1
         self.runs = 0
-        self.seen: set[str] = set()
-        #: digests of the candidates built
-        self.seen_states: set[bytes] = set()
+        #: digests of the texts of the candidates built (valid or not, run or not)
+        self.seen: set[bytes] = set()
         self.step = ""
         self.steps: dict[str, int] = {}
         self.skipped: list[str] = []
@@ -127,18 +128,6 @@ class Shrinker:
             return games[0]
         return games[0] if len(games) == 1 else self.game.merge(games)
 
-    def _valid(self, state: Sequence[Sequence]) -> tuple[Any, str] | None:
-        if not state or any(not p for p in state):
-            return None
-        try:
-            inst = self._instance(state)
-            text = self.game.format_input(inst)
-            if self.game.parse_input(text) != inst:
-                return None
-        except Exception:  # noqa: BLE001 - not a valid input: never run
-            return None
-        return inst, text
-
     def _key(self, inst: Any, text: str) -> tuple[int, int, str]:
         return (self.game.size(inst), len(text), text)
 
@@ -151,19 +140,27 @@ class Shrinker:
             raise _OutOfTime
         if self.max_runs is not None and self.runs >= self.max_runs:
             raise _OutOfTime
-        # a 128-bit digest of the parts (as the executor keeps of passed games), far cheaper than
-        # validating: the same candidate again (a chunk of equal parts removed elsewhere) is left out
-        digest = hashlib.blake2b(repr(state).encode(), digest_size=16).digest()
-        if digest in self.seen_states:
+        if not state or any(not p for p in state):
             return False
-        self.seen_states.add(digest)
-        made = self._valid(state)
-        if made is None:
+        try:
+            inst = self._instance(state)
+            text = self.game.format_input(inst)
+        except Exception:  # noqa: BLE001 - not a valid input: never run
             return False
-        inst, text = made
-        if text in self.seen or self._key(inst, text) >= self.key:
+        if not isinstance(text, str):
             return False
-        self.seen.add(text)
+        # a 128-bit digest of the text (as the executor keeps of passed games): a candidate met
+        # again (a chunk of equal parts removed elsewhere) costs its formatting, never a parse,
+        # which is the dearer half of validating a long input
+        digest = _digest(text)
+        if digest in self.seen:
+            return False
+        self.seen.add(digest)
+        try:
+            if self._key(inst, text) >= self.key or self.game.parse_input(text) != inst:
+                return False
+        except Exception:  # noqa: BLE001 - not a valid input: never run
+            return False
         self.runs += 1
         if not self.fails(inst, text):
             return False
@@ -243,18 +240,38 @@ class Shrinker:
             else:
                 lo = mid + 1
 
+    def _halve(self, count: Callable[[], int], start: Callable[[int], list[tuple]],
+               end: Callable[[int], list[tuple]]) -> None:
+        """Halving, as ddmin's first level: the first half kept, else the last half, again from
+        what fails, until neither half fails. Each candidate has half the parts of the one before,
+        so a fault found on a million parts comes down to its failing size in about two runs'
+        worth of parts; a binary search alone may climb back near the full size whenever its
+        middle passes."""
+        while count() > 1:
+            half = count() // 2
+            if not (self._try(start(half)) or self._try(end(half))):
+                return
+
     def _counts(self) -> None:
-        """Binary searches: every game's count of parts at once (a cap on each game's length,
-        keeping its start, then its end), then the count of games of a batch (a prefix, then a
-        suffix). The cap comes first: where the size is the longest game's, it is what lowers it."""
+        """Halving, then binary searches: every game's count of parts at once (a cap on each
+        game's length, keeping its start, then its end), then the count of games of a batch (a
+        prefix, then a suffix). The cap comes first: where the size is the longest game's, it is
+        what lowers it."""
         longest = max(len(g) for g in self.state)
         if longest > 1:
             what = "every game's" if len(self.state) > 1 else "the"
+            self.step = f"halving {what} count of {self.st.part_name}s (the first half or the last)"
+            self._halve(lambda: max(len(g) for g in self.state), lambda c: [g[:c] for g in self.state],
+                        lambda c: [g[len(g) - c:] if len(g) > c else g for g in self.state])
+            longest = max(len(g) for g in self.state)
             self.step = f"binary search on {what} count of {self.st.part_name}s (keeping the start)"
             self._search(longest, lambda c: [g[:c] for g in self.state])
             longest = max(len(g) for g in self.state)
             self.step = f"binary search on {what} count of {self.st.part_name}s (keeping the end)"
             self._search(longest, lambda c: [g[len(g) - c:] if len(g) > c else g for g in self.state])
+        if len(self.state) > 1:
+            self.step = "halving the count of games (the first half or the last)"
+            self._halve(lambda: len(self.state), lambda m: self.state[:m], lambda m: self.state[len(self.state) - m:])
         if len(self.state) > 1:
             self.step = "binary search on the count of games (a prefix)"
             self._search(len(self.state), lambda m: self.state[:m])
@@ -367,7 +384,7 @@ class Shrinker:
         self.current = instance
         self.text = text if text is not None else self.game.format_input(instance)
         self.key = self._key(instance, self.text)
-        self.seen.add(self.text)
+        self.seen.add(_digest(self.text))
         self.moved: tuple[int, int] | None = None
         finished, cut = False, ""
         try:
@@ -384,6 +401,10 @@ class Shrinker:
             cut = f"its time was up during: {self.step}"
         return ShrinkResult(self.current, self.text, self.runs, finished, cut, dict(self.steps),
                             moved=self.moved)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 def default_structure(game: Any, instance: Any) -> Structure | None:

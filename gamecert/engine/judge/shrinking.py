@@ -10,6 +10,7 @@ time a fault of that size asks for: a run's cost times the runs a shrink from it
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import time
@@ -98,28 +99,41 @@ def minimise(judge: Any, found: Any, seconds: float) -> Any:
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     current, tried, done, cut = structural(judge, found, deadline)
-    seen: set[str] = {found.input_text, current.input_text}
+    # the digests of the texts met (128 bits, as the executor keeps of passed games): a long
+    # input's candidates are not all kept whole
+    seen: set[bytes] = {_digest(found.input_text), _digest(current.input_text)}
     finished = False
     strict = type(game).smaller is not Game.smaller
     while True:
         improved = False
+        last: Any = None
         offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
         for candidate in offered:
             if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
                 return _ended(current, tried, False, cut or "its time was up during the game's smaller() moves",
                               time.perf_counter() - start)
+            if candidate == last:  # the candidate before it again (a chunk of a run of equal parts)
+                continue
+            last = candidate
+            # formatted first: a text met before (by its digest) is left out before it is parsed,
+            # the dearer half of validating a long input
             if strict:  # an invalid input from the game's own shrinker is its author's mistake
-                text = gamecode.check_input(game, candidate, "smaller() (the game's shrinker)")
+                text = gamecode.call(game.name, "format_input on an input from smaller() (the game's shrinker)",
+                                     game.format_input, candidate)
+                if isinstance(text, str) and _digest(text) in seen:
+                    continue
+                text = gamecode.check_input(game, candidate, "smaller() (the game's shrinker)", text)
             else:  # the kit's generic moves may offer invalid inputs, which are skipped
                 try:
                     text = game.format_input(candidate)
+                    if not isinstance(text, str) or _digest(text) in seen:
+                        continue
+                    seen.add(_digest(text))
                     if game.parse_input(text) != candidate:
                         continue
                 except Exception:  # noqa: BLE001 - not a valid input: nobody can use it
                     continue
-            if text in seen:
-                continue
-            seen.add(text)
+            seen.add(_digest(text))
             tried += 1
             again = judge.run_one(candidate, found.phase, text=text, count=False)
             if again is not None and again.verdict == found.verdict:
@@ -178,6 +192,10 @@ class _guarded:
         except Exception as exc:  # noqa: BLE001 - kept for the caller to report
             self.error = exc
             raise StopIteration from None
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 def _one_line(text: str) -> str:
