@@ -64,6 +64,25 @@ def test_binary_search_on_the_count_takes_logarithmic_runs():
     assert not result.finished and "their time" not in result.cut  # ended by max_runs, said so
 
 
+def test_halving_brings_a_long_input_down_in_few_parts_run():
+    """Past 5,000 piles the answer is read from the parity of the count: the worst case's shape,
+    99,999 piles of 47 and a pile of 60, fails, and no prefix of it does (all piles of one size).
+    A binary search keeping the start climbs back near the full count at every step; halving
+    (the first half or the last) follows the last half down, so the candidates above 10,000 piles
+    hold at most four inputs' worth of piles (two for lowering every value at once). Without
+    halving they hold 17.9 inputs' worth. Where it ends: 5,002 piles (an even count, xor not 0)."""
+    piles = (47,) * 99_999 + (60,)
+    run = []
+
+    def fails(inst, text):
+        run.append(len(inst))
+        return len(inst) > 5_000 and (STONES.grundy(inst) == 0) != (len(inst) % 2 == 0)
+
+    result = shrink(STONES, fails, piles, max_runs=80)
+    assert sum(n for n in run if n > 10_000) <= 4 * len(piles), run
+    assert len(result.instance) == 5_002
+
+
 def test_a_byte_length_threshold_lowers_values_before_cutting_the_count():
     """Input bytes >= B: the smallest is n piles of one (2 bytes, 1 stone each) with the fewest n
     reaching B; lowering the values first, then the count, finds it."""
@@ -220,7 +239,7 @@ def test_the_default_structure():
 # ---- wrong programs, certified -------------------------------------------------------------------
 
 LONG = pytest.mark.long
-PROGRAMS = ["stones_once/count32769.py", "digit_game/digits32768.py", "stones_once/bytes1874314.py",
+PROGRAMS = ["stones_once/count32769.py", "stones_once/parity50004.py", "digit_game/digits32768.py", "stones_once/bytes1874314.py",
             "digit_game/bytes65536.py", "string_cut/xx_zz.py", "word_game/jkqxz.py", "digit_game/late64.py",
             "dawson_kayles/heaps63.py"]
 

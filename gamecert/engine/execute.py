@@ -95,8 +95,9 @@ class Executor:
         self.start = time.monotonic()
         #: set when the first fault is seen: the end of everything done about it (None: by counts)
         self.fault_deadline: float | None = None
-        #: when shrinking must end (set by the first shrink of the run)
-        self.shrink_until: float | None = None
+        #: when shrinking must end (set by the first shrink of the run); the fault's deadline before
+        self.shrink_until: float | None = None  # that shrink's extension past it, if it had one
+        self.unextended: float | None = None
         #: set when the runners may be stuck (game code past its limit, Ctrl-C): stop waiting soon
         self.abandon = False
         self._interrupted_at: float | None = None
@@ -140,7 +141,7 @@ class Executor:
                 if asked > self.shrink_s and self.fault_deadline is not None and early:
                     # a fault at a large size found early gets the time it asks for, past the budget
                     # if need be; one found later keeps what the budget and the reserve allow
-                    self.fault_deadline = max(self.fault_deadline, now + asked)
+                    self.unextended, self.fault_deadline = self.fault_deadline, max(self.fault_deadline, now + asked)
         left = self.shrink_until - now
         if self.fault_deadline is not None:
             left = min(left, self.fault_deadline - now)
@@ -458,6 +459,8 @@ class Executor:
 
         game = self.entry.game
         first = failure
+        if self.unextended is not None:  # what a shrink was granted past the budget and left unused is not the sweep's
+            self.fault_deadline = min(self.fault_deadline, max(self.unextended, time.monotonic()))
         # by counts there is no budget: the sweep gets the profile's shrinking time
         swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
         while True:
@@ -481,7 +484,7 @@ class Executor:
                 break
             self.segment += 1
             self.stop.clear()
-            self.stop_after = None
+            self.stop_after, self.sweep_ended = None, ""
             if late:
                 # what needs no run is still shown: sizes of small spaces whose every game passed
                 self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
@@ -503,7 +506,7 @@ class Executor:
                     f"the sweep for a smaller failing input below size {failure.size} was cut by "
                     f"{'its time (the profile shrinking time)' if self.plan.by_counts else 'the budget'} "
                     f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
-                    "whole; the minimal line says which spaces were swept)")
+                    f"whole; the minimal line says which spaces were swept{self.sweep_ended})")
             if not smaller or found.size >= failure.size:
                 break
             failure = found
@@ -542,12 +545,22 @@ class Executor:
                     break  # this size needs runs: the sweep below runs it in its turn
                 yield group
         for _name, sizes, sp, _count in spaces:
+            per_run = None  # seconds a run of this space's size before took, handed out to done
             for size in sizes:
-                if deadline is not None and time.monotonic() >= deadline or self.stop.is_set():
+                now = time.monotonic()
+                if deadline is not None and now >= deadline or self.stop.is_set():
                     return
                 if f"exhaustive-{sp.name}-size-{size}" in self._completed():
                     continue
-                yield size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
+                group = size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
+                if per_run is not None and deadline is not None and group.runs * per_run > deadline - now:
+                    # a size cut part-way claims nothing: the sweep ends now, with the claim it would have
+                    self.sweep_ended = (f"; {sp.name} at size {size} was not started: {group.runs:,} runs of "
+                                        f"{per_run * 1e3:.2f} ms each would not end in the {deadline - now:.1f} s left")
+                    return
+                started = time.monotonic()
+                yield group
+                per_run = (time.monotonic() - started) / max(1, group.runs)
 
     def _sweep_at(self, failure: Failure) -> None:
         """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first

@@ -24,10 +24,10 @@ and repeats passes of these steps until a whole pass finds nothing smaller:
 Each candidate is run once, and only when it is a valid input (``parse_input(format_input(x))
 == x``) strictly smaller than the current one in the order (size, length of its text, text), so
 the search always ends. A candidate whose text was met before (by a 128-bit digest) is left out
-before it is parsed: on a long input the parse is the dearer part of a candidate. A pass that finds nothing smaller and skipped no step is *finished*: no
-candidate the steps offer from the reported input fails; that is what the result claims, no
-more (it says nothing of inputs no step reaches: only a sweep of every smaller input shows an
-input minimal in size).
+before it is parsed: on a long input the parse is the dearer part of a candidate. A pass that
+finds nothing smaller and skipped no step is *finished*: no candidate the steps offer from the
+reported input fails; that is what the result claims, no more (it says nothing of inputs no step
+reaches: only a sweep of every smaller input shows an input minimal in size).
 """
 
 from __future__ import annotations
