@@ -157,7 +157,7 @@ class Shrinker:
             return False
         self.seen.add(digest)
         try:
-            if self._key(inst, text) >= self.key or self.game.parse_input(text) != inst:
+            if self.game.parse_input(text) != inst or self._key(inst, text) >= self.key:
                 return False
         except Exception:  # noqa: BLE001 - not a valid input: never run
             return False
