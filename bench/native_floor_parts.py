@@ -121,7 +121,7 @@ int main(int argc, char **argv) {  /* shim solver count input control_fd */
     close(sv[1]);
     char reply[64];
     ssize_t got = recv(sv[0], reply, sizeof reply - 1, 0);
-    if (got != 5 || memcmp(reply, "GCFS1", 5) != 0) return 3;
+    if (got != 5 || memcmp(reply, "GCFS2", 5) != 0) return 3;  /* HELLO in _sv_native.py */
     int n = atoi(argv[3]);
     int fds[4] = {open(argv[4], O_RDONLY), open("/dev/null", O_WRONLY), open("/dev/null", O_WRONLY),
                   open("/tmp", O_RDONLY | O_DIRECTORY)};
