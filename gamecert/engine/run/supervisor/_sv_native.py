@@ -13,9 +13,10 @@ Protocol on the ``SOCK_SEQPACKET`` socket (one message each): the shim says ``GC
 ready, or ``N<reason>`` and exits if it cannot serve. A request is the byte ``f`` with three
 descriptors (the test's stdin, stdout, stderr) as ``SCM_RIGHTS``, or ``c`` with a fourth (a
 folder the test starts in); the answer is ``P<pid>`` or ``E<errno>``. End of file on the socket
-ends the server. The server checks before every clone that its resource limits and scheduling
-priority are those it had at its hello (a test runs as the same user and can lower them with
-``prlimit`` and ``setpriority``; every later clone would inherit them): if not, it exits with
+ends the server. The server checks before every clone that its resource limits, scheduling
+priority and policy are those it had at its hello (a test runs as the same user and can lower
+them with ``prlimit``, ``setpriority`` and ``sched_setscheduler``; every later clone would inherit
+them): if not, it exits with
 :data:`TAMPERED_EXIT` without answering, and the caller starts a new server.
 
 >>> is_dynamic_elf("/nonexistent/program")
@@ -33,9 +34,9 @@ import time
 
 CONTROL_FD = 1021  # also GC_CONTROL_FD in shim.c
 HELLO = b"GCFS2"  # also GC_HELLO in shim.c
-#: the server's exit status when its resource limits or priority changed since its hello (a test
-#: of the same user lowered them with prlimit or setpriority: every later clone would inherit
-#: them); it exits at the next request, before any clone, without answering (also in shim.c)
+#: the server's exit status when its resource limits, priority or scheduling policy changed since
+#: its hello (a test of the same user lowered them with prlimit, setpriority or
+#: sched_setscheduler: every later clone would inherit them); it exits at the next request, before any clone, without answering (also in shim.c)
 TAMPERED_EXIT = 3
 _EXEC_FAILED = 127
 _PT_INTERP = 3

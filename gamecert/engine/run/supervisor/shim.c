@@ -10,17 +10,18 @@
  *   1. it removes LD_PRELOAD from the environment (the variable, and its bytes in the initial
  *      environment block, so /proc/self/environ no longer shows it), makes itself non-dumpable
  *      (its test children can neither ptrace it nor read its memory), checks that it can keep
- *      the C library's thread id right in a raw clone, notes its resource limits and
- *      scheduling priority, and sends the hello "GCFS2";
+ *      the C library's thread id right in a raw clone, notes its resource limits,
+ *      scheduling priority and policy, and sends the hello "GCFS2";
  *   2. per request (a byte 'f' with 3 descriptors, or 'c' with 4, passed as SCM_RIGHTS: the
- *      test's stdin, stdout, stderr, and for 'c' a folder to work in) it checks that its limits
- *      and priority are still those it noted, then creates the test's process with
+ *      test's stdin, stdout, stderr, and for 'c' a folder to work in) it checks that its limits,
+ *      priority and policy are still those it noted, then creates the test's process with
  *      clone(CLONE_PARENT): a child of the fork server's parent, which waits for it with wait4
  *      and gets its status and resource usage; it answers "P<pid>" (or "E<errno>");
- *   3. at end of file on the socket it exits with status 0; if its limits or priority changed
- *      (a test of the same user can lower them with prlimit and setpriority, and every later
- *      clone would inherit them) it exits with GC_TAMPERED_EXIT without answering, and the
- *      supervisor starts a new server.
+ *   3. at end of file on the socket it exits with status 0; if its limits, priority or policy
+ *      changed (a test of the same user can lower them with prlimit, setpriority and
+ *      sched_setscheduler, SCHED_IDLE needing no privilege; every later clone would inherit
+ *      them) it exits with GC_TAMPERED_EXIT without answering, and the supervisor starts a
+ *      new server.
  *
  * The test's process puts the descriptors on 0, 1, 2, closes every other one, starts a session
  * of its own, becomes dumpable again, gets back the signal mask the program was started with
@@ -51,7 +52,7 @@
 
 #define GC_CONTROL_FD 1021           /* also CONTROL_FD in _sv_native.py */
 #define GC_HELLO "GCFS2"             /* also HELLO in _sv_native.py */
-#define GC_TAMPERED_EXIT 3           /* the server's limits or priority changed: also in _sv_native.py */
+#define GC_TAMPERED_EXIT 3           /* the server's limits, priority or policy changed: also in _sv_native.py */
 #define GC_SETUP_FAILED 125          /* a test process that could not be set up */
 #define GC_TID_SCAN_BYTES 1024       /* how far into the thread descriptor to look for its tid */
 #define GC_MAX_TID_SLOTS 16
@@ -70,6 +71,7 @@ static size_t gc_robust_len;
 static struct rlimit gc_limits[RLIM_NLIMITS]; /* what every clone inherits, as the server started */
 static int gc_limits_ok[RLIM_NLIMITS];
 static int gc_nice;
+static int gc_policy;                      /* its scheduling policy (and reset-on-fork flag) */
 
 static void gc_write_all(int fd, const char *text, size_t len) {
     while (len > 0) {
@@ -223,8 +225,8 @@ static int gc_find_tid_offset(void) {
     return 0;
 }
 
-/* The resource limits and priority the clones inherit, noted once (gc_note_inherited) and
- * compared before every clone (gc_inherited_changed).  Read here, by the server itself, the 16
+/* The resource limits, priority and scheduling policy the clones inherit, noted once
+ * (gc_note_inherited) and compared before every clone (gc_inherited_changed).  Read here, by the server itself, the 16
  * limits cost ~16 us a test; the supervisor asking for them (prlimit on another process, from
  * Python) cost it ~35 us a test.  The check comes after the previous test ended (the supervisor
  * sends the next request only then) and before the clone that would inherit a change. */
@@ -242,6 +244,7 @@ static void gc_note_inherited(void) {
         gc_limits_ok[which] = getrlimit(which, &gc_limits[which]) == 0;
     if (gc_read_nice(&gc_nice) != 0)
         gc_nice = 0;
+    gc_policy = sched_getscheduler(0);
 }
 
 static int gc_inherited_changed(void) {
@@ -254,7 +257,7 @@ static int gc_inherited_changed(void) {
             return 1;
     }
     int nice;
-    return gc_read_nice(&nice) != 0 || nice != gc_nice;
+    return gc_read_nice(&nice) != 0 || nice != gc_nice || sched_getscheduler(0) != gc_policy;
 }
 
 static void gc_save_signals(void) {
