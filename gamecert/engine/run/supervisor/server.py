@@ -265,8 +265,8 @@ class _Server(PythonMode):
         if self.contained and (dirty is None or dirty & fast.IPC_DIRTY):  # nothing of the test's IPC outlives it
             box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
         self.mark("ipc")
-        if self.native is not None and self.native.tampered():  # a test lowered what clones inherit:
-            self.native, _ = None, self.native._gone()  # a new fork server for the next test
+        # (a test that lowered the fork server's limits or priority: the server sees it itself
+        # at the next request and ends, and a new one serves; see _sv_native's protocol)
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
         self._child_mark(0)  # bench only: the child's first moment

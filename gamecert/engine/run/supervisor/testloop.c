@@ -249,8 +249,9 @@ int tl_run(struct tl_job *job) {
         return job->outcome;
     }
     job->err_r = pipe_fds[0];
-    /* only the server's end is non-blocking: the test's stderr blocks when the pipe is full */
-    fcntl(job->err_r, F_SETFL, fcntl(job->err_r, F_GETFL) | O_NONBLOCK);
+    /* only the server's end is non-blocking: the test's stderr blocks when the pipe is full (a
+     * new pipe's end has no other status flag: no F_GETFL first, a system call fewer) */
+    fcntl(job->err_r, F_SETFL, O_NONBLOCK);
     if (job->memcg_version) {
         const char *reset = job->memcg_version == 1 ? "0" : "reset\n";
         if (write(job->peak_fd, reset, strlen(reset)) < 0 || (job->mem_base = tl_read_number(job->usage_fd)) < 0) {
