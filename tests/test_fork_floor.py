@@ -327,3 +327,37 @@ def test_a_client_that_leaves_with_a_request_queued_ends_the_running_test(tmp_pa
             for fd in made:
                 os.close(fd)
     assert spent < 2.0, spent
+
+
+PY_GROUP = """
+import os, signal, sys
+leader = os.getpgid(0) == os.getpid()
+try:
+    os.setsid()
+    setsid = "made"
+except PermissionError:
+    setsid = "refused"
+print(leader, setsid, flush=True)
+if sys.stdin.readline().strip() == "kill":
+    os.kill(0, signal.SIGTERM)  # the whole of its process group
+    print("still here")
+"""
+
+
+def test_a_python_tests_process_group_is_its_own_on_both_paths(tmp_path: Path) -> None:
+    """A test's process leads a process group of its own, as under a shell: setsid() is refused
+    (as for a shell's job), and a signal to its whole group ends the test alone; the supervisor
+    serves the next test. The zygote's child and ``python FILE`` agree."""
+    program = tmp_path / "group.py"
+    program.write_text(PY_GROUP)
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        assert runner.mode == "fork-server"
+        server = runner.server_pid
+        forked, plain = runner.run("\n"), runner.run_plain("\n")
+        killed, killed_plain = runner.run("kill\n"), runner.run_plain("kill\n")
+        after = runner.run("\n")
+        assert runner.server_pid == server
+    assert forked.stdout == plain.stdout == after.stdout == "True refused\n", (forked.stdout, plain.stdout)
+    for result in (killed, killed_plain):
+        assert result.status == "re" and result.stdout == "True refused\n", result.describe()
+        assert "SIGTERM" in result.describe() or "15" in result.describe(), result.describe()
