@@ -279,14 +279,9 @@ class _Server(PythonMode):
             os.dup2(err_w, 2)
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
             self._child_mark(4)
-            if self.contained and self.mode == "python":
-                # a group of its own, in the sandbox's session (bubblewrap's --new-session: no
-                # terminal to reach): a new session would cost a scheduler autogroup made and
-                # torn down per test here (~0.1 ms of CPU); the end of a test is kill(-1) from
-                # PID 1 whatever the group, and setsid() in the program fails as under a shell
-                os.setpgid(0, 0)
-            else:
-                os.setsid()
+            # contained, a Python test's own group in the sandbox's session (no terminal): no
+            # scheduler autogroup made per test, as a new session makes (see _sv_python)
+            os.setpgid(0, 0) if self.contained and self.mode == "python" else os.setsid()
             if not self.contained and self.prctl is not None:
                 self.prctl(procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)  # dies with this server
             for which, pair in self.limit_plan:
@@ -301,13 +296,6 @@ class _Server(PythonMode):
         except BaseException as exc:  # noqa: BLE001
             procs._setup_failed(exc)
         os._exit(procs._SETUP_FAILED)
-
-    def _child_mark(self, slot: int) -> None:
-        if self.child_marks is not None:
-            self.child_marks[8 * slot:8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
-            self.child_marks[64 + 8 * slot:72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
-            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
 
     def _exec(self, argv: list[str]) -> None:
         for number in range(1, signal.NSIG):  # a fresh program gets every default back
