@@ -1,4 +1,4 @@
-"""The supervisor's per-test loop in C for a native fork server's fast tests (``testloop.c`` in
+"""The supervisor's per-test loop in C for a native fork server's and a zygote's fast tests (``testloop.c`` in
 this folder, compiled and cached by the harness like the shim, loaded here with ctypes). Standard
 library only: it runs inside the sandbox.
 
@@ -26,6 +26,15 @@ The loop also keeps the fork server on the CPU it runs on itself (one ``sched_se
 when that CPU changes): the clone request, its reply and the test's start then wake no other
 CPU. The shim gives each test's process back the CPUs the program was started on.
 
+**The zygote's tests.** In the Python mode the loop forks the test's process itself instead of
+asking a shim (``tl_zygote_fork``, see :class:`_sv_python.ZygoteFork`; the library is then
+loaded with ``ctypes.PyDLL``, the interpreter's lock held, as its fork calls need): in the
+test's process the call returns :data:`CHILD`, set up, and the server's ``launch_set_up`` runs the
+program; in the server it goes on as for a clone. Where a Python-level fork took ~20
+interpreted calls per test on each side, each touching pages shared with the other process
+(copy-on-write faults), the loop takes one call. The plain runs (``python FILE``) keep the
+Python path.
+
 :meth:`FastLoop.dirty` says which scratch folders and whether the IPC namespace need emptying
 after a test, without listing them.
 """
@@ -40,7 +49,7 @@ try:
 except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
-DONE, RUNNING, OTHERS, NO_SPAWN = 0, 1, 2, 3  # also TL_* in testloop.c
+DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
 IPC_DIRTY = 1 << 8
 #: bench only: the loop's stamps of a test's parts, in order (see bench/candidate_throughput.py)
 STAMPS = ("l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done")
@@ -67,7 +76,7 @@ class _Job(ctypes.Structure):
         ("minflt", ctypes.c_longlong), ("mem_base", ctypes.c_longlong), ("mem_peak", ctypes.c_longlong),
         ("server_cpu_ns", ctypes.c_longlong), ("events_max", ctypes.c_longlong),
         ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
-        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)),
+        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
     ]
 
 
@@ -76,7 +85,7 @@ class FastLoop:
 
     def __init__(self, lib: ctypes.CDLL, *, pids_current_fd: int, events_fd: int | None, memory, scratch_fds,
                  scratch_base, mqueue_fd: int | None, mqueue_empty: int | None, cpu_soft: int,
-                 first_scan_s: float, keep: int) -> None:
+                 first_scan_s: float, keep: int, zygote=None) -> None:
         self._run, self._dirty = lib.tl_run, lib.tl_dirty
         self._run.argtypes = self._dirty.argtypes = [ctypes.POINTER(_Job)]
         self._run.restype = self._dirty.restype = ctypes.c_int
@@ -98,6 +107,8 @@ class FastLoop:
         job.cpu_soft = cpu_soft
         job.first_scan_ns = int(first_scan_s * 1e9)
         job.reply_timeout_ns = 5_000_000_000
+        if zygote is not None:  # (lib: the library loaded with ctypes.PyDLL, see ZygoteFork)
+            job.zygote = ctypes.addressof(zygote.job)
         #: whether dirty() covers every scratch folder (else the caller checks them itself)
         self.covers_scratch = len(scratch_fds) <= _MAX_SCRATCH
 
@@ -135,20 +146,21 @@ def for_server(server, config: dict) -> tuple[FastLoop | None, str]:
     """The loop for a supervisor (``server.py``'s ``_Server``), or None and why its native
     tests take the Python path: it is contained, runs a native fork server, and has the
     library and the pids cgroup's ``pids.current`` (config ``testloop``, ``pids_current``)."""
-    if server.mode != "exec" or not server.native_shim:
-        return None, "no native fork server"
+    zygote = server.zygote if server.mode == "python" else None
+    if zygote is None and (server.mode != "exec" or not server.native_shim):
+        return None, "no native fork server" if server.mode == "exec" else "no zygote fork in C"
     if not server.contained or config.get("pids_current") is None or server.forks is None:
         return None, "not contained in a pids cgroup"
     if len(server.scratch_fds) > _MAX_SCRATCH:
         return None, "too many scratch folders"
-    lib, why = load(config.get("testloop"))
+    lib, why = (zygote.lib, "") if zygote is not None else load(config.get("testloop"))
     if lib is None:
         return None, why
     return FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
                     memory=server.memory, scratch_fds=server.scratch_fds, scratch_base=server.scratch_base,
                     mqueue_fd=server.mqueue_fd, mqueue_empty=server.mqueue_empty,
                     cpu_soft=int(server.limits["cpu_soft"]), first_scan_s=procs._FIRST_SCAN_S,
-                    keep=procs.STDERR_KEEP), ""
+                    keep=procs.STDERR_KEEP, zygote=zygote), ""
 
 
 def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
@@ -160,11 +172,22 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     native = server.native
     loop = server.fast.job
     loop.profile = server.marks is not None
-    if loop.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
-        loop.server_pid, loop.server_cpu = native.pid, -1
-    job = server.fast.run(native._sock.fileno(), fds[0], fds[1], server.scratch_fds[0], native.schedstat_fd())
+    if native is None:  # a zygote's test: forked here (see _sv_python.ZygoteFork)
+        if server.child_marks is not None:
+            server.child_marks[:] = bytes(192)
+        job = server.fast.run(-1, fds[0], fds[1], server.scratch_fds[0], None)
+        if job.outcome == CHILD:  # the test's process, set up: never returns into the server loop
+            server.launch_set_up()
+    else:
+        if loop.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
+            loop.server_pid, loop.server_cpu = native.pid, -1
+        job = server.fast.run(native._sock.fileno(), fds[0], fds[1], server.scratch_fds[0], native.schedstat_fd())
     if server.marks is not None:  # the loop's own stamps, on the same clocks as the server's
         server.marks.extend((name, *stamp) for name, stamp in zip(STAMPS, job.stamps) if stamp[0])
+    if job.outcome == NO_SPAWN and native is None:
+        if job.spawn_errno == 5:  # EIO: the peak reset failed (the Python path knows what to do)
+            server.fast, server.fast_why = None, "the memory peak cannot be reset"
+        return False, None  # (a fork refused: the Python path forks, and says why it cannot)
     if job.outcome == NO_SPAWN:
         if job.spawn_errno == 0:  # gone, or an answer that was not a pid of a child: ended, restarted
             native._gone()
@@ -172,7 +195,7 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
         elif job.spawn_errno == 5:  # EIO: the peak reset failed (the Python path knows what to do)
             server.fast, server.fast_why = None, "the memory peak cannot be reset"
         return False, None
-    server.last_native = True
+    server.last_native = native is not None
     for fd in fds:
         os.close(fd)
     memory = server.memory
@@ -197,7 +220,7 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
         "pid": job.pid, "status": job.status, "utime": job.utime_us / 1e6 + server_s, "stime": job.stime_us / 1e6,
         "server_s": server_s, "maxrss_kb": job.maxrss_kb, "wall": (job.ended_ns - job.started_ns) / 1e9,
         "killed": None, "peak_tasks": 1, "sampled_kb": 0, "others": 0, "stderr_bytes": job.err_size, "files": 0,
-        "native": True, "native_why": server.native_why, "tail": len(tail), "cg_kb": cg_kb, "cg_oom": 0,
+        "native": native is not None, "native_why": server.native_why, "tail": len(tail), "cg_kb": cg_kb, "cg_oom": 0,
         "tail_bytes": bytes(tail), "refused": refused, "loop": True,
     }  # fmt: skip
     if server.marks is not None:

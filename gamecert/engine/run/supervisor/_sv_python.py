@@ -39,6 +39,11 @@ import types
 
 import _signal
 
+try:
+    import ctypes
+except ImportError:  # (an interpreter without it: the fork stays os.fork)
+    ctypes = None
+
 #: the signals a fresh interpreter ignores (SIGPIPE, and SIGXFSZ where it exists)
 _IGNORED = tuple(getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name))
 
@@ -212,13 +217,26 @@ class PythonMode:
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
 
-    def launch_python(self) -> None:
+    def launch_set_up(self) -> None:
+        """In a test's process :class:`ZygoteFork` made: :meth:`launch_python`, or the exit
+        status of a setup that failed; never returns into the server's code."""
+        try:
+            self.launch_python(set_up_in_c=True)
+        except Launch:
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            procs._setup_failed(exc)
+        _exit(procs._SETUP_FAILED)
+
+    def launch_python(self, set_up_in_c: bool = False) -> None:
         """In a test's child, after its descriptors, limits and folder are set: become a
-        program's fresh process and leave the server's frames (raises :class:`Launch`)."""
-        procs._set_dumpable(self.prctl, True)  # the program's own process, as after an exec
-        # the C module's calls: signal.py's wrappers turn every number into an enum member,
-        # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
-        _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
+        program's fresh process and leave the server's frames (raises :class:`Launch`);
+        ``set_up_in_c``: made by :class:`ZygoteFork`, dumpable with an empty mask already."""
+        if not set_up_in_c:
+            procs._set_dumpable(self.prctl, True)  # the program's own process, as after an exec
+            # the C module's calls: signal.py's wrappers turn every number into an enum member,
+            # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
+            _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # what the interpreter installs
         for number in _IGNORED:
             _signal.signal(number, _signal.SIG_IGN)
@@ -266,3 +284,74 @@ def _align_depth() -> bool:
         return False
     fields[0] = limit - 1
     return True
+
+
+class _Zygote(ctypes.Structure if ctypes else object):
+    """``struct tl_zygote`` in testloop.c, field for field."""
+
+    _fields_ = [
+        ("before", ctypes.c_void_p), ("after_parent", ctypes.c_void_p), ("after_child", ctypes.c_void_p),
+        ("procs_fd", ctypes.c_int),
+        ("own_session", ctypes.c_int), ("death_signal", ctypes.c_int), ("failed", ctypes.c_int),
+        ("nlimits", ctypes.c_int), ("limit_which", ctypes.c_int * 8),
+        ("limit_soft", ctypes.c_longlong * 8), ("limit_hard", ctypes.c_longlong * 8),
+        ("box", ctypes.c_char_p), ("marks", ctypes.c_void_p),
+    ] if ctypes else []
+
+
+class ZygoteFork:
+    """A test's process forked, and set up, by ``tl_zygote_fork`` in testloop.c (the library
+    the native path's loop comes from, loaded as ``ctypes.PyDLL``: called with the interpreter's
+    lock held, as the interpreter's fork calls need). The child is what :meth:`_child` in
+    ``server.py`` makes (the same steps in the same order, after the same after-fork calls of
+    the interpreter: ``random`` reseeded, ``threading`` reset), with none of its Python calls,
+    each of which touched objects shared with the server (a copy-on-write fault per page)."""
+
+    def __init__(self, lib, server) -> None:
+        self._fork = lib.tl_zygote_fork
+        self._fork.argtypes = [ctypes.POINTER(_Zygote), ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        self._fork.restype = ctypes.c_int
+        api = ctypes.pythonapi
+        job = self.job = _Zygote()
+        job.before, job.after_parent, job.after_child = (
+            ctypes.cast(getattr(api, name), ctypes.c_void_p).value
+            for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
+        job.procs_fd = server.memory.procs if server.memory is not None else -1
+        job.own_session = not server.contained  # (see the module's account of the group)
+        job.death_signal = 0 if server.contained else int(_signal.SIGKILL)
+        job.failed = procs._SETUP_FAILED
+        job.nlimits = len(server.limit_plan)
+        for i, (which, (soft, hard)) in enumerate(server.limit_plan):
+            job.limit_which[i], job.limit_soft[i], job.limit_hard[i] = which, soft, hard
+        self._box = os.fsencode(server.box)
+        job.box = self._box
+        if server.child_marks is not None:
+            self._marks = (ctypes.c_longlong * 24).from_buffer(server.child_marks)
+            job.marks = ctypes.addressof(self._marks)
+        self._ref = ctypes.byref(job)
+
+    def fork(self, stdin_fd: int, stdout_fd: int, err_fd: int) -> int:
+        """The test's pid, in the server; 0 in the test's process, set up (see the class)."""
+        pid = self._fork(self._ref, stdin_fd, stdout_fd, err_fd)
+        if pid < 0:
+            number = ctypes.get_errno()
+            raise OSError(number, os.strerror(number))
+        return pid
+
+
+def zygote_fork(server, config: dict) -> tuple[ZygoteFork | None, str]:
+    """The fork in C for a Python-mode server (``server.py``'s ``_Server``), or None and why its
+    tests are forked by ``os.fork`` and set up in Python: the library (config ``testloop``,
+    contained only), CPython, at most 8 limits."""
+    path = config.get("testloop")
+    if server.mode != "python" or not path:
+        return None, "no library"
+    if ctypes is None or sys.implementation.name != "cpython" or len(server.limit_plan) > 8:
+        return None, "not CPython"
+    try:
+        lib = ctypes.PyDLL(os.fspath(path), use_errno=True)
+        zygote = ZygoteFork(lib, server)
+        zygote.lib = lib  # (its tl_run, with the interpreter's lock held: the loop forks with it)
+        return zygote, ""
+    except (OSError, AttributeError) as exc:
+        return None, f"cannot load {path}: {exc}"

@@ -49,10 +49,10 @@ forks the pids cgroup refused are read by the server (``pids_events``) before th
 Contained, a request may be a batch: ``B`` with up to :data:`BATCH_MAX` descriptor pairs, run one
 after another (each a fresh process, cleaned up after) and answered once, the reports in order.
 
-A native fork server's test runs through :mod:`_sv_fast` (a C loop, when it was built) from the
-clone request to its report if it ends by itself before the first watchdog scan with nothing
-left in the pids cgroup (its report then says ``loop``); anything else is handed to the Python
-watch below where the loop was.
+A native fork server's test, and a zygote's (forked and set up in C: :class:`_sv_python.ZygoteFork`),
+runs through :mod:`_sv_fast` (a C loop, when it was built) from the clone request or the fork to
+its report if it ends by itself before the first watchdog scan with nothing left in the pids
+cgroup (its report then says ``loop``); anything else is handed to the Python watch below.
 """
 
 from __future__ import annotations
@@ -72,9 +72,9 @@ try:
 except ModuleNotFoundError:  # imported as part of gamecert (documentation, doctests)
     from gamecert.engine.run.supervisor import _sv_procs as procs
 try:
-    from _sv_python import Launch, PythonMode
+    from _sv_python import Launch, PythonMode, zygote_fork
 except ModuleNotFoundError:
-    from gamecert.engine.run.supervisor._sv_python import Launch, PythonMode
+    from gamecert.engine.run.supervisor._sv_python import Launch, PythonMode, zygote_fork
 try:
     import _sv_native as native
 except ModuleNotFoundError:
@@ -135,8 +135,6 @@ class _Server(PythonMode):
         self.native_why = "" if self.native_shim else "not asked for"
         #: the fork server's CPU time (ns) already charged to tests, and tests it has served
         self.native_charged, self.native_served = 0, 0
-        #: the per-test loop in C for the fork server's fast tests (None: the Python path only)
-        self.fast, self.fast_why = fast.for_server(self, config)
         #: bench only (config "profile"): (part, perf_counter_ns) stamps of the running test, sent
         #: in its report, and a shared page where the child stamps its own start and end
         self.marks: list | None = [] if config.get("profile") else None
@@ -145,6 +143,11 @@ class _Server(PythonMode):
             import mmap
 
             self.child_marks = mmap.mmap(-1, 192)
+        #: a test's process forked and set up in C (Python mode, the library there), or None
+        self.zygote, self.zygote_why = zygote_fork(self, config)
+        #: the per-test loop in C for the fork server's or the zygote's fast tests (None: the
+        #: Python path only)
+        self.fast, self.fast_why = fast.for_server(self, config)
 
     def mark(self, part: str) -> None:
         if self.marks is not None:
@@ -201,11 +204,11 @@ class _Server(PythonMode):
     def run_one(self, request: bytes, fds: list[int]) -> bytes | None:
         """Run one test on the descriptors ``fds`` (stdin, stdout); its report, or None if the
         client went away meanwhile."""
-        if self.fast is not None and self.native is not None:
+        plain = request == b"P" or self.mode != "python"
+        if self.fast is not None and (self.native is not None or self.zygote is not None and not plain):
             taken, report = fast.run_native(self, fds)
             if taken:
                 return self._reply(report)
-        plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
         self.mark("pipe")
         if self.memory is not None:
@@ -218,6 +221,8 @@ class _Server(PythonMode):
         self.last_native = pid is not None
         if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
             started = time.monotonic()
+        if pid is None and self.zygote is not None and not plain:  # 0 in the test's process, set up:
+            pid = self.zygote.fork(fds[0], fds[1], err_w) or self.launch_set_up()  # (which never returns)
         if pid is None:
             pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
