@@ -109,6 +109,10 @@ class FastLoop:
         job.reply_timeout_ns = 5_000_000_000
         if zygote is not None:  # (lib: the library loaded with ctypes.PyDLL, see ZygoteFork)
             job.zygote = ctypes.addressof(zygote.job)
+        #: the server's limits, priority and CPU affinity kept, to compare after every test
+        self._own_state = lib.tl_own_state
+        self._own_state.argtypes, self._own_state.restype = [ctypes.c_int], ctypes.c_int
+        self._own_state(1)
         #: whether dirty() covers every scratch folder (else the caller checks them itself)
         self.covers_scratch = len(scratch_fds) <= _MAX_SCRATCH
 
@@ -125,9 +129,22 @@ class FastLoop:
         job = self.job
         return ctypes.string_at(job.tail + job.tail_off, job.tail_len)
 
+    def state_changed(self) -> bool:
+        """Whether the server's limits, priority or CPU affinity differ from what they were
+        when the loop was made (``_sv_procs._own_state``'s comparison, in one call)."""
+        return bool(self._own_state(0))
+
     def dirty(self) -> int:
         """Bit i: scratch folder i has something in it; :data:`IPC_DIRTY`: an IPC object exists."""
         return self._dirty(self._ref)
+
+
+def own_state_changed(server) -> bool:
+    """Whether a test changed what the next tests inherit from ``server`` (see
+    ``_sv_procs._own_state``): in C with the loop, else in Python."""
+    if server.fast is not None:
+        return server.fast.state_changed()
+    return procs._own_state() != server.own_state
 
 
 def load(path: str | None) -> tuple[ctypes.CDLL | None, str]:

@@ -490,3 +490,36 @@ int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd)
     sigprocmask(SIG_SETMASK, &none, NULL);
     return 0;
 }
+
+/* ---- What every test's process inherits from the supervisor, unchanged ---------------------
+ *
+ * tl_own_state(1) keeps the supervisor's resource limits, scheduling priority and CPU affinity;
+ * tl_own_state(0) says whether any of them differs now (a test can lower them with prlimit,
+ * setpriority or sched_setaffinity: _sv_procs._own_state, in one call instead of ~20). */
+
+static struct rlimit tl_limits[RLIM_NLIMITS];
+static int tl_priority;
+static cpu_set_t tl_cpus;
+
+int tl_own_state(int save) {
+    struct rlimit limits[RLIM_NLIMITS];
+    memset(limits, 0, sizeof limits);
+    for (int i = 0; i < RLIM_NLIMITS; i++)
+        if (getrlimit(i, &limits[i]) != 0)
+            limits[i].rlim_cur = limits[i].rlim_max = 0;
+    errno = 0;
+    int priority = getpriority(PRIO_PROCESS, 0);
+    if (errno)
+        priority = -1000;
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+        CPU_ZERO(&cpus);
+    if (save) {
+        memcpy(tl_limits, limits, sizeof limits);
+        tl_priority = priority;
+        tl_cpus = cpus;
+        return 0;
+    }
+    return memcmp(tl_limits, limits, sizeof limits) != 0 || priority != tl_priority || !CPU_EQUAL(&cpus, &tl_cpus);
+}
