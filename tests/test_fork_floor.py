@@ -406,3 +406,75 @@ def test_a_python_tests_process_is_set_up_as_python_files(tmp_path: Path) -> Non
     assert lines[1] == "blocked 0000000000000000 ignored 0000000001001000", lines[1]  # SIGPIPE, SIGXFSZ
     assert lines[2] == "open [0, 1, 2, 3]", lines[2]
     assert lines[3].endswith("leader True"), lines[3]
+
+
+PY_OUTCOMES = """
+import os, sys
+word = sys.stdin.readline().strip()
+print(word[::-1])
+if word == "err":
+    sys.stderr.write("e" * 20000)  # more than the tail kept
+elif word == "exit":
+    sys.exit(3)
+elif word == "raise":
+    raise ValueError(word)
+elif word == "kill":
+    os.kill(os.getpid(), 9)
+"""
+
+
+def _reports(runner) -> list[dict]:
+    """Every report the runner's client gets from now on (appended to the list returned)."""
+    seen: list[dict] = []
+    client = runner._client
+    run = client.run
+
+    def keep(*args, **kwargs):
+        report = run(*args, **kwargs)
+        seen.append(dict(report))
+        return report
+
+    client.run = keep
+    return seen
+
+
+def test_the_serve_loop_in_c_reports_as_the_python_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zygote's plain fast tests are read, run, reported and checked in C (testloop.c's
+    tl_serve, report key ``serve``) unless the bench's profile is on, when the Python loop runs
+    them: both give the same report, field for field (times aside), on a right answer, a long
+    stderr, an exit status, an uncaught exception and a signal."""
+    program = tmp_path / "outcomes.py"
+    program.write_text(PY_OUTCOMES)
+    words = ["abc", "err", "exit", "raise", "kill", "zz"] * 2
+    got = {}
+    for profile in ("0", "1"):
+        if profile == "1":
+            monkeypatch.setenv("GAMECERT_SV_PROFILE", "1")
+        with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+            if not runner._client.config.get("testloop"):
+                pytest.skip("no per-test loop library here (no C compiler, or not contained)")
+            for word in words[:2]:  # the first test of a runner is often not over by the first scan
+                runner.run(word + "\n")
+            reports = _reports(runner)
+            results = [runner.run(word + "\n") for word in words]
+        got[profile] = reports, results
+    (served, served_results), (python, python_results) = got["0"], got["1"]
+    assert [r.describe().split(",")[0] for r in served_results] == [r.describe().split(",")[0] for r in python_results]
+    assert [r.stdout for r in served_results] == [r.stdout for r in python_results]
+    # an uncaught exception or SystemExit ends by the interpreter's whole finalisation (~20 ms,
+    # past the first scan: the Python watch ends those); the others end in a few ms
+    quick = [i for i, word in enumerate(words) if word not in ("exit", "raise")]
+    # (a busy machine can push any test past the first scan: most, not all, are served in C)
+    assert sum(bool(served[i].get("serve")) for i in quick) >= len(quick) // 2, [(r.get("serve"), r["wall"]) for r in served]
+    assert not any(r.get("serve") for r in python)
+    timed = {"pid", "utime", "stime", "wall", "maxrss_kb", "cg_kb", "fds", "serve", "prof", "minflt", "sampled_kb"}
+    compared = 0
+    for c_report, py_report in zip(served, python):
+        if not c_report.get("serve") or not py_report.get("loop"):
+            continue
+        compared += 1
+        assert set(c_report) - timed == set(py_report) - timed
+        assert {k: v for k, v in c_report.items() if k not in timed} == {k: v for k, v in py_report.items() if k not in timed}
+        for key in ("utime", "stime", "wall"):
+            assert isinstance(c_report[key], float) and c_report[key] >= 0
+    assert compared >= 2, (served, python)

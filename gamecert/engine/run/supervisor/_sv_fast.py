@@ -35,6 +35,15 @@ interpreted calls per test on each side, each touching pages shared with the oth
 (copy-on-write faults), the loop takes one call. The plain runs (``python FILE``) keep the
 Python path.
 
+**The zygote's serve loop.** :func:`next_request` goes further for a zygote (no profile): the
+server's loop itself runs in C (``tl_serve``) for as long as requests are plain tests that
+end fast: read the request, fork and follow the test, send the JSON line the Python path would
+send (its fields and values, a key ``serve`` besides), check that nothing is left to clean and
+that the server's inherited state is unchanged, read the next one. Whatever else comes (another
+kind of request, a test not over by the first scan, something to clean, the client gone) goes
+back to the Python loop at that point. The Python objects a test cost the server, each made on
+pages the last fork had write-protected, are gone with it.
+
 :meth:`FastLoop.dirty` says which scratch folders and whether the IPC namespace need emptying
 after a test, without listing them.
 """
@@ -42,7 +51,9 @@ after a test, without listing them.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
+import socket
 
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
@@ -50,6 +61,8 @@ except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
 DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
+SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE = 0, 1, 2, 3, 4  # also SV_* in testloop.c
+_SV_MAX_FDS = 200
 IPC_DIRTY = 1 << 8
 #: bench only: the loop's stamps of a test's parts, in order (see bench/candidate_throughput.py)
 STAMPS = ("l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done")
@@ -80,6 +93,16 @@ class _Job(ctypes.Structure):
     ]
 
 
+class _Serve(ctypes.Structure):
+    """``struct tl_serve`` in testloop.c, field for field."""
+
+    _fields_ = [
+        ("sock", ctypes.c_int), ("has_memcg", ctypes.c_int), ("why", ctypes.c_char_p),
+        ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
+        ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
+    ]
+
+
 class FastLoop:
     """The loaded library and one job record, filled once with what does not change per test."""
 
@@ -107,8 +130,15 @@ class FastLoop:
         job.cpu_soft = cpu_soft
         job.first_scan_ns = int(first_scan_s * 1e9)
         job.reply_timeout_ns = 5_000_000_000
+        #: the serve loop in C (a zygote's), and whether its last request's test was started
+        self._serve, self.pending = None, False
         if zygote is not None:  # (lib: the library loaded with ctypes.PyDLL, see ZygoteFork)
             job.zygote = ctypes.addressof(zygote.job)
+            self._serve = lib.tl_serve
+            self._serve.argtypes = [ctypes.POINTER(_Job), ctypes.POINTER(_Serve)]
+            self._serve.restype = ctypes.c_int
+            self.serving = _Serve()
+            self.serving.has_memcg = memory is not None
         #: the server's limits, priority and CPU affinity kept, to compare after every test
         self._own_state = lib.tl_own_state
         self._own_state.argtypes, self._own_state.restype = [ctypes.c_int], ctypes.c_int
@@ -137,6 +167,39 @@ class FastLoop:
     def dirty(self) -> int:
         """Bit i: scratch folder i has something in it; :data:`IPC_DIRTY`: an IPC object exists."""
         return self._dirty(self._ref)
+
+
+def next_request(server, sock) -> tuple[bytes, list[int]]:
+    """The next request the server's Python loop handles, (message, descriptors); (b"", []) when
+    the loop ends. With the serve loop in C (a zygote's, no profile), the plain fast tests before
+    it are run, reported and checked there (see testloop.c, ``tl_serve``); a test it started
+    and did not finish comes back as its request, its job kept (``pending``) for
+    :func:`run_native`."""
+    loop = server.fast
+    if loop is None or loop._serve is None or server.marks is not None:
+        message, fds, _, _ = socket.recv_fds(sock, 1, 2 * procs.BATCH_MAX)
+        return message, fds
+    serving = loop.serving
+    serving.sock = sock.fileno()
+    serving.why = json.dumps(server.native_why).encode()
+    while True:
+        serving.events_seen = server.forks.seen
+        code = loop._serve(loop._ref, ctypes.byref(serving))
+        server.forks.seen = serving.events_seen
+        if code == SV_DIRTY:
+            server.clean_up()
+            if not loop.state_changed():
+                continue
+            code = SV_STATE
+        if code == SV_STATE:
+            os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
+            return b"", []
+        if code == SV_GONE:
+            for fd in serving.fds[:serving.nfds]:
+                os.close(fd)
+            return b"", []
+        loop.pending = code == SV_OUTCOME
+        return bytes([serving.message]), list(serving.fds[:serving.nfds])
 
 
 def own_state_changed(server) -> bool:
@@ -190,9 +253,13 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     loop = server.fast.job
     loop.profile = server.marks is not None
     if native is None:  # a zygote's test: forked here (see _sv_python.ZygoteFork)
-        if server.child_marks is not None:
-            server.child_marks[:] = bytes(192)
-        job = server.fast.run(-1, fds[0], fds[1], server.scratch_fds[0], None)
+        if server.fast.pending:  # started by the serve loop (next_request)
+            server.fast.pending = False
+            job = server.fast.job
+        else:
+            if server.child_marks is not None:
+                server.child_marks[:] = bytes(192)
+            job = server.fast.run(-1, fds[0], fds[1], server.scratch_fds[0], None)
         if job.outcome == CHILD:  # the test's process, set up: never returns into the server loop
             server.launch_set_up()
     else:

@@ -523,3 +523,121 @@ int tl_own_state(int save) {
     }
     return memcmp(tl_limits, limits, sizeof limits) != 0 || priority != tl_priority || !CPU_EQUAL(&cpus, &tl_cpus);
 }
+
+/* ---- The zygote's serve loop ---------------------------------------------------------------
+ *
+ * tl_serve() is the supervisor's loop for a zygote's plain fast tests, in C: it reads a request
+ * (one byte and its descriptors), and while it is a test ('R', stdin and stdout) that tl_run()
+ * forks and sees end by itself before the first scan with nothing left, it sends the report
+ * (the JSON line the Python path sends for such a test, then the stderr tail), checks that the
+ * test left nothing to clean (tl_dirty) and changed nothing the next tests inherit
+ * (tl_own_state), and reads the next request. Anything else goes back to the Python loop at the
+ * point reached (SV_*): a request of another kind, a test tl_run did not finish (its job and
+ * descriptors kept), something to clean, the state changed, the client gone. */
+
+#define SV_REQUEST 0  /* a request it does not run: message, fds, nfds */
+#define SV_OUTCOME 1  /* an 'R' request run by tl_run, not TL_DONE: job->outcome, fds */
+#define SV_DIRTY 2    /* a test's report sent: a scratch folder or the IPC namespace to empty */
+#define SV_STATE 3    /* a test's report sent: the server's limits, priority or affinity changed */
+#define SV_GONE 4     /* the client closed its end, or a read or write failed */
+#define SV_MAX_FDS 200
+
+/* Keep in step with _Serve in _sv_fast.py (field for field). */
+struct tl_serve {
+    int sock;
+    int has_memcg;
+    const char *why;        /* native_why, as a JSON string */
+    long long events_seen;  /* pids.events' max count already reported */
+    /* out */
+    int message, nfds;
+    int fds[SV_MAX_FDS];
+    long long served;
+};
+
+static int sv_send_all(int sock, const char *data, size_t size) {
+    while (size) {
+        ssize_t n = send(sock, data, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        data += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The JSON line of a test tl_run finished and its tail; -1 if it cannot be sent. */
+static int sv_report(struct tl_job *job, struct tl_serve *s) {
+    long long refused = 0;
+    if (job->events_max >= 0) {
+        refused = job->events_max - s->events_seen;
+        s->events_seen = job->events_max;
+    }
+    long long cg_kb = 0;
+    if (s->has_memcg && job->mem_peak > job->mem_base)
+        cg_kb = (job->mem_peak - job->mem_base) >> 10;
+    long long wall = job->ended_ns - job->started_ns;
+    char line[1024];
+    int n = snprintf(line, sizeof line,
+                     "{\"pid\": %d, \"status\": %d, \"utime\": %lld.%06lld, \"stime\": %lld.%06lld, "
+                     "\"server_s\": 0.0, \"maxrss_kb\": %lld, \"wall\": %lld.%09lld, \"killed\": null, "
+                     "\"peak_tasks\": 1, \"sampled_kb\": 0, \"others\": 0, \"stderr_bytes\": %lld, \"files\": 0, "
+                     "\"native\": false, \"native_why\": %s, \"tail\": %lld, \"cg_kb\": %lld, \"cg_oom\": 0, "
+                     "\"refused\": %lld, \"loop\": true, \"serve\": true}\n",
+                     job->pid, job->status, job->utime_us / 1000000, job->utime_us % 1000000,
+                     job->stime_us / 1000000, job->stime_us % 1000000, job->maxrss_kb,
+                     wall / 1000000000, wall % 1000000000, job->err_size, s->why, job->tail_len, cg_kb, refused);
+    if (n <= 0 || n >= (int)sizeof line)
+        return -1;
+    if (sv_send_all(s->sock, line, (size_t)n) != 0)
+        return -1;
+    return sv_send_all(s->sock, job->tail + job->tail_off, (size_t)job->tail_len);
+}
+
+int tl_serve(struct tl_job *job, struct tl_serve *s) {
+    for (;;) {
+        char byte = 0;
+        union {
+            struct cmsghdr align;
+            char buf[CMSG_SPACE(sizeof(int) * SV_MAX_FDS)];
+        } control;
+        struct iovec iov = {&byte, 1};
+        struct msghdr msg;
+        memset(&msg, 0, sizeof msg);
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof control.buf;
+        ssize_t got;
+        while ((got = recvmsg(s->sock, &msg, 0)) < 0 && errno == EINTR) {
+        }
+        s->nfds = 0;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+                continue;
+            int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int i = 0; i < count && s->nfds < SV_MAX_FDS; i++)
+                memcpy(&s->fds[s->nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        }
+        if (got <= 0)
+            return SV_GONE;
+        s->message = (unsigned char)byte;
+        if (byte != 'R' || s->nfds != 2 || (msg.msg_flags & MSG_CTRUNC))
+            return SV_REQUEST;
+        job->stdin_fd = s->fds[0];
+        job->stdout_fd = s->fds[1];
+        if (tl_run(job) != TL_DONE)
+            return SV_OUTCOME;
+        close(s->fds[0]);
+        close(s->fds[1]);
+        s->nfds = 0;
+        if (sv_report(job, s) != 0)
+            return SV_GONE;
+        s->served++;
+        if (tl_dirty(job))
+            return SV_DIRTY;
+        if (tl_own_state(0))
+            return SV_STATE;
+    }
+}
