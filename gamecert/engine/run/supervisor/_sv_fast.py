@@ -185,6 +185,8 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
     while True:
         serving.events_seen = server.forks.seen
         code = loop._serve(loop._ref, ctypes.byref(serving))
+        if code == SV_OUTCOME and loop.job.outcome == CHILD:  # the test's process, set up: the
+            server.launch_set_up()  # program runs at once (nothing more of the server's code)
         server.forks.seen = serving.events_seen
         if code == SV_DIRTY:
             server.clean_up()
