@@ -300,17 +300,16 @@ class _Zygote(ctypes.Structure if ctypes else object):
 
 
 class ZygoteFork:
-    """A test's process forked, and set up, by ``tl_zygote_fork`` in testloop.c (the library
-    the native path's loop comes from, loaded as ``ctypes.PyDLL``: called with the interpreter's
-    lock held, as the interpreter's fork calls need). The child is what :meth:`_child` in
+    """What ``tl_zygote_fork`` in testloop.c needs to fork a test's process and set it up, called
+    by the per-test loop there (``_sv_fast``; the library the native path's loop comes from,
+    loaded as ``ctypes.PyDLL``: called with the interpreter's lock held, as the interpreter's
+    fork calls need). The child is what :meth:`_child` in
     ``server.py`` makes (the same steps in the same order, after the same after-fork calls of
     the interpreter: ``random`` reseeded, ``threading`` reset), with none of its Python calls,
     each of which touched objects shared with the server (a copy-on-write fault per page)."""
 
     def __init__(self, lib, server) -> None:
-        self._fork = lib.tl_zygote_fork
-        self._fork.argtypes = [ctypes.POINTER(_Zygote), ctypes.c_int, ctypes.c_int, ctypes.c_int]
-        self._fork.restype = ctypes.c_int
+        self.lib = lib
         api = ctypes.pythonapi
         job = self.job = _Zygote()
         job.before, job.after_parent, job.after_child = (
@@ -328,30 +327,18 @@ class ZygoteFork:
         if server.child_marks is not None:
             self._marks = (ctypes.c_longlong * 24).from_buffer(server.child_marks)
             job.marks = ctypes.addressof(self._marks)
-        self._ref = ctypes.byref(job)
-
-    def fork(self, stdin_fd: int, stdout_fd: int, err_fd: int) -> int:
-        """The test's pid, in the server; 0 in the test's process, set up (see the class)."""
-        pid = self._fork(self._ref, stdin_fd, stdout_fd, err_fd)
-        if pid < 0:
-            number = ctypes.get_errno()
-            raise OSError(number, os.strerror(number))
-        return pid
 
 
-def zygote_fork(server, config: dict) -> tuple[ZygoteFork | None, str]:
-    """The fork in C for a Python-mode server (``server.py``'s ``_Server``), or None and why its
-    tests are forked by ``os.fork`` and set up in Python: the library (config ``testloop``,
-    contained only), CPython, at most 8 limits."""
+def zygote_fork(server, config: dict) -> ZygoteFork | None:
+    """The fork in C for a Python-mode server (``server.py``'s ``_Server``), or None, and then its
+    tests are forked by ``os.fork`` and set up in Python: with the library (config ``testloop``,
+    contained only), on CPython, with at most 8 limits to set."""
     path = config.get("testloop")
-    if server.mode != "python" or not path:
-        return None, "no library"
-    if ctypes is None or sys.implementation.name != "cpython" or len(server.limit_plan) > 8:
-        return None, "not CPython"
+    if server.mode != "python" or not path or ctypes is None or sys.implementation.name != "cpython":
+        return None
+    if len(server.limit_plan) > 8:
+        return None
     try:
-        lib = ctypes.PyDLL(os.fspath(path), use_errno=True)
-        zygote = ZygoteFork(lib, server)
-        zygote.lib = lib  # (its tl_run, with the interpreter's lock held: the loop forks with it)
-        return zygote, ""
-    except (OSError, AttributeError) as exc:
-        return None, f"cannot load {path}: {exc}"
+        return ZygoteFork(ctypes.PyDLL(os.fspath(path), use_errno=True), server)
+    except (OSError, AttributeError):
+        return None

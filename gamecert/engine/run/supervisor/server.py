@@ -143,8 +143,9 @@ class _Server(PythonMode):
             import mmap
 
             self.child_marks = mmap.mmap(-1, 192)
-        #: a test's process forked and set up in C (Python mode, the library there), or None
-        self.zygote, self.zygote_why = zygote_fork(self, config)
+        #: a test's process forked and set up in C by the per-test loop (Python mode, the library
+        #: there), or None: forked by os.fork and set up in Python (see _child)
+        self.zygote = zygote_fork(self, config)
         #: the per-test loop in C for the fork server's or the zygote's fast tests (None: the
         #: Python path only)
         self.fast, self.fast_why = fast.for_server(self, config)
@@ -221,8 +222,6 @@ class _Server(PythonMode):
         self.last_native = pid is not None
         if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
             started = time.monotonic()
-        if pid is None and self.zygote is not None and not plain:  # 0 in the test's process, set up:
-            pid = self.zygote.fork(fds[0], fds[1], err_w) or self.launch_set_up()  # (which never returns)
         if pid is None:
             pid = os.fork()
         if pid == 0:  # the test's process: never returns into the server loop
