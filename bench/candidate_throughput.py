@@ -25,7 +25,10 @@ and exit; from nanosecond stamps the supervisor, its client and the zygote's chi
 ``GAMECERT_SV_PROFILE=1`` (one clock for all: CLOCK_MONOTONIC), tests run one at a time (none sent
 ahead, so that the parts do not overlap); the native test twice, through the supervisor's C loop
 (``supervisor/testloop.c``, its parts stamped in C on the same clocks) and through its Python
-path alone (``GAMECERT_TESTLOOP=0``). The rates are measured as the executor runs a chunk: its
+path alone (``GAMECERT_TESTLOOP=0``). A zygote's test is forked by the same C loop (its child set
+up in C) but the supervisor's serve loop stays in Python with the profile on (``tl_serve``, which
+reads, runs and answers fast tests in C otherwise, stamps nothing): the rates below include it,
+the breakdown does not. The rates are measured as the executor runs a chunk: its
 inputs announced (``Runner.expect``), sent ahead in batches while the ones before run.
 
 Before them, the zygote's rate against its floor by CPU time instead: the supervisor's own CPU
