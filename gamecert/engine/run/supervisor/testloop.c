@@ -494,12 +494,14 @@ int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd)
 
 /* ---- What every test's process inherits from the supervisor, unchanged ---------------------
  *
- * tl_own_state(1) keeps the supervisor's resource limits, scheduling priority and CPU affinity;
- * tl_own_state(0) says whether any of them differs now (a test can lower them with prlimit,
- * setpriority or sched_setaffinity: _sv_procs._own_state, in one call instead of ~20). */
+ * tl_own_state(1) keeps the supervisor's resource limits, scheduling priority and policy and CPU
+ * affinity; tl_own_state(0) says whether any of them differs now (a test can lower them with
+ * prlimit, setpriority, sched_setscheduler(SCHED_IDLE) or sched_setaffinity:
+ * _sv_procs._own_state, in one call instead of ~20). */
 
 static struct rlimit tl_limits[RLIM_NLIMITS];
 static int tl_priority;
+static int tl_policy;
 static cpu_set_t tl_cpus;
 
 int tl_own_state(int save) {
@@ -512,6 +514,7 @@ int tl_own_state(int save) {
     int priority = getpriority(PRIO_PROCESS, 0);
     if (errno)
         priority = -1000;
+    int policy = sched_getscheduler(0);
     cpu_set_t cpus;
     CPU_ZERO(&cpus);
     if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
@@ -519,10 +522,12 @@ int tl_own_state(int save) {
     if (save) {
         memcpy(tl_limits, limits, sizeof limits);
         tl_priority = priority;
+        tl_policy = policy;
         tl_cpus = cpus;
         return 0;
     }
-    return memcmp(tl_limits, limits, sizeof limits) != 0 || priority != tl_priority || !CPU_EQUAL(&cpus, &tl_cpus);
+    return memcmp(tl_limits, limits, sizeof limits) != 0 || priority != tl_priority || policy != tl_policy
+           || !CPU_EQUAL(&cpus, &tl_cpus);
 }
 
 /* ---- The zygote's serve loop ---------------------------------------------------------------
