@@ -25,7 +25,10 @@ and exit; from nanosecond stamps the supervisor, its client and the zygote's chi
 ``GAMECERT_SV_PROFILE=1`` (one clock for all: CLOCK_MONOTONIC), tests run one at a time (none sent
 ahead, so that the parts do not overlap); the native test twice, through the supervisor's C loop
 (``supervisor/testloop.c``, its parts stamped in C on the same clocks) and through its Python
-path alone (``GAMECERT_TESTLOOP=0``). The rates are measured as the executor runs a chunk: its
+path alone (``GAMECERT_TESTLOOP=0``). A zygote's test is forked by the same C loop (its child set
+up in C) but the supervisor's serve loop stays in Python with the profile on (``tl_serve``, which
+reads, runs and answers fast tests in C otherwise, stamps nothing): the rates below include it,
+the breakdown does not. The rates are measured as the executor runs a chunk: its
 inputs announced (``Runner.expect``), sent ahead in batches while the ones before run.
 
 Before them, the zygote's rate against its floor by CPU time instead: the supervisor's own CPU
@@ -254,7 +257,7 @@ PARTS = (
     ("request: sendmsg to the server's recvmsg return", "c:sending", "s:recv"),
     ("loop (C): the call into it", "s:recv", "s:l_start"),
     ("loop (C): stderr pipe, peak reset, pids.current", "s:l_start", "s:l_request"),
-    ("loop (C): clone request to the shim's reply", "s:l_request", "s:l_reply"),
+    ("loop (C): clone request to the shim's reply, or the fork", "s:l_request", "s:l_reply"),
     ("loop (C): prlimit, pidfd, the child's life", "s:l_reply", "s:l_ended"),
     ("loop (C): pids.current, wait4", "s:l_ended", "s:l_reaped"),
     ("loop (C): schedstat, pids.events, peak, stderr", "s:l_reaped", "s:l_done"),
@@ -265,15 +268,17 @@ PARTS = (
     ("server: close fds (+ pid line)", "s:spawn", "s:close_fds"),
     ("server: watch setup (pidfd, poll)", "s:close_fds", "s:watch_setup"),
     ("child: fork return to its first stamp", "s:mem_before", "k:start"),
+    ("child: fork return to its first stamp (the loop's)", "s:l_request", "k:start"),
     ("child: (CPU from its fork to its first stamp)", "k:fork", "k:start"),
     ("child: memory cgroup join", "k:start", "k:joined"),
     ("child: dup2, closerange", "k:joined", "k:fds"),
-    ("child: setsid, rlimits, chdir", "k:fds", "k:limits"),
+    ("child: group or session, rlimits, chdir", "k:fds", "k:limits"),
     ("child: launch (dumpable, signals, unwind, take)", "k:limits", "k:code"),
     ("child: the program's code", "k:code", "k:done"),
     ("child: threading shutdown, atexit", "k:done", "k:atexit"),
     ("child: flush", "k:atexit", "k:flushed"),
     ("child: _exit to pidfd wake", "k:flushed", "s:ended"),
+    ("child: _exit to the loop's pidfd wake", "k:flushed", "s:l_ended"),
     ("child: _exit's CPU (rusage total - CPU before _exit)", "k:flushed", "k:exit"),
     ("watch: spawn to end (native: the child's life)", "s:watch_setup", "s:ended"),
     ("server: wait4", "s:ended", "s:wait4"),
@@ -305,10 +310,12 @@ def _stamps(prof: dict, before: tuple[int, int], after: tuple[int, int], child_c
     for slot, name in enumerate(names):
         if child[slot]:
             stamps[name] = (child[slot], child[8 + slot], child[16 + slot])
+    # the Python path's stamps, or the C loop's (the zygote's fork in it)
+    forked, ended = stamps.get("s:mem_before", stamps.get("s:l_request")), stamps.get("s:ended", stamps.get("s:l_ended"))
     if "k:done" in stamps:  # the child's whole CPU time, from wait4: its exit is what is left after its code
-        stamps["k:exit"] = (stamps["s:ended"][0], int(child_cpu_s * 1e9), prof.get("minflt", 0))
+        stamps["k:exit"] = (ended[0], int(child_cpu_s * 1e9), prof.get("minflt", 0))
     if "k:start" in stamps:  # faults and CPU before the first stamp: from the fork on
-        stamps["k:fork"] = (stamps["s:mem_before"][0], 0, 0)
+        stamps["k:fork"] = (forked[0], 0, 0)
     return stamps
 
 

@@ -169,6 +169,46 @@ def _pile_count():
     return (tuple(rng.choices(ALL_SIZES, k=n)) for n in range(1, 101))
 
 
+#: numbers of piles past the pile-count family's 1..100, up to the most: every power of two and
+#: 1, 2 and 5 times a power of ten (the thresholds a program's branch for large inputs starts at)
+COUNT_LADDER = tuple(sorted({2**k for k in range(7, 20)} | {a * 10**k for k in range(2, 6) for a in (1, 2, 5)}
+                            | {MAX_N}) [1:])
+
+
+def _xor_of(piles: bytes) -> int:
+    """The xor of the values of ``piles`` (one byte a pile): a value counts where its pile size
+    occurs an odd number of times (``bytes.count`` is a C loop; a million piles in a few ms)."""
+    total = 0
+    for size in ALL_SIZES:
+        if piles.count(size) % 2:
+            total ^= _value(size)
+    return total
+
+
+def _pile_count_ladder():
+    """For every n of :data:`COUNT_LADDER`: n random piles whose xor is 0 (YES; the last pile
+    makes it so) and n random piles whose xor is not (NO). Both answers at every count: a
+    program that answers a large input from its count, its parity or a sample of its piles is
+    wrong on one of the two. (Random bytes taken mod 60: sizes 1..16 come a little more often.)"""
+    rng = random.Random(8_18)
+    to_size = bytes(b % MAX_S + 1 for b in range(256))
+    by_value: dict[int, list[int]] = {}
+    for size in ALL_SIZES:
+        by_value.setdefault(_value(size), []).append(size)
+    for n in COUNT_LADDER:
+        while True:
+            yes = rng.randbytes(n - 1).translate(to_size)
+            total = _xor_of(yes)
+            if total in by_value:  # a last pile of the xor's value makes it 0
+                yield tuple(yes) + (rng.choice(by_value[total]),)
+                break
+        no = rng.randbytes(n).translate(to_size)
+        if _xor_of(no) == 0:
+            last = next(t for t in ALL_SIZES if _value(t) != _value(no[-1]))
+            no = no[:-1] + bytes([last])
+        yield tuple(no)
+
+
 def _every_size():
     rng = random.Random(8_16)
     shuffled = list(ALL_SIZES)
@@ -184,6 +224,8 @@ def coverage() -> list[Family]:
         Family("pile-size-mixed", "every pile size 1..60 with a pile of the same value (xor 0), among random piles "
                "with a last pile making the xor 0, and among random piles", _size_mixed, 3 * MAX_S),
         Family("pile-count", "every number of piles 1..100, random sizes", _pile_count, 100),
+        Family("pile-count-ladder", "n = 128, 200, 256, 500, ... 10**6 piles (powers of two; 1, 2, 5 times powers "
+               "of ten), random sizes, each n with either answer", _pile_count_ladder, 2 * len(COUNT_LADDER)),
         Family("every-size", "all 60 sizes in one input: ascending, descending, shuffled", _every_size, 3),
     ]
 

@@ -116,16 +116,24 @@ def test_the_breakdown_stamps_every_part_in_order(tmp_path: Path, monkeypatch: p
     with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
         results = [runner.run(f"{k}\n") for k in range(5)]
         profile = list(runner._client.profile)
+        looped = bool(runner._client.config.get("testloop"))
     assert [r.stdout for r in results] == [f"{2 * k}\n" for k in range(5)]
     assert len(profile) == 5
-    order = ["recv", "pipe", "mem_before", "spawn", "close_fds", "watch_setup", "ended", "wait4", "kill_all",
-             "charge", "mem_after", "drain"]
+    # the Python path; the C loop (supervisor/testloop.c: the zygote's fork in it); the C loop up
+    # to the fork, then the Python watch (a test not over by the first scan: the first one, say)
+    python = ["recv", "pipe", "mem_before", "spawn", "close_fds", "watch_setup", "ended", "wait4", "kill_all",
+              "charge", "mem_after", "drain"]
+    loop = ["recv", "l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done", "drain"]
+    handed = [*loop[:4], *python[5:]]
+    paths = []
     for k, prof in enumerate(profile):
         server = prof["server"]
         server = [mark for mark in server if mark[0] not in ("scan", "scanned")]  # the watch's, if any
         names = [name for name, *_ in server]
+        order = next((o for o in (python, loop, handed) if names[-len(o):] == o), None)
+        assert order is not None, names
+        paths.append("python" if order is python else "loop" if order is loop else "handed")
         # the previous test's clean-up, after its report, comes first in this test's list
-        assert names[-len(order):] == order, names
         assert names[:-len(order)] == ([] if k == 0 else ["clean", "scratch", "ipc"]), names
         walls = [wall for _, wall, *_ in server]
         assert walls == sorted(walls)
@@ -133,9 +141,12 @@ def test_the_breakdown_stamps_every_part_in_order(tmp_path: Path, monkeypatch: p
         start, code, done = prof["child"][:3]
         # one clock: the client sends before the server receives, the child runs within the watch
         assert client["run"] <= client["sending"] <= dict(zip(names, walls))["recv"]
-        assert dict(zip(names, walls))["mem_before"] <= start <= code <= done <= dict(zip(names, walls))["ended"]
+        forked, ended = ("mem_before", "ended") if order is python else ("l_request", "l_ended" if order is loop else "ended")
+        assert dict(zip(names, walls))[forked] <= start <= code <= done <= dict(zip(names, walls))[ended]
         assert walls[-1] <= client["replied"]
         assert prof["minflt"] > 0
+    # with the loop's library, the zygote's fast tests are forked and followed by it
+    assert ("loop" in paths) == looped and (looped or set(paths) == {"python"}), paths
 
 
 def test_nothing_of_a_test_is_there_for_the_next_one(tmp_path: Path) -> None:
@@ -205,7 +216,9 @@ def _program(tmp_path: Path, source: str = MIXED) -> Candidate:
 
 
 @pytest.mark.parametrize("contained", [True, False])
-def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(tmp_path: Path, contained: bool) -> None:
+def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(tmp_path: Path, contained: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    _steady(monkeypatch)  # (under load 7, one test over 50 ms of wall: 30 of 33 were sent ahead)
     limits = Limits(time_s=2.0, memory_mb=256, output_bytes=1000)
     with open_runner(_program(tmp_path), limits, contain=contained) as runner:
         alone = [runner.run(word + "\n") for word in WORDS]
@@ -327,3 +340,141 @@ def test_a_client_that_leaves_with_a_request_queued_ends_the_running_test(tmp_pa
             for fd in made:
                 os.close(fd)
     assert spent < 2.0, spent
+
+
+PY_GROUP = """
+import os, signal, sys
+leader = os.getpgid(0) == os.getpid()
+try:
+    os.setsid()
+    setsid = "made"
+except PermissionError:
+    setsid = "refused"
+print(leader, setsid, flush=True)
+if sys.stdin.readline().strip() == "kill":
+    os.kill(0, signal.SIGTERM)  # the whole of its process group
+    print("still here")
+"""
+
+
+def test_a_python_tests_process_group_is_its_own_on_both_paths(tmp_path: Path) -> None:
+    """A test's process leads a process group of its own, as under a shell: setsid() is refused
+    (as for a shell's job), and a signal to its whole group ends the test alone; the supervisor
+    serves the next test. The zygote's child and ``python FILE`` agree."""
+    program = tmp_path / "group.py"
+    program.write_text(PY_GROUP)
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        assert runner.mode == "fork-server"
+        server = runner.server_pid
+        forked, plain = runner.run("\n"), runner.run_plain("\n")
+        killed, killed_plain = runner.run("kill\n"), runner.run_plain("kill\n")
+        after = runner.run("\n")
+        assert runner.server_pid == server
+    assert forked.stdout == plain.stdout == after.stdout == "True refused\n", (forked.stdout, plain.stdout)
+    for result in (killed, killed_plain):
+        assert result.status == "re" and result.stdout == "True refused\n", result.describe()
+        assert "SIGTERM" in result.describe() or "15" in result.describe(), result.describe()
+
+
+PY_PROCESS_STATE = """
+import ctypes, os, resource
+libc = ctypes.CDLL(None)
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+limits = [resource.getrlimit(getattr(resource, name)) for name in sorted(dir(resource)) if name.startswith("RLIMIT_")]
+print("dumpable", libc.prctl(3, 0, 0, 0, 0))  # PR_GET_DUMPABLE
+print("blocked", status["SigBlk"].strip(), "ignored", status["SigIgn"].strip())
+print("open", sorted(int(fd) for fd in os.listdir("/proc/self/fd"))[:4])
+print("cwd", os.getcwd(), "leader", os.getpgid(0) == os.getpid())
+print("limits", limits)
+"""
+
+
+def test_a_python_tests_process_is_set_up_as_python_files(tmp_path: Path) -> None:
+    """What the zygote's child is set up with (in C where the per-test loop's library is there,
+    see supervisor/_sv_python.ZygoteFork) is what ``python FILE`` gets: dumpable, no signal
+    blocked, only SIGPIPE and SIGXFSZ ignored, descriptors 0-2 and the one it lists with, the
+    box as working folder, its own process group, every resource limit alike."""
+    program = tmp_path / "state.py"
+    program.write_text(PY_PROCESS_STATE)
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        forked = [runner.run("") for _ in range(3)]
+        plain = runner.run_plain("")
+    assert {r.status for r in [*forked, plain]} == {"ok"}, [r.describe() for r in [*forked, plain]]
+    assert {r.stdout for r in forked} == {plain.stdout}, (forked[-1].stdout, plain.stdout)
+    lines = plain.stdout.splitlines()
+    assert lines[0] == "dumpable 1", lines[0]
+    assert lines[1] == "blocked 0000000000000000 ignored 0000000001001000", lines[1]  # SIGPIPE, SIGXFSZ
+    assert lines[2] == "open [0, 1, 2, 3]", lines[2]
+    assert lines[3].endswith("leader True"), lines[3]
+
+
+PY_OUTCOMES = """
+import os, sys
+word = sys.stdin.readline().strip()
+print(word[::-1])
+if word == "err":
+    sys.stderr.write("e" * 20000)  # more than the tail kept
+elif word == "exit":
+    sys.exit(3)
+elif word == "raise":
+    raise ValueError(word)
+elif word == "kill":
+    os.kill(os.getpid(), 9)
+"""
+
+
+def _reports(runner) -> list[dict]:
+    """Every report the runner's client gets from now on (appended to the list returned)."""
+    seen: list[dict] = []
+    client = runner._client
+    run = client.run
+
+    def keep(*args, **kwargs):
+        report = run(*args, **kwargs)
+        seen.append(dict(report))
+        return report
+
+    client.run = keep
+    return seen
+
+
+def test_the_serve_loop_in_c_reports_as_the_python_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zygote's plain fast tests are read, run, reported and checked in C (testloop.c's
+    tl_serve, report key ``serve``) unless the bench's profile is on, when the Python loop runs
+    them: both give the same report, field for field (times aside), on a right answer, a long
+    stderr, an exit status, an uncaught exception and a signal."""
+    program = tmp_path / "outcomes.py"
+    program.write_text(PY_OUTCOMES)
+    words = ["abc", "err", "exit", "raise", "kill", "zz"] * 2
+    got = {}
+    for profile in ("0", "1"):
+        if profile == "1":
+            monkeypatch.setenv("GAMECERT_SV_PROFILE", "1")
+        with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+            if not runner._client.config.get("testloop"):
+                pytest.skip("no per-test loop library here (no C compiler, or not contained)")
+            for word in words[:2]:  # the first test of a runner is often not over by the first scan
+                runner.run(word + "\n")
+            reports = _reports(runner)
+            results = [runner.run(word + "\n") for word in words]
+        got[profile] = reports, results
+    (served, served_results), (python, python_results) = got["0"], got["1"]
+    assert [r.describe().split(",")[0] for r in served_results] == [r.describe().split(",")[0] for r in python_results]
+    assert [r.stdout for r in served_results] == [r.stdout for r in python_results]
+    # an uncaught exception or SystemExit ends by the interpreter's whole finalisation (~20 ms,
+    # past the first scan: the Python watch ends those); the others end in a few ms
+    quick = [i for i, word in enumerate(words) if word not in ("exit", "raise")]
+    # (a busy machine can push any test past the first scan: most, not all, are served in C)
+    assert sum(bool(served[i].get("serve")) for i in quick) >= len(quick) // 2, [(r.get("serve"), r["wall"]) for r in served]
+    assert not any(r.get("serve") for r in python)
+    timed = {"pid", "utime", "stime", "wall", "maxrss_kb", "cg_kb", "fds", "serve", "prof", "minflt", "sampled_kb"}
+    compared = 0
+    for c_report, py_report in zip(served, python):
+        if not c_report.get("serve") or not py_report.get("loop"):
+            continue
+        compared += 1
+        assert set(c_report) - timed == set(py_report) - timed
+        assert {k: v for k, v in c_report.items() if k not in timed} == {k: v for k, v in py_report.items() if k not in timed}
+        for key in ("utime", "stime", "wall"):
+            assert isinstance(c_report[key], float) and c_report[key] >= 0
+    assert compared >= 2, (served, python)

@@ -335,3 +335,102 @@ def test_a_test_that_lowers_the_fork_servers_limits_does_not_reach_the_next_ones
     assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
     assert results[1].stdout == "lowered 1\nok\n"  # it did reach the fork server
     assert [r.stdout for r in results[2:]] == ["ok\n", "ok\n"]
+
+
+RENICES = r"""
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+int main(void) {  /* "renice": the nice value of every other process it can reach, to 19 */
+    char w[64] = "";
+    if (scanf("%63s", w) != 1) return 4;
+    if (!strcmp(w, "renice")) {
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        int n = 0;
+        while (d && (e = readdir(d))) {
+            int pid = atoi(e->d_name);  /* the supervisor (pid 1, the parent) is spared */
+            if (pid > 1 && pid != getpid() && pid != getppid() && setpriority(PRIO_PROCESS, pid, 19) == 0)
+                n++;
+        }
+        printf("reniced %d\n", n);
+    }
+    printf("nice %d\n", getpriority(PRIO_PROCESS, 0));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("loop", ["1", "0"])
+def test_a_test_that_renices_the_fork_server_does_not_slow_the_next_ones(tmp_path, monkeypatch, loop):
+    """A test can also raise the fork server's nice value (setpriority), which every later clone
+    would inherit. The server compares its priority with the one it started with before each
+    clone, and a new server serves the next tests."""
+    monkeypatch.setenv("GAMECERT_TESTLOOP", loop)
+    program = tmp_path / "renices"
+    source = program.with_suffix(".c")
+    source.write_text(RENICES)
+    subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        assert runner.startup.startswith("native fork server"), runner.startup
+        results = [runner.run(text) for text in ("x\n", "renice\n", "x\n", "x\n")]
+    assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
+    first = results[0].stdout
+    assert first != "nice 19\n", "the tests already run at nice 19: nothing to see"
+    assert results[1].stdout == "reniced 1\n" + first  # it did reach the fork server
+    assert [r.stdout for r in results[2:]] == [first, first]
+
+
+IDLES = r"""
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(void) {  /* "idle": the scheduling policy of every other process it can reach, to SCHED_IDLE */
+    char w[64] = "";
+    if (scanf("%63s", w) != 1) return 4;
+    if (!strcmp(w, "idle")) {
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        struct sched_param none = {0};
+        int n = 0;
+        while (d && (e = readdir(d))) {
+            int pid = atoi(e->d_name);  /* the supervisor (pid 1, the parent) is spared */
+            if (pid > 1 && pid != getpid() && pid != getppid() && sched_setscheduler(pid, SCHED_IDLE, &none) == 0)
+                n++;
+        }
+        printf("idled %d\n", n);
+    }
+    printf("policy %d\n", sched_getscheduler(0));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("loop", ["1", "0"])
+def test_a_test_that_idles_the_fork_server_does_not_slow_the_next_ones(tmp_path, monkeypatch, loop):
+    """A test can also put the fork server in the SCHED_IDLE policy (sched_setscheduler needs no
+    privilege for that), which every later clone would inherit: each would run only when the
+    machine has nothing else to do. The server compares its policy with the one it started with
+    before each clone, and a new server serves the next tests."""
+    monkeypatch.setenv("GAMECERT_TESTLOOP", loop)
+    program = tmp_path / "idles"
+    source = program.with_suffix(".c")
+    source.write_text(IDLES)
+    subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
+    with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+        assert runner.startup.startswith("native fork server"), runner.startup
+        results = [runner.run(text) for text in ("x\n", "idle\n", "x\n", "x\n")]
+    assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
+    first = results[0].stdout
+    assert first != "policy 5\n", "the tests already run as SCHED_IDLE: nothing to see"
+    assert results[1].stdout == "idled 1\n" + first  # it did reach the fork server
+    assert [r.stdout for r in results[2:]] == [first, first]

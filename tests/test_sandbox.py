@@ -317,7 +317,10 @@ if sys.stdin.readline().strip() == "lower":
     resource.prlimit(parent, resource.RLIMIT_STACK, (1 << 20, 1 << 20))
     os.setpriority(os.PRIO_PROCESS, parent, 5)
     print("lowered")
-print("ok")
+elif sys.stdin.readline().strip() == "idle":
+    os.sched_setscheduler(os.getppid(), os.SCHED_IDLE, os.sched_param(0))
+    print("idled")
+print("ok", os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0))
 """
 
 
@@ -326,13 +329,18 @@ def test_a_test_that_lowers_its_supervisors_limits_does_not_fail_the_next_ones(t
     """A program can lower its supervisor's hard limits and priority (prlimit and setpriority
     reach any process of the same user, the sandbox's init too), which every later test would
     inherit: with a hard limit under the test's own, each later test's setup failed (exit 125).
-    The supervisor sees it after the test and ends; a new one runs the next tests."""
+    Its scheduling policy too (SCHED_IDLE needs no privilege): every later test would run only
+    when the machine has nothing else to do. The supervisor sees it after the test and ends; a
+    new one runs the next tests."""
     program = tmp_path / "lower.py"
     program.write_text(LOWER_PARENT)
     with open_runner(Candidate.parse(str(program)), FAST, fork_server=fork_server) as runner:
-        results = [runner.run(text) for text in ("x\n", "lower\n", "x\n", "x\n")]
-    assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
-    assert [r.stdout for r in results] == ["ok\n", "lowered\nok\n", "ok\n", "ok\n"]
+        texts = ("x\n", "lower\n", "x\n", "x\nidle\n", "x\n", "x\n")
+        results = [runner.run(text) for text in texts]
+    assert [r.status for r in results] == ["ok"] * 6, [r.describe() for r in results]
+    first = results[0].stdout
+    assert first.split()[:2] == ["ok", str(os.sched_getscheduler(0))], first  # the harness's own policy
+    assert [r.stdout for r in results] == [first, "lowered\n" + first, first, "idled\n" + first, first, first]
 
 
 @PATHS

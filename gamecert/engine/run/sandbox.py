@@ -316,7 +316,7 @@ class Runner:
         self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
         if self.cap is not None:  # (opens pids.events, which the supervisor reads after each test)
             self.cap.refused()
-        loop = native_shim.testloop_status()[0] if shim and self.cap and self.cap.current_fd() is not None else None
+        loop = native_shim.testloop_status()[0] if contained and (self.mode == "fork-server" or shim and self.cap and self.cap.current_fd() is not None) else None
         nproc = 0
         if not root:
             # contained, the sandbox's user counts alone (its own user namespace): the test's
@@ -350,7 +350,7 @@ class Runner:
             "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
             "memcg": self.memory.config() if self.memory is not None else None,
             "pids_events": self.cap._events if self.cap is not None else None,
-            "pids_current": self.cap._current if loop else None,
+            "pids_current": self.cap.current_fd() if loop and self.cap else None,
             "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME) if loop else None,  # (contained only)
         }
         env = candidate_environment(box)

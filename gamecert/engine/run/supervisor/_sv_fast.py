@@ -1,4 +1,4 @@
-"""The supervisor's per-test loop in C for a native fork server's fast tests (``testloop.c`` in
+"""The supervisor's per-test loop in C for a native fork server's and a zygote's fast tests (``testloop.c`` in
 this folder, compiled and cached by the harness like the shim, loaded here with ctypes). Standard
 library only: it runs inside the sandbox.
 
@@ -26,6 +26,24 @@ The loop also keeps the fork server on the CPU it runs on itself (one ``sched_se
 when that CPU changes): the clone request, its reply and the test's start then wake no other
 CPU. The shim gives each test's process back the CPUs the program was started on.
 
+**The zygote's tests.** In the Python mode the loop forks the test's process itself instead of
+asking a shim (``tl_zygote_fork``, see :class:`_sv_python.ZygoteFork`; the library is then
+loaded with ``ctypes.PyDLL``, the interpreter's lock held, as its fork calls need): in the
+test's process the call returns :data:`CHILD`, set up, and the server's ``launch_set_up`` runs the
+program; in the server it goes on as for a clone. Where a Python-level fork took ~20
+interpreted calls per test on each side, each touching pages shared with the other process
+(copy-on-write faults), the loop takes one call. The plain runs (``python FILE``) keep the
+Python path.
+
+**The zygote's serve loop.** :func:`next_request` goes further for a zygote (no profile): the
+server's loop itself runs in C (``tl_serve``) for as long as requests are plain tests that
+end fast: read the request, fork and follow the test, send the JSON line the Python path would
+send (its fields and values, a key ``serve`` besides), check that nothing is left to clean and
+that the server's inherited state is unchanged, read the next one. Whatever else comes (another
+kind of request, a test not over by the first scan, something to clean, the client gone) goes
+back to the Python loop at that point. The Python objects a test cost the server, each made on
+pages the last fork had write-protected, are gone with it.
+
 :meth:`FastLoop.dirty` says which scratch folders and whether the IPC namespace need emptying
 after a test, without listing them.
 """
@@ -33,14 +51,18 @@ after a test, without listing them.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
+import socket
 
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
 except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
-DONE, RUNNING, OTHERS, NO_SPAWN = 0, 1, 2, 3  # also TL_* in testloop.c
+DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
+SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE = 0, 1, 2, 3, 4  # also SV_* in testloop.c
+_SV_MAX_FDS = 200
 IPC_DIRTY = 1 << 8
 #: bench only: the loop's stamps of a test's parts, in order (see bench/candidate_throughput.py)
 STAMPS = ("l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done")
@@ -67,7 +89,17 @@ class _Job(ctypes.Structure):
         ("minflt", ctypes.c_longlong), ("mem_base", ctypes.c_longlong), ("mem_peak", ctypes.c_longlong),
         ("server_cpu_ns", ctypes.c_longlong), ("events_max", ctypes.c_longlong),
         ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
-        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)),
+        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
+    ]
+
+
+class _Serve(ctypes.Structure):
+    """``struct tl_serve`` in testloop.c, field for field."""
+
+    _fields_ = [
+        ("sock", ctypes.c_int), ("has_memcg", ctypes.c_int), ("why", ctypes.c_char_p),
+        ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
+        ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
     ]
 
 
@@ -76,7 +108,7 @@ class FastLoop:
 
     def __init__(self, lib: ctypes.CDLL, *, pids_current_fd: int, events_fd: int | None, memory, scratch_fds,
                  scratch_base, mqueue_fd: int | None, mqueue_empty: int | None, cpu_soft: int,
-                 first_scan_s: float, keep: int) -> None:
+                 first_scan_s: float, keep: int, zygote=None) -> None:
         self._run, self._dirty = lib.tl_run, lib.tl_dirty
         self._run.argtypes = self._dirty.argtypes = [ctypes.POINTER(_Job)]
         self._run.restype = self._dirty.restype = ctypes.c_int
@@ -98,6 +130,19 @@ class FastLoop:
         job.cpu_soft = cpu_soft
         job.first_scan_ns = int(first_scan_s * 1e9)
         job.reply_timeout_ns = 5_000_000_000
+        #: the serve loop in C (a zygote's), and whether its last request's test was started
+        self._serve, self.pending = None, False
+        if zygote is not None:  # (lib: the library loaded with ctypes.PyDLL, see ZygoteFork)
+            job.zygote = ctypes.addressof(zygote.job)
+            self._serve = lib.tl_serve
+            self._serve.argtypes = [ctypes.POINTER(_Job), ctypes.POINTER(_Serve)]
+            self._serve.restype = ctypes.c_int
+            self.serving = _Serve()
+            self.serving.has_memcg = memory is not None
+        #: the server's limits, priority and CPU affinity kept, to compare after every test
+        self._own_state = lib.tl_own_state
+        self._own_state.argtypes, self._own_state.restype = [ctypes.c_int], ctypes.c_int
+        self._own_state(1)
         #: whether dirty() covers every scratch folder (else the caller checks them itself)
         self.covers_scratch = len(scratch_fds) <= _MAX_SCRATCH
 
@@ -114,9 +159,57 @@ class FastLoop:
         job = self.job
         return ctypes.string_at(job.tail + job.tail_off, job.tail_len)
 
+    def state_changed(self) -> bool:
+        """Whether the server's limits, priority or CPU affinity differ from what they were
+        when the loop was made (``_sv_procs._own_state``'s comparison, in one call)."""
+        return bool(self._own_state(0))
+
     def dirty(self) -> int:
         """Bit i: scratch folder i has something in it; :data:`IPC_DIRTY`: an IPC object exists."""
         return self._dirty(self._ref)
+
+
+def next_request(server, sock) -> tuple[bytes, list[int]]:
+    """The next request the server's Python loop handles, (message, descriptors); (b"", []) when
+    the loop ends. With the serve loop in C (a zygote's, no profile), the plain fast tests before
+    it are run, reported and checked there (see testloop.c, ``tl_serve``); a test it started
+    and did not finish comes back as its request, its job kept (``pending``) for
+    :func:`run_native`."""
+    loop = server.fast
+    if loop is None or loop._serve is None or server.marks is not None:
+        message, fds, _, _ = socket.recv_fds(sock, 1, 2 * procs.BATCH_MAX)
+        return message, fds
+    serving = loop.serving
+    serving.sock = sock.fileno()
+    serving.why = json.dumps(server.native_why).encode()
+    while True:
+        serving.events_seen = server.forks.seen
+        code = loop._serve(loop._ref, ctypes.byref(serving))
+        if code == SV_OUTCOME and loop.job.outcome == CHILD:  # the test's process, set up: the
+            server.launch_set_up()  # program runs at once (nothing more of the server's code)
+        server.forks.seen = serving.events_seen
+        if code == SV_DIRTY:
+            server.clean_up()
+            if not loop.state_changed():
+                continue
+            code = SV_STATE
+        if code == SV_STATE:
+            os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
+            return b"", []
+        if code == SV_GONE:
+            for fd in serving.fds[:serving.nfds]:
+                os.close(fd)
+            return b"", []
+        loop.pending = code == SV_OUTCOME
+        return bytes([serving.message]), list(serving.fds[:serving.nfds])
+
+
+def own_state_changed(server) -> bool:
+    """Whether a test changed what the next tests inherit from ``server`` (see
+    ``_sv_procs._own_state``): in C with the loop, else in Python."""
+    if server.fast is not None:
+        return server.fast.state_changed()
+    return procs._own_state() != server.own_state
 
 
 def load(path: str | None) -> tuple[ctypes.CDLL | None, str]:
@@ -135,20 +228,21 @@ def for_server(server, config: dict) -> tuple[FastLoop | None, str]:
     """The loop for a supervisor (``server.py``'s ``_Server``), or None and why its native
     tests take the Python path: it is contained, runs a native fork server, and has the
     library and the pids cgroup's ``pids.current`` (config ``testloop``, ``pids_current``)."""
-    if server.mode != "exec" or not server.native_shim:
-        return None, "no native fork server"
+    zygote = server.zygote if server.mode == "python" else None
+    if zygote is None and (server.mode != "exec" or not server.native_shim):
+        return None, "no native fork server" if server.mode == "exec" else "no zygote fork in C"
     if not server.contained or config.get("pids_current") is None or server.forks is None:
         return None, "not contained in a pids cgroup"
     if len(server.scratch_fds) > _MAX_SCRATCH:
         return None, "too many scratch folders"
-    lib, why = load(config.get("testloop"))
+    lib, why = (zygote.lib, "") if zygote is not None else load(config.get("testloop"))
     if lib is None:
         return None, why
     return FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
                     memory=server.memory, scratch_fds=server.scratch_fds, scratch_base=server.scratch_base,
                     mqueue_fd=server.mqueue_fd, mqueue_empty=server.mqueue_empty,
                     cpu_soft=int(server.limits["cpu_soft"]), first_scan_s=procs._FIRST_SCAN_S,
-                    keep=procs.STDERR_KEEP), ""
+                    keep=procs.STDERR_KEEP, zygote=zygote), ""
 
 
 def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
@@ -160,11 +254,26 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     native = server.native
     loop = server.fast.job
     loop.profile = server.marks is not None
-    if loop.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
-        loop.server_pid, loop.server_cpu = native.pid, -1
-    job = server.fast.run(native._sock.fileno(), fds[0], fds[1], server.scratch_fds[0], native.schedstat_fd())
+    if native is None:  # a zygote's test: forked here (see _sv_python.ZygoteFork)
+        if server.fast.pending:  # started by the serve loop (next_request)
+            server.fast.pending = False
+            job = server.fast.job
+        else:
+            if server.child_marks is not None:
+                server.child_marks[:] = bytes(192)
+            job = server.fast.run(-1, fds[0], fds[1], server.scratch_fds[0], None)
+        if job.outcome == CHILD:  # the test's process, set up: never returns into the server loop
+            server.launch_set_up()
+    else:
+        if loop.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
+            loop.server_pid, loop.server_cpu = native.pid, -1
+        job = server.fast.run(native._sock.fileno(), fds[0], fds[1], server.scratch_fds[0], native.schedstat_fd())
     if server.marks is not None:  # the loop's own stamps, on the same clocks as the server's
         server.marks.extend((name, *stamp) for name, stamp in zip(STAMPS, job.stamps) if stamp[0])
+    if job.outcome == NO_SPAWN and native is None:
+        if job.spawn_errno == 5:  # EIO: the peak reset failed (the Python path knows what to do)
+            server.fast, server.fast_why = None, "the memory peak cannot be reset"
+        return False, None  # (a fork refused: the Python path forks, and says why it cannot)
     if job.outcome == NO_SPAWN:
         if job.spawn_errno == 0:  # gone, or an answer that was not a pid of a child: ended, restarted
             native._gone()
@@ -172,7 +281,7 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
         elif job.spawn_errno == 5:  # EIO: the peak reset failed (the Python path knows what to do)
             server.fast, server.fast_why = None, "the memory peak cannot be reset"
         return False, None
-    server.last_native = True
+    server.last_native = native is not None
     for fd in fds:
         os.close(fd)
     memory = server.memory
@@ -197,7 +306,7 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
         "pid": job.pid, "status": job.status, "utime": job.utime_us / 1e6 + server_s, "stime": job.stime_us / 1e6,
         "server_s": server_s, "maxrss_kb": job.maxrss_kb, "wall": (job.ended_ns - job.started_ns) / 1e9,
         "killed": None, "peak_tasks": 1, "sampled_kb": 0, "others": 0, "stderr_bytes": job.err_size, "files": 0,
-        "native": True, "native_why": server.native_why, "tail": len(tail), "cg_kb": cg_kb, "cg_oom": 0,
+        "native": native is not None, "native_why": server.native_why, "tail": len(tail), "cg_kb": cg_kb, "cg_oom": 0,
         "tail_bytes": bytes(tail), "refused": refused, "loop": True,
     }  # fmt: skip
     if server.marks is not None:

@@ -9,11 +9,15 @@ with :func:`cpu_ns` and charged to the tests by the supervisor. The copy is a ch
 that called :func:`start` (``CLONE_PARENT``), which waits for it with ``wait4`` as for any child
 and gets its exit status and resource usage from the kernel.
 
-Protocol on the ``SOCK_SEQPACKET`` socket (one message each): the shim says ``GCFS1`` when it is
+Protocol on the ``SOCK_SEQPACKET`` socket (one message each): the shim says ``GCFS2`` when it is
 ready, or ``N<reason>`` and exits if it cannot serve. A request is the byte ``f`` with three
 descriptors (the test's stdin, stdout, stderr) as ``SCM_RIGHTS``, or ``c`` with a fourth (a
 folder the test starts in); the answer is ``P<pid>`` or ``E<errno>``. End of file on the socket
-ends the server.
+ends the server. The server checks before every clone that its resource limits, scheduling
+priority and policy are those it had at its hello (a test runs as the same user and can lower
+them with ``prlimit``, ``setpriority`` and ``sched_setscheduler``; every later clone would inherit
+them): if not, it exits with
+:data:`TAMPERED_EXIT` without answering, and the caller starts a new server.
 
 >>> is_dynamic_elf("/nonexistent/program")
 False
@@ -22,7 +26,6 @@ False
 from __future__ import annotations
 
 import os
-import resource
 import select
 import signal
 import socket
@@ -30,12 +33,15 @@ import struct
 import time
 
 CONTROL_FD = 1021  # also GC_CONTROL_FD in shim.c
-HELLO = b"GCFS1"  # also GC_HELLO in shim.c
+HELLO = b"GCFS2"  # also GC_HELLO in shim.c
+#: the server's exit status when its resource limits, priority or scheduling policy changed since
+#: its hello (a test of the same user lowered them with prlimit, setpriority or
+#: sched_setscheduler: every later clone would inherit them); it exits at the next request, before any clone, without answering (also in shim.c)
+TAMPERED_EXIT = 3
 _EXEC_FAILED = 127
 _PT_INTERP = 3
 
 
-_RLIMITS = sorted({getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")})
 
 
 class ServerGone(RuntimeError):
@@ -181,31 +187,6 @@ class NativeServer:
         self._sock = sock
         self.status: int | None = None  # its wait status once reaped (-1: reaped by someone else)
         self._schedstat: int | None = None  # /proc/PID/schedstat, kept open (a pread per test)
-        #: what every clone inherits from the server and a test could lower in it, as it was
-        #: when the server said hello (set then, by :func:`start_ex`)
-        self.inherited: tuple | None = None
-
-    def _inherited(self) -> tuple:
-        """The server's resource limits and scheduling priority, which every test's clone
-        inherits. A test runs as the same user, so ``prlimit`` and ``setpriority`` reach the
-        server (its pid is in ``/proc``): a hard limit lowered there would be every later test's.
-        (Its CPU affinity is not here: the shim gives each clone the CPUs it started with.)"""
-        state = []
-        for which in _RLIMITS:
-            try:
-                state.append(resource.prlimit(self.pid, which))
-            except (OSError, ValueError):
-                state.append(None)
-        try:
-            state.append(os.getpriority(os.PRIO_PROCESS, self.pid))
-        except OSError:
-            state.append(None)
-        return tuple(state)
-
-    def tampered(self) -> bool:
-        """Whether what the clones inherit has changed since the server started (a test lowered
-        it): the server is then no longer the pristine one, and must be ended."""
-        return self.status is None and self.inherited is not None and self._inherited() != self.inherited
 
     def cpu_ns(self) -> int | None:
         """The server's CPU time in nanoseconds (see :func:`cpu_ns`), or None if it is gone."""
@@ -408,7 +389,6 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
     server = NativeServer(pid, ours)
     hello = server._receive(timeout_s)
     if hello == HELLO:
-        server.inherited = server._inherited()
         return server, ""
     if hello is None:
         why = f"no hello within {timeout_s} s"

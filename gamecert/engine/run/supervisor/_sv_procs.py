@@ -87,7 +87,8 @@ _RLIMITS = sorted({getattr(resource, name) for name in dir(resource) if name.sta
 
 def _own_state() -> tuple:
     """What every test's process inherits from this server and a test can change in it: its
-    resource limits, scheduling priority and CPU affinity (``prlimit``, ``setpriority`` and
+    resource limits, scheduling priority and policy and CPU affinity (``prlimit``,
+    ``setpriority``, ``sched_setscheduler`` (to SCHED_IDLE: no privilege needed) and
     ``sched_setaffinity`` reach any process of the same user, dumpable or not). A test can only
     lower them, never raise them back: a hard limit lowered would make every later test's setup
     fail (it cannot set its own limits above it)."""
@@ -99,10 +100,11 @@ def _own_state() -> tuple:
             limits.append(None)
     try:
         priority = os.getpriority(os.PRIO_PROCESS, 0)
+        policy = os.sched_getscheduler(0)
         cpus = frozenset(os.sched_getaffinity(0))
     except (OSError, AttributeError):
-        priority, cpus = None, None
-    return tuple(limits), priority, cpus
+        priority, policy, cpus = None, None, None
+    return tuple(limits), priority, policy, cpus
 
 
 def _setup_failed(exc: BaseException) -> None:

@@ -13,6 +13,12 @@ and a normal end is CPython's shutdown (threads joined, ``atexit``, streams flus
 stdout cannot be flushed). So the exit status the server reads with ``wait4`` is the one a judge
 would see, whatever the program rewrites of the harness's Python code.
 
+Contained, a test's process (zygote child or ``python FILE``) leads a process group of its own
+in the sandbox's session, which has no terminal (bubblewrap's ``--new-session``), rather than a
+session of its own: with the kernel's scheduler autogroups on, every new session makes and tears
+down one (~0.1 ms of CPU a test). The end of a test is ``kill(-1)`` from PID 1 whatever the group,
+and ``setsid()`` in the program is refused as it is for a shell's job.
+
 Known differences from ``python FILE``: the hash seed is the server's for every test; modules the
 server itself imported, and the standard-library modules the program imports at its top level,
 are already imported (a fresh copy in each child: no state carries from one test to the next, but
@@ -26,10 +32,17 @@ import atexit
 import builtins
 import io
 import os
+import resource
 import sys
+import time
 import types
 
 import _signal
+
+try:
+    import ctypes
+except ImportError:  # (an interpreter without it: the fork stays os.fork)
+    ctypes = None
 
 #: the signals a fresh interpreter ignores (SIGPIPE, and SIGXFSZ where it exists)
 _IGNORED = tuple(getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name))
@@ -196,13 +209,34 @@ class PythonMode:
         main.__spec__ = None
         self.main_module = main
 
-    def launch_python(self) -> None:
+    def _child_mark(self, slot: int) -> None:
+        """Bench only (``server.py``'s profile): a stamp of a test's child, in the shared page."""
+        if self.child_marks is not None:
+            self.child_marks[8 * slot:8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
+            self.child_marks[64 + 8 * slot:72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
+
+    def launch_set_up(self) -> None:
+        """In a test's process :class:`ZygoteFork` made: :meth:`launch_python`, or the exit
+        status of a setup that failed; never returns into the server's code."""
+        try:
+            self.launch_python(set_up_in_c=True)
+        except Launch:
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            procs._setup_failed(exc)
+        _exit(procs._SETUP_FAILED)
+
+    def launch_python(self, set_up_in_c: bool = False) -> None:
         """In a test's child, after its descriptors, limits and folder are set: become a
-        program's fresh process and leave the server's frames (raises :class:`Launch`)."""
-        procs._set_dumpable(self.prctl, True)  # the program's own process, as after an exec
-        # the C module's calls: signal.py's wrappers turn every number into an enum member,
-        # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
-        _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
+        program's fresh process and leave the server's frames (raises :class:`Launch`);
+        ``set_up_in_c``: made by :class:`ZygoteFork`, dumpable with an empty mask already."""
+        if not set_up_in_c:
+            procs._set_dumpable(self.prctl, True)  # the program's own process, as after an exec
+            # the C module's calls: signal.py's wrappers turn every number into an enum member,
+            # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
+            _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # what the interpreter installs
         for number in _IGNORED:
             _signal.signal(number, _signal.SIG_IGN)
@@ -250,3 +284,61 @@ def _align_depth() -> bool:
         return False
     fields[0] = limit - 1
     return True
+
+
+class _Zygote(ctypes.Structure if ctypes else object):
+    """``struct tl_zygote`` in testloop.c, field for field."""
+
+    _fields_ = [
+        ("before", ctypes.c_void_p), ("after_parent", ctypes.c_void_p), ("after_child", ctypes.c_void_p),
+        ("procs_fd", ctypes.c_int),
+        ("own_session", ctypes.c_int), ("death_signal", ctypes.c_int), ("failed", ctypes.c_int),
+        ("nlimits", ctypes.c_int), ("limit_which", ctypes.c_int * 8),
+        ("limit_soft", ctypes.c_longlong * 8), ("limit_hard", ctypes.c_longlong * 8),
+        ("box", ctypes.c_char_p), ("marks", ctypes.c_void_p),
+    ] if ctypes else []
+
+
+class ZygoteFork:
+    """What ``tl_zygote_fork`` in testloop.c needs to fork a test's process and set it up, called
+    by the per-test loop there (``_sv_fast``; the library the native path's loop comes from,
+    loaded as ``ctypes.PyDLL``: called with the interpreter's lock held, as the interpreter's
+    fork calls need). The child is what :meth:`_child` in
+    ``server.py`` makes (the same steps in the same order, after the same after-fork calls of
+    the interpreter: ``random`` reseeded, ``threading`` reset), with none of its Python calls,
+    each of which touched objects shared with the server (a copy-on-write fault per page)."""
+
+    def __init__(self, lib, server) -> None:
+        self.lib = lib
+        api = ctypes.pythonapi
+        job = self.job = _Zygote()
+        job.before, job.after_parent, job.after_child = (
+            ctypes.cast(getattr(api, name), ctypes.c_void_p).value
+            for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
+        job.procs_fd = server.memory.procs if server.memory is not None else -1
+        job.own_session = not server.contained  # (see the module's account of the group)
+        job.death_signal = 0 if server.contained else int(_signal.SIGKILL)
+        job.failed = procs._SETUP_FAILED
+        job.nlimits = len(server.limit_plan)
+        for i, (which, (soft, hard)) in enumerate(server.limit_plan):
+            job.limit_which[i], job.limit_soft[i], job.limit_hard[i] = which, soft, hard
+        self._box = os.fsencode(server.box)
+        job.box = self._box
+        if server.child_marks is not None:
+            self._marks = (ctypes.c_longlong * 24).from_buffer(server.child_marks)
+            job.marks = ctypes.addressof(self._marks)
+
+
+def zygote_fork(server, config: dict) -> ZygoteFork | None:
+    """The fork in C for a Python-mode server (``server.py``'s ``_Server``), or None, and then its
+    tests are forked by ``os.fork`` and set up in Python: with the library (config ``testloop``,
+    contained only), on CPython, with at most 8 limits to set."""
+    path = config.get("testloop")
+    if server.mode != "python" or not path or ctypes is None or sys.implementation.name != "cpython":
+        return None
+    if len(server.limit_plan) > 8:
+        return None
+    try:
+        return ZygoteFork(ctypes.PyDLL(os.fspath(path), use_errno=True), server)
+    except (OSError, AttributeError):
+        return None

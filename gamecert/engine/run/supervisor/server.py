@@ -49,10 +49,10 @@ forks the pids cgroup refused are read by the server (``pids_events``) before th
 Contained, a request may be a batch: ``B`` with up to :data:`BATCH_MAX` descriptor pairs, run one
 after another (each a fresh process, cleaned up after) and answered once, the reports in order.
 
-A native fork server's test runs through :mod:`_sv_fast` (a C loop, when it was built) from the
-clone request to its report if it ends by itself before the first watchdog scan with nothing
-left in the pids cgroup (its report then says ``loop``); anything else is handed to the Python
-watch below where the loop was.
+A native fork server's test, and a zygote's (forked and set up in C: :class:`_sv_python.ZygoteFork`),
+runs through :mod:`_sv_fast` (a C loop, when it was built) from the clone request or the fork to
+its report if it ends by itself before the first watchdog scan with nothing left in the pids
+cgroup (its report then says ``loop``); anything else is handed to the Python watch below.
 """
 
 from __future__ import annotations
@@ -72,9 +72,9 @@ try:
 except ModuleNotFoundError:  # imported as part of gamecert (documentation, doctests)
     from gamecert.engine.run.supervisor import _sv_procs as procs
 try:
-    from _sv_python import Launch, PythonMode
+    from _sv_python import Launch, PythonMode, zygote_fork
 except ModuleNotFoundError:
-    from gamecert.engine.run.supervisor._sv_python import Launch, PythonMode
+    from gamecert.engine.run.supervisor._sv_python import Launch, PythonMode, zygote_fork
 try:
     import _sv_native as native
 except ModuleNotFoundError:
@@ -135,8 +135,6 @@ class _Server(PythonMode):
         self.native_why = "" if self.native_shim else "not asked for"
         #: the fork server's CPU time (ns) already charged to tests, and tests it has served
         self.native_charged, self.native_served = 0, 0
-        #: the per-test loop in C for the fork server's fast tests (None: the Python path only)
-        self.fast, self.fast_why = fast.for_server(self, config)
         #: bench only (config "profile"): (part, perf_counter_ns) stamps of the running test, sent
         #: in its report, and a shared page where the child stamps its own start and end
         self.marks: list | None = [] if config.get("profile") else None
@@ -145,6 +143,12 @@ class _Server(PythonMode):
             import mmap
 
             self.child_marks = mmap.mmap(-1, 192)
+        #: a test's process forked and set up in C by the per-test loop (Python mode, the library
+        #: there), or None: forked by os.fork and set up in Python (see _child)
+        self.zygote = zygote_fork(self, config)
+        #: the per-test loop in C for the fork server's or the zygote's fast tests (None: the
+        #: Python path only)
+        self.fast, self.fast_why = fast.for_server(self, config)
 
     def mark(self, part: str) -> None:
         if self.marks is not None:
@@ -201,11 +205,11 @@ class _Server(PythonMode):
     def run_one(self, request: bytes, fds: list[int]) -> bytes | None:
         """Run one test on the descriptors ``fds`` (stdin, stdout); its report, or None if the
         client went away meanwhile."""
-        if self.fast is not None and self.native is not None:
+        plain = request == b"P" or self.mode != "python"
+        if self.fast is not None and (self.native is not None or self.zygote is not None and not plain):
             taken, report = fast.run_native(self, fds)
             if taken:
                 return self._reply(report)
-        plain = request == b"P" or self.mode != "python"
         err_r, err_w = os.pipe()
         self.mark("pipe")
         if self.memory is not None:
@@ -265,8 +269,8 @@ class _Server(PythonMode):
         if self.contained and (dirty is None or dirty & fast.IPC_DIRTY):  # nothing of the test's IPC outlives it
             box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
         self.mark("ipc")
-        if self.native is not None and self.native.tampered():  # a test lowered what clones inherit:
-            self.native, _ = None, self.native._gone()  # a new fork server for the next test
+        # (a test that lowered the fork server's limits or priority: the server sees it itself
+        # at the next request and ends, and a new one serves; see _sv_native's protocol)
 
     def _child(self, fds: list[int], err_w: int, plain: bool) -> None:
         self._child_mark(0)  # bench only: the child's first moment
@@ -279,7 +283,9 @@ class _Server(PythonMode):
             os.dup2(err_w, 2)
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
             self._child_mark(4)
-            os.setsid()
+            # contained, a Python test's own group in the sandbox's session (no terminal): no
+            # scheduler autogroup made per test, as a new session makes (see _sv_python)
+            os.setpgid(0, 0) if self.contained and self.mode == "python" else os.setsid()
             if not self.contained and self.prctl is not None:
                 self.prctl(procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)  # dies with this server
             for which, pair in self.limit_plan:
@@ -294,13 +300,6 @@ class _Server(PythonMode):
         except BaseException as exc:  # noqa: BLE001
             procs._setup_failed(exc)
         os._exit(procs._SETUP_FAILED)
-
-    def _child_mark(self, slot: int) -> None:
-        if self.child_marks is not None:
-            self.child_marks[8 * slot:8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
-            self.child_marks[64 + 8 * slot:72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
-            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
 
     def _exec(self, argv: list[str]) -> None:
         for number in range(1, signal.NSIG):  # a fresh program gets every default back
@@ -515,7 +514,7 @@ def serve(sock_fd: int) -> int:
     while True:
         try:
             # one byte a request: requests sent ahead are read one by one, each with its descriptors
-            message, fds, _, _ = socket.recv_fds(sock, 1, 2 * BATCH_MAX)
+            message, fds = fast.next_request(server, sock)  # (a zygote's fast tests: run in C)
         except OSError:
             break
         if not message:
@@ -552,7 +551,7 @@ def serve(sock_fd: int) -> int:
             break
         finally:
             server.clean_up()  # before the next request is even read
-        if procs._own_state() != server.own_state:  # lowered by a test: this server ends, the client
+        if fast.own_state_changed(server):  # lowered by a test: this server ends, the client
             os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
             break  # starts a new one for the next test
     if server.native is not None:

@@ -10,12 +10,18 @@
  *   1. it removes LD_PRELOAD from the environment (the variable, and its bytes in the initial
  *      environment block, so /proc/self/environ no longer shows it), makes itself non-dumpable
  *      (its test children can neither ptrace it nor read its memory), checks that it can keep
- *      the C library's thread id right in a raw clone, and sends the hello "GCFS1";
+ *      the C library's thread id right in a raw clone, notes its resource limits,
+ *      scheduling priority and policy, and sends the hello "GCFS2";
  *   2. per request (a byte 'f' with 3 descriptors, or 'c' with 4, passed as SCM_RIGHTS: the
- *      test's stdin, stdout, stderr, and for 'c' a folder to work in) it creates the test's
- *      process with clone(CLONE_PARENT): a child of the fork server's parent, which waits for it
- *      with wait4 and gets its status and resource usage; it answers "P<pid>" (or "E<errno>");
- *   3. at end of file on the socket it exits with status 0.
+ *      test's stdin, stdout, stderr, and for 'c' a folder to work in) it checks that its limits,
+ *      priority and policy are still those it noted, then creates the test's process with
+ *      clone(CLONE_PARENT): a child of the fork server's parent, which waits for it with wait4
+ *      and gets its status and resource usage; it answers "P<pid>" (or "E<errno>");
+ *   3. at end of file on the socket it exits with status 0; if its limits, priority or policy
+ *      changed (a test of the same user can lower them with prlimit, setpriority and
+ *      sched_setscheduler, SCHED_IDLE needing no privilege; every later clone would inherit
+ *      them) it exits with GC_TAMPERED_EXIT without answering, and the supervisor starts a
+ *      new server.
  *
  * The test's process puts the descriptors on 0, 1, 2, closes every other one, starts a session
  * of its own, becomes dumpable again, gets back the signal mask the program was started with
@@ -45,7 +51,8 @@
 #include <unistd.h>
 
 #define GC_CONTROL_FD 1021           /* also CONTROL_FD in _sv_native.py */
-#define GC_HELLO "GCFS1"             /* also HELLO in _sv_native.py */
+#define GC_HELLO "GCFS2"             /* also HELLO in _sv_native.py */
+#define GC_TAMPERED_EXIT 3           /* the server's limits, priority or policy changed: also in _sv_native.py */
 #define GC_SETUP_FAILED 125          /* a test process that could not be set up */
 #define GC_TID_SCAN_BYTES 1024       /* how far into the thread descriptor to look for its tid */
 #define GC_MAX_TID_SLOTS 16
@@ -61,6 +68,10 @@ static int gc_cpus_saved;
 static long gc_tid_offset = -1;            /* offset of the C library's cached thread id */
 static void *gc_robust_head;               /* this thread's robust futex list, as registered */
 static size_t gc_robust_len;
+static struct rlimit gc_limits[RLIM_NLIMITS]; /* what every clone inherits, as the server started */
+static int gc_limits_ok[RLIM_NLIMITS];
+static int gc_nice;
+static int gc_policy;                      /* its scheduling policy (and reset-on-fork flag) */
 
 static void gc_write_all(int fd, const char *text, size_t len) {
     while (len > 0) {
@@ -214,6 +225,41 @@ static int gc_find_tid_offset(void) {
     return 0;
 }
 
+/* The resource limits, priority and scheduling policy the clones inherit, noted once
+ * (gc_note_inherited) and compared before every clone (gc_inherited_changed).  Read here, by the server itself, the 16
+ * limits cost ~16 us a test; the supervisor asking for them (prlimit on another process, from
+ * Python) cost it ~35 us a test.  The check comes after the previous test ended (the supervisor
+ * sends the next request only then) and before the clone that would inherit a change. */
+static int gc_read_nice(int *nice) {
+    errno = 0;
+    int value = getpriority(PRIO_PROCESS, 0);
+    if (value == -1 && errno != 0)
+        return -1;
+    *nice = value;
+    return 0;
+}
+
+static void gc_note_inherited(void) {
+    for (int which = 0; which < RLIM_NLIMITS; which++)
+        gc_limits_ok[which] = getrlimit(which, &gc_limits[which]) == 0;
+    if (gc_read_nice(&gc_nice) != 0)
+        gc_nice = 0;
+    gc_policy = sched_getscheduler(0);
+}
+
+static int gc_inherited_changed(void) {
+    for (int which = 0; which < RLIM_NLIMITS; which++) {
+        struct rlimit now;
+        int ok = getrlimit(which, &now) == 0;
+        if (ok != gc_limits_ok[which])
+            return 1;
+        if (ok && (now.rlim_cur != gc_limits[which].rlim_cur || now.rlim_max != gc_limits[which].rlim_max))
+            return 1;
+    }
+    int nice;
+    return gc_read_nice(&nice) != 0 || nice != gc_nice || sched_getscheduler(0) != gc_policy;
+}
+
 static void gc_save_signals(void) {
     sigprocmask(SIG_SETMASK, NULL, &gc_mask);
 }
@@ -305,6 +351,8 @@ static void gc_serve(void) {
             gc_send_number('E', EINVAL);
             continue;
         }
+        if (gc_inherited_changed())
+            _exit(GC_TAMPERED_EXIT); /* no answer: the supervisor sees the end of file */
         long pid = syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, 0);
         if (pid == 0) {
             gc_become_test(fds, nfds);
@@ -339,6 +387,7 @@ __attribute__((constructor)) static void gc_shim_init(void) {
     }
     if (syscall(SYS_get_robust_list, 0, &gc_robust_head, &gc_robust_len) != 0)
         gc_robust_head = NULL;
+    gc_note_inherited();
     gc_send_text(GC_HELLO);
     gc_serve();
     errno = saved_errno;

@@ -24,6 +24,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -44,6 +45,7 @@
 #define TL_RUNNING 1   /* still running at the first scan: pid, err_r, started_ns, the tail so far */
 #define TL_OTHERS 2    /* ended, not reaped, other tasks in the cgroup: as TL_RUNNING */
 #define TL_NO_SPAWN 3  /* nothing started: spawn_errno (0: the fork server is gone) */
+#define TL_CHILD 4     /* (a zygote's test) returned in the test's process, set up to run it */
 #define TL_MAX_SCRATCH 4
 #define TL_STAMPS 6
 
@@ -79,7 +81,12 @@ struct tl_job {
     long long server_cpu_ns, events_max;
     long long err_size, tail_off, tail_len;
     long long stamps[TL_STAMPS][3]; /* start, request, reply, ended, reaped, done: wall, CPU, faults */
+    struct tl_zygote *zygote; /* in: the test's process forked from this one (a Python zygote,
+                               * see tl_zygote_fork), not asked of the shim; NULL: the shim */
 };
+
+struct tl_zygote;
+int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd);
 
 static long long tl_now(void) {
     struct timespec ts;
@@ -249,8 +256,9 @@ int tl_run(struct tl_job *job) {
         return job->outcome;
     }
     job->err_r = pipe_fds[0];
-    /* only the server's end is non-blocking: the test's stderr blocks when the pipe is full */
-    fcntl(job->err_r, F_SETFL, fcntl(job->err_r, F_GETFL) | O_NONBLOCK);
+    /* only the server's end is non-blocking: the test's stderr blocks when the pipe is full (a
+     * new pipe's end has no other status flag: no F_GETFL first, a system call fewer) */
+    fcntl(job->err_r, F_SETFL, O_NONBLOCK);
     if (job->memcg_version) {
         const char *reset = job->memcg_version == 1 ? "0" : "reset\n";
         if (write(job->peak_fd, reset, strlen(reset)) < 0 || (job->mem_base = tl_read_number(job->usage_fd)) < 0) {
@@ -264,7 +272,15 @@ int tl_run(struct tl_job *job) {
     }
     long long tasks_before = tl_read_number(job->pids_current_fd);
     tl_stamp(job, 1);
-    int pid = tl_spawn(job, pipe_fds[1]);
+    int pid;
+    if (job->zygote) {
+        pid = tl_zygote_fork(job->zygote, job->stdin_fd, job->stdout_fd, pipe_fds[1]);
+        if (pid == 0) /* (its descriptors are closed: 0-2 are the test's) */
+            return job->outcome = TL_CHILD;
+        job->spawn_errno = pid < 0 ? (errno ? errno : EAGAIN) : 0;
+    } else {
+        pid = tl_spawn(job, pipe_fds[1]);
+    }
     close(pipe_fds[1]);
     if (pid < 0) {
         close(job->err_r);
@@ -276,7 +292,8 @@ int tl_run(struct tl_job *job) {
     job->started_ns = tl_now();
     tl_stamp(job, 2);
     struct rlimit cpu = {(rlim_t)job->cpu_soft, (rlim_t)job->cpu_soft + 1};
-    prlimit(pid, RLIMIT_CPU, &cpu, NULL);
+    if (!job->zygote) /* (a zygote's child sets its own limits) */
+        prlimit(pid, RLIMIT_CPU, &cpu, NULL);
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (pidfd < 0) {
         job->outcome = TL_RUNNING;
@@ -377,4 +394,256 @@ int tl_dirty(struct tl_job *job) {
             dirty |= 1 << 8;
     }
     return dirty;
+}
+
+/* ---- The zygote's fork (the Python mode's tests) ------------------------------------------
+ *
+ * tl_zygote_fork() forks the supervisor as os.fork() does (the interpreter's before-fork,
+ * after-fork-in-parent and after-fork-in-child calls around fork(), whose addresses the caller
+ * gives: this library links against no Python) and, in the child, sets the test's process up
+ * before it returns there, where Python's own version of this setup took ~20 interpreted calls,
+ * each touching objects of the image shared with the supervisor (a copy-on-write fault per page
+ * touched): the memory cgroup first (every page the test touches is charged to it), its
+ * descriptors on 0-2 and nothing else open, its own process group (or session), the death
+ * signal (not contained), the resource limits, the box as working folder, dumpable again (as
+ * after an exec) and an empty signal mask. It must be called with the interpreter's lock held
+ * (the library loaded as ctypes.PyDLL). The parent gets the pid (-1 and errno on failure); the
+ * child gets 0, or, if a step fails, says which on its stderr and exits with status `failed`. */
+
+#define TL_MAX_LIMITS 8
+
+/* Keep in step with _Zygote in _sv_python.py (field for field). */
+struct tl_zygote {
+    void (*before)(void);
+    void (*after_parent)(void);
+    void (*after_child)(void);
+    int procs_fd;       /* the memory cgroup's cgroup.procs, or -1 */
+    int own_session;    /* 1: setsid(), 0: setpgid(0, 0) */
+    int death_signal;   /* PR_SET_PDEATHSIG's signal, or 0 */
+    int failed;         /* the child's exit status when its setup fails */
+    int nlimits;
+    int limit_which[TL_MAX_LIMITS];
+    long long limit_soft[TL_MAX_LIMITS], limit_hard[TL_MAX_LIMITS];
+    const char *box;
+    long long *marks;   /* bench only: the child's stamps (a shared page of 24 words), or NULL */
+};
+
+#include <sys/prctl.h>
+
+static void tl_mark(long long *marks, int slot) {
+    if (!marks)
+        return;
+    struct timespec ts;
+    struct rusage self;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    getrusage(RUSAGE_SELF, &self);
+    marks[slot] = tl_now();
+    marks[8 + slot] = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    marks[16 + slot] = self.ru_minflt;
+}
+
+static void tl_child_fail(const struct tl_zygote *z, const char *step) {
+    char line[160];
+    int n = snprintf(line, sizeof line, "sandbox setup failed: %s: %s\n", step, strerror(errno));
+    if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+        n = 0;
+    _exit(z->failed);
+}
+
+int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd) {
+    z->before();
+    pid_t pid = fork();
+    int saved = errno;
+    if (pid != 0) {
+        z->after_parent();
+        errno = saved;
+        return pid;
+    }
+    z->after_child();
+    tl_mark(z->marks, 0);
+    if (z->procs_fd >= 0 && write(z->procs_fd, "0", 1) != 1)
+        tl_child_fail(z, "memory cgroup");
+    tl_mark(z->marks, 3);
+    if (dup2(stdin_fd, 0) < 0 || dup2(stdout_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+        tl_child_fail(z, "dup2");
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
+        long most = sysconf(_SC_OPEN_MAX);
+        for (long fd = 3; fd < (most > 0 ? most : 65536); fd++)
+            close((int)fd);
+    }
+    tl_mark(z->marks, 4);
+    if ((z->own_session ? setsid() : setpgid(0, 0)) < 0)
+        tl_child_fail(z, z->own_session ? "setsid" : "setpgid");
+    if (z->death_signal && prctl(PR_SET_PDEATHSIG, z->death_signal, 0, 0, 0) != 0)
+        tl_child_fail(z, "death signal");
+    for (int i = 0; i < z->nlimits && i < TL_MAX_LIMITS; i++) {
+        struct rlimit limit = {(rlim_t)z->limit_soft[i], (rlim_t)z->limit_hard[i]};
+        if (setrlimit(z->limit_which[i], &limit) != 0)
+            tl_child_fail(z, "setrlimit");
+    }
+    if (chdir(z->box) != 0)
+        tl_child_fail(z, "chdir");
+    tl_mark(z->marks, 5);
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+        tl_child_fail(z, "dumpable");
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    return 0;
+}
+
+/* ---- What every test's process inherits from the supervisor, unchanged ---------------------
+ *
+ * tl_own_state(1) keeps the supervisor's resource limits, scheduling priority and policy and CPU
+ * affinity; tl_own_state(0) says whether any of them differs now (a test can lower them with
+ * prlimit, setpriority, sched_setscheduler(SCHED_IDLE) or sched_setaffinity:
+ * _sv_procs._own_state, in one call instead of ~20). */
+
+static struct rlimit tl_limits[RLIM_NLIMITS];
+static int tl_priority;
+static int tl_policy;
+static cpu_set_t tl_cpus;
+
+int tl_own_state(int save) {
+    struct rlimit limits[RLIM_NLIMITS];
+    memset(limits, 0, sizeof limits);
+    for (int i = 0; i < RLIM_NLIMITS; i++)
+        if (getrlimit(i, &limits[i]) != 0)
+            limits[i].rlim_cur = limits[i].rlim_max = 0;
+    errno = 0;
+    int priority = getpriority(PRIO_PROCESS, 0);
+    if (errno)
+        priority = -1000;
+    int policy = sched_getscheduler(0);
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+        CPU_ZERO(&cpus);
+    if (save) {
+        memcpy(tl_limits, limits, sizeof limits);
+        tl_priority = priority;
+        tl_policy = policy;
+        tl_cpus = cpus;
+        return 0;
+    }
+    return memcmp(tl_limits, limits, sizeof limits) != 0 || priority != tl_priority || policy != tl_policy
+           || !CPU_EQUAL(&cpus, &tl_cpus);
+}
+
+/* ---- The zygote's serve loop ---------------------------------------------------------------
+ *
+ * tl_serve() is the supervisor's loop for a zygote's plain fast tests, in C: it reads a request
+ * (one byte and its descriptors), and while it is a test ('R', stdin and stdout) that tl_run()
+ * forks and sees end by itself before the first scan with nothing left, it sends the report
+ * (the JSON line the Python path sends for such a test, then the stderr tail), checks that the
+ * test left nothing to clean (tl_dirty) and changed nothing the next tests inherit
+ * (tl_own_state), and reads the next request. Anything else goes back to the Python loop at the
+ * point reached (SV_*): a request of another kind, a test tl_run did not finish (its job and
+ * descriptors kept), something to clean, the state changed, the client gone. */
+
+#define SV_REQUEST 0  /* a request it does not run: message, fds, nfds */
+#define SV_OUTCOME 1  /* an 'R' request run by tl_run, not TL_DONE: job->outcome, fds */
+#define SV_DIRTY 2    /* a test's report sent: a scratch folder or the IPC namespace to empty */
+#define SV_STATE 3    /* a test's report sent: the server's limits, priority or affinity changed */
+#define SV_GONE 4     /* the client closed its end, or a read or write failed */
+#define SV_MAX_FDS 200
+
+/* Keep in step with _Serve in _sv_fast.py (field for field). */
+struct tl_serve {
+    int sock;
+    int has_memcg;
+    const char *why;        /* native_why, as a JSON string */
+    long long events_seen;  /* pids.events' max count already reported */
+    /* out */
+    int message, nfds;
+    int fds[SV_MAX_FDS];
+    long long served;
+};
+
+static int sv_send_all(int sock, const char *data, size_t size) {
+    while (size) {
+        ssize_t n = send(sock, data, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        data += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The JSON line of a test tl_run finished and its tail; -1 if it cannot be sent. */
+static int sv_report(struct tl_job *job, struct tl_serve *s) {
+    long long refused = 0;
+    if (job->events_max >= 0) {
+        refused = job->events_max - s->events_seen;
+        s->events_seen = job->events_max;
+    }
+    long long cg_kb = 0;
+    if (s->has_memcg && job->mem_peak > job->mem_base)
+        cg_kb = (job->mem_peak - job->mem_base) >> 10;
+    long long wall = job->ended_ns - job->started_ns;
+    char line[1024];
+    int n = snprintf(line, sizeof line,
+                     "{\"pid\": %d, \"status\": %d, \"utime\": %lld.%06lld, \"stime\": %lld.%06lld, "
+                     "\"server_s\": 0.0, \"maxrss_kb\": %lld, \"wall\": %lld.%09lld, \"killed\": null, "
+                     "\"peak_tasks\": 1, \"sampled_kb\": 0, \"others\": 0, \"stderr_bytes\": %lld, \"files\": 0, "
+                     "\"native\": false, \"native_why\": %s, \"tail\": %lld, \"cg_kb\": %lld, \"cg_oom\": 0, "
+                     "\"refused\": %lld, \"loop\": true, \"serve\": true}\n",
+                     job->pid, job->status, job->utime_us / 1000000, job->utime_us % 1000000,
+                     job->stime_us / 1000000, job->stime_us % 1000000, job->maxrss_kb,
+                     wall / 1000000000, wall % 1000000000, job->err_size, s->why, job->tail_len, cg_kb, refused);
+    if (n <= 0 || n >= (int)sizeof line)
+        return -1;
+    if (sv_send_all(s->sock, line, (size_t)n) != 0)
+        return -1;
+    return sv_send_all(s->sock, job->tail + job->tail_off, (size_t)job->tail_len);
+}
+
+int tl_serve(struct tl_job *job, struct tl_serve *s) {
+    for (;;) {
+        char byte = 0;
+        union {
+            struct cmsghdr align;
+            char buf[CMSG_SPACE(sizeof(int) * SV_MAX_FDS)];
+        } control;
+        struct iovec iov = {&byte, 1};
+        struct msghdr msg;
+        memset(&msg, 0, sizeof msg);
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof control.buf;
+        ssize_t got;
+        while ((got = recvmsg(s->sock, &msg, 0)) < 0 && errno == EINTR) {
+        }
+        s->nfds = 0;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+                continue;
+            int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int i = 0; i < count && s->nfds < SV_MAX_FDS; i++)
+                memcpy(&s->fds[s->nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        }
+        if (got <= 0)
+            return SV_GONE;
+        s->message = (unsigned char)byte;
+        if (byte != 'R' || s->nfds != 2 || (msg.msg_flags & MSG_CTRUNC))
+            return SV_REQUEST;
+        job->stdin_fd = s->fds[0];
+        job->stdout_fd = s->fds[1];
+        if (tl_run(job) != TL_DONE)
+            return SV_OUTCOME;
+        close(s->fds[0]);
+        close(s->fds[1]);
+        s->nfds = 0;
+        if (sv_report(job, s) != 0)
+            return SV_GONE;
+        s->served++;
+        if (tl_dirty(job))
+            return SV_DIRTY;
+        if (tl_own_state(0))
+            return SV_STATE;
+    }
 }
