@@ -280,11 +280,13 @@ def test_stones_once_components():
     assert zero == set(range(1, 61))
     assert {s for p in mixed if len(p) > 1 for s in p} == set(range(1, 61))
     assert {len(p) for p in listed("stones_once", "pile-count")} == set(range(1, 101))
-    # past 100 piles: every power of two, and 1, 2, 5 times every power of ten, up to 10**6, each
-    # count with either answer
+    # past 100 piles: every power of two up to 2**19, and 1, 2, 5 times every power of ten up to
+    # 10**5, each count with either answer (10**6 piles with either: the worst cases, below)
     ladder = {(len(p), closed_form(p)) for p in listed("stones_once", "pile-count-ladder")}
-    counts = {2**k for k in range(7, 20)} | {a * 10**k for k in range(2, 6) for a in (1, 2, 5) if a * 10**k > 100}
-    assert ladder == {(n, answer) for n in counts | {10**6} for answer in ("YES", "NO")}
+    counts = {2**k for k in range(7, 20)} | {a * 10**k for k in range(2, 5) for a in (1, 2, 5) if a * 10**k > 100}
+    assert ladder == {(n, answer) for n in counts | {10**5} for answer in ("YES", "NO")}
+    shapes = {(len(p), len(p) % 2, closed_form(p)) for p in listed("stones_once", "max-shapes")}
+    assert {(n, answer) for n, _, answer in shapes} == {(10**6, "YES"), (10**6, "NO"), (10**6 - 1, "YES")}
     assert all(set(p) == set(range(1, 61)) for p in listed("stones_once", "every-size"))
     game = registry.get("stones_once").game
     varied = listed("stones_once", "max-varied")
