@@ -108,7 +108,8 @@ def test_correct_candidate_answers_like_the_oracle(fork_server: bool) -> None:
             assert result.cpu_s < FAST.time_s and result.max_rss_mb > 0
 
 
-INTERPRETER_MODES = ["plain", "exit", "os_exit", "sys_exit_none", "raise", "atexit"]
+INTERPRETER_MODES = ["plain", "exit", "os_exit", "sys_exit_none", "raise", "atexit", "exit_big", "exit_huge",
+                     "exit_object", "exit_then_atexit", "exit_joins_threads", "close_stdout"]
 
 
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
@@ -142,6 +143,14 @@ def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pyte
     assert by_mode["raise"].exit_code == 1 and "KeyError: 'boom'" in by_mode["raise"].stderr_tail
     assert "supervisor" not in by_mode["raise"].stderr_tail, "the server's own frames must not show"
     assert by_mode["atexit"].stdout.endswith("end\natexit ran\n")
+    # SystemExit's status as CPython's top level gives it, then the interpreter's shutdown
+    assert [by_mode[m].exit_code for m in ("exit_big", "exit_huge", "exit_object")] == [7, 255, 1]
+    assert by_mode["exit_object"].stderr_tail.splitlines()[-1] == "['not', 'a', 'number']"
+    assert by_mode["exit_then_atexit"].stdout.endswith("atexit sees None\n")
+    assert by_mode["exit_then_atexit"].exit_code == 2
+    assert by_mode["exit_joins_threads"].stdout.endswith("thread done\n")
+    assert by_mode["exit_joins_threads"].exit_code == 6
+    assert (by_mode["close_stdout"].status, by_mode["close_stdout"].exit_code) == ("ok", 0)
 
 
 @PATHS

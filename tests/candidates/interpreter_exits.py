@@ -34,4 +34,25 @@ elif mode == "atexit":
     import atexit
 
     atexit.register(lambda: print("atexit ran"))
-print("end")
+elif mode == "exit_big":  # the status is the C int the code becomes: 2**32 + 7 -> 7
+    sys.exit(2**32 + 7)
+elif mode == "exit_huge":  # beyond a C long: -1, status 255
+    sys.exit(10**30)
+elif mode == "exit_object":  # written to stderr, status 1
+    sys.exit(["not", "a", "number"])
+elif mode == "exit_then_atexit":  # the exit functions run after SystemExit, with no exception being handled
+    import atexit
+
+    atexit.register(lambda: print("atexit sees", sys.exc_info()[0]))
+    sys.exit(2)
+elif mode == "exit_joins_threads":  # a thread still running is joined before the exit
+    import threading
+    import time
+
+    threading.Thread(target=lambda: (time.sleep(0.05), print("thread done"))).start()
+    sys.exit(6)
+if mode == "close_stdout":  # a closed stdout is not flushed at the end: status 0
+    print("end")
+    sys.stdout.close()
+else:
+    print("end")

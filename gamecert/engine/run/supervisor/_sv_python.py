@@ -8,10 +8,13 @@ The server is a *zygote*: it reads and compiles the candidate once, builds the s
 :class:`Launch`, which unwinds the server's frames up to ``server.py``'s top level; there the
 candidate's code runs with nothing of the harness below it but that one module frame (which
 :func:`_hide_frame` takes off the recursion count). Whatever the program does, its end is the
-interpreter's own: an uncaught exception or ``SystemExit`` is handled by CPython's C top level,
-and a normal end is CPython's shutdown (threads joined, ``atexit``, streams flushed, status 120 if
-stdout cannot be flushed). So the exit status the server reads with ``wait4`` is the one a judge
-would see, whatever the program rewrites of the harness's Python code.
+interpreter's own: an uncaught exception is handled by CPython's C top level; ``SystemExit``
+gets the status that top level gives it (:meth:`Launch.exit_status`; its message, if any, on
+stderr), and then, as a normal end, what CPython's shutdown does that a program can see (threads
+joined, ``atexit``, streams flushed unless closed, status 120 if one cannot be), before the
+process exits at once (the interpreter's full teardown cost a test ending by ``sys.exit`` about
+15 ms more than one ending normally). So the exit status the server reads with ``wait4`` is the
+one a judge would see, whatever the program rewrites of the harness's Python code.
 
 Contained, a test's process (zygote child or ``python FILE``) leads a process group of its own
 in the sandbox's session, which has no terminal (bubblewrap's ``--new-session``), rather than a
@@ -74,12 +77,32 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
         return self.code, self.main.__dict__
 
     @staticmethod
-    def finish(mark=None) -> None:
-        """After the program's code returned normally: what interpreter shutdown does that a
-        program can see (non-daemon threads joined, ``atexit`` functions, stdout and stderr
-        flushed; status 120 if stdout cannot be flushed), then exit at once. An exception or
-        ``SystemExit`` never comes here: CPython's own top level handles those."""
-        status = 0
+    def exit_status(stop) -> int:
+        """The status CPython's top level gives an uncaught ``SystemExit`` ``stop``, before its
+        shutdown: its ``code`` None is 0; an int is itself as the C ``int`` it becomes (a C
+        ``long`` first: out of its range, -1); anything else is written to stderr with a newline
+        (to descriptor 2 where ``sys.stderr`` is gone or fails), and the status is 1."""
+        code = getattr(stop, "code", stop)
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            code = code if -(1 << 63) <= code < 1 << 63 else -1
+            return (code + (1 << 31)) % (1 << 32) - (1 << 31)
+        for text in (code, "\n"):
+            try:
+                sys.stderr.write(str(text))
+            except BaseException:  # noqa: BLE001 - CPython then writes to the C stderr (the message only if there is no sys.stderr)
+                if text == "\n" or getattr(sys, "stderr", None) is None:
+                    os.write(2, str(text).encode("utf-8", "backslashreplace"))
+        return 1
+
+    @staticmethod
+    def finish(mark=None, status=0) -> None:
+        """After the program's code ended, normally (``status`` 0) or by ``SystemExit`` (its
+        status, :meth:`exit_status`): what interpreter shutdown does that a program can see
+        (non-daemon threads joined, ``atexit`` functions, stdout and stderr flushed unless
+        closed; status 120 if either cannot be flushed, stdout's error reported), then exit at
+        once. An uncaught exception never comes here: CPython's own top level handles it."""
         threading = sys.modules.get("threading")
         if threading is not None:
             try:
@@ -95,11 +118,11 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
         for name in ("stdout", "stderr"):
             stream = getattr(sys, name, None)
             try:
-                if stream is not None:
+                if stream is not None and not getattr(stream, "closed", False):
                     stream.flush()
-            except BaseException as exc:  # noqa: BLE001 - as the interpreter: report, status 120
-                if name == "stdout":
-                    status = 120
+            except BaseException as exc:  # noqa: BLE001 - as the interpreter: status 120
+                status = 120
+                if name == "stdout":  # reported (stderr's own failure is not)
                     try:
                         sys.stderr.write(f"Exception ignored in: {stream!r}\n{type(exc).__name__}: {exc}\n")
                         sys.stderr.flush()

@@ -578,13 +578,10 @@ def _main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    _launch = None
     try:
-        _status = _main(sys.argv)
+        sys.exit(_main(sys.argv))  # the server's end; a test's child leaves by Launch instead
     except Launch as _raised:  # a test's child: the candidate runs here, at the top level
         _launch = _raised
-    if _launch is None:
-        sys.exit(_status)
     for _name in ("_sv_procs", "_sv_python", "_sv_box"):  # the program sees no module of the harness's
         sys.modules.pop(_name, None)
     _code, _globals = _launch.take()  # the rest of this process is the candidate's
@@ -592,7 +589,11 @@ if __name__ == "__main__":
     _mark = _KEPT[0]._child_mark if _KEPT and _KEPT[0].child_marks is not None else None  # bench only
     if _mark is not None:
         _mark(1)  # the program's start and end
-    exec(_code, _globals)
+    try:  # at this level: no frame of the harness's in the program's tracebacks
+        exec(_code, _globals)
+        _status = 0
+    except SystemExit as _stop:  # the status as CPython's top level gives it; then its shutdown
+        _status = Launch.exit_status(_stop)
     if _mark is not None:
         _mark(2)
-    Launch.finish(_mark)
+    Launch.finish(_mark, _status)
