@@ -96,44 +96,12 @@ def test_oracle_matches_minimax(minimax_case):
     assert result.disagreement is None, result.disagreement.describe()
 
 
-#: the oracle's answers on the last (game, space, size) swept here. Every game has two solvers,
-#: and their items of one space and size are next to each other in the collection: the second is
-#: checked against the answers the first one's sweep asked of the oracle, not a second pass of
-#: it (string_cut's 531,441 strings of length 12: half the sweep's time). One entry at a time
-#: keeps the memory to one space and size.
-_ORACLE_ANSWERS: dict[tuple[str, str, int], dict] = {}
-
-
-def _oracle_remembered(game: Game, space_name: str, size: int):
-    """The oracle reference of ``game`` whose answers are kept for the next solver of the same
-    space and size (an instance that cannot be hashed is keyed by its repr)."""
-    key = (game.name, space_name, size)
-    if key not in _ORACLE_ANSWERS:
-        _ORACLE_ANSWERS.clear()
-        _ORACLE_ANSWERS[key] = {}
-    answers = _ORACLE_ANSWERS[key]
-    name, oracle = oracle_reference(game)
-
-    def remembered(instance):
-        try:
-            hash(instance)
-            k = instance
-        except TypeError:
-            k = repr(instance)
-        if k not in answers:
-            answers[k] = oracle(instance)
-        return answers[k]
-
-    return name, remembered
-
-
 def test_solver_exhaustive(exhaustive_case):
     """Each fast solver equals the oracle on every input of every exhaustive space, size by size."""
     name, solver, space_name, size = exhaustive_case
     entry = registry.get(name)
     space = next(s for s in entry.game.exhaustive_spaces() if s.name == space_name)
-    result = sweep(entry.game, solver, entry.solvers[solver], _oracle_remembered(entry.game, space_name, size),
-                   space, [size])
+    result = sweep(entry.game, solver, entry.solvers[solver], oracle_reference(entry.game), space, [size])
     assert result.tests > 0
     assert result.disagreement is None, result.disagreement.describe()
 
