@@ -91,9 +91,18 @@ def first_failure_by_brute_force(game: str, candidate: Path, max_size: int) -> s
 
 # ---- verdicts from game-level faults ---------------------------------------------------------------
 
-def test_example_wrong_word_game_gives_minimal_report(tmp_path):
+@pytest.fixture(scope="module")
+def wrong_example(tmp_path_factory) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+    """The shipped wrong example certified once for the tests that read its run: the command's
+    result, the report's folder and the report tree."""
+    tmp = tmp_path_factory.mktemp("wrong-example")
+    proc, path = certify("word_game", ROOT / "examples/word_game/wrong.py", tmp)
+    return proc, path, tmp / "reports"
+
+
+def test_example_wrong_word_game_gives_minimal_report(wrong_example):
     """The shipped wrong example is caught with the minimal input AAA, and the report is complete."""
-    proc, path = certify("word_game", ROOT / "examples/word_game/wrong.py", tmp_path)
+    proc, path, _ = wrong_example
     data = report_of(proc, path)
     assert data["verdict"] == "WA"
     assert data["input"] == "AAA\n"
@@ -323,10 +332,11 @@ def test_ctrl_c_keeps_a_fault_already_found(tmp_path):
     assert data["input"] == "ZADACHA\n" and data["verdict"] == "WA" and data["interrupted"] is True
 
 
-def test_no_temporary_directories_left_behind(tmp_path):
+def test_no_temporary_directories_left_behind(wrong_example):
     """After runs that pass, fail and are interrupted, the report tree holds only whole reports."""
-    certify("word_game", ROOT / "examples/word_game/wrong.py", tmp_path)
-    for path in (tmp_path / "reports").rglob("*"):
+    _, _, tree = wrong_example
+    assert list(tree.rglob("report.json"))
+    for path in tree.rglob("*"):
         assert not path.name.startswith("."), path
 
 

@@ -200,10 +200,14 @@ def test_registered_solvers_interrupted_print_what_completed():
 
 # ---- replay of a damaged report -----------------------------------------------------------------------------
 
-def _report(tmp_path: Path) -> dict:
-    proc = gamecert("certify", "word_game", str(WRONG), *quick("--report-dir", str(tmp_path / "r")))
+@pytest.fixture(scope="module")
+def report_text(tmp_path_factory) -> str:
+    """report.json of a certification of the wrong example, made once for the damages below:
+    each test reads its own copy."""
+    tmp = tmp_path_factory.mktemp("report")
+    proc = gamecert("certify", "word_game", str(WRONG), *quick("--report-dir", str(tmp / "r")))
     assert proc.returncode == 1, proc.stderr
-    return json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
+    return (Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text()
 
 
 @pytest.mark.slow
@@ -215,8 +219,8 @@ def _report(tmp_path: Path) -> dict:
     (lambda d: {k: v for k, v in d.items() if k != "seed"}, "missing keys: seed"),
     (lambda d: {**d, "candidate_spec": "/nonexistent/solution.py"}, "the report's candidate cannot be run"),
 ])
-def test_replay_of_a_damaged_report_is_one_line(tmp_path, change, needle):
-    data = _report(tmp_path)
+def test_replay_of_a_damaged_report_is_one_line(report_text, tmp_path, change, needle):
+    data = json.loads(report_text)
     damaged = tmp_path / "damaged"
     damaged.mkdir()
     (damaged / "report.json").write_text(json.dumps(change(data)))

@@ -149,18 +149,24 @@ def test_a_shrinker_that_hangs_is_stopped_and_named(tmp_path):
 @pytest.mark.slow
 def test_sigterm_ends_a_run_stuck_in_game_code_and_keeps_the_fault(tmp_path):
     """With game code allowed 10 minutes, SIGTERM while smaller() loops still ends the run at
-    once, and the fault found before shrinking is written as a report (exit 1)."""
-    env = {**os.environ, "GAMECERT_GAMES": str(BAD), "GAMECERT_GAME_SECONDS": "600", "PYTHONPATH": str(ROOT)}
+    once, and the fault found before shrinking is written as a report (exit 1). The game's
+    smaller() touches a file as it enters its endless loop: the signal is sent then, not after
+    a fixed wait."""
+    stuck = tmp_path / "stuck"
+    env = {**os.environ, "GAMECERT_GAMES": str(BAD), "GAMECERT_GAME_SECONDS": "600", "PYTHONPATH": str(ROOT),
+           "GAMECERT_TOY_STUCK_FILE": str(stuck)}
     proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "shrinker_hangs", str(WRONG), "--seed", "1",
-                             "--jobs", "1", "--report-dir", str(tmp_path)], env=env, cwd=ROOT,
+                             "--jobs", "1", "--report-dir", str(tmp_path / "reports")], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        # give the run time to find its fault (about a second) and enter smaller(), which never returns
-        for _ in range(80):
-            time.sleep(0.1)
-            if proc.poll() is not None:
+        # the run finds its fault (about a second) and enters smaller(), which never returns
+        for _ in range(1200):
+            if stuck.exists() or proc.poll() is not None:
                 break
+            time.sleep(0.05)
         assert proc.poll() is None, "the run ended by itself"
+        assert stuck.exists(), "smaller() was not entered within a minute"
+        time.sleep(0.2)  # well inside the loop
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
     finally:

@@ -1,7 +1,9 @@
 """Provenance in reports and certificates, and what ``gamecert replay`` does with it.
 
 The hashes are recomputed here with hashlib on the files themselves; the compiler's version
-with the compiler itself; the judge's fields with ``platform``.
+with the compiler itself; the judge's fields with ``platform``. The report of the wrong Python
+program is made once per module (a certification of seconds) and read by the three tests that
+only read it or replay it.
 """
 
 from __future__ import annotations
@@ -49,11 +51,19 @@ def judge_fields_are_right(prov: dict) -> None:
     assert prov["os"] == platform.platform()
 
 
-@pytest.mark.slow
-def test_a_report_records_the_source_hash_and_the_judge(tmp_path):
-    src = tmp_path / "w.py"
+@pytest.fixture(scope="module")
+def wrong_report(tmp_path_factory) -> tuple[Path, Path]:
+    """A copy of the wrong program (``w.py``) and the report of its certification. A test that
+    edits the copy puts its bytes back before it ends."""
+    tmp = tmp_path_factory.mktemp("wrong-report")
+    src = tmp / "w.py"
     shutil.copy(WRONG, src)
-    path = certify(tmp_path, src)
+    return src, certify(tmp, src)
+
+
+@pytest.mark.slow
+def test_a_report_records_the_source_hash_and_the_judge(wrong_report):
+    src, path = wrong_report
     data = json.loads((path / "report.json").read_text())
     prov = data["provenance"]
     assert prov["language"] == "python" and prov["source"] == str(src.resolve())
@@ -82,27 +92,29 @@ def test_a_certificate_records_the_binary_the_compile_command_and_the_compiler(t
 
 
 @pytest.mark.slow
-def test_replay_warns_once_the_program_changed(tmp_path):
-    src = tmp_path / "w.py"
-    shutil.copy(WRONG, src)
-    path = certify(tmp_path, src)
+def test_replay_warns_once_the_program_changed(wrong_report):
+    src, path = wrong_report
     same = run("replay", str(path))
     assert same.returncode == 1 and "changed" not in same.stdout
-    src.write_text(src.read_text() + "# edited\n")
-    changed = run("replay", str(path))
+    original = src.read_bytes()
+    src.write_bytes(original + b"# edited\n")
+    try:
+        changed = run("replay", str(path))
+    finally:
+        src.write_bytes(original)
     warnings = [line for line in changed.stdout.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "changed since the report" in warnings[0]
     assert sha256(src)[:12] in warnings[0]
 
 
 @pytest.mark.slow
-def test_replay_on_another_candidate_says_so(tmp_path):
-    path = certify(tmp_path, WRONG)
+def test_replay_on_another_candidate_says_so(wrong_report, tmp_path):
+    src, path = wrong_report
     other = run("replay", str(path), "--candidate", str(RIGHT))
     assert other.returncode == 0, other.stdout + other.stderr
     assert "ANOTHER program" in other.stdout and str(RIGHT) in other.stdout
     assert "got:      Alice" in other.stdout
-    again = run("replay", str(path), "--candidate", str(WRONG))
+    again = run("replay", str(path), "--candidate", str(src))
     assert again.returncode == 1 and "got:      Bob" in again.stdout
     missing = run("replay", str(path), "--candidate", str(tmp_path / "none.py"))
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1

@@ -73,12 +73,14 @@ def test_certify_the_registered_solvers_fits(narrow, capsys):
 def test_certify_candidates_fit(narrow, capsys):
     """``certify GAME A B``: each candidate's block is what ``certify GAME A`` prints for it alone
     (a certificate for the right one, a report for the wrong one), then the summary table; one
-    run of the two checks all three kinds of output."""
+    run of the two checks all three kinds of output. A budget of 3 s: the right program's
+    certificate (cut by the budget, as the quick profile's 10 s cut it too) has the same lines;
+    the wrong program fails a sample, so the budget cannot keep its report from being written."""
     right = narrow / "right.py"
     right.write_text((ROOT / "examples/word_game/correct.py").read_text())
     wrong = narrow / "wrong.py"
-    wrong.write_text((ROOT / "tests/wrong/word_game/count7_three.py").read_text())
-    common = ("--profile", "quick", "--examples", "0", "--seed", "7", "--jobs", "2")
+    wrong.write_text((ROOT / "examples/word_game/wrong.py").read_text())
+    common = ("--profile", "quick", "--examples", "0", "--seed", "7", "--jobs", "2", "--budget", "3")
     code, out = _run(capsys, "certify", "word_game", "right.py", "wrong.py", *common)
     assert code == 1, out
     blocks = out.split("\n[2/2] wrong.py\n")

@@ -16,9 +16,11 @@ raises. ``ok`` has none (``tests/games_ok`` holds it as a games folder of its ow
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -114,6 +116,9 @@ def make_game(name: str, mistake: str) -> Game:
                 yield 0
                 return
             if mistake == "shrinker_hangs":
+                stuck = os.environ.get("GAMECERT_TOY_STUCK_FILE")
+                if stuck:  # tells a test that waits for it that the loop is entered
+                    Path(stuck).touch()
                 _forever()
             yield from range(1, n)
 
