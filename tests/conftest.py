@@ -18,6 +18,10 @@ the workers start on the long tests and end on the cheap ones, a worker out of t
 of the other's queue, so that no worker is left running one long test while the other idles.
 (Not in pyproject's addopts: a run with ``-p no:xdist``, as some tests start, would not know the
 option.)
+
+``-n auto`` starts one worker more than the CPUs this process may run on: part of the suite
+waits rather than computes (a program held to its wall-clock limit, a run waiting for a signal or
+a budget to end, a build), and with one worker per CPU a core idles while its worker waits.
 """
 
 import os
@@ -29,6 +33,11 @@ collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engin
                        "shrink_wrong/*", "uncaught/*"]
 
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
+
+
+@pytest.hookimpl(optionalhook=True)  # a run with -p no:xdist does not know the hook
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    return len(os.sched_getaffinity(0)) + 1
 
 
 @pytest.hookimpl(tryfirst=True)
