@@ -297,7 +297,10 @@ def test_forks_refused_are_the_test_that_made_them(tmp_path: Path) -> None:
     for seen in (alone, ahead):
         assert [r.status for r in seen] == ["re" if w == "forks" else "ok" for w in words], \
             [r.describe() for r in seen]
-        assert all("process creations refused" in r.detail for r, w in zip(seen, words) if w == "forks")
+        # (refused at the cap, or seen over the limit by the first scan while it still forks:
+        # which comes first is the machine's timing, the verdict is the same)
+        assert all("process limit exceeded" in r.detail for r, w in zip(seen, words) if w == "forks"), \
+            [r.detail for r in seen]
 
 
 @pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler")

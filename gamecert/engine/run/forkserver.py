@@ -442,6 +442,13 @@ class Lookahead:
         if token[0] == "one":
             report = self.client.receive(token[1])
             return None if report is None else [report]
+        if token[0] == "each":  # (the first lost is the server lost: the rest are not known)
+            reports = []
+            for sent in token[1]:
+                reports.append(self.client.receive(sent))
+                if reports[-1] is None:
+                    return None
+            return reports
         return self.client.receive_batch(token)
 
     def _send_next(self, plain: bool) -> None:
@@ -461,6 +468,12 @@ class Lookahead:
             if len(texts) == 1:  # one test: the plain request, as without batches
                 sent = self.client.send((files[0][0], files[0][1]), plain)
                 token = None if sent is None else ("one", sent)
+            elif self.client.config.get("mode") == "python" and not plain:
+                # a zygote's: one request a test, back to back (its supervisor reads, runs and
+                # answers plain requests in C, each next test's process forked while one runs;
+                # a batch request takes its Python loop)
+                sent_each = [self.client.send((f[0], f[1]), plain) for f in files]
+                token = None if None in sent_each else ("each", sent_each)
             else:
                 token = self.client.send_batch([(f[0], f[1]) for f in files])
         finally:

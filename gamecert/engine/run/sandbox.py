@@ -311,7 +311,7 @@ class Runner:
         self._startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
                         "native fork server: a fresh copy of the program's image per test" if shim else
                         f"exec per test ({why})")
-        spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
+        spare = 1 if shim or self.mode == "fork-server" else 0  # the fork server, or a zygote's parked child (testloop.c)
         root = os.geteuid() == 0
         self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
         if self.cap is not None:  # (opens pids.events, which the supervisor reads after each test)

@@ -42,7 +42,11 @@ send (its fields and values, a key ``serve`` besides), check that nothing is lef
 that the server's inherited state is unchanged, read the next one. Whatever else comes (another
 kind of request, a test not over by the first scan, something to clean, the client gone) goes
 back to the Python loop at that point. The Python objects a test cost the server, each made on
-pages the last fork had write-protected, are gone with it.
+pages the last fork had write-protected, are gone with it. There, each next test's process is
+forked while a test runs and parked until its test comes (``tl_park`` in testloop.c: the fork
+and the interpreter's after-fork calls run beside the test before; a test that reaches the
+parked process, by a signal, its limits, priority, policy or affinity, only makes the server
+fork the next one afresh); it is ended whenever the loop hands back to Python.
 
 :meth:`FastLoop.dirty` says which scratch folders and whether the IPC namespace need emptying
 after a test, without listing them.
@@ -90,6 +94,7 @@ class _Job(ctypes.Structure):
         ("server_cpu_ns", ctypes.c_longlong), ("events_max", ctypes.c_longlong),
         ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
         ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
+        ("prefork", ctypes.c_int), ("parked_after", ctypes.c_int),
     ]
 
 

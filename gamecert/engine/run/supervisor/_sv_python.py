@@ -319,6 +319,7 @@ class _Zygote(ctypes.Structure if ctypes else object):
         ("nlimits", ctypes.c_int), ("limit_which", ctypes.c_int * 8),
         ("limit_soft", ctypes.c_longlong * 8), ("limit_hard", ctypes.c_longlong * 8),
         ("box", ctypes.c_char_p), ("marks", ctypes.c_void_p),
+        ("park", ctypes.c_int), ("parked", ctypes.c_int), ("park_fd", ctypes.c_int),
     ] if ctypes else []
 
 
@@ -350,6 +351,9 @@ class ZygoteFork:
         if server.child_marks is not None:
             self._marks = (ctypes.c_longlong * 24).from_buffer(server.child_marks)
             job.marks = ctypes.addressof(self._marks)
+        # the serve loop forks each next test's process while a test runs (testloop.c, tl_park):
+        # contained only (the sandbox's pids cgroup has room for it), not in the bench's profile
+        job.park, job.parked, job.park_fd = int(server.contained and server.child_marks is None), 0, -1
 
 
 def zygote_fork(server, config: dict) -> ZygoteFork | None:

@@ -16,6 +16,11 @@
  *
  * tl_dirty() says which scratch folders and whether the IPC namespace need emptying after a
  * test (fstatvfs per folder, three *ctl(…_INFO) calls, one fstat of the mqueue folder).
+ *
+ * In a zygote's serve loop (tl_serve), the next test's process is forked while a test runs and
+ * waits, parked, for its test (tl_park, tl_release): the fork and the interpreter's after-fork
+ * work, the largest part of a test's time that is not the program's, then run on another CPU
+ * beside the test before it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -83,10 +88,15 @@ struct tl_job {
     long long stamps[TL_STAMPS][3]; /* start, request, reply, ended, reaped, done: wall, CPU, faults */
     struct tl_zygote *zygote; /* in: the test's process forked from this one (a Python zygote,
                                * see tl_zygote_fork), not asked of the shim; NULL: the shim */
+    int prefork;          /* in (tl_serve): a zygote's next test's process forked while this one runs */
+    int parked_after;     /* out: whether a process was parked during this test (counted by pids) */
 };
 
 struct tl_zygote;
 int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd);
+static int tl_unpark(struct tl_zygote *z);
+static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd);
+static int tl_park(struct tl_zygote *z);
 
 static long long tl_now(void) {
     struct timespec ts;
@@ -247,6 +257,9 @@ int tl_run(struct tl_job *job) {
     job->err_size = job->tail_len = job->tail_off = 0;
     job->pid = job->err_r = -1;
     job->status = 0;
+    job->parked_after = 0;
+    if (job->zygote && !job->prefork)
+        tl_unpark(job->zygote); /* (none outside the serve loop) */
     job->server_cpu_ns = job->events_max = -1;
     job->mem_base = job->mem_peak = 0;
     int pipe_fds[2];
@@ -272,12 +285,19 @@ int tl_run(struct tl_job *job) {
     }
     long long tasks_before = tl_read_number(job->pids_current_fd);
     tl_stamp(job, 1);
-    int pid;
+    int pid, fresh = 1; /* fresh: forked now (one more task), not a parked process released */
     if (job->zygote) {
-        pid = tl_zygote_fork(job->zygote, job->stdin_fd, job->stdout_fd, pipe_fds[1]);
-        if (pid == 0) /* (its descriptors are closed: 0-2 are the test's) */
-            return job->outcome = TL_CHILD;
-        job->spawn_errno = pid < 0 ? (errno ? errno : EAGAIN) : 0;
+        pid = -1;
+        if (job->prefork && (pid = tl_release(job->zygote, job->stdin_fd, job->stdout_fd, pipe_fds[1])) > 0)
+            fresh = 0;
+        else if (pid == 0) /* a parked process that could not be released was reaped: count again */
+            tasks_before = tl_read_number(job->pids_current_fd);
+        if (fresh) {
+            pid = tl_zygote_fork(job->zygote, job->stdin_fd, job->stdout_fd, pipe_fds[1]);
+            if (pid == 0) /* (its descriptors are closed: 0-2 are the test's) */
+                return job->outcome = TL_CHILD;
+            job->spawn_errno = pid < 0 ? (errno ? errno : EAGAIN) : 0;
+        }
     } else {
         pid = tl_spawn(job, pipe_fds[1]);
     }
@@ -287,6 +307,12 @@ int tl_run(struct tl_job *job) {
         job->err_r = -1;
         job->outcome = TL_NO_SPAWN;
         return job->outcome;
+    }
+    if (job->prefork && job->zygote) { /* the next test's process, forked while this one runs */
+        int parked = tl_park(job->zygote);
+        if (parked == 0) /* (in the parked process, released: the next test's, set up) */
+            return job->outcome = TL_CHILD;
+        job->parked_after = parked > 0;
     }
     job->pid = pid;
     job->started_ns = tl_now();
@@ -322,9 +348,10 @@ int tl_run(struct tl_job *job) {
         return job->outcome;
     }
     tl_stamp(job, 3);
-    /* ended: its zombie is the one task it adds to the cgroup if nothing else of it is left */
+    /* ended: its zombie is the one task it adds to the cgroup if nothing else of it is left
+     * (a released process was counted before; a process parked meanwhile counts) */
     long long tasks_after = tl_read_number(job->pids_current_fd);
-    if (tasks_before < 0 || tasks_after != tasks_before + 1) {
+    if (tasks_before < 0 || tasks_after != tasks_before + fresh + job->parked_after) {
         job->outcome = TL_OTHERS;
         return job->outcome;
     }
@@ -426,6 +453,9 @@ struct tl_zygote {
     long long limit_soft[TL_MAX_LIMITS], limit_hard[TL_MAX_LIMITS];
     const char *box;
     long long *marks;   /* bench only: the child's stamps (a shared page of 24 words), or NULL */
+    int park;           /* 1: the serve loop parks each next test's process (see tl_park) */
+    int parked;         /* the parked process's pid, or 0 */
+    int park_fd;        /* the server's end of the socket pair made with it, or -1 */
 };
 
 #include <sys/prctl.h>
@@ -450,6 +480,8 @@ static void tl_child_fail(const struct tl_zygote *z, const char *step) {
     _exit(z->failed);
 }
 
+static int tl_child_set_up(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd);
+
 int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd) {
     z->before();
     pid_t pid = fork();
@@ -460,6 +492,10 @@ int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd)
         return pid;
     }
     z->after_child();
+    return tl_child_set_up(z, stdin_fd, stdout_fd, err_fd);
+}
+
+static int tl_child_set_up(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd) {
     tl_mark(z->marks, 0);
     if (z->procs_fd >= 0 && write(z->procs_fd, "0", 1) != 1)
         tl_child_fail(z, "memory cgroup");
@@ -528,6 +564,168 @@ int tl_own_state(int save) {
     }
     return memcmp(tl_limits, limits, sizeof limits) != 0 || priority != tl_priority || policy != tl_policy
            || !CPU_EQUAL(&cpus, &tl_cpus);
+}
+
+/* ---- The next test's process, forked while this one runs ----------------------------------
+ *
+ * In the serve loop, once a test's process has started, tl_park() forks the next test's: the
+ * interpreter's after-fork calls run in it on another CPU while this test runs, and it waits,
+ * every signal blocked, holding no descriptor but the parking socket's end and the memory
+ * cgroup's, for tl_release() to send it its test's descriptors. Nothing of a test can reach
+ * it but what any process of the same user can do to another (no ptrace, no /proc/PID/mem: it
+ * is not dumpable): a signal, which stays pending; SIGKILL or SIGSTOP, which the server sees
+ * (waitid) before it releases it; its limits, priority, scheduling policy or CPU affinity,
+ * which it compares with the server's (tl_own_state) once released, as the native fork server
+ * does before each clone. Anything found and it answers 'N' and ends; the server then reaps it
+ * and forks the test's process afresh, as without parking. Its answer 'Y' comes before it sets
+ * itself up exactly as tl_zygote_fork's child does (the memory cgroup joined after the peak
+ * reset, the descriptors on 0-2). The test runs in a fresh process all the same: forked from
+ * the server's image, which runs no test's code, and never ran any other test. */
+
+/* The parked process ended and reaped, if there is one, and its socket closed; 1 if there was. */
+static int tl_unpark(struct tl_zygote *z) {
+    if (z->parked <= 0)
+        return 0;
+    kill(z->parked, SIGKILL);
+    while (waitpid(z->parked, NULL, 0) < 0 && errno == EINTR) {
+    }
+    z->parked = 0;
+    close(z->park_fd);
+    z->park_fd = -1;
+    return 1;
+}
+
+static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * 3)];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = {&byte, 1};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (nfds) {
+        msg.msg_control = control.buf;
+        msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
+    }
+    ssize_t sent;
+    while ((sent = sendmsg(sock, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    return sent;
+}
+
+/* In the server: fork the parked process, with a socket pair of its own (no message meant for
+ * an earlier one can reach it). Its pid (kept in z->parked), -1 if none, or 0 in the parked
+ * process once released, set up for its test. */
+static int tl_park(struct tl_zygote *z) {
+    int pair[2];
+    if (!z->park || z->parked > 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+        return -1;
+    z->before();
+    pid_t pid = fork();
+    int saved = errno;
+    if (pid != 0) {
+        z->after_parent();
+        close(pair[1]);
+        if (pid < 0) {
+            close(pair[0]);
+            errno = saved;
+            return -1;
+        }
+        z->parked = pid;
+        z->park_fd = pair[0];
+        return pid;
+    }
+    int sock = pair[1];
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    z->after_child();
+    int keep_lo = sock < z->procs_fd || z->procs_fd < 0 ? sock : z->procs_fd;
+    int keep_hi = keep_lo == sock ? z->procs_fd : sock;
+    /* nothing of the server's but the two (the running test's descriptors included) */
+    if (keep_hi < 0) {
+        syscall(SYS_close_range, 3U, (unsigned)keep_lo - 1, 0U);
+        syscall(SYS_close_range, (unsigned)keep_lo + 1, ~0U, 0U);
+    } else {
+        syscall(SYS_close_range, 3U, (unsigned)keep_lo - 1, 0U);
+        syscall(SYS_close_range, (unsigned)keep_lo + 1, (unsigned)keep_hi - 1, 0U);
+        syscall(SYS_close_range, (unsigned)keep_hi + 1, ~0U, 0U);
+    }
+    char byte = 0;
+    int fds[3];
+    int nfds = 0;
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * 3)];
+    } control;
+    struct iovec iov = {&byte, 1};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    ssize_t got;
+    while ((got = recvmsg(sock, &msg, 0)) < 0 && errno == EINTR) {
+    }
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            for (int i = 0; i < (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)) && nfds < 3; i++)
+                memcpy(&fds[nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    sigset_t pending;
+    sigemptyset(&pending);
+    int sound = got == 1 && byte == 'G' && nfds == 3 && !(msg.msg_flags & MSG_CTRUNC)
+                && sigpending(&pending) == 0 && !tl_own_state(0);
+    for (int sig = 1; sig < NSIG && sound; sig++) /* (glibc's sigisemptyset misses real-time ones) */
+        if (sigismember(&pending, sig) == 1)
+            sound = 0;
+    if (!sound) {
+        tl_send_fds(sock, 'N', NULL, 0);
+        _exit(0);
+    }
+    if (tl_send_fds(sock, 'Y', NULL, 0) != 1)
+        _exit(0);
+    return tl_child_set_up(z, fds[0], fds[1], fds[2]);
+}
+
+/* In the server: the parked process given its test's descriptors: its pid once it answered that
+ * it is sound; 0 if there was one but it could not be released (it is reaped), -1 if none. */
+static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd) {
+    if (z->parked <= 0)
+        return -1;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)z->parked, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0) {
+        tl_unpark(z); /* ended, stopped, or not a child of ours (cannot be) */
+        return 0;
+    }
+    int fds[3] = {stdin_fd, stdout_fd, err_fd};
+    char answer = 0;
+    if (tl_send_fds(z->park_fd, 'G', fds, 3) == 1) {
+        struct pollfd p = {z->park_fd, POLLIN, 0};
+        int ready;
+        while ((ready = poll(&p, 1, 2000)) < 0 && errno == EINTR) {
+        }
+        if (ready != 1 || recv(z->park_fd, &answer, 1, 0) != 1)
+            answer = 0;
+    }
+    if (answer != 'Y') {
+        tl_unpark(z);
+        return 0;
+    }
+    int pid = z->parked;
+    z->parked = 0;
+    close(z->park_fd);
+    z->park_fd = -1;
+    return pid;
 }
 
 /* ---- The zygote's serve loop ---------------------------------------------------------------
@@ -601,7 +799,16 @@ static int sv_report(struct tl_job *job, struct tl_serve *s) {
     return sv_send_all(s->sock, job->tail + job->tail_off, (size_t)job->tail_len);
 }
 
+static int sv_leave(struct tl_job *job, int code) {
+    job->prefork = 0;
+    if (job->zygote && job->outcome != TL_CHILD)
+        tl_unpark(job->zygote); /* (the Python loop sees no process but the tests') */
+    return code;
+}
+
 int tl_serve(struct tl_job *job, struct tl_serve *s) {
+    job->outcome = TL_DONE;
+    job->prefork = job->zygote != NULL && job->zygote->park;
     for (;;) {
         char byte = 0;
         union {
@@ -627,23 +834,23 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
                 memcpy(&s->fds[s->nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
         }
         if (got <= 0)
-            return SV_GONE;
+            return sv_leave(job, SV_GONE);
         s->message = (unsigned char)byte;
         if (byte != 'R' || s->nfds != 2 || (msg.msg_flags & MSG_CTRUNC))
-            return SV_REQUEST;
+            return sv_leave(job, SV_REQUEST);
         job->stdin_fd = s->fds[0];
         job->stdout_fd = s->fds[1];
         if (tl_run(job) != TL_DONE)
-            return SV_OUTCOME;
+            return sv_leave(job, SV_OUTCOME);
         close(s->fds[0]);
         close(s->fds[1]);
         s->nfds = 0;
         if (sv_report(job, s) != 0)
-            return SV_GONE;
+            return sv_leave(job, SV_GONE);
         s->served++;
         if (tl_dirty(job))
-            return SV_DIRTY;
+            return sv_leave(job, SV_DIRTY);
         if (tl_own_state(0))
-            return SV_STATE;
+            return sv_leave(job, SV_STATE);
     }
 }
