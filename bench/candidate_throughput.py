@@ -28,8 +28,11 @@ ahead, so that the parts do not overlap); the native test twice, through the sup
 path alone (``GAMECERT_TESTLOOP=0``). A zygote's test is forked by the same C loop (its child set
 up in C) but the supervisor's serve loop stays in Python with the profile on (``tl_serve``, which
 reads, runs and answers fast tests in C otherwise, stamps nothing): the rates below include it,
-the breakdown does not. The rates are measured as the executor runs a chunk: its
-inputs announced (``Runner.expect``), sent ahead in batches while the ones before run.
+the breakdown does not, nor the parking of each next test's process that the serve loop does
+(``tl_park``: forked while a test runs). The zygote's rate is measured as the executor runs a
+chunk of ``CHUNK_RUNS`` tests (gamecert.engine.plan.plan): its inputs announced
+(``Runner.expect``), sent ahead while the ones before run; then 40 tests one at a time, none
+sent ahead.
 
 Before them, the zygote's rate against its floor by CPU time instead: the supervisor's own CPU
 time and that of each test's processes (or of each floor child), per test and per fork + wait,
@@ -53,6 +56,7 @@ from pathlib import Path
 
 from gamecert.oracles.word_game import GAME, LETTERS
 
+from gamecert.engine.plan.plan import CHUNK_RUNS
 from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
 
@@ -424,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 10)
             fresh_t += timed_round(fresh, cases)
             fresh_n += len(cases)
-            cases, tests_cpu = random_inputs(rng, 40), []
+            cases, tests_cpu = random_inputs(rng, CHUNK_RUNS), []  # (a chunk as the executor runs it)
             cpu = supervisor_cpu_s(fork)
             fork_t += timed_round(fork, cases, cpu=tests_cpu)
             fork_cpu += supervisor_cpu_s(fork) - cpu + sum(tests_cpu)
