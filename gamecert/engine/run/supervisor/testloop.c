@@ -806,9 +806,13 @@ static int sv_leave(struct tl_job *job, int code) {
     return code;
 }
 
+/* Whether the last test the serve loop ran ended there (by itself, before the first scan): a
+ * test's process is parked for the next test only then (a slow test is handed to the Python
+ * path, which ends the parked process; for a run of slow tests each would be forked in vain). */
+static int sv_last_fast = 1;
+
 int tl_serve(struct tl_job *job, struct tl_serve *s) {
     job->outcome = TL_DONE;
-    job->prefork = job->zygote != NULL && job->zygote->park;
     for (;;) {
         char byte = 0;
         union {
@@ -840,8 +844,12 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
             return sv_leave(job, SV_REQUEST);
         job->stdin_fd = s->fds[0];
         job->stdout_fd = s->fds[1];
-        if (tl_run(job) != TL_DONE)
+        job->prefork = job->zygote != NULL && job->zygote->park && sv_last_fast;
+        if (tl_run(job) != TL_DONE) {
+            sv_last_fast = 0;
             return sv_leave(job, SV_OUTCOME);
+        }
+        sv_last_fast = 1;
         close(s->fds[0]);
         close(s->fds[1]);
         s->nfds = 0;
