@@ -595,6 +595,32 @@ static int tl_unpark(struct tl_zygote *z) {
     return 1;
 }
 
+/* One message of one byte and up to `most` (<= 200) descriptors, into fds (their count into
+ * *nfds; *cut: some were cut off); the bytes read (<= 0: the end, or an error). */
+static ssize_t tl_recv_fds(int sock, char *byte, int *fds, int most, int *nfds, int *cut) {
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * 200)];
+    } control;
+    struct iovec iov = {byte, 1};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)most);
+    ssize_t got;
+    while ((got = recvmsg(sock, &msg, 0)) < 0 && errno == EINTR) {
+    }
+    *nfds = 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            for (int i = 0; i < (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)) && *nfds < most; i++)
+                memcpy(&fds[(*nfds)++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    *cut = (msg.msg_flags & MSG_CTRUNC) != 0;
+    return got;
+}
+
 static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
     union {
         struct cmsghdr align;
@@ -661,29 +687,11 @@ static int tl_park(struct tl_zygote *z) {
     }
     char byte = 0;
     int fds[3];
-    int nfds = 0;
-    union {
-        struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int) * 3)];
-    } control;
-    struct iovec iov = {&byte, 1};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    ssize_t got;
-    while ((got = recvmsg(sock, &msg, 0)) < 0 && errno == EINTR) {
-    }
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            for (int i = 0; i < (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)) && nfds < 3; i++)
-                memcpy(&fds[nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    int nfds = 0, cut = 0;
+    ssize_t got = tl_recv_fds(sock, &byte, fds, 3, &nfds, &cut);
     sigset_t pending;
     sigemptyset(&pending);
-    int sound = got == 1 && byte == 'G' && nfds == 3 && !(msg.msg_flags & MSG_CTRUNC)
-                && sigpending(&pending) == 0 && !tl_own_state(0);
+    int sound = got == 1 && byte == 'G' && nfds == 3 && !cut && sigpending(&pending) == 0 && !tl_own_state(0);
     for (int sig = 1; sig < NSIG && sound; sig++) /* (glibc's sigisemptyset misses real-time ones) */
         if (sigismember(&pending, sig) == 1)
             sound = 0;
@@ -815,32 +823,12 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
     job->outcome = TL_DONE;
     for (;;) {
         char byte = 0;
-        union {
-            struct cmsghdr align;
-            char buf[CMSG_SPACE(sizeof(int) * SV_MAX_FDS)];
-        } control;
-        struct iovec iov = {&byte, 1};
-        struct msghdr msg;
-        memset(&msg, 0, sizeof msg);
-        msg.msg_iov = &iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control.buf;
-        msg.msg_controllen = sizeof control.buf;
-        ssize_t got;
-        while ((got = recvmsg(s->sock, &msg, 0)) < 0 && errno == EINTR) {
-        }
-        s->nfds = 0;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
-            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-                continue;
-            int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-            for (int i = 0; i < count && s->nfds < SV_MAX_FDS; i++)
-                memcpy(&s->fds[s->nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-        }
+        int cut = 0;
+        ssize_t got = tl_recv_fds(s->sock, &byte, s->fds, SV_MAX_FDS, &s->nfds, &cut);
         if (got <= 0)
             return sv_leave(job, SV_GONE);
         s->message = (unsigned char)byte;
-        if (byte != 'R' || s->nfds != 2 || (msg.msg_flags & MSG_CTRUNC))
+        if (byte != 'R' || s->nfds != 2 || cut)
             return sv_leave(job, SV_REQUEST);
         job->stdin_fd = s->fds[0];
         job->stdout_fd = s->fds[1];
