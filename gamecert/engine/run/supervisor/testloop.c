@@ -166,14 +166,37 @@ static int tl_drain(struct tl_job *job) {
     }
 }
 
-/* The clone request to the shim ('c': stdin, stdout, stderr, working folder) and its reply:
- * the pid, or -1 with spawn_errno (0: the server is gone or answered nonsense). */
-static int tl_spawn(struct tl_job *job, int err_w) {
-    int fds[4] = {job->stdin_fd, job->stdout_fd, err_w, job->cwd_fd};
-    char byte = 'c';
+/* One message of one byte and up to `most` (<= 200) descriptors, into fds (their count into
+ * *nfds; *cut: some were cut off); the bytes read (<= 0: the end, or an error). */
+static ssize_t tl_recv_fds(int sock, char *byte, int *fds, int most, int *nfds, int *cut) {
     union {
         struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof fds)];
+        char buf[CMSG_SPACE(sizeof(int) * 200)];
+    } control;
+    struct iovec iov = {byte, 1};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)most);
+    ssize_t got;
+    while ((got = recvmsg(sock, &msg, 0)) < 0 && errno == EINTR) {
+    }
+    *nfds = 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            for (int i = 0; i < (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)) && *nfds < most; i++)
+                memcpy(&fds[(*nfds)++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    *cut = (msg.msg_flags & MSG_CTRUNC) != 0;
+    return got;
+}
+
+/* One message of one byte and nfds (<= 4) descriptors; what sendmsg returned (errno kept). */
+static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * 4)];
     } control;
     memset(&control, 0, sizeof control);
     struct iovec iov = {&byte, 1};
@@ -181,18 +204,27 @@ static int tl_spawn(struct tl_job *job, int err_w) {
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(c), fds, sizeof fds);
-    job->spawn_errno = 0;
-    ssize_t sent;
-    while ((sent = sendmsg(job->control, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    if (nfds) {
+        msg.msg_control = control.buf;
+        msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
     }
-    if (sent != 1) {
+    ssize_t sent;
+    while ((sent = sendmsg(sock, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    return sent;
+}
+
+/* The clone request to the shim ('c': stdin, stdout, stderr, working folder) and its reply:
+ * the pid, or -1 with spawn_errno (0: the server is gone or answered nonsense). */
+static int tl_spawn(struct tl_job *job, int err_w) {
+    int fds[4] = {job->stdin_fd, job->stdout_fd, err_w, job->cwd_fd};
+    job->spawn_errno = 0;
+    if (tl_send_fds(job->control, 'c', fds, 4) != 1) {
         if (errno != EPIPE && errno != ECONNRESET && errno != ENOTCONN)
             job->spawn_errno = errno; /* the server is not known to be gone */
         return -1;
@@ -593,58 +625,6 @@ static int tl_unpark(struct tl_zygote *z) {
     close(z->park_fd);
     z->park_fd = -1;
     return 1;
-}
-
-/* One message of one byte and up to `most` (<= 200) descriptors, into fds (their count into
- * *nfds; *cut: some were cut off); the bytes read (<= 0: the end, or an error). */
-static ssize_t tl_recv_fds(int sock, char *byte, int *fds, int most, int *nfds, int *cut) {
-    union {
-        struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int) * 200)];
-    } control;
-    struct iovec iov = {byte, 1};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)most);
-    ssize_t got;
-    while ((got = recvmsg(sock, &msg, 0)) < 0 && errno == EINTR) {
-    }
-    *nfds = 0;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); got > 0 && c; c = CMSG_NXTHDR(&msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            for (int i = 0; i < (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)) && *nfds < most; i++)
-                memcpy(&fds[(*nfds)++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-    *cut = (msg.msg_flags & MSG_CTRUNC) != 0;
-    return got;
-}
-
-static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
-    union {
-        struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int) * 3)];
-    } control;
-    memset(&control, 0, sizeof control);
-    struct iovec iov = {&byte, 1};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    if (nfds) {
-        msg.msg_control = control.buf;
-        msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-        memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
-    }
-    ssize_t sent;
-    while ((sent = sendmsg(sock, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-    }
-    return sent;
 }
 
 /* In the server: fork the parked process, with a socket pair of its own (no message meant for
