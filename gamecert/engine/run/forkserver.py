@@ -335,7 +335,9 @@ class Lookahead:
     order). While one runs, the next ones' descriptors are made and sent, as one batch request
     (contained), so that the supervisor runs them one after another, each a fresh process
     cleaned up after, and answers once for the batch; the harness judges one batch's reports
-    while the supervisor runs the next. A batch starts at one test and doubles while its tests
+    while the supervisor runs the next. For a zygote the batch goes as single requests back to
+    back, answered one by one: its supervisor runs those in its C serve loop, each next test's
+    process forked while one runs (a batch request takes its Python loop). A batch starts at one test and doubles while its tests
     are fast (:data:`BATCH_WALL_S`, :data:`BATCH_SIZE_MAX`); a slow test stops the sending ahead
     (:data:`AHEAD_MAX_WALL_S`). A run that is not the next expected one (a quiet re-run, a plain
     run, another input) first waits for every test sent ahead and drops their reports; those
