@@ -3,7 +3,9 @@ against a test that reaches it.
 
 A test's process can do to any other process of the sandbox's user what the user may: signal
 it (SIGKILL, SIGSTOP, or a signal it blocks while parked), lower its limits (prlimit), its
-priority, its scheduling policy, its CPU affinity. Each hostile test below does one of these to
+priority, its scheduling policy, its CPU affinity; not ptrace it, nor read or write its memory
+or environment, nor follow or open its descriptors through /proc (it is not dumpable: the
+"reach" mode tries). Each hostile test below does one of these to
 every process of the sandbox but itself and the supervisor (PID 1), which leaves the parked
 process; the test after it (a probe) must start as the first test of the runner did: the same
 limits, priority, policy, affinity, no signal pending or blocked. A parked process that was hit
@@ -46,7 +48,36 @@ for pid in others:
             os.sched_setaffinity(pid, {min(os.sched_getaffinity(0))})
     except OSError:
         pass
-if mode == "probe":
+breached = 0  # what no process of the same user may do to a process that is not dumpable
+for pid in others if mode == "reach" else []:
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.ptrace(16, pid, None, None) == 0:  # PTRACE_ATTACH
+            breached += 1
+    except OSError:
+        pass
+    for path, how in ((f"/proc/{pid}/mem", "r+b"), (f"/proc/{pid}/environ", "rb")):
+        try:
+            with open(path, how) as f:
+                f.read(1)
+            breached += 1
+        except OSError:
+            pass
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")  # (the numbers are listed, as the supervisor's are)
+    except OSError:
+        fds = []
+    for fd in fds:
+        for reach in (os.readlink, lambda path: os.close(os.open(path, os.O_RDONLY))):
+            try:
+                reach(f"/proc/{pid}/fd/{fd}")
+                breached += 1
+            except OSError:
+                pass
+if mode == "reach":
+    print("touched", len(others), "breached", breached)
+elif mode == "probe":
     limits = [resource.getrlimit(getattr(resource, n)) for n in sorted(dir(resource)) if n.startswith("RLIMIT_")]
     print(limits, os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0), sorted(os.sched_getaffinity(0)),
           sorted(signal.sigpending()), sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
@@ -54,7 +85,7 @@ else:
     print("touched", len(others))
 """
 
-MODES = ("kill", "stop", "term", "rt", "limits", "nice", "idle", "affinity")
+MODES = ("reach", "kill", "stop", "term", "rt", "limits", "nice", "idle", "affinity")
 
 
 def test_a_test_that_reaches_the_parked_process_changes_nothing_of_the_next(tmp_path: Path) -> None:
@@ -68,7 +99,7 @@ def test_a_test_that_reaches_the_parked_process_changes_nothing_of_the_next(tmp_
                 results.append((mode, runner.run(f"{mode}\n")))
                 results.append(("probe", runner.run("probe\n")))
                 results.append(("probe", runner.run("probe\n")))  # (its parked process forked afresh)
-                if results[-3][1].stdout == "touched 1\n":
+                if results[-3][1].stdout.startswith("touched 1"):
                     reached.add(mode)
                     break
     assert first.status == "ok", first.describe()
@@ -77,7 +108,9 @@ def test_a_test_that_reaches_the_parked_process_changes_nothing_of_the_next(tmp_
     if not reached:
         pytest.skip(f"no process parked here (the zygote's C serve loop is off: {runner.accounting})")
     assert reached == set(MODES), [(m, r.stdout) for m, r in results if m != "probe"]
-    assert all(r.stdout in ("touched 0\n", "touched 1\n") for m, r in results if m != "probe")  # nothing else
+    assert all(r.stdout.split()[:2] in (["touched", "0"], ["touched", "1"]) for m, r in results if m != "probe")
+    assert all(r.stdout.split()[2:] == ["breached", "0"] for m, r in results if m == "reach"), \
+        [r.stdout for m, r in results if m == "reach"]  # no ptrace, no /proc/PID/mem, environ, fd/N
     assert {r.stdout for m, r in results if m == "probe"} == {first.stdout}
     assert "[]" in first.stdout and str(os.sched_getscheduler(0)) in first.stdout.split()
 
