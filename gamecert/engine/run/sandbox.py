@@ -311,15 +311,15 @@ class Runner:
         self._startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
                         "native fork server: a fresh copy of the program's image per test" if shim else
                         f"exec per test ({why})")
-        spare = 1 if shim or self.mode == "fork-server" else 0  # the fork server, or a zygote's parked child (testloop.c)
-        root = os.geteuid() == 0
-        self.cap = cgroups.process_cap(limits.processes + 2 + spare) if contained and root else None
+        spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
+        root = os.geteuid() == 0  # (and a zygote's serve loop parks the next test's process: testloop.c, tl_park)
+        parks = contained and root and self.mode == "fork-server" and native_shim.testloop_status()[0] is not None
+        self.cap = cgroups.process_cap(limits.processes + 2 + spare + parks) if contained and root else None
         if self.cap is not None:  # (opens pids.events, which the supervisor reads after each test)
             self.cap.refused()
         loop = native_shim.testloop_status()[0] if contained and (self.mode == "fork-server" or shim and self.cap and self.cap.current_fd() is not None) else None
         nproc = 0
-        if not root:
-            # contained, the sandbox's user counts alone (its own user namespace): the test's
+        if not root:  # contained, the sandbox's user counts alone (its own user namespace): the test's
             # tasks and the supervisor; not contained, every task of the user counts
             nproc = (limits.processes + 1 if contained else cgroups.user_task_count() + limits.processes) + spare
         #: the test's memory as one figure: a memory cgroup (contained, as root), or None
