@@ -522,3 +522,30 @@ def test_limits_are_validated() -> None:
         Limits(time_s=0)
     with pytest.raises(UsageError, match="stack_mb"):
         Limits(stack_mb=0)
+
+
+KEYS = r"""import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+put = sys.stdin.readline().strip() == "put"
+for ring in (-4, -5):  # the user's keyring and user session keyring: they outlive processes
+    if put:  # add_key
+        print(libc.syscall(248, b"user", b"k%d" % -ring, b"secret", 6, ring) > 0)
+    else:  # keyctl(KEYCTL_SEARCH)
+        print(libc.syscall(250, 10, ring, b"user", b"k%d" % -ring, 0) > 0)
+"""
+
+
+@PATHS
+def test_a_key_a_test_adds_to_the_users_keyrings_is_gone_for_the_next(tmp_path: Path, fork_server: bool) -> None:
+    """The user's keyrings belong to the sandbox's user namespace, the runner's: a key one test
+    adds (add_key, no privilege needed) the next test found. They are emptied after a test."""
+    if os.uname().machine != "x86_64":
+        pytest.skip("the system call numbers here are x86_64's")
+    program = tmp_path / "keys.py"
+    program.write_text(KEYS)
+    with open_runner(Candidate.parse(str(program)), FAST, fork_server=fork_server) as runner:
+        results = [runner.run(text) for text in ("get\n", "put\n", "get\n", "get\n")]
+    assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
+    if results[1].stdout != "True\nTrue\n":
+        pytest.skip(f"keys cannot be added here: {results[1].stdout!r}")
+    assert [r.stdout for r in results] == ["False\nFalse\n", "True\nTrue\n", "False\nFalse\n", "False\nFalse\n"]

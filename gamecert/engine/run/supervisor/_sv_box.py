@@ -141,11 +141,20 @@ def mqueue_size(mqueue_fd: int | None) -> int | None:
         return None
 
 
+#: keyctl(2): its operations, and the user's keyrings, which outlive a test's processes (the
+#: sandbox's user namespace is the runner's: a key one test adds, the next one finds)
+_SYS_KEYCTL, _KEYCTL_CLEAR, _USER_KEYRINGS = 250, 7, (-4, -5)
+
+
 def clear_ipc(mqueue_fd: int | None, mqueue_empty: int | None = None) -> int:
     """Remove every SysV IPC object of this namespace and every POSIX message queue under
-    ``mqueue_fd``; how many were removed. ``mqueue_empty``: the folder's size when it was empty
-    (:func:`mqueue_size`); at that size it is not listed."""
+    ``mqueue_fd``, and empty the user's keyrings; how many were removed (keyrings not counted).
+    ``mqueue_empty``: the folder's size when it was empty (:func:`mqueue_size`); at that size it
+    is not listed."""
     removed = 0
+    if os.uname().machine == "x86_64":  # (the call's number is the architecture's)
+        for ring in _USER_KEYRINGS:
+            _calls().syscall(_SYS_KEYCTL, _KEYCTL_CLEAR, ring)
     if sysv_in_use():
         libc = _calls()
         for kind, remove in (("shm", lambda i: libc.shmctl(i, _IPC_RMID, None)),

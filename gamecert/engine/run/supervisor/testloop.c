@@ -423,7 +423,8 @@ int tl_run(struct tl_job *job) {
 }
 
 /* After a test: bit i set where scratch folder i holds more than its base count of inodes
- * (it has something to remove), bit 8 where the IPC namespace has a SysV object or a queue. */
+ * (it has something to remove), bit 8 where the IPC namespace has a SysV object or a queue, or
+ * the user's keyrings a key. */
 int tl_dirty(struct tl_job *job) {
     int dirty = 0;
     for (int i = 0; i < job->nscratch && i < TL_MAX_SCRATCH; i++) {
@@ -447,6 +448,12 @@ int tl_dirty(struct tl_job *job) {
         dirty |= 1 << 8;
     if (semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz)
         dirty |= 1 << 8;
+#ifdef SYS_keyctl
+    /* a key in the user's keyrings (user, user session), which outlive the test's processes:
+     * KEYCTL_READ of a keyring gives the size of its list of keys */
+    if (syscall(SYS_keyctl, 11, -4, NULL, 0) > 0 || syscall(SYS_keyctl, 11, -5, NULL, 0) > 0)
+        dirty |= 1 << 8;
+#endif
     if (job->mqueue_fd >= 0) {
         struct stat st;
         if (fstat(job->mqueue_fd, &st) != 0 || (long long)st.st_size != job->mqueue_empty)
