@@ -453,6 +453,13 @@ class Lookahead:
             return reports
         return self.client.receive_batch(token)
 
+    def _served_in_c(self, plain: bool) -> bool:
+        """Whether the supervisor's C serve loop takes this runner's requests (a zygote's tests
+        that are not plain runs, a native fork server's)."""
+        config = self.client.config
+        return config.get("mode") == "python" and not plain or config.get("mode") == "exec" and bool(
+            config.get("native_shim"))
+
     def _send_next(self, plain: bool) -> None:
         """Send the next expected inputs ahead (one batch), if the last test was fast, nothing is
         in flight already, and no quiet run waits."""
@@ -470,10 +477,10 @@ class Lookahead:
             if len(texts) == 1:  # one test: the plain request, as without batches
                 sent = self.client.send((files[0][0], files[0][1]), plain)
                 token = None if sent is None else ("one", sent)
-            elif self.client.config.get("mode") == "python" and not plain:
-                # a zygote's: one request a test, back to back (its supervisor reads, runs and
-                # answers plain requests in C, each next test's process forked while one runs;
-                # a batch request takes its Python loop)
+            elif self._served_in_c(plain):
+                # one request a test, back to back: the supervisor reads, runs and answers them
+                # in its C serve loop (a zygote's, each next test's process forked while one runs;
+                # a native fork server's); a batch request takes its Python loop
                 sent_each = [self.client.send((f[0], f[1]), plain) for f in files]
                 token = None if None in sent_each else ("each", sent_each)
             else:

@@ -343,15 +343,14 @@ class Runner:
                 "memory_kb": limits.memory_mb << 10,
                 "stack_bytes": limits.stack_bytes,
                 "fsize_bytes": limits.output_bytes + 1,
-                "processes": limits.processes,
-                "nproc": nproc,
-                "files": BOX_FILES if contained else 0,
+                "processes": limits.processes, "nproc": nproc, "files": BOX_FILES if contained else 0,
             },
             "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
             "memcg": self.memory.config() if self.memory is not None else None,
             "pids_events": self.cap._events if self.cap is not None else None,
             "pids_current": self.cap.current_fd() if loop and self.cap else None,
             "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME) if loop else None,  # (contained only)
+            "native_park": os.environ.get("GAMECERT_NATIVE_PARK", "").strip() == "1",  # (next test's clone ahead)
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":

@@ -35,9 +35,10 @@ interpreted calls per test on each side, each touching pages shared with the oth
 (copy-on-write faults), the loop takes one call. The plain runs (``python FILE``) keep the
 Python path.
 
-**The zygote's serve loop.** :func:`next_request` goes further for a zygote (no profile): the
-server's loop itself runs in C (``tl_serve``) for as long as requests are plain tests that
-end fast: read the request, fork and follow the test, send the JSON line the Python path would
+**The serve loop.** :func:`next_request` goes further for a zygote and for a running native
+fork server (no profile): the server's loop itself runs in C (``tl_serve``) for as long as
+requests are plain tests that end fast (a native fork server's: its CPU time charged to the
+test as the Python path does, and one that used more than a clone costs goes back to Python): read the request, fork and follow the test, send the JSON line the Python path would
 send (its fields and values, a key ``serve`` besides), check that nothing is left to clean and
 that the server's inherited state is unchanged, read the next one. Whatever else comes (another
 kind of request, a test not over by the first scan, something to clean, the client gone) goes
@@ -65,7 +66,7 @@ except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
 DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
-SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE = 0, 1, 2, 3, 4  # also SV_* in testloop.c
+SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE = 0, 1, 2, 3, 4, 5  # also SV_* in testloop.c
 _SV_MAX_FDS = 200
 IPC_DIRTY = 1 << 8
 #: bench only: the loop's stamps of a test's parts, in order (see bench/candidate_throughput.py)
@@ -95,6 +96,8 @@ class _Job(ctypes.Structure):
         ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
         ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
         ("prefork", ctypes.c_int), ("parked_after", ctypes.c_int),
+        ("park", ctypes.c_int), ("park_pid", ctypes.c_int), ("park_fd", ctypes.c_int), ("park_asked", ctypes.c_int),
+        ("released_fd", ctypes.c_int), ("fresh", ctypes.c_int),
     ]
 
 
@@ -105,6 +108,8 @@ class _Serve(ctypes.Structure):
         ("sock", ctypes.c_int), ("has_memcg", ctypes.c_int), ("why", ctypes.c_char_p),
         ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
         ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
+        ("native", ctypes.c_int), ("charged_ns", ctypes.c_longlong), ("served_native", ctypes.c_longlong),
+        ("charge_max_ns", ctypes.c_longlong), ("park", ctypes.c_int),
     ]
 
 
@@ -135,15 +140,17 @@ class FastLoop:
         job.cpu_soft = cpu_soft
         job.first_scan_ns = int(first_scan_s * 1e9)
         job.reply_timeout_ns = 5_000_000_000
-        #: the serve loop in C (a zygote's), and whether its last request's test was started
-        self._serve, self.pending = None, False
+        job.park_fd = job.released_fd = -1
+        #: the serve loop in C, and whether its last request's test was started (its job kept)
+        self.pending = False
         if zygote is not None:  # (lib: the library loaded with ctypes.PyDLL, see ZygoteFork)
             job.zygote = ctypes.addressof(zygote.job)
-            self._serve = lib.tl_serve
-            self._serve.argtypes = [ctypes.POINTER(_Job), ctypes.POINTER(_Serve)]
-            self._serve.restype = ctypes.c_int
-            self.serving = _Serve()
-            self.serving.has_memcg = memory is not None
+        self._serve = lib.tl_serve
+        self._serve.argtypes = [ctypes.POINTER(_Job), ctypes.POINTER(_Serve)]
+        self._serve.restype = ctypes.c_int
+        self.serving = _Serve()
+        self.serving.has_memcg = memory is not None
+        self.serving.native = zygote is None
         #: the server's limits, priority and CPU affinity kept, to compare after every test
         self._own_state = lib.tl_own_state
         self._own_state.argtypes, self._own_state.restype = [ctypes.c_int], ctypes.c_int
@@ -176,23 +183,32 @@ class FastLoop:
 
 def next_request(server, sock) -> tuple[bytes, list[int]]:
     """The next request the server's Python loop handles, (message, descriptors); (b"", []) when
-    the loop ends. With the serve loop in C (a zygote's, no profile), the plain fast tests before
-    it are run, reported and checked there (see testloop.c, ``tl_serve``); a test it started
-    and did not finish comes back as its request, its job kept (``pending``) for
-    :func:`run_native`."""
+    the loop ends. With the serve loop in C (a zygote's, or a running native fork server's; no
+    profile), the plain fast tests before it are run, reported and checked there (see
+    testloop.c, ``tl_serve``); a test it started and did not finish or report comes back as its
+    request, its job kept (``pending``) for :func:`run_native`."""
     loop = server.fast
-    if loop is None or loop._serve is None or server.marks is not None:
+    native = server.native
+    if loop is None or server.marks is not None or loop.serving.native and (native is None or server.mode != "exec"):
         message, fds, _, _ = socket.recv_fds(sock, 1, 2 * procs.BATCH_MAX)
         return message, fds
     serving = loop.serving
     serving.sock = sock.fileno()
     serving.why = json.dumps(server.native_why).encode()
+    if serving.native:
+        _native_job(server, loop.job, native)
+        serving.charge_max_ns = int(procs.SERVER_CPU_S * 1e9)
     while True:
         serving.events_seen = server.forks.seen
+        if serving.native:
+            serving.charged_ns, serving.served_native = server.native_charged, server.native_served
         code = loop._serve(loop._ref, ctypes.byref(serving))
         if code == SV_OUTCOME and loop.job.outcome == CHILD:  # the test's process, set up: the
             server.launch_set_up()  # program runs at once (nothing more of the server's code)
         server.forks.seen = serving.events_seen
+        if serving.native:
+            server.native_charged, server.native_served = serving.charged_ns, serving.served_native
+            server.last_native = True
         if code == SV_DIRTY:
             server.clean_up()
             if not loop.state_changed():
@@ -205,8 +221,17 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
             for fd in serving.fds[:serving.nfds]:
                 os.close(fd)
             return b"", []
-        loop.pending = code == SV_OUTCOME
+        loop.pending = code in (SV_OUTCOME, SV_CHARGE)
         return bytes([serving.message]), list(serving.fds[:serving.nfds])
+
+
+def _native_job(server, job: _Job, native) -> None:
+    """The job record set for a test of ``native`` (the running fork server)."""
+    if job.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
+        job.server_pid, job.server_cpu = native.pid, -1
+    schedstat = native.schedstat_fd()
+    job.control, job.cwd_fd = native._sock.fileno(), server.scratch_fds[0]
+    job.schedstat_fd = -1 if schedstat is None else schedstat
 
 
 def own_state_changed(server) -> bool:
@@ -243,11 +268,13 @@ def for_server(server, config: dict) -> tuple[FastLoop | None, str]:
     lib, why = (zygote.lib, "") if zygote is not None else load(config.get("testloop"))
     if lib is None:
         return None, why
-    return FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
+    loop = FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
                     memory=server.memory, scratch_fds=server.scratch_fds, scratch_base=server.scratch_base,
                     mqueue_fd=server.mqueue_fd, mqueue_empty=server.mqueue_empty,
                     cpu_soft=int(server.limits["cpu_soft"]), first_scan_s=procs._FIRST_SCAN_S,
-                    keep=procs.STDERR_KEEP, zygote=zygote), ""
+                    keep=procs.STDERR_KEEP, zygote=zygote)
+    loop.serving.park = int(bool(config.get("native_park")))  # (shim.c, gc_park; tl_native_ask)
+    return loop, ""
 
 
 def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
@@ -259,20 +286,18 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     native = server.native
     loop = server.fast.job
     loop.profile = server.marks is not None
-    if native is None:  # a zygote's test: forked here (see _sv_python.ZygoteFork)
-        if server.fast.pending:  # started by the serve loop (next_request)
-            server.fast.pending = False
-            job = server.fast.job
-        else:
-            if server.child_marks is not None:
-                server.child_marks[:] = bytes(192)
-            job = server.fast.run(-1, fds[0], fds[1], server.scratch_fds[0], None)
-        if job.outcome == CHILD:  # the test's process, set up: never returns into the server loop
-            server.launch_set_up()
+    if server.fast.pending:  # started by the serve loop (next_request)
+        server.fast.pending = False
+        job = server.fast.job
+    elif native is None:  # a zygote's test: forked here (see _sv_python.ZygoteFork)
+        if server.child_marks is not None:
+            server.child_marks[:] = bytes(192)
+        job = server.fast.run(-1, fds[0], fds[1], server.scratch_fds[0], None)
     else:
-        if loop.server_pid != native.pid:  # a new fork server: on no CPU of ours yet
-            loop.server_pid, loop.server_cpu = native.pid, -1
-        job = server.fast.run(native._sock.fileno(), fds[0], fds[1], server.scratch_fds[0], native.schedstat_fd())
+        _native_job(server, loop, native)
+        job = server.fast.run(loop.control, fds[0], fds[1], loop.cwd_fd, native.schedstat_fd())
+    if job.outcome == CHILD:  # (a zygote's) the test's process, set up: never returns into the server loop
+        server.launch_set_up()
     if server.marks is not None:  # the loop's own stamps, on the same clocks as the server's
         server.marks.extend((name, *stamp) for name, stamp in zip(STAMPS, job.stamps) if stamp[0])
     if job.outcome == NO_SPAWN and native is None:

@@ -214,9 +214,11 @@ class NativeServer:
             self._schedstat = None
 
     def spawn(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cwd_fd: int | None = None,
-              timeout_s: float = 5.0) -> int:
+              timeout_s: float = 5.0, cpu_soft: int | None = None) -> int:
         """Start a test: a fresh copy of the program with these descriptors on 0, 1 and 2 (and
-        ``cwd_fd``, a folder, as its working directory). Returns its pid; the process is a child
+        ``cwd_fd``, a folder, as its working directory; ``cpu_soft``, with a folder only: its
+        CPU time limit in seconds, soft, the hard one more, which it sets itself before the
+        program runs). Returns its pid; the process is a child
         of the caller, which must wait for it. Raises :class:`ServerGone` if the server died or
         did not answer within ``timeout_s`` (it is killed then), and :class:`OSError` if the
         kernel refused the clone (``EAGAIN``: the process limit) or a descriptor is bad
@@ -225,7 +227,8 @@ class NativeServer:
             raise ServerGone(f"the native fork server {self.pid} has exited")
         fds = [stdin_fd, stdout_fd, stderr_fd] + ([] if cwd_fd is None else [cwd_fd])
         try:
-            socket.send_fds(self._sock, [b"f" if cwd_fd is None else b"c"], fds)
+            request = b"f" if cwd_fd is None else b"c%d" % cpu_soft if cpu_soft else b"c"
+            socket.send_fds(self._sock, [request], fds)
             reply = self._receive(timeout_s)
         except (BrokenPipeError, ConnectionError) as exc:
             self._gone()

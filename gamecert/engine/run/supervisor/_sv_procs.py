@@ -21,6 +21,10 @@ import resource
 import signal
 import time
 
+#: CPU seconds a native fork server may use for one test besides its start-up (a clone costs
+#: well under a millisecond): more, and it is not a pristine image waiting for requests
+SERVER_CPU_S = 0.05
+
 _READY = b"READY\n"
 #: tests in one batch request at most (two descriptors each: a message carries at most 253)
 BATCH_MAX = 100

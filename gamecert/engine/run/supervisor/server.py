@@ -90,9 +90,7 @@ except ModuleNotFoundError:
 
 STDERR_KEEP = procs.STDERR_KEEP
 _drain = procs._drain
-#: CPU seconds a native fork server may use for one test besides its start-up (a clone costs
-#: well under a millisecond): more, and it is not a pristine image waiting for requests
-SERVER_CPU_S = 0.05
+SERVER_CPU_S = procs.SERVER_CPU_S
 BATCH_MAX = procs.BATCH_MAX
 
 
@@ -185,18 +183,14 @@ class _Server(PythonMode):
                     return None
                 self.native_charged, self.native_served = 0, 0  # its start-up goes to its first test
             try:
-                pid = self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0])
+                # (its CPU limit set by the clone itself, before the program runs)
+                return self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0],
+                                         cpu_soft=int(self.limits["cpu_soft"]))
             except native.ServerGone:
                 self.native = None
                 continue
             except OSError:
                 return None
-            try:
-                soft, hard = self.limits["cpu_soft"], self.limits["cpu_soft"] + 1
-                resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
-            except (OSError, ValueError):
-                pass
-            return pid
         self.native_shim, self.native_why = None, "the fork server died twice in a row"
         return None
 

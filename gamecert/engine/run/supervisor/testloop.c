@@ -51,6 +51,8 @@
 #define TL_OTHERS 2    /* ended, not reaped, other tasks in the cgroup: as TL_RUNNING */
 #define TL_NO_SPAWN 3  /* nothing started: spawn_errno (0: the fork server is gone) */
 #define TL_CHILD 4     /* (a zygote's test) returned in the test's process, set up to run it */
+#define TL_UNSOUND 5   /* (native, parked) the parked process found something changed and ended
+                        * without running the test (reaped): run it again in a fresh clone */
 #define TL_MAX_SCRATCH 4
 #define TL_STAMPS 6
 
@@ -90,6 +92,13 @@ struct tl_job {
                                * see tl_zygote_fork), not asked of the shim; NULL: the shim */
     int prefork;          /* in (tl_serve): a zygote's next test's process forked while this one runs */
     int parked_after;     /* out: whether a process was parked during this test (counted by pids) */
+    /* a native fork server's next test's process, cloned ahead and parked (tl_native_*) */
+    int park;             /* in (tl_serve): ask for it once this test ended and was measured */
+    int park_pid;         /* the parked process (0: none), and its socket's end */
+    int park_fd;
+    int park_asked;       /* a park request sent to the shim, its reply not read yet */
+    int released_fd;      /* the socket of the parked process this test runs in (-1: none) */
+    int fresh;            /* out: whether the test's process was forked or cloned for it (not parked) */
 };
 
 struct tl_zygote;
@@ -97,6 +106,10 @@ int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd)
 static int tl_unpark(struct tl_zygote *z);
 static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd);
 static int tl_park(struct tl_zygote *z);
+static void tl_native_collect(struct tl_job *job);
+static void tl_native_ask(struct tl_job *job);
+static int tl_native_release(struct tl_job *job, int err_w);
+static void tl_native_unpark(struct tl_job *job);
 
 static long long tl_now(void) {
     struct timespec ts;
@@ -166,14 +179,14 @@ static int tl_drain(struct tl_job *job) {
     }
 }
 
-/* One message of one byte and up to `most` (<= 200) descriptors, into fds (their count into
- * *nfds; *cut: some were cut off); the bytes read (<= 0: the end, or an error). */
-static ssize_t tl_recv_fds(int sock, char *byte, int *fds, int most, int *nfds, int *cut) {
+/* One message of up to `size` bytes (into data) and up to `most` (<= 200) descriptors, into fds
+ * (their count into *nfds; *cut: some were cut off); the bytes read (<= 0: the end, or an error). */
+static ssize_t tl_recv_msg(int sock, char *data, size_t size, int *fds, int most, int *nfds, int *cut) {
     union {
         struct cmsghdr align;
         char buf[CMSG_SPACE(sizeof(int) * 200)];
     } control;
-    struct iovec iov = {byte, 1};
+    struct iovec iov = {data, size};
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = &iov;
@@ -192,14 +205,19 @@ static ssize_t tl_recv_fds(int sock, char *byte, int *fds, int most, int *nfds, 
     return got;
 }
 
-/* One message of one byte and nfds (<= 4) descriptors; what sendmsg returned (errno kept). */
-static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
+/* One message of one byte and up to `most` descriptors (see tl_recv_msg). */
+static ssize_t tl_recv_fds(int sock, char *byte, int *fds, int most, int *nfds, int *cut) {
+    return tl_recv_msg(sock, byte, 1, fds, most, nfds, cut);
+}
+
+/* One message of `size` bytes and nfds (<= 4) descriptors; what sendmsg returned (errno kept). */
+static ssize_t tl_send_msg(int sock, const char *data, size_t size, const int *fds, int nfds) {
     union {
         struct cmsghdr align;
         char buf[CMSG_SPACE(sizeof(int) * 4)];
     } control;
     memset(&control, 0, sizeof control);
-    struct iovec iov = {&byte, 1};
+    struct iovec iov = {(void *)data, size};
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = &iov;
@@ -219,12 +237,32 @@ static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
     return sent;
 }
 
+/* One message of one byte and nfds (<= 4) descriptors (see tl_send_msg). */
+static ssize_t tl_send_fds(int sock, char byte, const int *fds, int nfds) {
+    return tl_send_msg(sock, &byte, 1, fds, nfds);
+}
+
+/* Whether the fork server (a child of this process) has ended or is stopped (a test can stop
+ * it): then no request is sent, whose reply would never come (the Python path ends it and starts
+ * a new one). */
+static int tl_server_stuck(struct tl_job *job) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    return job->server_pid > 0 &&
+           (waitid(P_PID, (id_t)job->server_pid, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
+            info.si_pid != 0);
+}
+
 /* The clone request to the shim ('c': stdin, stdout, stderr, working folder) and its reply:
  * the pid, or -1 with spawn_errno (0: the server is gone or answered nonsense). */
 static int tl_spawn(struct tl_job *job, int err_w) {
     int fds[4] = {job->stdin_fd, job->stdout_fd, err_w, job->cwd_fd};
+    char request[24];
+    int len = snprintf(request, sizeof request, "c%lld", job->cpu_soft); /* (its CPU limit set first) */
     job->spawn_errno = 0;
-    if (tl_send_fds(job->control, 'c', fds, 4) != 1) {
+    if (tl_server_stuck(job))
+        return -1; /* (as gone) */
+    if (tl_send_msg(job->control, request, (size_t)len, fds, 4) != len) {
         if (errno != EPIPE && errno != ECONNRESET && errno != ENOTCONN)
             job->spawn_errno = errno; /* the server is not known to be gone */
         return -1;
@@ -294,6 +332,11 @@ int tl_run(struct tl_job *job) {
         tl_unpark(job->zygote); /* (none outside the serve loop) */
     job->server_cpu_ns = job->events_max = -1;
     job->mem_base = job->mem_peak = 0;
+    job->released_fd = -1;
+    if (!job->zygote && job->park)
+        tl_native_collect(job); /* (asked for after the last test: before this one's counts) */
+    else if (!job->zygote)
+        tl_native_unpark(job); /* (none outside the serve loop) */
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
         job->spawn_errno = errno;
@@ -317,6 +360,9 @@ int tl_run(struct tl_job *job) {
     }
     long long tasks_before = tl_read_number(job->pids_current_fd);
     tl_stamp(job, 1);
+    /* the test's wall clock starts before its process can (a loop preempted after the clone or
+     * the release would otherwise start it late, and a test look shorter than it was) */
+    long long started_ns = tl_now();
     int pid, fresh = 1; /* fresh: forked now (one more task), not a parked process released */
     if (job->zygote) {
         pid = -1;
@@ -331,9 +377,16 @@ int tl_run(struct tl_job *job) {
             job->spawn_errno = pid < 0 ? (errno ? errno : EAGAIN) : 0;
         }
     } else {
-        pid = tl_spawn(job, pipe_fds[1]);
+        pid = -1;
+        if (job->park && (pid = tl_native_release(job, pipe_fds[1])) > 0)
+            fresh = 0;
+        else if (pid == 0) /* a parked process that could not be released was reaped */
+            tasks_before = tl_read_number(job->pids_current_fd);
+        if (fresh)
+            pid = tl_spawn(job, pipe_fds[1]);
     }
     close(pipe_fds[1]);
+    job->fresh = fresh;
     if (pid < 0) {
         close(job->err_r);
         job->err_r = -1;
@@ -347,11 +400,8 @@ int tl_run(struct tl_job *job) {
         job->parked_after = parked > 0;
     }
     job->pid = pid;
-    job->started_ns = tl_now();
+    job->started_ns = started_ns;
     tl_stamp(job, 2);
-    struct rlimit cpu = {(rlim_t)job->cpu_soft, (rlim_t)job->cpu_soft + 1};
-    if (!job->zygote) /* (a zygote's child sets its own limits) */
-        prlimit(pid, RLIMIT_CPU, &cpu, NULL);
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (pidfd < 0) {
         job->outcome = TL_RUNNING;
@@ -397,6 +447,19 @@ int tl_run(struct tl_job *job) {
         job->outcome = TL_OTHERS; /* cannot be: the Python path sees what it is */
         return job->outcome;
     }
+    if (job->released_fd >= 0) { /* a parked process that found something changed says 'N' */
+        char answer = 0;
+        int unsound = recv(job->released_fd, &answer, 1, MSG_DONTWAIT) == 1 && answer == 'N';
+        close(job->released_fd);
+        job->released_fd = -1;
+        if (unsound) {
+            if (job->err_r >= 0)
+                close(job->err_r);
+            job->err_r = -1;
+            job->outcome = TL_UNSOUND;
+            return job->outcome;
+        }
+    }
     job->status = status;
     job->utime_us = (long long)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec;
     job->stime_us = (long long)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec;
@@ -418,8 +481,110 @@ int tl_run(struct tl_job *job) {
         job->tail_len = job->keep;
     }
     tl_stamp(job, 5);
+    if (!job->zygote && job->park)
+        tl_native_ask(job); /* the next test's process, cloned now that this one is measured */
     job->outcome = TL_DONE;
     return job->outcome;
+}
+
+/* ---- A native fork server's next test's process, cloned ahead and parked -------------------
+ *
+ * In the serve loop, the shim is asked ('k', no descriptor) to clone the next test's process
+ * ahead of its test: the clone waits, parked (shim.c, gc_park), holding no descriptor but its
+ * socket's end, whose other end comes with the shim's reply ("P<pid>"). The test's request
+ * then sends it its four descriptors ('G') instead of asking the shim for a clone: the clone,
+ * the largest part of a test's time that is not the program's, was made beside something else.
+ * Before sending, the loop checks that it has neither ended nor stopped (waitid); once sent, the
+ * parked process checks that no signal is pending and its limits, priority and policy are the
+ * server's; if not, it answers 'N' and ends, and the test runs again in a fresh clone
+ * (TL_UNSOUND). Whatever leaves the loop ends a parked process first (tl_native_unpark): the
+ * Python path sees only the test's processes. */
+
+/* The reply to a park request sent earlier, if any: the parked process and its socket's end
+ * kept (a reply that is not one, or a process that is not our child, leaves none). */
+static void tl_native_collect(struct tl_job *job) {
+    if (!job->park_asked)
+        return;
+    job->park_asked = 0;
+    struct pollfd p = {job->control, POLLIN, 0};
+    int ready;
+    while ((ready = poll(&p, 1, (int)(job->reply_timeout_ns / 1000000))) < 0 && errno == EINTR) {
+    }
+    if (ready != 1)
+        return;
+    char text[32];
+    int fds[2], nfds = 0, cut = 0;
+    ssize_t got = tl_recv_msg(job->control, text, sizeof text - 1, fds, 2, &nfds, &cut);
+    long pid = 0;
+    if (got >= 2 && text[0] == 'P') {
+        text[got] = 0;
+        char *end;
+        pid = strtol(text + 1, &end, 10);
+        if (*end != 0)
+            pid = 0;
+    }
+    siginfo_t info; /* a child of this process (CLONE_PARENT), not ended: reaps nothing */
+    memset(&info, 0, sizeof info);
+    if (pid > 0 && (nfds != 1 || cut || waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)) {
+        if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0) { /* ours: ended */
+            kill((pid_t)pid, SIGKILL);
+            while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+        }
+        pid = 0;
+    }
+    if (pid <= 0) {
+        for (int i = 0; i < nfds; i++)
+            close(fds[i]);
+        return;
+    }
+    job->park_pid = (int)pid;
+    job->park_fd = fds[0];
+}
+
+/* Ask the shim for the next test's process, parked (its reply read later: tl_native_collect). */
+static void tl_native_ask(struct tl_job *job) {
+    if (job->park_asked || job->park_pid > 0 || tl_server_stuck(job))
+        return;
+    if (tl_send_fds(job->control, 'k', NULL, 0) == 1)
+        job->park_asked = 1;
+}
+
+/* The parked process, if any, ended and reaped (its reply read first: the shim answers in
+ * order), and its socket closed. */
+static void tl_native_unpark(struct tl_job *job) {
+    tl_native_collect(job);
+    if (job->park_pid <= 0)
+        return;
+    kill(job->park_pid, SIGKILL);
+    while (waitpid(job->park_pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    close(job->park_fd);
+    job->park_pid = 0;
+    job->park_fd = -1;
+}
+
+/* The parked process sent the test's descriptors: its pid (its socket kept in released_fd for
+ * its 'N'); 0 if there was one but it had ended or stopped (it is reaped), -1 if none. */
+static int tl_native_release(struct tl_job *job, int err_w) {
+    tl_native_collect(job);
+    if (job->park_pid <= 0)
+        return -1;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    int fds[4] = {job->stdin_fd, job->stdout_fd, err_w, job->cwd_fd};
+    struct rlimit cpu = {(rlim_t)job->cpu_soft, (rlim_t)job->cpu_soft + 1}; /* (before it runs) */
+    if (waitid(P_PID, (id_t)job->park_pid, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
+        info.si_pid != 0 || prlimit(job->park_pid, RLIMIT_CPU, &cpu, NULL) != 0 ||
+        tl_send_fds(job->park_fd, 'G', fds, 4) != 1) {
+        tl_native_unpark(job);
+        return 0;
+    }
+    int pid = job->park_pid;
+    job->released_fd = job->park_fd;
+    job->park_pid = 0;
+    job->park_fd = -1;
+    return pid;
 }
 
 /* After a test: bit i set where scratch folder i holds more than its base count of inodes
@@ -739,6 +904,8 @@ static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_
 #define SV_DIRTY 2    /* a test's report sent: a scratch folder or the IPC namespace to empty */
 #define SV_STATE 3    /* a test's report sent: the server's limits, priority or affinity changed */
 #define SV_GONE 4     /* the client closed its end, or a read or write failed */
+#define SV_CHARGE 5   /* (native) an 'R' request run whole, not reported: its fork server used more
+                       * CPU than a clone costs (the Python path charges it and ends the server) */
 #define SV_MAX_FDS 200
 
 /* Keep in step with _Serve in _sv_fast.py (field for field). */
@@ -751,6 +918,12 @@ struct tl_serve {
     int message, nfds;
     int fds[SV_MAX_FDS];
     long long served;
+    /* a native fork server's tests (job->control its socket): its CPU time charged to the tests
+     * so far (in and out), the tests it served (in and out), the most one test may be charged
+     * (past it, after its first test: SV_CHARGE) */
+    int native;
+    long long charged_ns, served_native, charge_max_ns;
+    int park;               /* a native fork server's tests: job->park while tests end in the loop */
 };
 
 static int sv_send_all(int sock, const char *data, size_t size) {
@@ -767,7 +940,7 @@ static int sv_send_all(int sock, const char *data, size_t size) {
 }
 
 /* The JSON line of a test tl_run finished and its tail; -1 if it cannot be sent. */
-static int sv_report(struct tl_job *job, struct tl_serve *s) {
+static int sv_report(struct tl_job *job, struct tl_serve *s, long long server_ns) {
     long long refused = 0;
     if (job->events_max >= 0) {
         refused = job->events_max - s->events_seen;
@@ -777,16 +950,18 @@ static int sv_report(struct tl_job *job, struct tl_serve *s) {
     if (s->has_memcg && job->mem_peak > job->mem_base)
         cg_kb = (job->mem_peak - job->mem_base) >> 10;
     long long wall = job->ended_ns - job->started_ns;
+    long long utime_ns = job->utime_us * 1000 + server_ns;
     char line[1024];
     int n = snprintf(line, sizeof line,
-                     "{\"pid\": %d, \"status\": %d, \"utime\": %lld.%06lld, \"stime\": %lld.%06lld, "
-                     "\"server_s\": 0.0, \"maxrss_kb\": %lld, \"wall\": %lld.%09lld, \"killed\": null, "
+                     "{\"pid\": %d, \"status\": %d, \"utime\": %lld.%09lld, \"stime\": %lld.%06lld, "
+                     "\"server_s\": %lld.%09lld, \"maxrss_kb\": %lld, \"wall\": %lld.%09lld, \"killed\": null, "
                      "\"peak_tasks\": 1, \"sampled_kb\": 0, \"others\": 0, \"stderr_bytes\": %lld, \"files\": 0, "
-                     "\"native\": false, \"native_why\": %s, \"tail\": %lld, \"cg_kb\": %lld, \"cg_oom\": 0, "
-                     "\"refused\": %lld, \"loop\": true, \"serve\": true}\n",
-                     job->pid, job->status, job->utime_us / 1000000, job->utime_us % 1000000,
-                     job->stime_us / 1000000, job->stime_us % 1000000, job->maxrss_kb,
-                     wall / 1000000000, wall % 1000000000, job->err_size, s->why, job->tail_len, cg_kb, refused);
+                     "\"native\": %s, \"native_why\": %s, \"tail\": %lld, \"cg_kb\": %lld, \"cg_oom\": 0, "
+                     "\"refused\": %lld, \"loop\": true, \"serve\": true, \"parked\": %s}\n",
+                     job->pid, job->status, utime_ns / 1000000000, utime_ns % 1000000000,
+                     job->stime_us / 1000000, job->stime_us % 1000000, server_ns / 1000000000, server_ns % 1000000000,
+                     job->maxrss_kb, wall / 1000000000, wall % 1000000000, job->err_size, s->native ? "true" : "false",
+                     s->why, job->tail_len, cg_kb, refused, job->fresh ? "false" : "true");
     if (n <= 0 || n >= (int)sizeof line)
         return -1;
     if (sv_send_all(s->sock, line, (size_t)n) != 0)
@@ -798,6 +973,9 @@ static int sv_leave(struct tl_job *job, int code) {
     job->prefork = 0;
     if (job->zygote && job->outcome != TL_CHILD)
         tl_unpark(job->zygote); /* (the Python loop sees no process but the tests') */
+    if (!job->zygote)
+        tl_native_unpark(job);
+    job->park = 0;
     return code;
 }
 
@@ -815,20 +993,39 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
         if (got <= 0)
             return sv_leave(job, SV_GONE);
         s->message = (unsigned char)byte;
-        if (byte != 'R' || s->nfds != 2 || cut)
+        /* a test: 'R' (a native fork server's are plain, 'P': the same test for it) */
+        if ((byte != 'R' && !(s->native && byte == 'P')) || s->nfds != 2 || cut)
             return sv_leave(job, SV_REQUEST);
         job->stdin_fd = s->fds[0];
         job->stdout_fd = s->fds[1];
         job->prefork = job->zygote != NULL && job->zygote->park && sv_last_fast;
-        if (tl_run(job) != TL_DONE) {
+        job->park = s->native && sv_last_fast ? s->park : 0;
+        int outcome = tl_run(job);
+        if (outcome == TL_UNSOUND) { /* the test again, in a fresh clone */
+            tl_native_unpark(job);
+            job->park = 0;
+            outcome = tl_run(job);
+        }
+        if (outcome != TL_DONE) {
             sv_last_fast = 0;
             return sv_leave(job, SV_OUTCOME);
         }
         sv_last_fast = 1;
+        long long server_ns = 0; /* (native) the fork server's CPU since the last test: this clone */
+        if (s->native) {
+            if (job->server_cpu_ns < 0)
+                return sv_leave(job, SV_CHARGE); /* (the Python path reads it otherwise) */
+            if (job->server_cpu_ns > s->charged_ns)
+                server_ns = job->server_cpu_ns - s->charged_ns;
+            if (s->served_native >= 1 && server_ns > s->charge_max_ns)
+                return sv_leave(job, SV_CHARGE); /* (its descriptors kept, as for SV_OUTCOME) */
+            s->charged_ns += server_ns;
+            s->served_native++;
+        }
         close(s->fds[0]);
         close(s->fds[1]);
         s->nfds = 0;
-        if (sv_report(job, s) != 0)
+        if (sv_report(job, s, server_ns) != 0)
             return sv_leave(job, SV_GONE);
         s->served++;
         if (tl_dirty(job))
