@@ -350,7 +350,6 @@ class Runner:
             "pids_events": self.cap._events if self.cap is not None else None,
             "pids_current": self.cap.current_fd() if loop and self.cap else None,
             "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME) if loop else None,  # (contained only)
-            "native_park": os.environ.get("GAMECERT_NATIVE_PARK", "").strip() == "1",  # (next test's clone ahead)
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":

@@ -96,8 +96,7 @@ class _Job(ctypes.Structure):
         ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
         ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
         ("prefork", ctypes.c_int), ("parked_after", ctypes.c_int),
-        ("park", ctypes.c_int), ("park_pid", ctypes.c_int), ("park_fd", ctypes.c_int), ("park_asked", ctypes.c_int),
-        ("released_fd", ctypes.c_int), ("fresh", ctypes.c_int),
+        ("fresh", ctypes.c_int),
     ]
 
 
@@ -109,7 +108,7 @@ class _Serve(ctypes.Structure):
         ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
         ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
         ("native", ctypes.c_int), ("charged_ns", ctypes.c_longlong), ("served_native", ctypes.c_longlong),
-        ("charge_max_ns", ctypes.c_longlong), ("park", ctypes.c_int),
+        ("charge_max_ns", ctypes.c_longlong),
     ]
 
 
@@ -140,7 +139,6 @@ class FastLoop:
         job.cpu_soft = cpu_soft
         job.first_scan_ns = int(first_scan_s * 1e9)
         job.reply_timeout_ns = 5_000_000_000
-        job.park_fd = job.released_fd = -1
         #: the serve loop in C, and whether its last request's test was started (its job kept)
         self.pending = False
         if zygote is not None:  # (lib: the library loaded with ctypes.PyDLL, see ZygoteFork)
@@ -268,13 +266,11 @@ def for_server(server, config: dict) -> tuple[FastLoop | None, str]:
     lib, why = (zygote.lib, "") if zygote is not None else load(config.get("testloop"))
     if lib is None:
         return None, why
-    loop = FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
+    return FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
                     memory=server.memory, scratch_fds=server.scratch_fds, scratch_base=server.scratch_base,
                     mqueue_fd=server.mqueue_fd, mqueue_empty=server.mqueue_empty,
                     cpu_soft=int(server.limits["cpu_soft"]), first_scan_s=procs._FIRST_SCAN_S,
-                    keep=procs.STDERR_KEEP, zygote=zygote)
-    loop.serving.park = int(bool(config.get("native_park")))  # (shim.c, gc_park; tl_native_ask)
-    return loop, ""
+                    keep=procs.STDERR_KEEP, zygote=zygote), ""
 
 
 def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:

@@ -18,9 +18,6 @@
  *      its limits, priority and policy are still those it noted, then creates the test's
  *      process with clone(CLONE_PARENT): a child of the fork server's parent, which waits for it
  *      with wait4 and gets its status and resource usage; it answers "P<pid>" (or "E<errno>");
- *      a park request ('k', no descriptor) makes the clone ahead of its test: it waits, parked
- *      (gc_park), for 'G' and the four descriptors on a socket pair of its own, whose other end
- *      comes with the answer "P<pid>";
  *   3. at end of file on the socket it exits with status 0; if its limits, priority or policy
  *      changed (a test of the same user can lower them with prlimit, setpriority and
  *      sched_setscheduler, SCHED_IDLE needing no privilege; every later clone would inherit
@@ -45,7 +42,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -252,10 +248,8 @@ static void gc_note_inherited(void) {
     gc_policy = sched_getscheduler(0);
 }
 
-static int gc_inherited_changed_but(int skip) {
+static int gc_inherited_changed(void) {
     for (int which = 0; which < RLIM_NLIMITS; which++) {
-        if (which == skip)
-            continue;
         struct rlimit now;
         int ok = getrlimit(which, &now) == 0;
         if (ok != gc_limits_ok[which])
@@ -267,9 +261,6 @@ static int gc_inherited_changed_but(int skip) {
     return gc_read_nice(&nice) != 0 || nice != gc_nice || sched_getscheduler(0) != gc_policy;
 }
 
-static int gc_inherited_changed(void) {
-    return gc_inherited_changed_but(-1);
-}
 
 static void gc_save_signals(void) {
     sigprocmask(SIG_SETMASK, NULL, &gc_mask);
@@ -362,136 +353,6 @@ static ssize_t gc_recv(int sock, char *data, size_t size, int *fds, int *nfds) {
     return got > 0 && (msg.msg_flags & MSG_CTRUNC) ? -2 : got;
 }
 
-/* The reply to a park request: "P<pid>" with the parked process's end of its socket pair. */
-static void gc_send_parked(long pid, int fd) {
-    char text[32];
-    text[0] = 'P';
-    size_t len = 1 + gc_format_long(text + 1, pid);
-    union {
-        struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int))];
-    } control;
-    memset(&control, 0, sizeof control);
-    struct iovec iov = {text, len};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    while (sendmsg(GC_CONTROL_FD, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-    }
-}
-
-/* The server's writable private mappings (its libraries' data, its heap and stack), noted once
- * from /proc/self/maps: the pages of these a test's process writes are copied on its first write
- * (a copy-on-write fault each, ~66 for a small C++ program); a parked process makes the copies
- * of those present in the server beforehand (gc_pretouch), beside the test before. */
-#define GC_MAX_REGIONS 64
-static unsigned long gc_regions[GC_MAX_REGIONS][2];
-static int gc_nregions;
-
-static void gc_note_regions(void) {
-    static char maps[65536];
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    size_t len = 0;
-    ssize_t n;
-    while (len < sizeof maps - 1 && (n = read(fd, maps + len, sizeof maps - 1 - len)) > 0)
-        len += (size_t)n;
-    close(fd);
-    maps[len] = 0; /* (its pages given back below: none of them is a test's to copy) */
-    for (char *line = maps; *line && gc_nregions < GC_MAX_REGIONS;) {
-        char *end;
-        unsigned long start = strtoul(line, &end, 16);
-        unsigned long stop = *end == '-' ? strtoul(end + 1, &end, 16) : 0;
-        if (stop > start && end[0] == ' ' && strncmp(end + 1, "rw-p", 4) == 0) {
-            gc_regions[gc_nregions][0] = start;
-            gc_regions[gc_nregions][1] = stop;
-            gc_nregions++;
-        }
-        char *next = strchr(line, '\n');
-        if (!next)
-            break;
-        line = next + 1;
-    }
-    madvise(maps, sizeof maps, MADV_DONTNEED);
-}
-
-/* In a parked process: every page of the noted mappings that is present and shared with the
- * server (/proc/self/pagemap: present, not exclusively mapped) written with its own byte, so
- * that it is this process's own copy before its test runs. */
-static void gc_pretouch(void) {
-    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    long page = sysconf(_SC_PAGESIZE);
-    uint64_t entries[512];
-    for (int r = 0; r < gc_nregions; r++) {
-        for (unsigned long at = gc_regions[r][0]; at < gc_regions[r][1];) {
-            unsigned long count = (gc_regions[r][1] - at) / (unsigned long)page;
-            if (count > 512)
-                count = 512;
-            ssize_t got = pread(fd, entries, count * sizeof entries[0], (off_t)(at / (unsigned long)page * 8));
-            if (got <= 0)
-                break;
-            count = (unsigned long)got / sizeof entries[0];
-            for (unsigned long i = 0; i < count; i++) {
-                uint64_t e = entries[i];
-                if ((e >> 63) & 1 && !((e >> 56) & 1)) { /* present, not exclusively mapped */
-                    volatile char *byte = (volatile char *)(at + i * (unsigned long)page);
-                    *byte = *byte;
-                }
-            }
-            at += count * (unsigned long)page;
-        }
-    }
-    close(fd);
-}
-
-/* A parked process (a park request's clone), until its test comes: every signal blocked, no
- * descriptor but 0-2 and its socket's end (not the server's socket: the supervisor sees the
- * server gone as before), not dumpable (as the server). It waits for 'G' and the test's four
- * descriptors (as a clone request's), then checks that nothing reached it meanwhile: no signal
- * pending, its limits, priority and policy the server's (a test can change them with prlimit,
- * setpriority, sched_setscheduler; SIGKILL and SIGSTOP the supervisor sees before it sends
- * 'G'). Sound, it returns with the descriptors (the test then runs in it); else it answers 'N'
- * and ends, and the supervisor runs the test in a fresh clone. It never answers 'Y': a test
- * that ran in it is seen by its end, with nothing on the socket (closed before the program
- * runs). */
-static void gc_park(int sock, int *fds) {
-    sigset_t all;
-    sigfillset(&all);
-    sigprocmask(SIG_SETMASK, &all, NULL);
-    if (sock > 3)
-        syscall(SYS_close_range, 3U, (unsigned)sock - 1, 0U);
-    syscall(SYS_close_range, (unsigned)sock + 1, ~0U, 0U);
-    gc_pretouch();
-    char byte = 0;
-    int nfds = 0;
-    ssize_t got = gc_recv(sock, &byte, 1, fds, &nfds);
-    sigset_t pending;
-    sigemptyset(&pending);
-    /* (its CPU time limit, the test's, the supervisor set before sending 'G') */
-    int sound = got == 1 && byte == 'G' && nfds == 4 && sigpending(&pending) == 0 &&
-                !gc_inherited_changed_but(RLIMIT_CPU);
-    for (int sig = 1; sig < NSIG && sound; sig++) /* (glibc's sigisemptyset misses real-time ones) */
-        if (sigismember(&pending, sig) == 1)
-            sound = 0;
-    if (!sound) {
-        while (send(sock, "N", 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-        }
-        _exit(0);
-    }
-    close(sock);
-}
-
 /* The server loop; returns only in a test's process. */
 static void gc_serve(void) {
     for (;;) {
@@ -510,31 +371,6 @@ static void gc_serve(void) {
             cpu_soft = strtol(text + 1, &end, 10);
             if (*end != 0 || cpu_soft <= 0 || byte != 'c')
                 got = -2; /* (refused below) */
-        }
-        if (byte == 'k' && got == 1 && nfds == 0) { /* park: a clone that waits for its test */
-            if (gc_inherited_changed())
-                _exit(GC_TAMPERED_EXIT);
-            int pair[2];
-            if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
-                gc_send_number('E', errno);
-                continue;
-            }
-            long pid = syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, 0);
-            if (pid == 0) {
-                gc_own_identity();
-                int test_fds[GC_MAX_FDS];
-                gc_park(pair[1], test_fds);
-                gc_become_test(test_fds, 4);
-                return;
-            }
-            int err = errno;
-            close(pair[1]);
-            if (pid < 0)
-                gc_send_number('E', err);
-            else
-                gc_send_parked(pid, pair[0]);
-            close(pair[0]);
-            continue;
         }
         int wanted = byte == 'f' ? 3 : byte == 'c' ? 4 : -1;
         if (wanted < 0 || nfds != wanted || got < 0) {
@@ -583,7 +419,6 @@ __attribute__((constructor)) static void gc_shim_init(void) {
     if (syscall(SYS_get_robust_list, 0, &gc_robust_head, &gc_robust_len) != 0)
         gc_robust_head = NULL;
     gc_note_inherited();
-    gc_note_regions();
     gc_send_text(GC_HELLO);
     gc_serve();
     errno = saved_errno;

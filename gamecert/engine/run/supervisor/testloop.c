@@ -51,8 +51,6 @@
 #define TL_OTHERS 2    /* ended, not reaped, other tasks in the cgroup: as TL_RUNNING */
 #define TL_NO_SPAWN 3  /* nothing started: spawn_errno (0: the fork server is gone) */
 #define TL_CHILD 4     /* (a zygote's test) returned in the test's process, set up to run it */
-#define TL_UNSOUND 5   /* (native, parked) the parked process found something changed and ended
-                        * without running the test (reaped): run it again in a fresh clone */
 #define TL_MAX_SCRATCH 4
 #define TL_STAMPS 6
 
@@ -92,12 +90,6 @@ struct tl_job {
                                * see tl_zygote_fork), not asked of the shim; NULL: the shim */
     int prefork;          /* in (tl_serve): a zygote's next test's process forked while this one runs */
     int parked_after;     /* out: whether a process was parked during this test (counted by pids) */
-    /* a native fork server's next test's process, cloned ahead and parked (tl_native_*) */
-    int park;             /* in (tl_serve): ask for it once this test ended and was measured */
-    int park_pid;         /* the parked process (0: none), and its socket's end */
-    int park_fd;
-    int park_asked;       /* a park request sent to the shim, its reply not read yet */
-    int released_fd;      /* the socket of the parked process this test runs in (-1: none) */
     int fresh;            /* out: whether the test's process was forked or cloned for it (not parked) */
 };
 
@@ -106,10 +98,7 @@ int tl_zygote_fork(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd)
 static int tl_unpark(struct tl_zygote *z);
 static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_fd);
 static int tl_park(struct tl_zygote *z);
-static void tl_native_collect(struct tl_job *job);
-static void tl_native_ask(struct tl_job *job);
-static int tl_native_release(struct tl_job *job, int err_w);
-static void tl_native_unpark(struct tl_job *job);
+
 
 static long long tl_now(void) {
     struct timespec ts;
@@ -332,11 +321,6 @@ int tl_run(struct tl_job *job) {
         tl_unpark(job->zygote); /* (none outside the serve loop) */
     job->server_cpu_ns = job->events_max = -1;
     job->mem_base = job->mem_peak = 0;
-    job->released_fd = -1;
-    if (!job->zygote && job->park)
-        tl_native_collect(job); /* (asked for after the last test: before this one's counts) */
-    else if (!job->zygote)
-        tl_native_unpark(job); /* (none outside the serve loop) */
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
         job->spawn_errno = errno;
@@ -377,13 +361,7 @@ int tl_run(struct tl_job *job) {
             job->spawn_errno = pid < 0 ? (errno ? errno : EAGAIN) : 0;
         }
     } else {
-        pid = -1;
-        if (job->park && (pid = tl_native_release(job, pipe_fds[1])) > 0)
-            fresh = 0;
-        else if (pid == 0) /* a parked process that could not be released was reaped */
-            tasks_before = tl_read_number(job->pids_current_fd);
-        if (fresh)
-            pid = tl_spawn(job, pipe_fds[1]);
+        pid = tl_spawn(job, pipe_fds[1]);
     }
     close(pipe_fds[1]);
     job->fresh = fresh;
@@ -447,19 +425,6 @@ int tl_run(struct tl_job *job) {
         job->outcome = TL_OTHERS; /* cannot be: the Python path sees what it is */
         return job->outcome;
     }
-    if (job->released_fd >= 0) { /* a parked process that found something changed says 'N' */
-        char answer = 0;
-        int unsound = recv(job->released_fd, &answer, 1, MSG_DONTWAIT) == 1 && answer == 'N';
-        close(job->released_fd);
-        job->released_fd = -1;
-        if (unsound) {
-            if (job->err_r >= 0)
-                close(job->err_r);
-            job->err_r = -1;
-            job->outcome = TL_UNSOUND;
-            return job->outcome;
-        }
-    }
     job->status = status;
     job->utime_us = (long long)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec;
     job->stime_us = (long long)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec;
@@ -481,110 +446,8 @@ int tl_run(struct tl_job *job) {
         job->tail_len = job->keep;
     }
     tl_stamp(job, 5);
-    if (!job->zygote && job->park)
-        tl_native_ask(job); /* the next test's process, cloned now that this one is measured */
     job->outcome = TL_DONE;
     return job->outcome;
-}
-
-/* ---- A native fork server's next test's process, cloned ahead and parked -------------------
- *
- * In the serve loop, the shim is asked ('k', no descriptor) to clone the next test's process
- * ahead of its test: the clone waits, parked (shim.c, gc_park), holding no descriptor but its
- * socket's end, whose other end comes with the shim's reply ("P<pid>"). The test's request
- * then sends it its four descriptors ('G') instead of asking the shim for a clone: the clone,
- * the largest part of a test's time that is not the program's, was made beside something else.
- * Before sending, the loop checks that it has neither ended nor stopped (waitid); once sent, the
- * parked process checks that no signal is pending and its limits, priority and policy are the
- * server's; if not, it answers 'N' and ends, and the test runs again in a fresh clone
- * (TL_UNSOUND). Whatever leaves the loop ends a parked process first (tl_native_unpark): the
- * Python path sees only the test's processes. */
-
-/* The reply to a park request sent earlier, if any: the parked process and its socket's end
- * kept (a reply that is not one, or a process that is not our child, leaves none). */
-static void tl_native_collect(struct tl_job *job) {
-    if (!job->park_asked)
-        return;
-    job->park_asked = 0;
-    struct pollfd p = {job->control, POLLIN, 0};
-    int ready;
-    while ((ready = poll(&p, 1, (int)(job->reply_timeout_ns / 1000000))) < 0 && errno == EINTR) {
-    }
-    if (ready != 1)
-        return;
-    char text[32];
-    int fds[2], nfds = 0, cut = 0;
-    ssize_t got = tl_recv_msg(job->control, text, sizeof text - 1, fds, 2, &nfds, &cut);
-    long pid = 0;
-    if (got >= 2 && text[0] == 'P') {
-        text[got] = 0;
-        char *end;
-        pid = strtol(text + 1, &end, 10);
-        if (*end != 0)
-            pid = 0;
-    }
-    siginfo_t info; /* a child of this process (CLONE_PARENT), not ended: reaps nothing */
-    memset(&info, 0, sizeof info);
-    if (pid > 0 && (nfds != 1 || cut || waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)) {
-        if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0) { /* ours: ended */
-            kill((pid_t)pid, SIGKILL);
-            while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR) {
-            }
-        }
-        pid = 0;
-    }
-    if (pid <= 0) {
-        for (int i = 0; i < nfds; i++)
-            close(fds[i]);
-        return;
-    }
-    job->park_pid = (int)pid;
-    job->park_fd = fds[0];
-}
-
-/* Ask the shim for the next test's process, parked (its reply read later: tl_native_collect). */
-static void tl_native_ask(struct tl_job *job) {
-    if (job->park_asked || job->park_pid > 0 || tl_server_stuck(job))
-        return;
-    if (tl_send_fds(job->control, 'k', NULL, 0) == 1)
-        job->park_asked = 1;
-}
-
-/* The parked process, if any, ended and reaped (its reply read first: the shim answers in
- * order), and its socket closed. */
-static void tl_native_unpark(struct tl_job *job) {
-    tl_native_collect(job);
-    if (job->park_pid <= 0)
-        return;
-    kill(job->park_pid, SIGKILL);
-    while (waitpid(job->park_pid, NULL, 0) < 0 && errno == EINTR) {
-    }
-    close(job->park_fd);
-    job->park_pid = 0;
-    job->park_fd = -1;
-}
-
-/* The parked process sent the test's descriptors: its pid (its socket kept in released_fd for
- * its 'N'); 0 if there was one but it had ended or stopped (it is reaped), -1 if none. */
-static int tl_native_release(struct tl_job *job, int err_w) {
-    tl_native_collect(job);
-    if (job->park_pid <= 0)
-        return -1;
-    siginfo_t info;
-    memset(&info, 0, sizeof info);
-    int fds[4] = {job->stdin_fd, job->stdout_fd, err_w, job->cwd_fd};
-    struct rlimit cpu = {(rlim_t)job->cpu_soft, (rlim_t)job->cpu_soft + 1}; /* (before it runs) */
-    if (waitid(P_PID, (id_t)job->park_pid, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
-        info.si_pid != 0 || prlimit(job->park_pid, RLIMIT_CPU, &cpu, NULL) != 0 ||
-        tl_send_fds(job->park_fd, 'G', fds, 4) != 1) {
-        tl_native_unpark(job);
-        return 0;
-    }
-    int pid = job->park_pid;
-    job->released_fd = job->park_fd;
-    job->park_pid = 0;
-    job->park_fd = -1;
-    return pid;
 }
 
 /* After a test: bit i set where scratch folder i holds more than its base count of inodes
@@ -923,7 +786,6 @@ struct tl_serve {
      * (past it, after its first test: SV_CHARGE) */
     int native;
     long long charged_ns, served_native, charge_max_ns;
-    int park;               /* a native fork server's tests: job->park while tests end in the loop */
 };
 
 static int sv_send_all(int sock, const char *data, size_t size) {
@@ -973,9 +835,6 @@ static int sv_leave(struct tl_job *job, int code) {
     job->prefork = 0;
     if (job->zygote && job->outcome != TL_CHILD)
         tl_unpark(job->zygote); /* (the Python loop sees no process but the tests') */
-    if (!job->zygote)
-        tl_native_unpark(job);
-    job->park = 0;
     return code;
 }
 
@@ -999,14 +858,7 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
         job->stdin_fd = s->fds[0];
         job->stdout_fd = s->fds[1];
         job->prefork = job->zygote != NULL && job->zygote->park && sv_last_fast;
-        job->park = s->native && sv_last_fast ? s->park : 0;
-        int outcome = tl_run(job);
-        if (outcome == TL_UNSOUND) { /* the test again, in a fresh clone */
-            tl_native_unpark(job);
-            job->park = 0;
-            outcome = tl_run(job);
-        }
-        if (outcome != TL_DONE) {
+        if (tl_run(job) != TL_DONE) {
             sv_last_fast = 0;
             return sv_leave(job, SV_OUTCOME);
         }
