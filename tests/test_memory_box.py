@@ -3,7 +3,8 @@ supervisor/_sv_box.py).
 
 Hostile programs (tests/hostile/) hold memory where a per-process limit does not look: anonymous
 files filled with ``write`` (memfd.py, memfd.c), memory split over processes each under the limit
-(split.py), tmpfs pages (tmpfs.py), a SysV segment (ipc.c); and ipc.c leaves SysV objects and a
+(split.py), tmpfs pages (tmpfs.py), a SysV segment (ipc.c), socket and pipe buffers
+(buffers.c); and ipc.c leaves SysV objects and a
 POSIX queue for the next test. Each is checked from outside: the verdict, the kernel's own
 figures for the runner's cgroup read from the host, and the sandbox's IPC namespace read with
 ``nsenter``. Sizes are small (a 64 MB limit, at most 128 MB asked for), so that a cap that failed
@@ -68,6 +69,34 @@ def test_anonymous_files_are_the_tests_memory(tmp_path: Path, name: str, fork_se
     assert figures["max_usage"] <= figures["limit"]
     assert small.status == "ok" and small.stdout.strip() == "hello", small
     assert small.max_rss_mb < 64
+
+
+@needs_controller
+@pytest.mark.parametrize("kind", [0, 1, 2], ids=["unix-stream", "unix-datagram", "pipes"])
+def test_socket_and_pipe_buffers_are_the_tests_memory(tmp_path: Path, kind: int) -> None:
+    """Socket pairs or pipes filled until they take no more, as many as the descriptor limit
+    allows: the kernel's buffers are charged to the test's cgroup, so the flood is MLE, a few of
+    them are not (the figure is the test's), and the next test starts from zero."""
+    with open_runner(program(tmp_path, "buffers.c"), LIMITS) as runner:
+        few = runner.run(f"{kind} 2\n")
+        flood = runner.run(f"{kind} 0\n")
+        after = runner.run(f"{kind} 1\n")
+        figures = kernel_figures(runner)
+    assert few.status == "ok" and few.stdout.startswith("2 made"), few
+    assert flood.status == "mle", (flood, flood.stdout)
+    assert after.status == "ok" and after.stdout.startswith("1 made"), after
+    assert figures["max_usage"] <= figures["limit"]
+
+
+@pytest.mark.skipif(not contained, reason="the control compares with a contained run")
+def test_the_buffer_flood_passes_where_only_pages_are_counted(tmp_path: Path, monkeypatch) -> None:
+    """The control: without the memory controller (limits per process) the same flood of socket
+    buffers passes, over the limit by what the kernel holds for it."""
+    monkeypatch.setenv("GAMECERT_CGROUPS", "0")
+    with open_runner(program(tmp_path, "buffers.c"), LIMITS) as runner:
+        flood = runner.run("0 400\n")  # (bounded: without the cgroup nothing stops it but the time)
+    assert flood.status == "ok", flood
+    assert int(flood.stdout.split()[2]) > 64 << 10, flood.stdout  # KB queued: more than the limit
 
 
 @needs_controller

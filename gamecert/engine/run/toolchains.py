@@ -71,7 +71,9 @@ class CompileError(GamecertError):
         self.source = source
         self.output = output
         self.command = command
-        first = next((line for line in output.splitlines() if line.strip()), "(no message)")
+        lines = [line for line in output.splitlines() if line.strip()]
+        # the headline: the first line that says "error" (gcc's first line only names the function)
+        first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "(no message)")
         super().__init__(f"{source} does not compile: {first[:300]}")
 
 
