@@ -6,14 +6,20 @@ runs of cuttable positions, tens of milliseconds a run for a Python program). Ta
 of each family in turn gives each the same number of runs, so an expensive family holds a cheap
 one back and neither ends within the budget. Instead (:func:`by_time`):
 
-1. **first pass**: the first chunk of every family, in plan order (every family touched, and its
-   cost measured);
-2. **families that fit**: the families whose remaining runs, at the time a run of theirs took
-   last, fit together within :data:`FIT_SHARE` of the runner time left before the phase's
-   deadline (the cheapest first, counted cumulatively) run to their end, the cheapest first; a
-   family once started this way keeps its place while it can still end in the time left;
-3. **the rest share the time**: the next chunk comes from the family that has used the least
-   runner time, so every unfinished family gets an equal share of what is left.
+1. **families that fit**: the families whose remaining runs, at the time a run of theirs took
+   in their last finished chunk, fit together within :data:`FIT_SHARE` of the runner time left
+   before the phase's deadline (the cheapest first, counted cumulatively) run to their end, the
+   cheapest first; a family once started this way keeps its place while it can still end in
+   the time left;
+2. **first chunks**: else the first chunk of the next family not yet started, in plan order
+   (every family is touched, and its cost measured);
+3. **the rest share the time**: else the next chunk comes from the family that has used the
+   least runner time, so every unfinished family gets an equal share of what is left.
+
+Without a deadline (a plan fixed by counts) every chunk runs: one chunk of each family in turn.
+A phase may so leave an expensive family untouched until the cheap ones have ended; what ran of
+each family is its evidence, as before, and the verdict line says what budget would end the
+phase (:func:`budgets_wanted`).
 
 The order depends on measured times, not on the seed: the inputs of each family are the same
 under every seed, in the same order (the plan); which of them the budget reaches depends on the
