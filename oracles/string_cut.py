@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from gamecert.errors import OutOfReach
-from gamecert.kit.deciding import DecidingFeature
+from gamecert.kit.deciding import DecidingFeature, size_ladder
 from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
@@ -277,7 +277,8 @@ def judge(inp, got, expected):
         """A run's length and its neighbours: every run length 1..4998 alone (its value alone
         decides, and the smallest winning cut follows from it), and beside the smallest other run of
         the same value, which cancels it (Second exactly when both are valued right): that run
-        after it at gap 1 (the blocks share a letter) and before it at gap 2."""
+        after it at gap 1 (the blocks share a letter) and before it at gap 2. And the string's
+        length: every length 1..5000 once, in a content cheap to answer (a size ladder)."""
         return [DecidingFeature(
             "run-length-neighbours",
             f"every run length 1..{MAX_LEN - 2} of cuttable positions: alone as the whole string; followed at gap 1 "
@@ -287,6 +288,12 @@ def judge(inp, got, expected):
             _run_places,
             _run_setting_size,
             lambda length, place: [_run_decides(length, place)],
+        ), size_ladder(
+            "input-size",
+            f"every length 1..{MAX_LEN} in a cheap content: abcabc... ending in xyx, whose one cut is the last but one "
+            "position (First; a program that misreads or truncates the string there misses it), abc and ab below 3",
+            range(1, MAX_LEN + 1),
+            [("one cut, at the end", _cut_at_end)],
         )]
 
     def structure(self) -> Structure:
@@ -334,6 +341,25 @@ def _partner_run(length: int) -> int:
     """
     values = _run_values()
     return next(m for m in range(1, MAX_LEN) if m != length and values[m] == values[length])
+
+
+def _no_cut(n: int) -> str:
+    """``n`` letters with no cuttable position (Second).
+
+    >>> _no_cut(7), cuts(_no_cut(50))
+    ('abcabca', [])
+    """
+    return ("abc" * (n // 3 + 1))[:n]
+
+
+def _cut_at_end(n: int) -> str | None:
+    """``n`` letters whose only cuttable position is ``n - 1`` (a run of 1: First, cut ``n - 1``);
+    below 3 letters, where no cut exists, :func:`_no_cut`.
+
+    >>> _cut_at_end(3), _cut_at_end(6), cuts(_cut_at_end(60)), _cut_at_end(2)
+    ('xyx', 'abcxyx', [59], 'ab')
+    """
+    return _no_cut(n - 3) + "xyx" if n >= 3 else _no_cut(n)
 
 
 def _run_setting_size(length: int, place: str) -> int:

@@ -61,21 +61,42 @@ def test_every_game_declares_a_deciding_feature_and_its_family_is_whole(name):
     """The family lists every setting's games, valid, packed to the count it says; its space by
     size holds the same games, smallest first."""
     game = registry.get(name).game
-    (feature,) = game.deciding_features()
-    family = feature_family(game, feature)
-    runs = list(family.instances())
-    assert len(runs) == family.count
-    singles = [s for run in runs for s in (game.split(run) if game.max_batch > 1 else (run,))]
-    settings = feature.settings()
-    assert len(singles) == len(settings) * feature.variants
-    step = max(1, len(runs) // 50)
-    for run in runs[::step]:
-        assert game.parse_input(game.format_input(run)) == run
-    space = feature_space(game, feature)
-    assert list(space.sizes) == sorted(space.sizes)
-    by_size = [s for size in space.sizes for s in space.instances(size)]
-    assert by_size == singles
-    assert all(game.size(s) == size for size in space.sizes[:40] for s in space.instances(size))
+    features = game.deciding_features()
+    assert features
+    for feature in features:
+        family = feature_family(game, feature)
+        runs = list(family.instances())
+        assert len(runs) == family.count
+        singles = [s for run in runs for s in (game.split(run) if game.max_batch > 1 else (run,))]
+        settings = feature.settings()
+        assert len(singles) == len(settings) * feature.variants
+        step = max(1, len(runs) // 50)
+        for run in runs[::step]:
+            assert game.parse_input(game.format_input(run)) == run
+        space = feature_space(game, feature)
+        assert list(space.sizes) == sorted(space.sizes)
+        by_size = [s for size in space.sizes for s in space.instances(size)]
+        assert by_size == singles
+        assert all(game.size(s) == size for size in space.sizes[:40] for s in space.instances(size))
+
+
+def test_string_cut_ladder_holds_every_length_once_with_its_answer_from_the_rules():
+    """The size ladder: every length 1..5000 exactly once, each string's only cuttable position
+    the last but one (from 3 letters; none below), so by the rules First wins by that cut alone
+    (the three pieces it leaves hold no cut); the oracle agrees where it reaches."""
+    from oracles.string_cut import cuts
+
+    entry = registry.get("string_cut")
+    ladder = next(f for f in entry.game.deciding_features() if f.name == "input-size")
+    singles = [s for _size, _order, value, place in ladder.settings() for s in ladder.games(value, place)]
+    assert [len(s) for s in singles] == list(range(1, 5001))
+    for s in singles:
+        n = len(s)
+        assert cuts(s) == ([n - 1] if n >= 3 else [])
+        if n >= 3:
+            assert all(not cuts(piece) for piece in (s[: n - 2], s[n - 2], s[n - 1 :]))
+        if n <= entry.game.oracle_reach:
+            assert entry.game.oracle(s) == (n - 1 if n >= 3 else None)
 
 
 def test_digit_game_every_digit_at_every_position_decides():
@@ -124,7 +145,7 @@ def test_word_game_string_cut_stones_once_settings_are_decided():
             if place != "alone":
                 assert entry.game.oracle(heaps).winner == "Second", (value, place)
     entry = registry.get("string_cut")
-    (feature,) = entry.game.deciding_features()
+    feature = next(f for f in entry.game.deciding_features() if f.name == "run-length-neighbours")
     solve = entry.solvers["periodic_table"]
     for length in range(1, 4999, 37):
         for place in feature.places(length):
@@ -224,7 +245,7 @@ def test_the_sweep_below_a_fault_does_not_run_again_what_passed(monkeypatch):
     family = [g for g in outcome.groups if g.key.startswith("exhaustive-decides-run-length-neighbours-size-")]
     assert family and all(g.completed and g.runs_done == 0 for g in family), family
     assert len(family) == len([s for s in registry.get("string_cut").game.deciding_features()[0].sizes() if s < 53])
-    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours: "), \
+    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours"), \
         minimality(outcome, failure)
     assert any(g.key.startswith("exhaustive-ab-strings-size-") and g.runs_done for g in outcome.groups)
     assert elapsed < 6.0 + 3 + 5, elapsed
@@ -245,7 +266,7 @@ def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_nee
     assert failure is not None and failure.input_text.strip() == RUN51
     assert any("did not start" in u for u in outcome.unfinished), outcome.unfinished
     assert not any(g.runs_done for g in outcome.groups if g.key.startswith("exhaustive-")), "ran past the budget"
-    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours: "), \
+    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours"), \
         minimality(outcome, failure)
 
 

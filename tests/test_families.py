@@ -369,11 +369,23 @@ def _limits(game) -> Limits:
     return Limits(time_s=game.time_limit, memory_mb=game.memory_limit_mb)
 
 
+def _named_family(path: Path) -> str | None:
+    """The family a program names on a ``# family: NAME`` line among its first lines (the one
+    designed to catch it; tests/wrong/README.md), or None."""
+    for line in path.read_text().splitlines()[:5]:
+        if line.startswith("# family: "):
+            return line[len("# family: "):].strip()
+    return None
+
+
 def _first_failure(name: str, path: Path):
-    """(verdict, why, instance) for the first family input the program fails, or None."""
+    """(verdict, why, instance) for the first family input the program fails, or None: the
+    family the program names first, whole, then every family in turn."""
     entry = registry.get(name)
+    named = _named_family(path)
+    first = [family(name, named)] if named is not None else []
     with open_runner(Candidate.parse(str(path)), _limits(entry.game)) as runner:
-        for instance in _round_robin(families(name)):
+        for instance in itertools.chain(*(f.instances() for f in first), _round_robin(families(name))):
             found = _verdict(name, entry, runner, instance)
             if found is not None:
                 return (*found, instance)

@@ -342,11 +342,16 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
         if isinstance(candidate, SolverSubject):
             notes.append(IN_PROCESS_NOTE)
+        finish = wanted_budget_text(outcome)
+        if finish and not interrupted:
+            notes.append(f"the budget cut designed phases short: {finish}")
         cert = stamp(build_certificate(entry, candidate, outcome, limits, notes, provenance), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
         if cert.cut_phases and not interrupted:
             verdict += f" (the budget cut {', '.join(cert.cut_phases)} short: the certificate lists what ran)"
+            if finish:
+                out(f"  {'budget:':<9} {finish}")
         share = 100 * stats.slowest_cpu_s / limits.time_s
         out(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
             f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {verdict}; certificate in")
@@ -371,6 +376,14 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
     out("summary: 0 tests: CE; report in")
     out(str(path))
     return CandidateResult(spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines))
+
+
+def wanted_budget_text(outcome: Outcome) -> str:
+    """What budget would let each designed phase the budget cut end ("" if none was cut), e.g.
+    "coverage would end within a budget of about 410 s (--budget 410), at this run's speed"."""
+    parts = [f"{phase} would end within a budget of about {math.ceil(seconds):,} s (--budget {math.ceil(seconds)})"
+             for phase, seconds in outcome.budget_wanted.items()]
+    return "; ".join(parts) + ", at this run's speed" if parts else ""
 
 
 def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:

@@ -25,6 +25,7 @@ from gamecert.engine import gamecode
 from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
 from gamecert.engine.plan.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+from gamecert.engine.plan.schedule import Spent, budgets_wanted, by_time
 from gamecert.errors import GameError
 
 #: once a fault is found, the work on it (confirming, narrowing, shrinking, the sweep for a smaller
@@ -105,6 +106,9 @@ class Executor:
         #: may run again (exhaustive sizes, deciding-feature families): the sweep leaves them out
         self.passed: set[bytes] = set()
         self._structured = {f"coverage-{name}" for name, _, _ in plan.structured}
+        #: runner time each group's finished chunks took (the designed phases are scheduled by it)
+        self.spent: dict[str, Spent] = {}
+        self.deadline: float | None = None  # the deadline of the chunks being handed out
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
@@ -202,6 +206,7 @@ class Executor:
                     if ahead is not None:  # the chunk's inputs in order: each sent ahead of its run
                         ahead(chunk.texts)
                     try:
+                        began = time.monotonic()
                         outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
                     finally:
                         # nothing left sent ahead once the chunk is over: a test sent ahead holds
@@ -211,7 +216,7 @@ class Executor:
                 except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                     self.results.put(("error", exc))
                     continue
-                self.results.put(("done", (outcome, seq)))
+                self.results.put(("done", (outcome, seq, time.monotonic() - began)))
         finally:
             if runner is not None:
                 runner.close()
@@ -259,9 +264,10 @@ class Executor:
                 self._record(*value)
             block = False
 
-    def _record(self, outcome: ChunkOutcome, seq: int) -> None:
+    def _record(self, outcome: ChunkOutcome, seq: int, took: float = 0.0) -> None:
         group = self.by_key[outcome.chunk.group]
         chunk = outcome.chunk
+        self.spent.setdefault(chunk.group, Spent()).add(outcome.runs, took)
         if (not outcome.completed and outcome.failure is None and not self.stop.is_set()
                 and chunk.phase in RESUMABLE and 0 < len(chunk.instances) - outcome.runs):
             # stopped by its deadline part-way: the rest may run later
@@ -350,6 +356,7 @@ class Executor:
         finally:
             self._shutdown()
         self._note_unfinished()
+        self.outcome.budget_wanted = budgets_wanted(self.outcome, self.spent, self.jobs)
         if self.outcome.interrupted:
             for judge in self.judges:
                 pending = judge.smallest_seen
@@ -393,8 +400,12 @@ class Executor:
         self._submit_all(chunks, deadline, name, endless)
 
     def _submit_all(self, chunks: Iterator[Chunk], deadline: float | None, name: str, endless: bool) -> None:
-        for chunk in chunks:
-            if self.stop.is_set():
+        self.deadline = deadline
+        while True:
+            while self.in_flight >= self.jobs:  # a runner free first: the next chunk chosen with what is known now
+                self._collect(block=True)
+            chunk = next(chunks, None)
+            if chunk is None or self.stop.is_set():
                 break
             if deadline is not None and time.monotonic() >= deadline:
                 if not endless:
@@ -432,21 +443,11 @@ class Executor:
                 return
 
     def _interleaved(self, groups: Iterator[Group]) -> Iterator[Chunk]:
-        """One chunk of each group in turn, cut as reached: a phase the budget cuts short has
-        still touched every family."""
-        active = [(self._register(g), g.iter_chunks()) for g in groups]
-        while active:
-            still = []
-            for outcome, chunks in active:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    outcome.listed_all = True
-                    continue
-                if not outcome.listed_all:
-                    outcome.chunks += 1
-                still.append((outcome, chunks))
-                yield chunk
-            active = still
+        """The families' chunks by runner time (:func:`gamecert.engine.plan.schedule.by_time`), cut as reached."""
+        lanes = [(g.key, g.iter_chunks(), g.runs, lambda o=o: setattr(o, "listed_all", True),
+                  lambda o=o: setattr(o, "chunks", o.chunks + (not o.listed_all))) for g in groups for o in [self._register(g)]]
+        yield from by_time(lanes, self.spent, lambda: None if self.deadline is None else
+                           max(0.0, self.deadline - time.monotonic()) * self.jobs)
 
     def _sweep_below(self, failure: Failure) -> None:
         """Every input below a fault's size in the exhaustive spaces and the deciding-feature

@@ -12,6 +12,10 @@ From these the kit builds one structured family per feature (:func:`feature_fami
 (value, place) setting, smallest size first, packed ``max_batch`` games to a run where the
 format holds several games. The family is also a space by size (:func:`feature_space`), so the
 search for a smaller failing input after a fault can sweep it below the fault's size.
+
+The input's size is a feature too, where the size range fits the budget: :func:`size_ladder`
+declares every size from the smallest to the maximum, each in one or a few cheap contents whose
+answers differ (a program wrong at one size, whatever it answers there, fails one of them).
 """
 
 from __future__ import annotations
@@ -82,6 +86,35 @@ def pack(game: Any, singles: Iterable[Any]) -> Iterator[Any]:
         yield game.merge(held) if len(held) > 1 else held[0]
 
 
+def size_ladder(name: str, description: str, sizes: Sequence[int],
+                contents: Sequence[tuple[str, Callable[[int], Any]]]) -> DecidingFeature:
+    """The input size as a deciding feature: every size in ``sizes`` (the game's own measure),
+    in each of ``contents``, (label, build) pairs where ``build(size)`` is one single game of
+    exactly that size, or None where that content does not exist at that size.
+
+    Each content should be as cheap to answer as the game allows (a right program spends little
+    time on it whatever its size), so the whole ladder fits the budget; and the contents' answers
+    should differ (one a first-player win, one a loss), so a program that answers one size wrong,
+    whichever answer it gives there, fails one of them.
+
+    >>> ladder = size_ladder("input-size", "every length", range(1, 4),
+    ...                      [("plain", lambda n: "x" * n), ("long", lambda n: "y" * n if n > 1 else None)])
+    >>> [(size, place) for size, _, _, place in ladder.settings()]
+    [(1, 'plain'), (2, 'plain'), (2, 'long'), (3, 'plain'), (3, 'long')]
+    >>> list(ladder.games(2, "long"))
+    ['yy']
+    """
+    builds = dict(contents)
+    if len(builds) != len(contents) or not builds:
+        raise ValueError(f"size ladder {name!r}: contents need distinct labels, at least one")
+
+    def places(size: int) -> list[str]:
+        return [label for label, build in contents if build(size) is not None]
+
+    return DecidingFeature(name, description, tuple(sizes), places, lambda size, place: size,
+                           lambda size, place: [builds[place](size)])
+
+
 def feature_family(game: Any, feature: DecidingFeature) -> Family:
     """The coverage family of ``feature``: every setting's games, smallest first, packed."""
     settings = feature.settings()
@@ -120,4 +153,5 @@ def feature_spaces(game: Any) -> list[ExhaustiveSpace]:
     return [feature_space(game, f) for f in game.deciding_features()]
 
 
-__all__ = ["DecidingFeature", "feature_families", "feature_family", "feature_space", "feature_spaces", "pack"]
+__all__ = ["DecidingFeature", "feature_families", "feature_family", "feature_space", "feature_spaces", "pack",
+           "size_ladder"]

@@ -52,6 +52,9 @@ class Outcome:
     jobs: int = 1
     #: what the budget stopped before it was done (after a fault: shrinking, the sweep below it)
     unfinished: list[str] = field(default_factory=list)
+    #: designed phases the budget cut: the budget (seconds) that would let each end, at this run's
+    #: speed (:func:`gamecert.engine.plan.schedule.budget_to_finish`)
+    budget_wanted: dict[str, float] = field(default_factory=dict)
 
     @property
     def failure(self) -> Failure | None:

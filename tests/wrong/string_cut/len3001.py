@@ -1,3 +1,6 @@
+# kind: wrong at one length only: a 3001-letter string is answered Second
+# expect: WA
+# family: decides-input-size
 """string_cut, wrong for one length only (a 3001-letter string is answered Second), else as the
 right program, O(n): runs of cuttable positions are heaps of Dawson's chess (0.137).
 
