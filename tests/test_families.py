@@ -373,9 +373,19 @@ def _named_family(path: Path) -> str | None:
     """The family a program names on a ``# family: NAME`` line among its first lines (the one
     designed to catch it; tests/wrong/README.md), or None."""
     for line in path.read_text().splitlines()[:5]:
-        if line.startswith("# family: "):
-            return line[len("# family: "):].strip()
+        for mark in ("# family: ", "// family: "):
+            if line.startswith(mark):
+                return line[len(mark):].strip()
     return None
+
+
+def _sent_ahead(game, runner, instances, chunk: int = 256):
+    """``instances`` in order, the runner told the next ``chunk`` of them each time (sent ahead
+    while one runs, as the executor runs a chunk of a family)."""
+    it = iter(instances)
+    while batch := list(itertools.islice(it, chunk)):
+        runner.expect([game.format_input(instance) for instance in batch])
+        yield from batch
 
 
 def _first_failure(name: str, path: Path):
@@ -385,7 +395,8 @@ def _first_failure(name: str, path: Path):
     named = _named_family(path)
     first = [family(name, named)] if named is not None else []
     with open_runner(Candidate.parse(str(path)), _limits(entry.game)) as runner:
-        for instance in itertools.chain(*(f.instances() for f in first), _round_robin(families(name))):
+        named_first = _sent_ahead(entry.game, runner, itertools.chain(*(f.instances() for f in first)))
+        for instance in itertools.chain(named_first, _round_robin(families(name))):
             found = _verdict(name, entry, runner, instance)
             if found is not None:
                 return (*found, instance)

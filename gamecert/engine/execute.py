@@ -444,10 +444,10 @@ class Executor:
 
     def _interleaved(self, groups: Iterator[Group]) -> Iterator[Chunk]:
         """The families' chunks by runner time (:func:`gamecert.engine.plan.schedule.by_time`), cut as reached."""
+        first = self.plan.profile.first_pass
         lanes = [(g.key, g.iter_chunks(), g.runs, lambda o=o: setattr(o, "listed_all", True),
-                  lambda o=o: setattr(o, "chunks", o.chunks + (not o.listed_all))) for g in groups for o in [self._register(g)]]
-        yield from by_time(lanes, self.spent, lambda: None if self.deadline is None else
-                           max(0.0, self.deadline - time.monotonic()) * self.jobs)
+                  lambda o=o: setattr(o, "chunks", o.chunks + (not o.listed_all)), g.first and first) for g in groups for o in [self._register(g)]]
+        yield from by_time(lanes, self.spent, lambda: None if self.deadline is None else max(0.0, self.deadline - time.monotonic()) * self.jobs)
 
     def _sweep_below(self, failure: Failure) -> None:
         """Every input below a fault's size in the exhaustive spaces and the deciding-feature

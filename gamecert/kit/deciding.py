@@ -46,6 +46,8 @@ class DecidingFeature:
     games: Callable[[Any, Any], Iterable[Any]] = field(repr=False)
     #: single games each setting gives (for the family's count without building them)
     variants: int = 1
+    #: its family runs first in its phase (a size ladder: see Family.first)
+    first: bool = False
 
     def settings(self) -> list[tuple[int, int, Any, Any]]:
         """Every (size, order, value, place), smallest size first, in declaration order within a size."""
@@ -112,7 +114,7 @@ def size_ladder(name: str, description: str, sizes: Sequence[int],
         return [label for label, build in contents if build(size) is not None]
 
     return DecidingFeature(name, description, tuple(sizes), places, lambda size, place: size,
-                           lambda size, place: [builds[place](size)])
+                           lambda size, place: [builds[place](size)], first=True)
 
 
 def feature_family(game: Any, feature: DecidingFeature) -> Family:
@@ -127,6 +129,7 @@ def feature_family(game: Any, feature: DecidingFeature) -> Family:
         f"{feature.description} ({len(settings):,} settings, {singles:,} games{packed}; smallest first)",
         lambda: pack(game, _singles(feature, settings)),
         runs,
+        first=feature.first,
     )
 
 

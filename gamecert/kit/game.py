@@ -97,6 +97,9 @@ class Family:
     count: int
     kind: str = "coverage"
     adversary: str = ""
+    #: a first pass, cheap enough to end within its phase's share whatever the machine's load (a
+    #: size ladder): run before the other families of its phase, which then share what is left
+    first: bool = False
 
 
 def shrink_targets(size: int, smallest: int = 1, dense: int = 64) -> list[int]:

@@ -109,6 +109,8 @@ class Group:
     lazy: Callable[[], Iterator[Chunk]] | None = field(default=None, repr=False, compare=False)
     #: inputs (runs) the group holds
     runs: int = 0
+    #: a family that runs first in its phase (gamecert.kit.game.Family.first)
+    first: bool = False
 
     def iter_chunks(self) -> Iterator[Chunk]:
         return self.lazy() if self.lazy is not None else iter(self.eager)
@@ -268,7 +270,7 @@ def _family_groups(game: Game, phase: str, families: Sequence[Any], chunk_runs: 
                     lazy=lambda family=family, key=key, where=where: _cut_lazily(
                         game, phase, key, gamecode.checked_family(game, where, family.count, family.instances()),
                         chunk_runs, where=where),
-                    runs=family.count)
+                    runs=family.count, first=getattr(family, "first", False))
 
 
 def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Group]:

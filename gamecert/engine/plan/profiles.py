@@ -26,10 +26,13 @@ class Profile:
     description: str
     #: how long ``gamecert certify`` may look, in seconds (``--budget`` overrides)
     budget_s: float = 60.0
+    #: whether a first-pass family (a size ladder: gamecert.kit.game.Family.first) runs before the
+    #: others of its phase; the quick profile's seconds would go to it alone
+    first_pass: bool = True
 
 
 PROFILES = {
-    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases", 10.0),
+    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases", 10.0, False),
     "default": Profile("default", 200, 1.0, 60, "every exhaustive space in full, 200 random cases per property", 60.0),
     "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property", 900.0),
 }

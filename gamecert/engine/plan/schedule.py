@@ -6,6 +6,11 @@ runs of cuttable positions, tens of milliseconds a run for a Python program). Ta
 of each family in turn gives each the same number of runs, so an expensive family holds a cheap
 one back and neither ends within the budget. Instead (:func:`by_time`):
 
+0. **first passes**: a family marked ``first`` (a size ladder: every input size in a cheap
+   content, :func:`gamecert.kit.deciding.size_ladder`) runs before the others, whatever is
+   measured: it is cheap enough to end within the phase's share, and a busy machine, where
+   nothing is measured to fit, would otherwise give it only its share of what is left (not in
+   the quick profile, whose seconds would go to it alone: ``Profile.first_pass``);
 1. **families that fit**: the families whose remaining runs, at the time a run of theirs took
    in their last finished chunk, fit together within :data:`FIT_SHARE` of the runner time left
    before the phase's deadline (the cheapest first, counted cumulatively) run to their end, the
@@ -63,6 +68,7 @@ class _Lane:
     pending: Any = None
     on_list: Callable[[], None] = field(default=lambda: None)
     on_chunk: Callable[[], None] = field(default=lambda: None)
+    first: bool = False
 
     def peek(self) -> Any:
         if self.pending is None:
@@ -86,15 +92,15 @@ def remaining_seconds(lane_runs: int, handed: int, spent: Spent | None) -> float
     return max(0, lane_runs - handed) * spent.last_per_run
 
 
-def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Callable[[], None]]],
+def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Callable[[], None], bool]],
             spent: Mapping[str, Spent], capacity: Callable[[], float | None]) -> Iterator[Any]:
     """The chunks of ``groups`` ((key, chunk iterator, runs, called when listed whole, called per
-    chunk handed out) in plan order) in the order described above; ``spent`` (read as the run
+    chunk handed out, whether it is a first pass) in plan order) in the order described above; ``spent`` (read as the run
     goes on) holds what each group's finished chunks took, ``capacity()`` the runner seconds
     left before the phase's deadline (None: no deadline, the order is then plan order, a chunk of
     each in turn)."""
-    lanes = [_Lane(i, key, chunks, runs, on_list=listed, on_chunk=counted)
-             for i, (key, chunks, runs, listed, counted) in enumerate(groups)]
+    lanes = [_Lane(i, key, chunks, runs, on_list=listed, on_chunk=counted, first=first)
+             for i, (key, chunks, runs, listed, counted, first) in enumerate(groups)]
     committed: set[str] = set()
 
     def hand(lane: _Lane) -> Any:
@@ -114,6 +120,10 @@ def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Call
             for lane in active:
                 if lane.peek() is not None:
                     yield hand(lane)
+            continue
+        first = next((lane for lane in active if lane.first), None)
+        if first is not None:  # a first pass, to its end
+            yield hand(first)
             continue
         need = {lane.key: remaining_seconds(lane.runs, lane.handed_runs, spent.get(lane.key)) for lane in active}
         fitting = _fitting(active, need, max(0.0, left), committed)

@@ -1,5 +1,6 @@
 // kind: wrong at one length only (C++): at 4,096 letters the last letter is dropped
 // expect: WA
+// family: decides-input-size
 // string_cut, right but for one length: runs of cuttable positions are heaps of Dawson's chess
 // (octal 0.137), values by mex up to 400 and with period 34 beyond. The planted slip: a string of
 // exactly 4,096 letters loses its last letter (a buffer one short at a power of two), so a cut at
