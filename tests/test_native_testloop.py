@@ -434,3 +434,28 @@ def test_a_test_that_idles_the_fork_server_does_not_slow_the_next_ones(tmp_path,
     assert first != "policy 5\n", "the tests already run as SCHED_IDLE: nothing to see"
     assert results[1].stdout == "idled 1\n" + first  # it did reach the fork server
     assert [r.stdout for r in results[2:]] == [first, first]
+
+
+def test_a_batch_sent_to_two_servers_has_every_live_report_read() -> None:
+    """A batch sent one request a test can straddle a restart: its first request to a server that
+    was dying, the rest to the one started then. Its reports are all read (the batch counts as
+    lost, and its tests run again); a report left unread would be taken for a later test's, which
+    then shows an empty output (seen: a loaded run of the test above). Checked on a stand-in
+    client that answers in order."""
+    class Client:
+        contained, config, generation = True, {"mode": "exec", "native_shim": "shim"}, 2
+
+        def __init__(self) -> None:
+            self.answers = ["r1", "r2"]  # the live server's answers to the batch's last two requests
+
+        def receive(self, token):
+            if token is None or token[0] != self.generation:
+                return None  # to a server that is gone: at once, nothing read
+            return {"wall": 0.001, "id": self.answers.pop(0)}
+
+    client = Client()
+    ahead = forkserver.Lookahead(client, make_files=None, gate=None)
+    assert ahead._receive(("each", [(1, "to the dead server"), (2, "r1"), (2, "r2")])) is None
+    assert client.answers == []  # both of the live server's answers were read
+    client.answers = ["r3"]
+    assert ahead._receive(("each", [None, (2, "r3")])) is None and client.answers == []  # (one not sent)
