@@ -19,12 +19,21 @@ ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "wrong" / "string_cut"
 
 
+def _budget() -> list[str]:
+    """The default budget as a lone certification has it: under pytest-xdist, W workers run
+    certifications at once, each of which would have every core alone, so each gets W times the
+    default budget (seen: with 3 workers on 2 cores, load average 8, len4700 at seed 2 was
+    CERTIFIED in 60 s, its coverage cut at 3,929 tests)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    return ["--budget", str(60 * workers)] if workers > 1 else []
+
+
 def _certify(tmp_path: Path, program: Path, seed: str) -> tuple[subprocess.CompletedProcess, dict]:
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     proc = subprocess.run(
         [sys.executable, "-m", "gamecert", "certify", "string_cut", str(program), "--seed", seed,
-         "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=400,
+         "--report-dir", str(tmp_path), *_budget()],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=900,
     )
     where = Path(proc.stdout.strip().splitlines()[-1])
     name = "report.json" if (where / "report.json").exists() else "certificate.json"

@@ -6,7 +6,8 @@ runs of cuttable positions, tens of milliseconds a run for a Python program). Ta
 of each family in turn gives each the same number of runs, so an expensive family holds a cheap
 one back and neither ends within the budget. Instead (:func:`by_time`):
 
-0. **first passes**: a family marked ``first`` (a size ladder: every input size in a cheap
+0. **first chunks, then first passes**: the first chunk of every family, in plan order (each
+   family's smallest inputs, and its cost measured); then a family marked ``first`` (a size ladder: every input size in a cheap
    content, :func:`gamecert.kit.deciding.size_ladder`) runs before the others, whatever is
    measured: it is cheap enough to end within the phase's share, and a busy machine, where
    nothing is measured to fit, would otherwise give it only its share of what is left (not in
@@ -121,8 +122,12 @@ def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Call
                 if lane.peek() is not None:
                     yield hand(lane)
             continue
+        untouched = [lane for lane in active if not lane.handed_chunks]
+        if untouched:  # the first chunk of every family (its smallest inputs; its cost measured)
+            yield hand(untouched[0])
+            continue
         first = next((lane for lane in active if lane.first), None)
-        if first is not None:  # a first pass, to its end
+        if first is not None:  # then a first pass, to its end
             yield hand(first)
             continue
         need = {lane.key: remaining_seconds(lane.runs, lane.handed_runs, spent.get(lane.key)) for lane in active}

@@ -371,7 +371,8 @@ def search_order(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> It
     features and the coverage families, then the worst cases), then every designed family in full,
     the families in turn as certify interleaves them (the deciding features first; for a
     multi-game format the one-game inputs of a family packed ``max_batch`` to a run), then the
-    largest inputs, the packed smallest inputs and the rest of the pool. Each text once; the
+    largest inputs, the packed smallest inputs and the rest of the pool (a first pass, a size
+    ladder, whole before the families in turn, as certify runs it). Each text once; the
     answer is None where it is not known yet."""
     from gamecert.kit.deciding import feature_families
 
@@ -396,6 +397,14 @@ def search_order(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> It
         yield pool[k], answers[k]
     designed = [("deciding", f) for f in feature_families(game)]
     designed += [(f.kind, f) for f in sorted(families(entry), key=lambda f: f.kind == "worst")]
+    # a first pass (a size ladder) whole before the others, as certify runs it
+    for kind, fam in designed:
+        if getattr(fam, "first", False):
+            for inst, where in _packed_runs(game, fam):
+                text = game.format_input(inst)
+                if text not in seen:
+                    seen.add(text)
+                    yield Test(inst, text, f"{kind} family {fam.name} {where}", f"family:{fam.name}"), None
     iterators = [(kind, fam.name, _packed_runs(game, fam)) for kind, fam in designed]
     while iterators:
         for item in list(iterators):
