@@ -159,6 +159,44 @@ def test_a_count_of_digits_in_all_caps_every_game():
     assert DIGITS.size(result.instance) == 328
 
 
+def test_a_count_in_all_reached_from_a_batch_of_short_games():
+    """Digits in all >= 32,768, found on 100 games of which 50 have 1,000 digits and 50 have 10
+    (50,500 digits). A cut of every game to c digits keeps 50c + 500, which fails only from
+    c = 646: no cut reaches below size 646. Bringing every game to 328 digits (the longer cut, the
+    shorter grown by their own digits) gives 32,800 digits: size 328, the exact smallest. Without
+    the step the shrink ends above it (control)."""
+    rng = random.Random(13)
+    batch = tuple(g for pair in zip(_digit_batch(rng, 50, 1000), _digit_batch(rng, 50, 10)) for g in pair)
+    fails = lambda inst, text: sum(map(len, inst)) >= 32_768  # noqa: E731
+    assert fails(batch, "")
+    result = shrink(DIGITS, fails, batch, max_runs=60)
+    assert DIGITS.size(result.instance) == 328
+    assert result.steps.get("binary search on a length every game is brought to (the batch filled)")
+
+    assert DIGITS.size(_without_fill(DIGITS, fails, batch).instance) >= 646
+
+
+def test_the_batch_is_filled_to_its_largest_where_the_games_are_few():
+    """A byte length: 70 games of 1,000 digits (70,424 bytes) fail when the input has 65,536
+    bytes or more. No cut of 70 games reaches it below 932 digits; the batch filled to its 100
+    games does at 651 digits, the exact smallest (tests/shrink_wrong/digit_game/bytes65536.py)."""
+    rng = random.Random(14)
+    batch = _digit_batch(rng, 70, 1000)
+    fails = lambda inst, text: len(text) >= 65_536  # noqa: E731
+    result = shrink(DIGITS, fails, batch, max_runs=60)
+    assert DIGITS.size(result.instance) == 651
+    assert DIGITS.size(_without_fill(DIGITS, fails, batch).instance) >= 932
+
+
+def _without_fill(game, fails, instance):
+    """The control: the same shrink without the step that brings every game to one length."""
+    class NoFill(Shrinker):
+        def _fill(self):
+            pass
+
+    return NoFill(game, game.structure(), fails, max_runs=60).shrink(instance)
+
+
 def test_a_late_heap_position_in_dawson_kayles():
     """Heaps after the 63rd lost: fails when their xor is not 0. Smallest 65 (63 heaps of 1, a
     64th of 2), reached through the values' classes and single value searches."""

@@ -13,8 +13,10 @@ and repeats passes of these steps until a whole pass finds nothing smaller:
 1. the failing game of a batch alone, at position 1; else the batch cut after it;
 2. every value at once lowered to the smallest of its class, then to the smallest value;
 3. on the count of parts of every game at once (a cap on each game's length, keeping its
-   start, then its end), then on the count of games (a prefix, then a suffix): halving first
-   (the first half or the last, again while one fails), then a binary search;
+   start, then its end), then on a length every game is brought to (the longer cut, the shorter
+   grown by their own parts repeated, the batch filled to its largest by its own games), then on
+   the count of games (a prefix, then a suffix): halving first (the first half or the last,
+   again while one fails), then a binary search;
 4. ddmin over the games, then over each game's parts: remove a chunk, chunk sizes halving from
    half the parts, as long as a level has at most :data:`LEVEL_CHUNKS` chunks; values lowered
    chunk by chunk the same way;
@@ -269,6 +271,7 @@ class Shrinker:
             longest = max(len(g) for g in self.state)
             self.step = f"binary search on {what} count of {self.st.part_name}s (keeping the end)"
             self._search(longest, lambda c: [g[len(g) - c:] if len(g) > c else g for g in self.state])
+        self._fill()
         if len(self.state) > 1:
             self.step = "halving the count of games (the first half or the last)"
             self._halve(lambda: len(self.state), lambda m: self.state[:m], lambda m: self.state[len(self.state) - m:])
@@ -277,6 +280,30 @@ class Shrinker:
             self._search(len(self.state), lambda m: self.state[:m])
             self.step = "binary search on the count of games (a suffix)"
             self._search(len(self.state), lambda m: self.state[len(self.state) - m:])
+
+    def _filled(self, length: int, batch: bool) -> list[tuple]:
+        """Every game at ``length`` parts (cut, or its own parts repeated), and with ``batch`` the
+        batch filled to the game's largest by its own games repeated."""
+        games = [(g * -(-length // len(g)))[:length] for g in self.state]
+        if batch and self.batched and len(games) < self.game.max_batch:
+            games = [games[k % len(games)] for k in range(self.game.max_batch)]
+        return games
+
+    def _fill(self) -> None:
+        """A binary search on a length every game is brought to (the longer cut, the shorter
+        grown by their own parts repeated), the batch filled to the largest first. The order is by
+        size first, so a candidate of a smaller size is smaller whatever its text's length: a fault
+        of a threshold (a count of bytes or parts in all, over the whole batch) is shown at the
+        smallest size any input of it has, which cutting alone does not reach from an input whose
+        other games are short."""
+        longest = max(len(g) for g in self.state)
+        if longest <= 1 or (len(self.state) == 1 and not self.batched):
+            return
+        self.step = "binary search on a length every game is brought to (the batch filled)"
+        self._search(longest, lambda c: self._filled(c, True))
+        if self.batched and len(self.state) < self.game.max_batch:
+            self.step = "binary search on a length every game is brought to"
+            self._search(max(len(g) for g in self.state), lambda c: self._filled(c, False))
 
     def _ddmin(self, items: Callable[[], tuple], put: Callable[[tuple], list[tuple]], name: str,
                final: bool) -> None:
