@@ -341,6 +341,8 @@ class Certificate:
     #: phases the time budget cut short (their evidence is what ran)
     cut_phases: tuple[str, ...] = ()
     audits: int = 0
+    #: the plain audits and the bound they give (gamecert.engine.judge.audit.audit_statement)
+    audit_line: str = ""
     #: phases left out on purpose (``--phases``)
     skipped_phases: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
@@ -413,7 +415,9 @@ class Certificate:
         if self.cut_phases:
             lines.append("cut short by the time budget: " + ", ".join(self.cut_phases)
                          + " (what ran of them is listed above)")
-        if self.audits:
+        if self.audit_line:
+            lines.append(self.audit_line)
+        elif self.audits:
             lines.append(f"isolation audits: {self.audits} passing tests re-run in fresh processes, same verdict")
         return lines
 

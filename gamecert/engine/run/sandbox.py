@@ -476,11 +476,11 @@ class Runner:
         """The inputs the next :meth:`run` calls will be, in order: each is sent ahead while the one before runs."""
         self._ahead.expect(texts)
 
-    def run_fresh(self, input_text: str) -> RunResult:
+    def run_fresh(self, input_text: str, quiet: bool = True) -> RunResult:
         """Run the candidate once on ``input_text`` exactly as a judge runs it (``python FILE``
-        for a Python candidate, the program itself otherwise), quietly (see :data:`GATE`), for
-        confirming a failure; no re-runs."""
-        return self._run_once(input_text, plain=True, quiet=True)[0]
+        for a Python candidate, an exec of the program otherwise, never a fork server's clone),
+        ``quiet`` (see :data:`GATE`) for confirming a failure, not for an audit; no re-runs."""
+        return self._run_once(input_text, plain=True, quiet=quiet)[0]
 
     run_plain = run_fresh
 
@@ -492,7 +492,7 @@ class Runner:
         made: list[int] = []
         try:  # (the forks the pids cgroup refused during the test: the supervisor reads them)
             report = self._ahead.run(input_text, not plain and not quiet, quiet,
-                                     plain or self.mode != "fork-server", made)
+                                     plain, made)  # (P: a plain run, never a clone of the native fork server)
             if self.cap is not None:
                 self.cap.keep_alive()
             out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)
