@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gamecert.errors import GamecertError, UsageError
+from gamecert.kit.escape import visible
 
 #: seconds a compile step may take before it is killed (a compile error)
 BUILD_TIMEOUT_S = 60.0
@@ -353,7 +354,7 @@ def clip_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     >>> clip_message("x" * 20, 10)
     'xxxxxxxxxx\n(message clipped: 20 characters)'
     """
-    shown = "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in text)
+    shown = visible(text, keep="\n\t")
     if len(shown) > limit:
         shown = shown[:limit] + f"\n(message clipped: {len(shown)} characters)"
     return shown
