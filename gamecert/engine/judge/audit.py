@@ -48,35 +48,35 @@ def audit_rate(kind: str) -> float:
         return AUDIT_RATE[kind]
 
 
-def drawn(judge: Any) -> bool:
+def drawn(judge: Any) -> str:
     """Whether the pass ``judge`` just ran is to be re-run plainly: a pass of a run that did not
     start as a judge starts the program (a native fork server's clone, a zygote's child), drawn
-    with probability :func:`audit_rate` (and each runner's first such pass always, unless the
-    rate is 0); counted in the pool either way."""
+    with probability :func:`audit_rate` ("drawn"), or else each runner's first such pass
+    ("first", unless the rate is 0); "" if not. Counted in the pool either way."""
     kind = getattr(judge.last_result, "started", "")
     if kind not in AUDIT_RATE or getattr(judge.runner, "run_plain", None) is None:
-        return False
+        return ""
     rate = audit_rate(kind)
     chosen = judge._draw.random() < rate
     with judge.stats.lock:
         judge.stats.audit_pool += 1
         judge.stats.audit_kind = judge.stats.audit_kind or kind
-        judge.stats.audits_drawn += chosen
     if not chosen and (judge._audits or not rate):
-        return False
+        return ""
     judge._audits += 1
-    return True
+    return "drawn" if chosen else "first"
 
 
-def audit_pass(judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any) -> Any:
-    """The plain run of a pass drawn (:func:`drawn`) by ``judge`` (a :class:`.judge.Judge`): its
-    failure or None. Its output is compared with ``seen``, the
-    fork server's run: a program that behaves differently when it sees the fork server around
-    it (its preloaded library, the frame below its own) must not pass on the fork server's word.
-    A plain run that fails is a fault; one that passes with another output is counted
-    (``audit_differed``)."""
+def audit_pass(judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn") -> Any:
+    """The plain run of a pass chosen by :func:`drawn` (``how``) for ``judge`` (a
+    :class:`.judge.Judge`): its failure or None. Its output is compared with ``seen``, the fork
+    server's run: a program that behaves differently when it sees the fork server around it (its
+    preloaded library, the frame below its own) must not pass on the fork server's word. A plain
+    run that fails is a fault; one that passes with another output is counted
+    (``audit_differed``). Only the runs drawn at random count in the bound's n."""
     with judge.stats.lock:
         judge.stats.audits += 1
+        judge.stats.audits_drawn += how == "drawn"
     started = time.perf_counter()
     found = judge.run_one(instance, chunk.phase, text=text, count=False, fresh=True, quiet=False)
     with judge.stats.lock:

@@ -403,7 +403,7 @@ class Judge:
         then the plain audits drawn among its passes (:mod:`.audit`): after its last input, since
         a plain run in between would drop the tests sent ahead of it."""
         runs, done = start, True
-        drawn: list[tuple[Any, str, Any]] = []
+        drawn: list[tuple[Any, str, Any, str]] = []
         for inst, text in zip(chunk.instances[start:], chunk.texts[start:]):
             if stop():
                 done = False
@@ -412,14 +412,15 @@ class Judge:
             runs += 1
             tests += len(self.game.split(inst)) if self.game.max_batch > 1 else 1
             if found is None:
-                if self._audit_drawn():
-                    drawn.append((inst, text, self.last_result))
+                how = self._audit_drawn()
+                if how:
+                    drawn.append((inst, text, self.last_result, how))
                 continue
             settled = self.settle(found, shrink_seconds)
             if settled is not None:  # (None: not reproduced as a judge runs the program, not the candidate's)
                 return ChunkOutcome(chunk, runs, tests, False, settled)
-        for inst, text, seen in drawn:
-            found = self._audit(inst, chunk, text, seen)
+        for inst, text, seen, how in drawn:
+            found = self._audit(inst, chunk, text, seen, how)
             settled = self.settle(found, shrink_seconds) if found is not None else None
             if settled is not None:
                 return ChunkOutcome(chunk, runs, tests, False, settled)
@@ -436,17 +437,17 @@ class Judge:
                 self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
         return ChunkOutcome(chunk, runs, tests, True, None)
 
-    def _audit_drawn(self) -> bool:
-        """Whether the pass just run is to be audited (:func:`.audit.drawn`)."""
+    def _audit_drawn(self) -> str:
+        """Whether (and why) the pass just run is to be audited (:func:`.audit.drawn`)."""
         from gamecert.engine.judge.audit import drawn
 
         return drawn(self)
 
-    def _audit(self, instance: Any, chunk: Chunk, text: str, seen: Any) -> Failure | None:
+    def _audit(self, instance: Any, chunk: Chunk, text: str, seen: Any, how: str) -> Failure | None:
         """A pass re-run plainly, its output compared with ``seen`` (:func:`.audit.audit_pass`)."""
         from gamecert.engine.judge.audit import audit_pass
 
-        return audit_pass(self, instance, chunk, text, seen)
+        return audit_pass(self, instance, chunk, text, seen, how)
 
     # -- after a fault --
     def settle(self, found: Failure, shrink_seconds: float | Callable[[], float]) -> Failure | None:
