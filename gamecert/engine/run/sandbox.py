@@ -423,12 +423,6 @@ class Runner:
         return "in fresh processes, as a judge runs the program"
 
     @property
-    def audited(self) -> bool:
-        """Whether passes are audited by plain runs: a Python candidate in the zygote (its runs
-        are not exactly `python FILE`); an executable's every run is already plain."""
-        return self.mode == "fork-server"
-
-    @property
     def persistent(self) -> bool:
         """Whether one process runs several tests: never (every test is a fresh process)."""
         return False
