@@ -186,3 +186,26 @@ def test_the_default_audit_rate_catches_the_native_program_at_the_default_budget
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((folder / "report.json").read_text())
     assert report["verdict"] == "WA" and "found by an audit" in " ".join(report["notes"]), report["notes"]
+
+
+def test_the_audit_line_says_what_ran(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The certificate's line, from the judge's counts: an exec per test needs no audit (and
+    says so); a pool with audits gives n, the first passes apart, and X from n alone; the rate
+    set to 0 says nothing bounds the program; a pool with no audit drawn gives no bound. The
+    control: the same counts with one audit more give a smaller X."""
+    from gamecert.engine.judge.audit import audit_statement
+    from gamecert.engine.judge.judge import Stats
+
+    monkeypatch.delenv(RATE_VARIABLE, raising=False)
+    assert "none needed: each of the 7 passing tests" in audit_statement(Stats(plain_passes=7))
+    assert audit_statement(Stats()) == ""
+    line = audit_statement(Stats(audit_kind="native", audit_pool=4000, audits_drawn=30, audits=32))
+    assert "30 of the 4,000 passing tests run through the native fork server" in line
+    assert "(and 2 first passes of a runner, audited always)" in line
+    shown = float(re.search(r"on at least ([\d.]+)%", line).group(1))
+    assert shown == math.ceil(caught_share(30) * 1e5) / 1e3 and 1 - (1 - shown / 100) ** 30 >= 0.99
+    more = audit_statement(Stats(audit_kind="native", audit_pool=4000, audits_drawn=31, audits=33))
+    assert float(re.search(r"on at least ([\d.]+)%", more).group(1)) < shown
+    assert "too few tests for a bound" in audit_statement(Stats(audit_kind="zygote", audit_pool=9, audits=1))
+    monkeypatch.setenv(RATE_VARIABLE, "0")
+    assert "nothing bounds" in audit_statement(Stats(audit_kind="zygote", audit_pool=9))

@@ -54,6 +54,9 @@ def drawn(judge: Any) -> str:
     with probability :func:`audit_rate` ("drawn"), or else each runner's first such pass
     ("first", unless the rate is 0); "" if not. Counted in the pool either way."""
     kind = getattr(judge.last_result, "started", "")
+    if kind in ("exec", "plain"):
+        with judge.stats.lock:
+            judge.stats.plain_passes += 1
     if kind not in AUDIT_RATE or getattr(judge.runner, "run_plain", None) is None:
         return ""
     rate = audit_rate(kind)
@@ -107,6 +110,10 @@ def audit_statement(stats: Any) -> str:
     how many passes, and the share of tests a program answering differently outside the fork
     server must have had to be caught with probability :data:`AUDIT_CONFIDENCE`."""
     kind, n, pool = stats.audit_kind, stats.audits_drawn, stats.audit_pool
+    execs = getattr(stats, "plain_passes", 0)
+    if (kind not in AUDIT_RATE or not pool) and execs:
+        return (f"plain audits: none needed: each of the {execs:,} passing tests ran as a judge runs the "
+                "program (a fresh exec, or `python FILE`)")
     if kind not in AUDIT_RATE or not pool:
         return ""
     where, plain = (("the native fork server", "an exec of the program") if kind == "native" else
@@ -122,6 +129,8 @@ def audit_statement(stats: Any) -> str:
             f"(each with probability {share}) and re-run as {plain}{differed}")
     if stats.audits > n:
         head += f" (and {stats.audits - n} first passes of a runner, audited always)"
+    if execs:
+        head += f" ({execs:,} more passing tests ran plainly, as a judge runs the program)"
     head += f"; they took {stats.audit_s:.1f} s of the runners' time"
     if not n:
         return head + "; too few tests for a bound"

@@ -189,6 +189,8 @@ class Stats:
     audits_drawn: int = 0
     audit_differed: int = 0
     audit_kind: str = ""
+    #: passes of runs that started as a judge starts the program (an exec per test): nothing to audit
+    plain_passes: int = 0
     #: seconds the audits' plain runs took (wall clock, summed over the runners)
     audit_s: float = 0.0
     #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
@@ -208,10 +210,11 @@ class Stats:
     def audit_counts(self) -> dict[str, Any]:
         """The plain audits' figures, to be added to another judge's (:meth:`add_audits`)."""
         return {"audits": self.audits, "audit_pool": self.audit_pool, "audits_drawn": self.audits_drawn,
-                "audit_differed": self.audit_differed, "audit_kind": self.audit_kind, "audit_s": self.audit_s}
+                "audit_differed": self.audit_differed, "audit_kind": self.audit_kind, "audit_s": self.audit_s,
+                "plain_passes": self.plain_passes}
 
     def add_audits(self, counts: Mapping[str, Any]) -> None:
-        for name in ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s"):
+        for name in ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes"):
             setattr(self, name, getattr(self, name) + type(getattr(self, name))(counts.get(name, 0)))
         self.audit_kind = self.audit_kind or str(counts.get("audit_kind", ""))
 
