@@ -8,8 +8,9 @@ evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr)
 Every candidate process is started by a supervisor (see :mod:`gamecert.engine.run.supervisor.server`),
 inside a sandbox (:mod:`gamecert.engine.run.contain`) where the supervisor is PID 1 and out of the
 candidate's reach. Every test is a fresh process: an executable is exec'd anew, a ``.py``
-candidate is forked from a zygote that compiled it once (:meth:`Runner.run_plain` runs
-``python FILE`` instead, as a judge does, for confirming faults and auditing passes). A test's
+candidate is forked from a zygote that compiled it once, a native one cloned from the native
+fork server (:meth:`Runner.run_plain` runs ``python FILE``, or execs the program, instead, as a
+judge does, for confirming faults and auditing passes). A test's
 stdin and stdout are anonymous files made here and passed as descriptors; the harness never
 opens a name the candidate can change. What is enforced:
 
