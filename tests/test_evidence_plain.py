@@ -210,3 +210,34 @@ def test_the_audit_line_says_what_ran(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "too few tests for a bound" in audit_statement(Stats(audit_kind="zygote", audit_pool=9, audits=1))
     monkeypatch.setenv(RATE_VARIABLE, "0")
     assert "nothing bounds" in audit_statement(Stats(audit_kind="zygote", audit_pool=9))
+
+
+MAPS_C = r"""#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char line[4096];
+    int seen = 0;
+    FILE *maps = fopen("/proc/self/maps", "r");
+    while (maps && fgets(line, sizeof line, maps)) seen |= strstr(line, "libpreinit") != NULL;
+    puts(seen ? "clone" : "exec");
+    return 0;
+}
+"""
+
+
+def test_a_plain_run_of_a_native_program_is_an_exec_not_a_clone(tmp_path: Path) -> None:
+    """The runner's plain run (what confirms a fault and audits a pass) of a C program execs it:
+    the program finds no fork server's library in its /proc/self/maps, and the run says it
+    started "plain". Control: the runner's usual runs of the same program, on the same runner
+    before and after, are clones that see the library ("native")."""
+    from gamecert.engine.run.limits import Limits
+    from gamecert.engine.run.sandbox import Candidate, open_runner
+
+    program = tmp_path / "maps.c"
+    program.write_text(MAPS_C)
+    with open_runner(Candidate.parse(str(program)), Limits()) as runner:
+        if not runner.startup.startswith("native"):
+            pytest.skip(f"no native fork server here: {runner.startup}")
+        before, plain, after = runner.run("x\n"), runner.run_fresh("x\n", quiet=False), runner.run("x\n")
+    assert (before.started, before.stdout) == (after.started, after.stdout) == ("native", "clone\n")
+    assert (plain.started, plain.stdout) == ("plain", "exec\n")
