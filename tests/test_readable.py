@@ -154,3 +154,71 @@ def test_explain_command_and_reports_beyond_reach(tmp_path):
     data = json.loads((path / "report.json").read_text())
     assert data["size"] > DIGITS.oracle_reach
     assert "Beyond the oracle's reach" in (path / "report.md").read_text()
+
+
+#: one of each kind of character that must never reach a terminal or report.md as it is, with
+#: the escape it must show as: controls (Cc), format characters (Cf: zero-width, BOM, bidi),
+#: separators (Zl, Zp, Zs), private use (Co), unassigned (Cn), default-ignorable marks and letters
+#: (U+034F, variation selectors, a Hangul filler), a combining mark standing alone (Mn)
+HOSTILE = {"\x1b": r"\x1b", "\x00": r"\x00", "\x07": r"\x07", "\x9b": r"\x9b", "\u200b": r"\u200b",
+           "\u200d": r"\u200d", "\ufeff": r"\ufeff", "\u202e": r"\u202e", "\u2066": r"\u2066",
+           "\u061c": r"\u061c", "\u2028": r"\u2028", "\u2029": r"\u2029", "\u00a0": r"\xa0",
+           "\u3000": r"\u3000", "\ue000": r"\ue000", "\U000f0000": r"\U000f0000", "\u0378": r"\u0378",
+           "\U0010ffff": r"\U0010ffff", "\u034f": r"\u034f", "\ufe0f": r"\ufe0f", "\U000e0100": r"\U000e0100",
+           "\U000e01ef": r"\U000e01ef", "\u3164": r"\u3164", "\u115f": r"\u115f", "\U000e0041": r"\U000e0041",
+           "\u180b": r"\u180b"}
+#: text that is shown as it is: letters with their marks (composed and not), other scripts, symbols
+PLAIN = ["Alice", "Bob", "caf\u00e9", "cafe\u0301", "\u0928\u093f", "\u4e2d\u6587", "\u00bd \u2192 \u2713",
+         "\U0001f600", "a\\x1b (a backslash, as printed)"]
+
+
+def _old_visible(text: str) -> str:
+    """The escaping before gamecert.kit.escape (str.isprintable), kept here as the control."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def test_every_hostile_kind_of_character_is_escaped_and_plain_text_kept():
+    """Each kind of control or invisible character, alone, after a letter and after a space, is
+    shown as its escape and never raw (a combining mark alone too); letters with their marks,
+    other scripts and symbols are kept as they are. Control: the escaping before (str.isprintable)
+    lets U+034F, the variation selectors, the Hangul fillers and a lone mark through."""
+    from gamecert.kit.escape import quoted, visible
+
+    for raw, escape in HOSTILE.items():
+        for text in (raw, "Alice" + raw, "x " + raw + " y"):
+            shown = visible(text)
+            assert raw not in shown and escape in shown, (text, shown)
+            assert raw not in quoted(text) and escape in quoted(text)
+    lone = visible("\u0301x \u0301")
+    assert "\u0301" not in lone and lone.count(r"\u0301") == 2, lone
+    for text in PLAIN:
+        assert visible(text) == text, text
+    leaking = [raw for raw in HOSTILE if raw in _old_visible("Alice" + raw)]
+    assert {"\u034f", "\ufe0f", "\U000e0100", "\u3164"} <= set(leaking), leaking
+    assert "\u0301" in _old_visible("\u0301x")
+
+
+def test_hostile_output_and_file_name_never_reach_the_terminal_or_report_md(tmp_path):
+    """A candidate whose file name holds a terminal title sequence, a clear-screen and a bidi
+    override, and whose output is `Alice` followed by every hostile character: the terminal's
+    lines (the first one names the file) and report.md show escapes only (`expected: Alice` is
+    never followed by a raw invisible `Alice`); report.json keeps the exact output. Control: the
+    raw characters are really in the JSON and in the file's name on disk."""
+    tail = "".join(HOSTILE)
+    name = "x\x1b]0;pwned\x07\x1b[2J\u202e\u200b.py"
+    program = tmp_path / name
+    program.write_text("import sys\nsys.stdin.read()\nsys.stdout.write('Alice' + "
+                       f"{tail!r} + '\\n')\n")
+    proc = run("certify", "word_game", str(program), "--profile", "quick", "--examples", "0", "--seed", "4",
+               "--jobs", "1", "--budget", "3", "--report-dir", str(tmp_path / "reports"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    path = Path(proc.stdout.strip().splitlines()[-1])
+    md = (path / "report.md").read_text()
+    first = proc.stdout.splitlines()[0]
+    assert r"x\x1b]0;pwned\x07\x1b[2J\u202e\u200b.py" in first, first
+    for raw in [*HOSTILE, "\u0301"]:
+        assert raw not in proc.stdout and raw not in proc.stderr and raw not in md, repr(raw)
+    assert "Alice" + "".join(HOSTILE.values()) in md
+    assert "Control and invisible characters are shown above as escapes" in md
+    assert json.loads((path / "report.json").read_text())["got"] == "Alice" + tail + "\n"
+    assert any(p.name == name for p in tmp_path.iterdir())

@@ -465,10 +465,12 @@ class CandidateItem(pytest.Item):
         raise CandidateFault("\n".join(lines))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        if isinstance(excinfo.value, CandidateFault):
-            return str(excinfo.value)
+        from gamecert.kit.escape import visible
+
+        if isinstance(excinfo.value, CandidateFault):  # (a candidate's output, escaped on the terminal)
+            return visible(str(excinfo.value), keep_newlines=True)
         if isinstance(excinfo.value, GamecertError):
-            return f"gamecert: {excinfo.value}"
+            return visible(f"gamecert: {excinfo.value}", keep_newlines=True)
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:

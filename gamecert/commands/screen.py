@@ -15,6 +15,8 @@ import shutil
 import sys
 import textwrap
 
+from gamecert.kit.escape import visible
+
 #: the narrowest width taken from COLUMNS; below it lines are not wrapped
 MIN_COLUMNS = 40
 #: a label ("  minimal:  ", "  exhaustive  ") up to this long sets the hanging indent
@@ -57,8 +59,10 @@ def fit(line: str, width: int | None) -> list[str]:
 
 
 def echo(text: str = "") -> None:
-    """Print ``text`` (one line or several) fitted to :func:`columns`, flushed."""
+    """Print ``text`` (one line or several) fitted to :func:`columns`, flushed, with every control
+    or invisible character in it escaped (:func:`gamecert.kit.escape.visible`): whatever a line
+    quotes (a file name, a candidate's output) cannot drive the terminal."""
     width = columns()
     for line in str(text).split("\n"):
-        for part in fit(line, width):
+        for part in fit(visible(line), width):
             print(part, flush=True)

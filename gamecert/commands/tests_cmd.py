@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from gamecert.errors import UsageError
+from gamecert.kit.escape import visible
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -77,7 +78,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
                         shutil.rmtree(tmp, ignore_errors=True)
         finally:
             ts.ON_RUN = None
-    print(_matrix(outcome))
+    print(visible(_matrix(outcome), keep_newlines=True))  # (program names are the user's files)
     if args.check is None:
         print(f"package: {out}")
     return 1 if outcome.faults else 0
@@ -113,12 +114,15 @@ class _Live:
         self.progress.__exit__(*exc)
 
     def say(self, text: str) -> None:
+        text = visible(text)  # (a program's file name may hold escape sequences)
         stamp = f"[{self.clock() - self.started:6.1f} s]"
         if not self.enabled:
             print(f"{stamp} {text}", file=sys.stderr, flush=True)
             return
         if text.startswith("  running ") or text.startswith("  judging "):
-            self.program, self.where = text.split()[1], ""
+            from rich.markup import escape
+
+            self.program, self.where = escape(text.split()[1]), ""
         else:
             if not text.startswith("  "):
                 self.step = text.split(":", 1)[0]
@@ -128,7 +132,9 @@ class _Live:
     def ran(self, program: object, k: int, n: int) -> None:
         self.runs += 1
         self.programs.add(program.name)
-        self.program, self.where = program.name, f"test {k}/{n}" if n else f"{k} inputs tried"
+        from rich.markup import escape
+
+        self.program, self.where = escape(visible(program.name)), f"test {k}/{n}" if n else f"{k} inputs tried"
         self._refresh()
 
     def _refresh(self, force: bool = False) -> None:

@@ -55,7 +55,7 @@ def run_item(entry: Any, candidate: Any, plan: Any, limits: Any, chunk: Any, gro
         "largest_sizes": stats.largest_sizes,
         "slowest_s": stats.slowest_cpu_s,
         "slowest_what": stats.slowest_what,
-        "audits": stats.audits,
+        "audits": stats.audits, "audit": stats.audit_counts(),
         "passed": failure is None,
         "worker": worker,
         "host": socket.gethostname(),
@@ -121,7 +121,7 @@ def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, A
         stats.runs += data["runs"]
         stats.samples += data["samples"]
         stats.random_examples += data["random_examples"]
-        stats.audits += data.get("audits", 0)
+        stats.add_audits(data.get("audit") or {"audits": data.get("audits", 0)})
         if data["slowest_s"] > stats.slowest_cpu_s:
             stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
     order = {k: i for i, k in enumerate(keys)}  # the largest inputs in plan order

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gamecert.errors import AnswerError, PresentationError, WrongAnswerError
+from gamecert.kit.escape import quoted
 from gamecert.verdict import Verdict
 
 #: the characters that separate tokens; nothing else does
@@ -64,9 +65,9 @@ def shown(token: str, keep: int = SHOWN_CHARS) -> str:
 
 
 def _escaped(text: str) -> str:
-    """repr-style quoting that also escapes the Unicode spaces repr leaves bare."""
-    out = repr(text)
-    return "".join(ch if ch.isprintable() and not (ch.isspace() and ch != " ") else f"\\u{ord(ch):04x}" for ch in out)
+    """repr-style quoting that also escapes what repr leaves bare: Unicode spaces, zero-width and
+    other invisible characters, combining marks standing alone (:func:`.escape.quoted`)."""
+    return quoted(text)
 
 
 def parse_integer(token: str, low: int, high: int, bits: int = 32) -> int:

@@ -1,5 +1,6 @@
 """Whether a run was right, and what follows a fault: judging each run against the expected answer,
-confirming a fault, running it plainly, shrinking it (:mod:`.judge`); what a plan's run came to
+confirming a fault, running it plainly, shrinking it (:mod:`.judge`); passes re-run plainly at
+random and the bound they give (:mod:`.audit`); what a plan's run came to
 (:mod:`.outcome`) and what the evidence says afterwards: the report's and the certificate's
 content, the minimality line (:mod:`.evidence`).
 

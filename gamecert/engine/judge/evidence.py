@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine import gamecode
+from gamecert.engine.judge.audit import audit_statement
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.judge.judge import Failure, visible
 from gamecert.engine.plan.plan import PHASES
@@ -244,6 +245,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         jobs=outcome.jobs,
         cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
         audits=stats.audits,
+        audit_line=audit_statement(stats),
         skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),
         provenance=provenance if provenance is not None else Provenance.of(candidate),
         random_inputs=stats.random_inputs,

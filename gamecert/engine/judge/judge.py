@@ -15,6 +15,7 @@ and shrunk by its structure, then the game's own smaller-input moves (:mod:`.shr
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -35,10 +36,6 @@ CONFIRM_RUNS = 3
 PLAIN_RERUNS = 10
 #: faults not reproduced after which a runner runs every test as a judge runs the program
 NOT_REPRODUCED_MAX = 3
-#: the first passing run and one in this many are re-run as a judge runs the program (audit) ...
-AUDIT_EVERY = 500
-#: ... at most this many times per judge
-AUDIT_MAX = 20
 _SOLVERS_LOCK = threading.RLock()
 
 
@@ -184,6 +181,18 @@ class Stats:
     #: solver alone (the cheapest, beyond the oracle's reach; see CROSS_CHECK_EVERY)
     judged_by: dict[str, int] = field(default_factory=dict)
     audits: int = 0
+    #: plain audits (see AUDIT_RATE): passes of runs not started plainly (the pool), the audits
+    #: drawn at random among them (the bound's n; ``audits`` also counts each runner's first
+    #: pass, audited whatever the draw), those whose plain output differed yet passed, and how
+    #: the pool's runs started ("native", "zygote")
+    audit_pool: int = 0
+    audits_drawn: int = 0
+    audit_differed: int = 0
+    audit_kind: str = ""
+    #: passes of runs that started as a judge starts the program (an exec per test): nothing to audit
+    plain_passes: int = 0
+    #: seconds the audits' plain runs took (wall clock, summed over the runners)
+    audit_s: float = 0.0
     #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
     not_reproduced: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
@@ -197,6 +206,17 @@ class Stats:
     @property
     def slowest_s(self) -> float:
         return self.slowest_cpu_s
+
+    def audit_counts(self) -> dict[str, Any]:
+        """The plain audits' figures, to be added to another judge's (:meth:`add_audits`)."""
+        return {"audits": self.audits, "audit_pool": self.audit_pool, "audits_drawn": self.audits_drawn,
+                "audit_differed": self.audit_differed, "audit_kind": self.audit_kind, "audit_s": self.audit_s,
+                "plain_passes": self.plain_passes}
+
+    def add_audits(self, counts: Mapping[str, Any]) -> None:
+        for name in ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes"):
+            setattr(self, name, getattr(self, name) + type(getattr(self, name))(counts.get(name, 0)))
+        self.audit_kind = self.audit_kind or str(counts.get("audit_kind", ""))
 
 
 @dataclass(frozen=True)
@@ -238,8 +258,10 @@ class Judge:
         self.last_result: Any = None
         #: where re-runs of a fault run: a runner says so (``rerun_where``) when not in fresh processes
         self.rerun_where: str = getattr(runner, "rerun_where", "in fresh processes")
-        self._passes = 0
         self._audits = 0
+        #: the audits' draws: the system's random source, so that neither the seed nor anything a
+        #: program sees tells which passes will be re-run
+        self._draw = random.SystemRandom()
         #: set once faults of this runner did not reproduce as a judge runs the program
         #: (:data:`NOT_REPRODUCED_MAX` times): every later test runs that way
         self.plain_only = False
@@ -263,8 +285,9 @@ class Judge:
         return found
 
     def run_one(self, instance: Any, phase: str, text: str | None = None, count: bool = True,
-                what: str = "", fresh: bool = False) -> Failure | None:
-        """Run one input (possibly holding several games) and judge the whole of it."""
+                what: str = "", fresh: bool = False, quiet: bool = True) -> Failure | None:
+        """Run one input (possibly holding several games) and judge the whole of it; ``fresh``:
+        as a judge runs the program (``quiet``: with no other run at the same time)."""
         game = self.game
         text = game.format_input(instance) if text is None else text
         singles = game.split(instance) if game.max_batch > 1 else (instance,)
@@ -274,7 +297,7 @@ class Judge:
             expected = [self.expected(instance, text)]
         interrupts.checkpoint()
         run = getattr(self.runner, "run_fresh", None) if fresh or self.plain_only else None
-        result = (run or self.runner.run)(text)
+        result = run(text, quiet=False) if run is not None and not quiet else (run or self.runner.run)(text)
         self.last_result = result
         self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
         if count:
@@ -379,22 +402,32 @@ class Judge:
 
     def _rest_of_chunk(self, chunk: Chunk, stop: Callable[[], bool], shrink_seconds: float | Callable[[], float],
                        start: int, tests: int) -> ChunkOutcome:
-        """The inputs of ``chunk`` from ``start`` on, one at a time (``tests`` ran before them)."""
-        runs = start
+        """The inputs of ``chunk`` from ``start`` on, one at a time (``tests`` ran before them),
+        then the plain audits drawn among its passes (:mod:`.audit`): after its last input, since
+        a plain run in between would drop the tests sent ahead of it."""
+        runs, done = start, True
+        drawn: list[tuple[Any, str, Any, str]] = []
         for inst, text in zip(chunk.instances[start:], chunk.texts[start:]):
             if stop():
-                return ChunkOutcome(chunk, runs, tests, False, None)
+                done = False
+                break
             found = self.run_one(inst, chunk.phase, text=text, what=_what(self.game, chunk, inst))
             runs += 1
             tests += len(self.game.split(inst)) if self.game.max_batch > 1 else 1
             if found is None:
-                found = self._audit(inst, chunk, text)
-            if found is not None:
-                settled = self.settle(found, shrink_seconds)
-                if settled is None:  # not reproduced as a judge runs the program: not the candidate's
-                    continue
+                how = self._audit_drawn()
+                if how:
+                    drawn.append((inst, text, self.last_result, how))
+                continue
+            settled = self.settle(found, shrink_seconds)
+            if settled is not None:  # (None: not reproduced as a judge runs the program, not the candidate's)
                 return ChunkOutcome(chunk, runs, tests, False, settled)
-        return self._chunk_done(chunk, runs, tests)
+        for inst, text, seen, how in drawn:
+            found = self._audit(inst, chunk, text, seen, how)
+            settled = self.settle(found, shrink_seconds) if found is not None else None
+            if settled is not None:
+                return ChunkOutcome(chunk, runs, tests, False, settled)
+        return self._chunk_done(chunk, runs, tests) if done else ChunkOutcome(chunk, runs, tests, False, None)
 
     def _chunk_done(self, chunk: Chunk, runs: int, tests: int) -> ChunkOutcome:
         with self.stats.lock:
@@ -407,23 +440,17 @@ class Judge:
                 self.stats.largest_sizes.extend(self.game.size(i) for i in chunk.instances)
         return ChunkOutcome(chunk, runs, tests, True, None)
 
-    def _audit(self, instance: Any, chunk: Chunk, text: str) -> Failure | None:
-        """The first passing input, then one in :data:`AUDIT_EVERY`, again as a judge runs the
-        program: a runner that does not (the Python zygote) must not hide a fault, for instance
-        from a program that behaves differently when it sees a harness around it."""
-        if getattr(self.runner, "run_plain", None) is None or not getattr(self.runner, "audited", False):
-            return None
-        self._passes += 1
-        if (self._passes > 1 and self._passes % AUDIT_EVERY) or self._audits >= AUDIT_MAX:
-            return None
-        self._audits += 1
-        with self.stats.lock:
-            self.stats.audits += 1
-        found = self.run_one(instance, chunk.phase, text=text, count=False, fresh=True)
-        if found is not None:
-            found.notes.append("found by an audit: this input passed in the zygote runner and failed when "
-                               "run as a judge runs the program")
-        return found
+    def _audit_drawn(self) -> str:
+        """Whether (and why) the pass just run is to be audited (:func:`.audit.drawn`)."""
+        from gamecert.engine.judge.audit import drawn
+
+        return drawn(self)
+
+    def _audit(self, instance: Any, chunk: Chunk, text: str, seen: Any, how: str) -> Failure | None:
+        """A pass re-run plainly, its output compared with ``seen`` (:func:`.audit.audit_pass`)."""
+        from gamecert.engine.judge.audit import audit_pass
+
+        return audit_pass(self, instance, chunk, text, seen, how)
 
     # -- after a fault --
     def settle(self, found: Failure, shrink_seconds: float | Callable[[], float]) -> Failure | None:

@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from gamecert.kit import escape
+
 REPORT_FILES = ("report.md", "report.json", "input.in", "expected.ans")
 CERTIFICATE_FILES = ("certificate.md", "certificate.json")
 
@@ -127,9 +129,10 @@ def judge_provenance() -> dict[str, str]:
 
 def visible(text: str, keep_newlines: bool = False) -> str:
     r"""``text`` with control and invisible characters (NUL, ESC, other C0 and C1 codes, format
-    characters such as U+200B, separators other than the plain space) shown as escapes, so that
-    what a candidate printed can neither drive a terminal nor hide in a report. ``keep_newlines``
-    keeps line feeds (for multi-line blocks).
+    characters such as U+200B, separators other than the plain space, default-ignorable code
+    points such as U+034F, combining marks standing alone) shown as escapes, so that what a
+    candidate printed can neither drive a terminal nor hide in a report
+    (:func:`gamecert.kit.escape.visible`). ``keep_newlines`` keeps line feeds (for blocks).
 
     >>> print(visible("Bob\x1b[2J\x00\u200b\xa0."))
     Bob\x1b[2J\x00\u200b\xa0.
@@ -137,9 +140,7 @@ def visible(text: str, keep_newlines: bool = False) -> str:
     a
     b\tc
     """
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or (keep_newlines and c == "\n") else repr(c)[1:-1] for c in text)
+    return escape.visible(text, keep_newlines)  # (the one place: gamecert.kit.escape)
 
 
 def without_verdict(reason: str, verdict: str) -> str:
@@ -256,7 +257,7 @@ class FailureReport:
         if self.notes:
             out += ["", "## Notes", ""] + [f"- {visible(note)}" for note in self.notes]
         texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
-        if not texts.isprintable():
+        if visible(texts) != texts:
             out += ["", "Control and invisible characters are shown above as escapes such as `\\x00`; "
                     "`report.json` keeps the exact text."]
         out += [
@@ -341,6 +342,8 @@ class Certificate:
     #: phases the time budget cut short (their evidence is what ran)
     cut_phases: tuple[str, ...] = ()
     audits: int = 0
+    #: the plain audits and the bound they give (gamecert.engine.judge.audit.audit_statement)
+    audit_line: str = ""
     #: phases left out on purpose (``--phases``)
     skipped_phases: tuple[str, ...] = ()
     containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
@@ -413,7 +416,9 @@ class Certificate:
         if self.cut_phases:
             lines.append("cut short by the time budget: " + ", ".join(self.cut_phases)
                          + " (what ran of them is listed above)")
-        if self.audits:
+        if self.audit_line:
+            lines.append(self.audit_line)
+        elif self.audits:
             lines.append(f"isolation audits: {self.audits} passing tests re-run in fresh processes, same verdict")
         return lines
 

@@ -8,8 +8,9 @@ evidence (exit code, signal, CPU and wall time, peak memory, the tail of stderr)
 Every candidate process is started by a supervisor (see :mod:`gamecert.engine.run.supervisor.server`),
 inside a sandbox (:mod:`gamecert.engine.run.contain`) where the supervisor is PID 1 and out of the
 candidate's reach. Every test is a fresh process: an executable is exec'd anew, a ``.py``
-candidate is forked from a zygote that compiled it once (:meth:`Runner.run_plain` runs
-``python FILE`` instead, as a judge does, for confirming faults and auditing passes). A test's
+candidate is forked from a zygote that compiled it once, a native one cloned from the native
+fork server (:meth:`Runner.run_plain` runs ``python FILE``, or execs the program, instead, as a
+judge does, for confirming faults and auditing passes). A test's
 stdin and stdout are anonymous files made here and passed as descriptors; the harness never
 opens a name the candidate can change. What is enforced:
 
@@ -423,12 +424,6 @@ class Runner:
         return "in fresh processes, as a judge runs the program"
 
     @property
-    def audited(self) -> bool:
-        """Whether passes are audited by plain runs: a Python candidate in the zygote (its runs
-        are not exactly `python FILE`); an executable's every run is already plain."""
-        return self.mode == "fork-server"
-
-    @property
     def persistent(self) -> bool:
         """Whether one process runs several tests: never (every test is a fresh process)."""
         return False
@@ -476,11 +471,11 @@ class Runner:
         """The inputs the next :meth:`run` calls will be, in order: each is sent ahead while the one before runs."""
         self._ahead.expect(texts)
 
-    def run_fresh(self, input_text: str) -> RunResult:
+    def run_fresh(self, input_text: str, quiet: bool = True) -> RunResult:
         """Run the candidate once on ``input_text`` exactly as a judge runs it (``python FILE``
-        for a Python candidate, the program itself otherwise), quietly (see :data:`GATE`), for
-        confirming a failure; no re-runs."""
-        return self._run_once(input_text, plain=True, quiet=True)[0]
+        for a Python candidate, an exec of the program otherwise, never a fork server's clone),
+        ``quiet`` (see :data:`GATE`) for confirming a failure, not for an audit; no re-runs."""
+        return self._run_once(input_text, plain=True, quiet=quiet)[0]
 
     run_plain = run_fresh
 
@@ -492,7 +487,7 @@ class Runner:
         made: list[int] = []
         try:  # (the forks the pids cgroup refused during the test: the supervisor reads them)
             report = self._ahead.run(input_text, not plain and not quiet, quiet,
-                                     plain or self.mode != "fork-server", made)
+                                     plain, made)  # (P: a plain run, never a clone of the native fork server)
             if self.cap is not None:
                 self.cap.keep_alive()
             out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gamecert.errors import GamecertError, UsageError
+from gamecert.kit.escape import visible
 
 #: seconds a compile step may take before it is killed (a compile error)
 BUILD_TIMEOUT_S = 60.0
@@ -271,6 +272,32 @@ def _toolchain_paths(program: str) -> list[str]:
     return [p for p in dict.fromkeys(paths) if os.path.exists(p)]
 
 
+#: variables a toolchain needs to find itself, passed to a build as the user set them (rustup's
+#: homes and chosen toolchain, the JDK's and Go's installations); no other variable of the user's
+TOOLCHAIN_VARIABLES = ("RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN", "JAVA_HOME", "GOROOT", "GOPATH")
+
+
+def build_environment(home: str) -> dict[str, str]:
+    """The environment of a compile step, as clean as a judge's: ``PATH``, ``HOME`` and
+    ``TMPDIR`` in a folder of the build's own, a UTF-8 locale, and of the user's variables only
+    :data:`TOOLCHAIN_VARIABLES` (rustup's two homes are named even when unset, since ``HOME``
+    no longer leads to them). A source that embeds its compiler's environment
+    (``include_bytes!("/proc/self/environ")``, ``env!``, ``.incbin``) finds nothing else.
+
+    >>> sorted(k for k in build_environment("/tmp/h") if k not in TOOLCHAIN_VARIABLES)
+    ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']
+    """
+    env = {"PATH": os.environ.get("PATH") or os.defpath, "HOME": home, "TMPDIR": home,
+           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    user_home = os.path.expanduser("~")
+    defaults = {"RUSTUP_HOME": os.path.join(user_home, ".rustup"), "CARGO_HOME": os.path.join(user_home, ".cargo")}
+    for name in TOOLCHAIN_VARIABLES:
+        value = os.environ.get(name) or (defaults[name] if os.path.isdir(defaults.get(name, "")) else "")
+        if value:
+            env[name] = value
+    return env
+
+
 def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str]:
     """Run one compile step in ``workdir`` with a time limit and the caps of
     :mod:`gamecert.engine.run.buildcap` (memory, processes, file size); (exit code, output
@@ -280,7 +307,8 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
     from gamecert.engine.run import buildcap, contain
 
     containment = contain.probe()
-    argv = contain.wrap(argv, writable=[str(workdir)], readable=_toolchain_paths(argv[0]), workdir=str(workdir),
+    home = tempfile.mkdtemp(prefix="gc-home-")  # the step's HOME and TMPDIR, removed after it
+    argv = contain.wrap(argv, writable=[str(workdir), home], readable=_toolchain_paths(argv[0]), workdir=str(workdir),
                         containment=containment)
     cap = buildcap.build_cap()
     try:
@@ -288,7 +316,7 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
             try:
                 proc = subprocess.Popen([*cap.launcher(), *argv], cwd=workdir, stdin=subprocess.DEVNULL, stdout=out,
                                         stderr=subprocess.STDOUT, start_new_session=True,
-                                        env=cap.environment(dict(os.environ)))
+                                        env=cap.environment(build_environment(home)))
             except OSError as exc:
                 return 127, f"cannot start {argv[0]}: {exc.strerror or exc}"
             try:
@@ -312,6 +340,7 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
         note = note or cap.stopped(rc, text, str(workdir))
     finally:
         cap.close()
+        shutil.rmtree(home, ignore_errors=True)
     # the line naming what stopped the step comes first: a long message is clipped at its end
     return rc, f"({note})\n{text}" if note else text
 
@@ -325,7 +354,7 @@ def clip_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     >>> clip_message("x" * 20, 10)
     'xxxxxxxxxx\n(message clipped: 20 characters)'
     """
-    shown = "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in text)
+    shown = visible(text, keep="\n\t")
     if len(shown) > limit:
         shown = shown[:limit] + f"\n(message clipped: {len(shown)} characters)"
     return shown

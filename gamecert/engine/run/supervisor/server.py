@@ -200,7 +200,8 @@ class _Server(PythonMode):
         """Run one test on the descriptors ``fds`` (stdin, stdout); its report, or None if the
         client went away meanwhile."""
         plain = request == b"P" or self.mode != "python"
-        if self.fast is not None and (self.native is not None or self.zygote is not None and not plain):
+        clone = request != b"P"  # a plain run ('P') is an exec, never a clone of the native fork server
+        if self.fast is not None and (self.native is not None and clone or self.zygote is not None and not plain):
             taken, report = fast.run_native(self, fds)
             if taken:
                 return self._reply(report)
@@ -212,7 +213,7 @@ class _Server(PythonMode):
         if self.child_marks is not None:
             self.child_marks[:] = bytes(192)
         started = time.monotonic()
-        pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" else None
+        pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" and clone else None
         self.last_native = pid is not None
         if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
             started = time.monotonic()

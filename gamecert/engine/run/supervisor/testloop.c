@@ -852,8 +852,8 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
         if (got <= 0)
             return sv_leave(job, SV_GONE);
         s->message = (unsigned char)byte;
-        /* a test: 'R' (a native fork server's are plain, 'P': the same test for it) */
-        if ((byte != 'R' && !(s->native && byte == 'P')) || s->nfds != 2 || cut)
+        /* a test: 'R' ('P', a plain run, is an exec: the Python path, never a clone) */
+        if (byte != 'R' || s->nfds != 2 || cut)
             return sv_leave(job, SV_REQUEST);
         job->stdin_fd = s->fds[0];
         job->stdout_fd = s->fds[1];
