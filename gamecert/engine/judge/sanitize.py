@@ -10,12 +10,14 @@ inputs, every fault found, and any list of inputs handed in) in three more build
 
 - ``asan``: AddressSanitizer and UndefinedBehaviorSanitizer at ``-O1 -g``, every finding fatal:
   a run the sanitizer stops is a finding, named by its message and the source line;
-- ``pattern`` and ``zero``: the judge's own build with every automatic variable started as 0xFE
-  bytes (and, through glibc's ``MALLOC_PERTURB_``, fresh heap memory as 0xA5 bytes) or as zero
-  bytes: a run judged wrong (WA, PE, RE, OLE) is a finding, the program's answer rests on memory
-  it reads before it sets it. GCC has no MemorySanitizer, and valgrind's memcheck sees only the
-  reads the compiled code still makes: at ``-O1`` and ``-O2`` GCC folds a read of a variable set
-  on one branch only, so memcheck passes the program this is meant to catch.
+- ``pattern`` and ``zero``: the judge's compile command at ``-O0`` with every automatic variable
+  started as 0xFE bytes (and, through glibc's ``MALLOC_PERTURB_``, fresh heap memory as 0xA5
+  bytes) or as zero bytes: a run judged wrong (WA, PE, RE, OLE) where the judge's build answers
+  right is a finding, the program's answer rests on memory it reads before it sets it. GCC has
+  no MemorySanitizer; at ``-O1`` and ``-O2`` it takes a variable set on one path only to hold
+  that value on every path, so neither valgrind's memcheck nor an initialised build at ``-O2``
+  sees such a read (tests/ub_wrong/digit_uninit_branch.c); at ``-O0`` every read is made as
+  written, as another compiler may make it.
 
 A finding is shrunk by the structural shrinker and the game's own moves
 (:func:`gamecert.engine.judge.shrinking.minimise`), a smaller input counting when the same build
@@ -46,8 +48,8 @@ ENV = "GAMECERT_SANITIZE"
 LANGUAGES = ("c", "cpp")
 PHASE = "sanitizer"
 #: the builds, in the order they run, and how each is named
-BUILDS = {"asan": "-fsanitize=address,undefined", "pattern": "-ftrivial-auto-var-init=pattern",
-          "zero": "-ftrivial-auto-var-init=zero"}
+BUILDS = {"asan": "-fsanitize=address,undefined", "pattern": "-O0 -ftrivial-auto-var-init=pattern",
+          "zero": "-O0 -ftrivial-auto-var-init=zero"}
 ASAN_OPTIONS = ("detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=86:handle_abort=1:print_legend=0:"
                 "malloc_context_size=2:quarantine_size_mb=64:log_path=stdout")
 UBSAN_OPTIONS = "halt_on_error=1:exitcode=87:print_stacktrace=1"
@@ -163,12 +165,13 @@ class Check:
         return self._plain
 
     def limits_of(self, kind: str) -> Limits:
-        """A generous cap, never a verdict: ten times the CPU time (at least 10 s) and, for
-        AddressSanitizer's shadow memory, no address-space limit, four times the memory (at least
-        2 GB, under the memory cgroup where there is one) and four times the stack."""
+        """A generous cap, never a verdict: the unoptimised builds five times the CPU time (at
+        least 5 s) and twice the memory; the ``asan`` build ten times the CPU time (at least 10 s)
+        and, for AddressSanitizer's shadow memory, no address-space limit, four times the memory
+        (at least 2 GB, under the memory cgroup where there is one) and four times the stack."""
         base = self.limits
         if kind != "asan":
-            return Limits(time_s=max(3 * base.time_s, 5.0), memory_mb=base.memory_mb * 2, output_bytes=base.output_bytes,
+            return Limits(time_s=max(5 * base.time_s, 5.0), memory_mb=base.memory_mb * 2, output_bytes=base.output_bytes,
                           processes=base.processes, stack_mb=base.stack_mb)
         memory = max(4 * base.memory_mb, 2048)
         return _Unbounded(time_s=max(10 * base.time_s, 10.0), memory_mb=memory, output_bytes=base.output_bytes,

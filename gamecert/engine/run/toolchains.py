@@ -453,13 +453,14 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
 #: the sanitizer phase's builds of a C or C++ source (gamecert.engine.judge.sanitize): flags put after
 #: the judge's compile command, so that its last ``-O`` is theirs. ``asan``: AddressSanitizer and
 #: UndefinedBehaviorSanitizer (with float-to-integer overflow), every finding fatal, libstdc++'s
-#: checked ``operator[]`` and vector annotations; ``pattern`` and ``zero``: the judge's build with
+#: checked ``operator[]`` and vector annotations; ``pattern`` and ``zero``: unoptimised (every read
+#: made as written: -O2 takes a variable set on one path only to hold that value everywhere) with
 #: every automatic variable started as a repeated 0xFE byte, or as zero bytes
 SANITIZER_FLAGS = {
     "asan": ("-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all", "-g", "-O1",
              "-fno-omit-frame-pointer", "-D_GLIBCXX_ASSERTIONS", "-D_GLIBCXX_SANITIZE_VECTOR"),
-    "pattern": ("-ftrivial-auto-var-init=pattern",),
-    "zero": ("-ftrivial-auto-var-init=zero",),
+    "pattern": ("-O0", "-ftrivial-auto-var-init=pattern"),
+    "zero": ("-O0", "-ftrivial-auto-var-init=zero"),
 }
 
 
