@@ -1,5 +1,5 @@
 /* word_game, right answers resting on undefined behaviour: a signed integer overflow.
- * ub: signed overflow, line 20 (`h = h * 31 + c` in an int): for a word of 6 Z's or 7 letters
+ * ub: signed overflow, line 19 (`h = h * 31 + c` in an int): for a word of 6 Z's or 7 letters
  * and more the hash passes INT_MAX. As GCC compiles it the sum wraps, and the hash only picks a
  * slot of a memo whose entries keep their word, so every answer is right; UBSan stops it at the
  * first overflow. The plain build is CERTIFIED; the sanitizer phase finds it on the samples

@@ -59,9 +59,11 @@ ENVIRONMENT = {"asan": (f"ASAN_OPTIONS={ASAN_OPTIONS}", f"UBSAN_OPTIONS={UBSAN_O
 PER_FAMILY, MAX_INPUTS = 4, 64
 #: the phase's wall time: this share of the budget, and at least MIN_SECONDS (the builds aside)
 SHARE, MIN_SECONDS = 0.25, 20.0
-#: what the sanitizer itself runs out of: not the program's undefined behaviour
-NOT_FINDINGS = ("stack-overflow", "out-of-memory", "allocation-size-too-big", "rss-limit-exceeded",
-                "malloc-limit-exceeded", "calloc-overflow", "allocator")
+#: what the sanitizer itself runs out of (its deeper frames, its allocator's own limits): not the
+#: program's undefined behaviour
+NOT_FINDINGS = ("stack-overflow", "out-of-memory", "out of memory", "allocation-size-too-big",
+                "requested allocation size", "rss-limit-exceeded", "malloc-limit-exceeded", "calloc-overflow",
+                "failed to allocate", "allocator is out of memory")
 #: verdicts of a ``pattern`` or ``zero`` run that are findings (time and memory are not judged here)
 WRONG = (Verdict.WA, Verdict.PE, Verdict.RE, Verdict.OLE)
 
@@ -117,7 +119,7 @@ def read_finding(build: str, result: Any, source: str) -> Finding | None:
     asan = _ASAN.search(text)
     if asan is not None:
         kind = asan.group("kind")
-        if kind in NOT_FINDINGS or "AddressSanitizer failed to allocate" in text:
+        if any(phrase in text for phrase in NOT_FINDINGS):
             return None
         access = _ACCESS.search(text)
         asserted = _ASSERT.search(text)
