@@ -160,7 +160,7 @@ def test_phase_on_a_right_program_finds_nothing(cache: Path) -> None:
 
 # ---- long: whole certifications ---------------------------------------------------------------
 
-def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True) -> tuple[int, str, dict]:
+def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True) -> tuple[int, str, dict, Path]:
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     env["GAMECERT_SANITIZE"] = "1" if sanitize else "0"
     proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", game, str(program), "--report-dir",
@@ -169,7 +169,7 @@ def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: boo
     folder = Path(proc.stdout.strip().splitlines()[-1])
     name = "report.json" if proc.returncode == 1 else "certificate.json"
     data = json.loads((folder / name).read_text()) if (folder / name).is_file() else {}
-    return proc.returncode, proc.stdout + proc.stderr, data
+    return proc.returncode, proc.stdout + proc.stderr, data, folder
 
 
 @pytest.mark.long
@@ -180,7 +180,7 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
     UB program is UB, at the line its header names and, where known, at its smallest size."""
     _need_gcc()
     game, kind, _, _, smallest = CASES[name]
-    status, out, report = _certify(tmp_path, game, UB / name, "--seed", str(seed), "--budget", "10")
+    status, out, report, folder = _certify(tmp_path, game, UB / name, "--seed", str(seed), "--budget", "10")
     assert status == 1 and report.get("verdict") == "UB", out
     assert report["phase"] == "sanitizer"
     if kind == "asan":
@@ -190,6 +190,10 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
     if smallest is not None:
         assert report["size"] == smallest, (report["size"], report["input"])
     assert any(n.startswith("reproduce: ") for n in report["notes"])
+    if seed == 1:  # replay: the judge's build answers right, then a sanitizer build fires again
+        again = subprocess.run([sys.executable, "-m", "gamecert", "replay", str(folder)], capture_output=True,
+                               text=True, cwd=ROOT, timeout=300)
+        assert again.returncode == 1 and "verdict:  UB (undefined behaviour)" in again.stdout, again.stdout
 
 
 @pytest.mark.long
@@ -199,7 +203,7 @@ def test_ub_programs_pass_without_the_phase(name: str, tmp_path: Path) -> None:
     the phase, not a family, that finds them."""
     _need_gcc()
     game = CASES[name][0]
-    status, out, cert = _certify(tmp_path, game, UB / name, "--seed", "1", "--budget", "10", sanitize=False)
+    status, out, cert, _ = _certify(tmp_path, game, UB / name, "--seed", "1", "--budget", "10", sanitize=False)
     assert status == 0 and "CERTIFIED" in out, out
     assert not any("sanitizer phase" in n for n in cert.get("notes", [])), cert.get("notes")
 
@@ -210,6 +214,24 @@ def test_right_programs_no_false_alarm(program: str, tmp_path: Path) -> None:
     """The right C and C++ programs of tests/programs are CERTIFIED with the phase on, and the
     certificate says what it ran."""
     _need_gcc()
-    status, out, cert = _certify(tmp_path, "word_game", PROGRAMS / program, "--seed", "1", "--budget", "10")
+    status, out, cert, _ = _certify(tmp_path, "word_game", PROGRAMS / program, "--seed", "1", "--budget", "10")
     assert status == 0 and "CERTIFIED" in out, out
     assert any(n.startswith("sanitizer phase: ") and "no undefined behaviour seen" in n for n in cert["notes"]), cert
+
+
+def test_a_build_that_fails_only_instrumented_is_said(cache: Path, tmp_path: Path) -> None:
+    """A source that does not compile under AddressSanitizer (it refuses ``__SANITIZE_ADDRESS__``)
+    still gets the other builds, and the phase's line says which build did not run and why; no
+    finding comes of it. The control: the same source without the refusal runs all three."""
+    _need_gcc()
+    right = (PROGRAMS / "c" / "word_game_right.c").read_text()
+    refusing = tmp_path / "refuses.c"
+    refusing.write_text("#ifdef __SANITIZE_ADDRESS__\n#error no sanitizers here\n#endif\n" + right)
+    outcome, said = _phase("word_game", refusing, ())
+    assert outcome.failures == [] and len(said) == 1, said
+    assert "-fsanitize=address,undefined not run: " in said[0] and "no sanitizers here" in said[0], said
+    assert "-O0 -ftrivial-auto-var-init=pattern (2)" in said[0] and "-O0 -ftrivial-auto-var-init=zero (2)" in said[0]
+    plain = tmp_path / "plain.c"
+    plain.write_text(right)
+    _, lines = _phase("word_game", plain, ())
+    assert "not run" not in lines[0] and "-fsanitize=address,undefined (2)" in lines[0], lines

@@ -11,9 +11,10 @@ inputs, every fault found, and any list of inputs handed in) in three more build
 - ``asan``: AddressSanitizer and UndefinedBehaviorSanitizer at ``-O1 -g``, every finding fatal:
   a run the sanitizer stops is a finding, named by its message and the source line;
 - ``pattern`` and ``zero``: the judge's compile command at ``-O0`` with every automatic variable
-  started as 0xFE bytes (and, through glibc's ``MALLOC_PERTURB_``, fresh heap memory as 0xA5
-  bytes) or as zero bytes: a run judged wrong (WA, PE, RE, OLE) where the judge's build answers
-  right is a finding, the program's answer rests on memory it reads before it sets it. GCC has
+  started as 0xFE bytes (and, through glibc's ``MALLOC_PERTURB_=165``, what ``malloc`` returns
+  as 0x5A bytes, freed blocks as 0xA5) or as zero bytes: a run judged wrong (WA, PE, RE, OLE)
+  where the judge's build answers right is a finding, the program's answer rests on memory it
+  reads before it sets it. GCC has
   no MemorySanitizer; at ``-O1`` and ``-O2`` it takes a variable set on one path only to hold
   that value on every path, so neither valgrind's memcheck nor an initialised build at ``-O2``
   sees such a read (tests/ub_wrong/digit_uninit_branch.c); at ``-O0`` every read is made as
@@ -218,11 +219,12 @@ class Check:
             if self.plain_judge().run_one(instance, PHASE, text=text, count=False) is not None:
                 self.plain_wrong += 1  # the judge's build is wrong here too: a fault, not this phase's
                 return None, None
-            how = ("every automatic variable started as 0xFE bytes and fresh heap memory as 0xA5 bytes"
+            how = ("every automatic variable started as 0xFE bytes and what malloc returns as 0x5A bytes"
                    if kind == "pattern" else "every automatic variable started as zero bytes")
             finding = Finding(kind, "uninitialised memory", "",
-                              f"with {how} ({BUILDS[kind]}), the judge's build answers {found.verdict} "
-                              f"({_one_line(found.reason)}): its answer rests on memory it reads before it sets it")
+                              f"built with {BUILDS[kind]} ({how}) the program answers {found.verdict} "
+                              f"({_one_line(found.reason)}) where the judge's build answers right: its answer "
+                              "rests on memory it reads before it sets it")
         ub = Failure(Verdict.UB, instance, text, found.expected_text, found.got_text, finding.line, PHASE,
                      found.size, result, expected_source=found.expected_source,
                      rerun_where=f"on the {kind} build")
@@ -275,6 +277,17 @@ def shutil_which(name: str) -> str:
 
     found = shutil.which(name) or f"/usr/bin/{name}"
     return os.path.abspath(found)
+
+
+def _why_not(exc: Exception, candidate: Any) -> str:
+    """Why a build could not be made, in a line: a compile error's first error line, the source
+    named by its file name."""
+    output = getattr(exc, "output", None)
+    if not isinstance(output, str):
+        return _one_line(str(exc))
+    first = next((line for line in output.splitlines() if "error" in line.lower()), str(exc))
+    name = Path(str(candidate.source)).name
+    return "it does not compile: " + _one_line(first.replace(str(candidate.source), name))
 
 
 def _one_line(text: str) -> str:
@@ -373,7 +386,7 @@ def _search(check: Check, inputs: list[tuple[str, Any, str]], deadline: float,
         try:
             check.build(kind)
         except GamecertError as exc:
-            why_not[kind] = _one_line(str(exc))
+            why_not[kind] = _why_not(exc, check.candidate)
             continue
         for where, instance, text in inputs:
             if time.monotonic() > deadline:
@@ -433,8 +446,29 @@ def _settle(check: Check, entry: Any, candidate: Any, outcome: Any, limits: Limi
                         f"{' at ' + finding.where if finding.where else ''} again")
     command = check.reproduce(kind)
     shrunk.notes.append(f"reproduce: {command}")
-    shrunk.notes.append("`gamecert replay` runs the judge's build: the command above runs the sanitizer build")
+    shrunk.notes.append("`gamecert replay` runs the judge's build, then the sanitizer builds on this input")
     say(f"  {'reproduce:':<11} {command}")
     shown = replace(shrunk.result, stdout=_BUILT.sub(lambda m: check.source, shrunk.result.stdout),
                     stderr_tail=_BUILT.sub(lambda m: check.source, shrunk.result.stderr_tail))
     outcome.failures.append(replace(shrunk, reason=finding.line, got_text=got[:4096], result=shown))
+
+
+def replay_lines(entry: Any, candidate: Any, instance: Any, text: str, limits: Limits,
+                 compile: str | None = None) -> tuple[bool, list[str]]:
+    """``gamecert replay`` of a UB report: the input on each sanitizer build in turn until one
+    fires; (whether one fired, the lines that say so)."""
+    if applies(candidate):
+        return False, [f"sanitizer: not run ({applies(candidate)})"]
+    check = Check(entry, candidate, limits, compile=compile)
+    try:
+        for kind in BUILDS:
+            try:
+                _, finding = check.run(kind, instance, text)
+            except GamecertError as exc:
+                return False, [f"sanitizer: the {kind} build cannot be made: {_one_line(str(exc))}"]
+            if finding is not None:
+                return True, [f"sanitizer: {finding.line}", f"reproduce: {check.reproduce(kind)}",
+                              f"verdict:  {Verdict.UB} ({Verdict.UB.meaning}): {_one_line(finding.line)}"]
+        return False, ["verdict:  OK (no sanitizer build fired on this input again)"]
+    finally:
+        check.close()
