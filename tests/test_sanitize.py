@@ -106,6 +106,7 @@ def _need_gcc() -> None:
         pytest.skip("gcc and g++ are needed")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_program_fires_at_its_line(name: str, cache: Path) -> None:
     """The program's build named in CASES fires on the input that shows it, at the line the
@@ -140,6 +141,7 @@ def _phase(game: str, program: Path, phases: tuple[str, ...]) -> tuple[Outcome, 
     return outcome, said
 
 
+@pytest.mark.slow
 def test_phase_on_a_right_program_finds_nothing(cache: Path) -> None:
     """A right C program (word_game) under the three builds, on the samples, worst cases and
     largest inputs: no failure, and the note says what ran; the control, the hash that overflows,
@@ -180,7 +182,7 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
     UB program is UB, at the line its header names and, where known, at its smallest size."""
     _need_gcc()
     game, kind, _, _, smallest = CASES[name]
-    status, out, report, folder = _certify(tmp_path, game, UB / name, "--seed", str(seed), "--budget", "10")
+    status, out, report, folder = _certify(tmp_path, game, UB / name, "--seed", str(seed), "--budget", "6")
     assert status == 1 and report.get("verdict") == "UB", out
     assert report["phase"] == "sanitizer"
     if kind == "asan":
@@ -219,6 +221,7 @@ def test_right_programs_no_false_alarm(program: str, tmp_path: Path) -> None:
     assert any(n.startswith("sanitizer phase: ") and "no undefined behaviour seen" in n for n in cert["notes"]), cert
 
 
+@pytest.mark.slow
 def test_a_build_that_fails_only_instrumented_is_said(cache: Path, tmp_path: Path) -> None:
     """A source that does not compile under AddressSanitizer (it refuses ``__SANITIZE_ADDRESS__``)
     still gets the other builds, and the phase's line says which build did not run and why; no

@@ -301,7 +301,7 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
         outcome = executor.run()
         # C and C++: the sanitizer builds on the inputs that matter; undefined behaviour is a finding
         run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
-                  expected_cache=executor.expected_cache)
+                  expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()))
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported):
             out(line)
