@@ -115,7 +115,7 @@ def read_finding(build: str, result: Any, source: str) -> Finding | None:
     if ub is not None:
         loc = ub.group("loc")
         where = ":".join(loc.split(":")[:2]) if loc.startswith(source + ":") else (ours[0] if ours else loc)
-        kind = re.split(r"[:0-9']", ub.group("what"), maxsplit=1)[0].strip() or "runtime error"
+        kind = re.split(r"[:0-9']", ub.group("what"), maxsplit=1)[0].strip(" -") or "runtime error"
         return Finding(build, kind, where, f"{loc}: runtime error: {ub.group('what').strip()}")
     asan = _ASAN.search(text)
     if asan is not None:
@@ -156,6 +156,8 @@ class Check:
         self.runs: dict[str, int] = dict.fromkeys(BUILDS, 0)
         self.capped: dict[str, int] = dict.fromkeys(BUILDS, 0)
         self.plain_wrong = 0
+        #: runs of the asan build judged wrong with no report of a sanitizer's
+        self.asan_wrong = 0
         self._plain: Any = None
 
     def plain_judge(self) -> Judge:
@@ -211,6 +213,7 @@ class Check:
             finding = read_finding(kind, result, self.source)
             if finding is None:
                 self.capped[kind] += found.verdict in (Verdict.TLE, Verdict.MLE)
+                self.asan_wrong += found.verdict not in (Verdict.TLE, Verdict.MLE)
                 return None, None
         else:
             if found.verdict not in WRONG:
@@ -364,12 +367,12 @@ def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limit
             say(f"  {PHASE:<11} the fault's input under {BUILDS[kind]}: {finding.line}")
             return
         if found is None:
-            line = _summary(inputs, ran, skipped, why_not, check)
+            line = _summary(inputs, ran, skipped, why_not, check, kinds)
             outcome.notes.append(f"sanitizer phase: {line}")
             say(f"  {PHASE:<11} {line}")
             return
         failure, finding, kind = found
-        _settle(check, entry, candidate, outcome, limits, failure, finding, kind, plan, contain, say, deadline)
+        _settle(check, entry, candidate, outcome, limits, failure, finding, kind, plan, contain, say)
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
@@ -403,18 +406,21 @@ def _search(check: Check, inputs: list[tuple[str, Any, str]], deadline: float,
 
 
 def _summary(inputs: list[tuple[str, Any, str]], ran: dict[str, int], skipped: int, why_not: dict[str, str],
-             check: Check) -> str:
+             check: Check, kinds: tuple[str, ...]) -> str:
     counts: dict[str, int] = {}
     for where, _, _ in inputs:
         key = "worst" if where.startswith("worst-") else where.split(" (")[0]
         counts[key] = counts.get(key, 0) + 1
-    made = [k for k in BUILDS if k not in why_not]
+    made = [k for k in kinds if k not in why_not]
     parts = [f"{len(inputs)} inputs ({', '.join(f'{n} {k}' for k, n in counts.items())})"]
     if made:
         parts.append("run under " + ", ".join(f"{BUILDS[k]} ({ran[k]})" for k in made) + ": no undefined behaviour seen")
     capped = sum(check.capped.values())
     if capped:
         parts.append(f"{capped} runs past their generous caps (not judged)")
+    if check.asan_wrong:
+        parts.append(f"{check.asan_wrong} runs of the {BUILDS['asan']} build failed (a wrong answer or an exit) "
+                     "without a sanitizer's report (not counted)")
     if check.plain_wrong:
         parts.append(f"{check.plain_wrong} inputs the judge's build answers wrong too (a fault the plan did not reach)")
     if skipped:
@@ -424,7 +430,7 @@ def _summary(inputs: list[tuple[str, Any, str]], ran: dict[str, int], skipped: i
 
 
 def _settle(check: Check, entry: Any, candidate: Any, outcome: Any, limits: Limits, failure: Failure,
-            finding: Finding, kind: str, plan: Any, contain: bool, say: Any, deadline: float) -> None:
+            finding: Finding, kind: str, plan: Any, contain: bool, say: Any) -> None:
     """Shrink the finding, run the judge's build on the input found, and make it the outcome's
     failure (verdict UB) with the commands that reproduce it."""
     from gamecert.engine.judge.shrinking import minimise
