@@ -238,3 +238,31 @@ def test_a_build_that_fails_only_instrumented_is_said(cache: Path, tmp_path: Pat
     plain.write_text(right)
     _, lines = _phase("word_game", plain, ())
     assert "not run" not in lines[0] and "-fsanitize=address,undefined (2)" in lines[0], lines
+
+
+@pytest.mark.slow
+def test_a_faults_input_gets_the_sanitizers_word(cache: Path) -> None:
+    """Beside a fault of the plan's own, only the fault's input runs, under the asan build: where
+    it fires, its line and the reproducing command go into the fault's notes and the verdict stays
+    the fault's; the control, a right program with the same stand-in fault, gets a note that no
+    undefined behaviour was seen on it."""
+    from gamecert.engine.judge.judge import Failure
+
+    _need_gcc()
+    entry = registry.get("word_game")
+    plan = make_plan(entry, get_profile("default"), 1, budget_s=8, phases=())
+    text = "ZZZZZZZ\n"
+    for program, fires in ((UB / "word_hash_overflow.c", True), (PROGRAMS / "c" / "word_game_right.c", False)):
+        fault = Failure(Verdict.WA, entry.game.parse_input(text), text, "Alice\n", "Bob\n", "stand-in", "coverage", 7)
+        outcome = Outcome(plan, Stats(), failures=[fault])
+        said: list[str] = []
+        run_phase(entry, Candidate.parse(str(program)), plan, outcome, game_limits(entry.game), said.append)
+        assert [f.verdict for f in outcome.failures] == [Verdict.WA], program
+        notes = [n for n in fault.notes if n.startswith("under the sanitizer build")]
+        if fires:
+            assert len(notes) == 1 and f"word_hash_overflow.c:{_header_line(program)}:" in notes[0], fault.notes
+            assert "reproduce: " in notes[0] and outcome.notes == [], outcome.notes
+        else:
+            assert notes == [] and len(outcome.notes) == 1, (fault.notes, outcome.notes)
+            assert "1 input (1 the fault)" in outcome.notes[0] and "no undefined behaviour seen" in outcome.notes[0]
+            assert "(1)" in outcome.notes[0] and "auto-var-init" not in outcome.notes[0]

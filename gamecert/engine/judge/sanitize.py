@@ -412,7 +412,7 @@ def _summary(inputs: list[tuple[str, Any, str]], ran: dict[str, int], skipped: i
         key = "worst" if where.startswith("worst-") else where.split(" (")[0]
         counts[key] = counts.get(key, 0) + 1
     made = [k for k in kinds if k not in why_not]
-    parts = [f"{len(inputs)} inputs ({', '.join(f'{n} {k}' for k, n in counts.items())})"]
+    parts = [f"{len(inputs)} input{'s' if len(inputs) != 1 else ''} ({', '.join(f'{n} {k}' for k, n in counts.items())})"]
     if made:
         parts.append("run under " + ", ".join(f"{BUILDS[k]} ({ran[k]})" for k in made) + ": no undefined behaviour seen")
     capped = sum(check.capped.values())
