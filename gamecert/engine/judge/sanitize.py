@@ -191,7 +191,7 @@ class Check:
         from gamecert.engine.run.toolchains import sanitizer_build
 
         built = sanitizer_build(self.candidate.source, kind, compile=self.compile)
-        env = shutil_which("env")
+        env = _which("env")
         argv = (env, *ENVIRONMENT[kind], str(built.binary)) if ENVIRONMENT[kind] else (str(built.binary),)
         # a command line, not a compiled candidate: exec'd per test, no fork server's preloaded shim
         # (AddressSanitizer's runtime must be the first library loaded)
@@ -275,7 +275,8 @@ class _Again:
         return failure if finding is not None and finding.site == self.finding.site else None
 
 
-def shutil_which(name: str) -> str:
+def _which(name: str) -> str:
+    """The absolute path of a system program (``env``), for the sanitizer builds' command lines."""
     import shutil
 
     found = shutil.which(name) or f"/usr/bin/{name}"
