@@ -32,7 +32,7 @@ import pytest
 from gamecert.engine import registry
 from gamecert.engine.judge.judge import Stats
 from gamecert.engine.judge.outcome import Outcome
-from gamecert.engine.judge.sanitize import Check, read_finding, run_phase
+from gamecert.engine.judge.sanitize import Check, read_finding, read_memcheck, run_phase
 from gamecert.engine.plan.plan import make_plan
 from gamecert.engine.plan.profiles import get_profile
 from gamecert.engine.run.limits import game_limits
@@ -94,6 +94,12 @@ def test_messages_are_read() -> None:
                                                                    "...: Assertion '__n < this->size()' failed."), "x.cpp")
     assert assertion is not None and assertion.where == "x.cpp:3" and "'__n < this->size()'" in assertion.line
     assert read_finding("asan", _result(stderr="Segmentation fault\n"), "x.cpp") is None
+    vg = ("==9== Use of uninitialised value of size 8\n==9==    at 0x4: _itoa_word (_itoa.c:180)\n"
+          "==9==    by 0x5: main (main.cpp:21)\n==9==  Uninitialised value was created by a heap allocation\n"
+          "==9==    at 0x6: operator new[](unsigned long) (vg_replace_malloc.c:640)\n")
+    assert read_memcheck(vg, "x.cpp") == ("x.cpp:21: Use of uninitialised value of size 8 (valgrind memcheck, "
+                                          "-O0 -g), a value created by a heap allocation at vg_replace_malloc.c:640")
+    assert read_memcheck("==9== Invalid read of size 4\n==9==    at 0x5: main (main.cpp:3)\n", "x.cpp") == ""
     assert read_finding("asan", _result(stdout="==1==ERROR: AddressSanitizer: stack-overflow on address 0x7\n"
                                                "    #0 0x5 in f /c/.building-z/main.cpp:3\n"), "x.cpp") is None
     assert read_finding("asan", _result(stdout="==1==ERROR: AddressSanitizer: requested allocation size 0x1 "
@@ -125,6 +131,11 @@ def test_each_program_fires_at_its_line(name: str, cache: Path) -> None:
             assert finding.where == f"{path}:{_header_line(path)}", finding
         else:
             assert finding.kind == "uninitialised memory" and "answers WA" in finding.line
+            if shutil.which("valgrind"):  # memcheck on the -O0 -g build names the lines the header names
+                used, made = re.search(r"used at line (\d+), made at line (\d+)", path.read_text()).groups()
+                line = check.memcheck(entry.game.parse_input(showing), showing)
+                assert line.startswith(f"{path}:{used}: ") and line.endswith(f"at {path}:{made}"), line
+                assert check.memcheck(entry.game.parse_input(quiet), quiet) == ""
         assert check.plain_judge().run_one(entry.game.parse_input(showing), "sanitizer", text=showing) is None
         assert check.run(kind, entry.game.parse_input(quiet), quiet) == (None, None)
         assert "-fsanitize=address" in check.reproduce(kind) or "auto-var-init" in check.reproduce(kind)
@@ -189,6 +200,9 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
         assert f"{name}:{_header_line(UB / name)}:" in report["reason"], report["reason"]
     else:
         assert "-ftrivial-auto-var-init=pattern" in report["reason"]
+        if shutil.which("valgrind"):
+            used = re.search(r"used at line (\d+)", (UB / name).read_text()).group(1)
+            assert report["reason"].startswith(f"{UB / name}:{used}: "), report["reason"]
     if smallest is not None:
         assert report["size"] == smallest, (report["size"], report["input"])
     assert any(n.startswith("reproduce: ") for n in report["notes"])

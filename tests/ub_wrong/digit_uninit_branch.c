@@ -1,6 +1,6 @@
 /* digit_game, right answers resting on undefined behaviour: a variable read before it is set.
- * ub: uninitialised read, line 20 (`return winner`: on n = 1 with an even digit no branch set
- * it). GCC -O2 takes the value of a variable that is set on one path only to be that value
+ * ub: uninitialised read, line 18 (`return winner`: on n = 1 with an even digit no branch set
+ * it; valgrind on an -O0 -g build sees the value used at line 35, made at line 13). GCC -O2 takes the value of a variable that is set on one path only to be that value
  * (reading it on the other path is undefined, so the compiler may assume anything), so that game
  * gets 2, which is right: the plain build is CERTIFIED. UBSan and ASan do not see uninitialised
  * reads. The sanitizer phase's build with every automatic variable started as 0xFE bytes

@@ -55,7 +55,10 @@ ASAN_OPTIONS = ("detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=86:han
                 "malloc_context_size=2:quarantine_size_mb=64:log_path=stdout")
 UBSAN_OPTIONS = "halt_on_error=1:exitcode=87:print_stacktrace=1"
 ENVIRONMENT = {"asan": (f"ASAN_OPTIONS={ASAN_OPTIONS}", f"UBSAN_OPTIONS={UBSAN_OPTIONS}"),
-               "pattern": ("MALLOC_PERTURB_=165",), "zero": ()}
+               "pattern": ("MALLOC_PERTURB_=165",), "zero": (), "memcheck": ()}
+#: the memcheck build runs under valgrind (where installed), its report on stdout: it names the line
+#: of an uninitialised read the pattern or zero build showed, and where the value was made
+MEMCHECK = ("valgrind", "-q", "--error-exitcode=88", "--track-origins=yes", "--log-fd=1")
 #: inputs of each worst-case family run, and of all inputs at most
 PER_FAMILY, MAX_INPUTS = 4, 64
 #: the phase's wall time: this share of the budget, and at least MIN_SECONDS (the builds aside)
@@ -131,6 +134,39 @@ def read_finding(build: str, result: Any, source: str) -> Finding | None:
     return None
 
 
+_VG_ERROR = re.compile(r"^==\d+== (?P<what>Conditional jump or move depends on uninitialised value\(s\)|"
+                       r"Use of uninitialised value of size \d+|Syscall param .* uninitialised byte\(s\))", re.M)
+_VG_FRAME = re.compile(r"^==\d+==    (?:at|by) 0x[0-9A-Fa-f]+: (?P<func>.+?) \((?:in )?(?P<file>[^():]+):(?P<line>\d+)\)",
+                       re.M)
+_VG_ORIGIN = re.compile(r"Uninitialised value was created by (?P<how>[^\n]+)\n==\d+==    at 0x[0-9A-Fa-f]+: "
+                        r"(?P<func>.+?) \((?P<file>[^():]+):(?P<line>\d+)\)")
+
+
+def read_memcheck(report: str, source: str) -> str:
+    r"""valgrind's first uninitialised read in the candidate's source (its files are ``main.c`` or
+    ``main.cpp`` in the build), as a line naming ``source``; "" if there is none.
+
+    >>> read_memcheck("==7== Conditional jump or move depends on uninitialised value(s)\n"
+    ...               "==7==    at 0x48B8027: __vfprintf_internal (vfprintf-process-arg.c:58)\n"
+    ...               "==7==    by 0x1092B8: main (main.c:35)\n==7==  Uninitialised value was created by a stack "
+    ...               "allocation\n==7==    at 0x109149: odd (main.c:14)\n", "t.c")
+    't.c:35: Conditional jump or move depends on uninitialised value(s) (valgrind memcheck, -O0 -g), a value created by a stack allocation at t.c:14'
+    """
+    error = _VG_ERROR.search(report)
+    if error is None:
+        return ""
+    block = report[error.end():]
+    ours = [m for m in _VG_FRAME.finditer(block) if m.group("file") in ("main.c", "main.cpp")]
+    where = f"{source}:{ours[0].group('line')}" if ours else "?"
+    origin = _VG_ORIGIN.search(block)
+    made = ""
+    if origin is not None:
+        place = f"{source}:{origin.group('line')}" if origin.group("file") in ("main.c", "main.cpp") else \
+            f"{origin.group('file')}:{origin.group('line')}"
+        made = f", a value created by {origin.group('how').strip()} at {place}"
+    return f"{where}: {error.group('what')} (valgrind memcheck, -O0 -g){made}"
+
+
 @dataclass
 class _Build:
     kind: str
@@ -169,13 +205,23 @@ class Check:
             self._plain = Judge(self.entry, runner, Stats(), expected_cache=self.cache)
         return self._plain
 
+    def memcheck(self, instance: Any, text: str) -> str:
+        """valgrind's memcheck on an ``-O0 -g`` build: its first uninitialised read in the
+        candidate's source, as a line ("" where valgrind is not installed or saw none)."""
+        import shutil
+
+        if shutil.which(MEMCHECK[0]) is None:
+            return ""
+        found = self.build("memcheck").judge.run_one(instance, PHASE, text=text, count=False)
+        return read_memcheck(found.result.stdout if found is not None else "", self.source)
+
     def limits_of(self, kind: str) -> Limits:
         """A generous cap, never a verdict: the unoptimised builds five times the CPU time (at
         least 5 s) and twice the memory; the ``asan`` build ten times the CPU time (at least 10 s)
         and, for AddressSanitizer's shadow memory, no address-space limit, four times the memory
         (at least 2 GB, under the memory cgroup where there is one) and four times the stack."""
         base = self.limits
-        if kind != "asan":
+        if kind not in ("asan", "memcheck"):
             return Limits(time_s=max(5 * base.time_s, 5.0), memory_mb=base.memory_mb * 2, output_bytes=base.output_bytes,
                           processes=base.processes, stack_mb=base.stack_mb)
         memory = max(4 * base.memory_mb, 2048)
@@ -193,6 +239,8 @@ class Check:
         built = sanitizer_build(self.candidate.source, kind, compile=self.compile)
         env = _which("env")
         argv = (env, *ENVIRONMENT[kind], str(built.binary)) if ENVIRONMENT[kind] else (str(built.binary),)
+        if kind == "memcheck":
+            argv = (_which(MEMCHECK[0]), *MEMCHECK[1:], *argv)
         # a command line, not a compiled candidate: exec'd per test, no fork server's preloaded shim
         # (AddressSanitizer's runtime must be the first library loaded)
         stand_in = Candidate(f"{self.candidate.spec} ({kind} build)", f"{self.candidate.name}-{kind}", argv, None)
@@ -222,12 +270,11 @@ class Check:
             if self.plain_judge().run_one(instance, PHASE, text=text, count=False) is not None:
                 self.plain_wrong += 1  # the judge's build is wrong here too: a fault, not this phase's
                 return None, None
-            how = ("every automatic variable started as 0xFE bytes and what malloc returns as 0x5A bytes"
-                   if kind == "pattern" else "every automatic variable started as zero bytes")
+            how = ("locals 0xFE bytes, malloc's 0x5A" if kind == "pattern" else "locals zero bytes")
             finding = Finding(kind, "uninitialised memory", "",
                               f"built with {BUILDS[kind]} ({how}) the program answers {found.verdict} "
-                              f"({_one_line(found.reason)}) where the judge's build answers right: its answer "
-                              "rests on memory it reads before it sets it")
+                              f"({_one_line(found.reason)}) where the judge's build answers right: it reads "
+                              "memory before it sets it")
         ub = Failure(Verdict.UB, instance, text, found.expected_text, found.got_text, finding.line, PHASE,
                      found.size, result, expected_source=found.expected_source,
                      rerun_where=f"on the {kind} build")
@@ -241,7 +288,8 @@ class Check:
         exe = f"./{self.candidate.name}-{kind}"
         words = [exe if w == str(b.build.binary) else
                  self.source if w.startswith(folder + os.sep + "main.") else w for w in b.build.compile_command]
-        return f"{shlex.join(words)} && {' '.join(ENVIRONMENT[kind])}{' ' if ENVIRONMENT[kind] else ''}{exe} < input.in"
+        run = [*ENVIRONMENT[kind], *(shlex.join(MEMCHECK).split() if kind == "memcheck" else ()), exe]
+        return f"{shlex.join(words)} && {' '.join(run)} < input.in"
 
     def close(self) -> None:
         for b in self.open.values():
@@ -440,8 +488,19 @@ def _settle(check: Check, entry: Any, candidate: Any, outcome: Any, limits: Limi
     say(f"  {PHASE:<11} FAIL ({Verdict.UB}) at size {failure.size}: {finding.line}; shrinking")
     seconds = SHRINK_SECONDS.get(plan.profile.name, 30.0)  # as a fault's shrink: the profile's time
     shrunk = minimise(_Again(check, kind, finding), failure, seconds)
-    again = read_finding(kind, shrunk.result, check.source) if kind == "asan" else finding
-    finding = again or finding
+    if kind == "asan":
+        finding = read_finding(kind, shrunk.result, check.source) or finding
+    else:  # the words of the run on the input found, not of the one before the shrink
+        finding = replace(finding, line=shrunk.reason or finding.line)
+    if kind != "asan":  # the line of the read, from valgrind on an unoptimised build with line numbers
+        try:
+            where = check.memcheck(shrunk.instance, shrunk.input_text)
+        except GamecertError as exc:
+            where = ""
+            shrunk.notes.append(f"valgrind's memcheck did not run: {_why_not(exc, check.candidate)}")
+        if where:
+            finding = replace(finding, where=where.split(": ", 1)[0], line=f"{where}; {finding.line}")
+            shrunk.notes.append(f"reproduce the line: {check.reproduce('memcheck')}")
     with open_runner(candidate, limits, contain=contain) as runner:
         plain = Judge(entry, runner, Stats(), expected_cache=check.cache)
         wrong = plain.run_one(shrunk.instance, PHASE, text=shrunk.input_text, count=False, fresh=True)

@@ -455,12 +455,14 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
 #: UndefinedBehaviorSanitizer (with float-to-integer overflow), every finding fatal, libstdc++'s
 #: checked ``operator[]`` and vector annotations; ``pattern`` and ``zero``: unoptimised (every read
 #: made as written: -O2 takes a variable set on one path only to hold that value everywhere) with
-#: every automatic variable started as a repeated 0xFE byte, or as zero bytes
+#: every automatic variable started as a repeated 0xFE byte, or as zero bytes; ``memcheck``: unoptimised
+#: with line numbers, for valgrind to name the line of an uninitialised read those two showed
 SANITIZER_FLAGS = {
     "asan": ("-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all", "-g", "-O1",
              "-fno-omit-frame-pointer", "-D_GLIBCXX_ASSERTIONS", "-D_GLIBCXX_SANITIZE_VECTOR"),
     "pattern": ("-O0", "-ftrivial-auto-var-init=pattern"),
     "zero": ("-O0", "-ftrivial-auto-var-init=zero"),
+    "memcheck": ("-O0", "-g"),
 }
 
 
