@@ -14,6 +14,7 @@ class Verdict(str, Enum):
     MLE = "MLE"  # memory limit exceeded
     OLE = "OLE"  # output limit exceeded
     CE = "CE"  # compilation error
+    UB = "UB"  # undefined behaviour: a sanitizer fired on an input the judge's build answers right
 
     @property
     def meaning(self) -> str:
@@ -32,4 +33,5 @@ _MEANING = {
     Verdict.MLE: "memory limit exceeded",
     Verdict.OLE: "output limit exceeded",
     Verdict.CE: "compilation error",
+    Verdict.UB: "undefined behaviour",
 }

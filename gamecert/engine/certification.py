@@ -30,6 +30,7 @@ from gamecert.engine.execute import Executor
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.judge.sanitize import run_phase
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.plan.plan import PHASES, RUNS_ENV, Plan, make_plan
 from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_count
@@ -298,6 +299,9 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
     with shown:
         outcome = executor.run()
+        # C and C++: the sanitizer builds on the inputs that matter; undefined behaviour is a finding
+        run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
+                  expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()))
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported):
             out(line)

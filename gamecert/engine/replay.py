@@ -87,6 +87,12 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
                          "; the oracle now says otherwise")
     if failure is None:
         out.lines.append(_block("got", judge.last_result.stdout or "(no output)").lstrip())
+        if report.verdict == Verdict.UB.value:  # the judge's build answers right: the sanitizer builds tell
+            from gamecert.engine.judge.sanitize import replay_lines
+
+            out.failed, lines = replay_lines(entry, candidate, instance, report.input, limits, prov.compile_option or None)
+            out.lines += lines
+            return out
         out.lines.append("verdict:  OK (the fault did not show" + (" on this program)" if other else " again)"))
         return out
     out.lines.append(_block("got", failure.got_text or "(no output)").lstrip())

@@ -80,6 +80,8 @@ def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
 
 def minimality(outcome: Outcome | None, failure: Failure) -> str:
     """What is known about smaller inputs than ``failure``'s, in words that claim no more."""
+    if failure.verdict is Verdict.UB:  # the plan's sweeps ran the judge's build: they show nothing of it
+        outcome = None
     return minimality_of(outcome, failure.size, failure.shrink, failure.minimality, getattr(failure, "shrink_cut", ""))
 
 

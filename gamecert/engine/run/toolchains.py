@@ -451,8 +451,9 @@ def _compile_template(lang: Language, compile: str | None) -> tuple[str, ...]:
     return template
 
 
-def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, compile: str | None) -> Build:
-    template = _compile_template(lang, compile)
+def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, compile: str | None,
+                    extra: tuple[str, ...] = ()) -> Build:
+    template = (*_compile_template(lang, compile), *extra)
     what = f"compile {_SUFFIX[lang.name]} sources" if compile is None else "run the --compile command"
     program = _require(template[0], what)
     java = _require("java", "run .java sources") if lang.name == "java" else ""
@@ -476,6 +477,36 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
         argv = (java, *argv[1:])
     return Build(lang.name, source, argv, binary, tuple(meta["compile_command"]), version, source_sha,
                  meta["binary_sha256"], cached)
+
+
+#: the sanitizer phase's builds of a C or C++ source (gamecert.engine.judge.sanitize): flags put after
+#: the judge's compile command, so that its last ``-O`` is theirs. ``asan``: AddressSanitizer and
+#: UndefinedBehaviorSanitizer (with float-to-integer overflow), every finding fatal, libstdc++'s
+#: checked ``operator[]`` and vector annotations; ``pattern`` and ``zero``: unoptimised (every read
+#: made as written: -O2 takes a variable set on one path only to hold that value everywhere) with
+#: every automatic variable started as a repeated 0xFE byte, or as zero bytes; ``memcheck``: unoptimised
+#: with line numbers, for valgrind to name the line of an uninitialised read those two showed
+SANITIZER_FLAGS = {
+    "asan": ("-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all", "-g", "-O1",
+             "-fno-omit-frame-pointer", "-D_GLIBCXX_ASSERTIONS", "-D_GLIBCXX_SANITIZE_VECTOR"),
+    "pattern": ("-O0", "-ftrivial-auto-var-init=pattern"),
+    "zero": ("-O0", "-ftrivial-auto-var-init=zero"),
+    "memcheck": ("-O0", "-g"),
+}
+
+
+def sanitizer_build(path: str | os.PathLike[str], kind: str, *, compile: str | None = None) -> Build:
+    """The C or C++ source at ``path`` built for the sanitizer phase: the judge's compile command
+    (the default, or ``compile`` as ``--compile`` gave it) with :data:`SANITIZER_FLAGS` ``[kind]``
+    after it; cached like any build. Raises :class:`CompileError` (the flags may be what fails),
+    :class:`MissingToolchain` or :class:`UsageError`."""
+    given = Path(path).expanduser()
+    language = language_of(given)
+    if language not in ("c", "cpp"):
+        raise UsageError(f"{given.name}: the sanitizer builds are for C and C++ sources")
+    data = _read_source(given)
+    return _compiled_build(LANGUAGES[language], given.resolve(), data, hashlib.sha256(data).hexdigest(), compile,
+                           SANITIZER_FLAGS[kind])
 
 
 def _intact(entry: Path, language: str) -> bool:

@@ -1,0 +1,282 @@
+"""The sanitizer phase (gamecert/engine/judge/sanitize.py; issue 37, point 3 and the undefined
+behaviour of point 4): a C or C++ candidate whose answers are right as the judge compiles it
+but that rests on undefined behaviour gets verdict UB, naming the sanitizer's line, the input
+shrunk while the same build fires at the same place, and the command that reproduces it.
+
+- The messages are read: UBSan's ``runtime error`` line, AddressSanitizer's report (the frame in
+  the candidate's source, not the library's), a libstdc++ assertion; what the sanitizer itself
+  runs out of (stack, memory) is no finding.
+- Each program of ``tests/ub_wrong/`` fires on an input that shows it, at the line its header
+  names, where the judge's build answers right; on an input that does not reach the fault the
+  same build stays quiet (the control).
+- The phase on a right C program runs every build and finds nothing (no false alarm); on a UB
+  program it puts a UB failure, shrunk, with the reproducing command, on the outcome.
+- Long: each UB program, certified under the default profile (two seeds), is UB at the line and
+  the smallest size its header names; with ``GAMECERT_SANITIZE=0`` the same certification says
+  CERTIFIED (the designed families do not reach these faults); the right C and C++ programs
+  of ``tests/programs/`` are CERTIFIED with the phase on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamecert.engine import registry
+from gamecert.engine.judge.judge import Stats
+from gamecert.engine.judge.outcome import Outcome
+from gamecert.engine.judge.sanitize import Check, read_finding, read_memcheck, run_phase
+from gamecert.engine.plan.plan import make_plan
+from gamecert.engine.plan.profiles import get_profile
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.run.sandbox import Candidate, RunResult
+from gamecert.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+UB = ROOT / "tests" / "ub_wrong"
+PROGRAMS = ROOT / "tests" / "programs"
+
+#: program: (game, the build that sees it, an input that shows it, one that does not, smallest size)
+CASES = {
+    "word_hash_overflow.c": ("word_game", "asan", "ZZZZZZ\n", "ZZZZZ\n", None),
+    "stones_table_oob.cpp": ("stones_once", "asan", "2\n3\n60\n", "2\n3\n59\n", 60),
+    "digit_uninit_branch.c": ("digit_game", "pattern", "1\n1\n2\n", "2\n1\n3\n2\n22\n", 1),
+    "digit_shift_width.cpp": ("digit_game", "asan", "1\n67\n" + "2" * 66 + "1\n", "1\n63\n" + "2" * 62 + "1\n", 65),
+}
+
+
+def _header_line(path: Path) -> int | None:
+    """The line the program's header says the undefined behaviour is on (``ub: ..., line N``)."""
+    m = re.search(r"ub: [^\n]*?line (\d+)", path.read_text())
+    return int(m.group(1)) if m else None
+
+
+def _result(stdout: str = "", stderr: str = "") -> RunResult:
+    return RunResult("re", stdout, stderr, 86, None, 0.01, 0.02, 30.0)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory):
+    """One build cache for this module's builds."""
+    root = tmp_path_factory.mktemp("sanitize-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GAMECERT_CACHE", str(root))
+        yield root
+
+
+def test_messages_are_read() -> None:
+    """UBSan's line, AddressSanitizer's kind and the frame in the candidate's source (not the
+    inlined library's), a libstdc++ assertion; the build folder's path becomes the source's name.
+    The controls: a crash without a sanitizer's report, a stack overflow and an allocation the
+    sanitizer refused are no finding."""
+    ub = read_finding("asan", _result(stderr="/c/.building-q1/main.cpp:12:7: runtime error: shift exponent 64 is "
+                                             "too large for 64-bit type 'long long unsigned int'\n"), "x.cpp")
+    assert ub is not None and ub.kind == "shift exponent" and ub.where == "x.cpp:12"
+    assert ub.line.startswith("x.cpp:12:7: runtime error: shift exponent 64")
+    report = ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x5\nREAD of size 4 at 0x6 "
+              "thread T0\n    #0 0x55 in std::vector<int>::operator[](unsigned long) /usr/include/c++/12/bits/"
+              "stl_vector.h:1123\n    #1 0x55 in main /c/build/ab12/main.cpp:9\n\nSUMMARY: AddressSanitizer: "
+              "heap-buffer-overflow /usr/include/c++/12/bits/stl_vector.h:1123 in operator[]\n")
+    asan = read_finding("asan", _result(stdout=report), "x.cpp")
+    assert asan is not None and asan.where == "x.cpp:9" and asan.kind == "AddressSanitizer: heap-buffer-overflow"
+    assert "READ of size 4" in asan.line
+    aborted = ("==1==ERROR: AddressSanitizer: ABRT on unknown address 0x1\n    #3 0x7 in std::__glibcxx_assert_fail"
+               "(char const*, int, char const*, char const*) (/lib/libstdc++.so.6+0xd09ed)\n    #5 0x5 in main "
+               "/c/.building-z/main.cpp:3\n")
+    assertion = read_finding("asan", _result(stdout=aborted, stderr="/usr/include/c++/12/bits/stl_vector.h:1123: "
+                                                                   "...: Assertion '__n < this->size()' failed."), "x.cpp")
+    assert assertion is not None and assertion.where == "x.cpp:3" and "'__n < this->size()'" in assertion.line
+    assert read_finding("asan", _result(stderr="Segmentation fault\n"), "x.cpp") is None
+    vg = ("==9== Use of uninitialised value of size 8\n==9==    at 0x4: _itoa_word (_itoa.c:180)\n"
+          "==9==    by 0x5: main (main.cpp:21)\n==9==  Uninitialised value was created by a heap allocation\n"
+          "==9==    at 0x6: operator new[](unsigned long) (vg_replace_malloc.c:640)\n")
+    assert read_memcheck(vg, "x.cpp") == ("x.cpp:21: Use of uninitialised value of size 8 (valgrind memcheck, "
+                                          "-O0 -g), a value created by a heap allocation at vg_replace_malloc.c:640")
+    assert read_memcheck("==9== Invalid read of size 4\n==9==    at 0x5: main (main.cpp:3)\n", "x.cpp") == ""
+    assert read_finding("asan", _result(stdout="==1==ERROR: AddressSanitizer: stack-overflow on address 0x7\n"
+                                               "    #0 0x5 in f /c/.building-z/main.cpp:3\n"), "x.cpp") is None
+    assert read_finding("asan", _result(stdout="==1==ERROR: AddressSanitizer: requested allocation size 0x1 "
+                                               "exceeds maximum\n==1==ERROR: AddressSanitizer: allocation-size-too-big"),
+                        "x.cpp") is None
+
+
+def _need_gcc() -> None:
+    if shutil.which("gcc") is None or shutil.which("g++") is None:
+        pytest.skip("gcc and g++ are needed")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_program_fires_at_its_line(name: str, cache: Path) -> None:
+    """The program's build named in CASES fires on the input that shows it, at the line the
+    header names (the uninitialised read: the 0xFE-initialised build answers wrong), where the
+    judge's build answers right; on an input that does not reach the fault it stays quiet."""
+    _need_gcc()
+    game, kind, showing, quiet, _ = CASES[name]
+    entry = registry.get(game)
+    path = UB / name
+    candidate = Candidate.parse(str(path))
+    check = Check(entry, candidate, game_limits(entry.game))
+    try:
+        failure, finding = check.run(kind, entry.game.parse_input(showing), showing)
+        assert finding is not None and failure is not None and failure.verdict is Verdict.UB, name
+        if kind == "asan":
+            assert finding.where == f"{path}:{_header_line(path)}", finding
+        else:
+            assert finding.kind == "uninitialised memory" and "answers WA" in finding.line
+            if shutil.which("valgrind"):  # memcheck on the -O0 -g build names the lines the header names
+                used, made = re.search(r"used at line (\d+), made at line (\d+)", path.read_text()).groups()
+                line = check.memcheck(entry.game.parse_input(showing), showing)
+                assert line.startswith(f"{path}:{used}: ") and line.endswith(f"at {path}:{made}"), line
+                assert check.memcheck(entry.game.parse_input(quiet), quiet) == ""
+        assert check.plain_judge().run_one(entry.game.parse_input(showing), "sanitizer", text=showing) is None
+        assert check.run(kind, entry.game.parse_input(quiet), quiet) == (None, None)
+        assert "-fsanitize=address" in check.reproduce(kind) or "auto-var-init" in check.reproduce(kind)
+    finally:
+        check.close()
+
+
+def _phase(game: str, program: Path, phases: tuple[str, ...]) -> tuple[Outcome, list[str]]:
+    entry = registry.get(game)
+    plan = make_plan(entry, get_profile("default"), 1, budget_s=8, phases=phases)
+    outcome = Outcome(plan, Stats())
+    said: list[str] = []
+    run_phase(entry, Candidate.parse(str(program)), plan, outcome, game_limits(entry.game), said.append)
+    return outcome, said
+
+
+@pytest.mark.slow
+def test_phase_on_a_right_program_finds_nothing(cache: Path) -> None:
+    """A right C program (word_game) under the three builds, on the samples, worst cases and
+    largest inputs: no failure, and the note says what ran; the control, the hash that overflows,
+    on the same plan: a UB failure on the outcome, shrunk, with the command that reproduces it."""
+    _need_gcc()
+    outcome, said = _phase("word_game", PROGRAMS / "c" / "word_game_right.c", ("worst", "largest"))
+    assert outcome.failures == [] and len(said) == 1, said
+    assert "10 inputs (2 samples, 4 worst, 4 largest)" in said[0] and "no undefined behaviour seen" in said[0]
+    assert all(f"({n})" in said[0] for n in (10,)) and said[0].count("(10)") == 3, said
+    assert outcome.notes == [f"sanitizer phase: {said[0].strip()[len('sanitizer'):].strip()}"]
+    bad, lines = _phase("word_game", UB / "word_hash_overflow.c", ("worst",))
+    assert [f.verdict for f in bad.failures] == [Verdict.UB], lines
+    found = bad.failures[0]
+    assert found.phase == "sanitizer" and found.shrink is not None and found.size <= 7, found
+    assert any(n.startswith("reproduce: ") and "-fsanitize=address,undefined" in n for n in found.notes)
+    assert any("the judge's build answers right on this input" in n for n in found.notes)
+
+
+# ---- long: whole certifications ---------------------------------------------------------------
+
+def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True) -> tuple[int, str, dict, Path]:
+    env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
+    env["GAMECERT_SANITIZE"] = "1" if sanitize else "0"
+    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", game, str(program), "--report-dir",
+                           str(tmp_path), "--profile", "default", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=600)
+    folder = Path(proc.stdout.strip().splitlines()[-1])
+    name = "report.json" if proc.returncode == 1 else "certificate.json"
+    data = json.loads((folder / name).read_text()) if (folder / name).is_file() else {}
+    return proc.returncode, proc.stdout + proc.stderr, data, folder
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("seed", (1, 2))
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
+    """Certified under the default profile (a short budget: the phase runs after the plan), each
+    UB program is UB, at the line its header names and, where known, at its smallest size."""
+    _need_gcc()
+    game, kind, _, _, smallest = CASES[name]
+    status, out, report, folder = _certify(tmp_path, game, UB / name, "--seed", str(seed), "--budget", "6")
+    assert status == 1 and report.get("verdict") == "UB", out
+    assert report["phase"] == "sanitizer"
+    if kind == "asan":
+        assert f"{name}:{_header_line(UB / name)}:" in report["reason"], report["reason"]
+    else:
+        assert "-ftrivial-auto-var-init=pattern" in report["reason"]
+        if shutil.which("valgrind"):
+            used = re.search(r"used at line (\d+)", (UB / name).read_text()).group(1)
+            assert report["reason"].startswith(f"{UB / name}:{used}: "), report["reason"]
+    if smallest is not None:
+        assert report["size"] == smallest, (report["size"], report["input"])
+    assert any(n.startswith("reproduce: ") for n in report["notes"])
+    if seed == 1:  # replay: the judge's build answers right, then a sanitizer build fires again
+        again = subprocess.run([sys.executable, "-m", "gamecert", "replay", str(folder)], capture_output=True,
+                               text=True, cwd=ROOT, timeout=300)
+        assert again.returncode == 1 and "verdict:  UB (undefined behaviour)" in again.stdout, again.stdout
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ub_programs_pass_without_the_phase(name: str, tmp_path: Path) -> None:
+    """The control: with the sanitizer phase off the same certification says CERTIFIED, so it is
+    the phase, not a family, that finds them."""
+    _need_gcc()
+    game = CASES[name][0]
+    status, out, cert, _ = _certify(tmp_path, game, UB / name, "--seed", "1", "--budget", "10", sanitize=False)
+    assert status == 0 and "CERTIFIED" in out, out
+    assert not any("sanitizer phase" in n for n in cert.get("notes", [])), cert.get("notes")
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("program", ("c/word_game_right.c", "cpp/word_game_right.cpp"))
+def test_right_programs_no_false_alarm(program: str, tmp_path: Path) -> None:
+    """The right C and C++ programs of tests/programs are CERTIFIED with the phase on, and the
+    certificate says what it ran."""
+    _need_gcc()
+    status, out, cert, _ = _certify(tmp_path, "word_game", PROGRAMS / program, "--seed", "1", "--budget", "10")
+    assert status == 0 and "CERTIFIED" in out, out
+    assert any(n.startswith("sanitizer phase: ") and "no undefined behaviour seen" in n for n in cert["notes"]), cert
+
+
+@pytest.mark.slow
+def test_a_build_that_fails_only_instrumented_is_said(cache: Path, tmp_path: Path) -> None:
+    """A source that does not compile under AddressSanitizer (it refuses ``__SANITIZE_ADDRESS__``)
+    still gets the other builds, and the phase's line says which build did not run and why; no
+    finding comes of it. The control: the same source without the refusal runs all three."""
+    _need_gcc()
+    right = (PROGRAMS / "c" / "word_game_right.c").read_text()
+    refusing = tmp_path / "refuses.c"
+    refusing.write_text("#ifdef __SANITIZE_ADDRESS__\n#error no sanitizers here\n#endif\n" + right)
+    outcome, said = _phase("word_game", refusing, ())
+    assert outcome.failures == [] and len(said) == 1, said
+    assert "-fsanitize=address,undefined not run: " in said[0] and "no sanitizers here" in said[0], said
+    assert "-O0 -ftrivial-auto-var-init=pattern (2)" in said[0] and "-O0 -ftrivial-auto-var-init=zero (2)" in said[0]
+    plain = tmp_path / "plain.c"
+    plain.write_text(right)
+    _, lines = _phase("word_game", plain, ())
+    assert "not run" not in lines[0] and "-fsanitize=address,undefined (2)" in lines[0], lines
+
+
+@pytest.mark.slow
+def test_a_faults_input_gets_the_sanitizers_word(cache: Path) -> None:
+    """Beside a fault of the plan's own, only the fault's input runs, under the asan build: where
+    it fires, its line and the reproducing command go into the fault's notes and the verdict stays
+    the fault's; the control, a right program with the same stand-in fault, gets a note that no
+    undefined behaviour was seen on it."""
+    from gamecert.engine.judge.judge import Failure
+
+    _need_gcc()
+    entry = registry.get("word_game")
+    plan = make_plan(entry, get_profile("default"), 1, budget_s=8, phases=())
+    text = "ZZZZZZZ\n"
+    for program, fires in ((UB / "word_hash_overflow.c", True), (PROGRAMS / "c" / "word_game_right.c", False)):
+        fault = Failure(Verdict.WA, entry.game.parse_input(text), text, "Alice\n", "Bob\n", "stand-in", "coverage", 7)
+        outcome = Outcome(plan, Stats(), failures=[fault])
+        said: list[str] = []
+        run_phase(entry, Candidate.parse(str(program)), plan, outcome, game_limits(entry.game), said.append)
+        assert [f.verdict for f in outcome.failures] == [Verdict.WA], program
+        notes = [n for n in fault.notes if n.startswith("under the sanitizer build")]
+        if fires:
+            assert len(notes) == 1 and f"word_hash_overflow.c:{_header_line(program)}:" in notes[0], fault.notes
+            assert "reproduce: " in notes[0] and outcome.notes == [], outcome.notes
+        else:
+            assert notes == [] and len(outcome.notes) == 1, (fault.notes, outcome.notes)
+            assert "1 input (1 the fault)" in outcome.notes[0] and "no undefined behaviour seen" in outcome.notes[0]
+            assert "(1)" in outcome.notes[0] and "auto-var-init" not in outcome.notes[0]
