@@ -156,6 +156,8 @@ class Failure:
     order: tuple[int, int] | None = None
     #: where the re-runs ran (a registered solver runs in-process: no fresh process)
     rerun_where: str = "in fresh processes"
+    #: when it fails: the diagnosis's findings (gamecert.engine.judge.diagnose.Diagnosis.to_json)
+    diagnosis: dict | None = None
 
     @property
     def nondeterministic(self) -> bool:
