@@ -111,6 +111,8 @@ class _Labeller:
         self.deadline = deadline
         self.seen: dict[bytes, bool] = {}
         self.runs = 0
+        #: runs in all, at most (None: the time alone bounds them)
+        self.limit: int | None = None
         self.lock = threading.Lock()
 
     def label(self, items: list[tuple[Any, str]], until: float) -> list[tuple[Any, str, bool]]:
@@ -122,7 +124,7 @@ class _Labeller:
         def work(judge: Judge) -> None:
             while time.monotonic() < min(until, self.deadline):
                 with self.lock:
-                    if not queue:
+                    if not queue or (self.limit is not None and self.runs >= self.limit):
                         return
                     inst, text = queue.pop()
                 failed = judge.run_one(inst, "diagnosis", text=text, count=False) is not None
@@ -180,8 +182,8 @@ class Mutator:
         k = rng.randrange(n)
         if kind == 0 and n > 1:
             return g[:k] + g[k + 1:]
-        if kind == 1:
-            return g[:k] + (g[rng.randrange(n)],) + g[k:]
+        if kind == 1:  # copies of one part, one or a few
+            return g[:k] + (g[rng.randrange(n)],) * rng.choice((1, 1, 2, 3, 4, 7)) + g[k:]
         if kind in (2, 3) and has_values:
             return g[:k] + (self.st.with_value(g[k], self._value(g[k])),) + g[k + 1:]
         if kind == 4 and has_values:  # every part of one value given another
@@ -234,10 +236,13 @@ class Mutator:
 
 
 def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: float, *, jobs: int = 1,
-             seed: int = 0, expected_cache: dict | None = None, shuffle_features: bool = False) -> Diagnosis:
+             seed: int = 0, expected_cache: dict | None = None, shuffle_features: bool = False,
+             runs: int | None = None) -> Diagnosis:
     """The failing class of ``failure`` (a confirmed, shrunk fault), learned and checked within
-    ``seconds``. ``shuffle_features`` is the control: the features are handed to the learner
-    shuffled between the inputs, so a rule it states says nothing of them."""
+    ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
+    seconds then only bound it), the same work whatever the machine's load. ``shuffle_features``
+    is the control: the features are handed to the learner shuffled between the inputs, so a
+    rule it states says nothing of them."""
     started = time.monotonic()
     deadline = started + seconds
     game = entry.game
@@ -252,6 +257,7 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
         for _ in range(max(1, jobs)):
             runners.append(open_runner())
         labeller = _Labeller(entry, runners, expected_cache if expected_cache is not None else {}, deadline)
+        labeller.limit = runs
         return _diagnose(entry, failure, structure, labeller, rng, started, deadline, seconds, shuffle_features)
     finally:
         for r in runners:
@@ -282,34 +288,43 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
     labeller.seen[_digest(failure.input_text)] = True
     # training: near the fault first (one step, the game's smaller moves, nearby families), then
     # walks from every failing input found and the strategies' draws with a step or two
-    train_until = started + 0.5 * seconds
+    limit = labeller.limit
+    train_until = started + (seconds if limit is not None else 0.5 * seconds)
+    if limit is not None:
+        labeller.limit = limit // 2
     near = _fresh(labeller, [m for m in (mutator.mutate(failure.instance) for _ in range(60)) if m])
     near += _fresh(labeller, list(_smaller(game, failure.instance, mutator, 20)))
     near += _fresh(labeller, list(_nearby_family(game, failure.size, mutator, 24)))
     near += _fresh(labeller, [(d, game.format_input(d)) for d in draws])
     add(labeller.label(near, train_until))
-    while time.monotonic() < train_until:
+    while time.monotonic() < train_until and (limit is None or labeller.runs < limit // 2):
         batch = _walks(mutator, failing, draws, rng, labeller, 40)
         if not batch:
             break
         add(labeller.label(batch, train_until))
     result = Diagnosis("none", budget_s=seconds)
-    rule: Rule | None = None
+    stated: Diagnosis | None = None  # the last rule that held on its fresh inputs
     rounds = 0
-    while time.monotonic() < deadline - 0.2:
+    # Alhazen's loop: learn, check on fresh inputs, learn again with them, while time is left; the
+    # rule stated is the last one that held on the fresh inputs of its own round
+    labeller.limit = limit
+    while time.monotonic() < deadline - 0.5 and (limit is None or labeller.runs < limit - 2 * MIN_SATISFYING):
         rounds += 1
         learn_rows = rows
         if shuffle:
             learn_rows = list(rows)
             rng.shuffle(learn_rows)
         rule = learn(learn_rows, labels)
-        result.learned_on, result.learned_failing = len(rows), sum(labels)
+        result = Diagnosis("none", budget_s=seconds, learned_on=len(rows), learned_failing=sum(labels))
         if rule is None:
             result.why = "no feature test sets the failing inputs apart"
             break
+        if stated is not None and rule.text() == stated.rule:
+            break  # the fresh inputs changed nothing
         left = deadline - time.monotonic()
-        until = time.monotonic() + (left if rounds >= 2 else 0.5 * left)
-        pool, sat_set = _check_pool(mutator, rule, failing, draws, rng, labeller, game, until)
+        until = time.monotonic() + (left if rounds >= 3 else 0.5 * left)
+        want = 400 if limit is None else max(MIN_SATISFYING, (limit - labeller.runs) // (2 if rounds >= 3 else 4))
+        pool, sat_set = _check_pool(mutator, rule, failing, draws, rng, labeller, game, until, want)
         labelled = labeller.label(pool, until)
         s = [f for _, t, f in labelled if _digest(t) in sat_set]
         o = [f for _, t, f in labelled if _digest(t) not in sat_set]
@@ -318,12 +333,14 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
         result.rule, result.words = rule.text(), rule.words(structure.part_name, game.size_measure)
         if len(s) >= MIN_SATISFYING and sum(s) >= PRECISION * len(s):
             result.status = "class"
-            break
-        if len(s) < MIN_SATISFYING:
+            stated = result
+        elif len(s) < MIN_SATISFYING:
             result.why = f"only {len(s)} fresh inputs satisfying the best rule were found and run"
         else:
             result.why = f"the best rule learned held on {sum(s)} of {len(s)} fresh inputs satisfying it"
         add(labelled)  # the fresh inputs teach the next round
+    if stated is not None:
+        result = stated
     result.rounds = rounds
     if result.status != "class":
         result.tried = result.rule
@@ -356,9 +373,11 @@ def _draws(entry: Any, rng: random.Random, max_text: int, seconds: float) -> lis
     from gamecert.engine.plan.draws import draw_examples
 
     game = entry.game
-    n = 30 if seconds >= 5 else 10
-    out = []
+    n = 20 if seconds >= 5 else 8
+    out: list[Any] = []
     for strategy in (entry.oracle_instances(), entry.instances()):
+        if len(out) >= n:
+            break
         try:
             for inst in draw_examples(strategy, n, rng.randrange(2**31)):
                 if len(game.format_input(inst)) <= max_text:
@@ -433,7 +452,7 @@ def _walks(mutator: Mutator, failing: list[Any], draws: list[Any], rng: random.R
 
 
 def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[Any], rng: random.Random,
-                labeller: _Labeller, game: Any, until: float) -> tuple[list, set[bytes]]:
+                labeller: _Labeller, game: Any, until: float, want: int = 400) -> tuple[list, set[bytes]]:
     """Fresh inputs drawn to satisfy ``rule`` and to violate it, about as many of each: walks
     from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule."""
     sat: list[tuple[Any, str]] = []
@@ -442,7 +461,6 @@ def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[An
     starts = [i for i in failing if rule.holds(features_of(game, i))] or failing
     budget_s = max(0.05, 0.25 * (until - time.monotonic()))
     stop = time.monotonic() + budget_s
-    want = 400
     tries = 0
     while time.monotonic() < stop and (len(sat) < want or len(other) < want) and tries < 40 * want:
         tries += 1

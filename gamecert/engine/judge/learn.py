@@ -187,7 +187,32 @@ def learn(rows: Sequence[Mapping[str, int]], labels: Sequence[bool], max_tests: 
         return (p - 10 * n, -len(tests), -sum(rank(t.name) for t in tests))
 
     tests, _ = max(done, key=final)
-    return _pruned(list(tests), rows, labels)
+    return _plainer(_pruned(list(tests), rows, labels), columns, rows, labels)
+
+
+def _plainer(rule: Rule, columns: dict[str, list[int]], rows: Sequence[Mapping[str, int]],
+             labels: Sequence[bool]) -> Rule:
+    """Each test replaced by a plainer one (a lower :func:`rank`) where that separates the rows
+    at least as well, the other tests kept: a derived number that happens to split the inputs
+    tried gives way to the structure's own count that splits them as well."""
+    def score(tests: Sequence[Condition]) -> int:
+        p = n = 0
+        for row, y in zip(rows, labels):
+            if all(t.holds(row) for t in tests):
+                p, n = (p + 1, n) if y else (p, n + 1)
+        return p - 10 * n
+
+    tests = list(rule.tests)
+    for k in range(len(tests)):
+        others = tests[:k] + tests[k + 1:]
+        covered = [i for i, row in enumerate(rows) if all(t.holds(row) for t in others)]
+        current = score(tests)
+        used = {(t.name, t.op) for t in others}
+        for alt in _best_tests(columns, labels, covered, used, 40):
+            if rank(alt.name) < rank(tests[k].name) and score([*others, alt]) >= current:
+                tests[k] = alt
+                break
+    return Rule(tuple(tests))
 
 
 def _score(covered: list[int], labels: Sequence[bool], root: tuple[int, int]) -> float:
