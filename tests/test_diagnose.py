@@ -127,7 +127,12 @@ def _fresh_agreement(entry, failure_instance, rule, planted, n: int = 1500, seed
     game = entry.game
     rng = random.Random(seed)
     st = structure_of(game, failure_instance)
-    mut = Mutator(game, st, rng, list(range(0, 27)), [], 10**6)
+    values = set(range(0, 27))  # letters and digits, and values around the failing input's own
+    for single in (game.split(failure_instance) if game.max_batch > 1 else (failure_instance,)):
+        for part in st.parts(single):
+            v = st.value(part)
+            values |= set(range(max(0, v - 60), v + 60))
+    mut = Mutator(game, st, rng, sorted(values), [], 10**6)
     starts, rows, seen = [failure_instance], [], set()
     while len(rows) < n:
         m = mut.mutate(rng.choice(starts), rng.choice((1, 2, 3, 4)))
@@ -201,7 +206,7 @@ KNOWN = [
     ("tests/wrong/dawson_kayles/single_big.py", "dawson_kayles", (101,)),
 ]
 #: runs each diagnosis makes (by counts: the same work on a loaded machine)
-LONG_RUNS = int(os.environ.get("GAMECERT_DIAGNOSE_RUNS", "700"))
+LONG_RUNS = int(os.environ.get("GAMECERT_DIAGNOSE_RUNS", "600"))
 
 
 def _header(path: str):

@@ -250,7 +250,7 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
     if structure is None:
         return Diagnosis("skipped", why=f"{game.name} declares no structure to mutate", budget_s=seconds)
     if seconds < 1.0:
-        return Diagnosis("skipped", why=f"{seconds:.1f} s left for it", budget_s=seconds)
+        return Diagnosis("skipped", why=f"its time ({seconds:.1f} s of the budget) is under a second", budget_s=seconds)
     rng = random.Random(seed)
     runners = []
     try:
