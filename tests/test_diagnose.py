@@ -162,6 +162,23 @@ def test_a_planted_fault_is_diagnosed_and_the_shuffled_control_states_nothing():
     assert control.differ, "no rule: the features that differ most are listed instead"
 
 
+def test_judges_keep_a_sample_of_the_passing_inputs_for_the_diagnosis():
+    """A judge keeps at most KEEP_PASSING of the inputs that passed (a reservoir over all of them,
+    not the first ones), never a failing one: the diagnosis learns from them without a run."""
+    from gamecert.engine.judge.judge import KEEP_PASSING
+
+    planted = parse_rule("count[A] >= 2")
+    entry, solver = _planted_word_game(planted.holds)
+    judge = Judge(entry, SolverRunner(entry, "planted", solver), Stats())
+    rng = random.Random(5)
+    words = ["".join(rng.choice("ABCDEFG") for _ in range(rng.randrange(1, 12))) for _ in range(3 * KEEP_PASSING)]
+    failing = {w for w in words if judge.run_one(w, "random", text=w + "\n") is not None}
+    assert failing == {w for w in words if w.count("A") >= 2}
+    kept = {text.strip() for _, text in judge.passing}
+    assert len(judge.passing) == KEEP_PASSING and not kept & failing
+    assert kept - set(words[:KEEP_PASSING + len(failing)]), "a reservoir, not the first inputs"
+
+
 # ---- the report -----------------------------------------------------------------------------
 
 def _report(diagnosis: dict) -> FailureReport:

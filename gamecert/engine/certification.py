@@ -306,7 +306,8 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
 
             progress.event("diagnosing: when does it fail?")
             diagnose_fault(entry, plan, outcome.failure, runner_factory, jobs=jobs, started=executor.start,
-                           reserve_s=executor.reserve_s(), expected_cache=expected_cache)
+                           reserve_s=executor.reserve_s(), expected_cache=expected_cache,
+                           known=[kept for judge in executor.judges for kept in judge.passing])
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported):
             out(line)

@@ -42,6 +42,8 @@ PRECISION = 0.95
 MIN_SATISFYING = 20
 #: the share of a certification's budget the diagnosis may take, at most
 MAX_SHARE = 0.20
+#: inputs that passed in the certification learned from, at most
+KNOWN_MAX = 200
 #: inputs whose text is longer than this many times the failing input's (and 4 KB) are not drawn
 TEXT_FACTOR = 4
 
@@ -237,12 +239,13 @@ class Mutator:
 
 def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: float, *, jobs: int = 1,
              seed: int = 0, expected_cache: dict | None = None, shuffle_features: bool = False,
-             runs: int | None = None) -> Diagnosis:
+             runs: int | None = None, known: list[tuple[Any, str]] = ()) -> Diagnosis:
     """The failing class of ``failure`` (a confirmed, shrunk fault), learned and checked within
     ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
     seconds then only bound it), the same work whatever the machine's load. ``shuffle_features``
     is the control: the features are handed to the learner shuffled between the inputs, so a
-    rule it states says nothing of them."""
+    rule it states says nothing of them. ``known``: inputs (instance, text) that already ran and
+    passed in the certification, learned from without a run."""
     started = time.monotonic()
     deadline = started + seconds
     game = entry.game
@@ -258,14 +261,15 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
             runners.append(open_runner())
         labeller = _Labeller(entry, runners, expected_cache if expected_cache is not None else {}, deadline)
         labeller.limit = runs
-        return _diagnose(entry, failure, structure, labeller, rng, started, deadline, seconds, shuffle_features)
+        return _diagnose(entry, failure, structure, labeller, rng, started, deadline, seconds, shuffle_features,
+                         list(known))
     finally:
         for r in runners:
             r.close()
 
 
 def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng: random.Random, started: float,
-              deadline: float, seconds: float, shuffle: bool) -> Diagnosis:
+              deadline: float, seconds: float, shuffle: bool, known: list[tuple[Any, str]]) -> Diagnosis:
     game = entry.game
     max_text = max(4096, TEXT_FACTOR * len(failure.input_text))
     draws = _draws(entry, rng, max_text, seconds)
@@ -286,6 +290,14 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
     rows.append(features_of(game, failure.instance, failure.input_text))
     labels.append(True)
     labeller.seen[_digest(failure.input_text)] = True
+    # the inputs that already passed in this certification (a sample of them), labelled without a run
+    rng.shuffle(known)
+    for inst, text in known[:KNOWN_MAX]:
+        d = _digest(text)
+        if len(text) <= max_text and d not in labeller.seen:
+            labeller.seen[d] = False
+            rows.append(features_of(game, inst, text))
+            labels.append(False)
     # training: near the fault first (one step, the game's smaller moves, nearby families), then
     # walks from every failing input found and the strategies' draws with a step or two
     limit = labeller.limit
@@ -304,6 +316,7 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
         add(labeller.label(batch, train_until))
     result = Diagnosis("none", budget_s=seconds)
     stated: Diagnosis | None = None  # the last rule that held on its fresh inputs
+    checked: tuple[str, list[bool], list[bool]] = ("", [], [])  # the last rule checked, on what
     rounds = 0
     # Alhazen's loop: learn, check on fresh inputs, learn again with them, while time is left; the
     # rule stated is the last one that held on the fresh inputs of its own round
@@ -328,6 +341,9 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
         labelled = labeller.label(pool, until)
         s = [f for _, t, f in labelled if _digest(t) in sat_set]
         o = [f for _, t, f in labelled if _digest(t) not in sat_set]
+        if checked[0] == rule.text():  # learned again unchanged: its earlier fresh inputs count too
+            s, o = checked[1] + s, checked[2] + o
+        checked = (rule.text(), s, o)
         result.satisfying, result.satisfying_failed = len(s), sum(s)
         result.others, result.others_failed = len(o), sum(o)
         result.rule, result.words = rule.text(), rule.words(structure.part_name, game.size_measure)
@@ -490,7 +506,8 @@ def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[An
 
 
 def diagnose_fault(entry: Any, plan: Any, failure: Any, open_runner: Callable[[], Any], *, jobs: int,
-                   started: float, reserve_s: float, expected_cache: dict | None = None) -> None:
+                   started: float, reserve_s: float, expected_cache: dict | None = None,
+                   known: list[tuple[Any, str]] = ()) -> None:
     """The hook after a certification's fault is confirmed and shrunk: its diagnosis, kept in
     ``failure.diagnosis`` for the report. It takes the profile's share of the budget
     (``Profile.diagnose_share``, at most :data:`MAX_SHARE`), and never runs past the budget's end
@@ -505,7 +522,8 @@ def diagnose_fault(entry: Any, plan: Any, failure: Any, open_runner: Callable[[]
     share = seconds_for(plan.budget_s, getattr(plan.profile, "diagnose_share", MAX_SHARE))
     seconds = min(share, max(started + plan.budget_s + reserve_s - now, reserve_s))
     try:
-        found = diagnose(entry, failure, open_runner, seconds, jobs=jobs, seed=plan.seed, expected_cache=expected_cache)
+        found = diagnose(entry, failure, open_runner, seconds, jobs=jobs, seed=plan.seed, expected_cache=expected_cache,
+                         known=list(known))
     except KeyboardInterrupt:
         found = Diagnosis("skipped", why="interrupted (Ctrl-C)", budget_s=seconds)
     except Exception as exc:  # noqa: BLE001 - the fault and its report stand whatever the diagnosis meets

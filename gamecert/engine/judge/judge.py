@@ -15,6 +15,7 @@ and shrunk by its structure, then the game's own smaller-input moves (:mod:`.shr
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,8 @@ AUDIT_MAX = 20
 _SOLVERS_LOCK = threading.RLock()
 
 
+#: passing inputs each judge keeps for the diagnosis (judge/diagnose.py), each of at most this many characters
+KEEP_PASSING, KEEP_TEXT = 300, 20_000
 #: beyond the oracle's reach, one input in this many (per game), and every input that fails, is
 #: answered by every registered fast solver, which must agree; the others by the cheapest one
 CROSS_CHECK_EVERY = 16
@@ -248,6 +251,10 @@ class Judge:
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
         self.smallest_seen: Failure | None = None
+        #: a uniform sample of the inputs that passed (a reservoir), for the diagnosis of a fault
+        self.passing: list[tuple[Any, str]] = []
+        self.passed_runs = 0
+        self._keep = random.Random(0)
 
     # -- single runs --
     def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
@@ -291,6 +298,11 @@ class Judge:
             with self.stats.lock:
                 if self.smallest_seen is None or found.sort_key() < self.smallest_seen.sort_key():
                     self.smallest_seen = found
+        elif count:  # a passing input kept, one in a reservoir: the diagnosis learns from it too
+            self.passed_runs += 1
+            k = self.passed_runs - 1 if len(self.passing) < KEEP_PASSING else self._keep.randrange(self.passed_runs)
+            if k < KEEP_PASSING and len(text) <= KEEP_TEXT:
+                self.passing[k:k + 1] = [(instance, text)]
         return found
 
     def _account(self, result: Any, tests: int, phase: str, what: str, count: bool) -> None:
