@@ -255,10 +255,9 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
     if seconds < 1.0:
         return Diagnosis("skipped", why=f"its time ({seconds:.1f} s of the budget) is under a second", budget_s=seconds)
     rng = random.Random(seed)
-    runners = []
+    runners: list[Any] = []
     try:
-        for _ in range(max(1, jobs)):
-            runners.append(open_runner())
+        _open_all(open_runner, max(1, jobs), runners)
         labeller = _Labeller(entry, runners, expected_cache if expected_cache is not None else {}, deadline)
         labeller.limit = runs
         return _diagnose(entry, failure, structure, labeller, rng, started, deadline, seconds, shuffle_features,
@@ -268,11 +267,40 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
             r.close()
 
 
+def _open_all(open_runner: Callable[[], Any], n: int, into: list[Any]) -> None:
+    """``n`` runners opened at once (a sandbox and its fork server take a moment each), into
+    ``into`` as they open, so the caller closes every one that opened even if another failed."""
+    errors: list[BaseException] = []
+
+    def one() -> None:
+        try:
+            runner = open_runner()
+        except BaseException as exc:  # noqa: BLE001 - raised below, in the caller's thread
+            errors.append(exc)
+            return
+        into.append(runner)
+
+    threads = [threading.Thread(target=one, daemon=True) for _ in range(n - 1)]
+    for t in threads:
+        t.start()
+    one()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
 def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng: random.Random, started: float,
               deadline: float, seconds: float, shuffle: bool, known: list[tuple[Any, str]]) -> Diagnosis:
     game = entry.game
     max_text = max(4096, TEXT_FACTOR * len(failure.input_text))
-    draws = _draws(entry, rng, max_text, seconds)
+    rng.shuffle(known)
+    known = [(inst, text) for inst, text in known if len(text) <= max_text][:KNOWN_MAX]
+    # the inputs to mutate besides the fault's: those the certification ran (from the strategies
+    # and the families), else a few drawn from the strategies now
+    draws = [inst for inst, _ in known[:40]]
+    if len(draws) < 10:
+        draws += _draws(entry, rng, max_text, seconds)
     values = _values(structure, game, [failure.instance, *draws])
     singles = [s for d in draws for s in (game.split(d) if game.max_batch > 1 else (d,))]
     mutator = Mutator(game, structure, rng, values, singles, max_text)
@@ -291,10 +319,9 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
     labels.append(True)
     labeller.seen[_digest(failure.input_text)] = True
     # the inputs that already passed in this certification (a sample of them), labelled without a run
-    rng.shuffle(known)
-    for inst, text in known[:KNOWN_MAX]:
+    for inst, text in known:
         d = _digest(text)
-        if len(text) <= max_text and d not in labeller.seen:
+        if d not in labeller.seen:
             labeller.seen[d] = False
             rows.append(features_of(game, inst, text))
             labels.append(False)
