@@ -150,7 +150,7 @@ def test_a_planted_fault_is_diagnosed_and_the_shuffled_control_states_nothing():
     """A registered word_game solver made wrong exactly when a letter occurs 7 times among 3 or more
     letters: the diagnosis (500 runs, in-process) states a class, checked at 95% precision or more
     on its fresh inputs, that agrees with the planted one on 95% of fresh inputs each way. The
-    control, features shuffled between the inputs, states no class."""
+    control, every input's features another's, states no class."""
     found, planted = _diagnose_planted(False)
     assert found.status == "class", found.to_json()
     assert found.precision >= 0.95 and found.satisfying >= 20
@@ -272,8 +272,9 @@ def test_the_wrong_programs_classes_are_found():
 
 @pytest.mark.long
 def test_the_control_with_shuffled_features_states_no_class():
-    """The same diagnosis with the features shuffled between the inputs before learning states no
-    class at 95% precision, for three programs whose class the real diagnosis finds."""
+    """The same diagnosis with every input's features another's (shuffled for the learner, drawn
+    at random when the fresh inputs are sorted by the rule) states no class at 95% precision, for
+    three programs whose class the real diagnosis finds."""
     said = []
     for path, game, instance in (KNOWN[3], KNOWN[7], KNOWN[6]):
         _, found = _sandboxed(path, game, instance, shuffle=True)

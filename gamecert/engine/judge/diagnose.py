@@ -243,8 +243,8 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
     """The failing class of ``failure`` (a confirmed, shrunk fault), learned and checked within
     ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
     seconds then only bound it), the same work whatever the machine's load. ``shuffle_features``
-    is the control: the features are handed to the learner shuffled between the inputs, so a
-    rule it states says nothing of them. ``known``: inputs (instance, text) that already ran and
+    is the control: every input's features are another's (shuffled for the learner, drawn at
+    random when the fresh inputs are sorted by the rule), so they say nothing of the inputs. ``known``: inputs (instance, text) that already ran and
     passed in the certification, learned from without a run."""
     started = time.monotonic()
     deadline = started + seconds
@@ -364,7 +364,8 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
         left = deadline - time.monotonic()
         until = time.monotonic() + (left if rounds >= 3 else 0.5 * left)
         want = 400 if limit is None else max(MIN_SATISFYING, (limit - labeller.runs) // (2 if rounds >= 3 else 4))
-        pool, sat_set = _check_pool(mutator, rule, failing, draws, rng, labeller, game, until, want)
+        pool, sat_set = _check_pool(mutator, rule, failing, draws, rng, labeller, game, until, want,
+                                    rows if shuffle else None)
         labelled = labeller.label(pool, until)
         s = [f for _, t, f in labelled if _digest(t) in sat_set]
         o = [f for _, t, f in labelled if _digest(t) not in sat_set]
@@ -495,9 +496,11 @@ def _walks(mutator: Mutator, failing: list[Any], draws: list[Any], rng: random.R
 
 
 def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[Any], rng: random.Random,
-                labeller: _Labeller, game: Any, until: float, want: int = 400) -> tuple[list, set[bytes]]:
+                labeller: _Labeller, game: Any, until: float, want: int = 400,
+                shuffled: list[dict[str, int]] | None = None) -> tuple[list, set[bytes]]:
     """Fresh inputs drawn to satisfy ``rule`` and to violate it, about as many of each: walks
-    from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule."""
+    from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule.
+    ``shuffled`` (the control): the rule is asked of another input's features, drawn from these."""
     sat: list[tuple[Any, str]] = []
     other: list[tuple[Any, str]] = []
     seen: set[bytes] = set()
@@ -516,7 +519,7 @@ def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[An
         if d in labeller.seen or d in seen:
             continue
         seen.add(d)
-        holds = rule.holds(features_of(game, m[0], m[1]))
+        holds = rule.holds(rng.choice(shuffled) if shuffled else features_of(game, m[0], m[1]))
         if holds and len(sat) < want:
             sat.append(m)
             if rng.random() < 0.5:
