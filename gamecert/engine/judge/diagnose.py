@@ -113,43 +113,45 @@ class _Labeller:
         self.deadline = deadline
         self.seen: dict[bytes, bool] = {}
         self.runs = 0
+        self.taken = 0  # inputs handed to a runner (the runs, and those running)
         #: runs in all, at most (None: the time alone bounds them)
         self.limit: int | None = None
         self.lock = threading.Lock()
 
     def label(self, items: list[tuple[Any, str]], until: float) -> list[tuple[Any, str, bool]]:
-        """``items`` (instance, text) run and labelled (True: fails) until ``until``; those the
-        time did not reach are left out."""
-        out: list[tuple[Any, str, bool]] = []
-        queue = list(reversed(items))
+        """``items`` (instance, text) run and labelled (True: fails) until ``until`` or the limit of
+        runs; those not reached are left out. The result is in the order of ``items``, and by
+        counts the items run are the first ones whatever the threads' timing."""
+        done: list[tuple[int, Any, str, bool]] = []
+        queue = list(reversed(list(enumerate(items))))
+        errors: list[BaseException] = []
 
         def work(judge: Judge) -> None:
-            while time.monotonic() < min(until, self.deadline):
+            try:
+                while time.monotonic() < min(until, self.deadline):
+                    with self.lock:
+                        if not queue or errors or (self.limit is not None and self.taken >= self.limit):
+                            return
+                        k, (inst, text) = queue.pop()
+                        self.taken += 1
+                    failed = judge.run_one(inst, "diagnosis", text=text, count=False) is not None
+                    with self.lock:
+                        self.runs += 1
+                        self.seen[_digest(text)] = failed
+                        done.append((k, inst, text, failed))
+            except BaseException as exc:  # noqa: BLE001 - the other threads stop, then it is raised
                 with self.lock:
-                    if not queue or (self.limit is not None and self.runs >= self.limit):
-                        return
-                    inst, text = queue.pop()
-                failed = judge.run_one(inst, "diagnosis", text=text, count=False) is not None
-                with self.lock:
-                    self.runs += 1
-                    self.seen[_digest(text)] = failed
-                    out.append((inst, text, failed))
+                    errors.append(exc)
 
         threads = [threading.Thread(target=work, args=(j,), daemon=True) for j in self.judges[1:]]
         for t in threads:
             t.start()
-        error: BaseException | None = None
-        try:
-            work(self.judges[0])
-        except BaseException as exc:  # noqa: BLE001 - the other threads end first, then it is raised
-            error = exc
-            with self.lock:
-                queue.clear()
+        work(self.judges[0])
         for t in threads:
             t.join()
-        if error is not None:
-            raise error
-        return out
+        if errors:
+            raise errors[0]
+        return [(inst, text, failed) for _, inst, text, failed in sorted(done, key=lambda d: d[0])]
 
 
 class Mutator:
