@@ -179,6 +179,33 @@ def test_judges_keep_a_sample_of_the_passing_inputs_for_the_diagnosis():
     assert kept - set(words[:KEEP_PASSING + len(failing)]), "a reservoir, not the first inputs"
 
 
+@pytest.mark.slow
+def test_a_certification_reports_when_it_fails_within_its_share(monkeypatch, tmp_path):
+    """``gamecert certify`` of a wrong program (samples only, budget 10 s): its report.json holds a
+    diagnosis that took at most its share of the budget (the default profile's 15%: 1.5 s, and a
+    second's grace for closing its runners), report.md its section, the result its short line.
+    The control: the right program's certification has no diagnosis; and with GAMECERT_DIAGNOSE=0
+    (the suite's default) the wrong program's report has none either."""
+    import json
+
+    from gamecert.engine.certification import certify, options
+
+    monkeypatch.setenv("GAMECERT_DIAGNOSE", "1")
+    entry = registry.get("word_game")
+    opts = options(entry, budget=10, seed=1, jobs=2, phases="samples", report_dir=str(tmp_path))
+    wrong = certify(opts, str(ROOT / "examples/word_game/wrong.py"))
+    assert wrong.status == 1 and wrong.diagnosis, wrong.lines
+    data = json.loads((Path(wrong.path) / "report.json").read_text())["diagnosis"]
+    assert data["status"] in ("class", "none") and data["budget_s"] <= 0.2 * 10 and data["seconds"] <= data["budget_s"] + 1
+    assert "## When it fails" in (Path(wrong.path) / "report.md").read_text()
+    assert any(line.startswith("  when:") for line in wrong.lines)
+    right = certify(opts, str(ROOT / "examples/word_game/correct.py"))
+    assert right.status == 0 and right.diagnosis == ""
+    monkeypatch.setenv("GAMECERT_DIAGNOSE", "0")
+    off = certify(opts, str(ROOT / "examples/word_game/wrong.py"))
+    assert off.status == 1 and not json.loads((Path(off.path) / "report.json").read_text())["diagnosis"]
+
+
 # ---- the report -----------------------------------------------------------------------------
 
 def _report(diagnosis: dict) -> FailureReport:

@@ -24,6 +24,7 @@ It costs only the time it is given (the profile's share of the budget; see
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import threading
 import time
@@ -42,6 +43,9 @@ PRECISION = 0.95
 MIN_SATISFYING = 20
 #: the share of a certification's budget the diagnosis may take, at most
 MAX_SHARE = 0.20
+#: ``GAMECERT_DIAGNOSE=0`` turns the diagnosis after a fault off (the test suite does, for its many
+#: certifications of wrong programs: tests/conftest.py; tests/test_diagnose.py turns it back on)
+ENV_VAR = "GAMECERT_DIAGNOSE"
 #: inputs that passed in the certification learned from, at most
 KNOWN_MAX = 200
 #: inputs whose text is longer than this many times the failing input's (and 4 KB) are not drawn
@@ -547,6 +551,8 @@ def diagnose_fault(entry: Any, plan: Any, failure: Any, open_runner: Callable[[]
     found late still gets the reserve's time. A nondeterministic fault is not diagnosed (its
     labels would be noise); a diagnosis that stops on an error or Ctrl-C says so and the report
     stands."""
+    if os.environ.get(ENV_VAR, "1").strip().lower() in ("0", "off", "no", "false"):
+        return
     if failure.nondeterministic or (failure.reruns is not None and failure.reruns[0] == 0):
         failure.diagnosis = Diagnosis("skipped", why="the fault does not show on every run").to_json()
         return
