@@ -4,7 +4,7 @@ After a fault is confirmed and shrunk, :func:`diagnose` runs the candidate on in
 labels each pass or fail against the expected answer (the same judge as the certification):
 
 1. **Sampling.** One-step structural mutations of the failing input (a part removed, copied,
-   its value changed, every part of one value given another, two parts swapped, a chunk cut or
+   one of a new value added, its value changed, every part of one value given another, two parts swapped, a chunk cut or
    repeated; a game of a batch removed, repeated or another added), random walks of a few such
    steps from every failing input found, the game's own ``smaller()`` moves, the inputs of the
    deciding-feature families at sizes near the fault's, and draws from the game's strategies.
@@ -190,8 +190,11 @@ class Mutator:
         k = rng.randrange(n)
         if kind == 0 and n > 1:
             return g[:k] + g[k + 1:]
-        if kind == 1:  # copies of one part, one or a few
-            return g[:k] + (g[rng.randrange(n)],) * rng.choice((1, 1, 2, 3, 4, 7)) + g[k:]
+        if kind == 1:  # copies of one part, one or a few; or a part of a new value
+            part = g[rng.randrange(n)]
+            if has_values and rng.random() < 0.4:
+                return g[:k] + (self.st.with_value(part, self._value(part)),) + g[k:]
+            return g[:k] + (part,) * rng.choice((1, 1, 2, 3, 4, 7)) + g[k:]
         if kind in (2, 3) and has_values:
             return g[:k] + (self.st.with_value(g[k], self._value(g[k])),) + g[k + 1:]
         if kind == 4 and has_values:  # every part of one value given another
