@@ -4,10 +4,11 @@ After a fault is confirmed and shrunk, :func:`diagnose` runs the candidate on in
 labels each pass or fail against the expected answer (the same judge as the certification):
 
 1. **Sampling.** One-step structural mutations of the failing input (a part removed, copied,
-   one of a new value added, its value changed, every part of one value given another, two parts swapped, a chunk cut or
-   repeated; a game of a batch removed, repeated or another added), random walks of a few such
-   steps from every failing input found, the game's own ``smaller()`` moves, the inputs of the
-   deciding-feature families at sizes near the fault's, and draws from the game's strategies.
+   one of a new value added, its value changed, every part of one value given another, two
+   parts swapped, a chunk cut or repeated; a game of a batch removed, repeated or another
+   added), random walks of a few such steps from every failing input found, the game's own
+   ``smaller()`` moves, the inputs of the deciding-feature families at sizes near the fault's,
+   and the inputs that passed in the certification (else draws from the game's strategies).
 2. **Learning.** Each input's features (:func:`gamecert.kit.features.features_of`) and its label
    go to :func:`gamecert.engine.judge.learn.learn`: a conjunction of at most five feature tests.
 3. **Checking.** Fresh inputs (never run before in the diagnosis) drawn to satisfy the rule and
@@ -262,7 +263,8 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
     if structure is None:
         return Diagnosis("skipped", why=f"{game.name} declares no structure to mutate", budget_s=seconds)
     if seconds < 1.0:
-        return Diagnosis("skipped", why=f"its time ({seconds:.1f} s of the budget) is under a second", budget_s=seconds)
+        return Diagnosis("skipped", why=f"its time ({seconds:.1f} s of the budget) is under a second",
+                         budget_s=seconds)
     rng = random.Random(seed)
     runners: list[Any] = []
     try:
