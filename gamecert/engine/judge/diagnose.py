@@ -254,8 +254,9 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
     ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
     seconds then only bound it), the same work whatever the machine's load. ``shuffle_features``
     is the control: every input's features are another's (shuffled for the learner, drawn at
-    random when the fresh inputs are sorted by the rule), so they say nothing of the inputs. ``known``: inputs (instance, text) that already ran and
-    passed in the certification, learned from without a run."""
+    random when the fresh inputs are sorted by the rule), so they say nothing of the inputs.
+    ``known``: inputs (instance, text) that already ran and passed in the certification, learned
+    from without a run."""
     started = time.monotonic()
     deadline = started + seconds
     game = entry.game
