@@ -296,6 +296,18 @@ def judge(inp, got, expected):
             [("one cut, at the end", _cut_at_end)],
         )]
 
+    def diagnosis_features(self, instance: str) -> dict[str, int]:
+        """For the diagnosis (gamecert.kit.features): the runs of cuttable positions by length,
+        their count and the longest, and the xor of their Grundy values (octal 0.137)."""
+        from gamecert.fast import string_cut as fast
+
+        runs = [length for _, length in fast.cuttable_runs(instance)]
+        out = {"runs": len(runs), "longest_run": max(runs, default=0), "xor": 0}
+        for length in runs:
+            out[f"run[{length}]"] = out.get(f"run[{length}]", 0) + 1
+            out["xor"] ^= fast.run_grundy_periodic(length)
+        return out
+
     def structure(self) -> Structure:
         """For structural shrinking: the letters, each a value 0..25 (a..z); no classes (whether a
         position is cuttable depends on its neighbours)."""

@@ -224,6 +224,16 @@ def judge(inp, got, expected):
             lambda count, place: [_letter_decides(count, *place)],
         )]
 
+    def diagnosis_features(self, word: str) -> dict[str, int]:
+        """For the diagnosis (gamecert.kit.features): letters by Grundy value (a count c is worth
+        c % 3, or 3 when that is 0) and their xor, the whole game's value."""
+        out: dict[str, int] = {"xor": 0}
+        for c in Counter(word).values():
+            v = c % 3 or 3
+            out[f"value[{v}]"] = out.get(f"value[{v}]", 0) + 1
+            out["xor"] ^= v
+        return out
+
     def structure(self) -> Structure:
         """For structural shrinking: the letters, each a value 0..25 (A..Z); no classes (a letter's
         part in the game depends on the others of its kind)."""

@@ -119,9 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("game")
     v.add_argument("--examples", type=int, default=500, metavar="N", help="examples to draw (default 500)")
 
-    e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves")
-    e.add_argument("game")
-    e.add_argument("input", metavar="FILE", help="an input file, or - for stdin")
+    e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves; "
+                                       "or a report folder: its position and when the program fails")
+    e.add_argument("game", help="a game, or a report folder (gamecert explain REPORT_DIR)")
+    e.add_argument("input", metavar="FILE", nargs="?", default=None, help="an input file, or - for stdin")
 
     from gamecert.commands.tests_cmd import add_parser as add_tests_parser
 
@@ -143,9 +144,27 @@ def _list() -> int:
     return EXIT_USAGE if problems else EXIT_OK
 
 
-def _explain(game: str, path: str) -> int:
+def _explain(game: str, path: str | None) -> int:
     from gamecert.engine import registry
 
+    if path is None:  # a report folder: its position, and when the program fails (the diagnosis)
+        from gamecert.engine.report.diagnosis import diagnosis_markdown
+        from gamecert.engine.report.report_files import read_report
+
+        from pathlib import Path
+
+        from gamecert.errors import UsageError
+
+        if not Path(game).is_dir() and game in registry.game_names():
+            raise UsageError(f"explain {game} needs an input FILE (or - for stdin); a report folder goes alone")
+        report = read_report(game)
+        print(f"{report.verdict} on {report.game}, input of size {report.size}:\n")
+        print(str(report.explanation).rstrip())
+        try:
+            print("\n".join(diagnosis_markdown(report.diagnosis)) or "\n(no diagnosis in this report)")
+        except (AttributeError, KeyError, TypeError, ValueError):
+            print("\n(this report's diagnosis cannot be read)")
+        return EXIT_OK
     entry = registry.get(game)
     text = read_text(path)
     instance = entry.game.parse_input(text)

@@ -42,6 +42,7 @@ from gamecert.engine.report.report_files import (
     write_certificate,
     write_report,
 )
+from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
 from gamecert.engine.report.reports import Provenance, timestamp
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.errors import UsageError
@@ -92,6 +93,8 @@ class CandidateResult:
     nondeterministic: bool = False
     #: the lines that told the outcome (the evidence per phase, the fault, the summary), as said
     lines: tuple[str, ...] = field(default=(), compare=False)
+    #: when it fails, in one short line: the class learned and checked, with its figures ("" if none)
+    diagnosis: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The row of ``summary.json`` (the lines are for the terminal, not the file)."""
@@ -299,6 +302,13 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
     with shown:
         outcome = executor.run()
+        if outcome.failure is not None and not outcome.interrupted and not plan.by_counts:  # when it fails
+            from gamecert.engine.judge.diagnose import diagnose_fault
+
+            progress.event("diagnosing: when does it fail?")
+            diagnose_fault(entry, plan, outcome.failure, runner_factory, jobs=jobs, started=executor.start,
+                           reserve_s=executor.reserve_s(), expected_cache=expected_cache,
+                           known=[kept for judge in executor.judges for kept in judge.passing])
         # C and C++: the sanitizer builds on the inputs that matter; undefined behaviour is a finding
         run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
                   expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()))
@@ -334,6 +344,8 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
                                         interrupted=interrupted, provenance=provenance, extra_notes=extra),
                            containment)
             out(f"  {'minimal:':<9} {report.minimality}")
+            if report.diagnosis:
+                out(f"  {'when:':<9} {diagnosis_line(report.diagnosis)}")
             for what in outcome.unfinished:
                 out(f"  {'not done:':<9} {what}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
@@ -342,7 +354,7 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
             out(str(path))
             return CandidateResult(spec, candidate.name, failure.verdict.value, 1, str(path), failure.input_text,
                                    failure.size, stats.tests, round(elapsed, 3), interrupted,
-                                   failure.nondeterministic, tuple(out.lines))
+                                   failure.nondeterministic, tuple(out.lines), diagnosis_short(report.diagnosis))
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
         if isinstance(candidate, SolverSubject):
             notes.append(IN_PROCESS_NOTE)
@@ -520,14 +532,14 @@ def write_summary(report_dir: str, game: str, seed: int, profile: str,
     return path
 
 
-SUMMARY_HEADERS = ("candidate", "verdict", "smallest failing input", "tests", "time")
+SUMMARY_HEADERS = ("candidate", "verdict", "smallest failing input", "tests", "time", "when it fails")
 
 
 def summary_rows(results: list[CandidateResult] | tuple[CandidateResult, ...], keep: int = 40) -> list[tuple[str, ...]]:
     r"""The table's rows: candidate, verdict, smallest failing input (escaped, clipped), tests, time.
 
     >>> summary_rows([CandidateResult("a.py", "a", "WA", 1, input="1\n2\x1b\n", tests=5, elapsed_s=1.25)])
-    [('a.py', 'WA', '1\\n2\\x1b', '5', '1.2 s')]
+    [('a.py', 'WA', '1\\n2\\x1b', '5', '1.2 s', '-')]
     """
     rows = []
     for r in results:
@@ -535,7 +547,8 @@ def summary_rows(results: list[CandidateResult] | tuple[CandidateResult, ...], k
         if len(shown) > keep:
             shown = shown[:keep - 3] + "..."
         verdict = r.verdict + (" (nondeterministic)" if r.nondeterministic else "")
-        rows.append((visible(r.spec), verdict, shown or "-", str(r.tests), f"{r.elapsed_s:.1f} s"))
+        rows.append((visible(r.spec), verdict, shown or "-", str(r.tests), f"{r.elapsed_s:.1f} s",
+                     visible(r.diagnosis) or "-"))
     return rows
 
 

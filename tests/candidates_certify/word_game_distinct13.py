@@ -1,6 +1,8 @@
 # Right on every word except one of exactly 13 letters, all different, where it answers the
 # opposite. Its smallest failing inputs (ABCDEFGHIJKLM and the like) lie in word_game's
 # letter-count multisets at size 13, cheap there (101 multisets up to 13 letters), but a budget
+# class: size == 13 and distinct >= 13
+# (the answer is flipped for 13 letters, all different; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 # spent size by size across every exhaustive space at once stops at size 2 of the larger ones.
 import sys
 

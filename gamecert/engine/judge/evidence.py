@@ -186,6 +186,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         notes=tuple(notes),
         provenance=provenance if provenance is not None else Provenance.of(candidate),
         games_env=_games_env(entry),
+        diagnosis=dict(failure.diagnosis or {}),
     )
 
 

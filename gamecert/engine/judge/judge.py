@@ -39,6 +39,8 @@ NOT_REPRODUCED_MAX = 3
 _SOLVERS_LOCK = threading.RLock()
 
 
+#: passing inputs each judge keeps for the diagnosis (judge/diagnose.py), each of at most this many characters
+KEEP_PASSING, KEEP_TEXT = 300, 20_000
 #: beyond the oracle's reach, one input in this many (per game), and every input that fails, is
 #: answered by every registered fast solver, which must agree; the others by the cheapest one
 CROSS_CHECK_EVERY = 16
@@ -153,6 +155,8 @@ class Failure:
     order: tuple[int, int] | None = None
     #: where the re-runs ran (a registered solver runs in-process: no fresh process)
     rerun_where: str = "in fresh processes"
+    #: when it fails: the diagnosis's findings (gamecert.engine.judge.diagnose.Diagnosis.to_json)
+    diagnosis: dict | None = None
 
     @property
     def nondeterministic(self) -> bool:
@@ -268,6 +272,10 @@ class Judge:
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
         self.smallest_seen: Failure | None = None
+        #: a uniform sample of the inputs that passed (a reservoir), for the diagnosis of a fault
+        self.passing: list[tuple[Any, str]] = []
+        self.passed_runs = 0
+        self._keep = random.Random(0)
 
     # -- single runs --
     def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
@@ -312,6 +320,11 @@ class Judge:
             with self.stats.lock:
                 if self.smallest_seen is None or found.sort_key() < self.smallest_seen.sort_key():
                     self.smallest_seen = found
+        elif count:  # a passing input kept, one in a reservoir: the diagnosis learns from it too
+            self.passed_runs += 1
+            k = self.passed_runs - 1 if len(self.passing) < KEEP_PASSING else self._keep.randrange(self.passed_runs)
+            if k < KEEP_PASSING and len(text) <= KEEP_TEXT:
+                self.passing[k:k + 1] = [(instance, text)]
         return found
 
     def _account(self, result: Any, tests: int, phase: str, what: str, count: bool) -> None:

@@ -29,12 +29,16 @@ class Profile:
     #: whether a first-pass family (a size ladder: gamecert.kit.game.Family.first) runs before the
     #: others of its phase; the quick profile's seconds would go to it alone
     first_pass: bool = True
+    #: the share of the budget the diagnosis of a fault may take (when it fails; at most 0.2;
+    #: gamecert.engine.judge.diagnose): a certification that finds nothing spends none of it
+    diagnose_share: float = 0.15
 
 
 PROFILES = {
-    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases", 10.0, False),
+    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases", 10.0, False, 0.2),
     "default": Profile("default", 200, 1.0, 60, "every exhaustive space in full, 200 random cases per property", 60.0),
-    "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property", 900.0),
+    "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property", 900.0,
+                         diagnose_share=0.1),
 }
 ALIASES = {"ci": "default"}
 

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from gamecert.engine.report.diagnosis import diagnosis_markdown
 from gamecert.kit import escape
 
 REPORT_FILES = ("report.md", "report.json", "input.in", "expected.ans")
@@ -193,6 +194,8 @@ class FailureReport:
     #: ``GAMECERT_GAMES`` as it was when the game came from a games folder: the commands below
     #: set it, so they find the game again ("" for the project's games)
     games_env: str = ""
+    #: when it fails: a failing class learned and checked on fresh inputs (report/diagnosis.py)
+    diagnosis: dict = field(default_factory=dict)
 
     def _env(self) -> str:
         return f"GAMECERT_GAMES={shlex.quote(self.games_env)} " if self.games_env else ""
@@ -254,6 +257,7 @@ class FailureReport:
         if self.stderr_tail:
             out += ["", "## Last lines of stderr", "", _fence(self.stderr_tail)]
         out += ["", "## Why: the oracle's explanation of the position", "", visible(self.explanation.rstrip(), True)]
+        out += diagnosis_markdown(self.diagnosis)
         if self.notes:
             out += ["", "## Notes", ""] + [f"- {visible(note)}" for note in self.notes]
         texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")

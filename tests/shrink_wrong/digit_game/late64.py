@@ -3,6 +3,8 @@
 # smallest: 1
 # Any batch of 64 games or more fails (game 64 is answered wrongly), whatever its digits: 64 games of
 # one digit each fail, and 1 is the smallest size any input has.
+# class: games >= 64
+# (game 64 of a batch is answered the other way; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 import sys
 
 

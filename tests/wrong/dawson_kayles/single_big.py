@@ -1,5 +1,7 @@
 # kind: wrong only for one heap alone of more than 100 pins (a special case answers Second)
 # expect: WA
+# class: parts == 1 and max_value >= 101 and xor_class >= 1
+# (a single heap over 100 is answered Second, wrong when its Grundy value is not 0; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 import sys
 
 

@@ -1,5 +1,7 @@
 # kind: wrong only for the 100th game of a batch (an answer array one short)
 # expect: WA
+# class: games >= 100
+# (game 100 of a batch is answered the other way; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 import sys
 
 

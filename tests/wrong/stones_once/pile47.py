@@ -1,5 +1,7 @@
 # kind: a bug at one component size: a pile of exactly 47 stones is valued 8 (it is 9)
 # expect: WA
+# class: count[47]%2 == 1 and xor_class <= 1
+# (a pile of 47 valued 8 (9 is right) flips the xor's last bit: an odd number of them changes the answer when the xor is 0 or 1; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 import sys
 
 

@@ -1,5 +1,7 @@
 # kind: wrong only when all 26 letters occur
 # expect: WA
+# class: distinct >= 26 and xor <= 1
+# (the extra xor by 1 changes the answer when the xor is 0 or 1; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 import sys
 from collections import Counter
 

@@ -3,6 +3,8 @@
 # smallest: 9
 # A failing word needs a letter 7 times and two more letters (9 letters at least); AAAAAAABC fails:
 # the values 1, 1, 1 xor to 1 (Alice), this program makes it 0 (Bob).
+# class: mult[7]%2 == 1 and distinct >= 3 and xor <= 1
+# (a letter 7 times valued 0 (1 is right) flips the xor's last bit: the answer changes when the xor is 0 or 1; two such letters cancel; gamecert's diagnosis must find this class: tests/test_diagnose.py)
 import sys
 from collections import Counter
 
