@@ -165,7 +165,7 @@ def test_a_planted_fault_is_diagnosed_and_the_shuffled_control_states_nothing():
 def test_judges_keep_a_sample_of_the_passing_inputs_for_the_diagnosis():
     """A judge keeps at most KEEP_PASSING of the inputs that passed (a reservoir over all of them,
     not the first ones), never a failing one: the diagnosis learns from them without a run."""
-    from gamecert.engine.judge.judge import KEEP_PASSING
+    from gamecert.engine.judge.reservoir import KEEP_PASSING
 
     planted = parse_rule("count[A] >= 2")
     entry, solver = _planted_word_game(planted.holds)

@@ -24,6 +24,7 @@ from typing import Any
 
 from gamecert.engine import gamecode, interrupts
 from gamecert.engine.plan.plan import PHASES, Chunk, HarnessError
+from gamecert.engine.judge.reservoir import Reservoir
 from gamecert.engine.report.reports import clip, visible, without_verdict
 from gamecert.errors import AnswerError, OutOfReach
 from gamecert.verdict import Verdict
@@ -37,10 +38,9 @@ PLAIN_RERUNS = 10
 #: faults not reproduced after which a runner runs every test as a judge runs the program
 NOT_REPRODUCED_MAX = 3
 _SOLVERS_LOCK = threading.RLock()
+#: the plain audits' figures that add up across judges (Stats)
+_AUDIT_SUMS = ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes")
 
-
-#: passing inputs each judge keeps for the diagnosis (judge/diagnose.py), each of at most this many characters
-KEEP_PASSING, KEEP_TEXT = 300, 20_000
 #: beyond the oracle's reach, one input in this many (per game), and every input that fails, is
 #: answered by every registered fast solver, which must agree; the others by the cheapest one
 CROSS_CHECK_EVERY = 16
@@ -185,18 +185,14 @@ class Stats:
     #: solver alone (the cheapest, beyond the oracle's reach; see CROSS_CHECK_EVERY)
     judged_by: dict[str, int] = field(default_factory=dict)
     audits: int = 0
-    #: plain audits (see AUDIT_RATE): passes of runs not started plainly (the pool), the audits
-    #: drawn at random among them (the bound's n; ``audits`` also counts each runner's first
-    #: pass, audited whatever the draw), those whose plain output differed yet passed, and how
-    #: the pool's runs started ("native", "zygote")
+    #: plain audits (:mod:`.audit`): passes not started plainly (the pool), audits drawn among them (the
+    #: bound's n; ``audits`` adds each runner's first pass), differing yet passing, the pool's kind
     audit_pool: int = 0
     audits_drawn: int = 0
     audit_differed: int = 0
     audit_kind: str = ""
-    #: passes of runs that started as a judge starts the program (an exec per test): nothing to audit
-    plain_passes: int = 0
-    #: seconds the audits' plain runs took (wall clock, summed over the runners)
-    audit_s: float = 0.0
+    plain_passes: int = 0  # passes of runs started as a judge starts the program: nothing to audit
+    audit_s: float = 0.0  # seconds the audits' plain runs took (wall clock, summed over the runners)
     #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
     not_reproduced: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
@@ -213,12 +209,10 @@ class Stats:
 
     def audit_counts(self) -> dict[str, Any]:
         """The plain audits' figures, to be added to another judge's (:meth:`add_audits`)."""
-        return {"audits": self.audits, "audit_pool": self.audit_pool, "audits_drawn": self.audits_drawn,
-                "audit_differed": self.audit_differed, "audit_kind": self.audit_kind, "audit_s": self.audit_s,
-                "plain_passes": self.plain_passes}
+        return {name: getattr(self, name) for name in _AUDIT_SUMS + ("audit_kind",)}
 
     def add_audits(self, counts: Mapping[str, Any]) -> None:
-        for name in ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes"):
+        for name in _AUDIT_SUMS:
             setattr(self, name, getattr(self, name) + type(getattr(self, name))(counts.get(name, 0)))
         self.audit_kind = self.audit_kind or str(counts.get("audit_kind", ""))
 
@@ -272,10 +266,7 @@ class Judge:
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
         self.smallest_seen: Failure | None = None
-        #: a uniform sample of the inputs that passed (a reservoir), for the diagnosis of a fault
-        self.passing: list[tuple[Any, str]] = []
-        self.passed_runs = 0
-        self._keep = random.Random(0)
+        self.passing = Reservoir()  # a uniform sample of the passes, for the diagnosis of a fault
 
     # -- single runs --
     def expected(self, instance: Any, text: str | None = None) -> tuple[Any, str]:
@@ -321,10 +312,7 @@ class Judge:
                 if self.smallest_seen is None or found.sort_key() < self.smallest_seen.sort_key():
                     self.smallest_seen = found
         elif count:  # a passing input kept, one in a reservoir: the diagnosis learns from it too
-            self.passed_runs += 1
-            k = self.passed_runs - 1 if len(self.passing) < KEEP_PASSING else self._keep.randrange(self.passed_runs)
-            if k < KEEP_PASSING and len(text) <= KEEP_TEXT:
-                self.passing[k:k + 1] = [(instance, text)]
+            self.passing.add(instance, text)
         return found
 
     def _account(self, result: Any, tests: int, phase: str, what: str, count: bool) -> None:
