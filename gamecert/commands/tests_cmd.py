@@ -51,6 +51,12 @@ def run_tests_command(args: argparse.Namespace) -> int:
     if not sys.platform.startswith("linux"):  # the runner's sandbox needs Linux (as cli.require_sandbox_platform says)
         raise UsageError(f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}")
     entry = registry.get(args.game)
+    if args.check is None:
+        least = least_tests(entry)
+        if args.max_tests < least:  # before any work (the package's own count, with its time tests, comes later)
+            raise UsageError(f"--max-tests {args.max_tests} is below the {least} tests every {args.game} package "
+                             "holds at least (its samples and one test per designed family; then its largest "
+                             "inputs and time tests)")
     knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
                      args.max_mutants, not args.no_certify)
 
@@ -81,6 +87,15 @@ def run_tests_command(args: argparse.Namespace) -> int:
     if args.check is None:
         print(f"package: {out}")
     return 1 if outcome.faults else 0
+
+
+def least_tests(entry: object) -> int:
+    """The fewest tests a package of ``entry``'s game holds, known before any work: its distinct
+    samples and one test per designed family (the largest inputs and the time tests come on top,
+    once the inputs are drawn and the programs timed)."""
+    from gamecert.engine.testpack.testset import families
+
+    return len({text for text, _ in entry.game.samples}) + len(families(entry))
 
 
 class _Live:
