@@ -44,10 +44,14 @@ class _Display:
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn
 
+        import sys
+
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal
+        # standard output goes around the live line only when it is the terminal too: to a file
+        # (`certify ... > out.txt`) its lines stay in the file, not on the terminal
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), console=self.console,
-                                 transient=True, disable=not self.enabled)
+                                 transient=True, disable=not self.enabled, redirect_stdout=sys.stdout.isatty())
         self.title = title
         self.budget_s = budget_s
         self.task = self.progress.add_task(title)

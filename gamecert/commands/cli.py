@@ -208,14 +208,25 @@ def show_markdown(text: str) -> None:
 
 
 def _coverage(game: str, examples: int) -> int:
+    from gamecert.commands.screen import Live
     from gamecert.engine import registry
     from gamecert.errors import UsageError
-    from gamecert.kit.coverage import print_coverage
+    from gamecert.kit.coverage import collect, render
 
     if examples < 1:
         raise UsageError(f"--examples must be at least 1, got {examples}")
     entry = registry.get(game)
-    print_coverage(entry.instances, entry.features, examples)
+    drawn = [0]
+
+    def features(instance: object) -> object:  # each example counted on the live line as it is drawn
+        drawn[0] += 1
+        live.counted("examples drawn", drawn[0], examples)
+        return entry.features(instance)
+
+    with Live(f"coverage {game}") as live:
+        live.step("drawing examples from the strategies")
+        counts = collect(entry.instances, features, examples)
+    print(render(counts))
     return EXIT_OK
 
 

@@ -67,7 +67,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out {out}: exists and is not a folder")
     with _Live(f"tests {args.game}") as live:
-        ts.ON_RUN = live.ran
+        ts.ON_RUN, ts.ON_STEP = live.ran, live.counted
         try:
             if args.check is not None:
                 outcome = tp.check(entry, Path(args.check), args.against, knobs, live.say)
@@ -82,7 +82,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
                         shutil.rmtree(tmp, ignore_errors=True)
         finally:
-            ts.ON_RUN = None
+            ts.ON_RUN = ts.ON_STEP = None
     print(_matrix(outcome))
     if args.check is None:
         print(f"package: {out}")
@@ -100,32 +100,22 @@ def least_tests(entry: object) -> int:
 
 class _Live:
     """What a build or check tells as it goes, on stderr. To a pipe or a file: each step, one
-    timestamped line. On a terminal: the steps above a live line (the step, the program running,
-    its tests done, the runs made, the time spent); the per-program lines are left to the live line."""
+    timestamped line. On a terminal: the steps above a live line (:class:`.screen.Live`: the step,
+    its work done of the work known and the time left, the program running and its test, the
+    time spent); the per-program lines are left to the live line."""
 
     def __init__(self, title: str) -> None:
-        import time
+        from gamecert.commands.screen import Live
 
-        from rich.console import Console
-        from rich.progress import Progress, SpinnerColumn, TextColumn
-
-        self.clock = time.perf_counter
-        self.started = self.clock()
-        self.console = Console(stderr=True)
-        self.enabled = self.console.is_terminal
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), console=self.console,
-                                 transient=True, disable=not self.enabled)
-        self.task = self.progress.add_task(title)
-        self.title, self.step, self.program, self.where = title, "starting", "", ""
-        self.runs, self.programs = 0, set()
-        self._last = 0.0
+        self.live = Live(title)
+        self.clock, self.started, self.enabled = self.live.clock, self.live.started, self.live.enabled
 
     def __enter__(self) -> _Live:
-        self.progress.__enter__()
+        self.live.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)
+        self.live.__exit__(*exc)
 
     def say(self, text: str) -> None:
         stamp = f"[{self.clock() - self.started:6.1f} s]"
@@ -133,28 +123,19 @@ class _Live:
             print(f"{stamp} {text}", file=sys.stderr, flush=True)
             return
         if text.startswith("  running ") or text.startswith("  judging "):
-            self.program, self.where = text.split()[1], ""
-        else:
-            if not text.startswith("  "):
-                self.step = text.split(":", 1)[0]
-            self.progress.console.print(f"{stamp} {text}", markup=False, highlight=False)
-        self._refresh(force=True)
+            self.live.extra = text.split()[1]
+            self.live.refresh(force=True)
+            return
+        self.live.line(f"{stamp} {text}")
+        if not text.startswith("  "):
+            self.live.step(text.split(":", 1)[0])
 
     def ran(self, program: object, k: int, n: int) -> None:
-        self.runs += 1
-        self.programs.add(program.name)
-        self.program, self.where = program.name, f"test {k}/{n}" if n else f"{k} inputs tried"
-        self._refresh()
+        self.live.extra = f"{program.name}, " + (f"test {k}/{n}" if n else f"{k} inputs tried")
+        self.live.refresh()
 
-    def _refresh(self, force: bool = False) -> None:
-        now = self.clock()
-        if not self.enabled or (not force and now - self._last < 0.1):
-            return
-        self._last = now
-        on = f" | {self.program}" + (f", {self.where}" if self.where else "") if self.program else ""
-        self.progress.update(self.task, description=(
-            f"[bold]{self.title}[/]: {self.step} | {now - self.started:.0f} s | {self.runs:,} runs of "
-            f"{len(self.programs)} programs{on}"))
+    def counted(self, what: str, done: int, total: int) -> None:
+        self.live.counted(what, done, total)
 
 
 def _matrix(o: object) -> str:
