@@ -86,14 +86,14 @@ class Live:
     around the line only when it is the terminal too (``cmd > file`` keeps its lines in the file).
     """
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, console: object = None) -> None:
         import time
 
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn
 
         self.clock = time.perf_counter
-        self.console = Console(stderr=True)
+        self.console = Console(stderr=True) if console is None else console
         self.enabled = self.console.is_terminal
         try:
             stdout_on_terminal = sys.stdout.isatty()
