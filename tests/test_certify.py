@@ -210,7 +210,6 @@ PROCESS_FAULTS = {
     "crash_exception.py": "RE",
     "crash_segv.py": "RE",
     "exit_nonzero.py": "RE",
-    "syntax_error.py": "RE",
     "kill_parent.py": "RE",  # run --no-contain: contained, its kill is lost (tests/test_sandbox.py)
     "hang_busy.py": "TLE",
     "sleep_forever.py": "TLE",

@@ -215,12 +215,13 @@ def test_sys_exit_with_message_is_re_exit_1(tmp_path: Path, fork_server: bool) -
     assert result.stderr_tail.strip() == "no answer for this word"
 
 
-@PATHS
-def test_syntax_error_is_re(tmp_path: Path, fork_server: bool) -> None:
-    """A program that does not compile: RE, exit 1, SyntaxError in stderr."""
-    result = run_once(copy_candidate(tmp_path, "syntax_error.py"), "WORD\n", FAST, fork_server)
-    assert (result.status, result.exit_code) == ("re", 1)
-    assert "SyntaxError" in result.stderr_tail
+def test_syntax_error_is_ce_before_any_run(tmp_path: Path) -> None:
+    """A .py program that does not compile: a CompileError (CE) with the interpreter's
+    SyntaxError, before any runner starts (it was RE after a run, SyntaxError in stderr)."""
+    from gamecert.engine.run.toolchains import CompileError
+
+    with pytest.raises(CompileError, match="SyntaxError"):
+        Candidate.parse(str(copy_candidate(tmp_path, "syntax_error.py")))
 
 
 @PATHS

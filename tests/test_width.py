@@ -89,3 +89,26 @@ def test_certify_candidates_fit(narrow, capsys):
     assert "WA (wrong answer)" in blocks[1] and "report and replay" in blocks[1], out
     assert "smallest failing input" in blocks[1], out
     assert not _too_long(out), _too_long(out)
+
+
+def test_a_live_lines_neighbours_never_cut_a_path():
+    """A line printed above a live line (``screen.Live.line``, what ``tests`` prints on a terminal)
+    is wrapped at spaces, and a path longer than the width stays whole on one line; rich's own
+    printing (the control, what ``tests`` used before) folds the path across two lines."""
+    import io
+
+    from rich.console import Console
+
+    from gamecert.commands.screen import Live
+
+    path = "/tmp/" + "a-long-folder/" * 5 + "wrong-program.py"
+    text = f"[  12.0 s]   {path} passes every chosen test; looking for an input that kills it (60 s)"
+    buffer = io.StringIO()
+    Live("tests word_game", Console(file=buffer, width=50, force_terminal=True, color_system=None)).line(text)
+    lines = buffer.getvalue().splitlines()
+    assert any(line.strip() == path for line in lines), lines
+    assert all(len(line) <= 50 for line in lines if path not in line), lines
+
+    folded = io.StringIO()
+    Console(file=folded, width=50, force_terminal=True, color_system=None).print(text, markup=False, highlight=False)
+    assert not any(path in line for line in folded.getvalue().splitlines())  # the control: cut

@@ -44,10 +44,14 @@ class _Display:
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn
 
+        import sys
+
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal
+        # standard output goes around the live line only when it is the terminal too: to a file
+        # (`certify ... > out.txt`) its lines stay in the file, not on the terminal
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), console=self.console,
-                                 transient=True, disable=not self.enabled)
+                                 transient=True, disable=not self.enabled, redirect_stdout=sys.stdout.isatty())
         self.title = title
         self.budget_s = budget_s
         self.task = self.progress.add_task(title)
@@ -107,7 +111,7 @@ def certify_candidate_command(args: Any) -> int:
     if args.game == "all":
         raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
     specs = list(getattr(args, "candidates", None) or [args.candidate])
-    expanded = expand_candidates(specs)
+    expanded = expand_candidates(specs, say=_say)
     entry = registry.get(args.game)
     settings = _settings(entry, args)
     if len(specs) == 1 and expanded == specs:
@@ -115,9 +119,10 @@ def certify_candidate_command(args: Any) -> int:
     return certify_many(settings, expanded)
 
 
-def expand_candidates(specs: list[str]) -> list[str]:
+def expand_candidates(specs: list[str], say: Any = None) -> list[str]:
     """``specs`` with every folder replaced by its candidate files (known extensions, sorted by
-    name, not recursive). A folder without any is a :class:`UsageError`.
+    name, not recursive). A folder without any is a :class:`UsageError`; what a folder holds
+    besides is told through ``say``, one line per folder (``skipped ...``).
 
     >>> expand_candidates(["sh -c true"])
     ['sh -c true']
@@ -130,11 +135,16 @@ def expand_candidates(specs: list[str]) -> list[str]:
         if not spec.strip() or not folder.is_dir():
             out.append(spec)
             continue
-        files = sorted((p for p in folder.iterdir() if p.is_file() and language_of(p) is not None),
-                       key=lambda p: p.name)
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+        files = [p for p in entries if p.is_file() and language_of(p) is not None]
         if not files:
             raise UsageError(f"folder {spec!r} holds no candidate file (extensions: {' '.join(sorted(EXTENSIONS))})")
         out.extend(str(p) for p in files)
+        skipped = [p.name + ("/" if p.is_dir() else "") for p in entries if p not in files]
+        if skipped and say is not None:
+            say(f"folder {spec}: {len(files)} candidate file{'s' if len(files) != 1 else ''}; skipped "
+                f"{len(skipped)} (not a source file gamecert builds, or a folder: give a program as a "
+                f"command line to run it): {', '.join(skipped)}")
     return out
 
 

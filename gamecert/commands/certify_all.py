@@ -81,6 +81,17 @@ def count_line(done: int, total: int, elapsed: float) -> str:
     return f"{done:,} of {total:,} tests, ~{elapsed * (total - done) / done:.0f} s left"
 
 
+def what_runs(game: str, entries: list[Any], solvers: int, details: str) -> str:
+    """The first line of ``certify GAME|all`` with no program: what it is about to do, and for one
+    game, how to judge a program instead (a program forgotten on the command line)."""
+    if game == "all":
+        return (f"certify all: certifying the {solvers} registered solvers of "
+                f"{', '.join(e.name for e in entries)} against their oracles ({details})")
+    names = ", ".join(sorted(entries[0].solvers)) if entries else ""
+    return (f"no program given: certifying {game}'s {solvers} registered solver{'s' if solvers != 1 else ''} "
+            f"({names}) against its oracle ({details}); to judge a program: gamecert certify {game} PROGRAM")
+
+
 def certify_registered_command(args: Any) -> int:
     """``gamecert certify GAME|all`` with no candidate: every registered solver, a table, and a
     report for each solver that fails. ``--jobs N`` solvers run at once, each in a process of
@@ -104,7 +115,7 @@ def certify_registered_command(args: Any) -> int:
     candidate_only = (("time_limit", "--time-limit"), ("memory_limit", "--memory-limit"),
                       ("exhaustive_runs", "--exhaustive-runs"), ("no_fork_server", "--no-fork-server"),
                       ("budget", "--budget"), ("no_contain", "--no-contain"),
-                      ("compile", "--compile"), ("python", "--python"))
+                      ("compile", "--compile"), ("python", "--python"), ("phases", "--phases"))
     given = [flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)]
     if given:
         raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to a candidate "
@@ -123,8 +134,8 @@ def certify_registered_command(args: Any) -> int:
     tasks = solver_tasks(entries, profile.name, seed, args.examples, report_dir)
     jobs = min(jobs, len(tasks))
     console = Console(width=columns() or _UNWRAPPED)
-    console.print(f"certifying the registered solvers of {', '.join(e.name for e in entries)} "
-                  f"(profile {profile.name}, seed {seed}, {jobs} at a time)")
+    console.print(what_runs(args.game, entries, len(tasks), f"profile {profile.name}, seed {seed}, {jobs} at a time"),
+                  markup=False, highlight=False)
     start = time.perf_counter()
     # a status line on a terminal only: rich's live display draws nothing to a pipe or a file
     with console.status("") as status:

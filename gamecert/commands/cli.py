@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run a .py candidate with this interpreter (e.g. pypy3) instead of gamecert's own Python")
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate, or on another one")
-    r.add_argument("report_dir", metavar="REPORT_DIR")
+    r.add_argument("report_dir", metavar="REPORT", help="a report folder written by certify, or any file in it (report.md, input.in)")
     r.add_argument("--candidate", default=None, metavar="OTHER",
                    help="run the saved input on this program instead of the report's (same limits)")
 
@@ -131,17 +131,53 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _list() -> int:
-    """Every game on one line: its title and solvers, or why it does not load; exit 2 if any does not."""
-    from gamecert.engine import registry
-
-    entries, problems = registry.load_all()
-    lines = {e.name: f"{e.name}: {e.game.title}; solvers: {', '.join(sorted(e.solvers))}" for e in entries}
-    lines.update({p.name: p.describe() for p in problems})
+    """Every game on one line: its title and solvers, or why it does not load; exit 2 if any does
+    not. A game whose own code fails while it is listed (an unfinished title, a name that
+    raises) is named on its line; the other games are listed all the same."""
     from gamecert.commands.screen import echo
+    from gamecert.engine import registry
+    from gamecert.engine.gamecode import blame
 
+    lines: dict[str, str] = {}
+    problems = 0
+    for name in registry.game_names():
+        try:
+            entry = registry.get(name)
+            marked = _still_marked(entry)
+            title = entry.game.title
+            if marked or not isinstance(title, str):
+                problems += 1
+                where = registry._source_of(name)[0].path("oracles", name)  # noqa: SLF001
+                lines[name] = (registry.Problem(name, "UNFINISHED", marked) if marked else
+                               registry.Problem(name, "BROKEN", f"{where}: its title is {title!r}, not text")).describe()
+                continue
+            lines[name] = f"{name}: {title}; solvers: {', '.join(sorted(entry.solvers))}"
+        except GamecertError as exc:
+            problems += 1
+            lines[name] = registry.Problem(name, registry._state(str(exc)), str(exc)).describe()  # noqa: SLF001
+        except Exception as exc:  # the game's code failed: named, and the others are listed
+            blamed = blame(exc, name, "listing the game")
+            if blamed is None:
+                raise
+            problems += 1
+            lines[name] = registry.Problem(name, "BROKEN", str(blamed)).describe()
     for name in sorted(lines):
         echo(lines[name])
     return EXIT_USAGE if problems else EXIT_OK
+
+
+def _still_marked(entry: object) -> str:
+    """What a loaded game still has marked @todo or todo_value (its modules' UNFINISHED line
+    dropped by hand, the marks left), with the file: "" when nothing is."""
+    from gamecert.engine import registry
+    from gamecert.kit.todo import unfinished
+
+    source = registry._source_of(entry.name)[0]  # noqa: SLF001 - where the game's files are
+    cls = type(entry.game)
+    found = [(source.path("oracles", entry.name), unfinished({"__name__": cls.__module__, cls.__name__: cls}))]
+    found += [(source.path("fast", entry.name), unfinished({"__name__": getattr(f, "__module__", None), n: f}))
+              for n, f in sorted(entry.solvers.items())]
+    return "; ".join(f"{where}: {text}" for where, text in found if text)
 
 
 def _explain(game: str, path: str | None) -> int:
@@ -172,19 +208,44 @@ def _explain(game: str, path: str | None) -> int:
 
     with section(game, "explain()"):
         explained = entry.game.explain(instance).describe()
-    print(explained)
+    show_markdown(explained)
     return EXIT_OK
 
 
+def show_markdown(text: str) -> None:
+    """Markdown (an explanation, as report.md holds it) rendered by rich on a terminal: bold,
+    tables drawn, lists; to a file or a pipe the markdown itself, unchanged."""
+    if not sys.stdout.isatty():
+        print(text)
+        return
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from gamecert.commands.screen import columns
+
+    Console(file=sys.stdout, width=columns()).print(Markdown(text))
+
+
 def _coverage(game: str, examples: int) -> int:
+    from gamecert.commands.screen import Live
     from gamecert.engine import registry
     from gamecert.errors import UsageError
-    from gamecert.kit.coverage import print_coverage
+    from gamecert.kit.coverage import collect, render
 
     if examples < 1:
         raise UsageError(f"--examples must be at least 1, got {examples}")
     entry = registry.get(game)
-    print_coverage(entry.instances, entry.features, examples)
+    drawn = [0]
+
+    def features(instance: object) -> object:  # each example counted on the live line as it is drawn
+        drawn[0] += 1
+        live.counted("examples drawn", drawn[0], examples)
+        return entry.features(instance)
+
+    with Live(f"coverage {game}") as live:
+        live.step("drawing examples from the strategies")
+        counts = collect(entry.instances, features, examples)
+    print(render(counts))
     return EXIT_OK
 
 

@@ -81,9 +81,13 @@ def check_claim(game: str, claim: Claim) -> ClaimOutcome:
     return ClaimOutcome(game, claim, "holds", time.perf_counter() - start, evidence=evidence)
 
 
-def check_claims(game: str, claims: Iterable[Claim], echo: Callable[[str], None] | None = None) -> list[ClaimOutcome]:
+def check_claims(game: str, claims: Iterable[Claim], echo: Callable[[str], None] | None = None,
+                 starting: Callable[[Claim], None] | None = None) -> list[ClaimOutcome]:
+    """Check each claim in turn (``starting(claim)`` told before each), ``echo`` its outcome."""
     outcomes = []
     for claim in claims:
+        if starting is not None:
+            starting(claim)
         outcome = check_claim(game, claim)
         if echo:
             echo("  " + outcome.describe())
@@ -115,14 +119,26 @@ def prove_command(args: argparse.Namespace) -> int:
     from gamecert.engine import registry
 
     plot_dir = _plot_dir(args.plot_dir) if getattr(args, "plot_dir", None) is not None else None
+    from gamecert.commands.screen import Live
+
     entries, problems = registry.load_all(args.game)
     total_start = time.perf_counter()
     outcomes: list[ClaimOutcome] = []
-    for item in sorted([*entries, *problems], key=lambda item: item.name):
-        if isinstance(item, registry.Problem):
-            echo(item.describe())  # one line, then on with the other games
-        else:
-            outcomes += _prove_game(item, plot_dir)
+    total = sum(len(e.claims) for e in entries)
+    # on a terminal, a live line: the claim being checked, the claims checked of all, the time left
+    with Live(f"prove {args.game}") as live:
+        def starting(game: str, claim: Claim) -> None:
+            live.doing = claim.name if claim.name.startswith(f"{game}:") else f"{game}: {claim.name}"
+            live.counted("claims checked", len(outcomes) + checked[0], total)  # one count: the time left from all
+            checked[0] += 1
+
+        checked = [0]
+        for item in sorted([*entries, *problems], key=lambda item: item.name):
+            if isinstance(item, registry.Problem):
+                echo(item.describe())  # one line, then on with the other games
+            else:
+                checked[0] = 0
+                outcomes += _prove_game(item, plot_dir, starting)
     bad = [o for o in outcomes if not o.holds]
     held = len(outcomes) - len(bad)
     echo(f"{held} of {len(outcomes)} claims hold ({time.perf_counter() - total_start:.2f} s)")
@@ -138,7 +154,8 @@ def prove_command(args: argparse.Namespace) -> int:
     return EXIT_FOUND if bad else EXIT_OK
 
 
-def _prove_game(entry: Any, plot_dir: str | None) -> list[ClaimOutcome]:
+def _prove_game(entry: Any, plot_dir: str | None,
+                starting: Callable[[str, Claim], None] = lambda game, claim: None) -> list[ClaimOutcome]:
     """Check one game's claims, printing each, and draw its plots into ``plot_dir`` if given."""
     from gamecert.kit.plots import write_plot
 
@@ -147,7 +164,7 @@ def _prove_game(entry: Any, plot_dir: str | None) -> list[ClaimOutcome]:
     if not claims:
         echo("  (no claims stated)")
     game_start = time.perf_counter()
-    outcomes = check_claims(entry.name, claims, echo=echo)
+    outcomes = check_claims(entry.name, claims, echo=echo, starting=lambda claim: starting(entry.name, claim))
     echo(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
     if plot_dir is not None:
         for make in getattr(entry.proofs, "PLOTS", ()):

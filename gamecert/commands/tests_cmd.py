@@ -52,6 +52,12 @@ def run_tests_command(args: argparse.Namespace) -> int:
     if not sys.platform.startswith("linux"):  # the runner's sandbox needs Linux (as cli.require_sandbox_platform says)
         raise UsageError(f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}")
     entry = registry.get(args.game)
+    if args.check is None:
+        least = least_tests(entry)
+        if args.max_tests < least:  # before any work (the package's own count, with its time tests, comes later)
+            raise UsageError(f"--max-tests {args.max_tests} is below the {least} tests every {args.game} package "
+                             "holds at least (its samples and one test per designed family; then its largest "
+                             "inputs and time tests)")
     knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
                      args.max_mutants, not args.no_certify)
 
@@ -62,7 +68,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out {out}: exists and is not a folder")
     with _Live(f"tests {args.game}") as live:
-        ts.ON_RUN = live.ran
+        ts.ON_RUN, ts.ON_STEP = live.ran, live.counted
         try:
             if args.check is not None:
                 outcome = tp.check(entry, Path(args.check), args.against, knobs, live.say)
@@ -77,41 +83,40 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
                         shutil.rmtree(tmp, ignore_errors=True)
         finally:
-            ts.ON_RUN = None
+            ts.ON_RUN = ts.ON_STEP = None
     print(visible(_matrix(outcome), keep_newlines=True))  # (program names are the user's files)
     if args.check is None:
         print(f"package: {out}")
     return 1 if outcome.faults else 0
 
 
+def least_tests(entry: object) -> int:
+    """The fewest tests a package of ``entry``'s game holds, known before any work: its distinct
+    samples and one test per designed family (the largest inputs and the time tests come on top,
+    once the inputs are drawn and the programs timed)."""
+    from gamecert.engine.testpack.testset import families
+
+    return len({text for text, _ in entry.game.samples}) + len(families(entry))
+
+
 class _Live:
     """What a build or check tells as it goes, on stderr. To a pipe or a file: each step, one
-    timestamped line. On a terminal: the steps above a live line (the step, the program running,
-    its tests done, the runs made, the time spent); the per-program lines are left to the live line."""
+    timestamped line. On a terminal: the steps above a live line (:class:`.screen.Live`: the step,
+    its work done of the work known and the time left, the program running and its test, the
+    time spent); the per-program lines are left to the live line."""
 
     def __init__(self, title: str) -> None:
-        import time
+        from gamecert.commands.screen import Live
 
-        from rich.console import Console
-        from rich.progress import Progress, SpinnerColumn, TextColumn
-
-        self.clock = time.perf_counter
-        self.started = self.clock()
-        self.console = Console(stderr=True)
-        self.enabled = self.console.is_terminal
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), console=self.console,
-                                 transient=True, disable=not self.enabled)
-        self.task = self.progress.add_task(title)
-        self.title, self.step, self.program, self.where = title, "starting", "", ""
-        self.runs, self.programs = 0, set()
-        self._last = 0.0
+        self.live = Live(title)
+        self.clock, self.started, self.enabled = self.live.clock, self.live.started, self.live.enabled
 
     def __enter__(self) -> _Live:
-        self.progress.__enter__()
+        self.live.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)
+        self.live.__exit__(*exc)
 
     def say(self, text: str) -> None:
         text = visible(text)  # (a program's file name may hold escape sequences)
@@ -120,32 +125,19 @@ class _Live:
             print(f"{stamp} {text}", file=sys.stderr, flush=True)
             return
         if text.startswith("  running ") or text.startswith("  judging "):
-            from rich.markup import escape
-
-            self.program, self.where = escape(text.split()[1]), ""
-        else:
-            if not text.startswith("  "):
-                self.step = text.split(":", 1)[0]
-            self.progress.console.print(f"{stamp} {text}", markup=False, highlight=False)
-        self._refresh(force=True)
+            self.live.extra = text.split()[1]
+            self.live.refresh(force=True)
+            return
+        self.live.line(f"{stamp} {text}")
+        if not text.startswith("  "):
+            self.live.step(text.split(":", 1)[0])
 
     def ran(self, program: object, k: int, n: int) -> None:
-        self.runs += 1
-        self.programs.add(program.name)
-        from rich.markup import escape
+        self.live.extra = f"{visible(program.name)}, " + (f"test {k}/{n}" if n else f"{k} inputs tried")
+        self.live.refresh()
 
-        self.program, self.where = escape(visible(program.name)), f"test {k}/{n}" if n else f"{k} inputs tried"
-        self._refresh()
-
-    def _refresh(self, force: bool = False) -> None:
-        now = self.clock()
-        if not self.enabled or (not force and now - self._last < 0.1):
-            return
-        self._last = now
-        on = f" | {self.program}" + (f", {self.where}" if self.where else "") if self.program else ""
-        self.progress.update(self.task, description=(
-            f"[bold]{self.title}[/]: {self.step} | {now - self.started:.0f} s | {self.runs:,} runs of "
-            f"{len(self.programs)} programs{on}"))
+    def counted(self, what: str, done: int, total: int) -> None:
+        self.live.counted(what, done, total)
 
 
 def _matrix(o: object) -> str:

@@ -10,6 +10,7 @@ defaults, and the first lines say that it is not the one reported. A registered 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gamecert.engine import registry
@@ -34,8 +35,9 @@ class Replayed:
 
 
 def replay(report_dir: Any, other: str | None = None) -> Replayed:
-    """Run the report in ``report_dir`` again (on ``other``, a candidate spec, if given)."""
-    report = read_report(report_dir)
+    """Run the report in ``report_dir`` again (on ``other``, a candidate spec, if given).
+    ``report_dir`` may also be any file in that folder (report.md, input.in, ...)."""
+    report = read_report(report_folder(report_dir))
     entry = registry.get(report.game)
     game = entry.game
     out = Replayed()
@@ -99,6 +101,22 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
     out.lines.append(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
     out.failed = True
     return out
+
+
+def report_folder(path: Any) -> Path:
+    """The report folder ``path`` names: the folder itself, or the folder of a file in it
+    (report.md, report.json, input.in, expected.ans: what a user may have at hand).
+
+    >>> str(report_folder("reports/word_game/wrong-1"))
+    'reports/word_game/wrong-1'
+    """
+    given = Path(path).expanduser()
+    if given.is_file():
+        if (given.parent / "report.json").is_file() or (given.parent / "certificate.json").is_file():
+            return given.parent
+        raise UsageError(f"{path} is a file outside any report folder; give the folder `gamecert certify` "
+                         "wrote (or any file in it, such as its report.md)")
+    return given
 
 
 def _instance(game: Any, report: FailureReport) -> Any:

@@ -172,7 +172,7 @@ class Candidate:
         >>> Candidate.parse("sh -c true").name
         'sh'
         """
-        from gamecert.engine.run import toolchains
+        from gamecert.engine.run import sources, toolchains
 
         text = spec.strip()
         if not text:
@@ -182,7 +182,7 @@ class Candidate:
             if path.is_dir():
                 raise UsageError(f"candidate {spec!r} is a folder; give a program file or a command line")
             if toolchains.language_of(path) is not None:
-                return cls._from_build(spec, path, toolchains.prepare(path, compile=compile, python=python), python)
+                return cls._from_build(spec, path, sources.prepare(path, compile=compile, python=python), python)
         if compile is not None or python is not None:
             option = "--compile" if compile is not None else "--python"
             raise UsageError(f"{option} applies to a source file candidate, and {spec!r} is not one")
@@ -190,10 +190,9 @@ class Candidate:
             if not path.is_file():
                 raise UsageError(f"candidate {spec!r} is not a regular file")
             if not os.access(path, os.X_OK):
-                raise UsageError(
-                    f"candidate {spec!r} is not executable; run `chmod +x {text}` "
-                    f"or give a command line such as 'python3 {text}'"
-                )
+                from gamecert.engine.run.sources import run_hint
+
+                raise UsageError(f"candidate {spec!r} is not executable; {run_hint(text)}")
             resolved = path.resolve()
             return cls(spec, _safe_name(path.stem), (str(resolved),), None, language="executable",
                        binary=resolved, binary_sha256=_sha256_file(resolved))

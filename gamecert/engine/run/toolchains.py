@@ -15,8 +15,9 @@ extension     compiled with (``{src}``, ``{exe}``, ``{dir}``, ``{class}``: see b
 .rs           ``rustc -O --edition 2021 -o {exe} {src}``
 .go           ``go build -o {exe} {src}``
 .js           not compiled; run as ``node FILE``
-.py           not compiled; run by the supervisor's own Python (the fork server), or as
-              ``INTERPRETER FILE`` with ``python="pypy3"``
+.py           compiled only to check its syntax, by the interpreter that runs it (a
+              SyntaxError is CE, before any test); run by the supervisor's own Python
+              (the fork server), or as ``INTERPRETER FILE`` with ``python="pypy3"``
 ============  =========================================================================
 
 Placeholders in a compile command (the default or ``--compile``): ``{src}`` the source file
@@ -68,13 +69,13 @@ class CompileError(GamecertError):
     """The source did not compile: verdict CE. ``output`` is the compiler's message (clipped,
     control bytes escaped), ``command`` the command that failed."""
 
-    def __init__(self, source: str, output: str, command: tuple[str, ...] = ()) -> None:
+    def __init__(self, source: str, output: str, command: tuple[str, ...] = (), headline: str = "") -> None:
         self.source = source
         self.output = output
         self.command = command
         lines = [line for line in output.splitlines() if line.strip()]
         # the headline: the first line that says "error" (gcc's first line only names the function)
-        first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "(no message)")
+        first = headline or next((line for line in lines if "error" in line.lower()), lines[0] if lines else "(no message)")
         super().__init__(f"{source} does not compile: {first[:300]}")
 
 
@@ -422,7 +423,8 @@ def prepare(path: str | os.PathLike[str], *, compile: str | None = None, python:
 
 
 def _python_build(source: Path, source_sha: str, python: str | None) -> Build:
-    """Python: the supervisor's own interpreter (argv[0] is ``sys.executable``), or ``python``."""
+    """Python: the supervisor's own interpreter (argv[0] is ``sys.executable``), or ``python``
+    (its syntax is checked by :func:`gamecert.engine.run.sources.prepare`)."""
     if python is None:
         version = f"Python {sys.version.split()[0]} ({sys.implementation.name})"
         return Build("python", source, (sys.executable, str(source)), None, (), version, source_sha, "")

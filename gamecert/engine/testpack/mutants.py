@@ -298,9 +298,11 @@ class MutantResult:
 
 def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[Mutant], instances: Sequence[Any],
              expected: Sequence[Any], bounds: Sequence[float], order: Sequence[int] | None = None,
-             kill_cap: int = 0, budget: float = 20.0) -> list[MutantResult]:
+             kill_cap: int = 0, budget: float = 20.0,
+             progress: Callable[[int], None] | None = None) -> list[MutantResult]:
     """Each mutant on the inputs (in ``order``), in a forked child; up to ``kill_cap`` kills
-    each (0: every input), at most ``budget`` seconds each."""
+    each (0: every input), at most ``budget`` seconds each; ``progress(n)`` is told the mutants
+    judged so far."""
     order = list(range(len(instances))) if order is None else list(order)
     results: list[MutantResult | None] = [None] * len(mutants)
     first = 0
@@ -340,6 +342,8 @@ def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequenc
                     results[k] = MutantResult(kills, msg["complete"], "budget" if msg.get("budget") else "ok",
                                               frozenset(order[:msg.get("tried", 0)]) | frozenset(kills))
                     current = k + 1
+                    if progress is not None:
+                        progress(sum(r is not None for r in results))
         os.close(rfd)
         os.waitpid(pid, 0)
         if current < len(mutants) and results[current] is None:

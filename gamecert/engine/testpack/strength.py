@@ -239,6 +239,8 @@ def broken_rows(entry: Any, broken: dict[str, Any], tests: Sequence[ts.Test], an
                 row[k] = "OK" if found is None else "-" if found[0] == "TLE" else found[0]
                 killed += row[k] not in ("OK", "-")
             rows[name] = row
+            if ts.ON_STEP is not None:
+                ts.ON_STEP("broken solvers judged", len(rows), len(broken))
     finally:
         signal.signal(signal.SIGALRM, old)
     return rows

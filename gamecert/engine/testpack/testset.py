@@ -40,6 +40,9 @@ USAGE: dict[tuple[str, str], tuple[float, float]] = {}
 #: called after each run through a runner with (program, test number, tests of the matrix or 0 in a
 #: search): the command's live line counts them; None: nothing is told
 ON_RUN: Callable[[Program, int, int], None] | None = None
+#: called as in-process work goes with (what, done, total): the expected answers, the solvers
+#: timed, the mutants judged, the runs of a matrix: the command's live line counts them
+ON_STEP: Callable[[str, int, int], None] | None = None
 #: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
 TLE_CAP = 3
 
@@ -148,10 +151,12 @@ def expected_texts(entry: Any, tests: Sequence[Test]) -> list[Any]:
     answers = []
     if len(_ANSWERS) > 50_000:
         _ANSWERS.clear()
-    for t in tests:
+    for n, t in enumerate(tests, 1):
         key = (entry.name, t.text)
         if key not in _ANSWERS:  # an input met again (a test kept as it was when packing) is answered once
             _ANSWERS[key] = expected_answer(entry, t.instance, every=True)[0]
+        if ON_STEP is not None:
+            ON_STEP("expected answers", n, len(tests))
         answers.append(_ANSWERS[key])
         t.expected_text = game.format_answer(answers[-1])
     return answers
@@ -510,10 +515,15 @@ def greedy_cover(candidates: Sequence[int], kills: dict[int, set[str]], sizes: d
 def mutant_matrix(entry: Any, muts: Sequence[Any], tests: Sequence[Test], answers: Sequence[Any],
                   kill_cap: int, budget: float) -> list[mutants_mod.MutantResult]:
     """Each mutant on ``tests`` (smallest first), in-process under time bounds."""
-    bounds = [_bound(entry, t) for t in tests]
+    bounds = []
+    for t in tests:
+        bounds.append(_bound(entry, t))
+        if ON_STEP is not None:
+            ON_STEP("inputs the solvers were timed on", len(bounds), len(tests))
     order = sorted(range(len(tests)), key=lambda k: tests[k].bytes)
+    told = (lambda n: ON_STEP("mutants judged", n, len(muts))) if ON_STEP is not None else None
     return mutants_mod.evaluate(entry.game, entry.solvers, muts, [t.instance for t in tests], answers, bounds,
-                                order=order, kill_cap=kill_cap, budget=budget)
+                                order=order, kill_cap=kill_cap, budget=budget, progress=told)
 
 
 def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -> dict[str, list[str]]:
@@ -562,6 +572,9 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                 tles += cache[key][0] == "TLE"
                 if ON_RUN is not None:
                     ON_RUN(program, k + 1, len(tests))
+            if ON_STEP is not None:
+                ON_STEP(f"runs of {len(programs)} program{'s' if len(programs) != 1 else ''}",
+                        programs.index(program) * len(tests) + k + 1, len(programs) * len(tests))
             verdict, _, stdout = cache[key]
             row.append(verdict)
             if checker is not None and verdict in code_of:
