@@ -112,8 +112,12 @@ def memory_cap(limit_mb: int) -> MemoryCap | None:
             swap = os.path.join(path, "memory.memsw.limit_in_bytes")
             if os.path.exists(swap):  # no way around the limit through swap
                 _write(swap, str(hard))
+            tcp = os.path.join(path, "memory.kmem.tcp.limit_in_bytes")
+            if os.path.exists(tcp):  # v1 charges TCP buffers only once a limit is set (not to usage)
+                _write(tcp, str(hard))
             names = {"procs": ("cgroup.procs", os.O_WRONLY), "peak": ("memory.max_usage_in_bytes", os.O_RDWR),
-                     "usage": ("memory.usage_in_bytes", os.O_RDONLY), "events": ("memory.oom_control", os.O_RDONLY)}
+                     "usage": ("memory.usage_in_bytes", os.O_RDONLY), "events": ("memory.oom_control", os.O_RDONLY),
+                     "empty": ("memory.force_empty", os.O_WRONLY)}
         else:
             _write(os.path.join(path, "memory.max"), str(hard))
             if os.path.exists(os.path.join(path, "memory.swap.max")):
@@ -121,6 +125,8 @@ def memory_cap(limit_mb: int) -> MemoryCap | None:
             _write(os.path.join(path, "memory.oom.group"), "1")
             names = {"procs": ("cgroup.procs", os.O_WRONLY), "peak": ("memory.peak", os.O_RDWR),
                      "usage": ("memory.current", os.O_RDONLY), "events": ("memory.events", os.O_RDONLY)}
+            if os.path.exists(os.path.join(path, "memory.reclaim")):
+                names["empty"] = ("memory.reclaim", os.O_WRONLY)
         for key, (name, flags) in names.items():
             fd = os.open(os.path.join(path, name), flags | os.O_CLOEXEC)
             os.set_inheritable(fd, True)
