@@ -324,3 +324,63 @@ def test_the_cgroup_join_prefix_enters_every_group() -> None:
         return_code = out.returncode
         pids = [Path(group, "cgroup.procs").read_text().strip() for group in groups]
     assert return_code == 0 and pids[0] == pids[1] == out.stdout.strip()
+
+
+# -- a stopped fork server -------------------------------------------------------------------
+
+
+def _states(runner) -> list[str]:
+    """The states of the sandbox's processes (its pids cgroup's, read from the host)."""
+    states = []
+    for pid in Path(runner.cap.path, "cgroup.procs").read_text().split():
+        try:
+            states.append(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            pass
+    return states
+
+
+@needs_root_sandbox
+def test_a_stopped_fork_server_is_replaced_within_the_next_test(tmp_path: Path) -> None:
+    """stopper.c stops every process it sees with SIGSTOP: the native fork server is stopped
+    (the attack lands: read from the host, a process of the sandbox is in state T), and the next
+    tests are still right, cloned from a fork server, each well within its wall limit, and the
+    stopped one is gone."""
+    with open_runner(program(tmp_path, "stopper.c"), LIMITS) as runner:
+        first = runner.run("none a\n")
+        attack = runner.run("stop b\n")
+        time.sleep(0.05)
+        stopped = _states(runner)
+        after = [runner.run(f"none {word}\n") for word in "cde"]
+        left = _states(runner)
+    assert first.started == "native" and attack.status == "ok", (first, attack)
+    assert "T" in stopped, stopped
+    assert [r.stdout for r in after] == ["c\n", "d\n", "e\n"] and all(r.status == "ok" for r in after), after
+    assert all(r.started == "native" and r.wall_s < LIMITS.wall_s for r in after), after
+    assert "T" not in left, left
+
+
+# -- the zygote's hash seed --------------------------------------------------------------------
+
+
+def _first_letters(tmp_path: Path, tests: int, **kw) -> tuple[set[str], list[str]]:
+    with open_runner(program(tmp_path, "set_order.py"), LIMITS, **kw) as runner:
+        results = [runner.run("x\n") for _ in range(tests)]
+    assert all(r.status == "ok" for r in results), results
+    return {r.stdout for r in results}, [r.started for r in results]
+
+
+@pytest.mark.skipif(not contain.probe().enabled, reason="the zygote's turnover is the contained supervisor's")
+def test_the_hash_seed_varies_over_a_zygotes_tests(tmp_path: Path, monkeypatch) -> None:
+    """set_order.py answers with a set's first letter, which the hash seed decides: with a new
+    zygote every 4 tests (each with its own seed, as ZYGOTE_TESTS does every 1000) 32 tests give
+    more than one answer, as 32 runs of ``python FILE`` would (each of 8 zygotes has 1 chance
+    in 8 or so to agree with the first); the control: one zygote for all 32 gives one answer."""
+    from gamecert.engine.run import limits
+
+    monkeypatch.setattr(limits, "ZYGOTE_TESTS", 4)
+    varied, started = _first_letters(tmp_path, 32)
+    assert set(started) == {"zygote"} and len(varied) > 1, varied
+    monkeypatch.setattr(limits, "ZYGOTE_TESTS", 1000)
+    same, _ = _first_letters(tmp_path, 32)
+    assert len(same) == 1, same

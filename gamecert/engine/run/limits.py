@@ -73,9 +73,13 @@ class Limits:
             "cpu_soft": max(1, math.ceil(self.time_s)), "as_bytes": self.address_space_bytes(python),
             "memory_kb": self.memory_mb << 10, "stack_bytes": self.stack_bytes,
             "fsize_bytes": max(self.output_bytes, scratch_bytes) + 1,
-            "processes": self.processes, "nproc": nproc, "files": files,
+            "processes": self.processes, "nproc": nproc, "files": files, "zygote_tests": ZYGOTE_TESTS,
         }
 
+
+#: tests a Python zygote serves before a new one (its own hash seed) serves the next ones: the
+#: supervisor's _sv_procs.ZYGOTE_TESTS, sent with the limits
+ZYGOTE_TESTS = 1000
 
 #: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
 MAX_TIME_LIMIT_S = 86_400.0

@@ -66,7 +66,7 @@ except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
 DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
-SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE = 0, 1, 2, 3, 4, 5  # also SV_* in testloop.c
+SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE, SV_SEED = 0, 1, 2, 3, 4, 5, 6  # also SV_* in testloop.c
 _SV_MAX_FDS = 200
 IPC_DIRTY = 1 << 8
 MEMORY_DIRTY = 1 << 9  # (also in testloop.c's tl_dirty) the memory cgroup holds more than it should
@@ -112,7 +112,7 @@ class _Serve(ctypes.Structure):
         ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
         ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
         ("native", ctypes.c_int), ("charged_ns", ctypes.c_longlong), ("served_native", ctypes.c_longlong),
-        ("charge_max_ns", ctypes.c_longlong),
+        ("charge_max_ns", ctypes.c_longlong), ("served_max", ctypes.c_longlong),
     ]
 
 
@@ -207,7 +207,11 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
         serving.events_seen = server.forks.seen
         if serving.native:
             serving.charged_ns, serving.served_native = server.native_charged, server.native_served
+        if server.tests_left is not None:  # (a zygote: see _sv_procs.ZYGOTE_TESTS)
+            serving.served_max, serving.served = max(1, server.tests_left), 0
         code = loop._serve(loop._ref, ctypes.byref(serving))
+        if server.tests_left is not None:
+            server.tests_left -= serving.served
         if code == SV_OUTCOME and loop.job.outcome == CHILD:  # the test's process, set up: the
             server.launch_set_up()  # program runs at once (nothing more of the server's code)
         server.forks.seen = serving.events_seen
@@ -224,6 +228,8 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
         if code == SV_STATE:
             os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
             return b"", []
+        if code == SV_SEED:
+            return b"", []  # (this server ends; the client starts a new one for the next test)
         if code == SV_GONE:
             for fd in serving.fds[:serving.nfds]:
                 os.close(fd)

@@ -129,6 +129,7 @@ class _Server(PythonMode):
             box.clear_ipc(self.mqueue_fd)  # (a new namespace: nothing yet) then its empty size
             self.mqueue_empty = box.mqueue_size(self.mqueue_fd)
         self.code = None
+        self.tests_left = int(self.limits.get("zygote_tests") or procs.ZYGOTE_TESTS) if self.mode == "python" else None  # (a new seed)
         self.compile_error: BaseException | None = None
         if self.mode == "python":
             self._prepare_python(config["python_file"])
@@ -547,6 +548,10 @@ def serve(sock_fd: int) -> int:
             break
         finally:
             server.clean_up()  # before the next request is even read
+        if server.tests_left is not None:
+            server.tests_left -= len(reports)
+            if server.tests_left <= 0:
+                break  # its share served: the client starts a new zygote (a new hash seed)
         if fast.own_state_changed(server):  # lowered by a test: this server ends, the client
             os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
             break  # starts a new one for the next test

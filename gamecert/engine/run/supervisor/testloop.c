@@ -805,6 +805,8 @@ static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_
 #define SV_GONE 4     /* the client closed its end, or a read or write failed */
 #define SV_CHARGE 5   /* (native) an 'R' request run whole, not reported: its fork server used more
                        * CPU than a clone costs (the Python path charges it and ends the server) */
+#define SV_SEED 6     /* a test's report sent: the zygote served its share of tests (a new one,
+                       * a new hash seed, serves the next: see _sv_procs.ZYGOTE_TESTS) */
 #define SV_MAX_FDS 200
 
 /* Keep in step with _Serve in _sv_fast.py (field for field). */
@@ -822,6 +824,7 @@ struct tl_serve {
      * (past it, after its first test: SV_CHARGE) */
     int native;
     long long charged_ns, served_native, charge_max_ns;
+    long long served_max; /* in: the loop ends (SV_SEED) once it served this many (0: never) */
 };
 
 static int sv_send_all(int sock, const char *data, size_t size) {
@@ -922,5 +925,7 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
             return sv_leave(job, SV_DIRTY);
         if (tl_own_state(0))
             return sv_leave(job, SV_STATE);
+        if (s->served_max > 0 && s->served >= s->served_max)
+            return sv_leave(job, SV_SEED);
     }
 }
