@@ -78,8 +78,10 @@ class Containment:
             return f"NOT contained: {self.reason}"
         return (f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
                 "read-only system files; a size-capped box, emptied after every test, is the only writable "
-                "place; no network; the supervisor out of reach (not dumpable, PID 1); accounting: "
-                f"{expected_accounting(True)}; {expected_line(True)}")
+                f"place; {'no network (loopback down)' if dark_net_prefix() else 'no network but its own loopback'}; "
+                "the supervisor out of reach (not dumpable, PID 1); accounting: "
+                f"{expected_accounting(True)}; {expected_line(True)}; not closed on any kernel: whether a system "
+                "file's pages are cached (machine-wide), the change time of /box and /tmp themselves")
 
     def warning(self) -> str:
         """The line said on stderr when candidates are not contained ("" when they are).
