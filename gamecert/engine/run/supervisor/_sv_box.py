@@ -49,8 +49,8 @@ class Memory:
         self.base = 0
         self.kills = 0
         self.resettable = True
-        #: the usage above which the cgroup is emptied after a test (-1: it cannot be)
         self.slack = int(config.get("slack") or EMPTY_SLACK)
+        #: the usage above which the cgroup is emptied after a test (-1: it cannot be)
         self.clean = -1 if self.empty_fd is None else self.usage() + self.slack
 
     def empty(self) -> bool:
