@@ -375,7 +375,7 @@ def _first_letters(tmp_path: Path, tests: int, **kw) -> tuple[set[str], list[str
 @pytest.mark.skipif(not contain.probe().enabled, reason="the zygote's turnover is the contained supervisor's")
 def test_the_hash_seed_varies_over_a_zygotes_tests(tmp_path: Path, monkeypatch) -> None:
     """set_order.py answers with a set's first letter, which the hash seed decides: with a new
-    zygote every 4 tests (each with its own seed, as ZYGOTE_TESTS does every 1000) 32 tests give
+    zygote every 4 tests (each with its own seed, as ZYGOTE_TESTS does every 2000) 32 tests give
     more than one answer, as 32 runs of ``python FILE`` would (each of 8 zygotes has 1 chance
     in 8 or so to agree with the first); the control: one zygote for all 32 gives one answer."""
     from gamecert.engine.run import limits

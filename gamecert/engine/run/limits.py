@@ -79,7 +79,7 @@ class Limits:
 
 #: tests a Python zygote serves before a new one (its own hash seed) serves the next ones: the
 #: supervisor's _sv_procs.ZYGOTE_TESTS, sent with the limits
-ZYGOTE_TESTS = 1000
+ZYGOTE_TESTS = 2000
 
 #: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
 MAX_TIME_LIMIT_S = 86_400.0

@@ -29,8 +29,8 @@ _READY = b"READY\n"
 #: tests a zygote serves before it ends and the client starts a new one: every zygote has its own
 #: hash seed (``PYTHONHASHSEED`` is not set), so that a program whose output depends on the order
 #: of a set of strings varies over a certification as it does over runs of ``python FILE``
-#: (~0.25 s a new zygote: ~0.25 ms a test)
-ZYGOTE_TESTS = 1000
+#: (~0.25 s a new zygote on a quiet machine: ~0.12 ms a test)
+ZYGOTE_TESTS = 2000
 #: tests in one batch request at most (two descriptors each: a message carries at most 253)
 BATCH_MAX = 100
 _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
