@@ -386,3 +386,16 @@ def test_the_hash_seed_varies_over_a_zygotes_tests(tmp_path: Path, monkeypatch) 
     monkeypatch.setattr(limits, "ZYGOTE_TESTS", 1000)
     same, _ = _first_letters(tmp_path, 32)
     assert len(same) == 1, same
+
+
+@needs_root_sandbox
+def test_an_output_flood_is_ole_before_its_memory_is_mle(tmp_path: Path) -> None:
+    """output.c writes 100 MB to its output under a 64 MB memory limit: the output's pages are
+    the test's memory (an anonymous file it fills), so the cgroup reaches the limit (its peak
+    read from the host: the case where memory would speak first), and the verdict is OLE, what
+    the program did first, as with the output capped at the file limit before."""
+    with open_runner(program(tmp_path, "output.c"), LIMITS) as runner:
+        flood = runner.run("dense 100 a\n")
+        peak = int((Path(runner.memory.path) / "memory.max_usage_in_bytes").read_text())
+    assert flood.status == "ole", flood.status
+    assert peak >= 60 << 20, peak

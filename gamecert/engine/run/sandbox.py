@@ -539,6 +539,8 @@ class Runner:
         if killed == "files":
             return RunResult("re", *common, f"file limit exceeded: {report['files']} files in the working folder > "
                                              f"{BOX_FILES}; all killed", **extra)
+        if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
+            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
         if killed == "memory":
             return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra)
         if report.get("cg_oom"):
@@ -549,8 +551,6 @@ class Runner:
                                               f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
         if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
             return RunResult("tle", *common, cpu_over(cpu, limits.time_s, killed == "cpu"), **extra)
-        if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
-            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
         if rss_mb >= limits.memory_mb:
             return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB", **extra)
         if exit_code == 0:
