@@ -7,8 +7,9 @@ turns a command line into one that runs inside such a sandbox. The supervisor of
 
 Inside the sandbox a process has
 
-* new user, mount, network, PID, IPC, UTS and cgroup namespaces (no network but its own
-  loopback; only the sandbox's processes in ``/proc``; no way to signal anything outside);
+* new user, mount, network, PID, IPC, UTS and cgroup namespaces (no network at all as root: a
+  namespace whose loopback is down, see :func:`dark_net_prefix`; else only its own loopback; only
+  the sandbox's processes in ``/proc``; no way to signal anything outside);
 * user and group id 65534 (nobody), no capabilities, no further user namespaces, its own session;
 * a root made of read-only system folders (``/usr``, ``/bin``, ``/lib*``, ``/sbin`` and the parts
   of ``/etc`` that runtimes read), the Python installation running the supervisor, the
@@ -77,8 +78,10 @@ class Containment:
             return f"NOT contained: {self.reason}"
         return (f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
                 "read-only system files; a size-capped box, emptied after every test, is the only writable "
-                "place; no network; the supervisor out of reach (not dumpable, PID 1); accounting: "
-                f"{expected_accounting(True)}; {expected_line(True)}")
+                f"place; {'no network (loopback down)' if dark_net_prefix() else 'no network but its own loopback'}; "
+                "the supervisor out of reach (not dumpable, PID 1); accounting: "
+                f"{expected_accounting(True)}; {expected_line(True)}; not closed on any kernel: whether a system "
+                "file's pages are cached (machine-wide), the change time of /box and /tmp themselves")
 
     def warning(self) -> str:
         """The line said on stderr when candidates are not contained ("" when they are).
@@ -163,14 +166,17 @@ def warn_if_not_contained(containment: Containment) -> None:
 
 
 def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: str,
-         containment: Containment, box: bool = False, supervisor: str | None = None) -> list[str]:
+         containment: Containment, box: bool = False, supervisor: str | None = None,
+         dark_net: bool = False) -> list[str]:
     """The command line that runs ``argv`` contained (``argv`` itself when containment is off).
 
     ``readable`` paths (files or folders) are bound read-only at their own paths, ``writable``
     ones read-write; ``workdir`` is the starting folder. With ``box``, the sandbox has a
     size-capped tmpfs at :data:`BOX` (with the private ``/tmp``, the only writable places), and
     ``supervisor``, a folder, is bound read-only at :data:`JUDGE_DIR`. ``wrap([], ...)`` is the
-    prefix alone.
+    prefix alone. With ``dark_net`` (as root, where ``unshare`` is found: :func:`dark_net_prefix`)
+    the sandbox's network namespace is made outside bubblewrap, by root, with its loopback down:
+    no socket of any address family reaches anything, and nothing in the sandbox may bring it up.
 
     >>> wrap(["true"], writable=[], readable=[], workdir="/", containment=Containment(False, "off"))
     ['true']
@@ -179,7 +185,22 @@ def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: 
         return list(argv)
     options = _sandbox_options(containment.bwrap, readable=readable, writable=writable, workdir=workdir,
                                box=box, supervisor=supervisor)
+    if dark_net:  # the namespace made by the prefix, shared: bubblewrap would bring loopback up
+        options.insert(options.index("--unshare-all") + 1, "--share-net")
     return [*options, "--", *argv]
+
+
+def dark_net_prefix() -> list[str]:
+    """The command prefix that gives the sandbox a network namespace of root's with its loopback
+    down (``unshare --net``; bubblewrap then shares it): a test can make a socket but reach
+    nothing, not even itself, so no connection (no TIME_WAIT, no socket buffers queued to a peer)
+    carries from one test to the next, and the namespace belongs to the host's user namespace,
+    where the sandbox has no capability to change it. [] where that cannot be done (not root, no
+    ``unshare``, ``GAMECERT_DARK_NET=0``): bubblewrap's own namespace, with its loopback up."""
+    if os.geteuid() != 0 or os.environ.get("GAMECERT_DARK_NET", "").strip() == "0":
+        return []
+    found = shutil.which("unshare")
+    return [found, "--net", "--"] if found else []
 
 
 def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], workdir: str, box: bool = False,

@@ -59,6 +59,27 @@ class Limits:
     def stack_bytes(self) -> int:
         return (self.memory_mb if self.stack_mb is None else self.stack_mb) << 20
 
+    def supervisor_limits(self, *, python: bool, nproc: int, scratch_bytes: int, files: int) -> dict[str, Any]:
+        """What the supervisor is told of these limits. A file's cap (``RLIMIT_FSIZE``) is the
+        scratch folders' own (``scratch_bytes``: their tmpfs caps hold in bytes, so a 40 MB
+        scratch file is fine), or the output's where nothing else caps the folder (0: not
+        contained); OLE is counted on the bytes written to the output, not on this cap.
+
+        >>> Limits().supervisor_limits(python=True, nproc=0, scratch_bytes=64 << 20, files=0)["fsize_bytes"] >> 20
+        64
+        """
+        return {
+            "time_s": self.time_s, "wall_s": self.wall_s, "wall_hard_s": max(10 * self.time_s, self.time_s + 10),
+            "cpu_soft": max(1, math.ceil(self.time_s)), "as_bytes": self.address_space_bytes(python),
+            "memory_kb": self.memory_mb << 10, "stack_bytes": self.stack_bytes,
+            "fsize_bytes": max(self.output_bytes, scratch_bytes) + 1,
+            "processes": self.processes, "nproc": nproc, "files": files, "zygote_tests": ZYGOTE_TESTS,
+        }
+
+
+#: tests a Python zygote serves before a new one (its own hash seed) serves the next ones: the
+#: supervisor's _sv_procs.ZYGOTE_TESTS, sent with the limits
+ZYGOTE_TESTS = 2000
 
 #: the largest limits accepted: a day per test, a terabyte (the OS cannot take much more)
 MAX_TIME_LIMIT_S = 86_400.0

@@ -35,7 +35,6 @@ opens a name the candidate can change. What is enforced:
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import shlex
@@ -273,6 +272,8 @@ NATIVE_LANGUAGES = ("c", "cpp", "rust", "go", "executable")
 NATIVE_SHIM_NAME, TESTLOOP_NAME = "libpreinit.so", "libtestloop.so"
 #: files and folders a test may make in its box (the watch kills the test past it)
 BOX_FILES = 10_000
+#: how far the sandbox's cpuacct figure must exceed wait4's to be the test's CPU time (see docs/certify.md)
+CG_CPU_SLACK_S = 0.01
 
 
 class Runner:
@@ -324,7 +325,9 @@ class Runner:
             nproc = (limits.processes + 1 if contained else cgroups.user_task_count() + limits.processes) + spare
         #: the test's memory as one figure: a memory cgroup (contained, as root), or None
         self.memory = memcg.memory_cap(limits.memory_mb) if contained and root else None  # and the certificate's line:
-        self.accounting = f"{cgroups.accounting(self.cap, contained, nproc)}; {memcg.line(self.memory, contained)}"
+        self.cpu = cgroups.cpu_group() if contained and root else None  # the sandbox's CPU time (cpuacct)
+        self.accounting = (f"{cgroups.accounting(self.cap, contained, nproc, self.cpu is not None)}; "
+                           f"{memcg.line(self.memory, contained)}")
         config = {
             "mode": "python" if self.mode == "fork-server" else "exec",
             "argv": plain,
@@ -334,20 +337,13 @@ class Runner:
             "scratch": [box, "/tmp"] if contained else [box],
             "contained": contained,
             "env": candidate_environment(box),
-            "limits": {
-                "time_s": limits.time_s,
-                "wall_s": limits.wall_s,
-                "wall_hard_s": max(10 * limits.time_s, limits.time_s + 10),
-                "cpu_soft": max(1, math.ceil(limits.time_s)),
-                "as_bytes": limits.address_space_bytes(self.mode == "fork-server"),
-                "memory_kb": limits.memory_mb << 10,
-                "stack_bytes": limits.stack_bytes,
-                "fsize_bytes": limits.output_bytes + 1,
-                "processes": limits.processes, "nproc": nproc, "files": BOX_FILES if contained else 0,
-            },
+            "limits": limits.supervisor_limits(python=self.mode == "fork-server", nproc=nproc,
+                                               scratch_bytes=contain.BOX_BYTES if contained else 0,
+                                               files=BOX_FILES if contained else 0),
             "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
             "memcg": self.memory.config() if self.memory is not None else None,
             "pids_events": self.cap._events if self.cap is not None else None,
+            "cpuacct": self.cpu.fd if self.cpu is not None else None,
             "pids_current": self.cap.current_fd() if loop and self.cap else None,
             "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME) if loop else None,  # (contained only)
         }
@@ -356,17 +352,21 @@ class Runner:
             env["STACK_BYTES"] = str(limits.stack_bytes)  # read and removed by the server at start
         if contained:
             server = os.path.join(contain.JUDGE_DIR, "server.py")
+            dark = contain.dark_net_prefix()
             prefix = contain.wrap([], writable=[], workdir="/", containment=self.containment, box=True,
                                   supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim, TESTLOOP_NAME: loop}),
-                                  readable=contain.program_paths(plain, python_file))
-            if self.cap is not None:
-                prefix = [*self.cap.prefix, *prefix]
+                                  readable=contain.program_paths(plain, python_file), dark_net=bool(dark))
+            prefix = [*dark, *prefix]
+            joins = [group.path for group in (self.cap, self.cpu) if group is not None]
+            if joins:
+                prefix = [*cgroups.join_prefix(joins), *prefix]
         else:
             server, prefix = SERVER_FILE, []
         try:
             self._client: ForkServerClient | None = ForkServerClient(
                 config, server_argv=[python, server], launch_prefix=prefix, env=env,
-                pass_fds=(*(self.memory.inherited() if self.memory else ()), *(self.cap.fds(bool(loop)) if self.cap else ())))
+                pass_fds=(*(self.memory.inherited() if self.memory else ()), *(self.cap.fds(bool(loop)) if self.cap else ()),
+                          *((self.cpu.fd,) if self.cpu else ())))
             self._ahead = Lookahead(self._client, _test_files, GATE)
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             self._cleanup()
@@ -512,6 +512,8 @@ class Runner:
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
         cpu = report["utime"] + report["stime"]
+        if report.get("cg_cpu", 0) > cpu + CG_CPU_SLACK_S:  # processes no wait4 reported (SIGCHLD ignored)
+            cpu = report["cg_cpu"]
         cg_kb = report.get("cg_kb", 0)  # the figure shown is the one compared:
         rss_mb = round(max(report["maxrss_kb"], cg_kb) / 1024, 2)
         killed = report["killed"]
@@ -531,6 +533,8 @@ class Runner:
         if killed == "files":
             return RunResult("re", *common, f"file limit exceeded: {report['files']} files in the working folder > "
                                              f"{BOX_FILES}; all killed", **extra)
+        if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
+            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
         if killed == "memory":
             return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra)
         if report.get("cg_oom"):
@@ -541,8 +545,6 @@ class Runner:
                                               f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
         if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
             return RunResult("tle", *common, cpu_over(cpu, limits.time_s, killed == "cpu"), **extra)
-        if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
-            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
         if rss_mb >= limits.memory_mb:
             return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB", **extra)
         if exit_code == 0:
@@ -562,10 +564,10 @@ class Runner:
         if getattr(self, "_build_copy", None):
             shutil.rmtree(self._build_copy, ignore_errors=True)
             self._build_copy = None
-        for cap in (self.cap, getattr(self, "memory", None)):  # the pids and the memory cgroup
+        for cap in (self.cap, getattr(self, "memory", None), getattr(self, "cpu", None)):  # pids, memory, cpuacct
             if cap is not None:
                 cap.close()
-        self.cap = self.memory = None
+        self.cap = self.memory = self.cpu = None
         if self._private is not None:
             shutil.rmtree(self._private, ignore_errors=True)
             self._private = None

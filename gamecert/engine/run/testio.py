@@ -83,17 +83,30 @@ def _test_files(data: bytes) -> tuple[int, int, int]:
 
 
 def _read_head_fd(fd: int, limit: int) -> tuple[int, bytes]:
-    """The size of the file open on ``fd`` and its first ``limit`` bytes."""
+    """The bytes a program wrote to the file open on ``fd`` (its standard output): how many, and
+    the first ``limit`` of them. Only what was written counts, as on a pipe: a program that
+    seeks past its end (``lseek``, ``ftruncate``) leaves holes, which are neither output nor
+    read (a 32 MB file of one written byte is one page of output, not 32 MB to judge). The
+    file's written extents are found with ``SEEK_DATA``/``SEEK_HOLE`` (page-sized on a memfd:
+    the zeros of a written page are output); a file without holes is one extent."""
     size = os.fstat(fd).st_size
-    chunks, at, left = [], 0, min(size, limit)
-    while left > 0:
-        chunk = os.pread(fd, left, at)
-        if not chunk:
+    chunks, total, got, at = [], 0, 0, 0
+    while at < size:
+        try:
+            start = os.lseek(fd, at, os.SEEK_DATA)
+            end = min(os.lseek(fd, start, os.SEEK_HOLE), size)
+        except OSError:  # ENXIO: no data after ``at``
             break
-        chunks.append(chunk)
-        at += len(chunk)
-        left -= len(chunk)
-    return size, b"".join(chunks)
+        total += end - start
+        while start < end and got < limit:
+            chunk = os.pread(fd, min(end - start, limit - got), start)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            start += len(chunk)
+            got += len(chunk)
+        at = end
+    return total, b"".join(chunks)
 
 
 def _tail_lines(data: bytes) -> str:

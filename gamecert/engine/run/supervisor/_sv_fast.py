@@ -66,9 +66,10 @@ except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
 DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
-SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE = 0, 1, 2, 3, 4, 5  # also SV_* in testloop.c
+SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE, SV_SEED = 0, 1, 2, 3, 4, 5, 6  # also SV_* in testloop.c
 _SV_MAX_FDS = 200
 IPC_DIRTY = 1 << 8
+MEMORY_DIRTY = 1 << 9  # (also in testloop.c's tl_dirty) the memory cgroup holds more than it should
 #: bench only: the loop's stamps of a test's parts, in order (see bench/candidate_throughput.py)
 STAMPS = ("l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done")
 _MAX_SCRATCH = 4
@@ -97,6 +98,9 @@ class _Job(ctypes.Structure):
         ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
         ("prefork", ctypes.c_int), ("parked_after", ctypes.c_int),
         ("fresh", ctypes.c_int),
+        ("scratch_mode", ctypes.c_longlong * _MAX_SCRATCH), ("mem_clean", ctypes.c_longlong),
+        ("cpuacct_fd", ctypes.c_int),
+        ("cg_start_ns", ctypes.c_longlong), ("own_start_ns", ctypes.c_longlong), ("cg_cpu_ns", ctypes.c_longlong),
     ]
 
 
@@ -108,7 +112,7 @@ class _Serve(ctypes.Structure):
         ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
         ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
         ("native", ctypes.c_int), ("charged_ns", ctypes.c_longlong), ("served_native", ctypes.c_longlong),
-        ("charge_max_ns", ctypes.c_longlong),
+        ("charge_max_ns", ctypes.c_longlong), ("served_max", ctypes.c_longlong),
     ]
 
 
@@ -117,7 +121,7 @@ class FastLoop:
 
     def __init__(self, lib: ctypes.CDLL, *, pids_current_fd: int, events_fd: int | None, memory, scratch_fds,
                  scratch_base, mqueue_fd: int | None, mqueue_empty: int | None, cpu_soft: int,
-                 first_scan_s: float, keep: int, zygote=None) -> None:
+                 first_scan_s: float, keep: int, zygote=None, scratch_mode=(), cpuacct=None) -> None:
         self._run, self._dirty = lib.tl_run, lib.tl_dirty
         self._run.argtypes = self._dirty.argtypes = [ctypes.POINTER(_Job)]
         self._run.restype = self._dirty.restype = ctypes.c_int
@@ -134,6 +138,9 @@ class FastLoop:
         job.nscratch = len(scratch)
         for i, (fd, base) in enumerate(scratch):
             job.scratch_fds[i], job.scratch_base[i] = fd, base
+            job.scratch_mode[i] = scratch_mode[i]
+        job.mem_clean = memory.clean if memory is not None else -1
+        job.cpuacct_fd = -1 if cpuacct is None else cpuacct.fd
         job.mqueue_fd = -1 if mqueue_fd is None or mqueue_empty is None else mqueue_fd
         job.mqueue_empty = mqueue_empty or 0
         job.cpu_soft = cpu_soft
@@ -200,7 +207,11 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
         serving.events_seen = server.forks.seen
         if serving.native:
             serving.charged_ns, serving.served_native = server.native_charged, server.native_served
+        if server.tests_left is not None:  # (a zygote: see _sv_procs.ZYGOTE_TESTS)
+            serving.served_max, serving.served = max(1, server.tests_left), 0
         code = loop._serve(loop._ref, ctypes.byref(serving))
+        if server.tests_left is not None:
+            server.tests_left -= serving.served
         if code == SV_OUTCOME and loop.job.outcome == CHILD:  # the test's process, set up: the
             server.launch_set_up()  # program runs at once (nothing more of the server's code)
         server.forks.seen = serving.events_seen
@@ -209,12 +220,16 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
             server.last_native = True
         if code == SV_DIRTY:
             server.clean_up()
+            if server.memory is not None:
+                loop.job.mem_clean = server.memory.clean
             if not loop.state_changed():
                 continue
             code = SV_STATE
         if code == SV_STATE:
             os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
             return b"", []
+        if code == SV_SEED:
+            return b"", []  # (this server ends; the client starts a new one for the next test)
         if code == SV_GONE:
             for fd in serving.fds[:serving.nfds]:
                 os.close(fd)
@@ -270,7 +285,8 @@ def for_server(server, config: dict) -> tuple[FastLoop | None, str]:
                     memory=server.memory, scratch_fds=server.scratch_fds, scratch_base=server.scratch_base,
                     mqueue_fd=server.mqueue_fd, mqueue_empty=server.mqueue_empty,
                     cpu_soft=int(server.limits["cpu_soft"]), first_scan_s=procs._FIRST_SCAN_S,
-                    keep=procs.STDERR_KEEP, zygote=zygote), ""
+                    keep=procs.STDERR_KEEP, zygote=zygote, scratch_mode=server.scratch_mode,
+                    cpuacct=server.cpuacct), ""
 
 
 def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
@@ -314,6 +330,7 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     if memory is not None:
         memory.base = job.mem_base
     tail = bytearray(server.fast.tail()[-procs.STDERR_KEEP:])
+    server.cpu_start = (job.cg_start_ns, job.own_start_ns) if server.cpuacct is not None else None
     if job.outcome != DONE:  # handed over: the Python watch goes on from where the loop stopped
         err_r = job.err_r
         try:
@@ -333,7 +350,7 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
         "server_s": server_s, "maxrss_kb": job.maxrss_kb, "wall": (job.ended_ns - job.started_ns) / 1e9,
         "killed": None, "peak_tasks": 1, "sampled_kb": 0, "others": 0, "stderr_bytes": job.err_size, "files": 0,
         "native": native is not None, "native_why": server.native_why, "tail": len(tail), "cg_kb": cg_kb, "cg_oom": 0,
-        "tail_bytes": bytes(tail), "refused": refused, "loop": True,
+        "tail_bytes": bytes(tail), "refused": refused, "loop": True, "cg_cpu": max(0, job.cg_cpu_ns) / 1e9,
     }  # fmt: skip
     if server.marks is not None:
         report["minflt"] = job.minflt

@@ -26,6 +26,11 @@ import time
 SERVER_CPU_S = 0.05
 
 _READY = b"READY\n"
+#: tests a zygote serves before it ends and the client starts a new one: every zygote has its own
+#: hash seed (``PYTHONHASHSEED`` is not set), so that a program whose output depends on the order
+#: of a set of strings varies over a certification as it does over runs of ``python FILE``
+#: (~0.25 s a new zygote on a quiet machine: ~0.12 ms a test)
+ZYGOTE_TESTS = 2000
 #: tests in one batch request at most (two descriptors each: a message carries at most 253)
 BATCH_MAX = 100
 _SETUP_FAILED = 125  # exit status of a child that could not be set up (a harness fault)
@@ -54,6 +59,24 @@ def _prctl():
 def _become_subreaper(prctl) -> bool:
     """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
     return prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+#: ioprio_set(2)'s number per machine (the C setup uses SYS_ioprio_set)
+_IOPRIO_SET = {"x86_64": 251, "aarch64": 30}.get(os.uname().machine)
+
+
+def _fresh_ioprio() -> None:
+    """Give the calling process a fresh process's I/O priority (none set: it follows the nice
+    value): a test may have set the supervisor's or the fork server's (same user), and a child
+    inherits it."""
+    if _IOPRIO_SET is None:
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).syscall(_IOPRIO_SET, 1, 0, 0)  # IOPRIO_WHO_PROCESS, self, none
+    except (OSError, AttributeError):
+        pass
 
 
 def _set_dumpable(prctl, on: bool) -> bool:
@@ -152,6 +175,19 @@ def _scan(pgid: int | None, keep: int | None = None) -> tuple[int, float, int, i
             pages += int(fields[21])
             running += fields[0] == "R"
     return tasks, ticks / _TICK, pages * _PAGE_KB, running
+
+
+def limit_hit(limits: dict, tasks: int, cpu: float, rss_kb: int, files: int) -> str | None:
+    """The limit a test's scan found passed (the watch kills the test), or None."""
+    if tasks > limits["processes"]:
+        return "processes"
+    if cpu > limits["time_s"]:
+        return "cpu"
+    if rss_kb >= limits.get("memory_kb", float("inf")):
+        return "memory"
+    if limits.get("files") and files > limits["files"]:
+        return "files"
+    return None
 
 
 def _children_of(pid: int) -> list[int]:

@@ -111,6 +111,8 @@ class _Server(PythonMode):
         #: inodes in use on each scratch file system when empty (mount points): a test that leaves
         #: the count there left nothing behind, and its folder is not listed
         self.scratch_base = [procs._box_files([fd]) for fd in self.scratch_fds]
+        #: and each folder's own mode: restored, with its extended attributes taken off, when changed
+        self.scratch_mode = [box.scratch_state(fd) for fd in self.scratch_fds]
         self.prctl = procs._prctl()
         self.own_state = procs._own_state()  # checked after every test
         #: the runner's memory cgroup (None: memory limited per process only), and, contained,
@@ -118,12 +120,16 @@ class _Server(PythonMode):
         self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
         #: the pids cgroup's refused forks, read after each test, before a later one can start
         self.forks = box.RefusedForks(config["pids_events"]) if config.get("pids_events") is not None else None
+        #: the sandbox's cpuacct cgroup: the CPU time of a test's processes wait4 does not report
+        self.cpuacct = box.CpuAccount(config["cpuacct"]) if config.get("cpuacct") is not None else None
+        self.cpu_start: tuple[int, int] | None = None
         self.mqueue_fd = self.mqueue_empty = None
         if self.contained and os.path.isdir(box.MQUEUE):
             self.mqueue_fd = os.open(box.MQUEUE, os.O_RDONLY | os.O_DIRECTORY)
             box.clear_ipc(self.mqueue_fd)  # (a new namespace: nothing yet) then its empty size
             self.mqueue_empty = box.mqueue_size(self.mqueue_fd)
         self.code = None
+        self.tests_left = int(self.limits.get("zygote_tests") or procs.ZYGOTE_TESTS) if self.mode == "python" else None  # (a new seed)
         self.compile_error: BaseException | None = None
         if self.mode == "python":
             self._prepare_python(config["python_file"])
@@ -198,9 +204,8 @@ class _Server(PythonMode):
 
     def run_one(self, request: bytes, fds: list[int]) -> bytes | None:
         """Run one test on the descriptors ``fds`` (stdin, stdout); its report, or None if the
-        client went away meanwhile."""
-        plain = request == b"P" or self.mode != "python"
-        clone = request != b"P"  # a plain run ('P') is an exec, never a clone of the native fork server
+        client went away meanwhile. A plain run ('P') is an exec, never a clone of a fork server."""
+        plain, clone = request == b"P" or self.mode != "python", request != b"P"
         if self.fast is not None and (self.native is not None and clone or self.zygote is not None and not plain):
             taken, report = fast.run_native(self, fds)
             if taken:
@@ -213,6 +218,7 @@ class _Server(PythonMode):
         if self.child_marks is not None:
             self.child_marks[:] = bytes(192)
         started = time.monotonic()
+        self.cpu_start = self.cpuacct.now() if self.cpuacct is not None else None
         pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" and clone else None
         self.last_native = pid is not None
         if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
@@ -260,6 +266,10 @@ class _Server(PythonMode):
             # (a test cannot remove the mount points counted); not contained, always listed
             if not self.contained or (procs._box_files([fd]) != base if dirty is None else dirty >> i & 1):
                 procs._empty_folder(fd)
+            if dirty is None or dirty >> i & 1:  # the folder itself (the C check includes it)
+                box.restore_scratch(fd, self.scratch_mode[i])
+        if self.memory is not None and (dirty is None or dirty & fast.MEMORY_DIRTY):
+            self.memory.empty()  # no earlier test's page cache in the next test's base
         self.mark("scratch")
         if self.contained and (dirty is None or dirty & fast.IPC_DIRTY):  # nothing of the test's IPC outlives it
             box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
@@ -286,6 +296,7 @@ class _Server(PythonMode):
             for which, pair in self.limit_plan:
                 resource.setrlimit(which, pair)
             os.chdir(self.box)
+            procs._fresh_ioprio()
             self._child_mark(5)
             if plain:
                 self._exec(self.plain_argv)
@@ -363,9 +374,11 @@ class _Server(PythonMode):
                     self.mark("scan")
                     tasks, cpu, rss_kb, _ = procs._scan(group, keep=self._spared())
                     cpu += self._server_cpu(server)
+                    if self.cpuacct is not None:  # (and what no process left to scan reports)
+                        cpu = max(cpu, self.cpuacct.since(self.cpu_start))
                     files = max(files, procs._box_files(self.scratch_fds) if self.contained else 0)
                     peak, sampled_kb = max(peak, tasks), max(sampled_kb, rss_kb)
-                    killed = self._limit_hit(tasks, cpu, rss_kb, files)
+                    killed = procs.limit_hit(self.limits, tasks, cpu, rss_kb, files)
                     if not killed and self.memory is not None and self.memory.over():
                         killed = "memory"
                     self.mark("scanned")
@@ -390,6 +403,7 @@ class _Server(PythonMode):
         refused = self.forks.read() if self.forks is not None else 0
         self.mark("charge")
         cg_kb, cg_oom = self.memory.after() if self.memory is not None else (0, 0)
+        cg_cpu = self.cpuacct.since(self.cpu_start) if self.cpuacct is not None else 0.0
         self.mark("mem_after")
         if err_open:
             while (got := _drain(err_r, tail)) > 0:
@@ -403,7 +417,7 @@ class _Server(PythonMode):
             "maxrss_kb": max(usage.ru_maxrss, sampled_kb), "wall": wall, "killed": killed, "peak_tasks": peak,
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
-            "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail), "refused": refused,
+            "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail), "refused": refused, "cg_cpu": cg_cpu,
         }  # fmt: skip
         if self.marks is not None:
             report["minflt"] = usage.ru_minflt
@@ -446,18 +460,6 @@ class _Server(PythonMode):
     def _spared(self) -> int | None:
         """The native fork server's pid, kept across tests (None when there is none)."""
         return self.native.pid if self.native is not None and self.native.status is None else None
-
-    def _limit_hit(self, tasks: int, cpu: float, rss_kb: int, files: int) -> str | None:
-        limits = self.limits
-        if tasks > limits["processes"]:
-            return "processes"
-        if cpu > limits["time_s"]:
-            return "cpu"
-        if rss_kb >= limits.get("memory_kb", float("inf")):
-            return "memory"
-        if limits.get("files") and files > limits["files"]:
-            return "files"
-        return None
 
 
 #: the server object, kept referenced for the whole process: a test's child leaves the server's
@@ -546,6 +548,10 @@ def serve(sock_fd: int) -> int:
             break
         finally:
             server.clean_up()  # before the next request is even read
+        if server.tests_left is not None:
+            server.tests_left -= len(reports)
+            if server.tests_left <= 0:
+                break  # its share served: the client starts a new zygote (a new hash seed)
         if fast.own_state_changed(server):  # lowered by a test: this server ends, the client
             os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
             break  # starts a new one for the next test

@@ -302,6 +302,10 @@ static void gc_become_test(const int *fds, int nfds) {
     gc_close_from(3);
     if (setsid() < 0)
         gc_child_fail("setsid");
+#ifdef SYS_ioprio_set
+    /* a fresh process's I/O priority, whatever a test set on the fork server (same user) */
+    syscall(SYS_ioprio_set, 1, 0, 0);
+#endif
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     /* The dispositions are those the program started with: the server changes only SIGCHLD,
      * for its probe, and puts it back before serving (gc_find_tid_offset); restoring all 64

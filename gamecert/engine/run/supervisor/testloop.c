@@ -43,6 +43,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +92,15 @@ struct tl_job {
     int prefork;          /* in (tl_serve): a zygote's next test's process forked while this one runs */
     int parked_after;     /* out: whether a process was parked during this test (counted by pids) */
     int fresh;            /* out: whether the test's process was forked or cloned for it (not parked) */
+    /* in: each scratch folder's mode when empty (a test that changed it leaves it dirty); the
+     * memory cgroup's usage above which it is emptied after a test (-1: never); the sandbox's
+     * cpuacct.usage (or -1) */
+    long long scratch_mode[TL_MAX_SCRATCH];
+    long long mem_clean;
+    int cpuacct_fd;
+    /* out: the sandbox's CPU time (cpuacct) and this supervisor's at the test's start, and the
+     * test's: the sandbox's over the test less the supervisor's own (-1: no cpuacct) */
+    long long cg_start_ns, own_start_ns, cg_cpu_ns;
 };
 
 struct tl_zygote;
@@ -103,6 +113,12 @@ static int tl_park(struct tl_zygote *z);
 static long long tl_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long tl_own_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -343,6 +359,11 @@ int tl_run(struct tl_job *job) {
         }
     }
     long long tasks_before = tl_read_number(job->pids_current_fd);
+    job->cg_cpu_ns = -1;
+    if (job->cpuacct_fd >= 0) { /* the sandbox's CPU time: the test's, the fork server's and ours */
+        job->own_start_ns = tl_own_cpu();
+        job->cg_start_ns = tl_read_number(job->cpuacct_fd);
+    }
     tl_stamp(job, 1);
     /* the test's wall clock starts before its process can (a loop preempted after the clone or
      * the release would otherwise start it late, and a test look shorter than it was) */
@@ -437,6 +458,10 @@ int tl_run(struct tl_job *job) {
         job->events_max = tl_read_events(job->events_fd);
     if (job->memcg_version)
         job->mem_peak = tl_read_number(job->peak_fd);
+    if (job->cpuacct_fd >= 0 && job->cg_start_ns >= 0) { /* every process of the test is gone */
+        long long cg = tl_read_number(job->cpuacct_fd), own = tl_own_cpu() - job->own_start_ns;
+        job->cg_cpu_ns = cg < 0 ? -1 : cg - job->cg_start_ns - own > 0 ? cg - job->cg_start_ns - own : 0;
+    }
     if (err_open)
         tl_drain(job);
     close(job->err_r);
@@ -466,7 +491,14 @@ int tl_dirty(struct tl_job *job) {
             used = 0;
         if (used != job->scratch_base[i])
             dirty |= 1 << i;
+        /* the folder itself: an extended attribute set on it, or its mode changed */
+        struct stat self;
+        if (flistxattr(job->scratch_fds[i], NULL, 0) != 0 || fstat(job->scratch_fds[i], &self) != 0
+            || (long long)(self.st_mode & 07777) != job->scratch_mode[i])
+            dirty |= 1 << i;
     }
+    if (job->memcg_version && job->mem_clean >= 0 && tl_read_number(job->usage_fd) > job->mem_clean)
+        dirty |= 1 << 9; /* memory left charged (page cache a test read): emptied before the next */
     struct shm_info shm;
     struct msginfo msg;
     struct seminfo sem;
@@ -586,6 +618,10 @@ static int tl_child_set_up(struct tl_zygote *z, int stdin_fd, int stdout_fd, int
     }
     if (chdir(z->box) != 0)
         tl_child_fail(z, "chdir");
+#ifdef SYS_ioprio_set
+    /* a fresh process's I/O priority, whatever a test set on the supervisor or a parked process */
+    syscall(SYS_ioprio_set, 1, 0, 0);
+#endif
     tl_mark(z->marks, 5);
     if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
         tl_child_fail(z, "dumpable");
@@ -769,6 +805,8 @@ static int tl_release(struct tl_zygote *z, int stdin_fd, int stdout_fd, int err_
 #define SV_GONE 4     /* the client closed its end, or a read or write failed */
 #define SV_CHARGE 5   /* (native) an 'R' request run whole, not reported: its fork server used more
                        * CPU than a clone costs (the Python path charges it and ends the server) */
+#define SV_SEED 6     /* a test's report sent: the zygote served its share of tests (a new one,
+                       * a new hash seed, serves the next: see _sv_procs.ZYGOTE_TESTS) */
 #define SV_MAX_FDS 200
 
 /* Keep in step with _Serve in _sv_fast.py (field for field). */
@@ -786,6 +824,7 @@ struct tl_serve {
      * (past it, after its first test: SV_CHARGE) */
     int native;
     long long charged_ns, served_native, charge_max_ns;
+    long long served_max; /* in: the loop ends (SV_SEED) once it served this many (0: never) */
 };
 
 static int sv_send_all(int sock, const char *data, size_t size) {
@@ -813,17 +852,19 @@ static int sv_report(struct tl_job *job, struct tl_serve *s, long long server_ns
         cg_kb = (job->mem_peak - job->mem_base) >> 10;
     long long wall = job->ended_ns - job->started_ns;
     long long utime_ns = job->utime_us * 1000 + server_ns;
+    long long cg_cpu = job->cg_cpu_ns > 0 ? job->cg_cpu_ns : 0;
     char line[1024];
     int n = snprintf(line, sizeof line,
                      "{\"pid\": %d, \"status\": %d, \"utime\": %lld.%09lld, \"stime\": %lld.%06lld, "
                      "\"server_s\": %lld.%09lld, \"maxrss_kb\": %lld, \"wall\": %lld.%09lld, \"killed\": null, "
                      "\"peak_tasks\": 1, \"sampled_kb\": 0, \"others\": 0, \"stderr_bytes\": %lld, \"files\": 0, "
                      "\"native\": %s, \"native_why\": %s, \"tail\": %lld, \"cg_kb\": %lld, \"cg_oom\": 0, "
-                     "\"refused\": %lld, \"loop\": true, \"serve\": true, \"parked\": %s}\n",
+                     "\"refused\": %lld, \"loop\": true, \"serve\": true, \"parked\": %s, \"cg_cpu\": %lld.%09lld}\n",
                      job->pid, job->status, utime_ns / 1000000000, utime_ns % 1000000000,
                      job->stime_us / 1000000, job->stime_us % 1000000, server_ns / 1000000000, server_ns % 1000000000,
                      job->maxrss_kb, wall / 1000000000, wall % 1000000000, job->err_size, s->native ? "true" : "false",
-                     s->why, job->tail_len, cg_kb, refused, job->fresh ? "false" : "true");
+                     s->why, job->tail_len, cg_kb, refused, job->fresh ? "false" : "true",
+                     cg_cpu / 1000000000, cg_cpu % 1000000000);
     if (n <= 0 || n >= (int)sizeof line)
         return -1;
     if (sv_send_all(s->sock, line, (size_t)n) != 0)
@@ -884,5 +925,7 @@ int tl_serve(struct tl_job *job, struct tl_serve *s) {
             return sv_leave(job, SV_DIRTY);
         if (tl_own_state(0))
             return sv_leave(job, SV_STATE);
+        if (s->served_max > 0 && s->served >= s->served_max)
+            return sv_leave(job, SV_SEED);
     }
 }
