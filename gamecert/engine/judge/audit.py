@@ -87,10 +87,11 @@ def audit_pass(judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, ho
     if found is not None:
         where = ("in the zygote runner" if getattr(seen, "started", "") == "zygote" else
                  "as a clone from the native fork server")
-        found.notes.append(f"found by an audit: this input passed {where} and failed when run as a judge "
-                           "runs the program; every later run of this runner (the confirmation, the shrinking) "
-                           "ran that way too")
-        judge.plain_only = True  # the program behaves otherwise there: a smaller input must fail plainly
+        # the program behaves otherwise there: a smaller input must fail plainly, and says so
+        judge.plain_only = (f"found by an audit: an input passed {where} and failed when run as a judge runs "
+                            "the program; every later run of this runner (the confirmation, the shrinking) "
+                            "ran that way too")
+        found.notes.append(judge.plain_only)
     elif judge.last_result is not None and judge.last_result.stdout != seen.stdout:
         with judge.stats.lock:
             judge.stats.audit_differed += 1

@@ -38,8 +38,7 @@ PLAIN_RERUNS = 10
 #: faults not reproduced after which a runner runs every test as a judge runs the program
 NOT_REPRODUCED_MAX = 3
 _SOLVERS_LOCK = threading.RLock()
-#: the plain audits' figures that add up across judges (Stats)
-_AUDIT_SUMS = ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes")
+_AUDIT_SUMS = ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes")  # Stats'
 
 #: beyond the oracle's reach, one input in this many (per game), and every input that fails, is
 #: answered by every registered fast solver, which must agree; the others by the cheapest one
@@ -260,8 +259,8 @@ class Judge:
         #: the audits' draws: the system's random source, so that neither the seed nor anything a
         #: program sees tells which passes will be re-run
         self._draw = random.SystemRandom()
-        #: set once faults of this runner did not reproduce as a judge runs the program
-        #: (:data:`NOT_REPRODUCED_MAX` times): every later test runs that way
+        #: set once faults did not reproduce as a judge runs the program (:data:`NOT_REPRODUCED_MAX` times)
+        #: or an audit caught one (the note, a str): every later test of this runner runs that way
         self.plain_only = False
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
@@ -307,6 +306,8 @@ class Judge:
         with _SOLVERS_LOCK, gamecode.section(game.name, "reading and judging an answer (parse_answer, judge)"):
             # a game's judge may consult the same caches as its solvers
             found = self._judge(instance, singles, expected, text, result, phase)
+        if found is not None and isinstance(self.plain_only, str) and self.plain_only not in found.notes:
+            found.notes.append(self.plain_only)  # why it ran as a judge runs the program
         if found is not None:
             with self.stats.lock:
                 if self.smallest_seen is None or found.sort_key() < self.smallest_seen.sort_key():
