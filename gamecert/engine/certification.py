@@ -44,7 +44,7 @@ from gamecert.engine.report.report_files import (
 from gamecert.engine.report.reports import Provenance, timestamp
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.errors import UsageError
-from gamecert.verdict import Verdict
+from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED, Verdict, passing_status
 
 #: the largest time budget accepted: a week
 MAX_BUDGET_S = 7 * 86_400.0
@@ -76,9 +76,10 @@ class CandidateResult:
 
     spec: str
     name: str
-    #: CERTIFIED, INTERRUPTED, a fault's verdict (WA, TLE, ..., CE), or NOT RUN
+    #: CERTIFIED, PASSED (incomplete), INTERRUPTED, a fault's verdict (WA, TLE, ..., CE), or NOT RUN
     verdict: str
-    #: the exit status it alone would give: 0 certified, 1 fault found, 130 interrupted
+    #: the exit status it alone would give: 0 certified (or incomplete), 1 fault found (or incomplete
+    #: with ``--strict``), 130 interrupted
     status: int
     #: the report's or the certificate's folder ("" when nothing was written)
     path: str = ""
@@ -115,13 +116,15 @@ class Options:
     compile: str | None = None
     python: str | None = None
     phases: tuple[str, ...] | None = None
+    #: PASSED (incomplete) exits 1, as a fault does (``--strict``)
+    strict: bool = False
 
 
 def options(entry: Any, *, profile: str | None = None, seed: int | None = None, time_limit: float | None = None,
             memory_limit: int | None = None, budget: float | None = None, jobs: int | None = None,
             examples: int | None = None, exhaustive_runs: int | None = None, report_dir: str | None = None,
             fork_server: bool = True, contain: bool = True, compile: str | None = None, python: str | None = None,
-            phases: str | None = None) -> Options:
+            phases: str | None = None, strict: bool = False) -> Options:
     """The options of a certification of ``entry``'s game, checked before anything runs (a
     :class:`UsageError` names the bad one); the report folder is checked now too, not after the
     run has found something, and a game error's traceback will go beside the reports."""
@@ -147,7 +150,7 @@ def options(entry: Any, *, profile: str | None = None, seed: int | None = None, 
     chosen = tuple(p.strip() for p in phases.split(",") if p.strip()) if phases else None
     return Options(entry, chosen_profile, seed, limits, budget, jobs_n, examples,
                    exhaustive_tests, report_dir, fork_server=fork_server, contain=contain, compile=compile,
-                   python=python, phases=chosen)
+                   python=python, phases=chosen, strict=strict)
 
 
 def registered_solver(entry: Any, spec: str, compile: str | None = None, python: str | None = None) -> str | None:
@@ -201,13 +204,14 @@ def certify(opts: Options, spec: str, candidate: Any = None, *, expected_cache: 
         function = entry.solvers[solver]
         return run_one_certification(
             reference_entry(entry, solver), candidate, plan, opts.limits, opts.report_dir, jobs=1,
-            runner_factory=lambda: SolverRunner(entry, solver, function), spec=spec, say=say, display=display)
+            runner_factory=lambda: SolverRunner(entry, solver, function), spec=spec, say=say, display=display,
+            strict=opts.strict)
     provenance = Provenance.of(candidate, opts.compile, opts.python)
     return run_one_certification(
         entry, candidate, plan, opts.limits, opts.report_dir, jobs=opts.jobs,
         runner_factory=lambda: _open(candidate, opts.limits, opts.fork_server, opts.contain),
         containment=probe(opts.contain), provenance=provenance, expected_cache=expected_cache, spec=spec,
-        say=say, display=display)
+        say=say, display=display, strict=opts.strict)
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
@@ -245,11 +249,18 @@ class _Progress:
     """What the executor tells: the live progress to the front end's display, and a line for
     each phase as it ends (and for a fault as soon as it is seen) to the certification's lines."""
 
+    #: phases the executor may go on with after the budget cut them (before the random phase)
+    RESUMABLE = ("coverage", "worst", "exhaustive")
+
     def __init__(self, display: Any, out: _Lines) -> None:
         self.display, self.out = display, out
         self.reported: set[str] = set()  # phases whose line is already out
+        #: a cut phase's line, held until it is resumed (one line per phase, the last word)
+        self.held: dict[str, str] = {}
 
     def phase(self, name: str, deadline: float | None) -> None:
+        if self.held and name in ("random", "largest"):  # the cut phases are not resumed after this
+            self._release()
         self.display.phase(name, deadline)
 
     def advance(self, tests: int) -> None:
@@ -260,8 +271,34 @@ class _Progress:
 
     def phase_done(self, outcome: Outcome, name: str) -> None:
         line = phase_line(outcome, name)
-        if line:
-            self.out(line)
+        if not line or name in self.reported:
+            return
+        if name in outcome.cut and name in self.RESUMABLE and name not in self.held:
+            self.held[name] = line  # it may go on before the random phase: its line waits
+            return
+        self.held.pop(name, None)
+        self.reported.add(name)
+        self.out(line)
+
+    def _release(self) -> None:
+        for name, line in list(self.held.items()):
+            self.held.pop(name)
+            if name not in self.reported:
+                self.reported.add(name)
+                self.out(line)
+
+    def flush(self, outcome: Outcome) -> None:
+        """At the end: the held lines of cut phases never resumed, and, when nothing failed, a line
+        for each phase the budget cut before it started."""
+        self._release()
+        if outcome.failures:
+            return
+        for name in PHASES:
+            if name in outcome.cut and name not in self.reported:
+                line = phase_line(outcome, name)
+                if line:
+                    self.reported.add(name)
+                    self.out(line)
 
     def sweeping(self, outcome: Outcome, failure: Failure) -> None:
         self.reported.add(failure.phase)
@@ -280,7 +317,8 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
                           jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None,
                           provenance: Provenance | None = None, expected_cache: dict[str, Any] | None = None,
                           spec: str | None = None, say: Say | None = None,
-                          display: Callable[[str, float], Any] | None = None) -> CandidateResult:
+                          display: Callable[[str, float], Any] | None = None,
+                          strict: bool = False) -> CandidateResult:
     """Run ``plan`` on ``candidate`` (a runner from ``runner_factory`` per job), write the report
     or certificate; the result, its lines handed to ``say`` as they come."""
     out = _Lines(say)
@@ -298,11 +336,12 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
     with shown:
         outcome = executor.run()
+    progress.flush(outcome)
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported):
             out(line)
     return _write_up(entry, candidate, outcome, limits, report_dir, containment, provenance,
-                     spec if spec is not None else candidate.spec, out)
+                     spec if spec is not None else candidate.spec, out, strict)
 
 
 def _brief(containment: Any) -> str:
@@ -313,7 +352,8 @@ def _brief(containment: Any) -> str:
 
 
 def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_dir: str,
-              containment: Any, provenance: Provenance | None, spec: str, out: _Lines) -> CandidateResult:
+              containment: Any, provenance: Provenance | None, spec: str, out: _Lines,
+              strict: bool = False) -> CandidateResult:
     stats = outcome.stats
     game = entry.game
     elapsed = stats.elapsed
@@ -342,23 +382,19 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
         if isinstance(candidate, SolverSubject):
             notes.append(IN_PROCESS_NOTE)
-        finish = wanted_budget_text(outcome)
-        if finish and not interrupted:
-            notes.append(f"the budget cut designed phases short: {finish}")
         cert = stamp(build_certificate(entry, candidate, outcome, limits, notes, provenance), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
-        verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
-        if cert.cut_phases and not interrupted:
-            verdict += f" (the budget cut {', '.join(cert.cut_phases)} short: the certificate lists what ran)"
-            if finish:
-                out(f"  {'budget:':<9} {finish}")
+        verdict = cert.verdict
+        if cert.incomplete:
+            out(f"  {'incomplete:':<11} {cert.incomplete}")
         share = 100 * stats.slowest_cpu_s / limits.time_s
+        said = f"{INTERRUPTED}, nothing found so far" if verdict == INTERRUPTED else verdict
         out(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
-            f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {verdict}; certificate in")
+            f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {said}; certificate in")
         out(str(path))
-        return CandidateResult(spec, candidate.name, "INTERRUPTED" if interrupted else "CERTIFIED",
-                               130 if interrupted else 0, str(path), tests=stats.tests, elapsed_s=round(elapsed, 3),
-                               interrupted=interrupted, lines=tuple(out.lines))
+        return CandidateResult(spec, candidate.name, verdict, passing_status(verdict, strict), str(path),
+                               tests=stats.tests, elapsed_s=round(elapsed, 3), interrupted=interrupted,
+                               lines=tuple(out.lines))
 
 
 def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> CandidateResult:
@@ -376,14 +412,6 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
     out("summary: 0 tests: CE; report in")
     out(str(path))
     return CandidateResult(spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines))
-
-
-def wanted_budget_text(outcome: Outcome) -> str:
-    """What budget would let each designed phase the budget cut end ("" if none was cut), e.g.
-    "coverage would end within a budget of about 410 s (--budget 410), at this run's speed"."""
-    parts = [f"{phase} would end within a budget of about {math.ceil(seconds):,} s (--budget {math.ceil(seconds)})"
-             for phase, seconds in outcome.budget_wanted.items()]
-    return "; ".join(parts) + ", at this run's speed" if parts else ""
 
 
 def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
@@ -426,7 +454,8 @@ def phase_line(outcome: Outcome, phase: str) -> str:
                    else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")
         what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
     elif phase == "largest":
-        what = f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
+        what = (f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
+                if stats.largest_sizes else "none run")
     else:
         what = f"{stats.samples}" if phase not in failed else ""
     return f"  {phase:<11} {what}: {status}" if what else f"  {phase:<11} {status}"
@@ -448,11 +477,16 @@ class Batch:
 
     @property
     def failed(self) -> int:
-        return sum(r.status == 1 for r in self.results)
+        """Candidates with a fault (CE included); an incomplete pass is not one, even with --strict."""
+        return sum(r.status == 1 and r.verdict != INCOMPLETE for r in self.results)
+
+    @property
+    def incomplete(self) -> int:
+        return sum(r.verdict == INCOMPLETE for r in self.results)
 
 
 def batch_status(results: list[CandidateResult] | tuple[CandidateResult, ...]) -> int:
-    """130 if interrupted, 1 if any failed (CE included), else 0."""
+    """130 if interrupted, 1 if any failed (CE included; an incomplete pass with --strict), else 0."""
     if any(r.interrupted for r in results):
         return 130
     return 1 if any(r.status == 1 for r in results) else 0
@@ -507,7 +541,9 @@ def write_summary(report_dir: str, game: str, seed: int, profile: str,
     failed = [r for r in results if r.status == 1]
     data = {
         "kind": "summary", "game": game, "seed": seed, "profile": profile, "created": timestamp(),
-        "exit_status": status, "certified": sum(r.verdict == "CERTIFIED" for r in results), "failed": len(failed),
+        "exit_status": status, "certified": sum(r.verdict == CERTIFIED for r in results),
+        "incomplete": sum(r.verdict == INCOMPLETE for r in results),
+        "failed": sum(r.verdict != INCOMPLETE for r in failed),
         "interrupted": any(r.interrupted for r in results), "candidates": [r.to_json() for r in results],
     }
     path = Path(report_dir) / "summary.json"

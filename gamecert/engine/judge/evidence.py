@@ -8,6 +8,7 @@ of the named spaces below its size ran as a whole input and passed.
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
@@ -75,6 +76,65 @@ def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
         FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary)
         for g in outcome.groups if g.phase in ("coverage", "worst")
     )
+
+
+def left_out(outcome: Outcome) -> tuple[str, ...]:
+    """What of the plan did not run to its end, one phrase per phase ("" nowhere: an empty tuple
+    is complete evidence, the only ground for CERTIFIED): designed families (coverage, worst
+    cases) not run whole, exhaustive spaces short of their declared reach, phases the budget cut
+    or ``--phases`` left out. The random phase by time is endless: its end is the plan's."""
+    plan = outcome.plan
+    out = []
+    skipped = [p for p in PHASES if plan.phase(p) is None]
+    if skipped:
+        out.append(f"{', '.join(skipped)} (left out with --phases)")
+    for phase, title in (("coverage", "coverage"), ("worst", "worst cases")):
+        fams = [f for f in family_evidence(outcome) if f.phase == phase]
+        short = [f for f in fams if not f.complete]
+        if short:
+            out.append(f"{title} ({len(fams) - len(short)} of {len(fams)} families whole)")
+        elif phase in outcome.cut and plan.phase(phase) is not None:
+            out.append(title)
+    spaces = space_evidence(outcome)
+    short_spaces = [ev for ev in spaces if not ev.complete]
+    if short_spaces:
+        out.append("exhaustive (" + ", ".join(
+            f"{ev.name} {'not swept' if ev.up_to is None else f'up to size {ev.up_to} of {_reach(outcome, ev.name)}'}"
+            for ev in short_spaces) + ")")
+    elif "exhaustive" in outcome.cut and plan.phase("exhaustive") is not None and not plan.by_counts:
+        out.append("exhaustive")
+    if "largest" in outcome.cut and plan.phase("largest") is not None:
+        out.append("largest")
+    if "random" in outcome.cut and plan.random_fixed and plan.phase("random") is not None:
+        out.append("random")
+    return tuple(out)
+
+
+def _reach(outcome: Outcome, name: str) -> str:
+    sizes = next((sizes for n, _, sizes in outcome.plan.spaces if n == name), ())
+    return str(sizes[-1]) if sizes else "?"
+
+
+def budget_to_complete(outcome: Outcome) -> float | None:
+    """The budget (seconds) that would let every designed phase the budget cut end, at this run's
+    speed (the largest of :attr:`Outcome.budget_wanted`); None when not measured."""
+    wanted = [s for s in outcome.budget_wanted.values() if s]
+    return max(wanted) if wanted else None
+
+
+def incomplete_sentence(left: Sequence[str], budget_s: float | None, by_counts: bool = False) -> str:
+    """One sentence: what was left out and what budget would complete it.
+
+    >>> incomplete_sentence(["coverage (0 of 6 families whole)", "largest"], 2462.3)
+    'left out: coverage (0 of 6 families whole), largest; a budget of about 2,463 s would complete it (--budget 2463), at this run\'s speed'
+    """
+    text = "left out: " + ", ".join(left)
+    if budget_s is not None:
+        seconds = math.ceil(budget_s)
+        return text + f"; a budget of about {seconds:,} s would complete it (--budget {seconds}), at this run's speed"
+    if by_counts:
+        return text + "; the plan by counts stopped there (a larger --exhaustive-runs or profile goes further)"
+    return text + "; a larger --budget goes further"
 
 
 def minimality(outcome: Outcome | None, failure: Failure) -> str:
@@ -219,6 +279,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
     """The certificate of a run that found nothing (see :func:`build_report` for ``provenance``)."""
     stats = outcome.stats
     plan = outcome.plan
+    left = () if outcome.interrupted else left_out(outcome)
     return Certificate(
         game=entry.game.name,
         candidate=candidate.name,
@@ -249,11 +310,13 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         random_inputs=stats.random_inputs,
         judged_by=dict(stats.judged_by),
         solvers=tuple(sorted(entry.solvers)),
+        left_out=left,
+        incomplete=incomplete_sentence(left, budget_to_complete(outcome), plan.by_counts) if left else "",
     )
 
 
-__all__ = ["build_certificate", "build_report", "candidate_spec_for_replay", "family_evidence", "minimality",
-           "space_evidence"]
+__all__ = ["budget_to_complete", "build_certificate", "build_report", "candidate_spec_for_replay", "family_evidence",
+           "incomplete_sentence", "left_out", "minimality", "space_evidence"]
 
 
 def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limits: Any,

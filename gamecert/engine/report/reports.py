@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
+
 REPORT_FILES = ("report.md", "report.json", "input.in", "expected.ans")
 CERTIFICATE_FILES = ("certificate.md", "certificate.json")
 
@@ -352,10 +354,19 @@ class Certificate:
     judged_by: dict[str, int] = field(default_factory=dict)
     #: the fast solvers the game registers (how many agreed where all of them answered)
     solvers: tuple[str, ...] = ()
+    #: what of the plan did not run to its end (:func:`gamecert.engine.judge.evidence.left_out`);
+    #: empty: the evidence is complete, the verdict CERTIFIED
+    left_out: tuple[str, ...] = ()
+    #: the sentence saying what was left out and what budget would complete it ("" if complete)
+    incomplete: str = ""
 
     @property
     def verdict(self) -> str:
-        return "INTERRUPTED" if self.interrupted else "CERTIFIED"
+        """CERTIFIED only on the plan's complete evidence; PASSED (incomplete) when part of it was
+        left out; INTERRUPTED when the user stopped the run."""
+        if self.interrupted:
+            return INTERRUPTED
+        return INCOMPLETE if self.left_out else CERTIFIED
 
     @property
     def tests_per_second(self) -> float:
@@ -369,6 +380,7 @@ class Certificate:
         data["skipped_phases"] = list(self.skipped_phases)
         data["largest_sizes"] = list(self.largest_sizes)
         data["notes"] = list(self.notes)
+        data["left_out"] = list(self.left_out)
         data["kind"] = "certificate"
         data["verdict"] = self.verdict
         data["tests_per_second"] = round(self.tests_per_second, 1)
@@ -385,6 +397,7 @@ class Certificate:
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
         kwargs["solvers"] = tuple(kwargs.get("solvers", ()))
+        kwargs["left_out"] = tuple(kwargs.get("left_out", ()))
         kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
 
@@ -429,23 +442,25 @@ class Certificate:
         return text
 
     def describe(self) -> str:
-        """The Markdown ``certificate.md``."""
-        head = (
-            f"# {self.verdict}: {visible(self.candidate)} on {self.game}"
-            if not self.interrupted
-            else f"# INTERRUPTED (partial evidence, nothing found so far): {visible(self.candidate)} on {self.game}"
-        )
-        out = [
-            head,
-            "",
+        """The Markdown ``certificate.md``: the verdict and what it rests on first, then the
+        evidence, then how the program ran and what it was (containment, provenance), once."""
+        head = {
+            CERTIFIED: f"# CERTIFIED: {visible(self.candidate)} on {self.game}",
+            INCOMPLETE: f"# PASSED (incomplete): {visible(self.candidate)} on {self.game}: nothing found, "
+                        "part of the plan not run",
+            INTERRUPTED: f"# INTERRUPTED (partial evidence, nothing found so far): {visible(self.candidate)} "
+                         f"on {self.game}",
+        }[self.verdict]
+        out = [head, ""]
+        if self.incomplete:
+            out.append(f"- **Incomplete:** {self.incomplete}")
+        out += [
             f"- **Candidate:** `{visible(self.candidate_spec)}`",
             f"- **Profile:** {self.profile}; **seed:** {self.seed}",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
             f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
             + (f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel" if self.budget_s else ""),
-            *([f"- **Containment:** {self.containment}"] if self.containment else []),
-            *self.provenance.lines(),
             "",
             "## Evidence",
             "",
@@ -453,6 +468,9 @@ class Certificate:
         out += [f"- {line}" for line in self.evidence_lines()]
         if self.notes:
             out += ["", "## Notes", ""] + [f"- {note}" for note in self.notes]
+        trail = [*([f"- **Containment:** {self.containment}"] if self.containment else []), *self.provenance.lines()]
+        if trail:
+            out += ["", "## How it ran", "", *trail]
         out.append("")
         return "\n".join(out)
 
