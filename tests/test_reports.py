@@ -42,7 +42,10 @@ REPORT = FailureReport(
     cpu_s=0.009,
     max_rss_mb=9.0,
     tests_run=5,
-    notes=("expected answer from the oracle",),
+    notes=("expected answer from the oracle", "processes, CPU and memory: counted by the supervisor (pids.max 67)"),
+    containment="contained (bubblewrap 0.11.0): own namespaces; accounting: counted by the supervisor",
+    fault="the winner: expected Alice, got Bob",
+    reproduce="python3 /src/examples/word_game/wrong.py < input.in",
 )
 
 CERT = Certificate(
@@ -63,6 +66,9 @@ CERT = Certificate(
     time_limit_s=1.0,
     memory_limit_mb=256,
     created="20240506-070809-123",
+    left_out=("exhaustive (letter-count multisets up to size 20 of 40)",),
+    incomplete="left out: exhaustive (letter-count multisets up to size 20 of 40); a budget of about 94 s would "
+               "complete it (--budget 94), at this run's speed",
 )
 
 

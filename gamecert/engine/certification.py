@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.run.contain import probe, stamp
-from gamecert.engine.judge.evidence import build_certificate, build_report, compile_error_report, failure_lines
+from gamecert.engine.judge.evidence import (
+    build_certificate,
+    build_report,
+    compile_error_report,
+    failure_lines,
+    found_by,
+    minimality_brief,
+)
 from gamecert.engine.execute import Executor
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.interrupts import _signals_deferred
@@ -252,8 +259,8 @@ class _Progress:
     #: phases the executor may go on with after the budget cut them (before the random phase)
     RESUMABLE = ("coverage", "worst", "exhaustive")
 
-    def __init__(self, display: Any, out: _Lines) -> None:
-        self.display, self.out = display, out
+    def __init__(self, display: Any, out: _Lines, game: Any = None) -> None:
+        self.display, self.out, self.game = display, out, game
         self.reported: set[str] = set()  # phases whose line is already out
         #: a cut phase's line, held until it is resumed (one line per phase, the last word)
         self.held: dict[str, str] = {}
@@ -270,7 +277,7 @@ class _Progress:
         self.display.event(text)
 
     def phase_done(self, outcome: Outcome, name: str) -> None:
-        line = phase_line(outcome, name)
+        line = phase_line(outcome, name, self.game)
         if not line or name in self.reported:
             return
         if name in outcome.cut and name in self.RESUMABLE and name not in self.held:
@@ -295,15 +302,15 @@ class _Progress:
             return
         for name in PHASES:
             if name in outcome.cut and name not in self.reported:
-                line = phase_line(outcome, name)
+                line = phase_line(outcome, name, self.game)
                 if line:
                     self.reported.add(name)
                     self.out(line)
 
     def sweeping(self, outcome: Outcome, failure: Failure) -> None:
+        self._release()
         self.reported.add(failure.phase)
-        self.out(f"  {failure.phase:<11} FAIL ({failure.verdict}) at size {failure.size}; "
-                 "sweeping smaller inputs for a minimal one")
+        self.out(f"  {failure.phase:<11} {fail_status(self.game, failure)}; sweeping smaller inputs for a minimal one")
 
 
 def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
@@ -332,13 +339,13 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
         + (f"; {_brief(containment)}" if containment is not None else "")
     )
     shown = display(game.name, plan.budget_s) if display is not None else _NoDisplay()
-    progress = _Progress(shown, out)
+    progress = _Progress(shown, out, game)
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
     with shown:
         outcome = executor.run()
     progress.flush(outcome)
     if outcome.failures:
-        for line in phase_lines(outcome, only_failed=True, skip=progress.reported):
+        for line in phase_lines(outcome, only_failed=True, skip=progress.reported, game=game):
             out(line)
     return _write_up(entry, candidate, outcome, limits, report_dir, containment, provenance,
                      spec if spec is not None else candidate.spec, out, strict)
@@ -369,7 +376,7 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
             report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
                                         interrupted=interrupted, provenance=provenance, extra_notes=extra),
                            containment)
-            out(f"  {'minimal:':<9} {report.minimality}")
+            out(f"  {'minimal:':<9} {minimality_brief(outcome, failure)}")
             for what in outcome.unfinished:
                 out(f"  {'not done:':<9} {what}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
@@ -414,20 +421,29 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
     return CandidateResult(spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines))
 
 
-def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
+def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(),
+                game: Any = None) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}
     lines = []
     for phase in PHASES:
         if (only_failed and phase not in failed) or phase in skip:
             continue
-        line = phase_line(outcome, phase)
+        line = phase_line(outcome, phase, game)
         if line:
             lines.append(line)
     return lines
 
 
-def phase_line(outcome: Outcome, phase: str) -> str:
+def fail_status(game: Any, failure: Failure) -> str:
+    """FAIL, the verdict and where: a sample by its number and text, else the size."""
+    where = found_by(game, failure) if game is not None else failure.phase
+    if where.startswith("sample "):
+        return f"FAIL ({failure.verdict}) on {where}"
+    return f"FAIL ({failure.verdict}) at size {failure.size}"
+
+
+def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
     """What ``phase`` ran, in a few words, and how it ended ("" if it did not run)."""
     from gamecert.engine.judge.evidence import family_evidence, space_evidence
 
@@ -437,7 +453,7 @@ def phase_line(outcome: Outcome, phase: str) -> str:
     if not groups and phase not in outcome.cut:
         return ""
     if phase in failed:
-        status = f"FAIL ({failed[phase].verdict}) at size {failed[phase].size}"
+        status = fail_status(game, failed[phase])
     elif phase in outcome.cut:
         status = "cut short by the budget"
     else:
@@ -447,8 +463,8 @@ def phase_line(outcome: Outcome, phase: str) -> str:
         fams = [f for f in family_evidence(outcome) if f.phase == phase]
         whole = sum(f.complete for f in fams)
         what = f"{len(fams)} families, {whole} complete, {tests} tests"
-    elif phase == "exhaustive":
-        what = "; ".join(ev.describe() for ev in space_evidence(outcome))
+    elif phase == "exhaustive":  # a fault's line names what was swept, never what was not
+        what = "; ".join(ev.describe() for ev in space_evidence(outcome) if phase not in failed or ev.up_to is not None)
     elif phase == "random":
         counted = (f"{stats.random_examples} Hypothesis examples" if stats.random_inputs == stats.random_examples
                    else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")

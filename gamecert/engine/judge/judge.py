@@ -156,6 +156,8 @@ class Failure:
     order: tuple[int, int] | None = None
     #: where the re-runs ran (a registered solver runs in-process: no fresh process)
     rerun_where: str = "in fresh processes"
+    #: the input as first found, before it was shrunk ("": this one; a sample is named by it)
+    found_input: str = ""
 
     @property
     def nondeterministic(self) -> bool:
@@ -460,12 +462,15 @@ class Judge:
         from gamecert.engine.judge.shrinking import wanted_seconds
         from gamecert.kit.shrink import structure_of
 
+        first = found.input_text
         if structure_of(self.game, found.instance) is None:
             found = self.narrow(found)  # a structure's batch steps do this, and more
         self.on_event("shrinking")
         wanted = wanted_seconds(self.game, found, per_run)
         seconds = _ask(shrink_seconds, wanted) if callable(shrink_seconds) else shrink_seconds
-        return self.minimise(found, seconds)
+        shrunk = self.minimise(found, seconds)
+        shrunk.found_input = shrunk.found_input or first
+        return shrunk
 
     def confirm(self, found: Failure, runs: int = CONFIRM_RUNS) -> Failure:
         """Re-run ``found`` ``runs`` times as a judge runs the program (a sandbox runner's plain
