@@ -29,7 +29,7 @@ from gamecert.engine.report.reports import (
 )
 from gamecert.errors import GameError, OutOfReach
 from gamecert.kit.game import Game
-from gamecert.verdict import Verdict
+from gamecert.verdict import CERTIFIED, INCOMPLETE, Verdict
 
 
 def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
@@ -113,6 +113,11 @@ def left_out(outcome: Outcome) -> tuple[str, ...]:
 def _reach(outcome: Outcome, name: str) -> str:
     sizes = next((sizes for n, _, sizes in outcome.plan.spaces if n == name), ())
     return str(sizes[-1]) if sizes else "?"
+
+
+def passing_word(outcome: Outcome) -> str:
+    """A run that found nothing: CERTIFIED on the plan's complete evidence, else PASSED (incomplete)."""
+    return INCOMPLETE if left_out(outcome) else CERTIFIED
 
 
 def budget_to_complete(outcome: Outcome) -> float | None:
