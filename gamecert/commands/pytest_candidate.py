@@ -468,9 +468,13 @@ class CandidateItem(pytest.Item):
             return
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id, "chunk": chunk.key,
                                                                      "report": result.report})))
+        from gamecert.engine.judge.evidence import fault_of, found_by, why_lines
+
         lines = [
-            f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}",
-            f"reason:   {failure.reason}",
+            f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}, "
+            f"found by {found_by(target.entry.game, failure)}",
+            *(f"{'why:' if k == 0 else '':<9} {line}"
+              for k, line in enumerate(why_lines(fault_of(target.entry.game, failure), failure.reason))),
             "input:",
             _indent(failure.input_text),
             "expected:",

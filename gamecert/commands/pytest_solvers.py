@@ -381,7 +381,8 @@ class _Session:
         best = replace(best, tests_run=outcome.stats.tests, notes=tuple(notes), interrupted=not complete,
                        minimality=minimality_of(outcome, best.size, shrink, data.get("minimality", "")))
         path = _write_somewhere(lambda where: write_report(best, where), self._report_dir())
-        return failure, (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {best.minimality}",
+        brief = minimality_of(outcome, best.size, shrink, data.get("minimality", ""), brief=True)
+        return failure, (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {brief}",
                          f"  report and replay command in {path}")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:

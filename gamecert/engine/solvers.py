@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.judge.evidence import build_report, failure_lines, family_evidence, passing_word, space_evidence
+from gamecert.engine.judge.evidence import (build_report, failure_lines, family_evidence, minimality_brief,
+                                            passing_word, space_evidence)
 from gamecert.engine.execute import Executor
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.judge.outcome import Outcome
@@ -233,7 +234,7 @@ def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -
     report = build_report(entry, SolverSubject(entry.name, solver), failure, outcome, game_limits(entry.game, None, None),
                           outcome.stats.tests, interrupted=outcome.interrupted, extra_notes=(IN_PROCESS_NOTE,))
     path = _write_somewhere(lambda where: write_report(report, where), report_dir)
-    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {report.minimality}",
+    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {minimality_brief(outcome, failure)}",
             f"  report and replay command in {path}")
 
 

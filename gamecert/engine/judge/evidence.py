@@ -89,13 +89,15 @@ def left_out(outcome: Outcome) -> tuple[str, ...]:
     if skipped:
         out.append(f"{', '.join(skipped)} (left out with --phases)")
     for phase, title in (("coverage", "coverage"), ("worst", "worst cases")):
+        if phase in skipped:
+            continue
         fams = [f for f in family_evidence(outcome) if f.phase == phase]
         short = [f for f in fams if not f.complete]
         if short:
             out.append(f"{title} ({len(fams) - len(short)} of {len(fams)} families whole)")
         elif phase in outcome.cut and plan.phase(phase) is not None:
             out.append(title)
-    spaces = space_evidence(outcome)
+    spaces = space_evidence(outcome) if "exhaustive" not in skipped else ()
     short_spaces = [ev for ev in spaces if not ev.complete]
     if short_spaces:
         out.append("exhaustive (" + ", ".join(
@@ -136,7 +138,8 @@ def incomplete_sentence(left: Sequence[str], budget_s: float | None, by_counts: 
     text = "left out: " + ", ".join(left)
     if budget_s is not None:
         seconds = math.ceil(budget_s)
-        return text + f"; a budget of about {seconds:,} s would complete it (--budget {seconds}), at this run's speed"
+        what = "the phases run" if any(part.endswith("(left out with --phases)") for part in left) else "it"
+        return text + f"; a budget of about {seconds:,} s would complete {what} (--budget {seconds}), at this run's speed"
     if by_counts:
         return text + "; the plan by counts stopped there (a larger --exhaustive-runs or profile goes further)"
     return text + "; a larger --budget goes further"
