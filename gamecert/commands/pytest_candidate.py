@@ -472,7 +472,7 @@ class CandidateItem(pytest.Item):
 
         lines = [
             f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}, "
-            f"found by {found_by(target.entry.game, failure)}",
+            f"found by {found_by(target.entry.game, failure, sized=False)}",
             *(f"{'why:' if k == 0 else '':<9} {line}"
               for k, line in enumerate(why_lines(fault_of(target.entry.game, failure), failure.reason))),
             "input:",

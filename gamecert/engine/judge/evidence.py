@@ -273,7 +273,7 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         provenance=provenance if provenance is not None else Provenance.of(candidate),
         games_env=_games_env(entry),
         fault=fault_of(game, failure),
-        found_by=found_by(game, failure),
+        found_by=found_by(game, failure, sized=False),
         reproduce=reproduce_command(candidate),
     )
 
@@ -477,17 +477,19 @@ def sample_number(game: Game, text: str) -> int | None:
     return None
 
 
-def found_by(game: Game, failure: Failure) -> str:
+def found_by(game: Game, failure: Failure, sized: bool = True) -> str:
     """Where the fault was found, as the user knows it: a sample by its number and text
-    ("sample 2 (`abcde`), shrunk to size 4"), else the phase."""
+    ("sample 2 (`abcde`), shrunk to size 4"; not ``sized``: "shrinking sample 2 (`abcde`)"), else
+    the phase."""
     first = getattr(failure, "found_input", "") or failure.input_text
     number = sample_number(game, first) if failure.phase == "samples" else None
     if number is None:
         return failure.phase
     text = visible(first.strip())
     shown = text if len(text) <= 40 else text[:37] + "..."
-    shrunk = "" if first.strip() == failure.input_text.strip() else f", shrunk to size {failure.size}"
-    return f"sample {number} (`{shown}`){shrunk}"
+    if first.strip() == failure.input_text.strip():
+        return f"sample {number} (`{shown}`)"
+    return f"sample {number} (`{shown}`), shrunk to size {failure.size}" if sized else f"shrinking sample {number} (`{shown}`)"
 
 
 def fault_of(game: Game, failure: Failure) -> str:
@@ -507,6 +509,8 @@ def why_lines(fault: str, reason: str) -> list[str]:
 
     >>> why_lines("the winner: expected Alice, got Bob", "expected 'Alice', got 'Bob'")
     ['the winner: expected Alice, got Bob']
+    >>> why_lines("the winner of game 1 of 1: expected 1, got 2", "game 1 of 1 (n = 2): expected 1, got 2")
+    ['the winner of game 1 of 1: expected 1, got 2']
     >>> why_lines("the winner: expected Second, got First", "token 2 (the cut position after First): 2 is outside 1..1")
     ['the winner: expected Second, got First', 'token 2 (the cut position after First): 2 is outside 1..1']
     """
@@ -514,7 +518,7 @@ def why_lines(fault: str, reason: str) -> list[str]:
     if not fault:
         return [reason] if reason else []
     said = fault.rpartition(": ")[2]
-    if reason.replace("'", "") == said:
+    if reason.replace("'", "").rpartition(": ")[2] == said:  # the same two answers again, however prefixed
         return [fault]
     return [fault, reason] if reason else [fault]
 
@@ -523,7 +527,7 @@ def failure_lines(game: Game, failure: Failure) -> list[str]:
     """The verdict, input, expected and got answers and why (the game's level first), as every
     certification shows them."""
     kind = " (nondeterministic)" if failure.nondeterministic else ""
-    where = found_by(game, failure)
+    where = found_by(game, failure, sized=False)
     lines = [f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
              f"{failure.size}, found by {where}:"]
     for label, text in (("input", failure.input_text), ("expected", failure.expected_text),

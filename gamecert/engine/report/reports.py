@@ -277,7 +277,7 @@ class FailureReport:
     def _section_why(self, _shown: str) -> list[str]:
         reason = _one_line(without_verdict(self.reason, self.verdict))
         lines = [self.fault] if self.fault else []
-        if reason and reason.replace("'", "") != self.fault.rpartition(": ")[2]:
+        if reason and reason.replace("'", "").rpartition(": ")[2] != self.fault.rpartition(": ")[2]:
             lines.append(reason)
         return ["## Why", "", *[f"- {visible(line)}" for line in lines]] if lines else []
 
