@@ -87,8 +87,9 @@ def certify_registered_command(args: Any) -> int:
     report for each solver that fails. ``--jobs N`` solvers run at once, each in a process of
     its own (default: one per core).
 
-    Exit 0 all certified, 1 a solver fails, 130 interrupted with nothing found (the table of the
-    solvers completed so far is printed first).
+    Exit 0 all certified or passed (incomplete), 1 a solver fails (or, with ``--strict``, one passed
+    on incomplete evidence), 130 interrupted with nothing found (the table of the solvers completed
+    so far is printed first).
     """
     import random
 
@@ -158,7 +159,9 @@ def certify_registered_command(args: Any) -> int:
         return 1
     if interrupted:
         return 130
-    return 2 if problems else 0
+    if problems:
+        return 2
+    return 1 if incomplete and getattr(args, "strict", False) else 0
 
 
 def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interrupted: bool) -> None:
