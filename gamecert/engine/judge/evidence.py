@@ -194,7 +194,7 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
         return known or "not shown minimal: no smaller input was tried"
     parts = []
     if smallest:
-        parts.append(f"smallest possible: {k} is the smallest size the game's inputs have")
+        parts.append(f"minimal in size: {k} is the smallest size the game's inputs have")
     elif swept:
         names = ", ".join(ev.name for ev in swept)
         parts.append(f"minimal in size within {names}: every input of size < {k} in them ran as a whole "
