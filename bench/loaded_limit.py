@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                         hog.kill()
                         hog.wait()
                 rejected[loaded] += not ok
-                print(f"round {k + 1} {'loaded' if loaded else 'quiet '}: {'CERTIFIED' if ok else 'REJECTED'} "
+                print(f"round {k + 1} {'loaded' if loaded else 'quiet '}: {'PASSED' if ok else 'REJECTED'} "
                       f"in {time.perf_counter() - start:.1f} s; {summary}", flush=True)
         print(f"rejected quiet: {rejected[False]} of {args.rounds}")
         print(f"rejected under load: {rejected[True]} of {args.rounds}")

@@ -27,10 +27,11 @@ def test_the_engine_certifies_a_right_program(tmp_path, capsys):
     said: list[str] = []
     result = certify(_options(tmp_path), str(ROOT / "examples/word_game/correct.py"), say=said.append)
     assert capsys.readouterr().out == ""  # the engine prints nothing: the front end does
-    assert result.verdict == "CERTIFIED" and result.status == 0 and not result.interrupted
+    # 40 exhaustive runs: a partial plan, so nothing found is PASSED (incomplete), exit status 0
+    assert result.verdict == "PASSED (incomplete)" and result.status == 0 and not result.interrupted
     assert result.tests > 0 and result.input == "" and result.size is None
     assert list(result.lines) == said and said[0].startswith("gamecert certify word_game ")
-    assert said[-1] == result.path and said[-2].startswith("summary: ") and "CERTIFIED" in said[-2]
+    assert said[-1] == result.path and said[-2].startswith("summary: ") and "PASSED (incomplete)" in said[-2]
     cert = json.loads((Path(result.path) / "certificate.json").read_text())
     assert cert["tests"] == result.tests and cert["seed"] == 7
     assert "lines" not in result.to_json()

@@ -42,7 +42,10 @@ REPORT = FailureReport(
     cpu_s=0.009,
     max_rss_mb=9.0,
     tests_run=5,
-    notes=("expected answer from the oracle",),
+    notes=("expected answer from the oracle", "processes, CPU and memory: counted by the supervisor (pids.max 67)"),
+    containment="contained (bubblewrap 0.11.0): own namespaces; accounting: counted by the supervisor",
+    fault="the winner: expected Alice, got Bob",
+    reproduce="python3 /src/examples/word_game/wrong.py < input.in",
 )
 
 CERT = Certificate(
@@ -63,6 +66,9 @@ CERT = Certificate(
     time_limit_s=1.0,
     memory_limit_mb=256,
     created="20240506-070809-123",
+    left_out=("exhaustive (letter-count multisets up to size 20 of 40)",),
+    incomplete="left out: exhaustive (letter-count multisets up to size 20 of 40); a budget of about 94 s would "
+               "complete it (--budget 94), at this run's speed",
 )
 
 
@@ -161,3 +167,84 @@ def test_read_report_explains_what_is_wrong(tmp_path):
 def test_backticks_in_output_do_not_break_the_markdown():
     text = reports.FailureReport(**{**REPORT.__dict__, "got": "```\n"}).describe()
     assert "````text\n```\n````" in text
+
+
+# ---- the fault at the game's level (issue 36) ---------------------------------------------------------------
+
+def _fault(game: str, text: str, expected: str, got: str) -> str:
+    from gamecert.engine import registry
+    from gamecert.engine.judge.evidence import game_fault
+
+    g = registry.get(game).game
+    return game_fault(g, g.parse_input(text), expected, got)
+
+
+@pytest.mark.parametrize("game, text, expected, got, said", [
+    ("string_cut", "a\n", "Second\n", "First\n2\n", "the winner: expected Second, got First"),
+    ("string_cut", "abacaba\n", "First\n2\n", "Second\n", "the winner: expected First, got Second"),
+    ("word_game", "AAA\n", "Alice\n", "Bob\n", "the winner: expected Alice, got Bob"),
+    ("stones_once", "1\n5\n", "NO\n", "YES\n", "the winner: expected NO, got YES"),
+    ("digit_game", "2\n1\n2\n1\n3\n", "2\n1\n", "2\n2\n", "the winner of game 2 of 2: expected 1, got 2"),
+    # controls: a difference that is not the winner is named as a difference, the same answer as nothing
+    ("string_cut", "abacaba\n", "First\n2\n", "First\n3\n",
+     "the first token that differs, token 2 (the cut position after First): expected 2, got 3"),
+    ("word_game", "AAA\n", "Alice\n", "alice\n", "the first token that differs, token 1 (Alice or Bob): expected Alice, got alice"),
+    ("string_cut", "abcde\n", "Second\n", "Second\n5\n", "an extra token after the answer: token 2, 5"),
+    ("string_cut", "abacaba\n", "First\n2\n", "First\n", "the output ends before token 2 (the cut position after First): expected 2"),
+    ("string_cut", "abacaba\n", "First\n2\n", "First  2\r\n", ""),
+])
+def test_the_first_line_of_why_names_the_token_that_differs_and_what_it_means(game, text, expected, got, said):
+    """The game's level first: the first token that differs, called the winner only when it is
+    one (the game says so, or its words decide who wins on the samples)."""
+    assert _fault(game, text, expected, got) == said
+
+
+def test_why_lines_put_the_game_first_and_say_a_reason_once():
+    from gamecert.engine.judge.evidence import why_lines
+
+    assert why_lines("the winner: expected Alice, got Bob", "expected 'Alice', got 'Bob'") == \
+        ["the winner: expected Alice, got Bob"]
+    assert why_lines("the winner: expected Second, got First", "token 2 (x): 2 is outside 1..1") == \
+        ["the winner: expected Second, got First", "token 2 (x): 2 is outside 1..1"]
+    assert why_lines("", "TLE: over") == ["TLE: over"]
+
+
+def test_a_failing_sample_is_named_as_the_sample_it_is():
+    """found_by: a samples-phase fault by its sample's number and text (and the size it was
+    shrunk to); control: the same input found by another phase is named by the phase."""
+    from gamecert.engine import registry
+    from gamecert.engine.judge.evidence import found_by
+    from gamecert.engine.judge.judge import Failure
+    from gamecert.verdict import Verdict
+
+    game = registry.get("string_cut").game
+    shrunk = Failure(Verdict.WA, "aaaa", "aaaa\n", "First\n2\n", "Second\n", "x", "samples", 4, found_input="abcde\n")
+    assert found_by(game, shrunk) == "sample 2 (`abcde`), shrunk to size 4"
+    whole = Failure(Verdict.WA, "abcde", "abcde\n", "Second\n", "First\n2\n", "x", "samples", 5)
+    assert found_by(game, whole) == "sample 2 (`abcde`)"
+    other = Failure(Verdict.WA, "abcde", "abcde\n", "Second\n", "First\n2\n", "x", "exhaustive", 5)
+    assert found_by(game, other) == "exhaustive"
+
+
+def test_the_report_reads_top_down_with_how_it_ran_once_at_the_end():
+    """report.md's sections in the issue's order; the containment and the runner's accounting once,
+    after the evidence (control: the golden report holds both)."""
+    md = REPORT.describe("x")
+    order = ["**Verdict:**", "## Input", "## Expected", "## Got", "## Why", "## Reproduce", "## The game",
+             "## Evidence", "## Notes", "## Replay", "## How it ran"]
+    at = [md.index(h) for h in order]
+    assert at == sorted(at), list(zip(order, at))
+    assert md.count("Containment") == 1 and md.count("counted by the supervisor") == 1, md
+    assert md.index("**Containment:**") > md.index("## How it ran")
+    assert "processes, CPU and memory" not in md.split("## Notes")[1].split("##")[0]
+
+
+def test_an_incomplete_certificate_never_says_certified():
+    """A certificate whose plan was not run to its end: PASSED (incomplete), its sentence first;
+    the same evidence complete: CERTIFIED."""
+    text = CERT.describe()
+    assert text.startswith("# PASSED (incomplete)") and "CERTIFIED" not in text
+    assert "- **Incomplete:** left out: exhaustive" in text
+    whole = reports.Certificate(**{**CERT.__dict__, "left_out": (), "incomplete": ""})
+    assert whole.verdict == "CERTIFIED" and whole.describe().startswith("# CERTIFIED")
+    assert CERT.to_json()["verdict"] == "PASSED (incomplete)" and whole.to_json()["verdict"] == "CERTIFIED"

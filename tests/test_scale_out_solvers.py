@@ -133,7 +133,7 @@ def test_split_solvers_give_the_single_process_table_and_catch_a_broken_one(tmp_
     assert sorted(rows) == sorted(single) == ["closed_form", "count_table", "thirds"], (split.stdout, alone.stdout)
     for name in ("closed_form", "count_table"):
         assert rows[name] == single[name], name
-        assert rows[name][2] == "OK" and int(rows[name][1].replace(",", "")) > 0
+        assert rows[name][2].startswith(("CERTIFIED", "PASSED")) and int(rows[name][1].replace(",", "")) > 0
     assert rows["thirds"][2] == single["thirds"][2] == "WA"
     assert "failed in" in rows["thirds"][0]
     report, one = _report(tmp_path / "split"), _report(tmp_path / "alone")

@@ -151,7 +151,9 @@ def test_a_broken_solver_is_caught_with_the_answers_computed_once_in_certify_all
     finally:
         registry.get = original
     verdicts = {r.solver: r.verdict for r in batch.rows}
-    assert verdicts == {"closed_form": "OK", "count_table": "OK", "thirds": alone.failure.verdict.value}, verdicts
+    passed = ("CERTIFIED", "PASSED (incomplete)")  # a right solver's word: the evidence decides which
+    assert verdicts["closed_form"] in passed and verdicts["count_table"] in passed, verdicts
+    assert verdicts["thirds"] == alone.failure.verdict.value, verdicts
     report = next(tmp_path.glob("word_game/*/report.json"))
     assert json.loads(report.read_text())["input"] == alone.failure.input_text
 
@@ -170,7 +172,8 @@ def test_answers_that_take_too_long_are_dropped_not_waited_for(monkeypatch):
     tasks = solvers.solver_tasks([registry.get("dawson_kayles")], "quick", 1, None, "reports")
     started = time.monotonic()
     batch = solvers.certify_solvers(tasks, 2)
-    assert time.monotonic() - started < 30 and [r.verdict for r in batch.rows] == ["OK", "OK"]
+    assert time.monotonic() - started < 30 and len(batch.rows) == 2
+    assert all(r.verdict in ("CERTIFIED", "PASSED (incomplete)") for r in batch.rows), batch.rows
     assert solvers._KNOWN == {} and solvers._PLANS == {}
 
 

@@ -34,6 +34,7 @@ from gamecert.engine.judge.evidence import (
 from gamecert.engine.judge.judge import Failure, Judge, Stats, expected_answer
 from gamecert.engine.plan.plan import SHRINK_SECONDS, HarnessError, Plan, make_plan
 from gamecert.errors import UsageError
+from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
 
 
 class _Display:
@@ -99,7 +100,8 @@ def _say(text: str = "") -> None:
 
 
 def certify_candidate_command(args: Any) -> int:
-    """``gamecert certify GAME CANDIDATE...``: exit 0 all certified, 1 a fault found, 130 interrupted.
+    """``gamecert certify GAME CANDIDATE...``: exit 0 all certified (or passed, incomplete), 1 a fault
+    found (or, with ``--strict``, an incomplete pass), 130 interrupted.
 
     One candidate (a file or a command line) is certified as it always was. Several, or a folder
     (every file in it whose extension names a known language, sorted by name), are certified one
@@ -156,7 +158,8 @@ def _settings(entry: Any, args: Any) -> Options:
                    exhaustive_runs=getattr(args, "exhaustive_runs", None), report_dir=args.report_dir,
                    fork_server=not getattr(args, "no_fork_server", False),
                    contain=not getattr(args, "no_contain", False), compile=getattr(args, "compile", None),
-                   python=getattr(args, "python", None), phases=getattr(args, "phases", None))
+                   python=getattr(args, "python", None), phases=getattr(args, "phases", None),
+                   strict=getattr(args, "strict", False))
 
 
 def certify_many(settings: Options, specs: list[str]) -> int:
@@ -169,8 +172,10 @@ def certify_many(settings: Options, specs: list[str]) -> int:
         print_summary(results)
 
     batch = _certify_many(settings, specs, say=_say, display=_Display, before_summary=table)
-    word = ("all certified" if batch.status == 0 else "interrupted" if batch.interrupted
-            else f"{batch.failed} failed")
+    word = ("interrupted" if batch.interrupted else "all certified" if batch.status == 0 and not batch.incomplete
+            else ", ".join(part for part in (f"{batch.failed} failed" if batch.failed else "",
+                                             f"{batch.incomplete} passed (incomplete)" if batch.incomplete else "")
+                           if part))
     _say(f"summary: {len(batch.results)} candidates, {word}; summary.json in")
     _say(str(batch.summary_path))
     return batch.status
@@ -188,7 +193,8 @@ def print_summary(results: list[CandidateResult]) -> None:
 
         table = Table(*_HEADERS, title="summary")
         for row in rows:
-            style = "green" if row[1] == "CERTIFIED" else "yellow" if row[1] in ("INTERRUPTED", "NOT RUN") else "red"
+            style = ("green" if row[1] == CERTIFIED else "yellow" if row[1] in (INCOMPLETE, INTERRUPTED, "NOT RUN")
+                     else "red")
             table.add_row(Text(row[0]), Text(row[1], style=style), *(Text(c) for c in row[2:]))
         Console(file=sys.stdout).print(table)
         return

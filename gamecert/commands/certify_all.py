@@ -13,6 +13,7 @@ from typing import Any
 
 from gamecert.commands.screen import columns, echo
 from gamecert.engine.solvers import Row, certify_solvers, solver_tasks
+from gamecert.verdict import CERTIFIED, INCOMPLETE
 
 
 #: the width of a table printed to a file or a pipe with no COLUMNS: not clipped
@@ -97,8 +98,9 @@ def certify_registered_command(args: Any) -> int:
     report for each solver that fails. ``--jobs N`` solvers run at once, each in a process of
     its own (default: one per core).
 
-    Exit 0 all certified, 1 a solver fails, 130 interrupted with nothing found (the table of the
-    solvers completed so far is printed first).
+    Exit 0 all certified or passed (incomplete), 1 a solver fails (or, with ``--strict``, one passed
+    on incomplete evidence), 130 interrupted with nothing found (the table of the solvers completed
+    so far is printed first).
     """
     import random
 
@@ -157,7 +159,9 @@ def certify_registered_command(args: Any) -> int:
         echo(f"\n{row.game}/{row.solver}:")
         for line in row.failure:
             echo(line)
-    outcome = "all certified" if not failed else f"{len(failed)} failed"
+    incomplete = sum(r.verdict == INCOMPLETE for r in rows)
+    outcome = (f"{len(failed)} failed" if failed else "all certified" if not incomplete
+               else f"{len(rows) - incomplete} certified, {incomplete} passed (incomplete)")
     if interrupted:
         outcome = f"INTERRUPTED after {len(rows)} of {len(tasks)} solvers, " + (
             "nothing found so far" if not failed else f"{len(failed)} failed")
@@ -166,7 +170,9 @@ def certify_registered_command(args: Any) -> int:
         return 1
     if interrupted:
         return 130
-    return 2 if problems else 0
+    if problems:
+        return 2
+    return 1 if incomplete and getattr(args, "strict", False) else 0
 
 
 def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interrupted: bool) -> None:
@@ -187,7 +193,7 @@ def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interru
     for column in columns:
         table.add_column(column, justify="right" if column in ("tests", "time") else "left", no_wrap=True)
     for c in cells:
-        style = "green" if c[5] == "OK" else "red"
+        style = "green" if c[5] == CERTIFIED else "yellow" if c[5] == INCOMPLETE else "red"
         table.add_row(*(Text(x) for x in c[:5]), Text(c[5], style=style))
     console.print(table)
 

@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long to look (default: the profile's: quick 10, default 60, thorough 900)")
     c.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="runners in parallel (default: every core)")
+    c.add_argument("--strict", action="store_true",
+                   help="exit 1 when nothing was found but the evidence is incomplete (PASSED (incomplete))")
     c.add_argument("--phases", default=None, metavar="LIST",
                    help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
                         "samples always run); the certificate says which ran")

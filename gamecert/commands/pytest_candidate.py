@@ -37,6 +37,7 @@ from typing import Any
 import pytest
 
 from gamecert.errors import GamecertError
+from gamecert.verdict import INCOMPLETE, INTERRUPTED, PASSING, passing_status
 
 _SEED_KEY = "gamecert_candidate_seed"
 _CANDIDATES_KEY = "gamecert_candidates"
@@ -61,6 +62,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--candidate-phases", default=None, metavar="LIST",
                     help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
                          "samples always run); the certificate says which ran")
+    group.addoption("--candidate-strict", action="store_true", default=False,
+                    help="fail the session (exit 1) when a candidate passed on incomplete evidence "
+                         "(PASSED (incomplete))")
     group.addoption("--candidate-compile", default=None, metavar="COMMAND",
                     help="compile command of source candidates, with {src} and {exe} (default: the language's)")
 
@@ -314,6 +318,9 @@ class _CandidateSession:
             except OSError as exc:
                 target.verdict = f"could not write the report: {exc}"
         self.summary_path = None
+        if self.config.getoption("candidate_strict") and any(t.verdict == INCOMPLETE for t in self.targets) \
+                and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --candidate-strict: incomplete evidence fails
         if len(self.targets) > 1:
             from gamecert.engine.certification import write_summary
 
@@ -337,10 +344,12 @@ class _CandidateSession:
         from gamecert.engine.certification import CandidateResult
 
         elapsed = round(time.perf_counter() - self.started, 3)
+        strict = bool(self.config.getoption("candidate_strict"))
         out = []
         for t in self.targets:
             verdict = t.verdict or "NOT RUN"
-            status = 0 if verdict == "CERTIFIED" else 130 if verdict in ("INTERRUPTED", "NOT RUN") else 1
+            status = (passing_status(verdict, strict) if verdict in (*PASSING, INTERRUPTED)
+                      else 130 if verdict == "NOT RUN" else 1)
             out.append(CandidateResult(t.text, t.group_id.rsplit("/", 1)[-1], verdict, status,
                                        str(t.written or ""), t.failing_input, t.failing_size,
                                        sum(d["tests"] for d in t.evidence.values()), elapsed,
@@ -380,6 +389,8 @@ class _CandidateSession:
                 f"{t.text}: {t.verdict or 'not run'}; {tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), "
                 f"seed {self.seed}"
             )
+            if t.verdict == INCOMPLETE and t.written is not None:
+                terminalreporter.write_line(f"  incomplete: {_incomplete_of(t.written)}")
             if t.written is not None:
                 terminalreporter.write_line(str(t.written))
         if len(self.targets) > 1:
@@ -391,6 +402,14 @@ class _CandidateSession:
             path = getattr(self, "summary_path", None)
             terminalreporter.write_line(f"summary.json in {path}" if path else
                                         f"summary.json not written: {getattr(self, 'summary_error', 'unknown')}")
+
+
+def _incomplete_of(folder: Path) -> str:
+    """The certificate's sentence on what was left out (its ``incomplete`` field)."""
+    try:
+        return str(json.loads((Path(folder) / "certificate.json").read_text()).get("incomplete", ""))
+    except (OSError, ValueError, AttributeError):
+        return "(the certificate could not be read)"
 
 
 def _where_it_ran(target: _Target) -> list[str]:
@@ -449,9 +468,13 @@ class CandidateItem(pytest.Item):
             return
         self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id, "chunk": chunk.key,
                                                                      "report": result.report})))
+        from gamecert.engine.judge.evidence import fault_of, found_by, why_lines
+
         lines = [
-            f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}",
-            f"reason:   {failure.reason}",
+            f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}, "
+            f"found by {found_by(target.entry.game, failure, sized=False)}",
+            *(f"{'why:' if k == 0 else '':<9} {line}"
+              for k, line in enumerate(why_lines(fault_of(target.entry.game, failure), failure.reason))),
             "input:",
             _indent(failure.input_text),
             "expected:",

@@ -44,6 +44,7 @@ from typing import Any
 import pytest
 
 from gamecert.errors import GamecertError
+from gamecert.verdict import PASSING
 
 _SEED_KEY = "gamecert_solvers_seed"
 _SLICES_KEY = "gamecert_prove_slices"
@@ -339,10 +340,11 @@ class _Session:
 
     def _finish(self, solver: _Solver) -> Any:
         """One solver's row: every item's evidence merged, and its report written if it failed."""
+        from gamecert.engine.judge.evidence import passing_word
         from gamecert.engine.solvers import Row, evidence_summary
 
         outcome, complete = merged_outcome(*self.planned(solver.entry), solver.evidence)
-        verdict, lines = "OK", ()
+        verdict, lines = passing_word(outcome), ()
         if solver.failures:
             failure, lines = self._report(solver, outcome, complete)
             outcome.failures.append(failure)
@@ -379,7 +381,8 @@ class _Session:
         best = replace(best, tests_run=outcome.stats.tests, notes=tuple(notes), interrupted=not complete,
                        minimality=minimality_of(outcome, best.size, shrink, data.get("minimality", "")))
         path = _write_somewhere(lambda where: write_report(best, where), self._report_dir())
-        return failure, (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {best.minimality}",
+        brief = minimality_of(outcome, best.size, shrink, data.get("minimality", ""), brief=True)
+        return failure, (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {brief}",
                          f"  report and replay command in {path}")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -410,7 +413,7 @@ class _Session:
         incomplete = any(r.interrupted for r in rows)
         _print_table(console, rows, self.seed, self.profile.name, incomplete)
         out.extend(buffer.getvalue().rstrip("\n").split("\n"))
-        failed = [r for r in rows if r.verdict not in ("OK", "NOT RUN", "INCOMPLETE")]
+        failed = [r for r in rows if r.verdict not in (*PASSING, "NOT RUN", "INCOMPLETE")]
         for row in failed:
             out.extend(["", f"{row.game}/{row.solver}:", *row.failure])
         total = sum(r.tests for r in rows)

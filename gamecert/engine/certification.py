@@ -20,12 +20,19 @@ import os
 import random
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gamecert.engine.run.contain import probe, stamp
-from gamecert.engine.judge.evidence import build_certificate, build_report, compile_error_report, failure_lines
+from gamecert.engine.judge.evidence import (
+    build_certificate,
+    build_report,
+    compile_error_report,
+    failure_lines,
+    found_by,
+    minimality_brief,
+)
 from gamecert.engine.execute import Executor
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.interrupts import _signals_deferred
@@ -37,16 +44,16 @@ from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_co
 from gamecert.engine.plan.profiles import get_profile
 from gamecert.engine.report.report_files import (
     _write_somewhere,
-    atomic_write_text,
     check_report_dir,
     write_certificate,
     write_report,
 )
 from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
-from gamecert.engine.report.reports import Provenance, timestamp
+from gamecert.engine.report.reports import Provenance
+from gamecert.engine.summary import SUMMARY_HEADERS, CandidateResult, summary_lines, summary_rows, write_summary  # noqa: F401 (the front ends import them from here)
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.errors import UsageError
-from gamecert.verdict import Verdict
+from gamecert.verdict import INCOMPLETE, INTERRUPTED, Verdict, passing_status
 
 #: the largest time budget accepted: a week
 MAX_BUDGET_S = 7 * 86_400.0
@@ -73,35 +80,6 @@ def check_jobs(value: int | None) -> int:
 
 
 @dataclass(frozen=True)
-class CandidateResult:
-    """How one candidate's certification ended: a row of a batch's summary."""
-
-    spec: str
-    name: str
-    #: CERTIFIED, INTERRUPTED, a fault's verdict (WA, TLE, ..., CE), or NOT RUN
-    verdict: str
-    #: the exit status it alone would give: 0 certified, 1 fault found, 130 interrupted
-    status: int
-    #: the report's or the certificate's folder ("" when nothing was written)
-    path: str = ""
-    #: the smallest failing input, exactly ("" when nothing failed)
-    input: str = ""
-    size: int | None = None
-    tests: int = 0
-    elapsed_s: float = 0.0
-    interrupted: bool = False
-    nondeterministic: bool = False
-    #: the lines that told the outcome (the evidence per phase, the fault, the summary), as said
-    lines: tuple[str, ...] = field(default=(), compare=False)
-    #: when it fails, in one short line: the class learned and checked, with its figures ("" if none)
-    diagnosis: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """The row of ``summary.json`` (the lines are for the terminal, not the file)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "lines"}
-
-
-@dataclass(frozen=True)
 class Options:
     """What every candidate of one certification command shares (see :func:`options`)."""
 
@@ -119,13 +97,15 @@ class Options:
     compile: str | None = None
     python: str | None = None
     phases: tuple[str, ...] | None = None
+    #: PASSED (incomplete) exits 1, as a fault does (``--strict``)
+    strict: bool = False
 
 
 def options(entry: Any, *, profile: str | None = None, seed: int | None = None, time_limit: float | None = None,
             memory_limit: int | None = None, budget: float | None = None, jobs: int | None = None,
             examples: int | None = None, exhaustive_runs: int | None = None, report_dir: str | None = None,
             fork_server: bool = True, contain: bool = True, compile: str | None = None, python: str | None = None,
-            phases: str | None = None) -> Options:
+            phases: str | None = None, strict: bool = False) -> Options:
     """The options of a certification of ``entry``'s game, checked before anything runs (a
     :class:`UsageError` names the bad one); the report folder is checked now too, not after the
     run has found something, and a game error's traceback will go beside the reports."""
@@ -151,7 +131,7 @@ def options(entry: Any, *, profile: str | None = None, seed: int | None = None, 
     chosen = tuple(p.strip() for p in phases.split(",") if p.strip()) if phases else None
     return Options(entry, chosen_profile, seed, limits, budget, jobs_n, examples,
                    exhaustive_tests, report_dir, fork_server=fork_server, contain=contain, compile=compile,
-                   python=python, phases=chosen)
+                   python=python, phases=chosen, strict=strict)
 
 
 def registered_solver(entry: Any, spec: str, compile: str | None = None, python: str | None = None) -> str | None:
@@ -205,13 +185,14 @@ def certify(opts: Options, spec: str, candidate: Any = None, *, expected_cache: 
         function = entry.solvers[solver]
         return run_one_certification(
             reference_entry(entry, solver), candidate, plan, opts.limits, opts.report_dir, jobs=1,
-            runner_factory=lambda: SolverRunner(entry, solver, function), spec=spec, say=say, display=display)
+            runner_factory=lambda: SolverRunner(entry, solver, function), spec=spec, say=say, display=display,
+            strict=opts.strict)
     provenance = Provenance.of(candidate, opts.compile, opts.python)
     return run_one_certification(
         entry, candidate, plan, opts.limits, opts.report_dir, jobs=opts.jobs,
         runner_factory=lambda: _open(candidate, opts.limits, opts.fork_server, opts.contain),
         containment=probe(opts.contain), provenance=provenance, expected_cache=expected_cache, spec=spec,
-        say=say, display=display)
+        say=say, display=display, strict=opts.strict)
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
@@ -249,11 +230,18 @@ class _Progress:
     """What the executor tells: the live progress to the front end's display, and a line for
     each phase as it ends (and for a fault as soon as it is seen) to the certification's lines."""
 
-    def __init__(self, display: Any, out: _Lines) -> None:
-        self.display, self.out = display, out
+    #: phases the executor may go on with after the budget cut them (before the random phase)
+    RESUMABLE = ("coverage", "worst", "exhaustive")
+
+    def __init__(self, display: Any, out: _Lines, game: Any = None) -> None:
+        self.display, self.out, self.game = display, out, game
         self.reported: set[str] = set()  # phases whose line is already out
+        #: a cut phase's line, held until it is resumed (one line per phase, the last word)
+        self.held: dict[str, str] = {}
 
     def phase(self, name: str, deadline: float | None) -> None:
+        if self.held and name in ("random", "largest"):  # the cut phases are not resumed after this
+            self._release()
         self.display.phase(name, deadline)
 
     def advance(self, tests: int) -> None:
@@ -263,14 +251,40 @@ class _Progress:
         self.display.event(text)
 
     def phase_done(self, outcome: Outcome, name: str) -> None:
-        line = phase_line(outcome, name)
-        if line:
-            self.out(line)
+        line = phase_line(outcome, name, self.game)
+        if not line or name in self.reported:
+            return
+        if name in outcome.cut and name in self.RESUMABLE and name not in self.held:
+            self.held[name] = line  # it may go on before the random phase: its line waits
+            return
+        self.held.pop(name, None)
+        self.reported.add(name)
+        self.out(line)
+
+    def _release(self) -> None:
+        for name, line in list(self.held.items()):
+            self.held.pop(name)
+            if name not in self.reported:
+                self.reported.add(name)
+                self.out(line)
+
+    def flush(self, outcome: Outcome) -> None:
+        """At the end: the held lines of cut phases never resumed, and, when nothing failed, a line
+        for each phase the budget cut before it started."""
+        self._release()
+        if outcome.failures:
+            return
+        for name in PHASES:
+            if name in outcome.cut and name not in self.reported:
+                line = phase_line(outcome, name, self.game)
+                if line:
+                    self.reported.add(name)
+                    self.out(line)
 
     def sweeping(self, outcome: Outcome, failure: Failure) -> None:
+        self._release()
         self.reported.add(failure.phase)
-        self.out(f"  {failure.phase:<11} FAIL ({failure.verdict}) at size {failure.size}; "
-                 "sweeping smaller inputs for a minimal one")
+        self.out(f"  {failure.phase:<11} {fail_status(self.game, failure)}; sweeping smaller inputs for a minimal one")
 
 
 def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
@@ -284,7 +298,8 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
                           jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None,
                           provenance: Provenance | None = None, expected_cache: dict[str, Any] | None = None,
                           spec: str | None = None, say: Say | None = None,
-                          display: Callable[[str, float], Any] | None = None) -> CandidateResult:
+                          display: Callable[[str, float], Any] | None = None,
+                          strict: bool = False) -> CandidateResult:
     """Run ``plan`` on ``candidate`` (a runner from ``runner_factory`` per job), write the report
     or certificate; the result, its lines handed to ``say`` as they come."""
     out = _Lines(say)
@@ -298,7 +313,7 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
         + (f"; {_brief(containment)}" if containment is not None else "")
     )
     shown = display(game.name, plan.budget_s) if display is not None else _NoDisplay()
-    progress = _Progress(shown, out)
+    progress = _Progress(shown, out, game)
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
     with shown:
         outcome = executor.run()
@@ -312,11 +327,12 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
         # C and C++: the sanitizer builds on the inputs that matter; undefined behaviour is a finding
         run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
                   expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()))
+    progress.flush(outcome)
     if outcome.failures:
-        for line in phase_lines(outcome, only_failed=True, skip=progress.reported):
+        for line in phase_lines(outcome, only_failed=True, skip=progress.reported, game=game):
             out(line)
     return _write_up(entry, candidate, outcome, limits, report_dir, containment, provenance,
-                     spec if spec is not None else candidate.spec, out)
+                     spec if spec is not None else candidate.spec, out, strict)
 
 
 def _brief(containment: Any) -> str:
@@ -327,7 +343,8 @@ def _brief(containment: Any) -> str:
 
 
 def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_dir: str,
-              containment: Any, provenance: Provenance | None, spec: str, out: _Lines) -> CandidateResult:
+              containment: Any, provenance: Provenance | None, spec: str, out: _Lines,
+              strict: bool = False) -> CandidateResult:
     stats = outcome.stats
     game = entry.game
     elapsed = stats.elapsed
@@ -343,7 +360,7 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
             report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
                                         interrupted=interrupted, provenance=provenance, extra_notes=extra),
                            containment)
-            out(f"  {'minimal:':<9} {report.minimality}")
+            out(f"  {'minimal:':<9} {minimality_brief(outcome, failure)}")
             if report.diagnosis:
                 out(f"  {'when:':<9} {diagnosis_line(report.diagnosis)}")
             for what in outcome.unfinished:
@@ -358,23 +375,19 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
         notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
         if isinstance(candidate, SolverSubject):
             notes.append(IN_PROCESS_NOTE)
-        finish = wanted_budget_text(outcome)
-        if finish and not interrupted:
-            notes.append(f"the budget cut designed phases short: {finish}")
         cert = stamp(build_certificate(entry, candidate, outcome, limits, notes, provenance), containment)
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
-        verdict = "INTERRUPTED, nothing found so far" if interrupted else "CERTIFIED"
-        if cert.cut_phases and not interrupted:
-            verdict += f" (the budget cut {', '.join(cert.cut_phases)} short: the certificate lists what ran)"
-            if finish:
-                out(f"  {'budget:':<9} {finish}")
+        verdict = cert.verdict
+        if cert.incomplete:
+            out(f"  {'incomplete:':<11} {cert.incomplete}")
         share = 100 * stats.slowest_cpu_s / limits.time_s
+        said = f"{INTERRUPTED}, nothing found so far" if verdict == INTERRUPTED else verdict
         out(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
-            f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {verdict}; certificate in")
+            f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {said}; certificate in")
         out(str(path))
-        return CandidateResult(spec, candidate.name, "INTERRUPTED" if interrupted else "CERTIFIED",
-                               130 if interrupted else 0, str(path), tests=stats.tests, elapsed_s=round(elapsed, 3),
-                               interrupted=interrupted, lines=tuple(out.lines))
+        return CandidateResult(spec, candidate.name, verdict, passing_status(verdict, strict), str(path),
+                               tests=stats.tests, elapsed_s=round(elapsed, 3), interrupted=interrupted,
+                               lines=tuple(out.lines))
 
 
 def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> CandidateResult:
@@ -394,28 +407,29 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
     return CandidateResult(spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines))
 
 
-def wanted_budget_text(outcome: Outcome) -> str:
-    """What budget would let each designed phase the budget cut end ("" if none was cut), e.g.
-    "coverage would end within a budget of about 410 s (--budget 410), at this run's speed"."""
-    parts = [f"{phase} would end within a budget of about {math.ceil(seconds):,} s (--budget {math.ceil(seconds)})"
-             for phase, seconds in outcome.budget_wanted.items()]
-    return "; ".join(parts) + ", at this run's speed" if parts else ""
-
-
-def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset()) -> list[str]:
+def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(),
+                game: Any = None) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}
     lines = []
     for phase in PHASES:
         if (only_failed and phase not in failed) or phase in skip:
             continue
-        line = phase_line(outcome, phase)
+        line = phase_line(outcome, phase, game)
         if line:
             lines.append(line)
     return lines
 
 
-def phase_line(outcome: Outcome, phase: str) -> str:
+def fail_status(game: Any, failure: Failure) -> str:
+    """FAIL, the verdict and where: a sample by its number and text, else the size."""
+    where = found_by(game, failure) if game is not None else failure.phase
+    if where.startswith("sample "):
+        return f"FAIL ({failure.verdict}) on {where}"
+    return f"FAIL ({failure.verdict}) at size {failure.size}"
+
+
+def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
     """What ``phase`` ran, in a few words, and how it ended ("" if it did not run)."""
     from gamecert.engine.judge.evidence import family_evidence, space_evidence
 
@@ -425,7 +439,7 @@ def phase_line(outcome: Outcome, phase: str) -> str:
     if not groups and phase not in outcome.cut:
         return ""
     if phase in failed:
-        status = f"FAIL ({failed[phase].verdict}) at size {failed[phase].size}"
+        status = fail_status(game, failed[phase])
     elif phase in outcome.cut:
         status = "cut short by the budget"
     else:
@@ -435,14 +449,15 @@ def phase_line(outcome: Outcome, phase: str) -> str:
         fams = [f for f in family_evidence(outcome) if f.phase == phase]
         whole = sum(f.complete for f in fams)
         what = f"{len(fams)} families, {whole} complete, {tests} tests"
-    elif phase == "exhaustive":
-        what = "; ".join(ev.describe() for ev in space_evidence(outcome))
+    elif phase == "exhaustive":  # a fault's line names what was swept, never what was not
+        what = "; ".join(ev.describe() for ev in space_evidence(outcome) if phase not in failed or ev.up_to is not None)
     elif phase == "random":
         counted = (f"{stats.random_examples} Hypothesis examples" if stats.random_inputs == stats.random_examples
                    else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")
         what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
     elif phase == "largest":
-        what = f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
+        what = (f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
+                if stats.largest_sizes else "none run")
     else:
         what = f"{stats.samples}" if phase not in failed else ""
     return f"  {phase:<11} {what}: {status}" if what else f"  {phase:<11} {status}"
@@ -464,11 +479,16 @@ class Batch:
 
     @property
     def failed(self) -> int:
-        return sum(r.status == 1 for r in self.results)
+        """Candidates with a fault (CE included); an incomplete pass is not one, even with --strict."""
+        return sum(r.status == 1 and r.verdict != INCOMPLETE for r in self.results)
+
+    @property
+    def incomplete(self) -> int:
+        return sum(r.verdict == INCOMPLETE for r in self.results)
 
 
 def batch_status(results: list[CandidateResult] | tuple[CandidateResult, ...]) -> int:
-    """130 if interrupted, 1 if any failed (CE included), else 0."""
+    """130 if interrupted, 1 if any failed (CE included; an incomplete pass with --strict), else 0."""
     if any(r.interrupted for r in results):
         return 130
     return 1 if any(r.status == 1 for r in results) else 0
@@ -513,47 +533,3 @@ def certify_many(opts: Options, specs: list[str], *, say: Say | None = None,
     game, seed, profile = opts.entry.game.name, opts.seed, opts.profile.name
     path = _write_somewhere(lambda where: write_summary(where, game, seed, profile, results, status), opts.report_dir)
     return Batch(tuple(results), status, path)
-
-
-def write_summary(report_dir: str, game: str, seed: int, profile: str,
-                  results: list[CandidateResult] | tuple[CandidateResult, ...], status: int) -> Path:
-    """``report_dir/summary.json``, written atomically: one row per candidate."""
-    import json
-
-    failed = [r for r in results if r.status == 1]
-    data = {
-        "kind": "summary", "game": game, "seed": seed, "profile": profile, "created": timestamp(),
-        "exit_status": status, "certified": sum(r.verdict == "CERTIFIED" for r in results), "failed": len(failed),
-        "interrupted": any(r.interrupted for r in results), "candidates": [r.to_json() for r in results],
-    }
-    path = Path(report_dir) / "summary.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
-    return path
-
-
-SUMMARY_HEADERS = ("candidate", "verdict", "smallest failing input", "tests", "time", "when it fails")
-
-
-def summary_rows(results: list[CandidateResult] | tuple[CandidateResult, ...], keep: int = 40) -> list[tuple[str, ...]]:
-    r"""The table's rows: candidate, verdict, smallest failing input (escaped, clipped), tests, time.
-
-    >>> summary_rows([CandidateResult("a.py", "a", "WA", 1, input="1\n2\x1b\n", tests=5, elapsed_s=1.25)])
-    [('a.py', 'WA', '1\\n2\\x1b', '5', '1.2 s', '-')]
-    """
-    rows = []
-    for r in results:
-        shown = visible(r.input.rstrip("\n"))
-        if len(shown) > keep:
-            shown = shown[:keep - 3] + "..."
-        verdict = r.verdict + (" (nondeterministic)" if r.nondeterministic else "")
-        rows.append((visible(r.spec), verdict, shown or "-", str(r.tests), f"{r.elapsed_s:.1f} s",
-                     visible(r.diagnosis) or "-"))
-    return rows
-
-
-def summary_lines(results: list[CandidateResult] | tuple[CandidateResult, ...]) -> list[str]:
-    """The summary table as aligned plain text."""
-    rows = summary_rows(results)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(SUMMARY_HEADERS)]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (SUMMARY_HEADERS, *rows)]

@@ -22,6 +22,7 @@ from gamecert.engine.judge.judge import Failure, Judge, Stats
 from gamecert.engine.plan.plan import SHRINK_SECONDS
 from gamecert.engine.report.report_files import write_certificate, write_report
 from gamecert.engine.report.reports import FailureReport
+from gamecert.verdict import INTERRUPTED, passing_status
 
 
 @dataclass(frozen=True)
@@ -161,5 +162,5 @@ def merge_items(entry: Any, candidate: Any, plan: Any, limits: Any, groups: list
     cert = build_certificate(entry, candidate, outcome, limits, notes=[f"run by pytest: {ran} of {len(keys)} items", *where])
     cert = stamp(cert, probe())  # the items' runners, in this process or its workers, probed the same way
     path = write_certificate(cert, report_dir)
-    return CandidateResult(spec, name, cert.verdict, 0 if cert.verdict == "CERTIFIED" else 130, str(path),
-                           tests=stats.tests, interrupted=cert.verdict == "INTERRUPTED")
+    return CandidateResult(spec, name, cert.verdict, passing_status(cert.verdict), str(path),
+                           tests=stats.tests, interrupted=cert.verdict == INTERRUPTED)

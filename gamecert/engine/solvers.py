@@ -20,12 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.judge.evidence import (
-    build_report,
-    failure_lines,
-    family_evidence,
-    space_evidence,
-)
+from gamecert.engine.judge.evidence import (build_report, failure_lines, family_evidence, minimality_brief,
+                                            passing_word, space_evidence)
 from gamecert.engine.execute import Executor
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.judge.outcome import Outcome
@@ -33,6 +29,7 @@ from gamecert.engine.run.limits import game_limits
 from gamecert.engine.plan.plan import Plan, make_plan
 from gamecert.engine.report.report_files import _write_somewhere, write_report
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
+from gamecert.verdict import PASSING
 
 #: the exhaustive sweep of a registered solver, in single games: more than any space holds, so
 #: every space runs in full (``make_plan`` stops a space only at a size that does not fit)
@@ -227,7 +224,7 @@ def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: 
     failure = outcome.failure
     lines = _write_failure(entry, solver, outcome, report_dir) if failure is not None else ()
     return Row(game, solver, evidence_summary(outcome), outcome.stats.tests, outcome.stats.elapsed,
-               "OK" if failure is None else failure.verdict.value, lines, outcome.interrupted)
+               passing_word(outcome) if failure is None else failure.verdict.value, lines, outcome.interrupted)
 
 
 def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -> tuple[str, ...]:
@@ -237,7 +234,7 @@ def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -
     report = build_report(entry, SolverSubject(entry.name, solver), failure, outcome, game_limits(entry.game, None, None),
                           outcome.stats.tests, interrupted=outcome.interrupted, extra_notes=(IN_PROCESS_NOTE,))
     path = _write_somewhere(lambda where: write_report(report, where), report_dir)
-    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {report.minimality}",
+    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {minimality_brief(outcome, failure)}",
             f"  report and replay command in {path}")
 
 
@@ -258,7 +255,7 @@ class SolverBatch:
 
     @property
     def failed(self) -> tuple[Row, ...]:
-        return tuple(r for r in self.rows if r.verdict != "OK")
+        return tuple(r for r in self.rows if r.verdict not in PASSING)
 
     @property
     def tests(self) -> int:

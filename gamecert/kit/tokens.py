@@ -20,7 +20,9 @@ token is and which faults are PE and which are WA (docs/certify.md, "How answers
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from gamecert.errors import AnswerError, PresentationError, WrongAnswerError
@@ -112,6 +114,29 @@ def _malformed(token: str) -> str:
     return ""
 
 
+#: while :func:`recording` runs, what every token read stands for: (its number, what the game
+#: calls it, the words it may be, or None for an integer)
+_RECORD: ContextVar[list[tuple[int, str, tuple[str, ...] | None]] | None] = ContextVar("gamecert_tokens", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[int, str, tuple[str, ...] | None]]]:
+    """What each token read inside the block stands for, in the game's words (how a report
+    names the first token that differs).
+
+    >>> with recording() as read:
+    ...     r = AnswerReader("First 2"); _ = r.word(("First", "Second"), "First or Second"), r.integer(1, 5, "the cut")
+    >>> read
+    [(1, 'First or Second', ('First', 'Second')), (2, 'the cut', None)]
+    """
+    read: list[tuple[int, str, tuple[str, ...] | None]] = []
+    token = _RECORD.set(read)
+    try:
+        yield read
+    finally:
+        _RECORD.reset(token)
+
+
 class AnswerReader:
     """The tokens of one output, read in order; the errors name the token and what was expected.
 
@@ -135,7 +160,10 @@ class AnswerReader:
         """The next token without reading it, or None at the end of the output."""
         return None if self.at_end() else self.tokens[self.position]
 
-    def _next(self, what: str) -> str:
+    def _next(self, what: str, choices: Sequence[str] | None = None) -> str:
+        read = _RECORD.get()
+        if read is not None:
+            read.append((self.position + 1, what, tuple(choices) if choices is not None else None))
         if self.at_end():
             after = f" after {self.position} token{'s' if self.position != 1 else ''}" if self.position else ""
             raise WrongAnswerError(f"unexpected end of output{after}: expected {what}")
@@ -144,7 +172,7 @@ class AnswerReader:
 
     def word(self, choices: Sequence[str], what: str) -> str:
         """The next token, which must be one of ``choices`` exactly (else WA)."""
-        token = self._next(what)
+        token = self._next(what, choices)
         if token in choices:
             return token
         raise WrongAnswerError(f"token {self.position}: expected {what}, got {shown(token)}{_hint(token, choices)}")

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode, interrupts
-from gamecert.engine.plan.plan import PHASES, Chunk, HarnessError
+from gamecert.engine.plan.plan import Chunk, HarnessError
 from gamecert.engine.judge.reservoir import Reservoir
+from gamecert.engine.judge.stats import Stats
 from gamecert.engine.report.reports import clip, visible, without_verdict
 from gamecert.errors import AnswerError, OutOfReach
 from gamecert.verdict import Verdict
@@ -38,7 +39,6 @@ PLAIN_RERUNS = 10
 #: faults not reproduced after which a runner runs every test as a judge runs the program
 NOT_REPRODUCED_MAX = 3
 _SOLVERS_LOCK = threading.RLock()
-_AUDIT_SUMS = ("audits", "audit_pool", "audits_drawn", "audit_differed", "audit_s", "plain_passes")  # Stats'
 
 #: beyond the oracle's reach, one input in this many (per game), and every input that fails, is
 #: answered by every registered fast solver, which must agree; the others by the cheapest one
@@ -156,6 +156,8 @@ class Failure:
     rerun_where: str = "in fresh processes"
     #: when it fails: the diagnosis's findings (gamecert.engine.judge.diagnose.Diagnosis.to_json)
     diagnosis: dict | None = None
+    #: the input as first found, before it was shrunk ("": this one; a sample is named by it)
+    found_input: str = ""
 
     @property
     def nondeterministic(self) -> bool:
@@ -163,57 +165,6 @@ class Failure:
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.size, len(self.input_text), self.input_text)
-
-
-@dataclass
-class Stats:
-    """What all judges of one certification ran, shared between worker threads."""
-
-    tests: int = 0
-    runs: int = 0
-    by_phase: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
-    slowest_cpu_s: float = 0.0
-    slowest_wall_s: float = 0.0
-    slowest_what: str = ""
-    largest_sizes: list[int] = field(default_factory=list)
-    random_examples: int = 0
-    #: inputs (Hypothesis examples) the random phase ran; random_examples counts the games in them
-    random_inputs: int = 0
-    samples: int = 0
-    #: games judged against the oracle, against every fast solver (agreeing), against one fast
-    #: solver alone (the cheapest, beyond the oracle's reach; see CROSS_CHECK_EVERY)
-    judged_by: dict[str, int] = field(default_factory=dict)
-    audits: int = 0
-    #: plain audits (:mod:`.audit`): passes not started plainly (the pool), audits drawn among them (the
-    #: bound's n; ``audits`` adds each runner's first pass), differing yet passing, the pool's kind
-    audit_pool: int = 0
-    audits_drawn: int = 0
-    audit_differed: int = 0
-    audit_kind: str = ""
-    plain_passes: int = 0  # passes of runs started as a judge starts the program: nothing to audit
-    audit_s: float = 0.0  # seconds the audits' plain runs took (wall clock, summed over the runners)
-    #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
-    not_reproduced: list[str] = field(default_factory=list)
-    started: float = field(default_factory=time.perf_counter)
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-
-    @property
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
-
-    # the name older callers use
-    @property
-    def slowest_s(self) -> float:
-        return self.slowest_cpu_s
-
-    def audit_counts(self) -> dict[str, Any]:
-        """The plain audits' figures, to be added to another judge's (:meth:`add_audits`)."""
-        return {name: getattr(self, name) for name in _AUDIT_SUMS + ("audit_kind",)}
-
-    def add_audits(self, counts: Mapping[str, Any]) -> None:
-        for name in _AUDIT_SUMS:
-            setattr(self, name, getattr(self, name) + type(getattr(self, name))(counts.get(name, 0)))
-        self.audit_kind = self.audit_kind or str(counts.get("audit_kind", ""))
 
 
 @dataclass(frozen=True)
@@ -489,12 +440,15 @@ class Judge:
         from gamecert.engine.judge.shrinking import wanted_seconds
         from gamecert.kit.shrink import structure_of
 
+        first = found.input_text
         if structure_of(self.game, found.instance) is None:
             found = self.narrow(found)  # a structure's batch steps do this, and more
         self.on_event("shrinking")
         wanted = wanted_seconds(self.game, found, per_run)
         seconds = _ask(shrink_seconds, wanted) if callable(shrink_seconds) else shrink_seconds
-        return self.minimise(found, seconds)
+        shrunk = self.minimise(found, seconds)
+        shrunk.found_input = shrunk.found_input or first
+        return shrunk
 
     def confirm(self, found: Failure, runs: int = CONFIRM_RUNS) -> Failure:
         """Re-run ``found`` ``runs`` times as a judge runs the program (a sandbox runner's plain

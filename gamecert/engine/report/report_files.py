@@ -173,7 +173,7 @@ def read_report(directory: str | os.PathLike[str]) -> FailureReport:
 
 
 _TEXT_KEYS = ("verdict_meaning", "got", "reason", "profile", "explanation", "created", "minimality", "stderr_tail",
-              "containment")
+              "containment", "fault", "found_by", "reproduce")
 
 
 def _report_problem(data: Any) -> str:

@@ -20,7 +20,10 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
+
+from gamecert.engine.report.spaces import FamilyEvidence, SpaceEvidence
+from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
 
 from gamecert.engine.report.diagnosis import diagnosis_markdown
 from gamecert.kit import escape
@@ -196,6 +199,13 @@ class FailureReport:
     games_env: str = ""
     #: when it fails: a failing class learned and checked on fresh inputs (report/diagnosis.py)
     diagnosis: dict = field(default_factory=dict)
+    #: the fault at the game's level: the first token that differs and what it means ("the
+    #: winner: expected Second, got First"; "" when not a difference of tokens)
+    fault: str = ""
+    #: where it was found as the user knows it ("sample 2 (`abcde`), shrunk to size 4"; "": the phase)
+    found_by: str = ""
+    #: the plain command that reproduces it from this folder (``python3 wrong.py < input.in``)
+    reproduce: str = ""
 
     def _env(self) -> str:
         return f"GAMECERT_GAMES={shlex.quote(self.games_env)} " if self.games_env else ""
@@ -228,18 +238,70 @@ class FailureReport:
         kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
 
+    #: report.md's sections, top down: what is wrong first, then why in the game, then the evidence
+    #: and how it ran, once. A new section is one name here and one ``_section_NAME`` method.
+    SECTIONS: ClassVar[tuple[str, ...]] = ("verdict", "input", "expected", "got", "why", "reproduce", "stderr",
+                                           "explanation", "diagnosis", "evidence", "notes", "replay",
+                                           "provenance")
+
     def describe(self, directory: str | os.PathLike[str] | None = None) -> str:
-        """The Markdown ``report.md``."""
+        """The Markdown ``report.md``: its :attr:`SECTIONS` in order, each a list of lines."""
         shown = str(directory) if directory is not None else "REPORT_DIR"
-        out = [
-            f"# {self.verdict} ({self.verdict_meaning}): {visible(self.candidate)} on {self.game}",
-            "",
-            f"- **Verdict:** {self.verdict}: {_one_line(without_verdict(self.reason, self.verdict))}",
-            f"- **Candidate:** `{visible(self.candidate_spec)}`",
-            f"- **Found by:** {self.phase} (input size {self.size}; after {self.tests_run} tests)",
-        ]
+        out: list[str] = []
+        for name in self.SECTIONS:
+            lines = getattr(self, f"_section_{name}")(shown)
+            if lines:
+                out += [*lines, ""]
+        return "\n".join(out)
+
+    def _section_verdict(self, _shown: str) -> list[str]:
+        out = [f"# {self.verdict} ({self.verdict_meaning}): {visible(self.candidate)} on {self.game}", ""]
+        out.append(f"- **Verdict:** {self.verdict}: "
+                   f"{_one_line(self.fault or without_verdict(self.reason, self.verdict))}")
+        out.append(f"- **Candidate:** `{visible(self.candidate_spec)}`")
+        out.append(f"- **Found by:** {visible(self.found_by or self.phase)} (input size {self.size}; "
+                   f"after {self.tests_run} tests)")
+        if self.interrupted:
+            out.append("- **Interrupted:** the run was stopped early; this is the fault found so far.")
+        return out
+
+    def _section_input(self, _shown: str) -> list[str]:
+        return ["## Input", "", _fence(self.input)]
+
+    def _section_expected(self, _shown: str) -> list[str]:
+        return ["## Expected", "", _fence(self.expected)]
+
+    def _section_got(self, _shown: str) -> list[str]:
+        out = ["## Got", "", _fence(self.got if self.got else "(no output)")]
+        texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
+        if not texts.isprintable():
+            out += ["", "Control and invisible characters are shown as escapes such as `\\x00`; "
+                    "`report.json` keeps the exact text."]
+        return out
+
+    def _section_why(self, _shown: str) -> list[str]:
+        reason = _one_line(without_verdict(self.reason, self.verdict))
+        lines = [self.fault] if self.fault else []
+        if reason and reason.replace("'", "").rpartition(": ")[2] != self.fault.rpartition(": ")[2]:
+            lines.append(reason)
+        return ["## Why", "", *[f"- {visible(line)}" for line in lines]] if lines else []
+
+    def _section_reproduce(self, _shown: str) -> list[str]:
+        if not self.reproduce:
+            return []
+        return ["## Reproduce", "", "From this folder:", "", _fence(self.reproduce, lang="sh")]
+
+    def _section_stderr(self, _shown: str) -> list[str]:
+        return ["## Last lines of stderr", "", _fence(self.stderr_tail)] if self.stderr_tail else []
+
+    def _section_explanation(self, _shown: str) -> list[str]:
+        return ["## The game: the oracle's explanation of the position", "",
+                visible(self.explanation.rstrip(), True)]
+
+    def _section_evidence(self, _shown: str) -> list[str]:
+        out = ["## Evidence", ""]
         if self.minimality:
-            out.append(f"- **Minimal:** {self.minimality}")
+            out.append(f"- **Minimal:** {visible(self.minimality)}")
         out += [
             f"- **Seed:** {self.seed} (profile {self.profile})",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
@@ -247,25 +309,17 @@ class FailureReport:
         run = _run_line(self)
         if run:
             out.append(f"- **Run:** {run}")
-        if self.containment:
-            out.append(f"- **Containment:** {self.containment}")
-        out += self.provenance.lines()
-        if self.interrupted:
-            out.append("- **Interrupted:** the run was stopped early; this is the fault found so far.")
-        out += ["", "## Input", "", _fence(self.input), "", "## Expected", "", _fence(self.expected)]
-        out += ["", "## Got", "", _fence(self.got if self.got else "(no output)")]
-        if self.stderr_tail:
-            out += ["", "## Last lines of stderr", "", _fence(self.stderr_tail)]
-        out += ["", "## Why: the oracle's explanation of the position", "", visible(self.explanation.rstrip(), True)]
-        out += diagnosis_markdown(self.diagnosis)
-        if self.notes:
-            out += ["", "## Notes", ""] + [f"- {visible(note)}" for note in self.notes]
-        texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
-        if visible(texts) != texts:
-            out += ["", "Control and invisible characters are shown above as escapes such as `\\x00`; "
-                    "`report.json` keeps the exact text."]
-        out += [
-            "",
+        return out
+
+    def _section_diagnosis(self, _shown: str) -> list[str]:
+        return diagnosis_markdown(self.diagnosis)[1:]  # when it fails (report/diagnosis.py)
+
+    def _section_notes(self, _shown: str) -> list[str]:
+        notes = [note for note in self.notes if not note.startswith(HOW_IT_RAN)]
+        return ["## Notes", "", *[f"- {visible(note)}" for note in notes]] if notes else []
+
+    def _section_replay(self, shown: str) -> list[str]:
+        return [
             "## Replay",
             "",
             _fence(self.replay_command(shown), lang="sh"),
@@ -275,46 +329,11 @@ class FailureReport:
             _fence(self.rerun_command(), lang="sh"),
             "",
             "`input.in` and `expected.ans` beside this file hold the input and the expected output.",
-            "",
         ]
-        return "\n".join(out)
 
-
-@dataclass(frozen=True)
-class SpaceEvidence:
-    """How far one exhaustive space was swept: every input of sizes ``<= up_to``."""
-
-    name: str
-    description: str
-    up_to: int | None
-    inputs: int
-    complete: bool
-    #: what the game's size counts (``Game.size_measure``: "letters", "bit length"...), if it says
-    measure: str = ""
-
-    def describe(self) -> str:
-        if self.up_to is None:
-            return f"{self.name}: not swept (the budget did not cover its smallest size)"
-        whole = " (the whole space)" if self.complete else ""
-        size = f"size ({self.measure})" if self.measure else "size"
-        return f"{self.name}: exhaustive up to {size} {self.up_to} ({self.inputs} inputs){whole}"
-
-
-@dataclass(frozen=True)
-class FamilyEvidence:
-    """How much of one designed family (coverage or worst case) ran."""
-
-    phase: str
-    name: str
-    description: str
-    planned: int
-    done: int
-    complete: bool
-    adversary: str = ""
-
-    def describe(self) -> str:
-        how = "complete" if self.complete else f"sampled: {self.done} of {self.planned} inputs"
-        return f"{self.name} ({self.planned} inputs, {how}): {self.description.split(': ', 1)[-1]}"
+    def _section_provenance(self, _shown: str) -> list[str]:
+        lines = how_it_ran(self.containment, self.notes, self.provenance)
+        return ["## How it ran", "", *lines] if lines else []
 
 
 @dataclass(frozen=True)
@@ -359,10 +378,19 @@ class Certificate:
     judged_by: dict[str, int] = field(default_factory=dict)
     #: the fast solvers the game registers (how many agreed where all of them answered)
     solvers: tuple[str, ...] = ()
+    #: what of the plan did not run to its end (:func:`gamecert.engine.judge.evidence.left_out`);
+    #: empty: the evidence is complete, the verdict CERTIFIED
+    left_out: tuple[str, ...] = ()
+    #: the sentence saying what was left out and what budget would complete it ("" if complete)
+    incomplete: str = ""
 
     @property
     def verdict(self) -> str:
-        return "INTERRUPTED" if self.interrupted else "CERTIFIED"
+        """CERTIFIED only on the plan's complete evidence; PASSED (incomplete) when part of it was
+        left out; INTERRUPTED when the user stopped the run."""
+        if self.interrupted:
+            return INTERRUPTED
+        return INCOMPLETE if self.left_out else CERTIFIED
 
     @property
     def tests_per_second(self) -> float:
@@ -376,6 +404,7 @@ class Certificate:
         data["skipped_phases"] = list(self.skipped_phases)
         data["largest_sizes"] = list(self.largest_sizes)
         data["notes"] = list(self.notes)
+        data["left_out"] = list(self.left_out)
         data["kind"] = "certificate"
         data["verdict"] = self.verdict
         data["tests_per_second"] = round(self.tests_per_second, 1)
@@ -392,6 +421,7 @@ class Certificate:
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
         kwargs["solvers"] = tuple(kwargs.get("solvers", ()))
+        kwargs["left_out"] = tuple(kwargs.get("left_out", ()))
         kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
 
@@ -438,32 +468,60 @@ class Certificate:
         return text
 
     def describe(self) -> str:
-        """The Markdown ``certificate.md``."""
-        head = (
-            f"# {self.verdict}: {visible(self.candidate)} on {self.game}"
-            if not self.interrupted
-            else f"# INTERRUPTED (partial evidence, nothing found so far): {visible(self.candidate)} on {self.game}"
-        )
-        out = [
-            head,
-            "",
+        """The Markdown ``certificate.md``: the verdict and what it rests on first, then the
+        evidence, then how the program ran and what it was (containment, provenance), once."""
+        head = {
+            CERTIFIED: f"# CERTIFIED: {visible(self.candidate)} on {self.game}",
+            INCOMPLETE: f"# PASSED (incomplete): {visible(self.candidate)} on {self.game}: nothing found, "
+                        "part of the plan not run",
+            INTERRUPTED: f"# INTERRUPTED (partial evidence, nothing found so far): {visible(self.candidate)} "
+                         f"on {self.game}",
+        }[self.verdict]
+        out = [head, ""]
+        if self.incomplete:
+            out.append(f"- **Incomplete:** {self.incomplete}")
+        out += [
             f"- **Candidate:** `{visible(self.candidate_spec)}`",
             f"- **Profile:** {self.profile}; **seed:** {self.seed}",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
             f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
             + (f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel" if self.budget_s else ""),
-            *([f"- **Containment:** {self.containment}"] if self.containment else []),
-            *self.provenance.lines(),
             "",
             "## Evidence",
             "",
         ]
         out += [f"- {line}" for line in self.evidence_lines()]
-        if self.notes:
-            out += ["", "## Notes", ""] + [f"- {note}" for note in self.notes]
+        notes = [note for note in self.notes if not note.startswith(HOW_IT_RAN)]
+        if notes:
+            out += ["", "## Notes", ""] + [f"- {visible(note)}" for note in notes]
+        trail = how_it_ran(self.containment, self.notes, self.provenance)
+        if trail:
+            out += ["", "## How it ran", "", *trail]
         out.append("")
         return "\n".join(out)
+
+
+#: notes that say how the program ran (the executor's): listed with the containment, once
+HOW_IT_RAN = ("each test started as: ", "processes, CPU and memory: ")
+
+
+def how_it_ran(containment: str, notes: tuple[str, ...], provenance: Provenance) -> list[str]:
+    """The end of a report or certificate, once: how the program was contained and started, what
+    counted its processes, CPU and memory, and what was judged by what (provenance). The
+    containment's own accounting clause is left out when the runner's exact one is among the notes.
+
+    >>> how_it_ran("contained (x): a; accounting: b", ("processes, CPU and memory: b, pids.max 9",), Provenance())
+    ['- **Containment:** contained (x): a', '- **Processes, CPU and memory:** b, pids.max 9']
+    """
+    ran = [note for note in notes if note.startswith(HOW_IT_RAN)]
+    if containment and any(note.startswith(HOW_IT_RAN[1]) for note in ran):
+        containment = containment.partition("; accounting: ")[0]
+    out = [f"- **Containment:** {visible(containment)}"] if containment else []
+    for note in ran:
+        label, _, text = note.partition(": ")
+        out.append(f"- **{label[0].upper() + label[1:]}:** {visible(text)}")
+    return out + provenance.lines()
 
 
 def _run_line(report: FailureReport) -> str:
