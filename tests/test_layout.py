@@ -13,7 +13,7 @@ Inside the engine, the rooms, lowest first (docs/architecture.md): the floor at 
 (``registry``, ``gamecode``, ``interrupts``: what every room may use); ``run/`` and ``report/``;
 ``plan/``; ``judge/`` (it may ask the plan what a chunk is, never the other way); the executor
 (``execute``); and at the top the certification and its siblings at the root (``certification``,
-``items``, ``solvers``, ``replay``, ``shipping``) beside ``testpack/``. A module imports its own room
+``summary``, ``items``, ``solvers``, ``replay``, ``shipping``) beside ``testpack/``. A module imports its own room
 or a lower one, never a room beside it or above it.
 
 An arrow may point down or sideways, never up; there are no circles; no engine module is over
@@ -37,7 +37,7 @@ MAX_ENGINE_LINES = 600
 #: the engine's rooms and their heights; a module may import its own room or a lower one
 ROOMS = {"floor": 0, "run": 1, "report": 1, "plan": 2, "judge": 3, "execute": 4, "top": 5, "testpack": 5}
 FLOOR = ("gamecert.engine", "gamecert.engine.registry", "gamecert.engine.gamecode", "gamecert.engine.interrupts")
-TOP = ("certification", "items", "solvers", "replay", "shipping")
+TOP = ("certification", "summary", "items", "solvers", "replay", "shipping")
 
 
 def _module_files() -> dict[str, Path]:
