@@ -40,8 +40,9 @@ from gamecert.kit.shrink import structure_of
 MAX_TEXT = 8 << 20
 #: inputs kept at most, and numbers and strings in the dictionary
 CORPUS_MAX, DICT_MAX = 300, 256
-#: input-to-state candidates per kept input
-I2S_MAX = 160
+#: input-to-state candidates per kept input (those whose other operand is none of the input's
+#: numbers, a constant most likely, first)
+I2S_MAX = 64
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
@@ -195,17 +196,23 @@ class Search:
         if self.st is None:
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
-        for inst in seeds:
-            if time.monotonic() >= deadline:
-                break
-            try:
-                text = self.game.format_input(inst)
-            except Exception:  # noqa: BLE001 - a seed the game cannot write is left out
+        seeds = list(seeds)
+        while time.monotonic() < deadline:
+            if self.pending:  # a kept input's comparisons first (input to state)
+                batch = self.i2s(self.pending.pop(0))
+            elif seeds:
+                inst = seeds.pop(0)
+                try:
+                    text = self.game.format_input(inst)
+                except Exception:  # noqa: BLE001 - a seed the game cannot write is left out
+                    continue
+                if hash(text) not in self.seen_texts and self.run(inst, text):
+                    return self.report
                 continue
-            if hash(text) not in self.seen_texts and self.run(inst, text):
-                return self.report
-        while time.monotonic() < deadline and self.corpus:
-            batch = self.i2s(self.pending.pop(0)) if self.pending else [self.havoc() for _ in range(16)]
+            elif self.corpus:
+                batch = [self.havoc() for _ in range(16)]
+            else:
+                break
             for state in batch:
                 if time.monotonic() >= deadline:
                     break
@@ -265,17 +272,20 @@ class Search:
         by_value: dict[int, list[tuple]] = {}
         for where, v in sites:
             by_value.setdefault(v, []).append(where)
+        first: list[list[tuple] | None] = []
         for kind, a, b in item.cov.cmps:
             if kind == "s":
-                out += self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)
+                first += self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)
                 continue
             for x, y in ((a, b), (b, a)):
                 key = int(x) if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x) else x
+                other = int(y) if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y) else y
                 for where in by_value.get(key, [])[:4] if not isinstance(key, float) else []:
-                    for v in near(y, self.rng):
-                        out.append(self.put(item.state, where, v))
+                    made = [self.put(item.state, where, v) for v in near(y, self.rng)]
+                    (out if other in by_value else first).extend(made)
+        self.rng.shuffle(first)
         self.rng.shuffle(out)
-        return out[:I2S_MAX]
+        return (first + out)[:I2S_MAX]
 
     def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
         if not x or not all(isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]):
@@ -295,7 +305,9 @@ class Search:
 
     def havoc(self) -> list[tuple] | None:
         rng = self.rng
-        item = min(rng.sample(self.corpus, min(3, len(self.corpus))), key=lambda i: i.picked)
+        # the newest inputs (what reached code last) half the time, else the least tried of three
+        pool = self.corpus[-4:] if rng.random() < 0.5 else rng.sample(self.corpus, min(3, len(self.corpus)))
+        item = min(pool, key=lambda i: i.picked)
         item.picked += 1
         state = list(item.state)
         for _ in range(rng.randint(1, 4)):
@@ -373,19 +385,29 @@ def evidence(built: Instrumented, reached: set, runs: int) -> list[str]:
     return [line]
 
 
-def seeds_of(plan: Any, cap: int = 60) -> list[Any]:
-    """Where the search starts: the samples, then the first inputs of each designed family (a
-    few each, short ones), at most ``cap``."""
-    import itertools
+def seeds_of(entry: Any, plan: Any, draws: int = 24) -> list[Any]:
+    """Where the search starts: the samples, then ``draws`` inputs of the game's strategy (drawn
+    with a seed of their own, derived from the run's), short ones only."""
+    from gamecert.engine import gamecode
+    from gamecert.engine.plan.draws import derive_seed, draw_examples
 
     out: list[Any] = []
-    for name, each in (("samples", 8), ("coverage", 3), ("worst", 2)):
-        phase = plan.phase(name)
-        for group in phase.groups() if phase is not None else ():
-            for chunk in itertools.islice(group.iter_chunks(), 1):
-                out += [i for i, t in zip(chunk.instances, chunk.texts) if len(t) <= 1 << 16][:each]
-            if len(out) >= cap:
-                return out[:cap]
+    phase = plan.phase("samples")
+    for group in phase.groups() if phase is not None else ():
+        for chunk in group.iter_chunks():
+            out += list(chunk.instances)
+    game = entry.game
+    try:
+        strategy = gamecode.call(game.name, "strategies instances()", entry.strategies.instances)
+        drawn = draw_examples(strategy, draws, derive_seed(plan.seed, 999_999))
+    except Exception:  # noqa: BLE001 - the random phase says what is wrong with the strategy
+        drawn = []
+    for inst in drawn:
+        try:
+            if len(game.format_input(inst)) <= 1 << 16:
+                out.append(inst)
+        except Exception:  # noqa: BLE001
+            pass
     return out
 
 
@@ -404,7 +426,24 @@ def applies(executor: Any) -> bool:
                  and getattr(candidate, "language", "") in ROUTES and getattr(candidate, "source", None) is not None)
         if executor.judges:
             executor._guided_applies = found
+            if found:  # the instrumented build is made meanwhile, beside the designed phases
+                import threading
+
+                box: dict[str, Any] = {}
+                thread = threading.Thread(target=_build_into, args=(candidate, box), daemon=True,
+                                          name="gamecert-guided-build")
+                thread.start()
+                executor._guided_build = (thread, box)
     return found
+
+
+def _build_into(candidate: Any, box: dict[str, Any]) -> None:
+    from gamecert.engine.run.instrument import instrument
+
+    try:
+        box["built"] = instrument(candidate)
+    except BaseException as exc:  # noqa: BLE001 - said by the phase (NoRoute, a failed build)
+        box["error"] = exc
 
 
 def share(executor: Any, phase: str, cumulative: float | None) -> float | None:
@@ -441,15 +480,22 @@ def run_phase(executor: Any, deadline: float | None) -> None:
             executor.outcome.notes.append(f"the guided phase did not run: {exc}")
         return
     plan, outcome = executor.plan, executor.outcome
+    thread, box = executor._guided_build
+    thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
     until = time.monotonic() + GUIDED_SHARE * plan.budget_s
     until = until if deadline is None else min(deadline, until)
-    try:
-        built = instrument(candidate)
-    except NoRoute as exc:
-        outcome.notes.append(f"the guided phase did not run: {exc}")
+    error = box.get("error")
+    if isinstance(error, NoRoute):
+        outcome.notes.append(f"the guided phase did not run: {error}")
         return
-    except (GamecertError, OSError) as exc:
-        outcome.notes.append(f"the guided phase did not run: the instrumented build failed ({exc})")
+    if isinstance(error, (GamecertError, OSError)):
+        outcome.notes.append(f"the guided phase did not run: the instrumented build failed ({error})")
+        return
+    if error is not None:
+        raise error
+    built = box.get("built")
+    if built is None:
+        outcome.notes.append("the guided phase did not run: its instrumented build was not done by the phase's deadline")
         return
     group = executor._register(Group("guided", "guided", "inputs steered by the candidate's coverage", runs=0))
     made = [0]
@@ -476,7 +522,7 @@ def run_phase(executor: Any, deadline: float | None) -> None:
         judge = Judge(executor.entry, runner, executor.stats, on_test=getattr(executor.display, "advance", None),
                       expected_cache=executor.expected_cache, known=executor.known)
         search = Search(executor.entry, judge, built, plan.seed, suspect)
-        report = search.search(seeds_of(plan), until)
+        report = search.search(seeds_of(executor.entry, plan), until)
     finally:
         runner.close()
     group.done = group.runs = group.runs_done = report.runs

@@ -145,12 +145,16 @@ def _read_python(fields: dict[str, str]) -> Coverage:
     sites = frozenset((int(i), bool(side)) for i, side, _count in branches)
     features = frozenset(("b", int(i), bool(side), _bucket(int(count))) for i, side, count in branches)
     out = []
-    for a, b in cmps:
+    reached = frozenset(("c", row[0]) for row in cmps if len(row) == 1)  # the comparisons that ran
+    for row in cmps:
+        if len(row) != 3:
+            continue
+        _, a, b = row
         if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
             out.append(("i" if isinstance(a, int) and isinstance(b, int) else "f", a, b))
         elif isinstance(a, str) and isinstance(b, str):
             out.append(("s", a, b))
-    return Coverage(features | frozenset(("s", s) for s in sites), sites, tuple(out))
+    return Coverage(features | reached, sites, tuple(out))
 
 
 def _bucket(count: int) -> int:
@@ -294,8 +298,10 @@ def _gc_b(i, v):
     return t
 def _gc_c(i, a, b, op):
     r = _gc_ops[op](a, b)
+    seen = _gc_cms.get(i)
+    if seen is None:
+        seen = _gc_cms[i] = []
     if type(a) in (int, float, str) and type(b) in (int, float, str) and a != b:
-        seen = _gc_cms.setdefault(i, [])
         if len(seen) < 4:
             if type(a) is str:
                 a = a[:64]
@@ -307,7 +313,7 @@ def _gc_c(i, a, b, op):
 def _gc_dump():
     import base64, json
     br = base64.b64encode(json.dumps([[i, t, n] for (i, t), n in _gc_brs.items()]).encode()).decode()
-    pairs = [p for ps in _gc_cms.values() for p in ps][:300]
+    pairs = [[i, a, b] for i, ps in _gc_cms.items() for a, b in ps][:300] + [[i] for i in _gc_cms]
     cm = base64.b64encode(json.dumps(pairs).encode()).decode()
     try:
         _gc_os.write(2, ("\\n@@gcov br=" + br + " cmps=" + cm + "\\n").encode())
