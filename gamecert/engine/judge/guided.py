@@ -197,9 +197,14 @@ class Search:
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
         seeds = list(seeds)
+        queue: list[list[tuple] | None] = []
+        turn = 0
         while time.monotonic() < deadline:
-            if self.pending:  # a kept input's comparisons first (input to state)
-                batch = self.i2s(self.pending.pop(0))
+            turn += 1
+            while self.pending and len(queue) < 4 * I2S_MAX:
+                queue += self.i2s(self.pending.pop(0))
+            if queue and (turn % 3 or not self.corpus):  # input to state, with havoc one turn in three
+                batch, queue = queue[:16], queue[16:]
             elif seeds:
                 inst = seeds.pop(0)
                 try:
@@ -210,7 +215,7 @@ class Search:
                     return self.report
                 continue
             elif self.corpus:
-                batch = [self.havoc() for _ in range(16)]
+                batch = [self.havoc() for _ in range(8 if queue else 16)]
             else:
                 break
             for state in batch:
@@ -272,20 +277,24 @@ class Search:
         by_value: dict[int, list[tuple]] = {}
         for where, v in sites:
             by_value.setdefault(v, []).append(where)
-        first: list[list[tuple] | None] = []
+        # in tiers: the other operand itself where it is a constant (it stands nowhere in the
+        # input), then its neighbours; then the same for operands the input holds
+        tiers: list[list[list[tuple] | None]] = [[], [], [], []]
         for kind, a, b in item.cov.cmps:
             if kind == "s":
-                first += self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)
+                tiers[0] += self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)
                 continue
             for x, y in ((a, b), (b, a)):
                 key = int(x) if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x) else x
                 other = int(y) if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y) else y
+                tier = 2 if other in by_value else 0
                 for where in by_value.get(key, [])[:4] if not isinstance(key, float) else []:
-                    made = [self.put(item.state, where, v) for v in near(y, self.rng)]
-                    (out if other in by_value else first).extend(made)
-        self.rng.shuffle(first)
-        self.rng.shuffle(out)
-        return (first + out)[:I2S_MAX]
+                    for v in near(y, self.rng):
+                        tiers[tier + (v != other)].append(self.put(item.state, where, v))
+        for tier in tiers:
+            self.rng.shuffle(tier)
+            out += tier
+        return out[:I2S_MAX]
 
     def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
         if not x or not all(isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]):

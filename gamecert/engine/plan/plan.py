@@ -46,14 +46,15 @@ SHARES: dict[str, float | None] = {
     "coverage": 0.40,
     "worst": 0.55,
     "exhaustive": 0.85,
-    "guided": 0.88,
+    "guided": 0.95,
     "random": 0.95,
     "largest": None,
 }
 #: the guided phase's slice of the budget: when it will run (a candidate gamecert can instrument),
 #: the shares of coverage, worst and exhaustive are scaled by ``1 - GUIDED_SHARE`` (0.40 becomes
-#: 0.32, 0.85 becomes 0.68) and the guided phase runs for at most this share after its start, and
-#: until its own share above; what it leaves goes to the random phase
+#: 0.32, 0.85 becomes 0.68) and the guided phase runs for this share of the budget from its start
+#: (a designed phase's last chunks may end late), never past its own share above; what it
+#: leaves goes to the random phase
 GUIDED_SHARE = 0.20
 #: work per chunk, in run units: a run (one input, which may hold several games) costs one unit
 #: plus one per :data:`RUN_BYTES` bytes of input, so that chunks take more nearly the same time whatever
