@@ -26,6 +26,7 @@ fault; one that fails only instrumented is noted and the search goes on.
 
 from __future__ import annotations
 
+import functools
 import random
 import struct
 import time
@@ -42,7 +43,7 @@ MAX_TEXT = 8 << 20
 CORPUS_MAX, DICT_MAX = 300, 256
 #: input-to-state candidates per kept input (those whose other operand is none of the input's
 #: numbers, a constant most likely, first)
-I2S_MAX = 64
+I2S_MAX = 32
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
@@ -197,13 +198,13 @@ class Search:
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
         seeds = list(seeds)
-        queue: list[list[tuple] | None] = []
+        queue: list[Callable[[], list[tuple] | None]] = []
         turn = 0
         while time.monotonic() < deadline:
             turn += 1
             while self.pending and len(queue) < 4 * I2S_MAX:
                 queue += self.i2s(self.pending.pop(0))
-            if queue and (turn % 3 or not self.corpus):  # input to state, with havoc one turn in three
+            if queue and (turn % 2 or not self.corpus):  # input to state and havoc in turn
                 batch, queue = queue[:16], queue[16:]
             elif seeds:
                 inst = seeds.pop(0)
@@ -215,12 +216,13 @@ class Search:
                     return self.report
                 continue
             elif self.corpus:
-                batch = [self.havoc() for _ in range(8 if queue else 16)]
+                batch = [self.havoc for _ in range(8 if queue else 16)]
             else:
                 break
-            for state in batch:
+            for make in batch:
                 if time.monotonic() >= deadline:
                     break
+                state = make()
                 made = self.build(state) if state is not None else None
                 if made is not None and self.run(*made):
                     return self.report
@@ -269,28 +271,33 @@ class Search:
         state[g] = parts[:where[2]] + (part,) + parts[where[2] + 1:]
         return state
 
-    def i2s(self, item: Item) -> list[list[tuple] | None]:
-        """Input-to-state candidates of a kept input: each operand that equals one of its numbers
-        replaced by the other operand and its neighbours; string operands replaced in place."""
-        out: list[list[tuple] | None] = []
+    def i2s(self, item: Item) -> list[Callable[[], list[tuple] | None]]:
+        """Input-to-state candidates of a kept input, each made when called: each operand that
+        equals one of its numbers replaced by the other operand and its neighbours; string
+        operands replaced in place."""
+        out: list[Callable[[], list[tuple] | None]] = []
         sites = self.sites(item.state)
         by_value: dict[int, list[tuple]] = {}
         for where, v in sites:
             by_value.setdefault(v, []).append(where)
         # in tiers: the other operand itself where it is a constant (it stands nowhere in the
         # input), then its neighbours; then the same for operands the input holds
-        tiers: list[list[list[tuple] | None]] = [[], [], [], []]
+        tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
         for kind, a, b in item.cov.cmps:
             if kind == "s":
-                tiers[0] += self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)
+                tiers[0] += [functools.partial(lambda s: s, made) for made in
+                             self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)]
                 continue
             for x, y in ((a, b), (b, a)):
                 key = int(x) if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x) else x
                 other = int(y) if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y) else y
                 tier = 2 if other in by_value else 0
-                for where in by_value.get(key, [])[:4] if not isinstance(key, float) else []:
-                    for v in near(y, self.rng):
-                        tiers[tier + (v != other)].append(self.put(item.state, where, v))
+                places = by_value.get(key, []) if not isinstance(key, float) else []
+                if len(places) > 2:  # a number the input holds in many places: the first and one other
+                    places = [places[0], self.rng.choice(places[1:])]
+                for where in places:
+                    for v in near(y, self.rng):  # (made when run: a count of 10^6 parts is dear)
+                        tiers[tier + (v != other)].append(functools.partial(self.put, item.state, where, v))
         for tier in tiers:
             self.rng.shuffle(tier)
             out += tier
@@ -314,8 +321,16 @@ class Search:
 
     def havoc(self) -> list[tuple] | None:
         rng = self.rng
-        # the newest inputs (what reached code last) half the time, else the least tried of three
-        pool = self.corpus[-4:] if rng.random() < 0.5 else rng.sample(self.corpus, min(3, len(self.corpus)))
+        # the newest inputs (what reached code last) 40% of the time, those that reach the most
+        # code 30%, else the least tried of three
+        roll = rng.random()
+        if roll < 0.4:
+            pool = self.corpus[-4:]
+        elif roll < 0.7:
+            most = max(len(i.cov.sites) for i in self.corpus)
+            pool = [i for i in self.corpus if len(i.cov.sites) == most][-8:]
+        else:
+            pool = rng.sample(self.corpus, min(3, len(self.corpus)))
         item = min(pool, key=lambda i: i.picked)
         item.picked += 1
         state = list(item.state)
@@ -460,6 +475,8 @@ def share(executor: Any, phase: str, cumulative: float | None) -> float | None:
     scaled by ``1 - GUIDED_SHARE`` when the guided phase will run (:func:`applies`)."""
     from gamecert.engine.plan.plan import GUIDED_SHARE
 
+    if phase == "guided" and not applies(executor):
+        return None  # nothing to cut: the phase only says why it did not run
     if cumulative is not None and phase in ("coverage", "worst", "exhaustive") and applies(executor):
         return cumulative * (1 - GUIDED_SHARE)
     return cumulative

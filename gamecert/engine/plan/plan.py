@@ -241,7 +241,7 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
         PhasePlan("exhaustive", lambda: (_exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)
                                          if exhaustive_tests is not None
                                          else _cheapest_first(game, profile.exhaustive, chunk_runs))),
-        *([PhasePlan("guided", lambda: iter(()))] if not by_counts else []),  # driven by the executor
+        PhasePlan("guided", lambda: iter(())),  # driven by the executor (judge/guided.py); never by counts
         PhasePlan("random", lambda: _random_groups(game, strategies, seed, chunk_runs,
                                                    None if examples is None and not by_counts else
                                                    (profile.examples if examples is None else examples))),
