@@ -124,10 +124,21 @@ def test_near_gives_the_operand_its_neighbours_and_the_float_it_rounds_to():
     assert guided.near(33.25, random.Random(1)) == [32, 33, 34]
 
 
-def test_a_candidate_without_a_route_is_told_why():
-    """A command line has no instrumented build: the reason is one line."""
+def test_a_candidate_without_a_route_is_told_why(tmp_path, monkeypatch):
+    """A command line has no instrumented build: the reason is one line. A C program that builds
+    plainly but not instrumented (it defines strcmp, which the runtime takes over) is told so."""
     with pytest.raises(inst.NoRoute, match="command line"):
         inst.instrument(Candidate.parse("sh -c true"))
+    if any(not __import__("shutil").which(t) for t in ("gcc", "objdump", "addr2line")):
+        return
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    source = tmp_path / "own.c"
+    source.write_text("#include <stdio.h>\nint strcmp(const char *a, const char *b) { return *a - *b; }\n"
+                      "int main(void) { puts(strcmp(\"a\", \"b\") ? \"Alice\" : \"Bob\"); return 0; }\n")
+    plain = Candidate.parse(str(source))
+    assert _run(list(plain.argv), "A\n").stdout == "Alice\n"
+    with pytest.raises(inst.NoRoute, match="the instrumented build failed where the plain one built"):
+        inst.instrument(plain)
 
 
 @pytest.mark.slow
