@@ -117,6 +117,24 @@ def test_input_to_state_puts_the_other_operand_where_one_stood():
     assert words.build([tuple("zug")]) is None  # not a valid input: never run
 
 
+def test_the_guided_phase_costs_a_fifth_of_the_budget_only_where_it_runs():
+    """When the guided phase will run, coverage, worst and exhaustive end at 0.8 of their shares
+    (the guided slice is 20% of the budget, under the issue's 25%); where it will not (an
+    in-process solver, a language without a route: the control), their shares are untouched
+    and the guided phase has no deadline to be cut by."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.plan.plan import GUIDED_SHARE, SHARES
+
+    assert GUIDED_SHARE <= 0.25
+    runs, skips = SimpleNamespace(_guided_applies=True), SimpleNamespace(_guided_applies=False)
+    assert guided.share(runs, "coverage", SHARES["coverage"]) == pytest.approx(0.32)
+    assert guided.share(runs, "exhaustive", SHARES["exhaustive"]) == pytest.approx(0.68)
+    assert guided.share(runs, "random", SHARES["random"]) == SHARES["random"]
+    assert guided.share(skips, "coverage", SHARES["coverage"]) == SHARES["coverage"]
+    assert guided.share(skips, "guided", SHARES["guided"]) is None
+
+
 def test_near_gives_the_operand_its_neighbours_and_the_float_it_rounds_to():
     """Numbers tried for an operand: itself, +-1, +-2, and past 2^24 the float32 it rounds to."""
     got = guided.near(2 ** 24 + 3, random.Random(1))

@@ -2,7 +2,7 @@
 tokens: it answers Second without looking (wrong whenever that position is a first-player win).
 No family or random draw is likely to meet both at once (about 1 in 100,000 random inputs); the
 guided phase reads m == 57, then, with 57 heaps, heaps[0] == 777.
-smallest: 57 heaps, the first of 777 tokens, a first-player win
+smallest: 57 heaps, the first of 777 tokens, one of 2 and 55 of 1, a first-player win (size 834)
 """
 
 import sys
