@@ -39,6 +39,17 @@ time and that of each test's processes (or of each floor child), per test and pe
 from the same rounds (``python floor CPU ratio``), a figure a machine busy with other work
 disturbs less than the wall clock's.
 
+The guided phase's instrumented builds (gamecert.engine.run.instrument) beside the plain ones, in
+alternating rounds, both contained and every answer checked: the same C++ solver built with GCC's
+coverage flags and gamecert's runtime (through the native fork server, as the plain one), and the
+Python candidate rewritten to record its branches and comparisons (through the zygote); each
+instrumented run's coverage line is read, as the guided phase reads it.
+
+And the fair floor of a native test (issue 37): a bare loop of fork + exec + wait of the same
+C++ binary on the same input, no sandbox and no measurement, the program's own run included:
+``native run floor ratio: R`` is the native fork server's rate over that loop's (the goal: 0.6
+or more). The image-fork floor above cannot be reached by any runner that runs the program.
+
 The last lines are ``speedup: X`` (zygote rate / `python FILE` rate), ``native speedup: Y``
 (native fork server rate / exec-per-test rate), ``python floor ratio: P`` (zygote rate / the
 zygote image's fork rate) and ``native floor ratio: N`` (native fork server rate / the C++
@@ -402,6 +413,61 @@ def breakdowns(rng, count: int) -> None:
         os.environ.pop("GAMECERT_TESTLOOP", None)
 
 
+#: a right word_game solver in C++ (the letters' counts' Grundy values, xor)
+RIGHT_CPP = r"""
+#include <iostream>
+#include <string>
+int main() {
+    std::ios::sync_with_stdio(false);
+    std::string word;
+    std::cin >> word;
+    int count[26] = {0}, total = 0;
+    for (char c : word) count[c - 'A']++;
+    for (int c : count)
+        if (c) total ^= c % 3 == 0 ? 3 : c % 3;
+    std::cout << (total ? "Alice" : "Bob") << "\n";
+}
+"""
+
+
+def instrumented_rates(rng, seconds: float) -> list[str]:
+    """Tests per second of the plain and the instrumented build, C++ (native fork server) and
+    Python (zygote), in alternating rounds; each answer checked, each instrumented run's coverage read."""
+    import tempfile
+
+    from gamecert.engine.run.instrument import instrument, read_coverage
+
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "solver.cpp"
+        source.write_text(RIGHT_CPP)
+        limits = Limits(time_s=1.0, memory_mb=256)
+        for label, plain in (("C++", Candidate.parse(str(source))), ("Python", Candidate.parse(str(CANDIDATE)))):
+            built = instrument(plain)
+            times, counts = {False: 0.0, True: 0.0}, {False: 0, True: 0}
+            with open_runner(plain, limits) as a, open_runner(built.candidate, limits) as b:
+                runners = {False: a, True: b}
+                end = time.perf_counter() + seconds / 2
+                while time.perf_counter() < end:
+                    for instrumented, runner in runners.items():
+                        cases = random_inputs(rng, 60)
+                        start = time.perf_counter()
+                        runner.expect([t for t, _ in cases])
+                        for text, expected in cases:
+                            result = runner.run(text)
+                            if result.status != "ok" or result.stdout.split() != [expected]:
+                                raise SystemExit(f"{label}: wrong result on {text!r}: {result.describe()}")
+                            if instrumented and read_coverage(result.stderr_tail, built.language) is None:
+                                raise SystemExit(f"{label}: no coverage line from the instrumented build")
+                        times[instrumented] += time.perf_counter() - start
+                        counts[instrumented] += len(cases)
+                how = f"{a.startup.split(':')[0]}; instrumented: {b.startup.split(':')[0]}"
+            plain_rate, inst_rate = counts[False] / times[False], counts[True] / times[True]
+            lines.append(f"{label} ({how}): plain build {plain_rate:.1f} tests/s, instrumented build "
+                         f"{inst_rate:.1f} tests/s ({inst_rate / plain_rate:.2f} of the plain rate)")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
@@ -456,10 +522,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU in the sandbox (the supervisor's and the test's or the child's): {1e6 * fork_cpu / fork_n:.0f} us per zygote test, "
           f"{1e6 * floor_cpu / floor_n:.0f} us per fork+wait of its image; python floor CPU ratio: "
           f"{(floor_cpu / floor_n) / (fork_cpu / fork_n):.2f} (the same ratio by CPU time, which load disturbs less)")
+    for line in instrumented_rates(rng, args.seconds):
+        print(f"guided phase, {line}")
+    print(f"native run floor: bare fork+exec+wait of the same binary on the same input, no sandbox, no "
+          f"measurement: {bare:.1f} runs/s; the native fork server: {served:.1f} tests/s")
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
     print(f"native speedup: {served / execd:.1f}")
     print(f"python floor ratio: {fork_rate * zygote_floor:.2f}")
     print(f"native floor ratio: {served * cpp_floor:.2f}")
+    print(f"native run floor ratio: {served / bare:.2f}")
     return 0
 
 

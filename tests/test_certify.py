@@ -184,7 +184,7 @@ def test_answers_are_compared_after_whitespace_normalisation(tmp_path):
     # 60 runs cover every abc-string up to length 3 (39) and the ab-strings of length 4 (16)
     assert swept["abc-strings"]["up_to"] == 3 and swept["abc-strings"]["inputs"] == 39
     assert swept["ab-strings"]["up_to"] == 4 and swept["ab-strings"]["inputs"] == 30
-    assert cert["skipped_phases"] == ["coverage", "worst"]
+    assert cert["skipped_phases"] == ["coverage", "worst", "guided"]  # guided: not named in --phases
     assert cert["tests"] == 2 + 39 + 16 + 5 + len(cert["largest_sizes"])
     assert cert["slowest_s"] > 0
     assert "PASSED (incomplete)" in proc.stdout and "CERTIFIED" not in proc.stdout and "tests/s" in proc.stdout
@@ -371,7 +371,7 @@ def test_pytest_plugin_spreads_items_and_reports_through_pytest(tmp_path):
     assert json.loads(reports[0].read_text())["input"] == "AAA\n"
     certs = list((tmp_path / "reports" / "word_game").glob("*/certificate.json"))
     assert len(certs) == 1 and json.loads(certs[0].read_text())["verdict"] == "PASSED (incomplete)"
-    assert json.loads(certs[0].read_text())["skipped_phases"] == ["coverage", "worst"]  # --candidate-phases
+    assert json.loads(certs[0].read_text())["skipped_phases"] == ["coverage", "worst", "guided"]  # --candidate-phases
     assert str(reports[0].parent) in proc.stdout
 
 

@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true",
                    help="exit 1 when nothing was found but the evidence is incomplete (PASSED (incomplete))")
     c.add_argument("--phases", default=None, metavar="LIST",
-                   help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
+                   help="run only these phases (comma-separated: coverage, worst, exhaustive, guided, random, largest; "
                         "samples always run); the certificate says which ran")
     c.add_argument("--no-contain", action="store_true",
                    help="run the candidate NOT contained (no sandbox: it can read and write the user's files)")

@@ -455,6 +455,8 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
         counted = (f"{stats.random_examples} Hypothesis examples" if stats.random_inputs == stats.random_examples
                    else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")
         what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
+    elif phase == "guided":
+        what = f"{tests} tests on the instrumented build, steered by its coverage and comparisons"
     elif phase == "largest":
         what = (f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
                 if stats.largest_sizes else "none run")

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gamecert.engine import gamecode
+from gamecert.engine.judge import guided
 from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
 from gamecert.engine.plan.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
@@ -45,14 +46,12 @@ FREE_SWEEP_INPUTS = 5_000
 #: single games remembered as passed (a digest each), for the sweep below a fault to leave out;
 #: past this many, no more are remembered (the sweep runs them again)
 PASSED_MAX = 300_000
-#: after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
-STOP_GRACE_S = 3.0
+STOP_GRACE_S = 3.0  # after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
 
 
 def _call(display: Any, name: str, *args: Any) -> None:
-    method = getattr(display, name, None)
-    if method is not None:
-        method(*args)
+    if getattr(display, name, None) is not None:
+        getattr(display, name)(*args)
 
 
 class Executor:
@@ -322,7 +321,7 @@ class Executor:
             for phase in plan.phases:
                 if self.outcome.failures or self.error is not None:
                     break
-                share = SHARES.get(phase.name)
+                share = guided.share(self, phase.name, SHARES.get(phase.name))  # less, when a guided phase will run
                 # a sweep fixed by counts runs whole; the designed families keep their time shares
                 fixed = (phase.name == "exhaustive" and plan.by_counts) or (phase.name == "random" and plan.random_fixed)
                 deadline = None if fixed or plan.by_counts and share is None else \
@@ -334,7 +333,8 @@ class Executor:
                 if phase.name == "random" and not self.outcome.failures and self.error is None:
                     self._resume(start)
                 _call(self.display, "phase", phase.name, deadline)
-                self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
+                (guided.run_phase(self, deadline) if phase.name == "guided"  # a search that drives itself
+                 else self._run_phase(phase.groups(), phase.interleave, deadline, phase.name))
                 if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
             failure = self.outcome.failure

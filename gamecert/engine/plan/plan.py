@@ -8,9 +8,11 @@ Phases, in priority order (:data:`PHASES`):
 3. **worst**: the game's stated adversaries (``strategies.worst_cases()``): maximal inputs of
    maximal byte size with varied content, winning moves as late as possible, slow shapes;
 4. **exhaustive**: every input of each exhaustive space, sizes increasing across all spaces;
-5. **random**: blocks of Hypothesis examples from the game's strategy, each block's seed derived
+5. **guided**: inputs steered by the candidate's own code (:mod:`gamecert.engine.judge.guided`): at
+   most :data:`GUIDED_SHARE` of the budget, by time only, for a program gamecert builds;
+6. **random**: blocks of Hypothesis examples from the game's strategy, each block's seed derived
    from the run's seed (the same seed gives the same inputs whatever else is loaded);
-6. **largest**: the strategy module's maximum-size inputs.
+7. **largest**: the strategy module's maximum-size inputs.
 
 A phase is a sequence of :class:`Group` s (a family, one size of the exhaustive sweep, a random
 block), each cut into :class:`Chunk` s of a bounded number of runs: the unit a worker runs and a
@@ -36,7 +38,7 @@ from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
 
-PHASES = ("samples", "coverage", "worst", "exhaustive", "random", "largest")
+PHASES = ("samples", "coverage", "worst", "exhaustive", "guided", "random", "largest")
 #: the cumulative share of the budget by which each phase must stop starting new chunks; a
 #: phase that ends early leaves its time to the next. ``None``: until the budget's end.
 SHARES: dict[str, float | None] = {
@@ -44,9 +46,16 @@ SHARES: dict[str, float | None] = {
     "coverage": 0.40,
     "worst": 0.55,
     "exhaustive": 0.85,
+    "guided": 0.95,
     "random": 0.95,
     "largest": None,
 }
+#: the guided phase's slice of the budget: when it will run (a candidate gamecert can instrument),
+#: the shares of coverage, worst and exhaustive are scaled by ``1 - GUIDED_SHARE`` (0.40 becomes
+#: 0.32, 0.85 becomes 0.68) and the guided phase runs for this share of the budget from its start
+#: (a designed phase's last chunks may end late), never past its own share above; what it
+#: leaves goes to the random phase
+GUIDED_SHARE = 0.20
 #: work per chunk, in run units: a run (one input, which may hold several games) costs one unit
 #: plus one per :data:`RUN_BYTES` bytes of input, so that chunks take more nearly the same time whatever
 #: the input size and however many games a run holds (pytest-xdist balances items of even size)
@@ -232,6 +241,7 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
         PhasePlan("exhaustive", lambda: (_exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)
                                          if exhaustive_tests is not None
                                          else _cheapest_first(game, profile.exhaustive, chunk_runs))),
+        PhasePlan("guided", lambda: iter(())),  # driven by the executor (judge/guided.py); never by counts
         PhasePlan("random", lambda: _random_groups(game, strategies, seed, chunk_runs,
                                                    None if examples is None and not by_counts else
                                                    (profile.examples if examples is None else examples))),

@@ -1,4 +1,10 @@
-"""stones_once: a pile of s stones is worth the largest k with k(k+1)/2 <= s; Jon wins iff the xor is 0."""
+"""stones_once: a pile of s stones is worth the largest k with k(k+1)/2 <= s; Jon wins iff the xor is 0.
+
+Wrong: right but for one pile count, 4,321 piles (a buffer sized for 4,320). Kept in
+tests/uncaught/ while the default profile certified it (seeds 1 and 2, 2026-12-02: no family holds
+every pile count up to 10^6); the guided phase reads n == 4321 and sets the count.
+smallest: 4321 piles of one stone (size 4321)
+"""
 
 import sys
 
