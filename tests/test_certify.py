@@ -177,7 +177,7 @@ def test_answers_are_compared_after_whitespace_normalisation(tmp_path):
     assert sorted(p.name for p in path.iterdir()) == ["certificate.json", "certificate.md"]
     cert = json.loads((path / "certificate.json").read_text())
     assert cert["verdict"] == "PASSED (incomplete)" and cert["seed"] == 7
-    assert cert["left_out"][0] == "coverage, worst (left out with --phases)", cert["left_out"]
+    assert cert["left_out"][0] == "coverage, worst, guided (left out with --phases)", cert["left_out"]
     assert cert["samples"] == 2 and cert["random_examples"] == 5
     assert cert["largest_sizes"] and max(cert["largest_sizes"]) == 5000
     swept = {s["name"]: s for s in cert["exhaustive"]}

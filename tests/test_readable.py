@@ -219,6 +219,6 @@ def test_hostile_output_and_file_name_never_reach_the_terminal_or_report_md(tmp_
     for raw in [*HOSTILE, "\u0301"]:
         assert raw not in proc.stdout and raw not in proc.stderr and raw not in md, repr(raw)
     assert "Alice" + "".join(HOSTILE.values()) in md
-    assert "Control and invisible characters are shown above as escapes" in md
+    assert "Control and invisible characters are shown as escapes" in md
     assert json.loads((path / "report.json").read_text())["got"] == "Alice" + tail + "\n"
     assert any(p.name == name for p in tmp_path.iterdir())

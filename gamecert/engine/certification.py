@@ -37,7 +37,7 @@ from gamecert.engine.execute import Executor
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.judge import Failure, visible
-from gamecert.engine.judge.sanitize import run_phase
+from gamecert.engine.judge.sanitize import applies, phase_seconds, run_phase
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.plan.plan import PHASES, RUNS_ENV, Plan, make_plan
 from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_count
@@ -305,6 +305,8 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     out = _Lines(say)
     game = entry.game
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
+    if not applies(candidate):  # C and C++: the sanitizer phase comes after the budget, and says so
+        by += f" then up to {phase_seconds(plan):g} s of sanitizer runs"
     limited = ("in-process, no time or memory limit" if isinstance(candidate, SolverSubject)
                else f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB")
     out(

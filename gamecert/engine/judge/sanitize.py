@@ -388,6 +388,11 @@ def inputs_that_matter(plan: Any, outcome: Any = None, extra: Any = ()) -> list[
     return out[:faults] + sorted(out[faults:], key=lambda item: len(item[2]))
 
 
+def phase_seconds(plan: Any) -> float:
+    """The sanitizer phase's runs' wall time, after the plan's budget (its builds aside)."""
+    return max(MIN_SECONDS, SHARE * plan.budget_s)
+
+
 def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limits, say: Any, *,
               containment: Any = None, provenance: Any = None, expected_cache: dict[str, Any] | None = None,
               extra: Any = ()) -> None:
@@ -407,7 +412,7 @@ def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limit
             inputs, kinds = inputs_that_matter(plan, None, extra), tuple(BUILDS)
         else:  # the fault's own input, under the sanitizers: what they say of it
             inputs, kinds = [(f"the fault ({fault.verdict})", fault.instance, fault.input_text)], ("asan",)
-        deadline = time.monotonic() + max(MIN_SECONDS, SHARE * plan.budget_s)
+        deadline = time.monotonic() + phase_seconds(plan)
         found, ran, skipped, why_not = _search(check, inputs, deadline, kinds)
         if found is not None and fault is not None:
             failure, finding, kind = found

@@ -274,7 +274,7 @@ class FailureReport:
     def _section_got(self, _shown: str) -> list[str]:
         out = ["## Got", "", _fence(self.got if self.got else "(no output)")]
         texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
-        if not texts.isprintable():
+        if visible(texts) != texts:  # (isprintable() lets zero-width and combining marks through)
             out += ["", "Control and invisible characters are shown as escapes such as `\\x00`; "
                     "`report.json` keeps the exact text."]
         return out
