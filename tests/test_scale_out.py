@@ -92,8 +92,11 @@ def test_two_gateways_give_the_one_process_verdicts(tmp_path):
     cert, single = _written(here, "certificate"), _written(here, "certificate", "alone")
     assert cert["verdict"] in ("CERTIFIED", "PASSED (incomplete)") and not cert["interrupted"]
     assert cert["candidate_spec"] == str(here / "sub" / "right.py")
-    for key in COUNTS:
-        assert cert[key] == single[key], key
+    for key in COUNTS:  # runs less the plain audits, which are drawn at random, not by the seed
+        if key == "runs":
+            assert cert[key] - cert["audits"] == single[key] - single["audits"], (key, cert["audits"], single["audits"])
+        else:
+            assert cert[key] == single[key], key
     assert any("gw0" in n and "gw1" in n for n in cert["notes"]), cert["notes"]
     for host in ("host-a", "host-b"):  # the gateways' folders never held the programs
         assert not list((tmp_path / host).rglob("prog.py")) and not list((tmp_path / host).rglob("right.py"))
