@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t = sub.add_parser("tests", help="write a small test set that kills every known wrong solution, with its kill matrix")
     t.add_argument("game")
     where = t.add_mutually_exclusive_group(required=True)
-    where.add_argument("--out", default=None, metavar="DIR", help="write the package here (replaced if it exists)")
+    where.add_argument("--out", default=None, metavar="DIR", help="write the package here: a new or empty folder, or a package gamecert wrote (replaced whole)")
     where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix; --against programs are judged as a judge "
                             "does (plain builds and runs, the package's checker.py, no gamecert)")
     t.add_argument("--against", nargs="+", default=[], metavar="FILE|DIR",
@@ -58,8 +58,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"--out {out}: exists and is not a folder")
+        tp.check_out(out)  # before any work: a folder of the user's is refused, never emptied
     with _Live(f"tests {args.game}") as live:
         ts.ON_RUN = live.ran
         try:
