@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.testpack import testpack as tp
+from gamecert.engine.testpack import outdir as tp
 from gamecert.engine.testpack import testset as ts
 
 ROOT = Path(__file__).resolve().parent.parent

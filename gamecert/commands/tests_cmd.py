@@ -39,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run_tests_command(args: argparse.Namespace) -> int:
     from gamecert.engine import registry
+    from gamecert.engine.testpack import outdir
     from gamecert.engine.testpack import testpack as tp
 
     for name in ("max_tests", "per_family", "per_space"):
@@ -57,18 +58,18 @@ def run_tests_command(args: argparse.Namespace) -> int:
     from gamecert.engine.testpack import testset as ts
 
     if args.out is not None:
-        out = Path(args.out)
-        tp.check_out(out)  # before any work: a folder of the user's is refused, never emptied
+        out = Path(args.out).resolve()
+        outdir.check_out(out)  # before any work: a folder of the user's is refused, never emptied
     with _Live(f"tests {args.game}") as live:
         ts.ON_RUN = live.ran
         try:
             if args.check is not None:
                 outcome = tp.check(entry, Path(args.check), args.against, knobs, live.say)
             else:
-                tmp = tp.atomic_out(out)
+                tmp = outdir.atomic_out(out)
                 try:
                     outcome = tp.build(entry, tmp, args.against, knobs, live.say)
-                    tp.commit_out(tmp, out)
+                    outdir.commit_out(tmp, out)
                 finally:
                     if tmp.exists():
                         import shutil
