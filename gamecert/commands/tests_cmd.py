@@ -33,6 +33,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--mutant-seconds", type=float, default=10.0, metavar="S",
                    help="in-process time for each mutant on the plan (default 10)")
     t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all; 0: none)")
+    t.add_argument("--format", default="polygon", choices=["polygon", "plain"],
+                   help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
+                        "doall.sh; the default) or plain (tests/, validator.py and checker.py)")
     t.add_argument("--no-certify", action="store_true",
                    help="do not run `gamecert certify --profile quick` on the wrong programs the package misses")
 
@@ -53,7 +56,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
         raise UsageError(f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}")
     entry = registry.get(args.game)
     knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
-                     args.max_mutants, not args.no_certify)
+                     args.max_mutants, not args.no_certify, args.format)
 
     from gamecert.engine.testpack import testset as ts
 
@@ -143,7 +146,7 @@ class _Live:
 
 
 def _matrix(o: object) -> str:
-    from gamecert.engine.testpack.testpack import mutation_score, strength_line
+    from gamecert.engine.testpack.testpack import mutation_score, strength_line, tn
 
     lines = []
     width = max([len(p.name) for p in o.programs] + [8])
@@ -151,7 +154,7 @@ def _matrix(o: object) -> str:
     for p in o.programs:
         ks = o.killed(p.name, o.program_rows)
         tag = " (right)" if p.kind == "right" else ""
-        shown = ", ".join(f"{k + 1:02d}:{o.program_rows[p.name][k]}" for k in ks[:12]) + (" ..." if len(ks) > 12 else "")
+        shown = ", ".join(f"{tn(k + 1, len(o.tests))}:{o.program_rows[p.name][k]}" for k in ks[:12]) + (" ..." if len(ks) > 12 else "")
         lines.append(f"{p.name:<{width}}  {len(ks):>5}  {shown or ('passes every test' if tag else 'SURVIVES')}{tag}")
     killed, non_eq = mutation_score(o)
     lines.append(f"tests: {len(o.tests)}; mutation score {killed}/{non_eq} non-equivalent mutants killed; "
