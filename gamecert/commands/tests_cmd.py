@@ -146,6 +146,7 @@ class _Live:
 
 
 def _matrix(o: object) -> str:
+    from gamecert.engine.testpack import testset as ts
     from gamecert.engine.testpack.testpack import mutation_score, strength_line, tn
 
     lines = []
@@ -162,7 +163,7 @@ def _matrix(o: object) -> str:
     wrong = [p for p in o.programs if p.kind != "right"]
     lines.append(f"wrong programs killed: {len(wrong) - len(o.survivors)}/{len(wrong)}")
     for name, row in sorted(o.broken_rows.items()):
-        if all(v in ("OK", "-") for v in row):
+        if not any(ts.is_kill(v) for v in row):
             lines.append(f"broken solver {name}: SURVIVES")
     lines.append(f"strength: {strength_line(o)}")
     lines.extend(f"FAULT: {f}" for f in o.faults)

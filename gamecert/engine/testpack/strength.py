@@ -237,7 +237,7 @@ def broken_rows(entry: Any, broken: dict[str, Any], tests: Sequence[ts.Test], an
                     break
                 found = _verdict(entry.game, tests[k].instance, b.solve, answers[k], bound)
                 row[k] = "OK" if found is None else "-" if found[0] == "TLE" else found[0]
-                killed += row[k] not in ("OK", "-")
+                killed += ts.is_kill(row[k])
             rows[name] = row
     finally:
         signal.signal(signal.SIGALRM, old)

@@ -65,7 +65,7 @@ class Outcome:
     layout: str = "plain"
 
     def killed(self, name: str, rows: dict[str, list[str]]) -> list[int]:
-        return [k for k, v in enumerate(rows[name]) if v not in ("OK", "-")]
+        return [k for k, v in enumerate(rows[name]) if ts.is_kill(v)]
 
 
 def tn(k: int, count: int) -> str:
@@ -121,7 +121,7 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
     broken = _broken(entry)
     for name, row in strength.broken_rows(entry, broken, pool, answers, kill_cap=ts.KILL_CAP, budget=knobs.mutant_budget).items():
         for i, v in enumerate(row):
-            if v not in ("OK", "-"):
+            if ts.is_kill(v):
                 kills.setdefault(i, set()).add(f"broken/{name}")
     ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
     _CERTIFIED.clear()
@@ -136,7 +136,7 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
     by_search: set[int] = set()
     rows, _ = ts.runs_matrix(entry, wrong, tests, test_answers, on_program=lambda p: say(f"  running {p.name}"))
     fillers = ("worst case", "deciding feature", "smallest exhaustive", "coverage")
-    missed = [p for p in wrong if not any(v not in ("OK", "-") for v in rows[p.name])]
+    missed = [p for p in wrong if not any(ts.is_kill(v) for v in rows[p.name])]
     # the search's time: search_seconds a program, what one leaves unused going to the next
     left = knobs.search_seconds * len(missed)
     for n, prog in enumerate(missed):
@@ -363,7 +363,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         if code != 0:
             faults.append(f"checker.py does not accept tests/{tn(k, len(tests))}.a, the test's own answer file ({why})")
     # a mutant no test kills: on the whole pool, is there an input that kills it?
-    alive = [m for m in muts if not any(v not in ("OK", "-") for v in mutant_rows[m.name])]
+    alive = [m for m in muts if not any(ts.is_kill(v) for v in mutant_rows[m.name])]
     if alive:
         if pool is None:
             pool_tests = full_pool(entry, knobs)
@@ -382,7 +382,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         else:
             undecided.append(m.name)
     for p in wrong:
-        if not any(v not in ("OK", "-") for v in program_rows[p.name]):
+        if not any(ts.is_kill(v) for v in program_rows[p.name]):
             caught = _certify_catches(entry, p, say) if knobs.certify_survivors else "not run"
             survivors[p.name] = ("passes every test; " + {True: "`gamecert certify --profile quick` catches it",
                                                           False: "`gamecert certify --profile quick` does not catch it",
@@ -416,14 +416,14 @@ def kills_csv(o: Outcome) -> str:
                  + [o.mutant_rows[n][k] for n in o.mutant_names])
         w.writerow([tn(k + 1, len(o.tests)), t.origin, t.bytes, *cells])
     rows = [o.program_rows[n] for n in programs] + [o.broken_rows[n] for n in broken] + [o.mutant_rows[n] for n in o.mutant_names]
-    w.writerow(["killed", strength_line(o), "", *[sum(v not in ("OK", "-") for v in r) for r in rows]])
+    w.writerow(["killed", strength_line(o), "", *[sum(ts.is_kill(v) for v in r) for r in rows]])
     return buf.getvalue()
 
 
 def strength_counts(o: Outcome) -> dict[str, tuple[int, int]]:
     """(killed, of) for the wrong programs, the broken solvers and the non-equivalent mutants."""
     wrong = [p for p in o.programs if p.kind != "right"]
-    broken_killed = sum(1 for r in o.broken_rows.values() if any(v not in ("OK", "-") for v in r))
+    broken_killed = sum(1 for r in o.broken_rows.values() if any(ts.is_kill(v) for v in r))
     return {"wrong programs": (len(wrong) - len(o.survivors), len(wrong)),
             "broken solvers": (broken_killed, len(o.broken_rows)), "mutants": mutation_score(o)}
 
@@ -436,7 +436,7 @@ def strength_line(o: Outcome) -> str:
 
 
 def mutation_score(o: Outcome) -> tuple[int, int]:
-    killed = sum(1 for n in o.mutant_names if any(v not in ("OK", "-") for v in o.mutant_rows[n]))
+    killed = sum(1 for n in o.mutant_names if any(ts.is_kill(v) for v in o.mutant_rows[n]))
     return killed, len(o.mutant_names) - len(o.equivalent)
 
 
@@ -462,9 +462,9 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
              f"Each mutant and broken solver runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its "
              "later cells in `kills.csv` are `-`, not run): a test's counts are of those run on it.", ""]
     for k, t in enumerate(o.tests):
-        progs = [p.name for p in wrong if o.program_rows[p.name][k] not in ("OK", "-")]
-        mk = sum(1 for n in o.mutant_names if o.mutant_rows[n][k] not in ("OK", "-"))
-        bk = [n for n, r in o.broken_rows.items() if r[k] not in ("OK", "-")]
+        progs = [p.name for p in wrong if ts.is_kill(o.program_rows[p.name][k])]
+        mk = sum(1 for n in o.mutant_names if ts.is_kill(o.mutant_rows[n][k]))
+        bk = [n for n, r in o.broken_rows.items() if ts.is_kill(r[k])]
         lines.append(f"- `tests/{tn(k + 1, len(o.tests))}` {t.origin}" + (f" [{t.role}]" if t.role else "")
                      + f"; size {game.size(t.instance)}, {t.bytes} bytes; kills {mk} mutants, {len(bk)} broken solvers"
                      + (f" and {', '.join(progs)}" if progs else ""))
@@ -521,7 +521,7 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     lines += ["", "Undecided (their time budget ran out, or they hung, before every input was tried):", ""]
     lines += [f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in o.undecided] or ["- none"]
     survivors = [n for n in o.mutant_names if n not in o.equivalent and n not in o.undecided
-                 and not any(v not in ("OK", "-") for v in o.mutant_rows[n])]
+                 and not any(ts.is_kill(v) for v in o.mutant_rows[n])]
     lines += ["", "Surviving (killed by a planned input that did not fit in the package):", ""]
     lines += [f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in survivors] or ["- none"]
     lines += ["", *[f"- {note}" for note in o.notes]] if o.notes else []
@@ -573,7 +573,7 @@ def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None]) 
     expected = ts.expected_texts(entry, [test])[0]
     ts._RUNS[program.spec, test.text] = found = ts.run_verdict(entry, ts.runner_for(program, entry), test, expected)
     verdict = found[0]
-    if verdict == "OK":
+    if not ts.is_kill(verdict):
         return None
     say(f"  {program.name}: certify's failing input kills it ({verdict}); it goes in the package")
     return test, expected
