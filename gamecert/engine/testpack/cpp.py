@@ -190,7 +190,10 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
 
     game = entry.game
     seen, bad = 0, []
-    alternatives = tuple(alternatives)
+    # the right answers of the other inputs are outputs too (the other winner, another move)
+    others = {game.format_answer(expected_answer(entry, game.parse_input(t), every=True)[0])
+              for t in inputs if not strict_fault(game, t)}
+    alternatives = tuple(alternatives) + tuple(sorted(a.strip() for a in others if len(a) < 200))
     for text in inputs:
         for case in [text, *broken_inputs(text)]:
             want = strict_fault(game, case)
