@@ -226,3 +226,39 @@ def test_doall_builds_validates_and_checks(tmp_path):
     run = subprocess.run(["sh", str(out / "doall.sh")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 1 and "validator rejects tests/02" in run.stdout
     assert not [p for p in out.rglob("*") if "build" in p.name]  # nothing left in the package
+
+
+def _python_validator_disagreements(name: str, tmp_path: Path, main: str | None = None) -> tuple[int, list[str]]:
+    from gamecert.engine.testpack import testpack as tp
+    from gamecert.kit import standalone
+
+    entry = registry.get(name)
+    path = tmp_path / f"validator-{name}.py"
+    text = standalone.program("validator", name, entry.game.standalone_code)
+    if main is not None:
+        text = text.replace(standalone.VALIDATOR_MAIN, main)
+    path.write_text(text)
+    validate = tp._load(path, "validate")
+    seen, bad = 0, []
+    for good in cpp.small_inputs(entry, 4):
+        for case in [good, *cpp.broken_inputs(good)]:
+            seen += 1
+            if bool(validate(case)) != bool(cpp.strict_fault(entry.game, case)):
+                bad.append(repr(case[:40]))
+    return seen, bad
+
+
+@pytest.mark.parametrize("name", ["word_game", "dawson_kayles"])
+def test_python_validator_is_strict_too(name, tmp_path):
+    """The package's validator.py (plain layout, or where no g++ is) refuses what the C++ one
+    refuses: no final end of line, a carriage return (the issue's `abc` and `abc\\r\\n`). Control:
+    the validator as it was (the game's parser alone) accepts both, and the battery says so."""
+    from gamecert.kit import standalone
+
+    seen, bad = _python_validator_disagreements(name, tmp_path)
+    assert seen > 100 and not bad, bad[:5]
+    lenient = standalone.VALIDATOR_MAIN.split("    if \"\\r\" in text:")[0] + '    return ""\n' + (
+        standalone.VALIDATOR_MAIN.split('    return ""\n', 2)[-1])
+    assert "carriage" not in lenient
+    _, bad = _python_validator_disagreements(name, tmp_path, lenient)
+    assert bad

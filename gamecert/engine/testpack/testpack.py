@@ -104,6 +104,8 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
 
 def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]) -> Outcome:
     code = standalone_code(entry)
+    if knobs.format == "polygon":
+        cpp.game_part(entry)  # a game without its C++ part is told so before any work
     game = entry.game
     user = ts.user_programs(against)
     wrong, right = ts.project_programs(entry)
