@@ -182,7 +182,7 @@ def answer_variants(answer: str, alternatives: Iterable[str] = ()) -> list[str]:
 
 
 def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_input: int | None = None,
-                  alternatives: Iterable[str] = ()) -> tuple[int, list[str]]:
+                  alternatives: Iterable[str] = (), broken_per_input: int | None = None) -> tuple[int, list[str]]:
     """The C++ validator on each text of ``inputs`` and on the broken texts made from each, and the
     C++ checker on a battery of outputs for each valid one (the right answer, every registered
     solver's, their variants), each against gamecert's judgement: (cases judged, disagreements)."""
@@ -195,7 +195,7 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
               for t in inputs if not strict_fault(game, t)}
     alternatives = tuple(alternatives) + tuple(sorted(a.strip() for a in others if len(a) < 200))
     for text in inputs:
-        for case in [text, *broken_inputs(text)]:
+        for case in [text, *broken_inputs(text)[:broken_per_input]]:
             want = strict_fault(game, case)
             got = judge.validate(case)
             seen += 1
