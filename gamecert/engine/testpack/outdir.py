@@ -53,7 +53,7 @@ def check_out(out: Path) -> None:
 
 def mark(out: Path) -> None:
     """Write :data:`MARK`: every file now in ``out``, as gamecert wrote them."""
-    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if not p.is_dir() or not any(p.iterdir()))
     (out / MARK).write_text("\n".join([MARK_HEAD, *files]) + "\n")
 
 
