@@ -89,7 +89,7 @@ def test_word_game_controls_are_caught():
     no_eof = cpp.Judge(cpp.build(cpp.source("validator", _broken_validator(cpp.game_part(entry))), "validator"),
                        cpp.Judge.of(entry).checker)
     for broken in (no_eof, _crlf_validator(entry), _lax_checker(entry)):
-        _, bad = cpp.disagreements(entry, broken, inputs)
+        _, bad = cpp.disagreements(entry, broken, inputs, stop_at_first=True)
         assert bad
 
 
@@ -184,7 +184,7 @@ def test_every_game_cpp_agrees_with_gamecert(name):
     entry = registry.get(name)
     judge = cpp.Judge.of(entry)
     pool = [t.text for t in ts.build_pool(entry, 1, 1)]
-    small = cpp.small_inputs(entry, 8)
+    small = cpp.small_inputs(entry, 4 if name == "dawson_kayles" else 8)  # dawson_kayles: ~250 outputs an input
     seen, bad = cpp.disagreements(entry, judge, small)
     rest = sorted((t for t in pool if t not in small), key=len)
     big = [t for t in rest if len(t) < 100_000] + rest[-1:]  # the largest input, and the others under 100 KB
@@ -211,7 +211,7 @@ def test_every_game_controls_are_caught(name):
     no_eof = cpp.Judge(cpp.build(cpp.source("validator", _broken_validator(cpp.game_part(entry))), "validator"),
                        cpp.Judge.of(entry).checker)
     for broken in (no_eof, _crlf_validator(entry), _lax_checker(entry)):
-        _, bad = cpp.disagreements(entry, broken, inputs)
+        _, bad = cpp.disagreements(entry, broken, inputs, stop_at_first=True)
         assert bad
 
 

@@ -173,7 +173,7 @@ def answer_variants(answer: str, alternatives: Iterable[str] = ()) -> list[str]:
     if 2 <= len(ints) <= 3 and len(toks) <= 4:  # a move: every small one
         import itertools
 
-        for values in itertools.product(range(0, 7), repeat=len(ints)):
+        for values in itertools.product(range(0, 6), repeat=len(ints)):
             new = list(toks)
             for k, v in zip(ints, values):
                 new[k] = str(v)
@@ -182,7 +182,8 @@ def answer_variants(answer: str, alternatives: Iterable[str] = ()) -> list[str]:
 
 
 def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_input: int | None = None,
-                  alternatives: Iterable[str] = (), broken_per_input: int | None = None) -> tuple[int, list[str]]:
+                  alternatives: Iterable[str] = (), broken_per_input: int | None = None,
+                  stop_at_first: bool = False) -> tuple[int, list[str]]:
     """The C++ validator on each text of ``inputs`` and on the broken texts made from each, and the
     C++ checker on a battery of outputs for each valid one (the right answer, every registered
     solver's, their variants), each against gamecert's judgement: (cases judged, disagreements)."""
@@ -202,6 +203,8 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
             if bool(want) != bool(got):
                 bad.append(f"validator on {case[:40]!r}: gamecert {'refuses (' + want[:80] + ')' if want else 'accepts'}, "
                            f"validator.cpp {'refuses (' + got[:80] + ')' if got else 'accepts'}")
+                if stop_at_first:
+                    return seen, bad
         if strict_fault(game, text):
             continue
         inst = game.parse_input(text)
@@ -215,6 +218,8 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
             if code != CODES[verdict.value]:
                 bad.append(f"checker on {text[:30]!r}, output {output[:40]!r}: gamecert {verdict.value}, "
                            f"check.cpp exits {code} ({why[:100]})")
+                if stop_at_first:
+                    return seen, bad
     return seen, bad
 
 
