@@ -26,6 +26,7 @@ import csv
 import itertools
 import os
 import resource
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -521,16 +522,17 @@ def test_search_never_reruns_an_input():
 
 def test_check_against_live_line_and_pipe(tmp_path):
     """``--check DIR --against FOLDER`` on a small package (dawson_kayles, the game with the fewest
-    programs of its own: five inputs of its plan): to a pipe, stderr is the timestamped steps only;
-    on a terminal, a live line (the step, the time, the runs made) as well. The folder's program,
-    which prints nothing, is judged plainly and rejected."""
+    programs of its own: five inputs of its plan, in Polygon's layout): to a pipe, stderr is the
+    timestamped steps only; on a terminal, a live line (the step, the time, the runs made) as well.
+    The folder's program, which prints nothing, is judged plainly (by the package's check.cpp where
+    g++ is) and rejected."""
     import pty
 
     entry = registry.get("dawson_kayles")
     tests = ts.build_pool(entry, 1, 3)[:5]
     ts.expected_texts(entry, tests)
     package, against = tmp_path / "pkg", tmp_path / "against"
-    _write(package, tests, entry)
+    _write(package, tests, entry, "polygon")  # problem.xml read back, check.cpp judges the folder's program
     against.mkdir()
     (against / "silent.py").write_text("import sys\nsys.stdin.read()\n")
     argv = [sys.executable, "-m", "gamecert", "tests", "dawson_kayles", "--check", str(package), "--max-mutants", "0",
@@ -540,6 +542,8 @@ def test_check_against_live_line_and_pipe(tmp_path):
     assert "runs of" not in piped.stderr and all(line.startswith("[") for line in piped.stderr.splitlines())
     row = next(line for line in piped.stdout.splitlines() if line.startswith("silent.py "))
     assert "SURVIVES" not in row and ("WA" in row or "PE" in row)
+    if shutil.which("g++"):
+        assert "check.cpp" in piped.stderr
     master, slave = pty.openpty()
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, env={**os.environ, "COLUMNS": "200"})
     os.close(slave)
