@@ -20,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     where = t.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", default=None, metavar="DIR", help="write the package here: a new or empty folder, or a package gamecert wrote (replaced whole)")
     where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix; --against programs are judged as a judge "
-                            "does (plain builds and runs, the package's checker.py, no gamecert)")
+                            "does (plain builds and runs, the package's check.cpp where g++ is, else checker.py; no gamecert)")
     t.add_argument("--against", nargs="+", default=[], metavar="FILE|DIR",
                    help="more wrong programs (sources in any language gamecert compiles, or folders of them)")
     t.add_argument("--max-tests", type=int, default=100, metavar="N", help="at most N tests (default 100)")
