@@ -41,7 +41,7 @@ USAGE: dict[tuple[str, str], tuple[float, float]] = {}
 #: called after each run through a runner with (program, test number, tests of the matrix or 0 in a
 #: search): the command's live line counts them; None: nothing is told
 ON_RUN: Callable[[Program, int, int], None] | None = None
-#: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
+#: wrong-program runs stop after this many TLE or slow verdicts (each costs up to three times the time limit)
 TLE_CAP = 3
 
 
