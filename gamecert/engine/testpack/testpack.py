@@ -390,6 +390,10 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
                                                           False: "`gamecert certify --profile quick` does not catch it",
                                                           None: "`gamecert certify` could not be run on it",
                                                           "not run": "not certified (--no-certify)"}[caught])
+            slow = [float(v.split()[1].rstrip("x")) for v in program_rows[p.name] if v.startswith("slow ")]
+            if slow:
+                survivors[p.name] += (f"; over the limit on {len(slow)} tests but at most {max(slow):.1f}x it: a TLE "
+                                      "there would not hold on a faster judge (no 2x margin), so it is no kill")
     outcome = Outcome(tests, [m.name for m in muts], mutant_rows, equivalent, undecided, survivors, wrong + right,
                       program_rows, right_rows, faults)
     outcome.broken_rows = broken_rows
