@@ -150,7 +150,8 @@ def _judged_by_its_own_checker(name, packages):
         assert codes and codes[-1] != 0, f"{program.name} passes every test of the package"
     codes = _judge_alone(out, ROOT / "examples" / name / "correct.py", game)
     assert codes == [0] * len(outcome.tests)
-    assert not outcome.survivors
+    # a program only slow (at most 2x the limit on every test) is no kill that holds: named, not killed
+    assert all("no 2x margin" in why for why in outcome.survivors.values()), outcome.survivors
     readme = (out / "README.md").read_text()
     assert "the validator accepts every test: yes" in readme and "mutation score:" in readme
     header = (out / "kills.csv").read_text().splitlines()[0].split(",")
