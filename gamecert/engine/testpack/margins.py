@@ -5,10 +5,13 @@ time is at least :data:`TLE_MARGIN` times the limit, or it never ends within :da
 times it; a right output between the limit and twice it is ``slow`` (not a kill: a judge 3%
 faster would accept it), and the package looks for another input that kills the program.
 
-May import: nothing of gamecert's (plain functions on verdict strings).
+May import: the run room (a runner under the stretched limit).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 def is_kill(verdict: str) -> bool:
     """Whether a cell of the matrix kills its program: not OK, not ``-`` (not run), not ``slow``
@@ -50,3 +53,25 @@ def timed(verdict: str, why: str, cpu: float, limit: float | None) -> tuple[str,
     if ratio >= TLE_MARGIN:
         return f"TLE {ratio:.1f}x", f"CPU time {cpu:.2f} s, {ratio:.1f} times the {limit:g} s limit"
     return f"slow {ratio:.1f}x", f"CPU time {cpu:.2f} s, {ratio:.1f} times the {limit:g} s limit: no 2x margin, not a kill"
+
+
+def open_stretched(candidate: Any, limits: Any) -> Any:
+    """A runner for a wrong program: :data:`STRETCH` times the limit, its verdicts read against
+    the problem's limit (``testpack_limit``, see :func:`timed`)."""
+    from gamecert.engine.run.sandbox import open_runner
+
+    runner = open_runner(candidate, replace(limits, time_s=STRETCH * limits.time_s))
+    runner.testpack_limit = limits.time_s
+    confirming = runner.run
+
+    def run(text: str) -> Any:
+        # a run stopped at 3x the limit needs no confirming re-run (the runner re-runs a TLE within
+        # 20% of its limit, which at 3x would double the cost of every TLE for nothing); a wall-clock
+        # stop with CPU time under the limit is still re-run by the runner itself
+        first, killed = runner._run_once(text, plain=False)  # noqa: SLF001
+        if first.status == "tle" and killed == "wall" and first.cpu_s < runner.limits.time_s:
+            return confirming(text)
+        return first
+
+    runner.run = run
+    return runner

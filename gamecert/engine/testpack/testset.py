@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack import margins
 from gamecert.engine.testpack.margins import STRETCH, is_kill, is_timed_out, timed  # noqa: F401 - ts.is_kill
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.run.limits import game_limits
@@ -292,11 +293,7 @@ def open_program(program: Program, entry: Any) -> Any:
     limits = game_limits(entry.game)
     if program.kind == "right":
         return open_runner(candidate, limits)
-    from dataclasses import replace
-
-    runner = open_runner(candidate, replace(limits, time_s=STRETCH * limits.time_s))
-    runner.testpack_limit = limits.time_s  # the verdict is then read against the problem's limit
-    return runner
+    return margins.open_stretched(candidate, limits)
 
 
 #: program spec -> its open runner: one runner (one build of a compiled program, one fork server)
