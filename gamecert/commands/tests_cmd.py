@@ -19,9 +19,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t = sub.add_parser("tests", help="write a small test set that kills every known wrong solution, with its kill matrix")
     t.add_argument("game")
     where = t.add_mutually_exclusive_group(required=True)
-    where.add_argument("--out", default=None, metavar="DIR", help="write the package here (replaced if it exists)")
+    where.add_argument("--out", default=None, metavar="DIR", help="write the package here: a new or empty folder, or a package gamecert wrote (replaced whole)")
     where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix; --against programs are judged as a judge "
-                            "does (plain builds and runs, the package's checker.py, no gamecert)")
+                            "does (plain builds and runs, the package's check.cpp where g++ is, else checker.py; no gamecert)")
     t.add_argument("--against", nargs="+", default=[], metavar="FILE|DIR",
                    help="more wrong programs (sources in any language gamecert compiles, or folders of them)")
     t.add_argument("--max-tests", type=int, default=100, metavar="N", help="at most N tests (default 100)")
@@ -34,12 +34,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--mutant-seconds", type=float, default=10.0, metavar="S",
                    help="in-process time for each mutant on the plan (default 10)")
     t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all; 0: none)")
+    t.add_argument("--format", default="polygon", choices=["polygon", "plain"],
+                   help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
+                        "doall.sh; the default) or plain (tests/, validator.py and checker.py)")
     t.add_argument("--no-certify", action="store_true",
                    help="do not run `gamecert certify --profile quick` on the wrong programs the package misses")
 
 
 def run_tests_command(args: argparse.Namespace) -> int:
     from gamecert.engine import registry
+    from gamecert.engine.testpack import outdir
     from gamecert.engine.testpack import testpack as tp
 
     for name in ("max_tests", "per_family", "per_space"):
@@ -59,24 +63,23 @@ def run_tests_command(args: argparse.Namespace) -> int:
                              "holds at least (its samples and one test per designed family; then its largest "
                              "inputs and time tests)")
     knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
-                     args.max_mutants, not args.no_certify)
+                     args.max_mutants, not args.no_certify, args.format)
 
     from gamecert.engine.testpack import testset as ts
 
     if args.out is not None:
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"--out {out}: exists and is not a folder")
+        out = Path(args.out).resolve()
+        outdir.check_out(out)  # before any work: a folder of the user's is refused, never emptied
     with _Live(f"tests {args.game}") as live:
         ts.ON_RUN, ts.ON_STEP = live.ran, live.counted
         try:
             if args.check is not None:
                 outcome = tp.check(entry, Path(args.check), args.against, knobs, live.say)
             else:
-                tmp = tp.atomic_out(out)
+                tmp = outdir.atomic_out(out)
                 try:
                     outcome = tp.build(entry, tmp, args.against, knobs, live.say)
-                    tp.commit_out(tmp, out)
+                    outdir.commit_out(tmp, out)
                 finally:
                     if tmp.exists():
                         import shutil
@@ -141,7 +144,8 @@ class _Live:
 
 
 def _matrix(o: object) -> str:
-    from gamecert.engine.testpack.testpack import mutation_score, strength_line
+    from gamecert.engine.testpack import testset as ts
+    from gamecert.engine.testpack.testpack import mutation_score, strength_line, tn
 
     lines = []
     width = max([len(p.name) for p in o.programs] + [8])
@@ -149,7 +153,7 @@ def _matrix(o: object) -> str:
     for p in o.programs:
         ks = o.killed(p.name, o.program_rows)
         tag = " (right)" if p.kind == "right" else ""
-        shown = ", ".join(f"{k + 1:02d}:{o.program_rows[p.name][k]}" for k in ks[:12]) + (" ..." if len(ks) > 12 else "")
+        shown = ", ".join(f"{tn(k + 1, len(o.tests))}:{o.program_rows[p.name][k]}" for k in ks[:12]) + (" ..." if len(ks) > 12 else "")
         lines.append(f"{p.name:<{width}}  {len(ks):>5}  {shown or ('passes every test' if tag else 'SURVIVES')}{tag}")
     killed, non_eq = mutation_score(o)
     lines.append(f"tests: {len(o.tests)}; mutation score {killed}/{non_eq} non-equivalent mutants killed; "
@@ -157,7 +161,7 @@ def _matrix(o: object) -> str:
     wrong = [p for p in o.programs if p.kind != "right"]
     lines.append(f"wrong programs killed: {len(wrong) - len(o.survivors)}/{len(wrong)}")
     for name, row in sorted(o.broken_rows.items()):
-        if all(v in ("OK", "-") for v in row):
+        if not any(ts.is_kill(v) for v in row):
             lines.append(f"broken solver {name}: SURVIVES")
     lines.append(f"strength: {strength_line(o)}")
     lines.extend(f"FAULT: {f}" for f in o.faults)

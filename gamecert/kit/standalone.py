@@ -204,11 +204,16 @@ if __name__ == "__main__":
 VALIDATOR_MAIN = r'''
 
 def validate(text):
-    """'' if ``text`` is a valid input, else why not."""
+    """'' if ``text`` is a valid input written strictly (lines end with a line feed alone, the
+    last one too, as a testlib validator's readEoln and readEof want), else why not."""
     try:
         parse_input(text)
     except Invalid as exc:
         return str(exc)
+    if "\r" in text:
+        return "line %d: a carriage return (a line ends with a line feed alone)" % (text[:text.index("\r")].count("\n") + 1)
+    if not text.endswith("\n"):
+        return "line %d: no end of line at the end of the file" % (text.count("\n") + 1)
     return ""
 
 

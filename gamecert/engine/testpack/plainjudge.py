@@ -6,7 +6,8 @@ Each program is built with its language's plain command (``gcc -O2``, ``g++ -O2`
 ``tests/NN`` with the problem's CPU limit (``RLIMIT_CPU``, and the CPU time ``wait4`` reports
 against the limit), its peak resident memory (``ru_maxrss``) against the memory limit and the
 stack as large as the memory limit; its output is then judged by the package's own
-``checker.py INPUT OUTPUT ANSWER``, run as ``python3 -I -S`` (no site packages: no gamecert).
+``check INPUT OUTPUT ANSWER`` (its C++ check.cpp built with g++ where there is one, else its
+``checker.py`` run as ``python3 -I -S``: no site packages, no gamecert).
 Verdicts: OK, WA, PE (the checker's exit 0, 1, 2), TLE, MLE, RE (a non-zero exit or a
 signal), CE (the build failed). The checker's exit 3 is the package's fault, not the program's.
 
@@ -150,15 +151,19 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
 
 
 def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_first: bool = False,
-          tle_cap: int = 0, usage: list[tuple[float, float]] | None = None) -> list[str]:
+          tle_cap: int = 0, usage: list[tuple[float, float]] | None = None,
+          checker_cmd: list[str] | None = None) -> list[str]:
     """The verdict of ``source`` on each test of ``package``: built, run and checked as a judge
     does (``-`` after the first rejection when ``stop_at_first``, and after ``tle_cap`` TLE
     verdicts when it is set: each costs the whole limit); ``usage`` gets each run's (CPU
     seconds, peak MB)."""
     tests = tests_of(package)
-    checker = package / "checker.py"
-    if not checker.is_file():
-        raise JudgeError(f"{package} has no checker.py")
+    if checker_cmd is None:  # the package's checker.py (at the top, or in files/ in Polygon's layout)
+        checker = package / "files" / "checker.py"
+        checker = checker if checker.is_file() else package / "checker.py"
+        if not checker.is_file():
+            raise JudgeError(f"{package} has no checker.py")
+        checker_cmd = [sys.executable, "-I", "-S", str(checker)]
     with tempfile.TemporaryDirectory(prefix="gamecert-judge-") as tmp:
         work = Path(tmp)
         argv, why = build(source.resolve(), work)
@@ -175,10 +180,10 @@ def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_fir
                 usage.append((cpu, mb))
             if not verdict:
                 answer = test.with_name(test.name + ".a")
-                done = subprocess.run([sys.executable, "-I", "-S", str(checker), str(test), str(out), str(answer)],
+                done = subprocess.run([*checker_cmd, str(test), str(out), str(answer)],
                                       capture_output=True, text=True, timeout=600)
                 if done.returncode not in (0, 1, 2):
-                    raise JudgeError(f"checker.py fails on tests/{test.name} (exit {done.returncode}): "
+                    raise JudgeError(f"the checker fails on tests/{test.name} (exit {done.returncode}): "
                                      f"{done.stderr.strip()[-200:]}: the package's fault")
                 verdict = ("OK", "WA", "PE")[done.returncode]
             verdicts.append(verdict)

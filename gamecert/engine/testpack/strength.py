@@ -236,8 +236,8 @@ def broken_rows(entry: Any, broken: dict[str, Any], tests: Sequence[ts.Test], an
                 if (kill_cap and killed >= kill_cap) or time.perf_counter() - start > budget:
                     break
                 found = _verdict(entry.game, tests[k].instance, b.solve, answers[k], bound)
-                row[k] = "OK" if found is None else "-" if found[0] == "TLE" else found[0]
-                killed += row[k] not in ("OK", "-")
+                row[k] = "OK" if found is None else "-" if found[0].startswith("TLE") else found[0]
+                killed += ts.is_kill(row[k])
             rows[name] = row
             if ts.ON_STEP is not None:
                 ts.ON_STEP("broken solvers judged", len(rows), len(broken))

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import runpy
-import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -21,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.testpack import mutants as mutants_mod
-from gamecert.engine.testpack import plainjudge, strength
+from gamecert.engine.testpack import cpp, plainjudge, polygon, strength
 from gamecert.engine.testpack import testset as ts
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.errors import GamecertError
-from gamecert.kit.standalone import program as standalone_program
 from gamecert.kit.tokens import verdict_of
 
 
@@ -39,6 +36,8 @@ class Knobs:
     max_mutants: int | None = None
     #: run ``gamecert certify --profile quick`` on each wrong program the package misses
     certify_survivors: bool = True
+    #: the package's layout: ``polygon`` or ``plain`` (:mod:`.polygon`)
+    format: str = "polygon"
 
 
 @dataclass
@@ -62,9 +61,16 @@ class Outcome:
     pool_killed: list[str] = field(default_factory=list)
     #: (right program, test index) -> (CPU seconds, peak MB) as the runner measured them
     usage: dict[tuple[str, int], tuple[float, float]] = field(default_factory=dict)
+    #: the package's layout (:data:`.polygon.FORMATS`)
+    layout: str = "plain"
 
     def killed(self, name: str, rows: dict[str, list[str]]) -> list[int]:
-        return [k for k, v in enumerate(rows[name]) if v not in ("OK", "-")]
+        return [k for k, v in enumerate(rows[name]) if ts.is_kill(v)]
+
+
+def tn(k: int, count: int) -> str:
+    """Test ``k`` (from 1) of ``count`` as its file is named: ``tests/01`` .. ``tests/NN``."""
+    return f"{k:0{polygon.width(count)}d}"
 
 
 def standalone_code(entry: Any) -> str:
@@ -98,6 +104,8 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
 
 def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]) -> Outcome:
     code = standalone_code(entry)
+    if knobs.format == "polygon":
+        cpp.game_part(entry)  # a game without its C++ part is told so before any work
     game = entry.game
     user = ts.user_programs(against)
     wrong, right = ts.project_programs(entry)
@@ -115,7 +123,7 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
     broken = _broken(entry)
     for name, row in strength.broken_rows(entry, broken, pool, answers, kill_cap=ts.KILL_CAP, budget=knobs.mutant_budget).items():
         for i, v in enumerate(row):
-            if v not in ("OK", "-"):
+            if ts.is_kill(v):
                 kills.setdefault(i, set()).add(f"broken/{name}")
     ts._RUNS.clear()  # noqa: SLF001 - runs are remembered within one build only
     _CERTIFIED.clear()
@@ -130,7 +138,7 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
     by_search: set[int] = set()
     rows, _ = ts.runs_matrix(entry, wrong, tests, test_answers, on_program=lambda p: say(f"  running {p.name}"))
     fillers = ("worst case", "deciding feature", "smallest exhaustive", "coverage")
-    missed = [p for p in wrong if not any(v not in ("OK", "-") for v in rows[p.name])]
+    missed = [p for p in wrong if not any(ts.is_kill(v) for v in rows[p.name])]
     # the search's time: search_seconds a program, what one leaves unused going to the next
     left = knobs.search_seconds * len(missed)
     for n, prog in enumerate(missed):
@@ -171,8 +179,27 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
     test_answers = [test_answers[k] for k in order]
     for t, a in zip(tests, test_answers):
         t.expected_text = game.format_answer(a)
-    _write_tests(out, tests, entry, code)
+    tests, test_answers = _valid_only(entry, tests, test_answers, knobs, say)
+    polygon.write_tests(out, tests)
+    polygon.write_files(out, entry, code, knobs.format, tests)
     return measure(entry, out, tests, test_answers, muts, wrong, right, knobs, say, pool=(pool, answers))
+
+
+def _valid_only(entry: Any, tests: list[ts.Test], answers: list[Any], knobs: Knobs,
+                say: Callable[[str], None]) -> tuple[list[ts.Test], list[Any]]:
+    """The tests that pass strict validation (gamecert's: valid and written as the format says;
+    the C++ validator's where g++ is): a test that fails it is never written."""
+    judge = cpp.Judge.of(entry) if knobs.format == "polygon" and cpp.compiler() else None
+    kept: list[int] = []
+    for k, t in enumerate(tests):
+        why = cpp.strict_fault(entry.game, t.text) or (judge.validate(t.text) if judge is not None else "")
+        if why:
+            say(f"  {t.origin} fails validation and is left out ({why[:120]})")
+        else:
+            kept.append(k)
+    if judge is not None:
+        judge.close()
+    return [tests[k] for k in kept], [answers[k] for k in kept]
 
 
 def full_pool(entry: Any, knobs: Knobs) -> list[ts.Test]:
@@ -214,22 +241,6 @@ def _mutant_kills(entry: Any, muts: Sequence[Any], tests: Sequence[ts.Test], ans
     return {m.name: 1 for m, r in zip(muts, res) if r.kills}
 
 
-def _write_tests(out: Path, tests: Sequence[ts.Test], entry: Any, code: str) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    folder = out / "tests"
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir()
-    width = max(2, len(str(len(tests))))
-    for k, t in enumerate(tests, 1):
-        (folder / f"{k:0{width}d}").write_text(t.text)
-        (folder / f"{k:0{width}d}.a").write_text(t.expected_text)
-    for kind in ("validator", "checker"):
-        path = out / f"{kind}.py"
-        path.write_text(standalone_program(kind, entry.name, code))
-        path.chmod(0o755)
-
-
 def read_package(entry: Any, folder: Path) -> tuple[list[ts.Test], list[Any], list[str]]:
     """The tests of a package on disk (possibly edited by hand): each parsed, its answer file
     checked against gamecert's expected answer; the faults found."""
@@ -269,6 +280,11 @@ def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: C
     ts._RUNS.clear()  # noqa: SLF001 - every program runs anew on the package as it is now
     _CERTIFIED.clear()
     tests, answers, faults = read_package(entry, folder)
+    if polygon.is_polygon(folder):
+        try:
+            polygon.read_problem_xml(folder)
+        except ts.PackageError as exc:
+            faults.append(str(exc))
     wrong, right = ts.project_programs(entry)
     wrong += ts.user_programs(against)
     muts = mutants_mod.make_mutants(entry.solvers, knobs.max_mutants)
@@ -288,12 +304,15 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     ``plain_users``), the package's own validator and checker on every test and every output
     judged, and every right program's CPU time against half the limit."""
     faults: list[str] = []
-    validate = _load(out / "validator.py", "validate")
-    checker = _load(out / "checker.py", "check")
+    validate = _load(polygon.script_path(out, "validator"), "validate")
+    checker = _load(polygon.script_path(out, "checker"), "check")
+    native = cpp.package_judge(out, faults)
     for k, t in enumerate(tests, 1):
-        why = validate(t.text)
-        if why:
-            faults.append(f"validator.py rejects test {k:02d}: {why}")
+        for name, why in (("validator.py", validate(t.text)), ("validator.cpp", native.validate(t.text) if native else "")):
+            if why:
+                faults.append(f"{name} rejects tests/{tn(k, len(tests))}: {why}")
+    if native is not None:
+        py_checker, checker = checker, cpp.both(checker, native)
     say(f"final: {len(tests)} tests; {len(muts)} mutants in-process")
     # each mutant on the tests smallest first, until it is killed KILL_CAP times: the later cells
     # are "-" (not run), as they are for a program after its TLE cap
@@ -311,10 +330,10 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     finally:
         ts.close_runners()  # every program has run: their runners are done with
     for p in plain:
-        say(f"  judging {p.name} as a judge does (plain build and run, checker.py)")
+        say(f"  judging {p.name} as a judge does (plain build and run, {'check.cpp' if native else 'checker.py'})")
         try:
             program_rows[p.name] = plainjudge.judge(out, Path(p.spec), entry.game.time_limit, entry.game.memory_limit_mb,
-                                                     tle_cap=ts.TLE_CAP)
+                                                     tle_cap=ts.TLE_CAP, checker_cmd=[str(native.checker)] if native else None)
         except plainjudge.JudgeError as exc:
             faults.append(str(exc))
             program_rows[p.name] = ["-"] * len(tests)
@@ -324,25 +343,29 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
                 if (p.spec, t.text) in ts.USAGE and ts.USAGE[p.spec, t.text][0] > limit / 2]
         if slow:
             faults.append(f"the right program {p.name} uses more than half the {limit:g} s limit (no 2x margin) on "
-                          + ", ".join(f"test {k:02d} ({cpu:.2f} s)" for k, cpu in slow))
+                          + ", ".join(f"tests/{tn(k, len(tests))} ({cpu:.2f} s)" for k, cpu in slow))
     broken_rows = strength.broken_rows(entry, _broken(entry), tests, answers, kill_cap=ts.KILL_CAP)
-    faults += [f"checker.py disagrees with gamecert's judge ({d}): a mistake in the game's standalone_code" for d in disagree]
+    faults += [f"the package's checker disagrees with gamecert's judge ({d}): a mistake in the game's standalone_code "
+               "or its C++ part" for d in disagree]
     for p in right:
         bad = [k + 1 for k, v in enumerate(program_rows[p.name]) if v != "OK"]
         if bad:
-            faults.append(f"the right program {p.name} fails tests {', '.join(f'{k:02d}' for k in bad)}")
+            faults.append(f"the right program {p.name} fails tests {', '.join(tn(k, len(tests)) for k in bad)}")
     right_rows = ts.solver_verdicts(entry, tests, answers)
     for name, row in right_rows.items():
         bad = [k + 1 for k, v in enumerate(row) if v != "OK"]
         if bad:
-            faults.append(f"the registered solver {name} fails tests {', '.join(f'{k:02d}' for k in bad)}")
+            faults.append(f"the registered solver {name} fails tests {', '.join(tn(k, len(tests)) for k in bad)}")
+    if native is not None:
+        native.close()
+        checker = py_checker
     # the answers themselves pass the checker (a right output is accepted)
     for k, t in enumerate(tests, 1):
         code, why = checker(t.text, t.expected_text, t.expected_text)
         if code != 0:
-            faults.append(f"checker.py does not accept test {k:02d}'s own answer file ({why})")
+            faults.append(f"checker.py does not accept tests/{tn(k, len(tests))}.a, the test's own answer file ({why})")
     # a mutant no test kills: on the whole pool, is there an input that kills it?
-    alive = [m for m in muts if not any(v not in ("OK", "-") for v in mutant_rows[m.name])]
+    alive = [m for m in muts if not any(ts.is_kill(v) for v in mutant_rows[m.name])]
     if alive:
         if pool is None:
             pool_tests = full_pool(entry, knobs)
@@ -361,15 +384,20 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
         else:
             undecided.append(m.name)
     for p in wrong:
-        if not any(v not in ("OK", "-") for v in program_rows[p.name]):
+        if not any(ts.is_kill(v) for v in program_rows[p.name]):
             caught = _certify_catches(entry, p, say) if knobs.certify_survivors else "not run"
             survivors[p.name] = ("passes every test; " + {True: "`gamecert certify --profile quick` catches it",
                                                           False: "`gamecert certify --profile quick` does not catch it",
                                                           None: "`gamecert certify` could not be run on it",
                                                           "not run": "not certified (--no-certify)"}[caught])
+            slow = [float(v.split()[1].rstrip("x")) for v in program_rows[p.name] if v.startswith("slow ")]
+            if slow:
+                survivors[p.name] += (f"; over the limit on {len(slow)} tests but at most {max(slow):.1f}x it: a TLE "
+                                      "there would not hold on a faster judge (no 2x margin), so it is no kill")
     outcome = Outcome(tests, [m.name for m in muts], mutant_rows, equivalent, undecided, survivors, wrong + right,
                       program_rows, right_rows, faults)
     outcome.broken_rows = broken_rows
+    outcome.layout = "polygon" if polygon.is_polygon(out) else "plain"
     outcome.pool_killed = sorted(pool_killers)
     outcome.usage = {(p.name, k): ts.USAGE[p.spec, t.text] for p in right for k, t in enumerate(tests)
                      if (p.spec, t.text) in ts.USAGE}
@@ -392,16 +420,16 @@ def kills_csv(o: Outcome) -> str:
     for k, t in enumerate(o.tests):
         cells = ([o.program_rows[n][k] for n in programs] + [o.broken_rows[n][k] for n in broken]
                  + [o.mutant_rows[n][k] for n in o.mutant_names])
-        w.writerow([f"{k + 1:02d}", t.origin, t.bytes, *cells])
+        w.writerow([tn(k + 1, len(o.tests)), t.origin, t.bytes, *cells])
     rows = [o.program_rows[n] for n in programs] + [o.broken_rows[n] for n in broken] + [o.mutant_rows[n] for n in o.mutant_names]
-    w.writerow(["killed", strength_line(o), "", *[sum(v not in ("OK", "-") for v in r) for r in rows]])
+    w.writerow(["killed", strength_line(o), "", *[sum(ts.is_kill(v) for v in r) for r in rows]])
     return buf.getvalue()
 
 
 def strength_counts(o: Outcome) -> dict[str, tuple[int, int]]:
     """(killed, of) for the wrong programs, the broken solvers and the non-equivalent mutants."""
     wrong = [p for p in o.programs if p.kind != "right"]
-    broken_killed = sum(1 for r in o.broken_rows.values() if any(v not in ("OK", "-") for v in r))
+    broken_killed = sum(1 for r in o.broken_rows.values() if any(ts.is_kill(v) for v in r))
     return {"wrong programs": (len(wrong) - len(o.survivors), len(wrong)),
             "broken solvers": (broken_killed, len(o.broken_rows)), "mutants": mutation_score(o)}
 
@@ -414,7 +442,7 @@ def strength_line(o: Outcome) -> str:
 
 
 def mutation_score(o: Outcome) -> tuple[int, int]:
-    killed = sum(1 for n in o.mutant_names if any(v not in ("OK", "-") for v in o.mutant_rows[n]))
+    killed = sum(1 for n in o.mutant_names if any(ts.is_kill(v) for v in o.mutant_rows[n]))
     return killed, len(o.mutant_names) - len(o.equivalent)
 
 
@@ -424,17 +452,26 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     wrong = [p for p in o.programs if p.kind != "right"]
     right = [p for p in o.programs if p.kind == "right"]
     lines = [f"# Tests for {game.title} ({entry.name})", "",
-             "Written by `gamecert tests`. Layout: `tests/NN` (input) and `tests/NN.a` (the expected answer), "
-             "samples first; `validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` "
-             "(exit 0 OK, 1 WA, 2 PE, 3 fail), standard library only; `kills.csv`: tests x programs, with verdicts.",
+             "Written by `gamecert tests`. Layout: " + (
+                 "Polygon's: `problem.xml`; " if o.layout == "polygon" else "")
+             + f"`tests/{tn(1, len(o.tests))}`..`tests/{tn(len(o.tests), len(o.tests))}` (inputs) and the same names with "
+             "`.a` (the expected answers), samples first; " + (
+                 "`files/validator.cpp` and `files/check.cpp` (plain C++17, testlib's protocol: the validator exits 3 "
+                 "with the line and column of the first fault; `check INPUT OUTPUT ANSWER` exits 0 OK, 1 WA, 2 PE, 3 "
+                 "fail), the same in Python (`files/validator.py`, `files/checker.py`), the model solution in "
+                 "`solutions/`, `doall.sh` (builds, validates every test, checks the model solution on each); "
+                 if o.layout == "polygon" else
+                 "`validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` (exit 0 OK, 1 WA, 2 PE, "
+                 "3 fail), standard library only; ")
+             + "`kills.csv`: tests x programs, with verdicts (a TLE kill with its margin: CPU time over the limit).",
              "", f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.", "", "## Tests", "",
              f"Each mutant and broken solver runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its "
              "later cells in `kills.csv` are `-`, not run): a test's counts are of those run on it.", ""]
     for k, t in enumerate(o.tests):
-        progs = [p.name for p in wrong if o.program_rows[p.name][k] not in ("OK", "-")]
-        mk = sum(1 for n in o.mutant_names if o.mutant_rows[n][k] not in ("OK", "-"))
-        bk = [n for n, r in o.broken_rows.items() if r[k] not in ("OK", "-")]
-        lines.append(f"- `{k + 1:02d}` {t.origin}" + (f" [{t.role}]" if t.role else "")
+        progs = [p.name for p in wrong if ts.is_kill(o.program_rows[p.name][k])]
+        mk = sum(1 for n in o.mutant_names if ts.is_kill(o.mutant_rows[n][k]))
+        bk = [n for n, r in o.broken_rows.items() if ts.is_kill(r[k])]
+        lines.append(f"- `tests/{tn(k + 1, len(o.tests))}` {t.origin}" + (f" [{t.role}]" if t.role else "")
                      + f"; size {game.size(t.instance)}, {t.bytes} bytes; kills {mk} mutants, {len(bk)} broken solvers"
                      + (f" and {', '.join(progs)}" if progs else ""))
     lines += ["", "## Totals", "",
@@ -459,7 +496,7 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     for k in timed:
         cpu = {p.name: o.usage[p.name, k] for p in right if (p.name, k) in o.usage}
         slowest = max(cpu, key=lambda n: cpu[n][0]) if cpu else None
-        lines.append(f"- `{k + 1:02d}`: " + (f"reference {ref} {cpu[ref][0]:.2f} s, {cpu[ref][1]:.0f} MB; " if ref in cpu else "")
+        lines.append(f"- `tests/{tn(k + 1, len(o.tests))}`: " + (f"reference {ref} {cpu[ref][0]:.2f} s, {cpu[ref][1]:.0f} MB; " if ref in cpu else "")
                      + (f"slowest right program {slowest} {cpu[slowest][0]:.2f} s (limit {game.time_limit:g} s)"
                         if slowest else "not timed") + f"; {t_role(o.tests[k])}")
     if not timed:
@@ -470,9 +507,9 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
         lines.append(f"- right program {p.name}: {'passes every test' if ok else 'FAILS a test'}")
     for name, row in o.right_rows.items():
         lines.append(f"- registered solver {name}: {'passes every test' if all(v == 'OK' for v in row) else 'FAILS a test'}")
-    lines.append(f"- validator.py accepts every test: {'yes' if not any('validator' in f for f in o.faults) else 'NO'}")
-    lines.append(f"- checker.py gives gamecert's verdict on every judged output: "
-                 f"{'yes' if not any('checker.py' in f for f in o.faults) else 'NO'}")
+    lines.append(f"- the validator accepts every test: {'yes' if not any('validator' in f for f in o.faults) else 'NO'}")
+    lines.append(f"- the checker gives gamecert's verdict on every judged output: "
+                 f"{'yes' if not any('checker' in f for f in o.faults) else 'NO'}")
     for f in o.faults:
         lines.append(f"- FAULT: {f}")
     lines += ["", "## Wrong programs", ""]
@@ -480,7 +517,7 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
         ks = o.killed(p.name, o.program_rows)
         verdicts = sorted({o.program_rows[p.name][k] for k in ks})
         lines.append(f"- {p.name}" + (f" ({p.what})" if p.what else "") + ": "
-                     + (f"killed by {', '.join(f'{k + 1:02d}' for k in ks)} ({', '.join(verdicts)})" if ks
+                     + (f"killed by {', '.join(tn(k + 1, len(o.tests)) for k in ks)} ({', '.join(verdicts)})" if ks
                         else f"SURVIVES: {o.survivors.get(p.name, '')}"))
     by_name = {m.name: m for m in muts}
     lines += ["", "## Mutants", "",
@@ -490,7 +527,7 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     lines += ["", "Undecided (their time budget ran out, or they hung, before every input was tried):", ""]
     lines += [f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in o.undecided] or ["- none"]
     survivors = [n for n in o.mutant_names if n not in o.equivalent and n not in o.undecided
-                 and not any(v not in ("OK", "-") for v in o.mutant_rows[n])]
+                 and not any(ts.is_kill(v) for v in o.mutant_rows[n])]
     lines += ["", "Surviving (killed by a planned input that did not fit in the package):", ""]
     lines += [f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in survivors] or ["- none"]
     lines += ["", *[f"- {note}" for note in o.notes]] if o.notes else []
@@ -542,7 +579,7 @@ def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None]) 
     expected = ts.expected_texts(entry, [test])[0]
     ts._RUNS[program.spec, test.text] = found = ts.run_verdict(entry, ts.runner_for(program, entry), test, expected)
     verdict = found[0]
-    if verdict == "OK":
+    if not ts.is_kill(verdict):
         return None
     say(f"  {program.name}: certify's failing input kills it ({verdict}); it goes in the package")
     return test, expected
@@ -550,19 +587,3 @@ def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None]) 
 
 def t_role(t: ts.Test) -> str:
     return t.role.split("time/memory: ", 1)[-1]
-
-
-def atomic_out(out: Path) -> Path:
-    """A fresh temporary folder beside ``out`` (renamed into place by :func:`commit_out`)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-
-
-def commit_out(tmp: Path, out: Path) -> None:
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
-        os.rename(out, old / "x")
-        os.rename(tmp, out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.rename(tmp, out)

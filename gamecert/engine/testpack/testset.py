@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack import margins
+from gamecert.engine.testpack.margins import STRETCH, is_kill, is_timed_out, timed  # noqa: F401 - ts.is_kill
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
@@ -43,7 +45,7 @@ ON_RUN: Callable[[Program, int, int], None] | None = None
 #: called as in-process work goes with (what, done, total): the expected answers, the solvers
 #: timed, the mutants judged, the runs of a matrix: the command's live line counts them
 ON_STEP: Callable[[str, int, int], None] | None = None
-#: wrong-program runs stop after this many TLE verdicts (each costs up to twice the time limit)
+#: wrong-program runs stop after this many TLE or slow verdicts (each costs up to three times the time limit)
 TLE_CAP = 3
 
 
@@ -257,10 +259,18 @@ def user_programs(paths: Sequence[str]) -> list[Program]:
 
 def run_verdict(entry: Any, runner: Any, test: Test, expected: Any, usage: list[float] | None = None) -> tuple[str, str, str]:
     """(verdict, why, stdout) of one run, judged as gamecert judges a candidate; ``usage`` gets
-    the run's CPU seconds and peak memory (MB)."""
+    the run's CPU seconds and peak memory (MB). A wrong program's runner runs under
+    :data:`STRETCH` times the limit, and its verdict says how its time holds (:func:`timed`)."""
     result = runner.run(test.text)
+    cpu = float(getattr(result, "cpu_s", 0.0) or 0.0)
     if usage is not None:
-        usage[:] = [float(getattr(result, "cpu_s", 0.0) or 0.0), float(getattr(result, "max_rss_mb", 0.0) or 0.0)]
+        usage[:] = [cpu, float(getattr(result, "max_rss_mb", 0.0) or 0.0)]
+    limit = getattr(runner, "testpack_limit", None)
+    verdict, why, out = _run_verdict(entry, result, test, expected)
+    return (*timed(verdict, why, cpu, limit), out)
+
+
+def _run_verdict(entry: Any, result: Any, test: Test, expected: Any) -> tuple[str, str, str]:
     if result.status != "ok":
         return result.status.upper(), result.describe(), ""
     game = entry.game
@@ -285,7 +295,10 @@ def open_program(program: Program, entry: Any) -> Any:
         candidate = Candidate.parse(program.spec)
     except GamecertError as exc:
         raise PackageError(f"program {program.spec}: {exc}") from None
-    return open_runner(candidate, game_limits(entry.game))
+    limits = game_limits(entry.game)
+    if program.kind == "right":
+        return open_runner(candidate, limits)
+    return margins.open_stretched(candidate, limits)
 
 
 #: program spec -> its open runner: one runner (one build of a compiled program, one fork server)
@@ -341,12 +354,12 @@ def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Seq
             USAGE[key] = (used[0], used[1])
         if ON_RUN is not None:
             ON_RUN(program, tried, 0)
-        if found[0] == "OK":
+        if not is_kill(found[0]):
             continue
         expected = expected_answer(entry, test.instance, every=True)[0]
         if found[0] in ("WA", "PE"):
             _RUNS[key] = found = judged_again(entry, test, expected, found)
-            if found[0] == "OK":
+            if not is_kill(found[0]):
                 continue
         test.expected_text = game.format_answer(expected)
         return test, expected
@@ -558,7 +571,7 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
     for program in programs:
         on_program(program)
         keys = [(program.spec, t.text) for t in tests]
-        tles = sum(cache[key][0] == "TLE" for key in set(keys) if key in cache)
+        tles = sum(is_timed_out(cache[key][0]) for key in set(keys) if key in cache)
         row: list[str] = []
         for k, (t, a, key) in enumerate(zip(tests, answers, keys)):
             if key not in cache:
@@ -569,7 +582,7 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                 cache[key] = run_verdict(entry, runner_for(program, entry), t, a, used)
                 if used:
                     USAGE[key] = (used[0], used[1])
-                tles += cache[key][0] == "TLE"
+                tles += is_timed_out(cache[key][0])
                 if ON_RUN is not None:
                     ON_RUN(program, k + 1, len(tests))
             if ON_STEP is not None:

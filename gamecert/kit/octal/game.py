@@ -293,6 +293,16 @@ class OctalHeapGame(Game):
         return tuple(out)
 
     @property
+    def standalone_cpp(self) -> str:
+        """The C++ part of a test package's validator.cpp and check.cpp (``standalone.cpp`` beside
+        this module, filled in with the code's digits and bounds; see docs/adding-a-game.md)."""
+        from pathlib import Path
+
+        text = (Path(__file__).with_name("standalone.cpp")).read_text()
+        return text.replace("@DIGITS@", ", ".join(map(str, self.octal.digits))).replace(
+            "@MAX_HEAPS@", str(self.max_heaps)).replace("@MAX_HEAP@", str(self.max_heap))
+
+    @property
     def standalone_code(self) -> str:
         """The validator's and checker's part of a test package (`gamecert tests`,
         :mod:`gamecert.kit.standalone`): the input rules, and any winning move accepted, judged

@@ -1,0 +1,253 @@
+"""A package's layout: Polygon's (the default) or the plain one, and ``problem.xml`` written and
+read back against Polygon's documented structure.
+
+Polygon (``--format polygon``)::
+
+    problem.xml                      names, limits, the tests (samples marked), checker, validator, solutions
+    tests/01 tests/01.a ...          the inputs and their answers (``tests/%02d``, ``tests/%02d.a``)
+    files/validator.cpp check.cpp    plain C++17, testlib's protocol, no testlib.h (:mod:`.cpp`)
+    files/validator.py checker.py    the same in standard-library Python (where no compiler is)
+    solutions/model.py               the model solution: the game's right program, standalone
+    statements/english/problem.tex   a statement stub: the rules, input and output formats, limits
+    doall.sh                         builds the validator and checker, validates every test, runs the
+                                     model solution on each and checks its output against the answer
+    README.md kills.csv              why each test is there, the kill matrix
+
+Plain (``--format plain``): ``tests/``, ``validator.py`` and ``checker.py`` at the top, README.md
+and kills.csv (the layout before Polygon's).
+
+May import: the testpack room's own modules, the kit, the engine's floor.
+"""
+
+from __future__ import annotations
+
+import shutil
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gamecert.engine.testpack import cpp
+from gamecert.engine.testpack.testset import PackageError, Test
+from gamecert.kit.standalone import program as standalone_program
+
+FORMATS = ("polygon", "plain")
+#: Polygon's source types of the files it holds
+CPP_TYPE, PYTHON_TYPE = "cpp.g++17", "python.3"
+
+
+def width(count: int) -> int:
+    return max(2, len(str(count)))
+
+
+def script_path(package: Path, kind: str) -> Path:
+    """``validator.py`` or ``checker.py`` of a package of either layout."""
+    name = f"{kind}.py"
+    return package / "files" / name if (package / "files" / name).is_file() else package / name
+
+
+def is_polygon(package: Path) -> bool:
+    return (package / "problem.xml").is_file()
+
+
+def write_tests(out: Path, tests: Sequence[Test]) -> None:
+    folder = out / "tests"
+    if folder.exists():
+        shutil.rmtree(folder)  # ``out`` is the build's own fresh folder
+    folder.mkdir(parents=True)
+    w = width(len(tests))
+    for k, t in enumerate(tests, 1):
+        (folder / f"{k:0{w}d}").write_text(t.text)
+        (folder / f"{k:0{w}d}.a").write_text(t.expected_text)
+
+
+def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test]) -> None:
+    """Everything but the tests, README.md and kills.csv, in layout ``fmt``."""
+    if fmt not in FORMATS:
+        raise PackageError(f"--format {fmt}: not a package format (choose one of {', '.join(FORMATS)})")
+    where = out / "files" if fmt == "polygon" else out
+    where.mkdir(parents=True, exist_ok=True)
+    for kind in ("validator", "checker"):
+        path = where / f"{kind}.py"
+        path.write_text(standalone_program(kind, entry.name, code))
+        path.chmod(0o755)
+    if fmt == "plain":
+        return
+    part = cpp.game_part(entry)
+    (where / "validator.cpp").write_text(cpp.source("validator", part))
+    (where / "check.cpp").write_text(cpp.source("checker", part))
+    model = model_solution(entry)
+    (out / "solutions").mkdir(exist_ok=True)
+    if model is not None:
+        shutil.copyfile(model, out / "solutions" / f"model{model.suffix}")
+    (out / "statements" / "english").mkdir(parents=True, exist_ok=True)
+    (out / "statements" / "english" / "problem.tex").write_text(statement(entry))
+    doall = out / "doall.sh"
+    doall.write_text(DOALL.replace("@MODEL@", f"solutions/model{model.suffix}" if model is not None else ""))
+    doall.chmod(0o755)
+    (out / "problem.xml").write_text(problem_xml(entry, tests, model))
+
+
+def model_solution(entry: Any) -> Path | None:
+    """The game's right program the project keeps (``examples/GAME/correct.py``: its fast solver
+    as a standalone program, standard library only)."""
+    from gamecert.engine.testpack.testset import project_programs
+
+    right = [Path(p.spec) for p in project_programs(entry)[1]]
+    return next((p for p in right if p.name == "correct.py"), right[0] if right else None)
+
+
+def statement(entry: Any) -> str:
+    game = entry.game
+
+    def tex(text: str) -> str:
+        return "".join("\\" + c if c in "&%$#_{}" else c for c in text)
+
+    return "\n".join([
+        f"\\begin{{problem}}{{{tex(game.title)}}}{{standard input}}{{standard output}}"
+        f"{{{game.time_limit:g} second{'s' if game.time_limit != 1 else ''}}}{{{game.memory_limit_mb} megabytes}}",
+        "", tex(game.rules or "(the rules)"), "", "\\InputFile", "", tex(game.input_format or "(the input)"), "",
+        "\\OutputFile", "", tex(game.output_format or "(the output)"), "",
+        *[f"\\exmp{{{s.rstrip()}}}{{{a.rstrip()}}}%" for s, a in game.samples], "", "\\end{problem}", ""])
+
+
+def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None) -> str:
+    """``problem.xml`` in Polygon's structure: one testset ``tests`` (limits, tests in order, the
+    samples marked), the checker and validator (C++ sources), the model solution (tag main)."""
+    game = entry.game
+    w = width(len(tests))
+    root = ET.Element("problem", {"revision": "1", "short-name": entry.name.replace("_", "-")})
+    names = ET.SubElement(root, "names")
+    ET.SubElement(names, "name", {"language": "english", "value": game.title})
+    statements = ET.SubElement(root, "statements")
+    ET.SubElement(statements, "statement", {"charset": "UTF-8", "language": "english", "mathjax": "true",
+                                            "path": "statements/english/problem.tex", "type": "application/x-tex"})
+    judging = ET.SubElement(root, "judging", {"cpu-name": "", "cpu-speed": "", "input-file": "", "output-file": ""})
+    testset = ET.SubElement(judging, "testset", {"name": "tests"})
+    ET.SubElement(testset, "time-limit").text = str(round(game.time_limit * 1000))
+    ET.SubElement(testset, "memory-limit").text = str(game.memory_limit_mb << 20)
+    ET.SubElement(testset, "test-count").text = str(len(tests))
+    ET.SubElement(testset, "input-path-pattern").text = f"tests/%0{w}d"
+    ET.SubElement(testset, "answer-path-pattern").text = f"tests/%0{w}d.a"
+    listed = ET.SubElement(testset, "tests")
+    for t in tests:
+        ET.SubElement(listed, "test", {"method": "manual", **({"sample": "true"} if t.group == "samples" else {})})
+    files = ET.SubElement(root, "files")
+    ET.SubElement(files, "resources")
+    executables = ET.SubElement(files, "executables")
+    for name in ("check", "validator"):
+        ex = ET.SubElement(executables, "executable")
+        ET.SubElement(ex, "source", {"path": f"files/{name}.cpp", "type": CPP_TYPE})
+    assets = ET.SubElement(root, "assets")
+    checker = ET.SubElement(assets, "checker", {"type": "testlib"})
+    ET.SubElement(checker, "source", {"path": "files/check.cpp", "type": CPP_TYPE})
+    ET.SubElement(checker, "copy", {"path": "check.cpp"})
+    validators = ET.SubElement(assets, "validators")
+    validator = ET.SubElement(validators, "validator")
+    ET.SubElement(validator, "source", {"path": "files/validator.cpp", "type": CPP_TYPE})
+    solutions = ET.SubElement(assets, "solutions")
+    if model is not None:
+        solution = ET.SubElement(solutions, "solution", {"tag": "main"})
+        kind = PYTHON_TYPE if model.suffix == ".py" else CPP_TYPE
+        ET.SubElement(solution, "source", {"path": f"solutions/model{model.suffix}", "type": kind})
+    ET.SubElement(root, "tags")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def read_problem_xml(package: Path) -> dict[str, Any]:
+    """``problem.xml`` read as a judge imports it, checked against Polygon's documented structure:
+    the root ``problem`` with a short name of letters, digits and dashes; a testset with a time
+    limit (ms) and memory limit (bytes), ``test-count`` equal to the tests listed, each ``manual``
+    (its input file present) or ``generated`` (with ``cmd``), every answer file present; a
+    ``testlib`` checker and the validators with sources that exist. A fault raises
+    :class:`PackageError` naming it; else the limits, the tests' files, the samples' numbers, and
+    the checker's, validators' and solutions' source paths."""
+    import re
+
+    path = package / "problem.xml"
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as exc:
+        raise PackageError(f"{path}: not readable XML ({exc})") from None
+
+    def need(parent: ET.Element, tag: str) -> ET.Element:
+        found = parent.find(tag)
+        if found is None:
+            raise PackageError(f"problem.xml: <{parent.tag}> has no <{tag}>")
+        return found
+
+    def number(parent: ET.Element, tag: str) -> int:
+        text = (need(parent, tag).text or "").strip()
+        if not text.isdigit() or int(text) <= 0:
+            raise PackageError(f"problem.xml: <{tag}> must be a positive integer, got {text!r}")
+        return int(text)
+
+    def source(parent: ET.Element, what: str) -> str:
+        src = need(parent, "source")
+        where, kind = src.get("path", ""), src.get("type", "")
+        if not where or not kind:
+            raise PackageError(f"problem.xml: the {what}'s <source> needs a path and a type")
+        if not (package / where).is_file():
+            raise PackageError(f"problem.xml: the {what}'s source {where} is not in the package")
+        return where
+
+    if root.tag != "problem":
+        raise PackageError(f"problem.xml: the root is <{root.tag}>, not <problem>")
+    if not re.fullmatch(r"[A-Za-z0-9-]+", root.get("short-name", "")):
+        raise PackageError(f"problem.xml: short-name {root.get('short-name')!r} is not letters, digits and dashes")
+    testset = need(need(root, "judging"), "testset")
+    time_ms, memory = number(testset, "time-limit"), number(testset, "memory-limit")
+    count = number(testset, "test-count")
+    listed = need(testset, "tests").findall("test")
+    if len(listed) != count:
+        raise PackageError(f"problem.xml: test-count is {count}, but {len(listed)} tests are listed")
+    pattern_in = (need(testset, "input-path-pattern").text or "").strip()
+    pattern_ans = (need(testset, "answer-path-pattern").text or "").strip()
+    inputs, samples = [], []
+    for k, test in enumerate(listed, 1):
+        method = test.get("method")
+        if method not in ("manual", "generated") or (method == "generated" and not test.get("cmd")):
+            raise PackageError(f"problem.xml: test {k}: method {method!r} (manual, or generated with a cmd)")
+        for pattern, what in ((pattern_in, "input"), (pattern_ans, "answer")):
+            if not (package / (pattern % k)).is_file() and (method == "manual" or what == "answer"):
+                raise PackageError(f"problem.xml: test {k}'s {what} file {pattern % k} is not in the package")
+        inputs.append(pattern_in % k)
+        if test.get("sample") == "true":
+            samples.append(k)
+    assets = need(root, "assets")
+    checker = need(assets, "checker")
+    if checker.get("type") != "testlib":
+        raise PackageError(f"problem.xml: the checker's type is {checker.get('type')!r}, not testlib")
+    validators = [source(v, "validator") for v in need(assets, "validators").findall("validator")]
+    if not validators:
+        raise PackageError("problem.xml: no validator")
+    solutions = {s.get("tag"): source(s, "solution") for s in assets.findall("solutions/solution")}
+    return {"time_ms": time_ms, "memory_bytes": memory, "tests": inputs, "samples": samples,
+            "checker": source(checker, "checker"), "validators": validators, "solutions": solutions}
+
+
+#: the package's doall.sh: what a judge's preparation does with it, with g++ and python3 only
+DOALL = r"""#!/bin/sh
+# Builds the validator and the checker, validates every test, runs the model solution on each
+# and checks its output against the answer file (written by `gamecert tests`; the tests
+# themselves are the package's: `gamecert tests GAME --out DIR` chose them, README.md says why).
+set -e
+cd "$(dirname "$0")"
+build=$(mktemp -d)  # outside the package: the package holds only what gamecert wrote
+trap 'rm -rf "$build"' EXIT
+g++ -std=c++17 -O2 -o "$build/validator" files/validator.cpp
+g++ -std=c++17 -O2 -o "$build/check" files/check.cpp
+bad=0
+for t in tests/[0-9]*; do
+  case "$t" in *.a) continue ;; esac
+  "$build/validator" < "$t" || { echo "validator rejects $t"; bad=1; continue; }
+  model="@MODEL@"
+  if [ -n "$model" ]; then
+    python3 "$model" < "$t" > "$build/out"
+    "$build/check" "$t" "$build/out" "$t.a" 2> "$build/comment" || { echo "$t: the model solution's output: $(cat "$build/comment")"; bad=1; }
+  fi
+done
+[ "$bad" = 0 ] && echo "every test valid, the model solution accepted on each"
+exit "$bad"
+"""
