@@ -42,8 +42,7 @@ USAGE: dict[tuple[str, str], tuple[float, float]] = {}
 #: called after each run through a runner with (program, test number, tests of the matrix or 0 in a
 #: search): the command's live line counts them; None: nothing is told
 ON_RUN: Callable[[Program, int, int], None] | None = None
-#: called as in-process work goes with (what, done, total): the expected answers, the solvers
-#: timed, the mutants judged, the runs of a matrix: the command's live line counts them
+#: called with (what, done, total) as in-process work goes (answers, solvers timed, mutants, runs)
 ON_STEP: Callable[[str, int, int], None] | None = None
 #: wrong-program runs stop after this many TLE or slow verdicts (each costs up to three times the time limit)
 TLE_CAP = 3
