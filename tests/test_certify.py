@@ -415,14 +415,14 @@ def test_a_budgeted_exhaustive_phase_goes_deep_in_a_cheap_space(tmp_path, seed):
 TOY_GAMES = ROOT / "tests" / "games_ok"
 
 
-def _toy(tmp_path: Path, budget: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+def _toy(tmp_path: Path, budget: str, *extra: str, game: str = "toy_ok") -> tuple[subprocess.CompletedProcess[str], dict]:
     """toy_ok's registered solver (in-process: no sandbox, cheap) certified with ``budget``; 50
     random examples (a fixed count: the random phase by time would run to the budget's end and a
-    loaded machine could leave the largest inputs no time)."""
+    loaded machine could leave the largest inputs no time). ``game``: another game's closed_form."""
     env = dict(os.environ, GAMECERT_GAMES=str(TOY_GAMES))
     env.pop("GAMECERT_EXHAUSTIVE_RUNS", None)
     env.pop("GAMECERT_PROFILE", None)
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", "toy_ok", "solver:closed_form", "--seed", "1",
+    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", game, "solver:closed_form", "--seed", "1",
                            "--examples", "50", "--budget", budget, "--report-dir", str(tmp_path / budget), *extra],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
@@ -431,16 +431,17 @@ def _toy(tmp_path: Path, budget: str, *extra: str) -> tuple[subprocess.Completed
 
 
 def test_certified_only_on_a_complete_plan_and_strict_exits_1_on_an_incomplete_one(tmp_path):
-    """A budget too small for toy_ok's default plan: nothing found, but the word is PASSED
-    (incomplete), with one sentence naming what was left out, exit 0 (1 with --strict). The same
-    plan run to its end (6 s): CERTIFIED, exit 0 even with --strict."""
-    short, cert = _toy(tmp_path, "0.05")
+    """A budget too small for word_game's default plan (its 214,044 letter-count multisets cannot
+    run in 0.05 s; toy_ok's whole plan can, on a quick machine): nothing found, but the word is
+    PASSED (incomplete), with one sentence naming what was left out, exit 0 (1 with --strict).
+    toy_ok's plan run to its end (6 s): CERTIFIED, exit 0 even with --strict."""
+    short, cert = _toy(tmp_path, "0.05", game="word_game")
     assert short.returncode == 0, short.stdout + short.stderr
     assert cert["verdict"] == "PASSED (incomplete)" and cert["left_out"], cert
     assert "CERTIFIED" not in short.stdout and "PASSED (incomplete); certificate in" in short.stdout
     said = [line for line in short.stdout.splitlines() if line.startswith("  incomplete: left out: ")]
     assert len(said) == 1 and cert["incomplete"] in said[0], short.stdout
-    strict, _ = _toy(tmp_path / "strict", "0.05", "--strict")
+    strict, _ = _toy(tmp_path / "strict", "0.05", "--strict", game="word_game")
     assert strict.returncode == 1, strict.stdout + strict.stderr
     whole, cert = _toy(tmp_path, "6", "--strict")
     assert whole.returncode == 0 and cert["verdict"] == "CERTIFIED" and cert["left_out"] == [], whole.stdout
