@@ -349,7 +349,8 @@ class Search:
                 v = int(self.st.value(parts[i]))
             except Exception:  # noqa: BLE001
                 return None
-            top = max(v, *(int(self.st.value(p)) for p in parts[:64]), self.st.smallest + 1)
+            top = max(v, *(w for w in (_number(self.st.value, p) for p in parts[:64]) if w is not None),
+                      self.st.smallest + 1)
             pool = [v + rng.randint(-3, 3), rng.randint(self.st.smallest, 2 * top), rng.choice(self.numbers or [v]),
                     rng.randint(self.st.smallest, top)]
             return self.put(state, ("value", g, i), rng.choice(pool))
@@ -558,6 +559,14 @@ def run_phase(executor: Any, deadline: float | None) -> None:
                       + (f" ({len(report.unconfirmed)} failed only instrumented: {', '.join(report.unconfirmed[:3])})"
                          if report.unconfirmed else ""),
                       *report.lines, *evidence(built, report.reached, report.runs)]
+
+
+def _number(value: Callable[[Any], Any], part: Any) -> int | None:
+    """A part's value as an integer, or None (a game's parts may hold letters beside numbers)."""
+    try:
+        return int(value(part))
+    except (TypeError, ValueError):
+        return None
 
 
 __all__ = ["Item", "Report", "Search", "evidence", "f32_neighbours", "near", "run_phase", "seeds_of"]
