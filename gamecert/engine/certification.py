@@ -34,6 +34,7 @@ from gamecert.engine.judge.evidence import (
     minimality_brief,
 )
 from gamecert.engine.execute import Executor
+from gamecert.engine.judge import guided
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.judge import Failure, visible
@@ -52,7 +53,7 @@ from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
 from gamecert.engine.report.reports import Provenance
 from gamecert.engine.summary import SUMMARY_HEADERS, CandidateResult, summary_lines, summary_rows, write_summary  # noqa: F401 (the front ends import them from here)
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
-from gamecert.errors import UsageError
+from gamecert.errors import GamecertError, UsageError
 from gamecert.verdict import INCOMPLETE, INTERRUPTED, Verdict, passing_status
 
 #: the largest time budget accepted: a week
@@ -323,9 +324,15 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
             from gamecert.engine.judge.diagnose import diagnose_fault
 
             progress.event("diagnosing: when does it fail?")
-            diagnose_fault(entry, plan, outcome.failure, runner_factory, jobs=jobs, started=executor.start,
-                           reserve_s=executor.reserve_s(), expected_cache=expected_cache,
-                           known=[kept for judge in executor.judges for kept in judge.passing])
+            try:
+                diagnose_fault(entry, plan, outcome.failure, runner_factory, jobs=jobs, started=executor.start,
+                               reserve_s=executor.reserve_s(), expected_cache=expected_cache,
+                               known=[kept for judge in executor.judges for kept in judge.passing])
+            except GamecertError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the fault found must be reported whatever the diagnosis did
+                outcome.failure.notes.append(f"the diagnosis stopped on an internal error of gamecert's "
+                                             f"({type(exc).__name__}: {exc}); the fault stands as found")
         # C and C++: the sanitizer builds on the inputs that matter; undefined behaviour is a finding
         run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
                   expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()))
@@ -459,6 +466,8 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
         what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
     elif phase == "guided":
         what = f"{tests} tests on the instrumented build, steered by its coverage and comparisons"
+        if status == "ok" and any(note.startswith(guided.STOPPED) for note in outcome.notes):
+            status = "stopped on an internal error (the notes say which)"
     elif phase == "largest":
         what = (f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
                 if stats.largest_sizes else "none run")

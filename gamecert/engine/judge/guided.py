@@ -550,6 +550,13 @@ def run_phase(executor: Any, deadline: float | None) -> None:
                       expected_cache=executor.expected_cache, known=executor.known)
         search = Search(executor.entry, judge, built, plan.seed, suspect)
         report = search.search(seeds_of(executor.entry, plan), until)
+    except GamecertError:
+        raise  # a game's own mistake (GAME ERROR) or a usage error: said as such
+    except Exception as exc:  # noqa: BLE001 - a fault of gamecert's own must not end the certification
+        outcome.notes.append(f"{STOPPED}: {type(exc).__name__}: {exc}; the faults found so far stand, "
+                             "and the rest of the certification ran as usual")
+        group.done = True
+        return
     finally:
         runner.close()
     group.done = group.runs = group.runs_done = report.runs
@@ -559,6 +566,10 @@ def run_phase(executor: Any, deadline: float | None) -> None:
                       + (f" ({len(report.unconfirmed)} failed only instrumented: {', '.join(report.unconfirmed[:3])})"
                          if report.unconfirmed else ""),
                       *report.lines, *evidence(built, report.reached, report.runs)]
+
+
+#: the start of the note a guided phase that stopped on an error of gamecert's own leaves
+STOPPED = "the guided phase stopped on an internal error of gamecert's"
 
 
 def _number(value: Callable[[Any], Any], part: Any) -> int | None:

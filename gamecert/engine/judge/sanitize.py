@@ -429,6 +429,13 @@ def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limit
         _settle(check, entry, candidate, outcome, limits, failure, finding, kind, plan, contain, say)
     except KeyboardInterrupt:
         outcome.interrupted = True
+    except GamecertError:
+        raise  # a game's own mistake (GAME ERROR): said as such
+    except Exception as exc:  # noqa: BLE001 - a fault of gamecert's own must not end the certification
+        line = (f"stopped on an internal error of gamecert's ({type(exc).__name__}: {exc}): no claim about "
+                "undefined behaviour is made")
+        outcome.notes.append(f"sanitizer phase: {line}")
+        say(f"  {PHASE:<11} {line}")
     finally:
         check.close()
 
