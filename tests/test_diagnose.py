@@ -308,3 +308,15 @@ def test_the_control_with_shuffled_features_states_no_class():
         said.append(f"{path}: {found.status}: {found.line()}")
         assert found.status != "class", said[-1]
     print("\n".join(said))
+
+
+def test_a_rule_with_no_test_is_said_as_every_input_failing() -> None:
+    """A program that fails on every input tried gets the rule with no test ("true"): the line says
+    every input tried failed, not "fails whenever always ... 0 of 0 others"; a real rule keeps its
+    words and figures (the control)."""
+    from gamecert.engine.judge.diagnose import Diagnosis
+
+    every = Diagnosis("class", rule="true", words="always", satisfying=45, satisfying_failed=45)
+    assert every.line().startswith("fails on every input tried: 45 of 45") and "whenever" not in every.line()
+    rule = Diagnosis("class", rule="games >= 64", words="games >= 64", satisfying=9, satisfying_failed=9, others=12)
+    assert rule.line() == "fails whenever games >= 64: 9 of 9 such inputs failed, 0 of 12 others"

@@ -89,6 +89,9 @@ class Diagnosis:
 
     def line(self) -> str:
         """One short line: the summary table's and the terminal's."""
+        if self.status == "class" and self.rule in ("", "true"):  # no test: every input tried failed
+            return (f"fails on every input tried: {self.satisfying_failed:,} of {self.satisfying:,} fresh inputs "
+                    "failed, none passed (no class narrower than all inputs)")
         if self.status == "class":
             return (f"fails whenever {self.words}: {self.satisfying_failed:,} of {self.satisfying:,} such inputs "
                     f"failed, {self.others_failed:,} of {self.others:,} others")
