@@ -30,7 +30,7 @@ import pytest
 
 collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "candidates_evidence/*",
                        "hostile/*", "golden/*", "games_bad/*", "games_ok/*", "slow_right/*", "unseen_wrong/*",
-                       "shrink_wrong/*", "uncaught/*", "guided_wrong/*"]
+                       "shrink_wrong/*", "uncaught/*", "guided_wrong/*", "wrong_kinds/*"]
 
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
 # the diagnosis after a fault (up to 15% of a certification's budget) is off for the suite's many

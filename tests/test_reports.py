@@ -248,3 +248,24 @@ def test_an_incomplete_certificate_never_says_certified():
     whole = reports.Certificate(**{**CERT.__dict__, "left_out": (), "incomplete": ""})
     assert whole.verdict == "CERTIFIED" and whole.describe().startswith("# CERTIFIED")
     assert CERT.to_json()["verdict"] == "PASSED (incomplete)" and whole.to_json()["verdict"] == "CERTIFIED"
+
+
+def test_the_brief_minimal_line_says_when_shrinking_was_cut() -> None:
+    """The terminal's one-sentence minimal line, for a fault below which a family was swept but
+    whose shrinking its budget stopped (seen: a TLE at 907 digits, smaller ones failing too), says
+    that a smaller failing input may exist; with the shrinking finished (the control) it does not."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge import evidence
+
+    ev = SimpleNamespace(name="decides", up_to=906, inputs=10, complete=True)
+    outcome = SimpleNamespace(plan=SimpleNamespace(spaces=[("decides", "", (1, 2, 3))], structured=()))
+    original = evidence.space_evidence, evidence.structured_evidence
+    evidence.space_evidence, evidence.structured_evidence = (lambda o: [ev]), (lambda o: [])
+    try:
+        cut = evidence.minimality_of(outcome, 907, (5, False), brief=True)
+        whole = evidence.minimality_of(outcome, 907, (5, True), brief=True)
+    finally:
+        evidence.space_evidence, evidence.structured_evidence = original
+    assert cut.startswith("smallest in size: no input of size < 907") and "a smaller one may fail" in cut
+    assert "may fail" not in whole

@@ -188,8 +188,11 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
         if smallest:
             return f"smallest possible: no input is smaller than size {k}"
         if swept:
-            return (f"smallest in size: no input of size < {k} fails in the {len(swept)} "
+            text = (f"smallest in size: no input of size < {k} fails in the {len(swept)} "
                     f"famil{'y' if len(swept) == 1 else 'ies'} swept below it (named in the report)")
+            if shrink is not None and not finished:  # other inputs below k were not all tried
+                text += f"; shrinking stopped after {shrink[0]:,} smaller inputs: a smaller one may fail"
+            return text
         if finished:
             return f"locally minimal: none of the {shrink[0]:,} smaller inputs tried from it fails"
         if shrink is not None:
