@@ -203,7 +203,7 @@ def _native(candidate: Any) -> Instrumented:
     final = toolchains.cache_root() / f"guided-{key}"
     exe = final / "prog"
     if not exe.is_file():
-        work = Path(tempfile.mkdtemp(prefix=".guided-", dir=_made(toolchains.cache_root())))
+        work = toolchains.work_folder(toolchains.cache_root(), ".guided-")
         try:
             (work / f"main{suffix}").write_bytes(data)
             shutil.copyfile(RUNTIME, work / "covrt.c")

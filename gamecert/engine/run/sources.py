@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import tempfile
 from pathlib import Path
 
-from gamecert.engine.run.toolchains import EXTENSIONS, Build, CompileError, _run_build, cache_root, clip_message
+from gamecert.engine.run.toolchains import EXTENSIONS, Build, CompileError, _run_build, cache_root, clip_message, work_folder
 from gamecert.engine.run.toolchains import prepare as _prepare
 from gamecert.errors import UsageError
 
@@ -50,12 +49,7 @@ def check_python_syntax(interpreter: str, source: Path, data: bytes, source_sha:
     no code of the candidate runs."""
     if (interpreter, source_sha) in _COMPILED:
         return
-    root = cache_root()
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=".syntax-", dir=root))
-    except OSError as exc:
-        raise UsageError(f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)") from None
+    work = work_folder(cache_root(), ".syntax-")
     try:
         (work / "main.py").write_bytes(data)
         command = [interpreter, "-c", _SYNTAX_CHECK, str(work / "main.py"), str(source)]

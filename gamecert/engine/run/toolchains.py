@@ -538,19 +538,22 @@ def _set_aside(entry: Path) -> Path:
 
 
 def _complete(entry: Path) -> bool:
-    """A cache entry is complete once renamed into place: it has its build.json."""
-    return (entry / "build.json").is_file()
+    return (entry / "build.json").is_file()  # a cache entry is complete once renamed into place
+
+
+def work_folder(root: Path, prefix: str) -> Path:  # a fresh folder in the build cache, or a clear error
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
+    except OSError as exc:
+        raise UsageError(f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)") from None
 
 
 def _build_into(root: Path, final: Path, lang: Language, source: Path, data: bytes,
                 template: tuple[str, ...], program: str, main_class: str) -> None:
     """Compile in a fresh folder under ``root`` and rename it to ``final`` (another process that
     got there first wins; its result is the same)."""
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
-    except OSError as exc:
-        raise UsageError(f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)") from None
+    work = work_folder(root, ".building-")
     try:
         source_name = f"{main_class.rsplit('.', 1)[-1]}.java" if lang.name == "java" else f"main{_SUFFIX[lang.name]}"
         (work / source_name).write_bytes(data)
