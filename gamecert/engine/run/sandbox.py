@@ -540,7 +540,7 @@ class Runner:
         if report.get("cg_oom"):
             return RunResult("mle", *common, f"the memory controller ran out at {limits.memory_mb} MB + "
                              f"{memcg.HEADROOM_MB} MB headroom and killed {report['cg_oom']} of its processes; {used}", **extra)
-        if killed == "wall":
+        if killed == "wall" and cpu <= limits.time_s:  # (over the CPU limit too: a CPU TLE, said as one)
             return RunResult("tle", *common, f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
                                               f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
         if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
