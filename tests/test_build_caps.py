@@ -119,6 +119,7 @@ class Watch:
         self.before = mem_available_mb()
         self.lowest = self.before
         self.peak_rss = 0
+        self.peak_one = 0  # the largest single process's
         self.fired = ""
         self.old = frozenset(descendants(os.getpid()))
         self._stop = threading.Event()
@@ -142,6 +143,7 @@ class Watch:
             self.lowest = min(self.lowest, mem_available_mb())
             below = descendants(me, self.old)
             self.peak_rss = max(self.peak_rss, sum(below.values()))
+            self.peak_one = max(self.peak_one, max(below.values(), default=0))
             if sum(below.values()) > KILL_MB or self.drop > KILL_DROP_MB:
                 self.fired = f"build at {sum(below.values())} MB, MemAvailable down {self.drop} MB"
                 for pid in below:
@@ -168,9 +170,16 @@ def build_bomb(name: str) -> tuple[CompileError | None, Watch]:
     return error, watch
 
 
-def check_unharmed(watch: Watch, cap_mb: int = CAP_MB) -> None:
+def check_unharmed(watch: Watch, cap_mb: int = CAP_MB, per_process: bool = False) -> None:
+    """The build stayed under its cap: all its processes together (the memory cgroup's cap), or,
+    with ``per_process`` (the address-space cap, which is each process's), its largest one: there
+    the driver, the assembler and the sandbox's own processes come on top (CI's run saw 583 MB in
+    all under a 512 MB cap)."""
     assert not watch.fired, f"the watch had to stop the build: {watch.fired}"
-    assert watch.peak_rss <= cap_mb + 64, f"the build's processes held {watch.peak_rss} MB (cap {cap_mb} MB)"
+    if per_process:
+        assert watch.peak_one <= cap_mb, f"a process of the build held {watch.peak_one} MB (cap {cap_mb} MB)"
+    else:
+        assert watch.peak_rss <= cap_mb + 64, f"the build's processes held {watch.peak_rss} MB (cap {cap_mb} MB)"
     assert watch.drop < cap_mb + SLACK_MB, f"MemAvailable fell by {watch.drop} MB during the build"
 
 
@@ -201,7 +210,7 @@ def test_a_compile_bomb_under_the_address_space_cap(kind: str, small_cap: Path,
     cap = JAVA_AS_CAP_MB if kind == "java" else CAP_MB
     monkeypatch.setenv(buildcap.MEMORY_ENV, str(cap))
     error, watch = build_bomb(name)
-    check_unharmed(watch, cap)
+    check_unharmed(watch, cap, per_process=True)
     assert error is not None, "the bomb compiled"
     lines = error.output.splitlines()
     assert lines[0].startswith("(compilation stopped by the build's memory cap") and \
