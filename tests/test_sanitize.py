@@ -171,6 +171,29 @@ def test_phase_on_a_right_program_finds_nothing(cache: Path) -> None:
     assert any("the judge's build answers right on this input" in n for n in found.notes)
 
 
+@pytest.mark.slow
+def test_sanitizer_runs_cut_by_its_time_are_not_certified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phase's time is part of the budget (the first line says how much) and runs it leaves
+    out make the evidence incomplete: with no time for it, a right C program is PASSED
+    (incomplete), the sentence naming the sanitizer runs; the control, with its time, CERTIFIED."""
+    _need_gcc()
+    from gamecert.engine.certification import certify, options
+    from gamecert.engine.judge import sanitize
+
+    opts = options(registry.get("word_game"), budget=12, seed=1, jobs=1, phases="samples", report_dir=str(tmp_path))
+    program = str(PROGRAMS / "c" / "word_game_right.c")
+    control = certify(opts, program)
+    assert "budget 12 s (up to 3 s of it for sanitizer runs)" in control.lines[0], control.lines[0]
+    cert = json.loads((Path(control.path) / "certificate.json").read_text())
+    assert "sanitizer runs" not in cert["incomplete"] and "no undefined behaviour seen" in " ".join(cert["notes"])
+    monkeypatch.setattr(sanitize, "CAP_SECONDS", 0.0)
+    cut = certify(opts, program)
+    cert = json.loads((Path(cut.path) / "certificate.json").read_text())
+    assert cut.status == 0 and cut.verdict == "PASSED (incomplete)", cut.lines
+    assert "sanitizer runs (cut at the phase's time)" in cert["incomplete"], cert["incomplete"]
+    assert any("runs left out at the phase's time cap" in n for n in cert["notes"]), cert["notes"]
+
+
 # ---- long: whole certifications ---------------------------------------------------------------
 
 def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True) -> tuple[int, str, dict, Path]:

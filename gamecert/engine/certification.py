@@ -19,6 +19,7 @@ import math
 import os
 import random
 import shlex
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +41,7 @@ from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.judge import Failure, visible
 from gamecert.engine.judge.sanitize import applies, phase_seconds, run_phase
 from gamecert.engine.run.limits import game_limits
-from gamecert.engine.plan.plan import PHASES, RUNS_ENV, Plan, make_plan
+from gamecert.engine.plan.plan import PHASES, RUNS_ENV, SHARES, Plan, make_plan
 from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_count
 from gamecert.engine.plan.profiles import get_profile
 from gamecert.engine.report.report_files import (
@@ -302,12 +303,17 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
                           display: Callable[[str, float], Any] | None = None,
                           strict: bool = False) -> CandidateResult:
     """Run ``plan`` on ``candidate`` (a runner from ``runner_factory`` per job), write the report
-    or certificate; the result, its lines handed to ``say`` as they come."""
+    or certificate; the result, its lines handed to ``say`` as they come. A C or C++ source's
+    sanitizer phase runs within the budget, after the guided phase and before the random phase
+    (``Executor.midway``), for at most :func:`phase_seconds` of it, taken from the phases before
+    it; what it leaves goes to the random phase."""
     out = _Lines(say)
     game = entry.game
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
-    if not applies(candidate):  # C and C++: the sanitizer phase comes after the budget, and says so
-        by += f" then up to {phase_seconds(plan):g} s of sanitizer runs"
+    sanitizer_s = phase_seconds(plan.budget_s)
+    if not applies(candidate):
+        by += (f", then up to {sanitizer_s:g} s of sanitizer runs" if plan.by_counts
+               else f" (up to {sanitizer_s:g} s of it for sanitizer runs)")
     limited = ("in-process, no time or memory limit" if isinstance(candidate, SolverSubject)
                else f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB")
     out(
@@ -318,9 +324,20 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     shown = display(game.name, plan.budget_s) if display is not None else _NoDisplay()
     progress = _Progress(shown, out, game)
     executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
+
+    def sanitizer(outcome: Outcome, seconds: float) -> None:  # C and C++: undefined behaviour is a finding
+        run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
+                  expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()),
+                  seconds=seconds)
+
+    if not plan.by_counts and not applies(candidate):  # within the budget, before the random phase
+        executor.midway_share = sanitizer_s / plan.budget_s  # (taken from the phases before it)
+        executor.midway = lambda: sanitizer(executor.outcome, max(0.0, min(
+            sanitizer_s, executor.start + SHARES["random"] * plan.budget_s - time.monotonic())))
     with shown:
         outcome = executor.run()
-        if outcome.failure is not None and not outcome.interrupted and not plan.by_counts:  # when it fails
+        fault = outcome.failure
+        if fault is not None and fault.verdict != Verdict.UB and not outcome.interrupted and not plan.by_counts:
             from gamecert.engine.judge.diagnose import diagnose_fault
 
             progress.event("diagnosing: when does it fail?")
@@ -333,9 +350,8 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
             except Exception as exc:  # noqa: BLE001 - the fault found must be reported whatever the diagnosis did
                 outcome.failure.notes.append(f"the diagnosis stopped on an internal error of gamecert's "
                                              f"({type(exc).__name__}: {exc}); the fault stands as found")
-        # C and C++: the sanitizer builds on the inputs that matter; undefined behaviour is a finding
-        run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
-                  expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()))
+        if plan.by_counts or (fault is not None and fault.verdict != Verdict.UB):
+            sanitizer(outcome, sanitizer_s)  # by counts: after the plan; beside a fault: its input under asan
     progress.flush(outcome)
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported, game=game):

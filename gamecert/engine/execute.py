@@ -1,13 +1,11 @@
 """Running a plan on ``jobs`` runners at once, within its time budget.
 
-The main thread walks the plan phase by phase and hands chunks to ``jobs`` worker threads, each
-with its own runner (its own supervisor and candidate processes) and judge; the candidates run in
-parallel, the harness's own work is small beside theirs. A phase stops starting chunks at its
-deadline (its cumulative share of the budget, :data:`gamecert.engine.plan.plan.SHARES`) and a running
-chunk stops between two tests, so a slow program still ends near the budget. The first fault
-stops every worker at its next test; the worker that found it confirms and shrinks it where it
-was found. A fault found before the exhaustive phase is followed by the exhaustive sizes below
-its size, so that a smaller failing input, if there is one, is found and reported instead.
+The main thread walks the plan phase by phase and hands chunks to ``jobs`` worker threads, each with
+its own runner (its own supervisor and candidate processes) and judge. A phase stops starting chunks
+at its deadline (its cumulative share of the budget, :data:`gamecert.engine.plan.plan.SHARES`) and a
+running chunk stops between two tests, so a slow program still ends near the budget. The first fault
+stops every worker at its next test; the worker that found it confirms and shrinks it. A fault is
+followed by the exhaustive sizes below its size, so that a smaller failing input is found instead.
 """
 
 from __future__ import annotations
@@ -50,8 +48,7 @@ STOP_GRACE_S = 3.0  # after Ctrl-C or SIGTERM, how long the runners get to stop 
 
 
 def _call(display: Any, name: str, *args: Any) -> None:
-    if getattr(display, name, None) is not None:
-        getattr(display, name)(*args)
+    (getattr(display, name, None) or (lambda *a: None))(*args)
 
 
 class Executor:
@@ -108,6 +105,8 @@ class Executor:
         #: runner time each group's finished chunks took (the designed phases are scheduled by it)
         self.spent: dict[str, Spent] = {}
         self.deadline: float | None = None  # the deadline of the chunks being handed out
+        self.midway: Callable[[], None] | None = None  # once, before random (see :meth:`run`)
+        self.midway_share = 0.0  # its part of the budget, taken from the phases before it
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
@@ -311,15 +310,18 @@ class Executor:
         self.seq += 1
         self.in_flight += 1
 
-    # ---- the plan ---------------------------------------------------------------------------
     def run(self) -> Outcome:
-        """Run the plan; KeyboardInterrupt ends it early with what was found (``interrupted``)."""
+        """Run the plan; KeyboardInterrupt ends it early with what was found (``interrupted``).
+        :attr:`midway` (the sanitizer phase) runs once, faultless, before random or largest."""
         plan = self.plan
         start = self.start = time.monotonic()
         self._start()
         try:
-            for phase in plan.phases:
-                if self.outcome.failures or self.error is not None:
+            for phase in [*plan.phases, None]:
+                if self.midway and getattr(phase, "name", "end") in ("random", "largest", "end") \
+                        and not self.outcome.failures and self.error is None:
+                    self.midway, _ = None, self.midway()
+                if phase is None or self.outcome.failures or self.error is not None or self.outcome.interrupted:
                     break
                 share = guided.share(self, phase.name, SHARES.get(phase.name))  # less, when a guided phase will run
                 # a sweep fixed by counts runs whole; the designed families keep their time shares
@@ -338,7 +340,7 @@ class Executor:
                 if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
             failure = self.outcome.failure
-            if failure is not None and self.error is None:
+            if failure is not None and self.error is None and failure.phase != "sanitizer":  # (shrunk by its builds)
                 _call(self.display, "sweeping", self.outcome, failure)
                 self._sweep_below(failure)
         except KeyboardInterrupt:
@@ -571,10 +573,8 @@ class Executor:
         if self.plan.phase("exhaustive") is None or failure.phase == "exhaustive" or self.outcome.failure is not failure:
             return
         deadline = self.fault_deadline if not self.plan.by_counts else None
-        if deadline is not None and time.monotonic() >= deadline:
-            return
         spaces = below_spaces(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
-        if not spaces:
+        if not spaces or deadline is not None and time.monotonic() >= deadline:
             return
         self.segment += 1
         self.stop.clear()

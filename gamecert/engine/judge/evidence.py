@@ -83,7 +83,8 @@ def left_out(outcome: Outcome) -> tuple[str, ...]:
     """What of the plan did not run to its end, one phrase per phase ("" nowhere: an empty tuple
     is complete evidence, the only ground for CERTIFIED): designed families (coverage, worst
     cases) not run whole, exhaustive spaces short of their declared reach, phases the budget cut
-    or ``--phases`` left out. The random phase by time is endless: its end is the plan's."""
+    or ``--phases`` left out, sanitizer runs of a C or C++ program its time left out. The random
+    phase by time is endless: its end is the plan's."""
     plan = outcome.plan
     out = []
     skipped = [p for p in PHASES if plan.phase(p) is None]
@@ -110,7 +111,15 @@ def left_out(outcome: Outcome) -> tuple[str, ...]:
         out.append("largest")
     if "random" in outcome.cut and plan.random_fixed and plan.phase("random") is not None:
         out.append("random")
+    if "sanitizer" in outcome.cut:  # (C and C++: runs under the sanitizer builds its time cap left out)
+        out.append("sanitizer runs (cut at the phase's time)")
     return tuple(out)
+
+
+def _run_order(phase: str) -> int:
+    """Where ``phase`` runs: the plan's phases in order, the sanitizer phase after the guided one."""
+    order = (*PHASES[:PHASES.index("guided") + 1], "sanitizer", *PHASES[PHASES.index("guided") + 1:])
+    return order.index(phase) if phase in order else len(order)
 
 
 def _reach(outcome: Outcome, name: str) -> str:
@@ -355,7 +364,7 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         families=family_evidence(outcome),
         budget_s=None if plan.by_counts else plan.budget_s,
         jobs=outcome.jobs,
-        cut_phases=tuple(sorted(outcome.cut, key=lambda p: plan.phases.index(plan.phase(p)))),
+        cut_phases=tuple(sorted(outcome.cut, key=_run_order)),
         audits=stats.audits,
         audit_line=audit_statement(stats),
         skipped_phases=tuple(p for p in PHASES if plan.phase(p) is None),

@@ -473,13 +473,17 @@ def _build_into(candidate: Any, box: dict[str, Any]) -> None:
 
 def share(executor: Any, phase: str, cumulative: float | None) -> float | None:
     """The cumulative share of the budget of ``phase`` for ``executor``: the designed phases'
-    scaled by ``1 - GUIDED_SHARE`` when the guided phase will run (:func:`applies`)."""
+    scaled by ``1 - GUIDED_SHARE`` when the guided phase will run (:func:`applies`); then, for a
+    run whose sanitizer phase comes before the random phase (``executor.midway_share``, its part
+    of the budget), every phase's before it scaled by ``1 - midway_share``."""
     from gamecert.engine.plan.plan import GUIDED_SHARE
 
     if phase == "guided" and not applies(executor):
         return None  # nothing to cut: the phase only says why it did not run
     if cumulative is not None and phase in ("coverage", "worst", "exhaustive") and applies(executor):
-        return cumulative * (1 - GUIDED_SHARE)
+        cumulative *= 1 - GUIDED_SHARE
+    if cumulative is not None and phase in ("coverage", "worst", "exhaustive", "guided"):
+        cumulative *= 1 - getattr(executor, "midway_share", 0.0)
     return cumulative
 
 

@@ -61,8 +61,10 @@ ENVIRONMENT = {"asan": (f"ASAN_OPTIONS={ASAN_OPTIONS}", f"UBSAN_OPTIONS={UBSAN_O
 MEMCHECK = ("valgrind", "-q", "--error-exitcode=88", "--track-origins=yes", "--log-fd=1")
 #: inputs of each worst-case family run, and of all inputs at most
 PER_FAMILY, MAX_INPUTS = 4, 64
-#: the phase's wall time: this share of the budget, and at least MIN_SECONDS (the builds aside)
-SHARE, MIN_SECONDS = 0.25, 20.0
+#: the phase's wall time at most, builds included, within the certification's budget: this share
+#: of it, at most CAP_SECONDS (its inputs are few: the samples, worst and largest inputs, the
+#: guided corpus); what it does not use goes to the phases after it
+SHARE, CAP_SECONDS = 0.25, 15.0
 #: what the sanitizer itself runs out of (its deeper frames, its allocator's own limits): not the
 #: program's undefined behaviour
 NOT_FINDINGS = ("stack-overflow", "out-of-memory", "out of memory", "allocation-size-too-big",
@@ -388,19 +390,26 @@ def inputs_that_matter(plan: Any, outcome: Any = None, extra: Any = ()) -> list[
     return out[:faults] + sorted(out[faults:], key=lambda item: len(item[2]))
 
 
-def phase_seconds(plan: Any) -> float:
-    """The sanitizer phase's runs' wall time, after the plan's budget (its builds aside)."""
-    return max(MIN_SECONDS, SHARE * plan.budget_s)
+def phase_seconds(budget_s: float) -> float:
+    """The sanitizer phase's wall time at most (builds and runs) within a certification's budget
+    of ``budget_s`` seconds; the phases after it get what it leaves.
+
+    >>> phase_seconds(60.0), phase_seconds(10.0)
+    (15.0, 2.5)
+    """
+    return min(CAP_SECONDS, SHARE * budget_s)
 
 
 def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limits, say: Any, *,
               containment: Any = None, provenance: Any = None, expected_cache: dict[str, Any] | None = None,
-              extra: Any = ()) -> None:
-    """The sanitizer phase of ``candidate`` after ``plan`` ran (see the module's words): says one
-    line, puts its note on ``outcome`` and, with no fault of the plan's own, its finding among
-    ``outcome.failures`` (verdict UB); beside a fault, what the sanitizer says of the fault's input
-    goes into that fault's notes. Nothing happens for a candidate it does not apply to or a run
-    that was interrupted; Ctrl-C here marks the outcome interrupted."""
+              extra: Any = (), seconds: float | None = None) -> None:
+    """The sanitizer phase of ``candidate`` after ``plan`` ran (see the module's words), for up to
+    ``seconds`` (the part of the budget kept for it; default :func:`phase_seconds` of the plan's):
+    says one line, puts its note on ``outcome`` and, with no fault of the plan's own, its finding
+    among ``outcome.failures`` (verdict UB); beside a fault, what the sanitizer says of the fault's
+    input goes into that fault's notes. Runs the time cap left out mark the phase cut
+    (``outcome.cut``): the evidence is then incomplete. Nothing happens for a candidate it does
+    not apply to or a run that was interrupted; Ctrl-C here marks the outcome interrupted."""
     if outcome.interrupted or applies(candidate):
         return
     contain = containment.enabled if containment is not None else True
@@ -412,8 +421,11 @@ def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limit
             inputs, kinds = inputs_that_matter(plan, None, extra), tuple(BUILDS)
         else:  # the fault's own input, under the sanitizers: what they say of it
             inputs, kinds = [(f"the fault ({fault.verdict})", fault.instance, fault.input_text)], ("asan",)
-        deadline = time.monotonic() + phase_seconds(plan)
+        allowed = phase_seconds(plan.budget_s) if seconds is None else seconds
+        deadline = time.monotonic() + allowed
         found, ran, skipped, why_not = _search(check, inputs, deadline, kinds)
+        if skipped and found is None and fault is None:
+            outcome.cut[PHASE] = allowed
         if found is not None and fault is not None:
             failure, finding, kind = found
             fault.notes.append(f"under the sanitizer build ({BUILDS[kind]}) this input shows undefined behaviour: "
@@ -474,8 +486,10 @@ def _summary(inputs: list[tuple[str, Any, str]], ran: dict[str, int], skipped: i
         counts[key] = counts.get(key, 0) + 1
     made = [k for k in kinds if k not in why_not]
     parts = [f"{len(inputs)} input{'s' if len(inputs) != 1 else ''} ({', '.join(f'{n} {k}' for k, n in counts.items())})"]
-    if made:
+    if any(ran[k] for k in made):
         parts.append("run under " + ", ".join(f"{BUILDS[k]} ({ran[k]})" for k in made) + ": no undefined behaviour seen")
+    elif made:
+        parts.append("built, but no input ran under the sanitizer builds within the phase's time")
     capped = sum(check.capped.values())
     if capped:
         parts.append(f"{capped} runs past their generous caps (not judged)")
