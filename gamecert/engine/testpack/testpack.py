@@ -404,7 +404,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     outcome.notes.extend(f"{n}: {why}" for n, why in pool_killers.items())
     if write:
         (out / "kills.csv").write_text(kills_csv(outcome))
-        (out / "README.md").write_text(readme(entry, outcome, muts))
+        (out / "README.md").write_text(readme(entry, outcome, muts) + polygon.readme_section(out))
     return outcome
 
 
