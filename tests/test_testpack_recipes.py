@@ -35,13 +35,18 @@ ONE_SHORT = ("    return chunk * _count(count, token)\n", "    return chunk * (_
 
 def _package(tmp_path: Path, name: str) -> tuple[Path, list[ts.Test]]:
     """A Polygon package of the plan's first inputs (no answers needed here, no kill matrix): the
-    samples, the first largest input, the first input of each designed family, the first two and
+    samples, the first largest input, the first input of each designed family (one test over a
+    megabyte at most), the first two and
     the last two exhaustive inputs (the last are the largest of the space's first 40)."""
     entry = registry.get(name)
     pool = ts.build_pool(entry, 1, 40)
-    tests, groups = [], set()
+    tests, groups, huge = [], set(), 0
     for t in pool:
         if t.group == "samples" or (t.group not in groups and t.group != "exhaustive"):
+            if t.bytes > 1_000_000:  # one test of megabytes is enough (each costs a second to make again)
+                if huge:
+                    continue
+                huge += 1
             tests.append(t)
             groups.add(t.group)
     exhaustive = [t for t in pool if t.group == "exhaustive"]

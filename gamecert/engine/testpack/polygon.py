@@ -13,6 +13,8 @@ Polygon (``--format polygon``)::
                                      model solution on each and checks its output against the answer
     README.md kills.csv              why each test is there, the kill matrix
 
+DMOJ (``--format dmoj``): ``init.yml``, ``tests/``, ``files/`` (:mod:`.dmoj`).
+
 Plain (``--format plain``): ``tests/``, ``validator.py`` and ``checker.py`` at the top, README.md
 and kills.csv (the layout before Polygon's).
 
@@ -27,11 +29,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import cpp, recipes
+from gamecert.engine.testpack import cpp, dmoj, recipes
 from gamecert.engine.testpack.testset import PackageError, Test
 from gamecert.kit.standalone import program as standalone_program
 
-FORMATS = ("polygon", "plain")
+FORMATS = ("polygon", "plain", "dmoj")
 #: Polygon's source types of the files it holds
 CPP_TYPE, PYTHON_TYPE = "cpp.g++17", "python.3"
 
@@ -65,7 +67,7 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
     """Everything but the tests, README.md and kills.csv, in layout ``fmt``."""
     if fmt not in FORMATS:
         raise PackageError(f"--format {fmt}: not a package format (choose one of {', '.join(FORMATS)})")
-    where = out / "files" if fmt == "polygon" else out
+    where = out / "files" if fmt != "plain" else out
     where.mkdir(parents=True, exist_ok=True)
     for kind in ("validator", "checker"):
         path = where / f"{kind}.py"
@@ -76,6 +78,9 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
     part = cpp.game_part(entry)
     (where / "validator.cpp").write_text(cpp.source("validator", part))
     (where / "check.cpp").write_text(cpp.source("checker", part))
+    if fmt == "dmoj":
+        (out / "init.yml").write_text(dmoj.init_yml(entry, tests, width(len(tests))))
+        return
     model = model_solution(entry)
     (out / "solutions").mkdir(exist_ok=True)
     if model is not None:
