@@ -112,12 +112,16 @@ def check_init(package: Path, data: Any) -> dict[str, Any]:
     return {"cases": files, "checker": sources}
 
 
+class NoYaml(PackageError):
+    """PyYAML is not installed: init.yml cannot be read as DMOJ reads it (not the package's fault)."""
+
+
 def read_init_yml(package: Path) -> dict[str, Any]:
     """``init.yml`` parsed with PyYAML (as DMOJ's judge reads it) and checked (:func:`check_init`)."""
     try:
         import yaml
     except ImportError:
-        raise PackageError("reading init.yml needs PyYAML (pip install pyyaml)") from None
+        raise NoYaml("init.yml is not checked: reading it as DMOJ does needs PyYAML (pip install pyyaml)") from None
     try:
         data = yaml.safe_load((package / "init.yml").read_text())
     except (OSError, yaml.YAMLError) as exc:

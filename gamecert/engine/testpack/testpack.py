@@ -283,6 +283,8 @@ def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: C
     if polygon.is_polygon(folder) or dmoj.is_dmoj(folder):
         try:
             polygon.read_problem_xml(folder) if polygon.is_polygon(folder) else dmoj.read_init_yml(folder)
+        except dmoj.NoYaml as exc:  # not the package's fault: init.yml is not read here
+            say(f"note: {exc}")
         except ts.PackageError as exc:
             faults.append(str(exc))
     wrong, right = ts.project_programs(entry)
