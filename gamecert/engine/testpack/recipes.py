@@ -122,7 +122,7 @@ def encode(instance: Any, limit: int = MAX_CMD) -> tuple[list[str] | None, str]:
     kind = shape(instance)
     if kind is None:
         return None, f"its instance ({type(instance).__name__}) is not a string, a tuple of integers or of strings"
-    too_long = f"its shortest run form found is over {limit} characters (no short pattern: a random part)"
+    too_long = f"its recipe would be over {limit} characters (no short pattern: random parts)"
     if kind == "str":
         if not instance or not set(instance) <= SAFE:
             return None, "it holds characters a command line does not carry (only letters and digits do)"
