@@ -151,6 +151,10 @@ def parse_input(text):
     return tuple(games)
 
 
+def format_input(inp):
+    return "%d\\n" % len(inp) + "".join("%d\\n%s\\n" % (len(d), d) for d in inp)
+
+
 def read_answer(reader, inp):
     t = len(inp)
     winners = tuple(reader.integer(1, 2, "the winner of game %d of %d" % (k, t)) for k in range(1, t + 1))

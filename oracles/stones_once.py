@@ -168,6 +168,10 @@ def parse_input(text):
     return tuple(piles)
 
 
+def format_input(inp):
+    return "%d\\n" % len(inp) + "".join("%d\\n" % p for p in inp)
+
+
 def read_answer(reader, inp):
     answer = reader.word(("YES", "NO"), "YES or NO")
     reader.finish()

@@ -110,6 +110,10 @@ def parse_input(text):
     return parse_word(text, "abcdefghijklmnopqrstuvwxyz", 5000, "string")
 
 
+def format_input(inp):
+    return inp + "\\n"
+
+
 def read_answer(reader, inp):
     position = None
     if reader.word(("First", "Second"), "First or Second") == "First":

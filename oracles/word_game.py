@@ -107,6 +107,10 @@ def parse_input(text):
     return parse_word(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 40, "word")
 
 
+def format_input(inp):
+    return inp + "\\n"
+
+
 def read_answer(reader, inp):
     winner = reader.word(("Alice", "Bob"), "Alice or Bob")
     reader.finish()

@@ -34,9 +34,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--mutant-seconds", type=float, default=10.0, metavar="S",
                    help="in-process time for each mutant on the plan (default 10)")
     t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all; 0: none)")
-    t.add_argument("--format", default="polygon", choices=["polygon", "plain"],
+    t.add_argument("--format", default="polygon", choices=["polygon", "plain", "dmoj"],
                    help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
-                        "doall.sh; the default) or plain (tests/, validator.py and checker.py)")
+                        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp) or plain "
+                        "(tests/, validator.py and checker.py)")
     t.add_argument("--no-certify", action="store_true",
                    help="do not run `gamecert certify --profile quick` on the wrong programs the package misses")
 

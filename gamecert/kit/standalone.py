@@ -11,7 +11,10 @@ as ``standalone_code``. That text defines three functions:
 - ``read_answer(reader, inp)``: read one whole output through ``reader`` (a :class:`Reader`
   below: ``word``, ``integer``, ``finish``), exactly as the game's ``parse_answer`` reads it;
 - ``judge(inp, got, expected)``: ``None`` if ``got`` is right, else why not, as the game's
-  ``judge`` decides.
+  ``judge`` decides;
+- optionally ``format_input(inp)``: the input's text exactly as the game's ``format_input``
+  writes it; the package's generator ``files/gen.py`` needs it
+  (:mod:`gamecert.engine.testpack.recipes`; without it every test stays manual).
 
 ``gamecert tests`` checks the result: the validator must accept every test and the checker must
 give gamecert's verdict on every output it judged (a disagreement names the game's

@@ -13,6 +13,8 @@ Polygon (``--format polygon``)::
                                      model solution on each and checks its output against the answer
     README.md kills.csv              why each test is there, the kill matrix
 
+DMOJ (``--format dmoj``): ``init.yml``, ``tests/``, ``files/`` (:mod:`.dmoj`).
+
 Plain (``--format plain``): ``tests/``, ``validator.py`` and ``checker.py`` at the top, README.md
 and kills.csv (the layout before Polygon's).
 
@@ -27,11 +29,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import cpp
+from gamecert.engine.testpack import cpp, dmoj, recipes
 from gamecert.engine.testpack.testset import PackageError, Test
 from gamecert.kit.standalone import program as standalone_program
 
-FORMATS = ("polygon", "plain")
+FORMATS = ("polygon", "plain", "dmoj")
 #: Polygon's source types of the files it holds
 CPP_TYPE, PYTHON_TYPE = "cpp.g++17", "python.3"
 
@@ -65,7 +67,7 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
     """Everything but the tests, README.md and kills.csv, in layout ``fmt``."""
     if fmt not in FORMATS:
         raise PackageError(f"--format {fmt}: not a package format (choose one of {', '.join(FORMATS)})")
-    where = out / "files" if fmt == "polygon" else out
+    where = out / "files" if fmt != "plain" else out
     where.mkdir(parents=True, exist_ok=True)
     for kind in ("validator", "checker"):
         path = where / f"{kind}.py"
@@ -76,16 +78,38 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
     part = cpp.game_part(entry)
     (where / "validator.cpp").write_text(cpp.source("validator", part))
     (where / "check.cpp").write_text(cpp.source("checker", part))
+    if fmt == "dmoj":
+        (out / "init.yml").write_text(dmoj.init_yml(entry, tests, width(len(tests))))
+        return
     model = model_solution(entry)
     (out / "solutions").mkdir(exist_ok=True)
     if model is not None:
         shutil.copyfile(model, out / "solutions" / f"model{model.suffix}")
     (out / "statements" / "english").mkdir(parents=True, exist_ok=True)
     (out / "statements" / "english" / "problem.tex").write_text(statement(entry))
+    gen, made = recipes.plan(entry.name, code, tests)
+    if gen is not None and any(a is not None for a, _ in made):
+        (where / "gen.py").write_text(gen)
+        (where / "gen.py").chmod(0o755)
+    else:
+        made = [(None, why) for _, why in made]
+    (out / "script.txt").write_text(recipes.script(made, width(len(tests))))
+    _SECTIONS[out.resolve()] = recipes.readme_section(made, width(len(tests)))
     doall = out / "doall.sh"
-    doall.write_text(DOALL.replace("@MODEL@", f"solutions/model{model.suffix}" if model is not None else ""))
+    doall.write_text(DOALL.replace("@MODEL@", f"solutions/model{model.suffix}" if model is not None else "")
+                     .replace("@WIDTH@", str(width(len(tests)))))
     doall.chmod(0o755)
-    (out / "problem.xml").write_text(problem_xml(entry, tests, model))
+    (out / "problem.xml").write_text(problem_xml(entry, tests, model, made))
+
+
+#: package folder -> its README's section on generated tests (:func:`readme_section`)
+_SECTIONS: dict[Path, str] = {}
+
+
+def readme_section(out: Path) -> str:
+    """The README's lines on which tests gen.py makes and which stay manual, and why ('' for a
+    package this process did not write, or a plain one)."""
+    return _SECTIONS.pop(out.resolve(), "")
 
 
 def model_solution(entry: Any) -> Path | None:
@@ -111,9 +135,12 @@ def statement(entry: Any) -> str:
         *[f"\\exmp{{{s.rstrip()}}}{{{a.rstrip()}}}%" for s, a in game.samples], "", "\\end{problem}", ""])
 
 
-def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None) -> str:
+def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None,
+                made: Sequence[tuple[list[str] | None, str]] = ()) -> str:
     """``problem.xml`` in Polygon's structure: one testset ``tests`` (limits, tests in order, the
-    samples marked), the checker and validator (C++ sources), the model solution (tag main)."""
+    samples marked; a test with a recipe in ``made`` ``generated`` by ``gen ARGS``, the others
+    ``manual``), the checker, validator and generator, the model solution (tag main)."""
+    made = list(made) or [(None, "")] * len(tests)
     game = entry.game
     w = width(len(tests))
     root = ET.Element("problem", {"revision": "1", "short-name": entry.name.replace("_", "-")})
@@ -130,14 +157,18 @@ def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None) -> str:
     ET.SubElement(testset, "input-path-pattern").text = f"tests/%0{w}d"
     ET.SubElement(testset, "answer-path-pattern").text = f"tests/%0{w}d.a"
     listed = ET.SubElement(testset, "tests")
-    for t in tests:
-        ET.SubElement(listed, "test", {"method": "manual", **({"sample": "true"} if t.group == "samples" else {})})
+    for t, (args, _) in zip(tests, made):
+        how = {"method": "manual"} if args is None else {"cmd": recipes.cmd(args), "method": "generated"}
+        ET.SubElement(listed, "test", {**how, **({"sample": "true"} if t.group == "samples" else {})})
     files = ET.SubElement(root, "files")
     ET.SubElement(files, "resources")
     executables = ET.SubElement(files, "executables")
     for name in ("check", "validator"):
         ex = ET.SubElement(executables, "executable")
         ET.SubElement(ex, "source", {"path": f"files/{name}.cpp", "type": CPP_TYPE})
+    if any(args is not None for args, _ in made):
+        ex = ET.SubElement(executables, "executable")
+        ET.SubElement(ex, "source", {"path": f"files/{recipes.GEN}.py", "type": PYTHON_TYPE})
     assets = ET.SubElement(root, "assets")
     checker = ET.SubElement(assets, "checker", {"type": "testlib"})
     ET.SubElement(checker, "source", {"path": "files/check.cpp", "type": CPP_TYPE})
@@ -159,10 +190,13 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
     """``problem.xml`` read as a judge imports it, checked against Polygon's documented structure:
     the root ``problem`` with a short name of letters, digits and dashes; a testset with a time
     limit (ms) and memory limit (bytes), ``test-count`` equal to the tests listed, each ``manual``
-    (its input file present) or ``generated`` (with ``cmd``), every answer file present; a
-    ``testlib`` checker and the validators with sources that exist. A fault raises
-    :class:`PackageError` naming it; else the limits, the tests' files, the samples' numbers, and
-    the checker's, validators' and solutions' source paths."""
+    (its input file present) or ``generated`` (with ``cmd``, whose first word names an executable
+    of ``<files>`` whose source exists), every answer file present; a ``testlib`` checker and the
+    validators with sources that exist. A generated test whose generator is the package's Python
+    ``gen.py`` is made again (in this process, as the judge would make it) and must equal its file
+    in ``tests/`` byte for byte. A fault raises :class:`PackageError` naming it; else the limits,
+    the tests' files, the samples' numbers, the generated tests' commands, and the checker's,
+    validators' and solutions' source paths."""
     import re
 
     path = package / "problem.xml"
@@ -204,7 +238,7 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
         raise PackageError(f"problem.xml: test-count is {count}, but {len(listed)} tests are listed")
     pattern_in = (need(testset, "input-path-pattern").text or "").strip()
     pattern_ans = (need(testset, "answer-path-pattern").text or "").strip()
-    inputs, samples = [], []
+    inputs, samples, generated = [], [], {}
     for k, test in enumerate(listed, 1):
         method = test.get("method")
         if method not in ("manual", "generated") or (method == "generated" and not test.get("cmd")):
@@ -213,6 +247,8 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
             if not (package / (pattern % k)).is_file() and (method == "manual" or what == "answer"):
                 raise PackageError(f"problem.xml: test {k}'s {what} file {pattern % k} is not in the package")
         inputs.append(pattern_in % k)
+        if method == "generated":
+            generated[k] = test.get("cmd", "")
         if test.get("sample") == "true":
             samples.append(k)
     assets = need(root, "assets")
@@ -223,22 +259,51 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
     if not validators:
         raise PackageError("problem.xml: no validator")
     solutions = {s.get("tag"): source(s, "solution") for s in assets.findall("solutions/solution")}
-    return {"time_ms": time_ms, "memory_bytes": memory, "tests": inputs, "samples": samples,
+    _regenerate(package, root, generated, pattern_in)
+    return {"time_ms": time_ms, "memory_bytes": memory, "tests": inputs, "samples": samples, "generated": generated,
             "checker": source(checker, "checker"), "validators": validators, "solutions": solutions}
+
+
+def _regenerate(package: Path, root: ET.Element, generated: dict[int, str], pattern_in: str) -> None:
+    """Every generated test's command names an executable of the package; those of a Python
+    generator are made again and compared with their files (:func:`read_problem_xml`)."""
+    executables = {Path(s.get("path", "")).stem: s.get("path", "") for s in root.findall("files/executables/executable/source")}
+    loaded: dict[str, Any] = {}
+    for k, command in generated.items():
+        name, *args = command.split()
+        where = executables.get(name)
+        if where is None or not (package / where).is_file():
+            raise PackageError(f"problem.xml: test {k}: its cmd runs {name!r}, which is not an executable of the package")
+        target = package / (pattern_in % k)
+        if not where.endswith(".py") or not target.is_file():
+            continue
+        if where not in loaded:
+            try:
+                loaded[where] = recipes.load((package / where).read_text())["generate"]
+            except Exception as exc:  # noqa: BLE001 - a package's generator may be edited by hand
+                raise PackageError(f"{where} does not load ({type(exc).__name__}: {exc})") from None
+        try:
+            made = loaded[where](args)
+        except Exception as exc:  # noqa: BLE001 - as above: one line naming the test
+            raise PackageError(f"problem.xml: test {k}: `{command[:80]}` fails ({type(exc).__name__}: {exc})") from None
+        if made.encode() != target.read_bytes():
+            raise PackageError(f"problem.xml: test {k}: `{command[:80]}` does not write {pattern_in % k} byte for byte")
 
 
 #: the package's doall.sh: what a judge's preparation does with it, with g++ and python3 only
 DOALL = r"""#!/bin/sh
 # Builds the validator and the checker, validates every test, runs the model solution on each
-# and checks its output against the answer file (written by `gamecert tests`; the tests
-# themselves are the package's: `gamecert tests GAME --out DIR` chose them, README.md says why).
+# and checks its output against the answer file, then makes every generated test again with
+# files/gen.py and compares it with its file (written by `gamecert tests`; README.md says why
+# each test is there). `sh doall.sh gen` does the last step alone (after editing a recipe).
 set -e
 cd "$(dirname "$0")"
 build=$(mktemp -d)  # outside the package: the package holds only what gamecert wrote
 trap 'rm -rf "$build"' EXIT
+bad=0
+if [ "$1" != gen ]; then
 g++ -std=c++17 -O2 -o "$build/validator" files/validator.cpp
 g++ -std=c++17 -O2 -o "$build/check" files/check.cpp
-bad=0
 for t in tests/[0-9]*; do
   case "$t" in *.a) continue ;; esac
   "$build/validator" < "$t" || { echo "validator rejects $t"; bad=1; continue; }
@@ -248,6 +313,24 @@ for t in tests/[0-9]*; do
     "$build/check" "$t" "$build/out" "$t.a" 2> "$build/comment" || { echo "$t: the model solution's output: $(cat "$build/comment")"; bad=1; }
   fi
 done
-[ "$bad" = 0 ] && echo "every test valid, the model solution accepted on each"
+if [ "$bad" = 0 ]; then echo "every test valid, the model solution accepted on each"; fi
+fi
+# every generated test made again by files/gen.py from its line of script.txt (`gen ARGS > N`),
+# compared byte for byte with its file (the arguments split on blanks, never globbed, as Polygon does)
+set -f
+while read -r line; do
+  [ -n "$line" ] || continue
+  n=${line##*> }
+  set -- ${line% > *}
+  shift
+  t=tests/$(printf '%0@WIDTH@d' "$n")
+  if ! python3 files/gen.py "$@" > "$build/gen"; then
+    echo "gen.py fails on the recipe of $t"; bad=1
+  elif ! cmp -s "$build/gen" "$t"; then
+    echo "gen.py does not make $t again byte for byte"; bad=1
+  fi
+done < script.txt
+set +f
+if [ "$bad" = 0 ]; then echo "every generated test made again byte for byte"; fi
 exit "$bad"
 """

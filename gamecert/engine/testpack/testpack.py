@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.testpack import mutants as mutants_mod
-from gamecert.engine.testpack import cpp, plainjudge, polygon, strength
+from gamecert.engine.testpack import cpp, dmoj, plainjudge, polygon, strength
 from gamecert.engine.testpack import testset as ts
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.errors import GamecertError
@@ -104,7 +104,7 @@ def build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Call
 
 def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]) -> Outcome:
     code = standalone_code(entry)
-    if knobs.format == "polygon":
+    if knobs.format in ("polygon", "dmoj"):
         cpp.game_part(entry)  # a game without its C++ part is told so before any work
     game = entry.game
     user = ts.user_programs(against)
@@ -189,7 +189,7 @@ def _valid_only(entry: Any, tests: list[ts.Test], answers: list[Any], knobs: Kno
                 say: Callable[[str], None]) -> tuple[list[ts.Test], list[Any]]:
     """The tests that pass strict validation (gamecert's: valid and written as the format says;
     the C++ validator's where g++ is): a test that fails it is never written."""
-    judge = cpp.Judge.of(entry) if knobs.format == "polygon" and cpp.compiler() else None
+    judge = cpp.Judge.of(entry) if knobs.format in ("polygon", "dmoj") and cpp.compiler() else None
     kept: list[int] = []
     for k, t in enumerate(tests):
         why = cpp.strict_fault(entry.game, t.text) or (judge.validate(t.text) if judge is not None else "")
@@ -280,9 +280,11 @@ def check(entry: Any, folder: Path, against: Sequence[str], knobs: Knobs, say: C
     ts._RUNS.clear()  # noqa: SLF001 - every program runs anew on the package as it is now
     _CERTIFIED.clear()
     tests, answers, faults = read_package(entry, folder)
-    if polygon.is_polygon(folder):
+    if polygon.is_polygon(folder) or dmoj.is_dmoj(folder):
         try:
-            polygon.read_problem_xml(folder)
+            polygon.read_problem_xml(folder) if polygon.is_polygon(folder) else dmoj.read_init_yml(folder)
+        except dmoj.NoYaml as exc:  # not the package's fault: init.yml is not read here
+            say(f"note: {exc}")
         except ts.PackageError as exc:
             faults.append(str(exc))
     wrong, right = ts.project_programs(entry)
@@ -397,14 +399,14 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
     outcome = Outcome(tests, [m.name for m in muts], mutant_rows, equivalent, undecided, survivors, wrong + right,
                       program_rows, right_rows, faults)
     outcome.broken_rows = broken_rows
-    outcome.layout = "polygon" if polygon.is_polygon(out) else "plain"
+    outcome.layout = "polygon" if polygon.is_polygon(out) else "dmoj" if dmoj.is_dmoj(out) else "plain"
     outcome.pool_killed = sorted(pool_killers)
     outcome.usage = {(p.name, k): ts.USAGE[p.spec, t.text] for p in right for k, t in enumerate(tests)
                      if (p.spec, t.text) in ts.USAGE}
     outcome.notes.extend(f"{n}: {why}" for n, why in pool_killers.items())
     if write:
         (out / "kills.csv").write_text(kills_csv(outcome))
-        (out / "README.md").write_text(readme(entry, outcome, muts))
+        (out / "README.md").write_text(readme(entry, outcome, muts) + polygon.readme_section(out))
     return outcome
 
 
@@ -453,14 +455,18 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
     right = [p for p in o.programs if p.kind == "right"]
     lines = [f"# Tests for {game.title} ({entry.name})", "",
              "Written by `gamecert tests`. Layout: " + (
-                 "Polygon's: `problem.xml`; " if o.layout == "polygon" else "")
+                 "Polygon's: `problem.xml`; " if o.layout == "polygon" else
+                 "DMOJ's: `init.yml` (the cases, 1 point each; DMOJ's bridged checker over `files/check.cpp`, type "
+                 "testlib; set the time and memory limits below in the site's problem settings); " if o.layout == "dmoj"
+                 else "")
              + f"`tests/{tn(1, len(o.tests))}`..`tests/{tn(len(o.tests), len(o.tests))}` (inputs) and the same names with "
              "`.a` (the expected answers), samples first; " + (
                  "`files/validator.cpp` and `files/check.cpp` (plain C++17, testlib's protocol: the validator exits 3 "
                  "with the line and column of the first fault; `check INPUT OUTPUT ANSWER` exits 0 OK, 1 WA, 2 PE, 3 "
-                 "fail), the same in Python (`files/validator.py`, `files/checker.py`), the model solution in "
-                 "`solutions/`, `doall.sh` (builds, validates every test, checks the model solution on each); "
-                 if o.layout == "polygon" else
+                 "fail), the same in Python (`files/validator.py`, `files/checker.py`)" + (
+                     ", the model solution in `solutions/`, `doall.sh` (builds, validates every test, checks the model "
+                     "solution on each); " if o.layout == "polygon" else "; ")
+                 if o.layout in ("polygon", "dmoj") else
                  "`validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` (exit 0 OK, 1 WA, 2 PE, "
                  "3 fail), standard library only; ")
              + "`kills.csv`: tests x programs, with verdicts (a TLE kill with its margin: CPU time over the limit).",

@@ -161,6 +161,10 @@ def parse_input(text):
     return heaps
 
 
+def format_input(inp):
+    return "%d\\n%s\\n" % (len(inp), " ".join(map(str, inp)))
+
+
 def read_answer(reader, inp):
     if reader.word(("First", "Second"), "First or Second") == "Second":
         reader.finish()
