@@ -353,9 +353,10 @@ def _one_line(text: str) -> str:
 
 def inputs_that_matter(plan: Any, outcome: Any = None, extra: Any = ()) -> list[tuple[str, Any, str]]:
     """(where from, instance, text) of the inputs the phase runs, each text once: every fault the
-    plan found, then, the shortest first, the samples, the first :data:`PER_FAMILY` inputs of
-    each worst-case family, the largest inputs and ``extra`` (texts or (where, text) pairs handed
-    in: a corpus), parsed by the game; at most :data:`MAX_INPUTS`, taken in that order."""
+    plan found, then the samples, the first :data:`PER_FAMILY` inputs of each worst-case family,
+    the largest inputs and ``extra`` (texts or (where, text) pairs handed in: a corpus), parsed by
+    the game; at most :data:`MAX_INPUTS`, taken in that order. After the faults they run source by
+    source in turn, the shortest of each source first."""
     from gamecert.engine import gamecode, registry
 
     game = registry.get(plan.game).game
@@ -386,8 +387,15 @@ def inputs_that_matter(plan: Any, outcome: Any = None, extra: Any = ()) -> list[
         add(where, gamecode.call(game.name, "parse_input on an input handed to the sanitizer phase",
                                  game.parse_input, text), text)
     faults = sum(w.startswith("the fault") for w, _, _ in out)
-    # the shortest first: a finding on a short input is shrunk in fewer, cheaper runs
-    return out[:faults] + sorted(out[faults:], key=lambda item: len(item[2]))
+    # each source (the samples, each worst-case family, the largest inputs, the inputs handed in)
+    # its shortest first, a finding on a short input being shrunk in fewer, cheaper runs; the
+    # sources taken in turn, so that a phase cut by its time has run some of each
+    sources: dict[str, list[tuple[str, Any, str]]] = {}
+    for item in out[faults:]:
+        sources.setdefault(item[0], []).append(item)
+    queues = [sorted(items, key=lambda item: len(item[2])) for items in sources.values()]
+    turns = [q[i] for i in range(max(map(len, queues), default=0)) for q in queues if i < len(q)]
+    return out[:faults] + turns
 
 
 def phase_seconds(budget_s: float) -> float:
@@ -454,19 +462,27 @@ def run_phase(entry: Any, candidate: Any, plan: Any, outcome: Any, limits: Limit
 
 def _search(check: Check, inputs: list[tuple[str, Any, str]], deadline: float,
             kinds: tuple[str, ...]) -> tuple[Any, dict[str, int], int, dict[str, str]]:
-    """Each build on every input until the first finding or the deadline: (failure, finding,
-    build) or None, the inputs each build ran, the runs the deadline left out, and the builds
-    that could not be made (and why)."""
+    """Every build made first, then each input under every build in turn, until the first finding
+    or the deadline: (failure, finding, build) or None, the inputs each build ran, the runs the
+    deadline left out, and the builds that could not be made (and why).
+
+    Input by input rather than build by build: a phase cut by its time has run its first inputs
+    (the faults, then the shortest) under every build, never one build on every input and the
+    others on none (an uninitialised read only the ``pattern`` build shows went unseen when the
+    ``asan`` build took the whole phase)."""
     ran: dict[str, int] = dict.fromkeys(BUILDS, 0)
     why_not: dict[str, str] = {}
-    skipped = 0
+    made: list[str] = []
     for kind in kinds:
         try:
             check.build(kind)
         except GamecertError as exc:
             why_not[kind] = _why_not(exc, check.candidate)
             continue
-        for where, instance, text in inputs:
+        made.append(kind)
+    skipped = 0
+    for where, instance, text in inputs:
+        for kind in made:
             if time.monotonic() > deadline:
                 skipped += 1
                 continue
