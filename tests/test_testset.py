@@ -147,7 +147,8 @@ def _judged_by_its_own_checker(name, packages):
     wrong = sorted((ROOT / "tests" / "wrong" / name).glob("*.py")) + [ROOT / "examples" / name / "wrong.py"]
     for program in wrong:
         codes = _judge_alone(out, program, game, "examples/wrong" if program.parent.parent.name == "examples" else program.stem)
-        assert codes and codes[-1] != 0, f"{program.name} passes every test of the package"
+        assert codes and codes[-1] != 0, (f"{program.name} passes every test of the package "
+                                          f"({outcome.survivors.get(program.stem, 'not a survivor in its own matrix')})")
     codes = _judge_alone(out, ROOT / "examples" / name / "correct.py", game)
     assert codes == [0] * len(outcome.tests)
     # a program only slow (at most 2x the limit on every test) is no kill that holds: named, not killed

@@ -148,7 +148,7 @@ def _build(entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Cal
         found = ts.search_kill(entry, prog, pool, answers, share)
         left = max(0.0, left - (time.perf_counter() - began))
         if found is None and knobs.certify_survivors:
-            found = _certify_input(entry, prog, say)  # the input certify fails it on, where it does
+            found = _certify_input(entry, prog, say, knobs.search_seconds)  # the input certify fails it on, where it does
         if found is None:
             continue
         if len(tests) >= knobs.max_tests:
@@ -387,7 +387,7 @@ def measure(entry: Any, out: Path, tests: list[ts.Test], answers: list[Any], mut
             undecided.append(m.name)
     for p in wrong:
         if not any(ts.is_kill(v) for v in program_rows[p.name]):
-            caught = _certify_catches(entry, p, say) if knobs.certify_survivors else "not run"
+            caught = _certify_catches(entry, p, say, knobs.search_seconds) if knobs.certify_survivors else "not run"
             survivors[p.name] = ("passes every test; " + {True: "`gamecert certify --profile quick` catches it",
                                                           False: "`gamecert certify --profile quick` does not catch it",
                                                           None: "`gamecert certify` could not be run on it",
@@ -544,10 +544,13 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
 _CERTIFIED: dict[str, tuple[bool | None, str | None]] = {}
 
 
-def _certify(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tuple[bool | None, str | None]:
-    """``gamecert certify --profile quick`` on ``program``: whether it finds a fault, and the
-    failing input its report holds (run on a program the package misses: a package should kill
-    what certify catches)."""
+def _certify(entry: Any, program: ts.Program, say: Callable[[str], None],
+             seconds: float = 60.0) -> tuple[bool | None, str | None]:
+    """``gamecert certify --profile quick --budget SECONDS`` on ``program``: whether it finds a
+    fault, and the failing input its report holds (run on a program the package misses: a package
+    should kill what certify catches). The budget is the search's (``--search-seconds``), not the
+    quick profile's 10 s: on a loaded machine those 10 s ended before the coverage family reached
+    a fault certify finds in 3 s on an idle one."""
     import subprocess
     import sys
 
@@ -557,7 +560,8 @@ def _certify(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tup
     with tempfile.TemporaryDirectory(prefix="gamecert-tests-certify-") as tmp:
         try:
             done = subprocess.run([sys.executable, "-m", "gamecert", "certify", entry.name, program.spec, "--profile",
-                                   "quick", "--report-dir", tmp], capture_output=True, timeout=900)
+                                   "quick", "--budget", f"{max(10.0, seconds):g}", "--report-dir", tmp],
+                                  capture_output=True, timeout=900 + seconds)
         except subprocess.TimeoutExpired:
             _CERTIFIED[program.spec] = (None, None)
             return None, None
@@ -567,14 +571,15 @@ def _certify(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tup
     return _CERTIFIED[program.spec]
 
 
-def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None]) -> bool | None:
-    return _certify(entry, program, say)[0]
+def _certify_catches(entry: Any, program: ts.Program, say: Callable[[str], None], seconds: float = 60.0) -> bool | None:
+    return _certify(entry, program, say, seconds)[0]
 
 
-def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None]) -> tuple[ts.Test, Any] | None:
+def _certify_input(entry: Any, program: ts.Program, say: Callable[[str], None],
+                   seconds: float = 60.0) -> tuple[ts.Test, Any] | None:
     """The input certify's report fails ``program`` on, as a test, where certify catches it and
     the input, read back and run again here, kills it."""
-    caught, text = _certify(entry, program, say)
+    caught, text = _certify(entry, program, say, seconds)
     if not caught or text is None:
         return None
     try:
