@@ -89,11 +89,18 @@ def descendants(root: int, old: frozenset[int] = frozenset()) -> dict[int, int]:
     """pid -> resident memory in MB (its own: :func:`_own_resident_kb`) of every process below ``root``, less the subtrees of ``old``
     (the processes that were there before the build: in a pytest-xdist worker, the supervisors and
     zygotes of runners that earlier tests left open for the session, which are not the build's)."""
+    with open("/proc/self/cmdline", "rb") as f:
+        worker = f.read()
     parent, rss = {}, {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                if f.read() == worker:
+                    # a copy of this process not yet exec'd (subprocess's vfork shares its memory, so
+                    # its RssAnon is the worker's: CI saw 589 MB "of the build" under a 512 MB cap)
+                    continue
             with open(f"/proc/{name}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             parent[int(name)] = int(fields[1])
