@@ -194,6 +194,35 @@ def test_sanitizer_runs_cut_by_its_time_are_not_certified(tmp_path: Path, monkey
     assert any("runs left out at the phase's time cap" in n for n in cert["notes"]), cert["notes"]
 
 
+def test_a_cut_phase_runs_its_first_inputs_under_every_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time for three runs: the first input under each of the three builds, not the asan build on
+    three inputs (CI: an uninitialised read only the pattern build shows went unseen when asan took
+    the whole phase); the rest are counted as left out. The sources of inputs are taken in turn."""
+    from gamecert.engine.judge import sanitize
+
+    class Fake:
+        candidate = None
+
+        def __init__(self) -> None:
+            self.runs: list[tuple[str, str]] = []
+
+        def build(self, kind: str) -> None:
+            pass
+
+        def run(self, kind: str, instance: object, text: str) -> tuple[None, None]:
+            self.runs.append((kind, text))
+            return None, None
+
+    fake = Fake()
+    clock = iter(range(100))
+    monkeypatch.setattr(sanitize.time, "monotonic", lambda: next(clock))
+    inputs = [("samples", None, "a"), ("worst-x", None, "bb"), ("largest", None, "ccc")]
+    found, ran, skipped, why_not = sanitize._search(fake, inputs, 2.5, tuple(sanitize.BUILDS))  # noqa: SLF001
+    assert found is None and not why_not
+    assert fake.runs == [("asan", "a"), ("pattern", "a"), ("zero", "a")], fake.runs
+    assert ran == {"asan": 1, "pattern": 1, "zero": 1} and skipped == 6
+
+
 # ---- long: whole certifications ---------------------------------------------------------------
 
 def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True) -> tuple[int, str, dict, Path]:
