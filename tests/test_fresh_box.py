@@ -362,6 +362,19 @@ def test_a_stopped_fork_server_is_replaced_within_the_next_test(tmp_path: Path) 
     assert "T" not in left, left
 
 
+@needs_root_sandbox
+def test_no_write_reaches_the_fork_servers_memory(tmp_path: Path) -> None:
+    """poison.c writes into every other process it sees (process_vm_writev, /proc/PID/mem,
+    ptrace's POKEDATA) at the address of its own global, which the native fork server holds too:
+    no write lands, and the tests cloned after it find the global as the program started it. The
+    control, in the same sandbox: the same three routes into a child of its own all land."""
+    with open_runner(program(tmp_path, "poison.c"), LIMITS) as runner:
+        results = [runner.run(f"{what} {word}\n") for what, word in
+                   (("none", "a"), ("poison", "b"), ("none", "c"), ("none", "d"), ("child", "e"))]
+    assert all(r.status == "ok" and r.started == "native" for r in results), results
+    assert [r.stdout for r in results] == ["a 0 0\n", "b 0 0\n", "c 0 0\n", "d 0 0\n", "e 7 3\n"], results
+
+
 # -- the zygote's hash seed --------------------------------------------------------------------
 
 
