@@ -28,8 +28,12 @@ from pathlib import Path
 from gamecert.engine.run import buildcap, toolchains
 
 ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = {"c": "c/word_game_right.c", "cpp": "cpp/word_game_right.cpp", "rust": "rust/word_game_right.rs",
-            "java": "java/right_solution.java"}
+PROGRAMS = {
+    "c": "c/word_game_right.c",
+    "cpp": "cpp/word_game_right.cpp",
+    "rust": "rust/word_game_right.rs",
+    "java": "java/right_solution.java",
+}
 
 
 class NoCap(buildcap.BuildCap):
@@ -85,8 +89,10 @@ def bomb() -> None:
     took = time.perf_counter() - start
     stop.set()
     thread.join()
-    print(f"bomb: {took:.2f} s; MemAvailable before {before} MB, lowest during {lowest[0]} MB "
-          f"(down {before - lowest[0]} MB); cap {buildcap.memory_mb()} MB")
+    print(
+        f"bomb: {took:.2f} s; MemAvailable before {before} MB, lowest during {lowest[0]} MB "
+        f"(down {before - lowest[0]} MB); cap {buildcap.memory_mb()} MB"
+    )
     print(f"bomb: {first}")
 
 
@@ -105,7 +111,10 @@ def main() -> None:
     print(f"median seconds per build over {args.rounds} rounds (fresh cache each)")
     print(f"{'language':10}" + "".join(f"{h:>16}" for h in hows))
     for language in PROGRAMS:
-        print(f"{language:10}" + "".join(f"{statistics.median(times[language, h]):16.2f}" for h in hows))
+        print(
+            f"{language:10}"
+            + "".join(f"{statistics.median(times[language, h]):16.2f}" for h in hows)
+        )
     if args.bomb:
         bomb()
 

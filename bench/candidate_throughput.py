@@ -114,8 +114,10 @@ def containment_cost(candidate, limits, rng, seconds: float) -> None:
     """Per-test time contained versus not, on both paths, in alternating rounds; and the start."""
     for fork_server, batch in ((True, 100), (False, 5)):
         times, counts = {True: 0.0, False: 0.0}, {True: 0, False: 0}
-        with open_runner(candidate, limits, fork_server=fork_server) as inside, \
-                open_runner(candidate, limits, fork_server=fork_server, contain=False) as outside:
+        with (
+            open_runner(candidate, limits, fork_server=fork_server) as inside,
+            open_runner(candidate, limits, fork_server=fork_server, contain=False) as outside,
+        ):
             assert inside.containment.enabled, inside.containment.describe()
             runners = {True: inside, False: outside}
             for runner in runners.values():
@@ -127,11 +129,16 @@ def containment_cost(candidate, limits, rng, seconds: float) -> None:
                     times[contained] += timed_round(runners[contained], cases)
                     counts[contained] += len(cases)
         per = {c: 1e6 * times[c] / counts[c] for c in (True, False)}
-        starts = {c: min(start_cost(candidate, limits, c, fork_server, rng) for _ in range(3)) for c in (True, False)}
+        starts = {
+            c: min(start_cost(candidate, limits, c, fork_server, rng) for _ in range(3))
+            for c in (True, False)
+        }
         path = "zygote" if fork_server else "python FILE"
-        print(f"{path + ':':<15} contained {per[True]:.0f} us/test, not contained {per[False]:.0f} us/test "
-              f"({per[True] - per[False]:+.0f} us/test); runner start to first answer "
-              f"{1000 * starts[True]:.0f} ms vs {1000 * starts[False]:.0f} ms")
+        print(
+            f"{path + ':':<15} contained {per[True]:.0f} us/test, not contained {per[False]:.0f} us/test "
+            f"({per[True] - per[False]:+.0f} us/test); runner start to first answer "
+            f"{1000 * starts[True]:.0f} ms vs {1000 * starts[False]:.0f} ms"
+        )
 
 
 def memory_accounting_cost(candidate, limits, rng, seconds: float) -> str:
@@ -157,8 +164,10 @@ def memory_accounting_cost(candidate, limits, rng, seconds: float) -> str:
                     times[accounted] += timed_round(runner, cases)
                     counts[accounted] += len(cases)
     per = {a: 1e6 * times[a] / counts[a] for a in (True, False)}
-    return (f"memory accounting (zygote): {per[True]:.0f} us/test with the memory cgroup, {per[False]:.0f} "
-            f"without ({per[True] - per[False]:+.0f} us/test)")
+    return (
+        f"memory accounting (zygote): {per[True]:.0f} us/test with the memory cgroup, {per[False]:.0f} "
+        f"without ({per[True] - per[False]:+.0f} us/test)"
+    )
 
 
 FLOOR_CPP = r"""
@@ -200,7 +209,10 @@ class NativeFloor:
         result = self.runner.run(f"{forks}\n")
         if result.status != "ok":
             raise SystemExit(f"the floor program failed: {result.describe()}")
-        self.forks, self.seconds = self.forks + forks, self.seconds + forks * float(result.stdout) / 1e6
+        self.forks, self.seconds = (
+            self.forks + forks,
+            self.seconds + forks * float(result.stdout) / 1e6,
+        )
 
     def close(self) -> float:
         self.runner.close()
@@ -268,7 +280,9 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
                     counts[flag] += batch
                 n, t = _driver_round(driver, exe, str(work / "in.txt"), str(work / "out.txt"), 0.3)
                 bare_n, bare_t = bare_n + n, bare_t + t
-                n, t = _server_round(bare_server, str(work / "in.txt"), str(work / "out.txt"), b"Alice\n", 0.3)
+                n, t = _server_round(
+                    bare_server, str(work / "in.txt"), str(work / "out.txt"), b"Alice\n", 0.3
+                )
                 server_n, server_t = server_n + n, server_t + t
                 floor_meter.round()
         finally:
@@ -276,7 +290,13 @@ def native_rates(rng, seconds: float) -> tuple[float, float, float, float]:
                 runner.close()
             bare_server.close()
             floor = floor_meter.close()
-    return (counts["1"] / times["1"], counts["0"] / times["0"], bare_n / bare_t, server_n / server_t, floor)
+    return (
+        counts["1"] / times["1"],
+        counts["0"] / times["0"],
+        bare_n / bare_t,
+        server_n / server_t,
+        floor,
+    )
 
 
 #: the parts of a test, in time order: (label, from stamp, to stamp); stamps are "b:" the bench,
@@ -326,7 +346,9 @@ PARTS = (
 OVERLAPPING = ("child:", "watch:", "server, after")
 
 
-def _stamps(prof: dict, before: tuple[int, int], after: tuple[int, int], child_cpu_s: float) -> dict:
+def _stamps(
+    prof: dict, before: tuple[int, int], after: tuple[int, int], child_cpu_s: float
+) -> dict:
     """Every stamp of a test by name: (wall ns, CPU ns of the process that took it)."""
     stamps = {"b:before": before, "b:after": after}
     for side, key in (("s", "server"), ("c", "client")):
@@ -336,13 +358,27 @@ def _stamps(prof: dict, before: tuple[int, int], after: tuple[int, int], child_c
     stamps["scans"] = len(scans) // 2
     stamps["scans_ns"] = sum(b - a for a, b in zip(scans[::2], scans[1::2]))
     child = prof.get("child", [])
-    names = ("k:start", "k:code", "k:done", "k:joined", "k:fds", "k:limits", "k:atexit", "k:flushed")
+    names = (
+        "k:start",
+        "k:code",
+        "k:done",
+        "k:joined",
+        "k:fds",
+        "k:limits",
+        "k:atexit",
+        "k:flushed",
+    )
     for slot, name in enumerate(names):
         if child[slot]:
             stamps[name] = (child[slot], child[8 + slot], child[16 + slot])
     # the Python path's stamps, or the C loop's (the zygote's fork in it)
-    forked, ended = stamps.get("s:mem_before", stamps.get("s:l_request")), stamps.get("s:ended", stamps.get("s:l_ended"))
-    if "k:done" in stamps:  # the child's whole CPU time, from wait4: its exit is what is left after its code
+    forked, ended = (
+        stamps.get("s:mem_before", stamps.get("s:l_request")),
+        stamps.get("s:ended", stamps.get("s:l_ended")),
+    )
+    if (
+        "k:done" in stamps
+    ):  # the child's whole CPU time, from wait4: its exit is what is left after its code
         stamps["k:exit"] = (ended[0], int(child_cpu_s * 1e9), prof.get("minflt", 0))
     if "k:start" in stamps:  # faults and CPU before the first stamp: from the fork on
         stamps["k:fork"] = (forked[0], 0, 0)
@@ -368,7 +404,9 @@ def breakdown(runner, cases, expected_out) -> list[str]:
             raise SystemExit(f"wrong result on {text!r}: {result.describe()} {result.stdout!r}")
         rows.append(_stamps(profile[-1], before, after, result.cpu_s))
         profile.clear()
-    lines = [f"  {'part':<52} {'wall median':>11} {'wall mean':>10} {'CPU mean':>9} (us) {'faults':>6}"]
+    lines = [
+        f"  {'part':<52} {'wall median':>11} {'wall mean':>10} {'CPU mean':>9} (us) {'faults':>6}"
+    ]
     total = sorted(r["b:after"][0] - r["b:before"][0] for r in rows)
     counted = cpu_counted = 0.0
     for label, a, b in PARTS:
@@ -377,20 +415,31 @@ def breakdown(runner, cases, expected_out) -> list[str]:
             continue
         spans = sorted((r[b][0] - r[a][0]) / 1e3 for r in have)
         mean = sum(spans) / len(spans)
-        cpu = sum(r[b][1] - r[a][1] for r in have) / 1e3 / len(have) if _same_process(a, b) else None
-        faults = (f" {sum(r[b][2] - r[a][2] for r in have) / len(have):6.0f}"
-                  if len(have[0][a]) > 2 and len(have[0][b]) > 2 else "")
+        cpu = (
+            sum(r[b][1] - r[a][1] for r in have) / 1e3 / len(have) if _same_process(a, b) else None
+        )
+        faults = (
+            f" {sum(r[b][2] - r[a][2] for r in have) / len(have):6.0f}"
+            if len(have[0][a]) > 2 and len(have[0][b]) > 2
+            else ""
+        )
         if not label.startswith(OVERLAPPING):
             counted += mean
             cpu_counted += cpu or 0.0
         cpu_text = f"{cpu:9.1f}" if cpu is not None else f"{'':9}"
-        lines.append(f"  {label:<52} {spans[len(spans) // 2]:11.1f} {mean:10.1f} {cpu_text}{faults}")
+        lines.append(
+            f"  {label:<52} {spans[len(spans) // 2]:11.1f} {mean:10.1f} {cpu_text}{faults}"
+        )
     scans = sum(r["scans"] for r in rows)
-    lines.append(f"  {'(within the watch) /proc scans':<52} {scans / len(rows):.2f} per test, "
-                 f"{sum(r['scans_ns'] for r in rows) / 1e3 / len(rows):.1f} us per test")
-    lines.append(f"  {'total per test (Runner.run)':<52} {total[len(total) // 2] / 1e3:11.1f} "
-                 f"{sum(total) / len(total) / 1e3:10.1f}   (parts above, the child's aside: wall {counted:.1f}, "
-                 f"CPU {cpu_counted:.1f})")
+    lines.append(
+        f"  {'(within the watch) /proc scans':<52} {scans / len(rows):.2f} per test, "
+        f"{sum(r['scans_ns'] for r in rows) / 1e3 / len(rows):.1f} us per test"
+    )
+    lines.append(
+        f"  {'total per test (Runner.run)':<52} {total[len(total) // 2] / 1e3:11.1f} "
+        f"{sum(total) / len(total) / 1e3:10.1f}   (parts above, the child's aside: wall {counted:.1f}, "
+        f"CPU {cpu_counted:.1f})"
+    )
     return lines
 
 
@@ -419,9 +468,13 @@ def breakdowns(rng, count: int) -> None:
                     cases = [("ZADACHA\n", "Alice")] * count
                     breakdown(runner, cases[:30], lambda e: e)
                     runner._client.profile.clear()
-                    how = "the C loop" if runner._client.config.get("testloop") else "the Python path"
-                    print(f"breakdown, native fork server (C++), {how}, {count} tests, "
-                          f"load {os.getloadavg()[0]:.2f}:")
+                    how = (
+                        "the C loop" if runner._client.config.get("testloop") else "the Python path"
+                    )
+                    print(
+                        f"breakdown, native fork server (C++), {how}, {count} tests, "
+                        f"load {os.getloadavg()[0]:.2f}:"
+                    )
                     print("\n".join(breakdown(runner, cases, lambda e: e)))
     finally:
         os.environ.pop("GAMECERT_SV_PROFILE", None)
@@ -457,7 +510,10 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
         source = Path(tmp) / "solver.cpp"
         source.write_text(RIGHT_CPP)
         limits = Limits(time_s=1.0, memory_mb=256)
-        for label, plain in (("C++", Candidate.parse(str(source))), ("Python", Candidate.parse(str(CANDIDATE)))):
+        for label, plain in (
+            ("C++", Candidate.parse(str(source))),
+            ("Python", Candidate.parse(str(CANDIDATE))),
+        ):
             built = instrument(plain)
             times, counts = {False: 0.0, True: 0.0}, {False: 0, True: 0}
             with open_runner(plain, limits) as a, open_runner(built.candidate, limits) as b:
@@ -471,15 +527,24 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
                         for text, expected in cases:
                             result = runner.run(text)
                             if result.status != "ok" or result.stdout.split() != [expected]:
-                                raise SystemExit(f"{label}: wrong result on {text!r}: {result.describe()}")
-                            if instrumented and read_coverage(result.stderr_tail, built.language) is None:
-                                raise SystemExit(f"{label}: no coverage line from the instrumented build")
+                                raise SystemExit(
+                                    f"{label}: wrong result on {text!r}: {result.describe()}"
+                                )
+                            if (
+                                instrumented
+                                and read_coverage(result.stderr_tail, built.language) is None
+                            ):
+                                raise SystemExit(
+                                    f"{label}: no coverage line from the instrumented build"
+                                )
                         times[instrumented] += time.perf_counter() - start
                         counts[instrumented] += len(cases)
                 how = f"{a.startup.split(':')[0]}; instrumented: {b.startup.split(':')[0]}"
             plain_rate, inst_rate = counts[False] / times[False], counts[True] / times[True]
-            lines.append(f"{label} ({how}): plain build {plain_rate:.1f} tests/s, instrumented build "
-                         f"{inst_rate:.1f} tests/s ({inst_rate / plain_rate:.2f} of the plain rate)")
+            lines.append(
+                f"{label} ({how}): plain build {plain_rate:.1f} tests/s, instrumented build "
+                f"{inst_rate:.1f} tests/s ({inst_rate / plain_rate:.2f} of the plain rate)"
+            )
     return lines
 
 
@@ -487,7 +552,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--breakdown", action="store_true", help="also where a test's time goes, part by part")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also where a test's time goes, part by part"
+    )
     parser.add_argument("--breakdown-only", action="store_true", help="only that")
     parser.add_argument("--tests", type=int, default=500, help="tests per breakdown (default 500)")
     args = parser.parse_args(argv)
@@ -500,7 +567,10 @@ def main(argv: list[str] | None = None) -> int:
     limits = Limits(time_s=1.0, memory_mb=256)
     fresh_n = fork_n = single_n = floor_n = 0
     fresh_t = fork_t = single_t = floor_t = fork_cpu = floor_cpu = 0.0
-    with open_runner(candidate, limits, fork_server=False) as fresh, open_runner(candidate, limits) as fork:
+    with (
+        open_runner(candidate, limits, fork_server=False) as fresh,
+        open_runner(candidate, limits) as fork,
+    ):
         assert fresh.mode == "fresh-process" and fork.mode == "fork-server"
         timed_round(fresh, random_inputs(rng, 3))  # warm up both
         timed_round(fork, random_inputs(rng, 30))
@@ -509,7 +579,10 @@ def main(argv: list[str] | None = None) -> int:
             cases = random_inputs(rng, 10)
             fresh_t += timed_round(fresh, cases)
             fresh_n += len(cases)
-            cases, tests_cpu = random_inputs(rng, CHUNK_RUNS), []  # (a chunk as the executor runs it)
+            cases, tests_cpu = (
+                random_inputs(rng, CHUNK_RUNS),
+                [],
+            )  # (a chunk as the executor runs it)
             cpu = supervisor_cpu_s(fork)
             fork_t += timed_round(fork, cases, cpu=tests_cpu)
             fork_cpu += supervisor_cpu_s(fork) - cpu + sum(tests_cpu)
@@ -527,23 +600,35 @@ def main(argv: list[str] | None = None) -> int:
     print(memory_accounting_cost(candidate, limits, rng, args.seconds / 2))
     print(f"candidate: {candidate.spec} (word_game, every answer checked against the oracle)")
     print(f"python FILE per test:   {fresh_n} tests in {fresh_t:.2f} s = {fresh_rate:.1f} tests/s")
-    print(f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s "
-          f"(one at a time, none sent ahead: {single_n / single_t:.1f} tests/s)")
+    print(
+        f"zygote fork per test:   {fork_n} tests in {fork_t:.2f} s = {fork_rate:.1f} tests/s "
+        f"(one at a time, none sent ahead: {single_n / single_t:.1f} tests/s)"
+    )
     served, execd, bare, bare_server, cpp_floor = native_rates(rng, args.seconds)
-    print(f"C++ native fork server: {served:.1f} tests/s; exec per test: {execd:.1f} tests/s (both contained); "
-          f"bare C fork+exec+wait loop: {bare:.1f} execs/s")
-    print(f"floor, zygote image fork+wait: {1e3 * zygote_floor:.3f} ms ({1 / zygote_floor:.0f}/s); "
-          f"C++ image fork+wait in the box: {1e3 * cpp_floor:.3f} ms ({1 / cpp_floor:.0f}/s)")
-    print(f"CPU in the sandbox (the supervisor's and the test's or the child's): {1e6 * fork_cpu / fork_n:.0f} us per zygote test, "
-          f"{1e6 * floor_cpu / floor_n:.0f} us per fork+wait of its image; python floor CPU ratio: "
-          f"{(floor_cpu / floor_n) / (fork_cpu / fork_n):.2f} (the same ratio by CPU time, which load disturbs less)")
+    print(
+        f"C++ native fork server: {served:.1f} tests/s; exec per test: {execd:.1f} tests/s (both contained); "
+        f"bare C fork+exec+wait loop: {bare:.1f} execs/s"
+    )
+    print(
+        f"floor, zygote image fork+wait: {1e3 * zygote_floor:.3f} ms ({1 / zygote_floor:.0f}/s); "
+        f"C++ image fork+wait in the box: {1e3 * cpp_floor:.3f} ms ({1 / cpp_floor:.0f}/s)"
+    )
+    print(
+        f"CPU in the sandbox (the supervisor's and the test's or the child's): {1e6 * fork_cpu / fork_n:.0f} us per zygote test, "
+        f"{1e6 * floor_cpu / floor_n:.0f} us per fork+wait of its image; python floor CPU ratio: "
+        f"{(floor_cpu / floor_n) / (fork_cpu / fork_n):.2f} (the same ratio by CPU time, which load disturbs less)"
+    )
     for line in instrumented_rates(rng, args.seconds):
         print(f"guided phase, {line}")
-    print(f"native run floor: a bare fork server (the same shim, one clone per run, no sandbox, no limits, no "
-          f"measurement but wait4) running the same binary on the same input: {bare_server:.1f} runs/s; "
-          f"the native fork server, contained and measured: {served:.1f} tests/s")
-    print(f"exec floor: a bare C loop of fork+exec+wait of the same binary: {bare:.1f} runs/s "
-          f"(exec floor ratio: {served / bare:.2f})")
+    print(
+        f"native run floor: a bare fork server (the same shim, one clone per run, no sandbox, no limits, no "
+        f"measurement but wait4) running the same binary on the same input: {bare_server:.1f} runs/s; "
+        f"the native fork server, contained and measured: {served:.1f} tests/s"
+    )
+    print(
+        f"exec floor: a bare C loop of fork+exec+wait of the same binary: {bare:.1f} runs/s "
+        f"(exec floor ratio: {served / bare:.2f})"
+    )
     print(f"speedup: {fork_rate / fresh_rate:.1f}")
     print(f"native speedup: {served / execd:.1f}")
     print(f"python floor ratio: {fork_rate * zygote_floor:.2f}")

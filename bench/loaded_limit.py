@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROGRAM = '''import sys, time
+PROGRAM = """import sys, time
 end = time.process_time() + {busy}
 while time.process_time() < end:
     pass
@@ -33,14 +33,35 @@ for letter in set(word):
     c = word.count(letter)
     total ^= 3 if c % 3 == 0 else c % 3
 print("Alice" if total else "Bob")
-'''
+"""
 
 
 def certify(program: Path, budget: float, limit: float, seed: int, out: Path) -> tuple[bool, str]:
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", "word_game", str(program), "--budget",
-                           str(budget), "--time-limit", str(limit), "--seed", str(seed), "--report-dir", str(out)],
-                          capture_output=True, text=True, cwd=ROOT)
-    summary = next((line for line in proc.stdout.splitlines() if line.startswith("summary:")), proc.stdout[-200:])
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "word_game",
+            str(program),
+            "--budget",
+            str(budget),
+            "--time-limit",
+            str(limit),
+            "--seed",
+            str(seed),
+            "--report-dir",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    summary = next(
+        (line for line in proc.stdout.splitlines() if line.startswith("summary:")),
+        proc.stdout[-200:],
+    )
     if proc.returncode == 1:
         folder = Path(proc.stdout.strip().splitlines()[-1])
         try:
@@ -65,18 +86,25 @@ def main(argv: list[str] | None = None) -> int:
             for loaded in (True, False):
                 hogs = []
                 if loaded:
-                    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                            for _ in range((os.cpu_count() or 1) + 1)]
+                    hogs = [
+                        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                        for _ in range((os.cpu_count() or 1) + 1)
+                    ]
                 start = time.perf_counter()
                 try:
-                    ok, summary = certify(program, args.budget, args.time_limit, k, Path(tmp) / f"r{k}{loaded}")
+                    ok, summary = certify(
+                        program, args.budget, args.time_limit, k, Path(tmp) / f"r{k}{loaded}"
+                    )
                 finally:
                     for hog in hogs:
                         hog.kill()
                         hog.wait()
                 rejected[loaded] += not ok
-                print(f"round {k + 1} {'loaded' if loaded else 'quiet '}: {'PASSED' if ok else 'REJECTED'} "
-                      f"in {time.perf_counter() - start:.1f} s; {summary}", flush=True)
+                print(
+                    f"round {k + 1} {'loaded' if loaded else 'quiet '}: {'PASSED' if ok else 'REJECTED'} "
+                    f"in {time.perf_counter() - start:.1f} s; {summary}",
+                    flush=True,
+                )
         print(f"rejected quiet: {rejected[False]} of {args.rounds}")
         print(f"rejected under load: {rejected[True]} of {args.rounds}")
     return 0

@@ -49,7 +49,8 @@ SOLVER = "#include <iostream>\n#include <string>\nint main() {" + SOLVE + "}\n"
 #: (a) and (b): the C++ image forks itself N times; the child ends at once (argv[1] "exit") or
 #: runs the solver's code on the input file and returns from it as main would (exit(0): the
 #: program's exit handlers, its streams flushed); prints the count and the seconds
-FORKER = r"""
+FORKER = (
+    r"""
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -59,7 +60,9 @@ FORKER = r"""
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
-static void solve() {""" + SOLVE + r"""}
+static void solve() {"""
+    + SOLVE
+    + r"""}
 int main(int argc, char **argv) {
     bool run = std::strcmp(argv[1], "run") == 0;
     int n = std::atoi(argv[2]);
@@ -84,6 +87,7 @@ int main(int argc, char **argv) {
     std::printf("%d %.6f\n", n, spent.count());
 }
 """
+)
 
 #: (c): start the solver with the shim preloaded and the control socket on its descriptor (as
 #: _sv_native.start does), then N times: a 'c' request with stdin, stdout, stderr and a folder,
@@ -209,23 +213,34 @@ def main(argv: list[str] | None = None) -> int:
             WAYS[1]: [forker, "run", n, str(inp)],
             WAYS[2]: [driver, shim, solver, n, str(inp), str(CONTROL_FD)],
         }
-        print(f"{args.rounds} rounds x {args.tests} tests per way, alternating; load {os.getloadavg()[0]:.2f}")
+        print(
+            f"{args.rounds} rounds x {args.tests} tests per way, alternating; load {os.getloadavg()[0]:.2f}"
+        )
         totals = {way: [0, 0.0, 0.0, 0] for way in WAYS}
         for r in range(args.rounds):
             order = WAYS if r % 2 == 0 else WAYS[::-1]
             for way in order:
                 for i, value in enumerate(_round(commands[way])):
                     totals[way][i] += value
-            print(f"round {r + 1}: " + ", ".join(
-                f"{way[:3]} {1e6 * totals[way][1] / totals[way][0]:.0f} us" for way in WAYS) + " (so far)")
+            print(
+                f"round {r + 1}: "
+                + ", ".join(
+                    f"{way[:3]} {1e6 * totals[way][1] / totals[way][0]:.0f} us" for way in WAYS
+                )
+                + " (so far)"
+            )
     per = {way: (1e6 * t / c, 1e6 * cpu / c, f / c) for way, (c, t, cpu, f) in totals.items()}
     for way in WAYS:
         wall, cpu, faults = per[way]
-        print(f"{way:36s} {wall:7.1f} us/test wall, {cpu:6.1f} us CPU, {faults:5.1f} minor faults per test")
+        print(
+            f"{way:36s} {wall:7.1f} us/test wall, {cpu:6.1f} us CPU, {faults:5.1f} minor faults per test"
+        )
     print(f"load at the end {os.getloadavg()[0]:.2f}")
     print(f"shim against fork + run, (b)/(c): {per[WAYS[1]][0] / per[WAYS[2]][0]:.2f}")
     print(f"floor ratio at the fork + run floor, (a)/(b): {per[WAYS[0]][0] / per[WAYS[1]][0]:.2f}")
-    print(f"floor ratio with a harness that costs nothing, (a)/(c): {per[WAYS[0]][0] / per[WAYS[2]][0]:.2f}")
+    print(
+        f"floor ratio with a harness that costs nothing, (a)/(c): {per[WAYS[0]][0] / per[WAYS[2]][0]:.2f}"
+    )
     return 0
 
 

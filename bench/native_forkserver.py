@@ -103,7 +103,9 @@ def _compile(compiler: str, source: str, out: Path) -> str:
     return str(out)
 
 
-def _server_round(server, inp: str, outp: str, expected: bytes, seconds: float) -> tuple[int, float]:
+def _server_round(
+    server, inp: str, outp: str, expected: bytes, seconds: float
+) -> tuple[int, float]:
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         fin = os.open(inp, os.O_RDONLY)
@@ -118,7 +120,9 @@ def _server_round(server, inp: str, outp: str, expected: bytes, seconds: float) 
     return count, time.perf_counter() - start
 
 
-def _exec_round(exe: str, inp: str, outp: str, expected: bytes, seconds: float) -> tuple[int, float]:
+def _exec_round(
+    exe: str, inp: str, outp: str, expected: bytes, seconds: float
+) -> tuple[int, float]:
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         pid = os.fork()
@@ -139,7 +143,9 @@ def _exec_round(exe: str, inp: str, outp: str, expected: bytes, seconds: float) 
 
 
 def _driver_round(driver: str, exe: str, inp: str, outp: str, seconds: float) -> tuple[int, float]:
-    done = subprocess.run([driver, inp, outp, str(seconds), exe], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [driver, inp, outp, str(seconds), exe], capture_output=True, text=True, check=True
+    )
     count, elapsed = done.stdout.split()
     return int(count), float(elapsed)
 
@@ -166,8 +172,10 @@ def main() -> int:
             print("the fork server did not start")
             return 2
         start_ms = (time.perf_counter() - started) * 1e3
-        print(f"{sys.argv[0]}: {args.rounds} rounds x {args.seconds} s per way; load {os.getloadavg()[0]:.2f};"
-              f" fork server started in {start_ms:.1f} ms")
+        print(
+            f"{sys.argv[0]}: {args.rounds} rounds x {args.seconds} s per way; load {os.getloadavg()[0]:.2f};"
+            f" fork server started in {start_ms:.1f} ms"
+        )
         ways = ("fork server", "exec from Python", "C fork+exec loop")
         totals = {way: [0, 0.0, 0.0] for way in ways}  # tests, wall seconds, CPU seconds
         try:
@@ -192,10 +200,16 @@ def main() -> int:
         rate = {way: n / t for way, (n, t, _) in totals.items()}
         cpu_us = {way: c / n * 1e6 for way, (n, _, c) in totals.items()}
         for way in ways:
-            print(f"{way:18s} {rate[way]:8.0f} tests/s ({totals[way][0]} tests in {totals[way][1]:.1f} s);"
-                  f" {cpu_us[way]:6.0f} us CPU per test (harness, test processes, server)")
-        print(f"CPU per test, exec from Python / fork server: {cpu_us['exec from Python'] / cpu_us['fork server']:.1f}")
-        print(f"fork server / C fork+exec loop: {rate['fork server'] / rate['C fork+exec loop']:.1f}")
+            print(
+                f"{way:18s} {rate[way]:8.0f} tests/s ({totals[way][0]} tests in {totals[way][1]:.1f} s);"
+                f" {cpu_us[way]:6.0f} us CPU per test (harness, test processes, server)"
+            )
+        print(
+            f"CPU per test, exec from Python / fork server: {cpu_us['exec from Python'] / cpu_us['fork server']:.1f}"
+        )
+        print(
+            f"fork server / C fork+exec loop: {rate['fork server'] / rate['C fork+exec loop']:.1f}"
+        )
         print(f"native speedup: {rate['fork server'] / rate['exec from Python']:.1f}")
     return 0
 

@@ -31,22 +31,41 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def certify(folder: Path, candidate: Path, game: str, runs: int, examples: int, mode: list[str],
-            tag: str) -> tuple[float, dict]:
+def certify(
+    folder: Path, candidate: Path, game: str, runs: int, examples: int, mode: list[str], tag: str
+) -> tuple[float, dict]:
     """One ``pytest --candidate`` run in ``folder``; (wall seconds, the certificate)."""
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS=str(runs), PYTHONPATH=str(ROOT))
     env.pop("PYTEST_ADDOPTS", None)
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--rootdir={folder}", *mode,
-         "--candidate", f"{game}={candidate.name}", "--candidate-seed=5", "--candidate-profile=default",
-         f"--candidate-examples={examples}", f"--candidate-report-dir={tag}"],
-        cwd=folder, env=env, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--rootdir={folder}",
+            *mode,
+            "--candidate",
+            f"{game}={candidate.name}",
+            "--candidate-seed=5",
+            "--candidate-profile=default",
+            f"--candidate-examples={examples}",
+            f"--candidate-report-dir={tag}",
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     wall = time.perf_counter() - start
     certs = list((folder / tag).glob("*/*/certificate.json"))
     if proc.returncode != 0 or len(certs) != 1:
-        sys.exit(f"{tag}: pytest exited {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+        sys.exit(
+            f"{tag}: pytest exited {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        )
     return wall, json.loads(certs[0].read_text())
 
 
@@ -67,23 +86,35 @@ def main() -> int:
         modes = {
             "one process": ["-p", "no:xdist"],
             "1 gateway": ["-d", "--tx", f"popen//chdir={host_a}"],
-            "2 gateways": ["-d", "--tx", f"popen//chdir={host_a}", "--tx", f"popen//chdir={host_b}"],
+            "2 gateways": [
+                "-d",
+                "--tx",
+                f"popen//chdir={host_a}",
+                "--tx",
+                f"popen//chdir={host_b}",
+            ],
         }
         walls: dict[str, float] = {}
         counts = None
         for tag, mode in modes.items():
             idle, _ = certify(user, candidate, args.game, 0, 0, mode, f"idle-{len(walls)}")
-            wall, cert = certify(user, candidate, args.game, args.runs, args.examples, mode, f"run-{len(walls)}")
+            wall, cert = certify(
+                user, candidate, args.game, args.runs, args.examples, mode, f"run-{len(walls)}"
+            )
             mine = (cert["verdict"], cert["tests"], cert["runs"], cert["random_examples"])
             if counts is not None and mine != counts:
                 sys.exit(f"{tag}: the certificate differs from the first run's: {mine} != {counts}")
             counts = mine
             walls[tag] = wall
             items = next((n for n in cert["notes"] if n.startswith("run by pytest")), "")
-            print(f"{tag:12s} {wall:6.1f} s wall, {cert['tests']} tests ({cert['tests'] / wall:,.0f} tests/s); "
-                  f"start-up with an empty plan {idle:.1f} s; {items}")
-        print(f"game {args.game}, {counts[1]} tests, {os.cpu_count()} cores, load average "
-              f"{os.getloadavg()[0]:.1f} at the end")
+            print(
+                f"{tag:12s} {wall:6.1f} s wall, {cert['tests']} tests ({cert['tests'] / wall:,.0f} tests/s); "
+                f"start-up with an empty plan {idle:.1f} s; {items}"
+            )
+        print(
+            f"game {args.game}, {counts[1]} tests, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f} at the end"
+        )
         work1 = walls["1 gateway"]
         print(f"scaling: {work1 / walls['2 gateways']:.2f}")
     return 0

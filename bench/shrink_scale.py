@@ -39,6 +39,7 @@ def _fails(run: list[int]):
     def fails(inst, text):
         run.append(len(inst))
         return len(inst) > THRESHOLD and (STONES.grundy(inst) == 0) != (len(inst) % 2 == 0)
+
     return fails
 
 
@@ -62,9 +63,11 @@ def part_one(rounds: int) -> None:
         wall = statistics.median(r[0] for r in results)
         cpu = statistics.median(r[1] for r in results)
         _, _, runs, run, inst = results[-1]
-        print(f"{way}: {wall:.1f} s wall, {cpu:.1f} s CPU (median of {rounds}); {runs} runs holding "
-              f"{sum(run):,} piles ({sum(n for n in run if n > 100_000):,} in runs over 100,000 piles); "
-              f"ended at {len(inst):,} piles, {STONES.size(inst):,} stones")
+        print(
+            f"{way}: {wall:.1f} s wall, {cpu:.1f} s CPU (median of {rounds}); {runs} runs holding "
+            f"{sum(run):,} piles ({sum(n for n in run if n > 100_000):,} in runs over 100,000 piles); "
+            f"ended at {len(inst):,} piles, {STONES.size(inst):,} stones"
+        )
 
 
 def part_two() -> None:
@@ -75,11 +78,15 @@ def part_two() -> None:
     entry = registry.get("stones_once")
     broken = registry.broken_solvers("stones_once")["many_piles_by_parity"]
     wall, cpu = time.perf_counter(), time.process_time()
-    outcome = certify_solver(entry, "many_piles_by_parity", broken.solve, get_profile("default"), 20261130)
+    outcome = certify_solver(
+        entry, "many_piles_by_parity", broken.solve, get_profile("default"), 20261130
+    )
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     found = outcome.failure
-    print(f"certify many_piles_by_parity: {wall:.1f} s wall, {cpu:.1f} s CPU; found by {found.phase}, "
-          f"reported size {found.size:,}, shrink {found.shrink} in {found.shrink_s:.1f} s")
+    print(
+        f"certify many_piles_by_parity: {wall:.1f} s wall, {cpu:.1f} s CPU; found by {found.phase}, "
+        f"reported size {found.size:,}, shrink {found.shrink} in {found.shrink_s:.1f} s"
+    )
 
 
 def main() -> None:

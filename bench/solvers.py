@@ -49,7 +49,13 @@ def _timed(fn, items, repeat=1):
 def oracle_throughput(entry, limit_size):
     game = entry.game
     oracle_module = sys.modules[type(game).__module__]
-    items = [i for space in game.exhaustive_spaces() for s in space.sizes if s <= limit_size for i in space.instances(s)]
+    items = [
+        i
+        for space in game.exhaustive_spaces()
+        for s in space.sizes
+        if s <= limit_size
+        for i in space.instances(s)
+    ]
     _clear_caches(oracle_module)
     t_oracle = _timed(game.oracle, items)
     oracle_positions = _clear_caches(oracle_module)
@@ -74,7 +80,9 @@ def _max_size_inputs(entry):
         # the reduced-position oracle, one 1000-digit game at a time (past its declared reach,
         # which exists because a random batch of 100 such games takes it about a minute)
         rng = random.Random(1)
-        games = [("1" + "".join(rng.choice("0123456789") for _ in range(998 + k % 2)),) for k in range(6)]
+        games = [
+            ("1" + "".join(rng.choice("0123456789") for _ in range(998 + k % 2)),) for k in range(6)
+        ]
 
         def cold_oracle(inst):
             _clear_caches(module)
@@ -100,16 +108,22 @@ def main() -> None:
         print(f"== {name} ==")
         limit = game.minimax_reach if name != "string_cut" else 10
         n, t_o, p_o, t_m, p_m = oracle_throughput(entry, limit)
-        print(f"oracle : {n / t_o:12,.0f} inputs/s {p_o / t_o:12,.0f} positions/s  ({n} inputs of size <= {limit}, {p_o} positions)")
-        print(f"minimax: {n / t_m:12,.0f} inputs/s {p_m / t_m:12,.0f} positions/s  ({p_m} positions)")
+        print(
+            f"oracle : {n / t_o:12,.0f} inputs/s {p_o / t_o:12,.0f} positions/s  ({n} inputs of size <= {limit}, {p_o} positions)"
+        )
+        print(
+            f"minimax: {n / t_m:12,.0f} inputs/s {p_m / t_m:12,.0f} positions/s  ({p_m} positions)"
+        )
         print(f"oracle/minimax speed ratio: {t_m / t_o:.1f}x")
         inputs, base_name, base = _max_size_inputs(entry)
         t_base = _timed(base, inputs, 1) / len(inputs)
         sizes = sorted({game.size(i) for i in inputs})
         for solver_name, solve in sorted(entry.solvers.items()):
             t = _timed(solve, inputs, args.repeat) / len(inputs)
-            print(f"{solver_name:>16}: {t * 1e3:9.3f} ms per max-size input (sizes {sizes}); "
-                  f"{t_base / t:,.0f}x faster than {base_name}")
+            print(
+                f"{solver_name:>16}: {t * 1e3:9.3f} ms per max-size input (sizes {sizes}); "
+                f"{t_base / t:,.0f}x faster than {base_name}"
+            )
         print(f"{'baseline':>16}: {t_base * 1e3:9.3f} ms per input, {base_name}")
         print()
 

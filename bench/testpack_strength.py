@@ -35,16 +35,32 @@ GAMES = ("word_game", "string_cut", "digit_game", "stones_once")
 
 
 def _sources(folder: Path, pattern: str = "*") -> list[Path]:
-    return sorted(p for p in folder.glob(pattern) if p.is_file() and toolchains.language_of(p) is not None)
+    return sorted(
+        p for p in folder.glob(pattern) if p.is_file() and toolchains.language_of(p) is not None
+    )
 
 
 def programs(game: str) -> tuple[list[Path], list[Path]]:
-    wrong = (_sources(ROOT / "tests" / "wrong" / game) + _sources(ROOT / "examples" / game, "wrong*")
-             + [p for p in sorted(ROOT.glob(f"tests/programs/*/{game}_wrong.*")) if ts._toolchain_present(p)]  # noqa: SLF001
-             + _sources(ROOT / "tests" / "unseen_wrong" / game) + _sources(ROOT / "tests" / "shrink_wrong" / game))
-    right = (_sources(ROOT / "examples" / game, "correct*")
-             + [p for p in sorted(ROOT.glob(f"tests/programs/*/{game}_right.*")) if ts._toolchain_present(p)]  # noqa: SLF001
-             + _sources(ROOT / "tests" / "slow_right" / game))
+    wrong = (
+        _sources(ROOT / "tests" / "wrong" / game)
+        + _sources(ROOT / "examples" / game, "wrong*")
+        + [
+            p
+            for p in sorted(ROOT.glob(f"tests/programs/*/{game}_wrong.*"))
+            if ts._toolchain_present(p)
+        ]  # noqa: SLF001
+        + _sources(ROOT / "tests" / "unseen_wrong" / game)
+        + _sources(ROOT / "tests" / "shrink_wrong" / game)
+    )
+    right = (
+        _sources(ROOT / "examples" / game, "correct*")
+        + [
+            p
+            for p in sorted(ROOT.glob(f"tests/programs/*/{game}_right.*"))
+            if ts._toolchain_present(p)
+        ]  # noqa: SLF001
+        + _sources(ROOT / "tests" / "slow_right" / game)
+    )
     return wrong, right
 
 
@@ -52,7 +68,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="*", default=list(GAMES))
     ap.add_argument("--keep", default=None, help="build the packages in DIR/GAME (kept)")
-    ap.add_argument("--judge-only", action="store_true", help="judge the packages already in --keep DIR")
+    ap.add_argument(
+        "--judge-only", action="store_true", help="judge the packages already in --keep DIR"
+    )
     args = ap.parse_args()
     where = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="gamecert-strength-"))
     for name in args.games:
@@ -61,18 +79,25 @@ def main() -> None:
         start = time.perf_counter()
         done = subprocess.CompletedProcess([], 0, "", "")
         if not args.judge_only:
-            done = subprocess.run([sys.executable, "-m", "gamecert", "tests", name, "--out", str(out)],
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                [sys.executable, "-m", "gamecert", "tests", name, "--out", str(out)],
+                capture_output=True,
+                text=True,
+            )
             (where / f"{name}.log").write_text(done.stderr)
         build_s = time.perf_counter() - start
         if not (out / "tests").is_dir():
-            print(f"{name}: the build failed (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+            print(
+                f"{name}: the build failed (exit {done.returncode}): {done.stderr.strip()[-300:]}"
+            )
             continue
         tests = len(plainjudge.tests_of(out))
         wrong, right = programs(name)
         survivors = []
         for p in wrong:
-            verdicts = plainjudge.judge(out, p, game.time_limit, game.memory_limit_mb, stop_at_first=True)
+            verdicts = plainjudge.judge(
+                out, p, game.time_limit, game.memory_limit_mb, stop_at_first=True
+            )
             if all(v == "OK" for v in verdicts):
                 survivors.append(str(p.relative_to(ROOT)))
         passed, slowest = 0, {}
@@ -82,10 +107,13 @@ def main() -> None:
             passed += all(v == "OK" for v in verdicts)
             slowest[str(p.relative_to(ROOT))] = max((cpu for cpu, _ in usage), default=0.0)
         times = ", ".join(f"{p} {cpu:.2f} s" for p, cpu in slowest.items())
-        print(f"{name}: {tests} tests; build {build_s:.0f} s (exit {done.returncode}); wrong killed "
-              f"{len(wrong) - len(survivors)}/{len(wrong)}; right passed {passed}/{len(right)}; slowest test of each "
-              f"right program (limit {game.time_limit:g} s): {times}"
-              + (f"; SURVIVE: {', '.join(survivors)}" if survivors else ""), flush=True)
+        print(
+            f"{name}: {tests} tests; build {build_s:.0f} s (exit {done.returncode}); wrong killed "
+            f"{len(wrong) - len(survivors)}/{len(wrong)}; right passed {passed}/{len(right)}; slowest test of each "
+            f"right program (limit {game.time_limit:g} s): {times}"
+            + (f"; SURVIVE: {', '.join(survivors)}" if survivors else ""),
+            flush=True,
+        )
     print(f"packages in {where}")
 
 

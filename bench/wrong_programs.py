@@ -42,18 +42,40 @@ def main() -> int:
             for seed in args.seeds:
                 start = time.perf_counter()
                 proc = subprocess.run(
-                    [sys.executable, "-m", "gamecert", "certify", game, str(program), "--profile", args.profile,
-                     "--seed", str(seed), "--report-dir", reports],
-                    capture_output=True, text=True, cwd=ROOT,
+                    [
+                        sys.executable,
+                        "-m",
+                        "gamecert",
+                        "certify",
+                        game,
+                        str(program),
+                        "--profile",
+                        args.profile,
+                        "--seed",
+                        str(seed),
+                        "--report-dir",
+                        reports,
+                    ],
+                    capture_output=True,
+                    text=True,
+                    cwd=ROOT,
                 )
-                got = next((line.split()[0] for line in proc.stdout.splitlines()
-                            if re.match(r"^(WA|TLE|RE|PE|MLE|OLE|CE)\b", line)), "PASSED" if proc.returncode == 0
-                           else f"exit {proc.returncode}")
+                got = next(
+                    (
+                        line.split()[0]
+                        for line in proc.stdout.splitlines()
+                        if re.match(r"^(WA|TLE|RE|PE|MLE|OLE|CE)\b", line)
+                    ),
+                    "PASSED" if proc.returncode == 0 else f"exit {proc.returncode}",
+                )
                 ok = proc.returncode == 1 and got == want
                 runs += 1
                 caught += ok
-                print(f"{game}/{program.stem:<16} seed {seed}: {got:<9} (expected {want}) "
-                      f"{time.perf_counter() - start:6.1f} s  {'caught' if ok else 'MISSED'}", flush=True)
+                print(
+                    f"{game}/{program.stem:<16} seed {seed}: {got:<9} (expected {want}) "
+                    f"{time.perf_counter() - start:6.1f} s  {'caught' if ok else 'MISSED'}",
+                    flush=True,
+                )
     print(f"caught: {caught} of {runs} runs")
     return 0
 

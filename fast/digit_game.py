@@ -6,7 +6,9 @@ from __future__ import annotations
 def _closed_one(digits: str) -> int:
     # the digits are 0-9 (parse_input says so): what is left once the even (odd) digits are
     # stripped from both ends is empty exactly when every digit there is even (odd)
-    if len(digits) % 2:  # the last digit left stands in an odd position: Raze keeps an odd one if any
+    if (
+        len(digits) % 2
+    ):  # the last digit left stands in an odd position: Raze keeps an odd one if any
         return 1 if digits[0::2].strip("02468") else 2
     return 2 if digits[1::2].strip("13579") else 1
 

@@ -121,7 +121,9 @@ def _solve(s: str, g: Callable[[int], int]) -> int | None:
             k = found[length, rest] = _winning_cut(length, rest, g)
         if k is not None:
             winning[length] = k
-    for start, length in _starts(gaps) if starts is None else starts:  # in increasing position order
+    for start, length in (
+        _starts(gaps) if starts is None else starts
+    ):  # in increasing position order
         if length in winning:
             return start + winning[length] - 1
     raise AssertionError("a non-zero Grundy value always has a move to zero")
@@ -159,7 +161,9 @@ def _winning_cut(length: int, rest: int, g: Callable[[int], int]) -> int | None:
     value 0 with the rest's value ``rest`` (None: no cut of this run wins)."""
     # cuts k and length + 1 - k leave the same two runs: the first half holds the smallest
     for k in range(1, (length + 1) // 2 + 1):
-        if rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0:  # _run_options
+        if (
+            rest ^ g(k - 2 if k > 2 else 0) ^ g(length - k - 1 if length > k + 1 else 0) == 0
+        ):  # _run_options
             return k
     return None
 
@@ -184,7 +188,9 @@ def run_grundy_dp(length: int) -> int:
     """
     g = _DP
     for size in range(len(g), length + 1):
-        g.append(mex({g[max(0, k - 2)] ^ g[max(0, size - k - 1)] for k in range(1, (size + 1) // 2 + 1)}))
+        g.append(
+            mex({g[max(0, k - 2)] ^ g[max(0, size - k - 1)] for k in range(1, (size + 1) // 2 + 1)})
+        )
     return g[length]
 
 

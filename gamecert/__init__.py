@@ -9,7 +9,9 @@ from pathlib import Path as _Path
 
 from gamecert import _checkout
 
-_checkout.install(_Path(__file__).parent)  # a source checkout: its oracles/... are gamecert.oracles...
+_checkout.install(
+    _Path(__file__).parent
+)  # a source checkout: its oracles/... are gamecert.oracles...
 
 from gamecert.errors import (
     AnswerError,
@@ -37,4 +39,3 @@ __all__ = [
     "Verdict",
     "WrongAnswerError",
 ]
-

@@ -25,7 +25,9 @@ class CheckoutParts(importlib.abc.MetaPathFinder):
     def __init__(self, root: Path) -> None:
         self.root = root
 
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         """The spec of ``gamecert.PART`` from ``root/PART``; None for every other name.
 
         >>> finder = CheckoutParts(Path(__file__).resolve().parent.parent)
@@ -38,7 +40,9 @@ class CheckoutParts(importlib.abc.MetaPathFinder):
         init = self.root / part / "__init__.py"
         if not init.is_file():
             return None
-        return importlib.util.spec_from_file_location(fullname, init, submodule_search_locations=[str(init.parent)])
+        return importlib.util.spec_from_file_location(
+            fullname, init, submodule_search_locations=[str(init.parent)]
+        )
 
 
 def checkout_root(package_dir: Path) -> Path | None:

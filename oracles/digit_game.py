@@ -76,14 +76,18 @@ def _reduced(a: int, b: int, c: int, d: int, player: int) -> int:
         return RAZE if a or c else BREACH
     if player == RAZE:
         if not (a or b):
-            raise AssertionError(f"player {player} has no digit to mark in reduced position {(a, b, c, d)}")
+            raise AssertionError(
+                f"player {player} has no digit to mark in reduced position {(a, b, c, d)}"
+            )
         if a and _reduced(a - 1, b, c, d, BREACH) == RAZE:
             return RAZE
         if b and _reduced(a, b - 1, c, d, BREACH) == RAZE:
             return RAZE
         return BREACH
     if not (c or d):
-        raise AssertionError(f"player {player} has no digit to mark in reduced position {(a, b, c, d)}")
+        raise AssertionError(
+            f"player {player} has no digit to mark in reduced position {(a, b, c, d)}"
+        )
     if c and _reduced(a, b, c - 1, d, RAZE) == BREACH:
         return BREACH
     if d and _reduced(a, b, c, d - 1, RAZE) == BREACH:
@@ -175,15 +179,23 @@ def judge(inp, got, expected):
         games = []
         for g in range(t):
             n_line = 2 + 2 * g
-            n = parse_int(require_line(lines, n_line - 1, f"n for game {g + 1} of {t}"), n_line, "n", 1, MAX_N)
+            n = parse_int(
+                require_line(lines, n_line - 1, f"n for game {g + 1} of {t}"), n_line, "n", 1, MAX_N
+            )
             digits = require_line(lines, n_line, f"the {n}-digit number of game {g + 1} of {t}")
             reject_spaces(digits, n_line + 1)
-            if not (digits.isascii() and digits.isdigit()):  # the fast check; the loop finds the column
+            if not (
+                digits.isascii() and digits.isdigit()
+            ):  # the fast check; the loop finds the column
                 for column, ch in enumerate(digits, 1):
                     if not ("0" <= ch <= "9"):
-                        raise InputError(n_line + 1, f"only digits 0-9 are allowed, got {ch!r}", column=column)
+                        raise InputError(
+                            n_line + 1, f"only digits 0-9 are allowed, got {ch!r}", column=column
+                        )
             if len(digits) != n:
-                raise InputError(n_line + 1, f"the number must have n = {n} digits, got {len(digits)}")
+                raise InputError(
+                    n_line + 1, f"the number must have n = {n} digits, got {len(digits)}"
+                )
             if digits[0] == "0":
                 raise InputError(n_line + 1, "the number must not have a leading zero", column=1)
             games.append(digits)
@@ -200,7 +212,9 @@ def judge(inp, got, expected):
         """One integer per game, each 1 (Raze) or 2 (Breach)."""
         reader = AnswerReader(text)
         t = len(instance)
-        winners = tuple(reader.integer(1, 2, f"the winner of game {k} of {t}") for k in range(1, t + 1))
+        winners = tuple(
+            reader.integer(1, 2, f"the winner of game {k} of {t}") for k in range(1, t + 1)
+        )
         reader.finish()
         return winners
 
@@ -218,8 +232,9 @@ def judge(inp, got, expected):
         if not wrong:
             return None
         k = wrong[0]
-        return f"game {k} of {len(instance)} (n = {len(instance[k - 1])}): expected {expected[k - 1]}, got {got[k - 1]}" + (
-            f" ({len(wrong)} games wrong in all)" if len(wrong) > 1 else ""
+        return (
+            f"game {k} of {len(instance)} (n = {len(instance[k - 1])}): expected {expected[k - 1]}, got {got[k - 1]}"
+            + (f" ({len(wrong)} games wrong in all)" if len(wrong) > 1 else "")
         )
 
     def minimax(self, instance: tuple[str, ...]) -> tuple[int, ...]:
@@ -235,13 +250,21 @@ def judge(inp, got, expected):
 
     def explain(self, instance: tuple[str, ...]) -> Explanation:
         if len(instance) > 1:
-            parts = [f"game {k}: {self._explain_game(d).outcome}" for k, d in enumerate(instance, 1)]
-            return Explanation(f"{len(instance)} games", notes=tuple(parts), line_of_play=tuple(parts))
+            parts = [
+                f"game {k}: {self._explain_game(d).outcome}" for k, d in enumerate(instance, 1)
+            ]
+            return Explanation(
+                f"{len(instance)} games", notes=tuple(parts), line_of_play=tuple(parts)
+            )
         return self._explain_game(instance[0])
 
     def _explain_game(self, digits: str) -> Explanation:
         """By the reduced search within the oracle's reach, by the proven rule beyond it."""
-        return self._explain_one(digits) if len(digits) <= self.oracle_reach else self.explain_by_rule(digits)
+        return (
+            self._explain_one(digits)
+            if len(digits) <= self.oracle_reach
+            else self.explain_by_rule(digits)
+        )
 
     def explain_by_rule(self, digits: str, shown: int = 6) -> Explanation:
         """One game beyond the oracle's reach, from the proven reductions: the position reduces to
@@ -265,13 +288,20 @@ def judge(inp, got, expected):
         )
         winning = []
         if winner == RAZE:
-            good = [i for i in _player_positions(digits, RAZE) if wins(_after(*state, RAZE, digits[i]), False)]
+            good = [
+                i
+                for i in _player_positions(digits, RAZE)
+                if wins(_after(*state, RAZE, digits[i]), False)
+            ]
             winning = [f"Raze marks position {i + 1} (digit {digits[i]})" for i in good[:shown]]
             if len(good) > shown:
                 winning.append(f"... ({len(good)} winning first marks in all)")
         # unmarked positions by (player, digit parity), in increasing order
-        pools = {(p, odd): [i for i in _player_positions(digits, p) if int(digits[i]) % 2 == odd]
-                 for p in (RAZE, BREACH) for odd in (0, 1)}
+        pools = {
+            (p, odd): [i for i in _player_positions(digits, p) if int(digits[i]) % 2 == odd]
+            for p in (RAZE, BREACH)
+            for odd in (0, 1)
+        }
         cursor = dict.fromkeys(pools, 0)
         moves: list[str] = []
         player = RAZE
@@ -279,8 +309,12 @@ def judge(inp, got, expected):
             other = BREACH if player == RAZE else RAZE
             options = [key for key in ((player, 0), (player, 1)) if cursor[key] < len(pools[key])]
             options.sort(key=lambda key: pools[key][cursor[key]])
-            good_keys = [key for key in options
-                         if wins(_after(*state, player, digits[pools[key][cursor[key]]]), other == RAZE) == (player == RAZE)]
+            good_keys = [
+                key
+                for key in options
+                if wins(_after(*state, player, digits[pools[key][cursor[key]]]), other == RAZE)
+                == (player == RAZE)
+            ]
             key = (good_keys or options)[0]
             i = pools[key][cursor[key]]
             cursor[key] += 1
@@ -289,7 +323,11 @@ def judge(inp, got, expected):
             player = other
         last = next(pools[key][cursor[key]] for key in pools if cursor[key] < len(pools[key]))
         if len(moves) > 2 * shown:
-            moves = moves[:shown] + [f"... ({len(moves) - 2 * shown} more marks, each player marking as above)"] + moves[-shown:]
+            moves = (
+                moves[:shown]
+                + [f"... ({len(moves) - 2 * shown} more marks, each player marking as above)"]
+                + moves[-shown:]
+            )
         moves.append(f"position {last + 1} (digit {digits[last]}) is left: {names[winner]} wins")
         notes = (
             "digit_game is partisan: the components are the four counts the position reduces to, not Grundy values.",
@@ -297,8 +335,16 @@ def judge(inp, got, expected):
             "(`gamecert prove digit_game`): the reduction to four parity counts (checked exhaustively against plain "
             "minimax) and the closed rule for the reduced game, proved for every n by induction (z3).",
         )
-        return Explanation(f"{names[winner]} wins ({winner})", components, None, tuple(winning), tuple(moves), notes,
-                           value_label="count", first_player_wins=winner == RAZE)
+        return Explanation(
+            f"{names[winner]} wins ({winner})",
+            components,
+            None,
+            tuple(winning),
+            tuple(moves),
+            notes,
+            value_label="count",
+            first_player_wins=winner == RAZE,
+        )
 
     def _explain_one(self, digits: str) -> Explanation:
         with ensure_recursion(len(digits)):
@@ -327,7 +373,9 @@ def judge(inp, got, expected):
         while unmarked & (unmarked - 1):
             other = BREACH if player == RAZE else RAZE
             choices = [i for i in _player_positions(digits, player) if unmarked >> i & 1]
-            good = [i for i in choices if _reduced(*_after(*state, player, digits[i]), other) == player]
+            good = [
+                i for i in choices if _reduced(*_after(*state, player, digits[i]), other) == player
+            ]
             i = (good or choices)[0]
             line.append(f"{names[player]} marks position {i + 1} (digit {digits[i]})")
             state = _after(*state, player, digits[i])
@@ -338,8 +386,15 @@ def judge(inp, got, expected):
         outcome = f"{names[winner]} wins ({winner})"
         note = "digit_game is partisan: the components are the four counts the position reduces to, not Grundy values."
         return Explanation(
-            outcome, components, None, tuple(winning), tuple(line), (note,), value_label="count",
-            first_player_wins=winner == RAZE, no_moves=len(digits) == 1,
+            outcome,
+            components,
+            None,
+            tuple(winning),
+            tuple(line),
+            (note,),
+            value_label="count",
+            first_player_wins=winner == RAZE,
+            no_moves=len(digits) == 1,
         )
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
@@ -350,24 +405,28 @@ def judge(inp, got, expected):
                 tuple(range(1, 17)),
                 _parity_layouts,
             ),
-            ExhaustiveSpace("digit-strings", "every digit string for n <= 4", tuple(range(1, 5)), _digit_strings),
+            ExhaustiveSpace(
+                "digit-strings", "every digit string for n <= 4", tuple(range(1, 5)), _digit_strings
+            ),
         ]
 
     def deciding_features(self) -> list[DecidingFeature]:
         """A digit's value and position: the last digit left sits in the last mover's class
         (odd positions for odd n), so one digit of that class decides the game when every other
         digit of the class has the parity that loses for its owner."""
-        return [DecidingFeature(
-            "digit-value-position",
-            "every digit 0-9 at every position p = 1..1000, in a game of n = p and of the largest n of p's "
-            "parity (999 or 1000), as the one digit of its position class whose parity decides: the other "
-            "digits of that class have the parity that loses for its owner (even on odd positions, odd on even "
-            "positions), the other class random digits",
-            tuple(range(10)),
-            _digit_places,
-            lambda digit, place: place[1],
-            lambda digit, place: [(_decided_by(digit, *place),)],
-        )]
+        return [
+            DecidingFeature(
+                "digit-value-position",
+                "every digit 0-9 at every position p = 1..1000, in a game of n = p and of the largest n of p's "
+                "parity (999 or 1000), as the one digit of its position class whose parity decides: the other "
+                "digits of that class have the parity that loses for its owner (even on odd positions, odd on even "
+                "positions), the other class random digits",
+                tuple(range(10)),
+                _digit_places,
+                lambda digit, place: place[1],
+                lambda digit, place: [(_decided_by(digit, *place),)],
+            )
+        ]
 
     def merge(self, instances):
         games = tuple(d for inst in instances for d in inst)
@@ -385,8 +444,15 @@ def judge(inp, got, expected):
         """For structural shrinking: one game (a batch of one) is its digits, each a value 0..9
         (a leading 0 is invalid and never run); digits of equal parity play alike (the class), so
         a digit may become 1 (odd) or 0 (even). The kit adds the batch level (split, merge)."""
-        return Structure(lambda g: tuple(g[0]), lambda ds: ("".join(ds),), int, lambda ch, v: str(v), 0,
-                         lambda ch: int(ch) % 2, part_name="digit")
+        return Structure(
+            lambda g: tuple(g[0]),
+            lambda ds: ("".join(ds),),
+            int,
+            lambda ch, v: str(v),
+            0,
+            lambda ch: int(ch) % 2,
+            part_name="digit",
+        )
 
     def smaller(self, instance: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
         """Smaller inputs, largest cuts first: fewer games (chunks of halving size, down to one
@@ -419,7 +485,10 @@ def _after(a: int, b: int, c: int, d: int, player: int, digit: str) -> tuple[int
 
 _FILL = random.Random(1419)
 #: fixed pseudo-random digits the deciding-feature games are filled from: any, even, odd
-_FILLS = tuple("".join(_FILL.choice(pool) for _ in range(2 * MAX_N)) for pool in ("0123456789", "02468", "13579"))
+_FILLS = tuple(
+    "".join(_FILL.choice(pool) for _ in range(2 * MAX_N))
+    for pool in ("0123456789", "02468", "13579")
+)
 
 
 def _digit_places(digit: int) -> list[tuple[int, int]]:
@@ -450,7 +519,9 @@ def _decided_by(digit: int, position: int, n: int) -> str:
     digits[(position - 1) % 2 :: 2] = losing[k : k + len(digits[(position - 1) % 2 :: 2])]
     digits[position - 1] = str(digit)
     if digits[0] == "0":
-        digits[0] = "2" if position % 2 else "5"  # class 1 is odd positions: 2 keeps it losing for Raze
+        digits[0] = (
+            "2" if position % 2 else "5"
+        )  # class 1 is odd positions: 2 keeps it losing for Raze
     return "".join(digits)
 
 

@@ -193,7 +193,9 @@ def judge(inp, got, expected):
                 parse_int(line, k, f"pile {k - 1} of {n}", 1, MAX_S)
             raise AssertionError("a line the fast path rejected passed the strict check") from None
         if len(piles) < n:
-            raise InputError(len(piles) + 2, f"missing line: expected pile {len(piles) + 1} of n = {n}")
+            raise InputError(
+                len(piles) + 2, f"missing line: expected pile {len(piles) + 1} of n = {n}"
+            )
         reject_trailing(lines, 1 + n)
         return piles
 
@@ -221,15 +223,19 @@ def judge(inp, got, expected):
         if got == expected:
             return None
         total = self.grundy(instance)
-        why = "the xor of the piles' Grundy values is 0, so Jon (second) wins" if total == 0 else (
-            f"the xor of the piles' Grundy values is {total} != 0, so Sam (first) wins"
+        why = (
+            "the xor of the piles' Grundy values is 0, so Jon (second) wins"
+            if total == 0
+            else (f"the xor of the piles' Grundy values is {total} != 0, so Sam (first) wins")
         )
         return f"expected {expected}, got {got}: {why}"
 
     # ---- the two exact searches --------------------------------------------------------------
     def minimax(self, instance: tuple[int, ...]) -> Answer:
         if self.size(instance) > self.minimax_reach:
-            raise OutOfReach(f"stones_once minimax is built for inputs of up to {self.minimax_reach} stones in all")
+            raise OutOfReach(
+                f"stones_once minimax is built for inputs of up to {self.minimax_reach} stones in all"
+            )
         return _answer(_to_move_wins(_normal((s, frozenset()) for s in instance)))
 
     def grundy(self, instance: tuple[int, ...]) -> int:
@@ -247,7 +253,11 @@ def judge(inp, got, expected):
     def explain(self, instance: tuple[int, ...]) -> Explanation:
         counts = sorted(Counter(instance).items())
         components = tuple(
-            (f"pile of {size}" + (f" (x{count}, {'odd' if count % 2 else 'even'} count)" if count > 1 else ""), pile_grundy(size))
+            (
+                f"pile of {size}"
+                + (f" (x{count}, {'odd' if count % 2 else 'even'} count)" if count > 1 else ""),
+                pile_grundy(size),
+            )
             for size, count in counts
         )
         total = self.grundy(instance)
@@ -259,11 +269,17 @@ def judge(inp, got, expected):
         )
         line = _line_of_play(instance)
         outcome = (
-            f"Jon (second) wins: YES (xor {total} == 0)" if total == 0 else f"Sam (first) wins: NO (xor {total} != 0)"
+            f"Jon (second) wins: YES (xor {total} == 0)"
+            if total == 0
+            else f"Sam (first) wins: NO (xor {total} != 0)"
         )
-        notes = ("A pile's Grundy value is its search value over (stones left, amounts taken);"
-                 " piles are independent, so the position's value is their xor.",)
-        return Explanation(outcome, components, total, winning, line, notes, first_player_wins=total != 0)
+        notes = (
+            "A pile's Grundy value is its search value over (stones left, amounts taken);"
+            " piles are independent, so the position's value is their xor.",
+        )
+        return Explanation(
+            outcome, components, total, winning, line, notes, first_player_wins=total != 0
+        )
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [
@@ -286,22 +302,29 @@ def judge(inp, got, expected):
         pile of the same value (Jon wins exactly when both are valued right): second (the first
         place is the partner's own setting, when the partner's partner is this pile), and after or
         before 98 neutral piles (49 equal pairs of varied sizes)."""
-        return [DecidingFeature(
-            "pile-value",
-            "every pile size 1..60: alone (first of one); second, after the smallest other pile of the same value, "
-            "which cancels it; last of 100 piles and first of 100 piles (the cancelling pile and 49 equal "
-            "pairs of sizes 1..49 beside it)",
-            tuple(range(1, MAX_S + 1)),
-            lambda size: ("alone", "second", "last of 100", "first of 100"),
-            lambda size, place: size + (0 if place == "alone" else _partner_pile(size))
-            + (2 * sum(range(1, 50)) if place.endswith("100") else 0),
-            lambda size, place: [_pile_decides(size, place)],
-        )]
+        return [
+            DecidingFeature(
+                "pile-value",
+                "every pile size 1..60: alone (first of one); second, after the smallest other pile of the same value, "
+                "which cancels it; last of 100 piles and first of 100 piles (the cancelling pile and 49 equal "
+                "pairs of sizes 1..49 beside it)",
+                tuple(range(1, MAX_S + 1)),
+                lambda size: ("alone", "second", "last of 100", "first of 100"),
+                lambda size, place: (
+                    size
+                    + (0 if place == "alone" else _partner_pile(size))
+                    + (2 * sum(range(1, 50)) if place.endswith("100") else 0)
+                ),
+                lambda size, place: [_pile_decides(size, place)],
+            )
+        ]
 
     def structure(self) -> Structure:
         """For structural shrinking: the piles, each a value 1..60; piles of equal Grundy value
         play alike (the class), so a pile may become the smallest pile of its value."""
-        return Structure(tuple, tuple, lambda p: p, lambda p, v: v, 1, pile_grundy, part_name="pile")
+        return Structure(
+            tuple, tuple, lambda p: p, lambda p, v: v, 1, pile_grundy, part_name="pile"
+        )
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Smaller inputs, largest cuts first: the copies of one size cut to one or two (its
@@ -429,10 +452,14 @@ def _line_of_play(instance: tuple[int, ...]) -> tuple[str, ...]:
         if total:  # a state of value v can move to any smaller value, so to v ^ total < v
             state = next(st for st in order if state_grundy(*st) ^ total < state_grundy(*st))
             target = state_grundy(*state) ^ total
-            amount, rest, after = next(m for m in pile_moves(*state) if state_grundy(m[1], m[2]) == target)
+            amount, rest, after = next(
+                m for m in pile_moves(*state) if state_grundy(m[1], m[2]) == target
+            )
         else:  # lost: take the fewest stones possible, from the lowest-numbered pile
-            state, (amount, rest, after) = min(((st, next(pile_moves(*st))) for st in order),
-                                               key=lambda sm: (sm[1][0], where[sm[0]][0]))
+            state, (amount, rest, after) = min(
+                ((st, next(pile_moves(*st))) for st in order),
+                key=lambda sm: (sm[1][0], where[sm[0]][0]),
+            )
         i = heapq.heappop(where[state])  # the lowest-numbered pile in that state
         if not where[state]:
             del where[state]
@@ -447,7 +474,9 @@ def _line_of_play(instance: tuple[int, ...]) -> tuple[str, ...]:
             + ")"
         )
         player = next(players)
-    line.append(f"... (the line is cut after {_LINE_STEPS} moves; {player} is to move, xor {total})")
+    line.append(
+        f"... (the line is cut after {_LINE_STEPS} moves; {player} is to move, xor {total})"
+    )
     return tuple(line)
 
 

@@ -71,7 +71,9 @@ def _to_move_wins(pieces: tuple[str, ...]) -> bool:
         for centre in range(1, len(piece) - 1):
             if piece[centre - 1] != piece[centre + 1]:
                 continue
-            rest = pieces[:k] + pieces[k + 1 :] + (piece[:centre], piece[centre], piece[centre + 1 :])
+            rest = (
+                pieces[:k] + pieces[k + 1 :] + (piece[:centre], piece[centre], piece[centre + 1 :])
+            )
             if not _to_move_wins(_normal(rest)):
                 return True
     return False
@@ -177,7 +179,9 @@ def judge(inp, got, expected):
 
     def minimax(self, instance: str) -> Answer:
         if len(instance) > self.minimax_reach:
-            raise OutOfReach(f"string_cut minimax is built for strings up to {self.minimax_reach} letters")
+            raise OutOfReach(
+                f"string_cut minimax is built for strings up to {self.minimax_reach} letters"
+            )
         for centre in range(1, len(instance) - 1):
             if instance[centre - 1] == instance[centre + 1]:
                 after = (instance[:centre], instance[centre], instance[centre + 1 :])
@@ -187,7 +191,9 @@ def judge(inp, got, expected):
 
     def oracle(self, instance: str) -> Answer:
         if len(instance) > self.oracle_reach:
-            raise OutOfReach(f"string_cut oracle is built for strings up to {self.oracle_reach} letters")
+            raise OutOfReach(
+                f"string_cut oracle is built for strings up to {self.oracle_reach} letters"
+            )
         with ensure_recursion(len(instance)):
             if piece_grundy(instance) == 0:
                 return None
@@ -207,18 +213,27 @@ def judge(inp, got, expected):
         total = 0
         for _, length in runs:
             total ^= g(length)
-        components = [(f"run of {length} cuttable position{'s' * (length > 1)} at {_span(start, length)}", g(length))
-                      for start, length in runs[:rows]]
+        components = [
+            (
+                f"run of {length} cuttable position{'s' * (length > 1)} at {_span(start, length)}",
+                g(length),
+            )
+            for start, length in runs[:rows]
+        ]
         if len(runs) > rows:
             rest = 0
             for _, length in runs[rows:]:
                 rest ^= g(length)
             components.append((f"{len(runs) - rows} more runs (their values xored)", rest))
         if not runs:
-            components.append((f"whole string ({len(instance)} letters, cuttable at no position)", 0))
+            components.append(
+                (f"whole string ({len(instance)} letters, cuttable at no position)", 0)
+            )
         winning = [f"cut at {p}" for p in _winning_cuts(runs, total, g)]
         smallest = fast.periodic_table(instance)
-        shown = winning[:12] + ([f"... ({len(winning)} winning cuts in all)"] if len(winning) > 12 else [])
+        shown = winning[:12] + (
+            [f"... ({len(winning)} winning cuts in all)"] if len(winning) > 12 else []
+        )
         line = _run_line_of_play(runs, g, moves)
         outcome = "First wins" if total else "Second wins"
         notes = (
@@ -228,8 +243,15 @@ def judge(inp, got, expected):
             f"(preperiod {table.preperiod}, period {table.period}, by the octal periodicity theorem, all lengths).",
             f"The smallest winning cut by the fast solver periodic_table: {smallest if smallest else 'none (Second)'}.",
         )
-        return Explanation(f"{outcome} (Grundy value {total})", tuple(components), total, tuple(shown), tuple(line),
-                           notes, first_player_wins=bool(total))
+        return Explanation(
+            f"{outcome} (Grundy value {total})",
+            tuple(components),
+            total,
+            tuple(shown),
+            tuple(line),
+            notes,
+            first_player_wins=bool(total),
+        )
 
     def explain(self, instance: str) -> Explanation:
         if len(instance) > self.oracle_reach:
@@ -240,7 +262,12 @@ def judge(inp, got, expected):
     def _explain_searched(self, instance: str) -> Explanation:
         total = piece_grundy(instance)
         positions = list(cuts(instance))
-        components = ((f"whole string ({len(instance)} letters, cuttable at {_ranges(positions) or 'no position'})", total),)
+        components = (
+            (
+                f"whole string ({len(instance)} letters, cuttable at {_ranges(positions) or 'no position'})",
+                total,
+            ),
+        )
         winning = tuple(f"cut at {i}" for i in positions if self._cut_value(instance, i) == 0)
         line: list[str] = []
         pieces = [instance]
@@ -268,13 +295,28 @@ def judge(inp, got, expected):
             player = next(players)
         outcome = "First wins" if total else "Second wins"
         return Explanation(
-            f"{outcome} (Grundy value {total})", components, total, winning, tuple(line), first_player_wins=bool(total)
+            f"{outcome} (Grundy value {total})",
+            components,
+            total,
+            winning,
+            tuple(line),
+            first_player_wins=bool(total),
         )
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [
-            ExhaustiveSpace("abc-strings", "every string over {a,b,c} of length <= 12", tuple(range(1, 13)), _strings("abc")),
-            ExhaustiveSpace("ab-strings", "every string over {a,b} of length <= 18", tuple(range(1, 19)), _strings("ab")),
+            ExhaustiveSpace(
+                "abc-strings",
+                "every string over {a,b,c} of length <= 12",
+                tuple(range(1, 13)),
+                _strings("abc"),
+            ),
+            ExhaustiveSpace(
+                "ab-strings",
+                "every string over {a,b} of length <= 18",
+                tuple(range(1, 19)),
+                _strings("ab"),
+            ),
         ]
 
     def deciding_features(self) -> list[DecidingFeature]:
@@ -283,22 +325,25 @@ def judge(inp, got, expected):
         the same value, which cancels it (Second exactly when both are valued right): that run
         after it at gap 1 (the blocks share a letter) and before it at gap 2. And the string's
         length: every length 1..5000 once, in a content cheap to answer (a size ladder)."""
-        return [DecidingFeature(
-            "run-length-neighbours",
-            f"every run length 1..{MAX_LEN - 2} of cuttable positions: alone as the whole string; followed at gap 1 "
-            "and preceded at gap 2 by the smallest other run length of the same value (octal 0.137), which cancels "
-            "it (where the string stays within 5000 letters)",
-            tuple(range(1, MAX_LEN - 1)),
-            _run_places,
-            _run_setting_size,
-            lambda length, place: [_run_decides(length, place)],
-        ), size_ladder(
-            "input-size",
-            f"every length 1..{MAX_LEN} in a cheap content: abcabc... ending in xyx, whose one cut is the last but one "
-            "position (First; a program that misreads or truncates the string there misses it), abc and ab below 3",
-            range(1, MAX_LEN + 1),
-            [("one cut, at the end", _cut_at_end)],
-        )]
+        return [
+            DecidingFeature(
+                "run-length-neighbours",
+                f"every run length 1..{MAX_LEN - 2} of cuttable positions: alone as the whole string; followed at gap 1 "
+                "and preceded at gap 2 by the smallest other run length of the same value (octal 0.137), which cancels "
+                "it (where the string stays within 5000 letters)",
+                tuple(range(1, MAX_LEN - 1)),
+                _run_places,
+                _run_setting_size,
+                lambda length, place: [_run_decides(length, place)],
+            ),
+            size_ladder(
+                "input-size",
+                f"every length 1..{MAX_LEN} in a cheap content: abcabc... ending in xyx, whose one cut is the last but one "
+                "position (First; a program that misreads or truncates the string there misses it), abc and ab below 3",
+                range(1, MAX_LEN + 1),
+                [("one cut, at the end", _cut_at_end)],
+            ),
+        ]
 
     def diagnosis_features(self, instance: str) -> dict[str, int]:
         """For the diagnosis (gamecert.kit.features): the runs of cuttable positions by length,
@@ -315,7 +360,14 @@ def judge(inp, got, expected):
     def structure(self) -> Structure:
         """For structural shrinking: the letters, each a value 0..25 (a..z); no classes (whether a
         position is cuttable depends on its neighbours)."""
-        return Structure(tuple, "".join, lambda ch: ord(ch) - 97, lambda ch, v: chr(97 + v), 0, part_name="letter")
+        return Structure(
+            tuple,
+            "".join,
+            lambda ch: ord(ch) - 97,
+            lambda ch, v: chr(97 + v),
+            0,
+            part_name="letter",
+        )
 
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller strings, largest cuts first: one run of cuttable positions shortened (to 1,
@@ -379,13 +431,19 @@ def _cut_at_end(n: int) -> str | None:
 
 
 def _run_setting_size(length: int, place: str) -> int:
-    return {"alone": length + 2, "partner after, gap 1": length + _partner_run(length) + 3,
-            "partner before, gap 2": length + _partner_run(length) + 4}[place]
+    return {
+        "alone": length + 2,
+        "partner after, gap 1": length + _partner_run(length) + 3,
+        "partner before, gap 2": length + _partner_run(length) + 4,
+    }[place]
 
 
 def _run_places(length: int) -> list[str]:
-    return [p for p in ("alone", "partner after, gap 1", "partner before, gap 2")
-            if _run_setting_size(length, p) <= MAX_LEN]
+    return [
+        p
+        for p in ("alone", "partner after, gap 1", "partner before, gap 2")
+        if _run_setting_size(length, p) <= MAX_LEN
+    ]
 
 
 def _run_decides(length: int, place: str) -> str:
@@ -440,8 +498,11 @@ def _with_run(s: str, runs: list[tuple[int, int]], k: int, target: int) -> str |
     for middle in options:
         new = s[:lo] + middle + s[hi:]
         end, shift = lo + len(middle), len(region) - len(middle)
-        if all(_cuttable(new, c) == (_cuttable(s, c) if c <= lo else _cuttable(s, c + shift) if c >= end - 1 else True)
-               for c in range(lo - 1, end + 1)):
+        if all(
+            _cuttable(new, c)
+            == (_cuttable(s, c) if c <= lo else _cuttable(s, c + shift) if c >= end - 1 else True)
+            for c in range(lo - 1, end + 1)
+        ):
             return new
     return None
 
@@ -490,17 +551,23 @@ def _run_line_of_play(runs: list[tuple[int, int]], g, moves: int) -> list[str]:
             total ^= g(length)
         cuts_now = _winning_cuts(runs, total, g)
         position = cuts_now[0] if cuts_now else runs[0][0]
-        k, (start, length) = next((position - st + 1, (st, ln)) for st, ln in runs if st <= position < st + ln)
+        k, (start, length) = next(
+            (position - st + 1, (st, ln)) for st, ln in runs if st <= position < st + ln
+        )
         left, right = (start, k - 2), (position + 2, length - k - 1)
         index = runs.index((start, length))
-        runs[index:index + 1] = [r for r in (left, right) if r[1] > 0]
+        runs[index : index + 1] = [r for r in (left, right) if r[1] > 0]
         after = [_span(*r) for r in (left, right) if r[1] > 0]
-        line.append(f"{player}: cut at {position} (run {_span(start, length)} leaves "
-                    f"{' and '.join(after) if after else 'no run'}){'' if cuts_now else ', a losing move: none wins'}")
+        line.append(
+            f"{player}: cut at {position} (run {_span(start, length)} leaves "
+            f"{' and '.join(after) if after else 'no run'}){'' if cuts_now else ', a losing move: none wins'}"
+        )
     left_cuts = sum(length for _, length in runs)
     if runs:
-        line.append(f"... {len(runs)} runs ({left_cuts} cuttable positions) remain; play goes on the same way, "
-                    "the player who faces Grundy value 0 loses")
+        line.append(
+            f"... {len(runs)} runs ({left_cuts} cuttable positions) remain; play goes on the same way, "
+            "the player who faces Grundy value 0 loses"
+        )
     else:
         line.append(f"{next(players)} has no cut left and loses")
     return line

@@ -144,7 +144,9 @@ def judge(inp, got, expected):
 
     def minimax(self, instance: str) -> str:
         if len(instance) > self.minimax_reach:
-            raise OutOfReach(f"word_game minimax is built for words up to {self.minimax_reach} letters")
+            raise OutOfReach(
+                f"word_game minimax is built for words up to {self.minimax_reach} letters"
+            )
         return "Alice" if _first_player_wins(counts_of(instance)) else "Bob"
 
     def grundy(self, instance: str) -> int:
@@ -193,7 +195,9 @@ def judge(inp, got, expected):
         winner = "Bob" if player == "Alice" else "Alice"
         line.append(f"{winner} removed the last letter and wins")
         outcome = f"{'Alice' if total else 'Bob'} wins (xor {total} {'!=' if total else '=='} 0)"
-        return Explanation(outcome, components, total, winning, tuple(line), first_player_wins=bool(total))
+        return Explanation(
+            outcome, components, total, winning, tuple(line), first_player_wins=bool(total)
+        )
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
         return [
@@ -218,15 +222,17 @@ def judge(inp, got, expected):
         """A letter's count: every count 1..40 of every letter A..Z, alone (Alice wins) and beside
         a second letter of equal value and a different count, before or after it (Bob wins exactly
         when both values are right)."""
-        return [DecidingFeature(
-            "letter-count",
-            "every count 1..40 of every letter A..Z: alone, and beside the next letter at the smallest other count "
-            "of the same value (before it and after it, where the word stays within 40 letters), which cancels it",
-            tuple(range(1, MAX_LEN + 1)),
-            _letter_places,
-            lambda count, place: count + (_partner_count(count) if place[1] != "alone" else 0),
-            lambda count, place: [_letter_decides(count, *place)],
-        )]
+        return [
+            DecidingFeature(
+                "letter-count",
+                "every count 1..40 of every letter A..Z: alone, and beside the next letter at the smallest other count "
+                "of the same value (before it and after it, where the word stays within 40 letters), which cancels it",
+                tuple(range(1, MAX_LEN + 1)),
+                _letter_places,
+                lambda count, place: count + (_partner_count(count) if place[1] != "alone" else 0),
+                lambda count, place: [_letter_decides(count, *place)],
+            )
+        ]
 
     def diagnosis_features(self, word: str) -> dict[str, int]:
         """For the diagnosis (gamecert.kit.features): letters by Grundy value (a count c is worth
@@ -241,7 +247,14 @@ def judge(inp, got, expected):
     def structure(self) -> Structure:
         """For structural shrinking: the letters, each a value 0..25 (A..Z); no classes (a letter's
         part in the game depends on the others of its kind)."""
-        return Structure(tuple, "".join, lambda ch: ord(ch) - 65, lambda ch, v: chr(65 + v), 0, part_name="letter")
+        return Structure(
+            tuple,
+            "".join,
+            lambda ch: ord(ch) - 65,
+            lambda ch, v: chr(65 + v),
+            0,
+            part_name="letter",
+        )
 
     def smaller(self, instance: str) -> Iterator[str]:
         """Smaller words, largest cuts first: one letter's count lowered (to 1, 2, ... up to one
@@ -264,7 +277,9 @@ def judge(inp, got, expected):
             for ch in order:
                 yield instance.replace(ch, "")
             smallest = {letter_grundy(c): c for c in range(MAX_LEN, 0, -1)}
-            for a, b in itertools.combinations(order, 2):  # two letters merged into one of their xor
+            for a, b in itertools.combinations(
+                order, 2
+            ):  # two letters merged into one of their xor
                 value = letter_grundy(counts[a]) ^ letter_grundy(counts[b])
                 rest = instance.replace(b, "")
                 if not value:
@@ -301,7 +316,9 @@ def _letter_decides(count: int, letter: str, where: str) -> str:
     """
     if where == "alone":
         return letter * count
-    other = string.ascii_uppercase[(string.ascii_uppercase.index(letter) + 1) % 26] * _partner_count(count)
+    other = string.ascii_uppercase[
+        (string.ascii_uppercase.index(letter) + 1) % 26
+    ] * _partner_count(count)
     return letter * count + other if where == "partner after" else other + letter * count
 
 

@@ -53,7 +53,11 @@ def reachable(a: Any, b: Any, c: Any, d: Any, raze_to_move: Any, ops: Any) -> An
     Breach to move with it in {-1, 0}; counts non-negative, at least one digit left."""
     s, t = a + b, c + d
     return ops.And(
-        a >= 0, b >= 0, c >= 0, d >= 0, s + t >= 1,
+        a >= 0,
+        b >= 0,
+        c >= 0,
+        d >= 0,
+        s + t >= 1,
         ops.If(raze_to_move, ops.Or(s == t, s == t + 1), ops.Or(s == t, s + 1 == t)),
     )
 
@@ -67,11 +71,20 @@ def _recurrence_holds(rule, a, b, c, d, raze, ops):
     terminal = s + t == 1
     raze_moves = [(a > 0, (a - 1, b, c, d)), (b > 0, (a, b - 1, c, d))]
     breach_moves = [(c > 0, (a, b, c - 1, d)), (d > 0, (a, b, c, d - 1))]
-    start = ops.Implies(ops.And(a >= 0, b >= 0, c >= 0, d >= 0, s + t >= 1, ops.Or(s == t, s == t + 1)), reachable(a, b, c, d, True, ops))
+    start = ops.Implies(
+        ops.And(a >= 0, b >= 0, c >= 0, d >= 0, s + t >= 1, ops.Or(s == t, s == t + 1)),
+        reachable(a, b, c, d, True, ops),
+    )
     can_move = ops.If(raze, s > 0, t > 0)
     keeps = ops.And(
-        *[ops.Implies(ops.And(raze, legal), reachable(*after, False, ops)) for legal, after in raze_moves],
-        *[ops.Implies(ops.And(ops.Not(raze), legal), reachable(*after, True, ops)) for legal, after in breach_moves],
+        *[
+            ops.Implies(ops.And(raze, legal), reachable(*after, False, ops))
+            for legal, after in raze_moves
+        ],
+        *[
+            ops.Implies(ops.And(ops.Not(raze), legal), reachable(*after, True, ops))
+            for legal, after in breach_moves
+        ],
     )
     end = rule(a, b, c, d, raze, ops) == (a + c == 1)
     best = ops.If(
@@ -80,7 +93,9 @@ def _recurrence_holds(rule, a, b, c, d, raze, ops):
         ops.And(*[ops.Implies(legal, rule(*after, True, ops)) for legal, after in breach_moves]),
     )
     step = rule(a, b, c, d, raze, ops) == best
-    return ops.And(start, ops.Implies(here, ops.And(ops.If(terminal, end, ops.And(can_move, keeps, step)))))
+    return ops.And(
+        start, ops.Implies(here, ops.And(ops.If(terminal, end, ops.And(can_move, keeps, step))))
+    )
 
 
 def _reduction_inputs(parity_n: int, digits_n: int):
@@ -95,10 +110,14 @@ def _reduction_inputs(parity_n: int, digits_n: int):
         yield from ("".join(p) for p in itertools.product("12", repeat=n))
     for n in range(1, digits_n + 1):
         for first in "123456789":
-            yield from (first + "".join(rest) for rest in itertools.product("0123456789", repeat=n - 1))
+            yield from (
+                first + "".join(rest) for rest in itertools.product("0123456789", repeat=n - 1)
+            )
 
 
-def reduction_claim(parity_n: int = REDUCTION_PARITY_N, digits_n: int = REDUCTION_DIGITS_N) -> Claim:
+def reduction_claim(
+    parity_n: int = REDUCTION_PARITY_N, digits_n: int = REDUCTION_DIGITS_N
+) -> Claim:
     """Exhaustive: the reduction to four counts agrees with plain minimax over whole positions.
 
     Guards the oracle and everything proved on the reduced game (see the module docstring for
@@ -111,7 +130,11 @@ def reduction_claim(parity_n: int = REDUCTION_PARITY_N, digits_n: int = REDUCTIO
             truth = GAME.minimax((digits,))[0]
             reduced = _reduced(*reduce_digits(digits), RAZE)
             if truth != reduced:
-                raise ClaimRefuted("digit_game reduction", digits, f"minimax says {truth}, the reduced search {reduced}")
+                raise ClaimRefuted(
+                    "digit_game reduction",
+                    digits,
+                    f"minimax says {truth}, the reduced search {reduced}",
+                )
             checked += 1
         return Evidence(
             "exhaustive",
@@ -147,11 +170,15 @@ def rule_matches_search_claim(rule=raze_wins, up_to: int = RULE_STATES_N) -> Cla
                     search = _reduced(a, b, c, d, RAZE if raze else BREACH) == RAZE
                     if rule(a, b, c, d, raze, smt.PY) != search:
                         raise ClaimRefuted(
-                            "digit_game rule", (a, b, c, d, "Raze" if raze else "Breach"),
+                            "digit_game rule",
+                            (a, b, c, d, "Raze" if raze else "Breach"),
                             f"the reduced search says Raze {'wins' if search else 'loses'}",
                         )
                     checked += 1
-        return Evidence("exhaustive", f"{checked} reachable reduced states with 1..{up_to} digits: rule == reduced search")
+        return Evidence(
+            "exhaustive",
+            f"{checked} reachable reduced states with 1..{up_to} digits: rule == reduced search",
+        )
 
     return Claim(
         "digit_game: rule == reduced search (small states)",
@@ -174,14 +201,19 @@ def induction_claim(rule=raze_wins) -> Claim:
 
     def check() -> Evidence:
         result = smt.valid(
-            ["a", "b", "c", "d", "raze"], ["int", "int", "int", "int", "bool"],
+            ["a", "b", "c", "d", "raze"],
+            ["int", "int", "int", "int", "bool"],
             lambda a, b, c, d, raze, ops: _recurrence_holds(rule, a, b, c, d, raze, ops),
             minimize=["a", "b", "c", "d"],
         )
         if not result.holds:
             cex = result.counterexample
             state = (cex["a"], cex["b"], cex["c"], cex["d"], "Raze" if cex["raze"] else "Breach")
-            raise ClaimRefuted("digit_game induction", state, "the rule does not satisfy the reduced game's recurrence here")
+            raise ClaimRefuted(
+                "digit_game induction",
+                state,
+                "the rule does not satisfy the reduced game's recurrence here",
+            )
         return Evidence(
             "all sizes",
             "induction on the number of unmarked digits; z3: 'reachable state and not (rule == best move)' is unsat, "
@@ -211,9 +243,16 @@ def solver_claim(max_n: int = MAX_N) -> Claim:
                     want = RAZE if raze_wins(a, b, c, d, True, smt.PY) else BREACH
                     got = closed_form((digits,))[0]
                     if got != want:
-                        raise ClaimRefuted("digit_game closed_form code", n, f"{digits[:30]}...: closed_form says {got}, the rule {want}")
+                        raise ClaimRefuted(
+                            "digit_game closed_form code",
+                            n,
+                            f"{digits[:30]}...: closed_form says {got}, the rule {want}",
+                        )
                     checked += 1
-            return Evidence("bounded", f"{checked} corner layouts, every n in {first}..{last}: closed_form == proved rule")
+            return Evidence(
+                "bounded",
+                f"{checked} corner layouts, every n in {first}..{last}: closed_form == proved rule",
+            )
 
         return check
 

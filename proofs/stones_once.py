@@ -25,7 +25,9 @@ def check_pile_closed_form() -> Evidence:
     for s in range(1, MAX_S + 1):
         searched, formula = pile_grundy(s), pile_value(s)
         if searched != formula:
-            raise ClaimRefuted("pile closed form", s, f"the search gives {searched}, the closed form {formula}")
+            raise ClaimRefuted(
+                "pile closed form", s, f"the search gives {searched}, the closed form {formula}"
+            )
     return Evidence(
         "exhaustive",
         f"every pile size 1..{MAX_S} (the whole constraint range): the oracle's search over "
@@ -42,7 +44,9 @@ def check_xor_rule() -> Evidence:
             by_minimax, by_xor = GAME.minimax(piles), GAME.oracle(piles)
             if by_minimax != by_xor:
                 raise ClaimRefuted(
-                    "xor rule", piles, f"minimax over whole positions says {by_minimax}, the xor of pile values {by_xor}"
+                    "xor rule",
+                    piles,
+                    f"minimax over whole positions says {by_minimax}, the xor of pile values {by_xor}",
                 )
     return Evidence(
         "exhaustive",

@@ -73,12 +73,23 @@ def reduction_claim(families: tuple[tuple[str, int], ...] = REDUCTION_FAMILIES) 
                 for letters in itertools.product(alphabet, repeat=length):
                     s = "".join(letters)
                     if _runs_value(s) != piece_grundy(s):
-                        raise ClaimRefuted("string_cut reduction", s, f"rules give {piece_grundy(s)}, the runs {_runs_value(s)}")
+                        raise ClaimRefuted(
+                            "string_cut reduction",
+                            s,
+                            f"rules give {piece_grundy(s)}, the runs {_runs_value(s)}",
+                        )
                     if fast.quadratic_dp(s) != GAME.oracle(s):
-                        raise ClaimRefuted("string_cut reduction", s, f"oracle answers {GAME.oracle(s)}, the runs {fast.quadratic_dp(s)}")
+                        raise ClaimRefuted(
+                            "string_cut reduction",
+                            s,
+                            f"oracle answers {GAME.oracle(s)}, the runs {fast.quadratic_dp(s)}",
+                        )
                     checked += 1
         shown = ", ".join(f"{{{','.join(a)}}} up to length {n}" for a, n in families)
-        return Evidence("exhaustive", f"{checked} distinct strings ({shown}): Grundy value and smallest winning cut agree")
+        return Evidence(
+            "exhaustive",
+            f"{checked} distinct strings ({shown}): Grundy value and smallest winning cut agree",
+        )
 
     return Claim(
         "string_cut: reduction to runs of cuttable positions",
@@ -103,11 +114,19 @@ def octal_identity_claim(up_to: int = MAX_LEN, options_up_to: int = 300) -> Clai
             run = set(run_options(length))
             octal = set(RUN_GAME.options(length))
             if run != octal:
-                raise ClaimRefuted("run game = 0.137", length, f"run options {sorted(run)} != octal options {sorted(octal)}")
+                raise ClaimRefuted(
+                    "run game = 0.137",
+                    length,
+                    f"run options {sorted(run)} != octal options {sorted(octal)}",
+                )
         seq = RUN_GAME.sequence(up_to + 1)
         for length in range(up_to + 1):
             if fast.run_grundy_dp(length) != seq[length]:
-                raise ClaimRefuted("run game = 0.137", length, f"run DP {fast.run_grundy_dp(length)} != octal {seq[length]}")
+                raise ClaimRefuted(
+                    "run game = 0.137",
+                    length,
+                    f"run DP {fast.run_grundy_dp(length)} != octal {seq[length]}",
+                )
         return Evidence(
             "bounded",
             f"option sets equal for run lengths 0..{options_up_to}; run DP == octal {RUN_GAME.code} sequence for "
@@ -132,11 +151,20 @@ def solver_table_claim() -> Claim:
 
     def check() -> Evidence:
         table = fast._period_table()
-        evidence = check_periodic_table(RUN_GAME, table.preperiod, table.period, table.values, claim="periodic_table's table")
+        evidence = check_periodic_table(
+            RUN_GAME, table.preperiod, table.period, table.values, claim="periodic_table's table"
+        )
         for length in range(table.checked_up_to + table.period):
             if fast.run_grundy_periodic(length) != fast.run_grundy_dp(length):
-                raise ClaimRefuted("periodic_table's table", length, "the solver's lookup disagrees with the run DP")
-        return Evidence(evidence.level, f"the solver's table (preperiod {table.preperiod}, period {table.period}): {evidence.detail}")
+                raise ClaimRefuted(
+                    "periodic_table's table",
+                    length,
+                    "the solver's lookup disagrees with the run DP",
+                )
+        return Evidence(
+            evidence.level,
+            f"the solver's table (preperiod {table.preperiod}, period {table.period}): {evidence.detail}",
+        )
 
     return Claim(
         "string_cut: the O(n) solver's table",
@@ -163,7 +191,11 @@ def z3_recurrence_claim(n_max: int | None = None) -> Claim:
         result = smt.mex_recurrence(top, run_options, seq.__getitem__, value_bits=5, block=25)
         if result.first_mismatch is not None:
             n = result.first_mismatch
-            raise ClaimRefuted("string_cut z3 recurrence", n, f"z3's solution {result.solution[n]} != sequence {seq[n]}")
+            raise ClaimRefuted(
+                "string_cut z3 recurrence",
+                n,
+                f"z3's solution {result.solution[n]} != sequence {seq[n]}",
+            )
         return Evidence(
             "bounded",
             f"run lengths 0..{top} (the periodicity theorem's range): the run game's mex recurrence has the computed "

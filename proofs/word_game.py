@@ -50,7 +50,9 @@ def symbolic_options(c: Any) -> list[Any]:
     return [c - 1, c - 2, 0]
 
 
-def recurrence_claim(closed_form: ClosedForm = editorial_closed_form, n_max: int = N_BOUNDED) -> Claim:
+def recurrence_claim(
+    closed_form: ClosedForm = editorial_closed_form, n_max: int = N_BOUNDED
+) -> Claim:
     """Bounded: the closed form is the ONLY solution of the letter recurrence on ``0..n_max``.
 
     Guards the closed form (and with it the fast solvers) on every count the input allows and
@@ -68,7 +70,9 @@ def recurrence_claim(closed_form: ClosedForm = editorial_closed_form, n_max: int
         if result.first_mismatch is not None:
             c = result.first_mismatch
             raise ClaimRefuted(
-                "word_game letter recurrence", c, f"the recurrence gives g({c}) = {result.solution[c]}, the closed form {closed_form(c, smt.PY)}"
+                "word_game letter recurrence",
+                c,
+                f"the recurrence gives g({c}) = {result.solution[c]}, the closed form {closed_form(c, smt.PY)}",
             )
         return Evidence(
             "bounded",
@@ -84,7 +88,9 @@ def recurrence_claim(closed_form: ClosedForm = editorial_closed_form, n_max: int
     )
 
 
-def induction_claim(closed_form: ClosedForm = editorial_closed_form, check_options_up_to: int = N_BOUNDED) -> Claim:
+def induction_claim(
+    closed_form: ClosedForm = editorial_closed_form, check_options_up_to: int = N_BOUNDED
+) -> Claim:
     """All sizes: the closed form is the letter's Grundy value for every count ``c``.
 
     Strong induction on ``c``. Base cases ``c = 0`` (no move) and ``c = 1`` (remove the one copy)
@@ -98,14 +104,30 @@ def induction_claim(closed_form: ClosedForm = editorial_closed_form, check_optio
     def check() -> Evidence:
         for c in range(2, check_options_up_to + 1):
             if set(symbolic_options(c)) != set(letter_options(c)):
-                raise ClaimRefuted("word_game letter induction", c, f"the step's options {symbolic_options(c)} are not the rules' {letter_options(c)}")
-        base = smt.mex_recurrence(1, lambda c: [(o,) for o in letter_options(c)] if c else [], lambda c: closed_form(c, smt.PY))
+                raise ClaimRefuted(
+                    "word_game letter induction",
+                    c,
+                    f"the step's options {symbolic_options(c)} are not the rules' {letter_options(c)}",
+                )
+        base = smt.mex_recurrence(
+            1,
+            lambda c: [(o,) for o in letter_options(c)] if c else [],
+            lambda c: closed_form(c, smt.PY),
+        )
         if base.first_mismatch is not None:
             c = base.first_mismatch
-            raise ClaimRefuted("word_game letter induction", c, f"base case: g({c}) = {base.solution[c]}, the closed form {closed_form(c, smt.PY)}")
+            raise ClaimRefuted(
+                "word_game letter induction",
+                c,
+                f"base case: g({c}) = {base.solution[c]}, the closed form {closed_form(c, smt.PY)}",
+            )
         step = smt.mex_induction_step(symbolic_options, closed_form, start=2)
         if not step.holds:
-            raise ClaimRefuted("word_game letter induction", step.counterexample, f"induction step fails: {step.detail}")
+            raise ClaimRefuted(
+                "word_game letter induction",
+                step.counterexample,
+                f"induction step fails: {step.detail}",
+            )
         return Evidence(
             "all sizes",
             "strong induction on c, z3: base cases c = 0, 1; step for symbolic c >= 2 from c-1, c-2 and 0 "
@@ -146,13 +168,18 @@ def xor_rule_claim(closed_form: ClosedForm = editorial_closed_form) -> Claim:
                         rule = "Alice" if value else "Bob"
                         if rule != truth or GAME.oracle(word) != truth:
                             raise ClaimRefuted(
-                                "word_game xor rule", word,
+                                "word_game xor rule",
+                                word,
                                 f"counts {counts_of(word)}: minimax says {truth}, the xor rule {rule}, "
                                 f"the oracle {GAME.oracle(word)}",
                             )
                         checked[space.name] += 1
             short = checked.get("short-words", 0)
-            also = f", and {short} words of {first}..{min(last, 3)} letters over A-Z (every one)" if short else ""
+            also = (
+                f", and {short} words of {first}..{min(last, 3)} letters over A-Z (every one)"
+                if short
+                else ""
+            )
             return Evidence(
                 "exhaustive",
                 f"{checked['letter-count multisets']} multisets of letter counts (every word of {first}..{last} letters "
@@ -169,7 +196,9 @@ def xor_rule_claim(closed_form: ClosedForm = editorial_closed_form) -> Claim:
         level="exhaustive",
         span=(1, MAX_LEN),
         part=part,
-        cost=lambda n: n * (_multisets(n) + (26 ** n if n <= 3 else 0)),  # a word costs about its length
+        cost=lambda n: (
+            n * (_multisets(n) + (26**n if n <= 3 else 0))
+        ),  # a word costs about its length
     )
 
 

@@ -41,8 +41,14 @@ def parity_layout(draw, max_n: int = MAX_N):
     """A layout drawn position class by position class (each class all one parity or mixed)."""
     n = draw(st.integers(1, max_n) | st.sampled_from([max_n - 1, max_n]).filter(lambda m: m >= 1))
     kinds = {cls: draw(st.sampled_from(["odd", "even", "mixed"])) for cls in (0, 1)}
-    pick = {"odd": st.sampled_from(ODD), "even": st.sampled_from(EVEN), "mixed": st.sampled_from(ODD + EVEN)}
-    blocks = [[draw(pick[kinds[cls]]) for _ in range(min((n + 1) // 2, 20))] or ["1"] for cls in (0, 1)]
+    pick = {
+        "odd": st.sampled_from(ODD),
+        "even": st.sampled_from(EVEN),
+        "mixed": st.sampled_from(ODD + EVEN),
+    }
+    blocks = [
+        [draw(pick[kinds[cls]]) for _ in range(min((n + 1) // 2, 20))] or ["1"] for cls in (0, 1)
+    ]
     digits = "".join(blocks[i % 2][(i // 2) % len(blocks[i % 2])] for i in range(n))
     return _no_leading_zero(digits)
 
@@ -70,7 +76,11 @@ def big_batch(max_n: int = MAX_N):
     drawn game by game would exceed what Hypothesis generates in one example)."""
     return st.builds(
         lambda templates, t: tuple(templates[i % len(templates)] for i in range(t)),
-        st.lists(st.one_of(one_different(max_n), parity_layout(max_n), random_number(12)), min_size=2, max_size=6),
+        st.lists(
+            st.one_of(one_different(max_n), parity_layout(max_n), random_number(12)),
+            min_size=2,
+            max_size=6,
+        ),
         st.integers(1, MAX_T),
     )
 
@@ -83,7 +93,11 @@ def instances():
         batch(MAX_N, 8),
         big_batch(),
         big_batch(40).map(lambda b: (b * MAX_T)[:MAX_T]),
-        st.lists(st.sampled_from(["1" * MAX_N, "2" * MAX_N, "1" * (MAX_N - 1), "12" * (MAX_N // 2)]), min_size=1, max_size=MAX_T).map(tuple),
+        st.lists(
+            st.sampled_from(["1" * MAX_N, "2" * MAX_N, "1" * (MAX_N - 1), "12" * (MAX_N // 2)]),
+            min_size=1,
+            max_size=MAX_T,
+        ).map(tuple),
     )
 
 
@@ -197,15 +211,30 @@ def coverage() -> list[Family]:
     """Every n 1..1000 as a single game and at every position of a full batch; every t 1..100;
     every parity class of every n, singly and batched."""
     return [
-        Family("n-single", "every n 1..1000 as a single game (t = 1), random digits", _n_single, MAX_N),
-        Family("n-batch-position", "every n 1..1000 at every position 1..100 of a full batch (t = 100): batch j holds "
-               "n = (j + k) mod 1000 + 1 at position k + 1", _n_batch_position, MAX_N),
+        Family(
+            "n-single", "every n 1..1000 as a single game (t = 1), random digits", _n_single, MAX_N
+        ),
+        Family(
+            "n-batch-position",
+            "every n 1..1000 at every position 1..100 of a full batch (t = 100): batch j holds "
+            "n = (j + k) mod 1000 + 1 at position k + 1",
+            _n_batch_position,
+            MAX_N,
+        ),
         Family("t-values", "every t 1..100, games of 1 to 40 digits", _t_values, MAX_T),
-        Family("parity-classes-single", f"every parity class of every n 1..1000 as a single game ({CLASS_COUNT:,} "
-               "games): odd positions all even, all odd or mixed, times the same for even positions",
-               _classes_single, CLASS_COUNT),
-        Family("parity-classes-batched", f"the {CLASS_COUNT:,} parity-class games packed 100 to a batch, in order",
-               _classes_batched, -(-CLASS_COUNT // MAX_T)),
+        Family(
+            "parity-classes-single",
+            f"every parity class of every n 1..1000 as a single game ({CLASS_COUNT:,} "
+            "games): odd positions all even, all odd or mixed, times the same for even positions",
+            _classes_single,
+            CLASS_COUNT,
+        ),
+        Family(
+            "parity-classes-batched",
+            f"the {CLASS_COUNT:,} parity-class games packed 100 to a batch, in order",
+            _classes_batched,
+            -(-CLASS_COUNT // MAX_T),
+        ),
     ]
 
 
@@ -237,7 +266,10 @@ def _max_bytes():
 
 def _distinct_max():
     rng = random.Random(8_12)
-    return [tuple(_no_leading_zero("".join(rng.choices("0123456789", k=MAX_N))) for _ in range(MAX_T)) for _ in range(3)]
+    return [
+        tuple(_no_leading_zero("".join(rng.choices("0123456789", k=MAX_N))) for _ in range(MAX_T))
+        for _ in range(3)
+    ]
 
 
 def _extremes():
@@ -251,13 +283,32 @@ def _extremes():
 
 def worst_cases() -> list[Family]:
     return [
-        Family("max-bytes-late-digit", "100 distinct games of n = 1000 (100,604 bytes, the largest input) and of "
-               "n = 999, the last 50 decided by their last digit alone", _max_bytes, 2, kind="worst",
-               adversary="input size: a program that reads only the first 100,000 bytes or the first 500 digits of a game"),
-        Family("distinct-max", "100 distinct random 1000-digit games, three times", _distinct_max, 3, kind="worst",
-               adversary="time: a solution slow per distinct number (large batches elsewhere repeat a few numbers)"),
-        Family("extremes", "t = 100 one-digit games; t = 100 two-digit games; t = 1 with n = 1000 decided by the last "
-               "digit (twice)", _extremes, 4, kind="worst", adversary="the smallest games at t = max, the largest at t = 1"),
+        Family(
+            "max-bytes-late-digit",
+            "100 distinct games of n = 1000 (100,604 bytes, the largest input) and of "
+            "n = 999, the last 50 decided by their last digit alone",
+            _max_bytes,
+            2,
+            kind="worst",
+            adversary="input size: a program that reads only the first 100,000 bytes or the first 500 digits of a game",
+        ),
+        Family(
+            "distinct-max",
+            "100 distinct random 1000-digit games, three times",
+            _distinct_max,
+            3,
+            kind="worst",
+            adversary="time: a solution slow per distinct number (large batches elsewhere repeat a few numbers)",
+        ),
+        Family(
+            "extremes",
+            "t = 100 one-digit games; t = 100 two-digit games; t = 1 with n = 1000 decided by the last "
+            "digit (twice)",
+            _extremes,
+            4,
+            kind="worst",
+            adversary="the smallest games at t = max, the largest at t = 1",
+        ),
     ]
 
 

@@ -50,7 +50,11 @@ def random_piles(max_n: int = 2000):
 
 def all_equal(max_n: int = MAX_N):
     """n piles of one size (xor 0 for even n, the pile's value for odd n)."""
-    return st.builds(lambda s, n: (s,) * n, sizes(), st.integers(1, max_n) | st.sampled_from([1, 2, 3, max_n - 1, max_n]))
+    return st.builds(
+        lambda s, n: (s,) * n,
+        sizes(),
+        st.integers(1, max_n) | st.sampled_from([1, 2, 3, max_n - 1, max_n]),
+    )
 
 
 def every_size():
@@ -71,14 +75,17 @@ def tiled(max_n: int = MAX_N):
     """Many piles (up to 10**6) as a short drawn block repeated: cheap to build at any n."""
     return st.builds(
         _tile,
-        st.lists(sizes(), min_size=1, max_size=30).map(tuple) | st.lists(sizes(NEAR_TRIANGULAR), min_size=1, max_size=30).map(tuple),
+        st.lists(sizes(), min_size=1, max_size=30).map(tuple)
+        | st.lists(sizes(NEAR_TRIANGULAR), min_size=1, max_size=30).map(tuple),
         st.integers(1, max_n) | st.sampled_from([max_n - 1, max_n]),
     )
 
 
 def maximum():
     """Exactly 10**6 piles."""
-    return st.one_of(tiled(MAX_N).map(lambda p: _tile(p, MAX_N)), all_equal(MAX_N).map(lambda p: (p[0],) * MAX_N))
+    return st.one_of(
+        tiled(MAX_N).map(lambda p: _tile(p, MAX_N)), all_equal(MAX_N).map(lambda p: (p[0],) * MAX_N)
+    )
 
 
 def _weighted(*pairs):
@@ -105,7 +112,9 @@ def instances():
 
 def oracle_instances():
     """The oracle reaches every valid input (its per-pile values are cached); corners first."""
-    return st.one_of(few_piles(), near_triangular(), every_size(), all_equal(60), random_piles(200), tiled(5000))
+    return st.one_of(
+        few_piles(), near_triangular(), every_size(), all_equal(60), random_piles(200), tiled(5000)
+    )
 
 
 def largest() -> list[tuple[int, ...]]:
@@ -125,7 +134,9 @@ def _value(size: int) -> int:
     return pile_grundy(size)
 
 
-def _fix(piles: list[int], rng: random.Random, sizes: range = range(1, MAX_S + 1)) -> list[int] | None:
+def _fix(
+    piles: list[int], rng: random.Random, sizes: range = range(1, MAX_S + 1)
+) -> list[int] | None:
     """``piles`` and one more pile (from ``sizes``) making the xor 0, or None if none does."""
     total = 0
     for p in piles:
@@ -142,7 +153,9 @@ def _size_mixed():
     """For each size s: s with one other pile of the same value (xor 0); s among 1 to 6 random
     piles and a last pile that makes the xor 0, shuffled; s among 1 to 6 random piles."""
     rng = random.Random(8_14)
-    twins = [(s, next(t for t in ALL_SIZES if t != s and _value(t) == _value(s))) for s in ALL_SIZES]
+    twins = [
+        (s, next(t for t in ALL_SIZES if t != s and _value(t) == _value(s))) for s in ALL_SIZES
+    ]
     seen: set[tuple[int, ...]] = set(twins)  # the random inputs below never repeat one
     for s, twin in zip(ALL_SIZES, twins, strict=True):
         yield twin
@@ -172,8 +185,11 @@ def _pile_count():
 #: numbers of piles past the pile-count family's 1..100, up to the worst cases' 10**6: every power
 #: of two, and 1, 2 and 5 times a power of ten up to 10**5 (the thresholds a program's branch for
 #: large inputs starts at; the powers of two between stand for 2 and 5 times 10**5)
-COUNT_LADDER = tuple(sorted({2**k for k in range(7, 20)} | {a * 10**k for k in range(2, 5) for a in (1, 2, 5)}
-                            | {10**5}))[1:]
+COUNT_LADDER = tuple(
+    sorted(
+        {2**k for k in range(7, 20)} | {a * 10**k for k in range(2, 5) for a in (1, 2, 5)} | {10**5}
+    )
+)[1:]
 
 
 def _xor_of(piles: bytes) -> int:
@@ -222,12 +238,27 @@ def coverage() -> list[Family]:
     random piles); every number of piles 1..100; every size at once."""
     return [
         Family("pile-size-alone", "every pile size 1..60 as the only pile", _size_alone, MAX_S),
-        Family("pile-size-mixed", "every pile size 1..60 with a pile of the same value (xor 0), among random piles "
-               "with a last pile making the xor 0, and among random piles", _size_mixed, 3 * MAX_S),
+        Family(
+            "pile-size-mixed",
+            "every pile size 1..60 with a pile of the same value (xor 0), among random piles "
+            "with a last pile making the xor 0, and among random piles",
+            _size_mixed,
+            3 * MAX_S,
+        ),
         Family("pile-count", "every number of piles 1..100, random sizes", _pile_count, 100),
-        Family("pile-count-ladder", "n = 128, 200, 256, 500, ... 524,288 piles (powers of two; 1, 2, 5 times powers "
-               "of ten up to 10**5), random sizes, each n with either answer", _pile_count_ladder, 2 * len(COUNT_LADDER)),
-        Family("every-size", "all 60 sizes in one input: ascending, descending, shuffled", _every_size, 3),
+        Family(
+            "pile-count-ladder",
+            "n = 128, 200, 256, 500, ... 524,288 piles (powers of two; 1, 2, 5 times powers "
+            "of ten up to 10**5), random sizes, each n with either answer",
+            _pile_count_ladder,
+            2 * len(COUNT_LADDER),
+        ),
+        Family(
+            "every-size",
+            "all 60 sizes in one input: ascending, descending, shuffled",
+            _every_size,
+            3,
+        ),
     ]
 
 
@@ -255,12 +286,23 @@ def _max_shapes():
 
 def worst_cases() -> list[Family]:
     return [
-        Family("max-varied", "10**6 random piles of 10..60 (3,000,008 bytes), the xor made 0 by the last pile",
-               _max_varied, 1, kind="worst",
-               adversary="input size: the largest input, varied, where a truncated read changes the answer"),
-        Family("max-shapes", "10**6 piles: all 60; 999,999 of 47 and a last 45 (YES only with it) or 60 (NO); "
-               "999,999 piles: 999,996 of 60, then 1, 3, 6 (YES)", _max_shapes, 4,
-               kind="worst", adversary="time: the most piles; a per-pile cost shows"),
+        Family(
+            "max-varied",
+            "10**6 random piles of 10..60 (3,000,008 bytes), the xor made 0 by the last pile",
+            _max_varied,
+            1,
+            kind="worst",
+            adversary="input size: the largest input, varied, where a truncated read changes the answer",
+        ),
+        Family(
+            "max-shapes",
+            "10**6 piles: all 60; 999,999 of 47 and a last 45 (YES only with it) or 60 (NO); "
+            "999,999 piles: 999,996 of 60, then 1, 3, 6 (YES)",
+            _max_shapes,
+            4,
+            kind="worst",
+            adversary="time: the most piles; a per-pile cost shows",
+        ),
     ]
 
 

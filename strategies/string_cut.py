@@ -114,7 +114,13 @@ def oracle_instances():
 
 
 def largest() -> list[str]:
-    return ["a" * MAX, "ab" * (MAX // 2), ("abacaba" * MAX)[:MAX], ("abcabd" * MAX)[:MAX], "abc" * (MAX // 3) + "ab"]
+    return [
+        "a" * MAX,
+        "ab" * (MAX // 2),
+        ("abacaba" * MAX)[:MAX],
+        ("abcabd" * MAX)[:MAX],
+        "abc" * (MAX // 3) + "ab",
+    ]
 
 
 # ---- designed families (component coverage and worst cases) ---------------------------------
@@ -156,7 +162,12 @@ def _run_middle():
     4990..4994 alone, centred in filler."""
     inner = MAX - 6
     for length in range(1, MIDDLE_PAIRS + 1):
-        yield _filler(3) + _block(length, length) + _block(inner - 4 - length, length + 1) + _filler(3)
+        yield (
+            _filler(3)
+            + _block(length, length)
+            + _block(inner - 4 - length, length + 1)
+            + _filler(3)
+        )
     for length in range(inner - 4, MAX - 5):
         left = (MAX - length - 2) // 2
         yield _filler(left) + _block(length, length) + _filler(MAX - length - 2 - left)
@@ -184,7 +195,11 @@ def layout(length: int, gap: int, size: int = MAX) -> str:
     while len(out) < size:
         if gap == 1 and out:
             first = out[-1]
-            other = next(ch for ch in LETTERS_FOR_RUNS[k % 23:] + LETTERS_FOR_RUNS if ch not in (first, out[-2]))
+            other = next(
+                ch
+                for ch in LETTERS_FOR_RUNS[k % 23 :] + LETTERS_FOR_RUNS
+                if ch not in (first, out[-2])
+            )
             out += ((first + other) * (length // 2 + 2))[1 : length + 2]
         else:
             a, b = LETTERS_FOR_RUNS[(2 * k) % 22], LETTERS_FOR_RUNS[(2 * k + 1) % 22]
@@ -208,15 +223,34 @@ def coverage() -> list[Family]:
     """Every run length 1..4998 alone, at the start, at the end and inside 5000 letters; varied
     layouts of runs and gaps."""
     return [
-        Family("run-length-alone", f"every run length 1..{LONGEST} of cuttable positions as the whole string "
-               "(two alternating letters, or one letter for every third length)", _run_alone, LONGEST),
-        Family("run-length-ends", f"every run length 1..{LONGEST} at the start and at the end of a 5000-letter "
-               "string (run L first and run 4996 - L, or filler, last; then 4996 and 4997 last)", _run_ends, LONGEST + 2),
-        Family("run-length-middle", f"every run length 1..{MAX - 6} inside a 5000-letter string, away from both ends "
-               "(runs L and 4990 - L between filler, then 4990..4994 alone in filler)", _run_middle, MIDDLE_PAIRS + 5),
-        Family("piece-structures", f"5000 letters of runs of each length in {LAYOUT_RUNS} separated by each gap in "
-               f"{LAYOUT_GAPS} (non-cuttable positions); random 5000-letter text over ab, abc and a-z", _structures,
-               len(LAYOUT_RUNS) * len(LAYOUT_GAPS) + 6),
+        Family(
+            "run-length-alone",
+            f"every run length 1..{LONGEST} of cuttable positions as the whole string "
+            "(two alternating letters, or one letter for every third length)",
+            _run_alone,
+            LONGEST,
+        ),
+        Family(
+            "run-length-ends",
+            f"every run length 1..{LONGEST} at the start and at the end of a 5000-letter "
+            "string (run L first and run 4996 - L, or filler, last; then 4996 and 4997 last)",
+            _run_ends,
+            LONGEST + 2,
+        ),
+        Family(
+            "run-length-middle",
+            f"every run length 1..{MAX - 6} inside a 5000-letter string, away from both ends "
+            "(runs L and 4990 - L between filler, then 4990..4994 alone in filler)",
+            _run_middle,
+            MIDDLE_PAIRS + 5,
+        ),
+        Family(
+            "piece-structures",
+            f"5000 letters of runs of each length in {LAYOUT_RUNS} separated by each gap in "
+            f"{LAYOUT_GAPS} (non-cuttable positions); random 5000-letter text over ab, abc and a-z",
+            _structures,
+            len(LAYOUT_RUNS) * len(LAYOUT_GAPS) + 6,
+        ),
     ]
 
 
@@ -242,19 +276,42 @@ def _slow_shapes():
     """Shapes that cost a quadratic solution most: one run of 4998 (a mex over every cut of
     every length), two equal runs (Second: every cut is tried and loses), runs of 1 throughout."""
     half = MAX // 2 - 2
-    return ["a" * MAX, _block(LONGEST, 1), _block(half, 1) + _block(half, 2), ("abac" * MAX)[:MAX],
-            ("aab" * MAX)[:MAX]]
+    return [
+        "a" * MAX,
+        _block(LONGEST, 1),
+        _block(half, 1) + _block(half, 2),
+        ("abac" * MAX)[:MAX],
+        ("aab" * MAX)[:MAX],
+    ]
 
 
 def worst_cases() -> list[Family]:
     return [
-        Family("late-winning-cut", "5000 letters whose winning cuts all lie in the last 5 letters, after "
-               "1664 to 2495 losing cuts (runs of 1)", late_cut, 3, kind="worst",
-               adversary="time: a solution that re-solves the string for every cut in turn (winning move as late as possible)"),
-        Family("slow-shapes", "one run of 4998, two equal runs of 2498 (every cut loses), 2499 runs of 1 and no run",
-               _slow_shapes, 5, kind="worst", adversary="time: quadratic run DPs and exhaustive cut searches"),
-        Family("max-random", "6 random 5000-letter strings over ab, abc, abcd and a-z", _max_random, 6, kind="worst",
-               adversary="input size: maximal strings with varied content"),
+        Family(
+            "late-winning-cut",
+            "5000 letters whose winning cuts all lie in the last 5 letters, after "
+            "1664 to 2495 losing cuts (runs of 1)",
+            late_cut,
+            3,
+            kind="worst",
+            adversary="time: a solution that re-solves the string for every cut in turn (winning move as late as possible)",
+        ),
+        Family(
+            "slow-shapes",
+            "one run of 4998, two equal runs of 2498 (every cut loses), 2499 runs of 1 and no run",
+            _slow_shapes,
+            5,
+            kind="worst",
+            adversary="time: quadratic run DPs and exhaustive cut searches",
+        ),
+        Family(
+            "max-random",
+            "6 random 5000-letter strings over ab, abc, abcd and a-z",
+            _max_random,
+            6,
+            kind="worst",
+            adversary="input size: maximal strings with varied content",
+        ),
     ]
 
 

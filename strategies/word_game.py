@@ -32,7 +32,9 @@ def _from_counts(draw, counts_strategy):
 
 
 def _counts(total_max: int = MAX):
-    return st.lists(st.integers(1, total_max), min_size=1, max_size=26).filter(lambda cs: sum(cs) <= total_max)
+    return st.lists(st.integers(1, total_max), min_size=1, max_size=26).filter(
+        lambda cs: sum(cs) <= total_max
+    )
 
 
 def one_letter():
@@ -59,7 +61,11 @@ def palindromes():
 
 def multiples_of_three():
     """Every letter count a multiple of 3, where the remove-all move changes the pattern."""
-    return _from_counts(st.lists(st.sampled_from([3, 6, 9, 12]), min_size=1, max_size=13).filter(lambda cs: sum(cs) <= MAX))
+    return _from_counts(
+        st.lists(st.sampled_from([3, 6, 9, 12]), min_size=1, max_size=13).filter(
+            lambda cs: sum(cs) <= MAX
+        )
+    )
 
 
 def maximum():
@@ -95,7 +101,12 @@ def oracle_instances():
 
 
 def largest() -> list[str]:
-    return ["A" * MAX, "AB" * (MAX // 2), (LETTERS * 2)[:MAX], "AAABBBCCCDDDEEEFFFGGGHHHIIIJJJKKKLLLMMMN"]
+    return [
+        "A" * MAX,
+        "AB" * (MAX // 2),
+        (LETTERS * 2)[:MAX],
+        "AAABBBCCCDDDEEEFFFGGGHHHIIIJJJKKKLLLMMMN",
+    ]
 
 
 # ---- designed families (component coverage and worst cases) ---------------------------------
@@ -147,13 +158,26 @@ def coverage() -> list[Family]:
     """Every letter count 1..40 alone and 1..39 mixed with other letters (each of A..Z in the
     role), every letter A..Z at counts 1-3, every number of distinct letters 1..26."""
     return [
-        Family("letter-count-alone", "every letter count 1..40 as the whole word (letters A..Z in turn)",
-               _count_alone, MAX),
-        Family("letter-count-mixed", "every letter count 1..39 mixed with 1 to 5 other letters, filled to 40 and "
-               "with a few others, shuffled (each of A..Z in the role)", _count_mixed, 2 * (MAX - 1)),
+        Family(
+            "letter-count-alone",
+            "every letter count 1..40 as the whole word (letters A..Z in turn)",
+            _count_alone,
+            MAX,
+        ),
+        Family(
+            "letter-count-mixed",
+            "every letter count 1..39 mixed with 1 to 5 other letters, filled to 40 and "
+            "with a few others, shuffled (each of A..Z in the role)",
+            _count_mixed,
+            2 * (MAX - 1),
+        ),
         Family("every-letter", "every letter A..Z alone at counts 1, 2 and 3", _every_letter, 78),
-        Family("distinct-letters", "every number of distinct letters 1..26, counts 1-3, shuffled",
-               _distinct_letters, 26),
+        Family(
+            "distinct-letters",
+            "every number of distinct letters 1..26, counts 1-3, shuffled",
+            _distinct_letters,
+            26,
+        ),
     ]
 
 
@@ -172,9 +196,14 @@ def _max_varied():
 def worst_cases() -> list[Family]:
     """The word_game input is tiny; the worst it can be is maximal and varied."""
     return [
-        Family("max-varied", "40 distinct 40-letter words, half holding all 26 letters, half over 2-13 letters",
-               _max_varied, 40, kind="worst",
-               adversary="input size: maximal words with varied content (no uniform word hides a misread tail)"),
+        Family(
+            "max-varied",
+            "40 distinct 40-letter words, half holding all 26 letters, half over 2-13 letters",
+            _max_varied,
+            40,
+            kind="worst",
+            adversary="input size: maximal words with varied content (no uniform word hides a misread tail)",
+        ),
     ]
 
 

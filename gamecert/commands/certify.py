@@ -51,8 +51,14 @@ class _Display:
         self.enabled = self.console.is_terminal
         # standard output goes around the live line only when it is the terminal too: to a file
         # (`certify ... > out.txt`) its lines stay in the file, not on the terminal
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), console=self.console,
-                                 transient=True, disable=not self.enabled, redirect_stdout=sys.stdout.isatty())
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            console=self.console,
+            transient=True,
+            disable=not self.enabled,
+            redirect_stdout=sys.stdout.isatty(),
+        )
         self.title = title
         self.budget_s = budget_s
         self.task = self.progress.add_task(title)
@@ -90,8 +96,10 @@ class _Display:
         elapsed = now - self.started
         rate = self.done / elapsed if elapsed > 0 else 0.0
         left = max(0.0, self.budget_s - elapsed)
-        text = (f"[bold]{self.title}[/]: {self.name}{' (' + self.note + ')' if self.note else ''} | "
-                f"{self.done:,} tests, {rate:,.0f}/s | {elapsed:.0f} s of {self.budget_s:g} s, ~{left:.0f} s left")
+        text = (
+            f"[bold]{self.title}[/]: {self.name}{' (' + self.note + ')' if self.note else ''} | "
+            f"{self.done:,} tests, {rate:,.0f}/s | {elapsed:.0f} s of {self.budget_s:g} s, ~{left:.0f} s left"
+        )
         self.progress.update(self.task, description=text)
 
 
@@ -111,7 +119,9 @@ def certify_candidate_command(args: Any) -> int:
     from gamecert.engine import registry
 
     if args.game == "all":
-        raise UsageError("`certify all` certifies the registered solvers; give one game name with a candidate")
+        raise UsageError(
+            "`certify all` certifies the registered solvers; give one game name with a candidate"
+        )
     specs = list(getattr(args, "candidates", None) or [args.candidate])
     expanded = expand_candidates(specs, say=_say)
     entry = registry.get(args.game)
@@ -140,26 +150,40 @@ def expand_candidates(specs: list[str], say: Any = None) -> list[str]:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
         files = [p for p in entries if p.is_file() and language_of(p) is not None]
         if not files:
-            raise UsageError(f"folder {spec!r} holds no candidate file (extensions: {' '.join(sorted(EXTENSIONS))})")
+            raise UsageError(
+                f"folder {spec!r} holds no candidate file (extensions: {' '.join(sorted(EXTENSIONS))})"
+            )
         out.extend(str(p) for p in files)
         skipped = [p.name + ("/" if p.is_dir() else "") for p in entries if p not in files]
         if skipped and say is not None:
-            say(f"folder {spec}: {len(files)} candidate file{'s' if len(files) != 1 else ''}; skipped "
+            say(
+                f"folder {spec}: {len(files)} candidate file{'s' if len(files) != 1 else ''}; skipped "
                 f"{len(skipped)} (not a source file gamecert builds, or a folder: give a program as a "
-                f"command line to run it): {', '.join(skipped)}")
+                f"command line to run it): {', '.join(skipped)}"
+            )
     return out
 
 
 def _settings(entry: Any, args: Any) -> Options:
     """The options shared by every candidate, checked before anything runs."""
-    return options(entry, profile=args.profile, seed=args.seed, time_limit=args.time_limit,
-                   memory_limit=args.memory_limit, budget=getattr(args, "budget", None),
-                   jobs=getattr(args, "jobs", None), examples=args.examples,
-                   exhaustive_runs=getattr(args, "exhaustive_runs", None), report_dir=args.report_dir,
-                   fork_server=not getattr(args, "no_fork_server", False),
-                   contain=not getattr(args, "no_contain", False), compile=getattr(args, "compile", None),
-                   python=getattr(args, "python", None), phases=getattr(args, "phases", None),
-                   strict=getattr(args, "strict", False))
+    return options(
+        entry,
+        profile=args.profile,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        memory_limit=args.memory_limit,
+        budget=getattr(args, "budget", None),
+        jobs=getattr(args, "jobs", None),
+        examples=args.examples,
+        exhaustive_runs=getattr(args, "exhaustive_runs", None),
+        report_dir=args.report_dir,
+        fork_server=not getattr(args, "no_fork_server", False),
+        contain=not getattr(args, "no_contain", False),
+        compile=getattr(args, "compile", None),
+        python=getattr(args, "python", None),
+        phases=getattr(args, "phases", None),
+        strict=getattr(args, "strict", False),
+    )
 
 
 def certify_many(settings: Options, specs: list[str]) -> int:
@@ -172,10 +196,20 @@ def certify_many(settings: Options, specs: list[str]) -> int:
         print_summary(results)
 
     batch = _certify_many(settings, specs, say=_say, display=_Display, before_summary=table)
-    word = ("interrupted" if batch.interrupted else "all certified" if batch.status == 0 and not batch.incomplete
-            else ", ".join(part for part in (f"{batch.failed} failed" if batch.failed else "",
-                                             f"{batch.incomplete} passed (incomplete)" if batch.incomplete else "")
-                           if part))
+    word = (
+        "interrupted"
+        if batch.interrupted
+        else "all certified"
+        if batch.status == 0 and not batch.incomplete
+        else ", ".join(
+            part
+            for part in (
+                f"{batch.failed} failed" if batch.failed else "",
+                f"{batch.incomplete} passed (incomplete)" if batch.incomplete else "",
+            )
+            if part
+        )
+    )
     _say(f"summary: {len(batch.results)} candidates, {word}; summary.json in")
     _say(str(batch.summary_path))
     return batch.status
@@ -193,8 +227,13 @@ def print_summary(results: list[CandidateResult]) -> None:
 
         table = Table(*_HEADERS, title="summary")
         for row in rows:
-            style = ("green" if row[1] == CERTIFIED else "yellow" if row[1] in (INCOMPLETE, INTERRUPTED, "NOT RUN")
-                     else "red")
+            style = (
+                "green"
+                if row[1] == CERTIFIED
+                else "yellow"
+                if row[1] in (INCOMPLETE, INTERRUPTED, "NOT RUN")
+                else "red"
+            )
             table.add_row(Text(row[0]), Text(row[1], style=style), *(Text(c) for c in row[2:]))
         Console(file=sys.stdout).print(table)
         return
@@ -203,6 +242,7 @@ def print_summary(results: list[CandidateResult]) -> None:
 
 
 # ---- replay ---------------------------------------------------------------------------------------
+
 
 def replay_command(args: Any) -> int:
     """``gamecert replay REPORT_DIR [--candidate OTHER]``: one engine call

@@ -86,11 +86,15 @@ def what_runs(game: str, entries: list[Any], solvers: int, details: str) -> str:
     """The first line of ``certify GAME|all`` with no program: what it is about to do, and for one
     game, how to judge a program instead (a program forgotten on the command line)."""
     if game == "all":
-        return (f"certify all: certifying the {solvers} registered solvers of "
-                f"{', '.join(e.name for e in entries)} against their oracles ({details})")
+        return (
+            f"certify all: certifying the {solvers} registered solvers of "
+            f"{', '.join(e.name for e in entries)} against their oracles ({details})"
+        )
     names = ", ".join(sorted(entries[0].solvers)) if entries else ""
-    return (f"no program given: certifying {game}'s {solvers} registered solver{'s' if solvers != 1 else ''} "
-            f"({names}) against its oracle ({details}); to judge a program: gamecert certify {game} PROGRAM")
+    return (
+        f"no program given: certifying {game}'s {solvers} registered solver{'s' if solvers != 1 else ''} "
+        f"({names}) against its oracle ({details}); to judge a program: gamecert certify {game} PROGRAM"
+    )
 
 
 def certify_registered_command(args: Any) -> int:
@@ -114,16 +118,29 @@ def certify_registered_command(args: Any) -> int:
     from gamecert.errors import UsageError
 
     # options only a candidate program uses: with no candidate they are refused, not ignored
-    candidate_only = (("time_limit", "--time-limit"), ("memory_limit", "--memory-limit"),
-                      ("exhaustive_runs", "--exhaustive-runs"), ("no_fork_server", "--no-fork-server"),
-                      ("budget", "--budget"), ("no_contain", "--no-contain"),
-                      ("compile", "--compile"), ("python", "--python"), ("phases", "--phases"))
-    given = [flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)]
+    candidate_only = (
+        ("time_limit", "--time-limit"),
+        ("memory_limit", "--memory-limit"),
+        ("exhaustive_runs", "--exhaustive-runs"),
+        ("no_fork_server", "--no-fork-server"),
+        ("budget", "--budget"),
+        ("no_contain", "--no-contain"),
+        ("compile", "--compile"),
+        ("python", "--python"),
+        ("phases", "--phases"),
+    )
+    given = [
+        flag for attr, flag in candidate_only if getattr(args, attr, None) not in (None, False)
+    ]
     if given:
-        raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to a candidate "
-                         "program (`gamecert certify GAME CANDIDATE`); the registered solvers run in-process")
+        raise UsageError(
+            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to a candidate "
+            "program (`gamecert certify GAME CANDIDATE`); the registered solvers run in-process"
+        )
     if args.examples is not None and args.examples < 1:
-        raise UsageError(f"--examples must be at least 1 for the registered solvers, got {args.examples}")
+        raise UsageError(
+            f"--examples must be at least 1 for the registered solvers, got {args.examples}"
+        )
     profile = get_profile(args.profile)
     jobs = check_jobs(getattr(args, "jobs", None))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
@@ -136,8 +153,13 @@ def certify_registered_command(args: Any) -> int:
     tasks = solver_tasks(entries, profile.name, seed, args.examples, report_dir)
     jobs = min(jobs, len(tasks))
     console = Console(width=columns() or _UNWRAPPED)
-    console.print(what_runs(args.game, entries, len(tasks), f"profile {profile.name}, seed {seed}, {jobs} at a time"),
-                  markup=False, highlight=False)
+    console.print(
+        what_runs(
+            args.game, entries, len(tasks), f"profile {profile.name}, seed {seed}, {jobs} at a time"
+        ),
+        markup=False,
+        highlight=False,
+    )
     start = time.perf_counter()
     # a status line on a terminal only: rich's live display draws nothing to a pipe or a file
     with console.status("") as status:
@@ -146,13 +168,23 @@ def certify_registered_command(args: Any) -> int:
             line.say(f"0 of {len(tasks)} solvers done")
 
         def done(count: int, row: Row) -> None:
-            line.say(f"{count} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})")
+            line.say(
+                f"{count} of {len(tasks)} solvers done (last: {row.game}/{row.solver} {row.verdict})"
+            )
 
-        batch = certify_solvers(tasks, jobs, display=lambda label: _Status(status, label), done=done,
-                                progress=line.say, tested=line.tested)
+        batch = certify_solvers(
+            tasks,
+            jobs,
+            display=lambda label: _Status(status, label),
+            done=done,
+            progress=line.say,
+            tested=line.tested,
+        )
     rows, interrupted = list(batch.rows), batch.interrupted
     _print_table(console, rows, seed, profile.name, interrupted)
-    table = _write_somewhere(lambda where: write_solver_table(where, batch, seed, profile.name), report_dir)
+    table = _write_somewhere(
+        lambda where: write_solver_table(where, batch, seed, profile.name), report_dir
+    )
     echo(f"the evidence in full: {table}")
     failed = batch.failed
     for row in failed:
@@ -160,12 +192,20 @@ def certify_registered_command(args: Any) -> int:
         for line in row.failure:
             echo(line)
     incomplete = sum(r.verdict == INCOMPLETE for r in rows)
-    outcome = (f"{len(failed)} failed" if failed else "all certified" if not incomplete
-               else f"{len(rows) - incomplete} certified, {incomplete} passed (incomplete)")
+    outcome = (
+        f"{len(failed)} failed"
+        if failed
+        else "all certified"
+        if not incomplete
+        else f"{len(rows) - incomplete} certified, {incomplete} passed (incomplete)"
+    )
     if interrupted:
         outcome = f"INTERRUPTED after {len(rows)} of {len(tasks)} solvers, " + (
-            "nothing found so far" if not failed else f"{len(failed)} failed")
-    console.print(f"{len(rows)} solvers, {batch.tests} tests in {time.perf_counter() - start:.1f} s; {outcome} (seed {seed})")
+            "nothing found so far" if not failed else f"{len(failed)} failed"
+        )
+    console.print(
+        f"{len(rows)} solvers, {batch.tests} tests in {time.perf_counter() - start:.1f} s; {outcome} (seed {seed})"
+    )
     if failed:
         return 1
     if interrupted:
@@ -179,21 +219,27 @@ def _print_table(console: Any, rows: list[Row], seed: int, profile: str, interru
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"Registered solvers against the oracle (beyond its reach: the other solvers) "
-                        f"(seed {seed}, profile {profile})"
-                        + (" - INTERRUPTED, the solvers completed so far" if interrupted else ""))
+    table = Table(
+        title=f"Registered solvers against the oracle (beyond its reach: the other solvers) "
+        f"(seed {seed}, profile {profile})"
+        + (" - INTERRUPTED, the solvers completed so far" if interrupted else "")
+    )
     columns = ("game", "solver", "evidence", "tests", "time", "verdict")
-    cells = [[r.game, r.solver, r.evidence, f"{r.tests:,}", f"{r.seconds:.1f} s", r.verdict] for r in rows]
+    cells = [
+        [r.game, r.solver, r.evidence, f"{r.tests:,}", f"{r.seconds:.1f} s", r.verdict]
+        for r in rows
+    ]
     widths = [max([len(column), *(len(c[k]) for c in cells)]) for k, column in enumerate(columns)]
     # the evidence is the one cell clipped to the width, never wrapped (solvers.md has it whole):
     # what is left of the width once the other columns, the borders and the padding are in
     room = max(8, console.width - (sum(widths) - widths[2]) - (len(columns) + 1) - 2 * len(columns))
     for c in cells:
-        c[2] = c[2] if len(c[2]) <= room else c[2][:room - 3].rstrip() + "..."
+        c[2] = c[2] if len(c[2]) <= room else c[2][: room - 3].rstrip() + "..."
     for column in columns:
-        table.add_column(column, justify="right" if column in ("tests", "time") else "left", no_wrap=True)
+        table.add_column(
+            column, justify="right" if column in ("tests", "time") else "left", no_wrap=True
+        )
     for c in cells:
         style = "green" if c[5] == CERTIFIED else "yellow" if c[5] == INCOMPLETE else "red"
         table.add_row(*(Text(x) for x in c[:5]), Text(c[5], style=style))
     console.print(table)
-

@@ -89,8 +89,10 @@ class ClaimResult:
             return head + f"INVALID INPUT: {self.detail}"
         if self.status == "holds":
             return head + f"holds: {self.detail}"
-        return (head + f"FALSE: {self.detail}\n    right answer: {_inline(self.right_answer)} "
-                f"(from {self.source})")
+        return (
+            head + f"FALSE: {self.detail}\n    right answer: {_inline(self.right_answer)} "
+            f"(from {self.source})"
+        )
 
 
 def parse_claims(text: str, where: str = "the claims file") -> list[ClaimedExample]:
@@ -112,10 +114,20 @@ def parse_claims(text: str, where: str = "the claims file") -> list[ClaimedExamp
 
     def finish(at: int) -> None:
         if state == "input":
-            raise UsageError(f"{where} line {at}: the claim started on line {start} has no '{ANSWER_MARK}'")
+            raise UsageError(
+                f"{where} line {at}: the claim started on line {start} has no '{ANSWER_MARK}'"
+            )
         if state == "answer":
-            claims.append(ClaimedExample(len(claims) + 1, name, start, _block(input_lines), _block(answer_lines),
-                                         tuple(input_numbers)))
+            claims.append(
+                ClaimedExample(
+                    len(claims) + 1,
+                    name,
+                    start,
+                    _block(input_lines),
+                    _block(answer_lines),
+                    tuple(input_numbers),
+                )
+            )
 
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
@@ -124,18 +136,24 @@ def parse_claims(text: str, where: str = "the claims file") -> list[ClaimedExamp
             continue
         if line.startswith(INPUT_MARK):
             finish(number)
-            state, name, start = "input", line[len(INPUT_MARK):].strip(" :"), number
+            state, name, start = "input", line[len(INPUT_MARK) :].strip(" :"), number
             input_lines, input_numbers, answer_lines = [], [], []
             continue
         if line.startswith(ANSWER_MARK):
             if state != "input":
-                raise UsageError(f"{where} line {number}: '{ANSWER_MARK}' without a '{INPUT_MARK}' before it")
-            if line[len(ANSWER_MARK):].strip():
-                raise UsageError(f"{where} line {number}: nothing may follow '{ANSWER_MARK}' on its line")
+                raise UsageError(
+                    f"{where} line {number}: '{ANSWER_MARK}' without a '{INPUT_MARK}' before it"
+                )
+            if line[len(ANSWER_MARK) :].strip():
+                raise UsageError(
+                    f"{where} line {number}: nothing may follow '{ANSWER_MARK}' on its line"
+                )
             state = "answer"
             continue
         if line.startswith("---"):
-            raise UsageError(f"{where} line {number}: unknown marker {line[:30]!r}; use '{INPUT_MARK}' or '{ANSWER_MARK}'")
+            raise UsageError(
+                f"{where} line {number}: unknown marker {line[:30]!r}; use '{INPUT_MARK}' or '{ANSWER_MARK}'"
+            )
         if line.startswith("\\"):
             line = line[1:]
         if state == "input":
@@ -144,10 +162,14 @@ def parse_claims(text: str, where: str = "the claims file") -> list[ClaimedExamp
         elif state == "answer":
             answer_lines.append(line)
         elif line.strip():
-            raise UsageError(f"{where} line {number}: text outside a claim; start each claim with '{INPUT_MARK}'")
+            raise UsageError(
+                f"{where} line {number}: text outside a claim; start each claim with '{INPUT_MARK}'"
+            )
     finish(len(lines) + 1)
     if not claims:
-        raise UsageError(f"{where} holds no claims; each claim is '{INPUT_MARK}', the input, '{ANSWER_MARK}', the answer")
+        raise UsageError(
+            f"{where} holds no claims; each claim is '{INPUT_MARK}', the input, '{ANSWER_MARK}', the answer"
+        )
     return claims
 
 
@@ -171,12 +193,16 @@ def check_claim(entry: Any, claim: ClaimedExample) -> ClaimResult:
     try:
         claimed = game.parse_answer(claim.answer, instance)
     except PresentationError as exc:
-        return ClaimResult(claim, "false", f"the claimed answer is not a well-formed output: {exc}", right, source)
+        return ClaimResult(
+            claim, "false", f"the claimed answer is not a well-formed output: {exc}", right, source
+        )
     except WrongAnswerError as exc:
         return ClaimResult(claim, "false", f"the claimed answer is wrong: {exc}", right, source)
     reason = game.judge(instance, claimed, expected)
     if reason is None:
-        return ClaimResult(claim, "holds", f"{_inline(claim.answer)} (confirmed by {source})", right, source)
+        return ClaimResult(
+            claim, "holds", f"{_inline(claim.answer)} (confirmed by {source})", right, source
+        )
     why = reason
     try:
         why += f"; the position: {game.explain(instance).outcome}"
@@ -187,7 +213,11 @@ def check_claim(entry: Any, claim: ClaimedExample) -> ClaimResult:
 
 def _inline(text: str, keep: int = 120) -> str:
     flat = " / ".join(text.split("\n")).strip(" /") or "(empty)"
-    return repr(flat) if len(flat) <= keep else repr(flat[:keep]) + f"... ({len(flat) - keep} more characters)"
+    return (
+        repr(flat)
+        if len(flat) <= keep
+        else repr(flat[:keep]) + f"... ({len(flat) - keep} more characters)"
+    )
 
 
 def check_command(args: Any) -> int:
@@ -205,6 +235,8 @@ def check_command(args: Any) -> int:
     for r in results:
         print(r.describe())
     counts = {s: sum(1 for r in results if r.status == s) for s in ("holds", "false", "invalid")}
-    print(f"{args.game}: {len(results)} claims: {counts['holds']} hold, {counts['false']} false, "
-          f"{counts['invalid']} with an invalid input")
+    print(
+        f"{args.game}: {len(results)} claims: {counts['holds']} hold, {counts['false']} false, "
+        f"{counts['invalid']} with an invalid input"
+    )
     return 0 if counts["holds"] == len(results) else 1

@@ -58,7 +58,9 @@ def require_sandbox_platform(what: str, platform: str | None = None) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gamecert", description="Certify solvers of combinatorial games, with evidence.")
+    parser = _Parser(
+        prog="gamecert", description="Certify solvers of combinatorial games, with evidence."
+    )
     parser.add_argument("--version", action="version", version=f"gamecert {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -66,65 +68,164 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("certify", help="certify a candidate program, or the registered solvers")
     c.add_argument("game", help="a game name, or 'all'")
-    c.add_argument("candidates", nargs="*", metavar="CANDIDATE",
-                   help="a source file (.cpp .cc .cxx .c .java .rs .go .js .py), an executable, a quoted command "
-                        "line, or a folder of source files; several are certified one after another, then summed up")
-    c.add_argument("--examples", type=int, default=None, metavar="N", help="random cases (default: from the profile)")
-    c.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: chosen and reported)")
-    c.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per test (default: the problem's)")
-    c.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory per test (default: the problem's)")
-    c.add_argument("--report-dir", default=None, metavar="DIR", help="where reports go (default reports/)")
+    c.add_argument(
+        "candidates",
+        nargs="*",
+        metavar="CANDIDATE",
+        help="a source file (.cpp .cc .cxx .c .java .rs .go .js .py), an executable, a quoted command "
+        "line, or a folder of source files; several are certified one after another, then summed up",
+    )
+    c.add_argument(
+        "--examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="random cases (default: from the profile)",
+    )
+    c.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="random seed (default: chosen and reported)",
+    )
+    c.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="per test (default: the problem's)",
+    )
+    c.add_argument(
+        "--memory-limit",
+        type=int,
+        default=None,
+        metavar="MB",
+        help="memory per test (default: the problem's)",
+    )
+    c.add_argument(
+        "--report-dir", default=None, metavar="DIR", help="where reports go (default reports/)"
+    )
     c.add_argument("--profile", default=None, choices=["quick", "default", "ci", "thorough"])
-    c.add_argument("--exhaustive-runs", type=int, default=None, metavar="N",
-                   help="candidate runs spent on exhaustive small inputs (default: from the profile)")
-    c.add_argument("--no-fork-server", action="store_true", help="start a fresh process per test (slow baseline)")
-    c.add_argument("--budget", type=float, default=None, metavar="SECONDS",
-                   help="how long to look (default: the profile's: quick 10, default 60, thorough 900)")
-    c.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="runners in parallel (default: every core)")
-    c.add_argument("--strict", action="store_true",
-                   help="exit 1 when nothing was found but the evidence is incomplete (PASSED (incomplete))")
-    c.add_argument("--phases", default=None, metavar="LIST",
-                   help="run only these phases (comma-separated: coverage, worst, exhaustive, guided, random, largest; "
-                        "samples always run); the certificate says which ran")
-    c.add_argument("--no-contain", action="store_true",
-                   help="run the candidate NOT contained (no sandbox: it can read and write the user's files)")
-    c.add_argument("--compile", default=None, metavar="CMD",
-                   help="compile command for a source candidate, with {src} {exe} {dir} {class} (see docs/certify.md)")
-    c.add_argument("--python", default=None, metavar="INTERPRETER",
-                   help="run a .py candidate with this interpreter (e.g. pypy3) instead of gamecert's own Python")
+    c.add_argument(
+        "--exhaustive-runs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="candidate runs spent on exhaustive small inputs (default: from the profile)",
+    )
+    c.add_argument(
+        "--no-fork-server",
+        action="store_true",
+        help="start a fresh process per test (slow baseline)",
+    )
+    c.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long to look (default: the profile's: quick 10, default 60, thorough 900)",
+    )
+    c.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="runners in parallel (default: every core)",
+    )
+    c.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when nothing was found but the evidence is incomplete (PASSED (incomplete))",
+    )
+    c.add_argument(
+        "--phases",
+        default=None,
+        metavar="LIST",
+        help="run only these phases (comma-separated: coverage, worst, exhaustive, guided, random, largest; "
+        "samples always run); the certificate says which ran",
+    )
+    c.add_argument(
+        "--no-contain",
+        action="store_true",
+        help="run the candidate NOT contained (no sandbox: it can read and write the user's files)",
+    )
+    c.add_argument(
+        "--compile",
+        default=None,
+        metavar="CMD",
+        help="compile command for a source candidate, with {src} {exe} {dir} {class} (see docs/certify.md)",
+    )
+    c.add_argument(
+        "--python",
+        default=None,
+        metavar="INTERPRETER",
+        help="run a .py candidate with this interpreter (e.g. pypy3) instead of gamecert's own Python",
+    )
 
     r = sub.add_parser("replay", help="re-run a report's input on its candidate, or on another one")
-    r.add_argument("report_dir", metavar="REPORT", help="a report folder written by certify, or any file in it (report.md, input.in)")
-    r.add_argument("--candidate", default=None, metavar="OTHER",
-                   help="run the saved input on this program instead of the report's (same limits)")
+    r.add_argument(
+        "report_dir",
+        metavar="REPORT",
+        help="a report folder written by certify, or any file in it (report.md, input.in)",
+    )
+    r.add_argument(
+        "--candidate",
+        default=None,
+        metavar="OTHER",
+        help="run the saved input on this program instead of the report's (same limits)",
+    )
 
-    k = sub.add_parser("check", help="check claimed examples (input and claimed answer) against the oracle")
+    k = sub.add_parser(
+        "check", help="check claimed examples (input and claimed answer) against the oracle"
+    )
     k.add_argument("game")
     k.add_argument("file", metavar="FILE")
 
     p = sub.add_parser("prove", help="check a game's claims and print their evidence")
     p.add_argument("game", help="a game name, or 'all'")
-    p.add_argument("--plot-dir", default=None, metavar="DIR", help="write Grundy-sequence plots here")
+    p.add_argument(
+        "--plot-dir", default=None, metavar="DIR", help="write Grundy-sequence plots here"
+    )
 
-    n = sub.add_parser("new-game", help="scaffold a new game: its four parts, broken solvers and examples")
+    n = sub.add_parser(
+        "new-game", help="scaffold a new game: its four parts, broken solvers and examples"
+    )
     n.add_argument("name")
-    n.add_argument("--dir", default=None, metavar="DIR",
-                   help="write it into this games folder (found through GAMECERT_GAMES=DIR); "
-                        "default: the source checkout gamecert runs from")
-    n.add_argument("--octal", default=None, metavar="CODE", help="make it the heap game with this octal code")
+    n.add_argument(
+        "--dir",
+        default=None,
+        metavar="DIR",
+        help="write it into this games folder (found through GAMECERT_GAMES=DIR); "
+        "default: the source checkout gamecert runs from",
+    )
+    n.add_argument(
+        "--octal", default=None, metavar="CODE", help="make it the heap game with this octal code"
+    )
 
-    s = sub.add_parser("show", help="a game at a glance: rules, formats, limits, samples, what its evidence rests on")
+    s = sub.add_parser(
+        "show",
+        help="a game at a glance: rules, formats, limits, samples, what its evidence rests on",
+    )
     s.add_argument("game")
 
-    v = sub.add_parser("coverage", help="what a game's strategies reach: a histogram of their examples' features")
+    v = sub.add_parser(
+        "coverage", help="what a game's strategies reach: a histogram of their examples' features"
+    )
     v.add_argument("game")
-    v.add_argument("--examples", type=int, default=500, metavar="N", help="examples to draw (default 500)")
+    v.add_argument(
+        "--examples", type=int, default=500, metavar="N", help="examples to draw (default 500)"
+    )
 
-    e = sub.add_parser("explain", help="explain a position: components, Grundy values, winning moves; "
-                                       "or a report folder: its position and when the program fails")
+    e = sub.add_parser(
+        "explain",
+        help="explain a position: components, Grundy values, winning moves; "
+        "or a report folder: its position and when the program fails",
+    )
     e.add_argument("game", help="a game, or a report folder (gamecert explain REPORT_DIR)")
-    e.add_argument("input", metavar="FILE", nargs="?", default=None, help="an input file, or - for stdin")
+    e.add_argument(
+        "input", metavar="FILE", nargs="?", default=None, help="an input file, or - for stdin"
+    )
 
     from gamecert.commands.tests_cmd import add_parser as add_tests_parser
 
@@ -150,8 +251,13 @@ def _list() -> int:
             if marked or not isinstance(title, str):
                 problems += 1
                 where = registry._source_of(name)[0].path("oracles", name)  # noqa: SLF001
-                lines[name] = (registry.Problem(name, "UNFINISHED", marked) if marked else
-                               registry.Problem(name, "BROKEN", f"{where}: its title is {title!r}, not text")).describe()
+                lines[name] = (
+                    registry.Problem(name, "UNFINISHED", marked)
+                    if marked
+                    else registry.Problem(
+                        name, "BROKEN", f"{where}: its title is {title!r}, not text"
+                    )
+                ).describe()
                 continue
             lines[name] = f"{name}: {title}; solvers: {', '.join(sorted(entry.solvers))}"
         except GamecertError as exc:
@@ -176,9 +282,19 @@ def _still_marked(entry: object) -> str:
 
     source = registry._source_of(entry.name)[0]  # noqa: SLF001 - where the game's files are
     cls = type(entry.game)
-    found = [(source.path("oracles", entry.name), unfinished({"__name__": cls.__module__, cls.__name__: cls}))]
-    found += [(source.path("fast", entry.name), unfinished({"__name__": getattr(f, "__module__", None), n: f}))
-              for n, f in sorted(entry.solvers.items())]
+    found = [
+        (
+            source.path("oracles", entry.name),
+            unfinished({"__name__": cls.__module__, cls.__name__: cls}),
+        )
+    ]
+    found += [
+        (
+            source.path("fast", entry.name),
+            unfinished({"__name__": getattr(f, "__module__", None), n: f}),
+        )
+        for n, f in sorted(entry.solvers.items())
+    ]
     return "; ".join(f"{where}: {text}" for where, text in found if text)
 
 
@@ -194,12 +310,16 @@ def _explain(game: str, path: str | None) -> int:
         from gamecert.errors import UsageError
 
         if not Path(game).is_dir() and game in registry.game_names():
-            raise UsageError(f"explain {game} needs an input FILE (or - for stdin); a report folder goes alone")
+            raise UsageError(
+                f"explain {game} needs an input FILE (or - for stdin); a report folder goes alone"
+            )
         report = read_report(game)
         print(f"{report.verdict} on {report.game}, input of size {report.size}:\n")
         print(str(report.explanation).rstrip())
         try:
-            print("\n".join(diagnosis_markdown(report.diagnosis)) or "\n(no diagnosis in this report)")
+            print(
+                "\n".join(diagnosis_markdown(report.diagnosis)) or "\n(no diagnosis in this report)"
+            )
         except (AttributeError, KeyError, TypeError, ValueError):
             print("\n(this report's diagnosis cannot be read)")
         return EXIT_OK
@@ -239,7 +359,9 @@ def _coverage(game: str, examples: int) -> int:
     entry = registry.get(game)
     drawn = [0]
 
-    def features(instance: object) -> object:  # each example counted on the live line as it is drawn
+    def features(
+        instance: object,
+    ) -> object:  # each example counted on the live line as it is drawn
         drawn[0] += 1
         live.counted("examples drawn", drawn[0], examples)
         return entry.features(instance)

@@ -24,7 +24,9 @@ def read_text(path: str, limit: int = MAX_READ_BYTES) -> str:
         if path == "-":
             stdin = getattr(sys.stdin, "buffer", None)
             if stdin is None:
-                raise UsageError("cannot read standard input: it is closed; give a file, or pipe the input in")
+                raise UsageError(
+                    "cannot read standard input: it is closed; give a file, or pipe the input in"
+                )
             data = stdin.read(limit + 1)
         else:
             with open(path, "rb") as f:
@@ -32,8 +34,12 @@ def read_text(path: str, limit: int = MAX_READ_BYTES) -> str:
     except OSError as exc:
         raise UsageError(f"cannot read {where}: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise UsageError(f"cannot read {where}: larger than {limit >> 20} MB; inputs and claims files are small")
+        raise UsageError(
+            f"cannot read {where}: larger than {limit >> 20} MB; inputs and claims files are small"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read {where}: not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") from None
+        raise UsageError(
+            f"cannot read {where}: not UTF-8 text (byte {exc.start}: {data[exc.start : exc.start + 1]!r})"
+        ) from None

@@ -40,6 +40,7 @@ MAX_NAME_LENGTH = 64  # file names (with .py) must fit the filesystem; reports n
 
 # ---- the command --------------------------------------------------------------------------------
 
+
 def check_name(name: str) -> None:
     """A game name must be a lowercase Python identifier that is not a keyword.
 
@@ -54,11 +55,17 @@ def check_name(name: str) -> None:
             "(a Python module name such as stones_once)"
         )
     if keyword.iskeyword(name):
-        raise UsageError(f"game name {name!r} is a Python keyword; a module cannot be imported by that name")
+        raise UsageError(
+            f"game name {name!r} is a Python keyword; a module cannot be imported by that name"
+        )
     if len(name) > MAX_NAME_LENGTH:
-        raise UsageError(f"game name {name[:20]!r}... is {len(name)} characters long; keep it to {MAX_NAME_LENGTH}")
+        raise UsageError(
+            f"game name {name[:20]!r}... is {len(name)} characters long; keep it to {MAX_NAME_LENGTH}"
+        )
     if name == "all":
-        raise UsageError("game name 'all' is taken: `gamecert certify all` and `prove all` mean every game")
+        raise UsageError(
+            "game name 'all' is taken: `gamecert certify all` and `prove all` mean every game"
+        )
 
 
 def project_root() -> Path:
@@ -76,15 +83,19 @@ def project_root() -> Path:
         for path in getattr(package, "__path__", ()):
             roots.add(Path(path).resolve().parent)
     if len(roots) != 1:
-        raise UsageError(f"the part folders {', '.join(PARTS)} are not in one project: found {sorted(map(str, roots))}")
+        raise UsageError(
+            f"the part folders {', '.join(PARTS)} are not in one project: found {sorted(map(str, roots))}"
+        )
     root = roots.pop()
     if not is_source_checkout(root):
         raise UsageError(_NEED_DIR)
     return root
 
 
-_NEED_DIR = ("gamecert is installed, not run from a source checkout, so new-game will not write into its "
-             "installed files; give --dir DIR (a folder for your games; then GAMECERT_GAMES=DIR gamecert list)")
+_NEED_DIR = (
+    "gamecert is installed, not run from a source checkout, so new-game will not write into its "
+    "installed files; give --dir DIR (a folder for your games; then GAMECERT_GAMES=DIR gamecert list)"
+)
 
 
 def is_source_checkout(root: Path) -> bool:
@@ -133,7 +144,9 @@ def _layout(directory: str | None) -> Layout:
         raise UsageError("--dir is empty; give a folder for your games")
     root = Path(directory).expanduser().resolve()
     if _in_site_packages(root):
-        raise UsageError(f"--dir {directory}: it is inside an installation (site-packages); choose a folder of your own")
+        raise UsageError(
+            f"--dir {directory}: it is inside an installation (site-packages); choose a folder of your own"
+        )
     if root.exists() and not root.is_dir():
         raise UsageError(f"--dir {directory}: it is a file, not a folder")
     return Layout(root, folder=True)
@@ -161,7 +174,9 @@ def render(part: str, name: str, octal: str | None = None, layout: Layout | None
     if octal is not None:
         from gamecert.kit.octal import OctalGame
 
-        digits = OctalGame.parse(octal).digits  # a bad code is a usage error before anything is written
+        digits = OctalGame.parse(
+            octal
+        ).digits  # a bad code is a usage error before anything is written
         template = _OCTAL_TEMPLATES[part]
     else:
         digits = ()
@@ -169,11 +184,20 @@ def render(part: str, name: str, octal: str | None = None, layout: Layout | None
     title = name.replace("_", " ").capitalize()
     depth = 2 if part == "broken" else 1
     game_module = f"{'.' * (depth + 1)}oracles.{name}" if folder else f"gamecert.oracles.{name}"
-    coverage = f"`GAMECERT_GAMES=DIR gamecert coverage {name}`" if folder else f"``gamecert coverage {name}``"
+    coverage = (
+        f"`GAMECERT_GAMES=DIR gamecert coverage {name}`"
+        if folder
+        else f"``gamecert coverage {name}``"
+    )
     for token, value in (
-        ("__COVERAGE_MAIN__", "" if folder else _COVERAGE_MAIN), ("__COVERAGE__", coverage),
-        ("__GAME_MODULE__", game_module), ("__DIGITS__", repr(digits)),
-        ("__NAME__", name), ("__CLASS__", cls), ("__TITLE__", title), ("__OCTAL__", octal or ""),
+        ("__COVERAGE_MAIN__", "" if folder else _COVERAGE_MAIN),
+        ("__COVERAGE__", coverage),
+        ("__GAME_MODULE__", game_module),
+        ("__DIGITS__", repr(digits)),
+        ("__NAME__", name),
+        ("__CLASS__", cls),
+        ("__TITLE__", title),
+        ("__OCTAL__", octal or ""),
     ):
         template = template.replace(token, value)
     return template
@@ -203,13 +227,17 @@ def _check_new(layout: Layout, name: str) -> None:
             "choose another name, or edit those files"
         )
     if name in PARTS or name in sys.builtin_module_names:
-        raise UsageError(f"game name {name!r} would shadow a module of the same name; choose another")
+        raise UsageError(
+            f"game name {name!r} would shadow a module of the same name; choose another"
+        )
     if layout.folder:
         from gamecert.engine import registry
 
         for part in PARTS:
             if name in registry._module_names(part):
-                raise UsageError(f"game {name!r} already exists in the project ({part}/{name}.py); choose another name")
+                raise UsageError(
+                    f"game {name!r} already exists in the project ({part}/{name}.py); choose another name"
+                )
 
 
 def new_game_command(args: Any) -> int:
@@ -240,7 +268,9 @@ def new_game_command(args: Any) -> int:
     return 0
 
 
-def _tell(layout: Layout, name: str, octal: str | None, written: list[tuple[str, Path]], kept: list[Path]) -> None:
+def _tell(
+    layout: Layout, name: str, octal: str | None, written: list[tuple[str, Path]], kept: list[Path]
+) -> None:
     """Print what was written (real paths), what was kept, what is still marked, and what next."""
     print(f"new game {name}" + (f", the octal game {octal}" if octal else ""))
     for _, path in written:
@@ -255,13 +285,21 @@ def _tell(layout: Layout, name: str, octal: str | None, written: list[tuple[str,
     prefix = f"GAMECERT_GAMES={layout.root} " if layout.folder else ""
     example = _shown(layout.examples(name) / "correct.py")
     if layout.folder:
-        print(f"the game is found through GAMECERT_GAMES (folders separated by {os.pathsep!r}), for example:")
+        print(
+            f"the game is found through GAMECERT_GAMES (folders separated by {os.pathsep!r}), for example:"
+        )
         print(f"  {prefix}gamecert list")
     if octal is None:
-        print("next: fill in every part marked @todo or todo_value (guide: docs/adding-a-game.md), the broken")
-        print(f"  solvers and the examples; `{prefix}gamecert list` says what is still missing, and where.")
+        print(
+            "next: fill in every part marked @todo or todo_value (guide: docs/adding-a-game.md), the broken"
+        )
+        print(
+            f"  solvers and the examples; `{prefix}gamecert list` says what is still missing, and where."
+        )
     else:
-        print(f"next: `{prefix}gamecert prove {name}`, `{prefix}gamecert certify {name} {example}`.")
+        print(
+            f"next: `{prefix}gamecert prove {name}`, `{prefix}gamecert certify {name} {example}`."
+        )
 
 
 # ---- templates (__NAME__, __CLASS__, __TITLE__, __OCTAL__ are filled in) --------------------------
@@ -519,7 +557,9 @@ BROKEN = {
 }
 
 UNFINISHED = unfinished(globals())
-'''.replace("__IMPORT__", "from __GAME_MODULE__ import GAME  # noqa: F401 (the game these solvers answer)\n")
+'''.replace(
+    "__IMPORT__", "from __GAME_MODULE__ import GAME  # noqa: F401 (the game these solvers answer)\n"
+)
 
 _EXAMPLE = '''"""__NAME__: __WHICH__ candidate program: reads the input on stdin, writes the answer on stdout.
 
@@ -539,7 +579,11 @@ if __name__ == "__main__":
 '''
 
 _TEMPLATES = {
-    "oracles": _ORACLE, "fast": _FAST, "strategies": _STRATEGIES, "proofs": _PROOFS, "broken": _BROKEN,
+    "oracles": _ORACLE,
+    "fast": _FAST,
+    "strategies": _STRATEGIES,
+    "proofs": _PROOFS,
+    "broken": _BROKEN,
     "correct": _EXAMPLE.replace("__WHICH__", "a correct"),
     "wrong": _EXAMPLE.replace("__WHICH__", "a wrong (deliberately)"),
 }
@@ -703,6 +747,9 @@ if __name__ == "__main__":
 
 _OCTAL_TEMPLATES = {part: _octal_template(part) for part in PARTS}
 _OCTAL_TEMPLATES["broken"] = _OCTAL_BROKEN
-_OCTAL_TEMPLATES["correct"] = _OCTAL_EXAMPLE.replace("__WHICH__", "a correct").replace("__BASE__", "1")
-_OCTAL_TEMPLATES["wrong"] = _OCTAL_EXAMPLE.replace("__WHICH__", "a wrong (deliberately: it names heaps from 0)").replace(
-    "__BASE__", "0  # wrong on purpose: the problem names heaps from 1")
+_OCTAL_TEMPLATES["correct"] = _OCTAL_EXAMPLE.replace("__WHICH__", "a correct").replace(
+    "__BASE__", "1"
+)
+_OCTAL_TEMPLATES["wrong"] = _OCTAL_EXAMPLE.replace(
+    "__WHICH__", "a wrong (deliberately: it names heaps from 0)"
+).replace("__BASE__", "0  # wrong on purpose: the problem names heaps from 1")

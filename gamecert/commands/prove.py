@@ -65,24 +65,45 @@ def check_claim(game: str, claim: Claim) -> ClaimOutcome:
     start = time.perf_counter()
     try:
         # a claim's check is game code: an exception or a hang there is named, and the next claim runs
-        with gamecode.section(game, f"the check of claim {claim.name!r}", CLAIM_SECONDS_FACTOR * gamecode.game_seconds()):
+        with gamecode.section(
+            game,
+            f"the check of claim {claim.name!r}",
+            CLAIM_SECONDS_FACTOR * gamecode.game_seconds(),
+        ):
             evidence = claim()
     except ClaimRefuted as exc:
-        return ClaimOutcome(game, claim, "REFUTED", time.perf_counter() - start, index=exc.index, detail=exc.detail)
+        return ClaimOutcome(
+            game, claim, "REFUTED", time.perf_counter() - start, index=exc.index, detail=exc.detail
+        )
     except GameError as exc:
         return ClaimOutcome(game, claim, GAME_ERROR, time.perf_counter() - start, detail=str(exc))
     except GamecertError as exc:
-        return ClaimOutcome(game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=str(exc))
+        return ClaimOutcome(
+            game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=str(exc)
+        )
     if not isinstance(evidence, Evidence):
-        raise UsageError(f"claim {claim.name!r} of {game} returned {type(evidence).__name__}, not Evidence")
+        raise UsageError(
+            f"claim {claim.name!r} of {game} returned {type(evidence).__name__}, not Evidence"
+        )
     if claim.level is not None and evidence.level != claim.level:
-        return ClaimOutcome(game, claim, "NOT ESTABLISHED", time.perf_counter() - start, detail=(
-            f"the claim states evidence '{claim.level}' but its check gave '{evidence.describe()}'"))
+        return ClaimOutcome(
+            game,
+            claim,
+            "NOT ESTABLISHED",
+            time.perf_counter() - start,
+            detail=(
+                f"the claim states evidence '{claim.level}' but its check gave '{evidence.describe()}'"
+            ),
+        )
     return ClaimOutcome(game, claim, "holds", time.perf_counter() - start, evidence=evidence)
 
 
-def check_claims(game: str, claims: Iterable[Claim], echo: Callable[[str], None] | None = None,
-                 starting: Callable[[Claim], None] | None = None) -> list[ClaimOutcome]:
+def check_claims(
+    game: str,
+    claims: Iterable[Claim],
+    echo: Callable[[str], None] | None = None,
+    starting: Callable[[Claim], None] | None = None,
+) -> list[ClaimOutcome]:
     """Check each claim in turn (``starting(claim)`` told before each), ``echo`` its outcome."""
     outcomes = []
     for claim in claims:
@@ -127,9 +148,14 @@ def prove_command(args: argparse.Namespace) -> int:
     total = sum(len(e.claims) for e in entries)
     # on a terminal, a live line: the claim being checked, the claims checked of all, the time left
     with Live(f"prove {args.game}") as live:
+
         def starting(game: str, claim: Claim) -> None:
-            live.doing = claim.name if claim.name.startswith(f"{game}:") else f"{game}: {claim.name}"
-            live.counted("claims checked", len(outcomes) + checked[0], total)  # one count: the time left from all
+            live.doing = (
+                claim.name if claim.name.startswith(f"{game}:") else f"{game}: {claim.name}"
+            )
+            live.counted(
+                "claims checked", len(outcomes) + checked[0], total
+            )  # one count: the time left from all
             checked[0] += 1
 
         checked = [0]
@@ -146,16 +172,21 @@ def prove_command(args: argparse.Namespace) -> int:
         where = f" at {o.index}" if o.status == "REFUTED" else ""
         echo(f"{o.status}{where}: {o.claim.name} ({o.game})")
     if problems:
-        echo(f"not proved: {len(problems)} game{'s' if len(problems) != 1 else ''} did not load "
-              f"({', '.join(p.name for p in problems)})")
+        echo(
+            f"not proved: {len(problems)} game{'s' if len(problems) != 1 else ''} did not load "
+            f"({', '.join(p.name for p in problems)})"
+        )
         return EXIT_USAGE
     if any(o.status == GAME_ERROR for o in bad):
         return EXIT_USAGE  # a claim's own code failed: the game author's mistake, not a refutation
     return EXIT_FOUND if bad else EXIT_OK
 
 
-def _prove_game(entry: Any, plot_dir: str | None,
-                starting: Callable[[str, Claim], None] = lambda game, claim: None) -> list[ClaimOutcome]:
+def _prove_game(
+    entry: Any,
+    plot_dir: str | None,
+    starting: Callable[[str, Claim], None] = lambda game, claim: None,
+) -> list[ClaimOutcome]:
     """Check one game's claims, printing each, and draw its plots into ``plot_dir`` if given."""
     from gamecert.kit.plots import write_plot
 
@@ -164,7 +195,9 @@ def _prove_game(entry: Any, plot_dir: str | None,
     if not claims:
         echo("  (no claims stated)")
     game_start = time.perf_counter()
-    outcomes = check_claims(entry.name, claims, echo=echo, starting=lambda claim: starting(entry.name, claim))
+    outcomes = check_claims(
+        entry.name, claims, echo=echo, starting=lambda claim: starting(entry.name, claim)
+    )
     echo(f"  {entry.name}: {time.perf_counter() - game_start:.2f} s")
     if plot_dir is not None:
         for make in getattr(entry.proofs, "PLOTS", ()):

@@ -45,28 +45,73 @@ _CANDIDATES_KEY = "gamecert_candidates"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gamecert-candidate", "gamecert: certify candidate programs")
-    group.addoption("--candidate", action="append", default=[], metavar="GAME=CANDIDATE",
-                    help="certify CANDIDATE (a .py file, an executable or a quoted command line) on GAME; repeatable")
-    group.addoption("--candidate-seed", type=int, default=None, metavar="S",
-                    help="random seed of the Hypothesis blocks (default: chosen and reported)")
-    group.addoption("--candidate-profile", default=None, choices=["quick", "default", "ci", "thorough"],
-                    help="how hard to look (default: --gamecert-profile, $GAMECERT_PROFILE or 'default')")
-    group.addoption("--candidate-examples", type=int, default=None, metavar="N",
-                    help="random cases in all (default: from the profile)")
-    group.addoption("--candidate-time-limit", type=float, default=None, metavar="SECONDS",
-                    help="per test (default: the problem's)")
-    group.addoption("--candidate-memory-limit", type=int, default=256, metavar="MB",
-                    help="per test (default 256)")
-    group.addoption("--candidate-report-dir", default="reports", metavar="DIR",
-                    help="where reports and certificates go (default reports/)")
-    group.addoption("--candidate-phases", default=None, metavar="LIST",
-                    help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
-                         "samples always run); the certificate says which ran")
-    group.addoption("--candidate-strict", action="store_true", default=False,
-                    help="fail the session (exit 1) when a candidate passed on incomplete evidence "
-                         "(PASSED (incomplete))")
-    group.addoption("--candidate-compile", default=None, metavar="COMMAND",
-                    help="compile command of source candidates, with {src} and {exe} (default: the language's)")
+    group.addoption(
+        "--candidate",
+        action="append",
+        default=[],
+        metavar="GAME=CANDIDATE",
+        help="certify CANDIDATE (a .py file, an executable or a quoted command line) on GAME; repeatable",
+    )
+    group.addoption(
+        "--candidate-seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="random seed of the Hypothesis blocks (default: chosen and reported)",
+    )
+    group.addoption(
+        "--candidate-profile",
+        default=None,
+        choices=["quick", "default", "ci", "thorough"],
+        help="how hard to look (default: --gamecert-profile, $GAMECERT_PROFILE or 'default')",
+    )
+    group.addoption(
+        "--candidate-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="random cases in all (default: from the profile)",
+    )
+    group.addoption(
+        "--candidate-time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="per test (default: the problem's)",
+    )
+    group.addoption(
+        "--candidate-memory-limit",
+        type=int,
+        default=256,
+        metavar="MB",
+        help="per test (default 256)",
+    )
+    group.addoption(
+        "--candidate-report-dir",
+        default="reports",
+        metavar="DIR",
+        help="where reports and certificates go (default reports/)",
+    )
+    group.addoption(
+        "--candidate-phases",
+        default=None,
+        metavar="LIST",
+        help="run only these phases (comma-separated: coverage, worst, exhaustive, random, largest; "
+        "samples always run); the certificate says which ran",
+    )
+    group.addoption(
+        "--candidate-strict",
+        action="store_true",
+        default=False,
+        help="fail the session (exit 1) when a candidate passed on incomplete evidence "
+        "(PASSED (incomplete))",
+    )
+    group.addoption(
+        "--candidate-compile",
+        default=None,
+        metavar="COMMAND",
+        help="compile command of source candidates, with {src} and {exe} (default: the language's)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -77,6 +122,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # ---- per-candidate setup ------------------------------------------------------------------------
+
 
 @dataclass
 class _Target:
@@ -115,8 +161,14 @@ class _Target:
         from gamecert.engine.plan.plan import exhaustive_tests, make_plan
 
         if self.plan is None:
-            self.plan = make_plan(self.entry, self.profile, self.seed, examples=self.examples,
-                                  exhaustive_tests=exhaustive_tests(self.entry.game, self.profile), phases=self.phases)
+            self.plan = make_plan(
+                self.entry,
+                self.profile,
+                self.seed,
+                examples=self.examples,
+                exhaustive_tests=exhaustive_tests(self.entry.game, self.profile),
+                phases=self.phases,
+            )
             self.groups = [] if self.compile_error is not None else self.plan.all_groups()
 
 
@@ -127,8 +179,9 @@ def _split_spec(text: str) -> tuple[str, str]:
     return game.strip(), spec.strip()
 
 
-def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = None,
-                  group_id: str | None = None) -> _Target:
+def _parse_target(
+    text: str, config: pytest.Config, seed: int, shipment: Any = None, group_id: str | None = None
+) -> _Target:
     """A target from ``--candidate`` (controller, or a run without xdist), or from what the
     controller shipped (``shipment`` given: a worker, which prepares the candidate itself)."""
     from gamecert.engine import registry
@@ -143,7 +196,11 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
     examples = config.getoption("candidate_examples")
     if examples is not None and examples < 0:
         raise GamecertError(f"--candidate-examples must be 0 or more, got {examples}")
-    limits = game_limits(entry.game, config.getoption("candidate_time_limit"), config.getoption("candidate_memory_limit"))
+    limits = game_limits(
+        entry.game,
+        config.getoption("candidate_time_limit"),
+        config.getoption("candidate_memory_limit"),
+    )
     examples = profile.examples if examples is None else examples
     phases = _phases(config.getoption("candidate_phases"))
     if shipment is None:
@@ -153,12 +210,36 @@ def _parse_target(text: str, config: pytest.Config, seed: int, shipment: Any = N
             candidate = Candidate.parse(spec, compile=config.getoption("candidate_compile"))
         except CompileError as exc:  # one item, failing with the compiler's message; a CE report
             group_id = f"candidate/{entry.name}/{Path(exc.source).stem}"
-            return _Target(text, entry, None, limits, profile, examples, seed, group_id, None, compile_error=exc,
-                           phases=phases)
+            return _Target(
+                text,
+                entry,
+                None,
+                limits,
+                profile,
+                examples,
+                seed,
+                group_id,
+                None,
+                compile_error=exc,
+                phases=phases,
+            )
         shipment = pack(candidate, config.getoption("candidate_compile"))
         group_id = f"candidate/{entry.name}/{candidate.name}"
-        return _Target(text, entry, candidate, limits, profile, examples, seed, group_id, shipment, phases=phases)
-    return _Target(text, entry, None, limits, profile, examples, seed, group_id or "", shipment, phases=phases)
+        return _Target(
+            text,
+            entry,
+            candidate,
+            limits,
+            profile,
+            examples,
+            seed,
+            group_id,
+            shipment,
+            phases=phases,
+        )
+    return _Target(
+        text, entry, None, limits, profile, examples, seed, group_id or "", shipment, phases=phases
+    )
 
 
 def _phases(given: str | None) -> tuple[str, ...] | None:
@@ -170,8 +251,10 @@ def _phases(given: str | None) -> tuple[str, ...] | None:
     chosen = tuple(p.strip() for p in given.split(",") if p.strip())
     unknown = [p for p in chosen if p not in PHASES]
     if unknown or not chosen:
-        raise GamecertError(f"--candidate-phases: unknown phase {unknown[0] if unknown else given!r}; "
-                            f"the phases are {', '.join(PHASES)}")
+        raise GamecertError(
+            f"--candidate-phases: unknown phase {unknown[0] if unknown else given!r}; "
+            f"the phases are {', '.join(PHASES)}"
+        )
     return chosen
 
 
@@ -195,7 +278,9 @@ class _CandidateSession:
                 self._worker_targets(config.workerinput)  # type: ignore[attr-defined]
             else:
                 chosen = config.getoption("candidate_seed")
-                self.seed = chosen if chosen is not None else random.SystemRandom().randrange(1, 2**31)
+                self.seed = (
+                    chosen if chosen is not None else random.SystemRandom().randrange(1, 2**31)
+                )
                 self.targets = [_parse_target(text, config, self.seed) for text in specs]
         except GamecertError as exc:
             raise pytest.UsageError(f"gamecert: {exc}") from None
@@ -220,9 +305,17 @@ class _CandidateSession:
         for index, sent in enumerate(workerinput[_CANDIDATES_KEY]):
             if sent.get("compile_error") is not None:
                 source, output, command = sent["compile_error"]
-                target = _parse_target(sent["text"], self.config, self.seed, Shipment(sent["text"], "command"),
-                                       sent["group"])
-                target.shipment, target.compile_error = None, CompileError(source, output, tuple(command))
+                target = _parse_target(
+                    sent["text"],
+                    self.config,
+                    self.seed,
+                    Shipment(sent["text"], "command"),
+                    sent["group"],
+                )
+                target.shipment, target.compile_error = (
+                    None,
+                    CompileError(source, output, tuple(command)),
+                )
                 self.targets.append(target)
                 continue
             shipment = Shipment.from_wire(sent["shipment"])
@@ -241,11 +334,19 @@ class _CandidateSession:
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[_SEED_KEY] = self.seed
         node.workerinput[_CANDIDATES_KEY] = [
-            {"text": t.text, "group": t.group_id,
-             "shipment": t.shipment.to_wire() if t.shipment is not None else None,
-             # a source that did not compile here: the workers make its one failing item alike
-             "compile_error": None if t.compile_error is None else
-             [t.compile_error.source, t.compile_error.output, list(t.compile_error.command)]}
+            {
+                "text": t.text,
+                "group": t.group_id,
+                "shipment": t.shipment.to_wire() if t.shipment is not None else None,
+                # a source that did not compile here: the workers make its one failing item alike
+                "compile_error": None
+                if t.compile_error is None
+                else [
+                    t.compile_error.source,
+                    t.compile_error.output,
+                    list(t.compile_error.command),
+                ],
+            }
             for t in self.targets
         ]
 
@@ -261,24 +362,34 @@ class _CandidateSession:
             if t.compile_error is not None:
                 lines.append(f"gamecert candidate {t.text}: does not compile (CE)")
                 continue
-            what = t.shipment.kind if t.shipment.kind == "command" else \
-                f"{t.shipment.kind} {t.shipment.name}, sha256 {t.shipment.sha256[:16]}..."
-            lines.append(f"gamecert candidate {t.text}: {what}; profile {t.profile.name}, seed {self.seed}")
+            what = (
+                t.shipment.kind
+                if t.shipment.kind == "command"
+                else f"{t.shipment.kind} {t.shipment.name}, sha256 {t.shipment.sha256[:16]}..."
+            )
+            lines.append(
+                f"gamecert candidate {t.text}: {what}; profile {t.profile.name}, seed {self.seed}"
+            )
         return lines
 
     # -- collection (first, so that -k and -m see these items too) --
     @pytest.hookimpl(tryfirst=True)
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
-                                      items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         if self.targets and config.args_source != pytest.Config.ArgsSource.ARGS:
             # `pytest --candidate ...` with no test paths named: the candidate alone, not
             # whatever test suite lives in this folder (name paths to run both); the items of
             # gamecert's other route (--solvers, --prove) stay
-            config.hook.pytest_deselected(items=[i for i in items if not getattr(i, "gamecert_item", False)])
+            config.hook.pytest_deselected(
+                items=[i for i in items if not getattr(i, "gamecert_item", False)]
+            )
             items[:] = [i for i in items if getattr(i, "gamecert_item", False)]
         for target in self.targets:
             target.build_plan()
-            group = CandidateGroup.from_parent(session, name=target.group_id, nodeid=target.group_id)
+            group = CandidateGroup.from_parent(
+                session, name=target.group_id, nodeid=target.group_id
+            )
             group.target = target
             if target.compile_error is not None:  # one item, failing with the compiler's message
                 item = CandidateItem.from_parent(group, name="compile")
@@ -318,18 +429,39 @@ class _CandidateSession:
             except OSError as exc:
                 target.verdict = f"could not write the report: {exc}"
         self.summary_path = None
-        if self.config.getoption("candidate_strict") and any(t.verdict == INCOMPLETE for t in self.targets) \
-                and session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # --candidate-strict: incomplete evidence fails
+        if (
+            self.config.getoption("candidate_strict")
+            and any(t.verdict == INCOMPLETE for t in self.targets)
+            and session.exitstatus == 0
+        ):
+            session.exitstatus = (
+                pytest.ExitCode.TESTS_FAILED
+            )  # --candidate-strict: incomplete evidence fails
         if len(self.targets) > 1:
             from gamecert.engine.certification import write_summary
 
             results = self._results()
-            status = 1 if any(r.status == 1 for r in results) else 130 if any(r.interrupted for r in results) else 0
-            game = self.targets[0].entry.name if len({t.entry.name for t in self.targets}) == 1 else "several"
+            status = (
+                1
+                if any(r.status == 1 for r in results)
+                else 130
+                if any(r.interrupted for r in results)
+                else 0
+            )
+            game = (
+                self.targets[0].entry.name
+                if len({t.entry.name for t in self.targets}) == 1
+                else "several"
+            )
             try:
-                self.summary_path = write_summary(self._report_dir(), game, self.seed, self.targets[0].plan.profile.name,
-                                                  results, status)
+                self.summary_path = write_summary(
+                    self._report_dir(),
+                    game,
+                    self.seed,
+                    self.targets[0].plan.profile.name,
+                    results,
+                    status,
+                )
             except OSError as exc:
                 self.summary_error = str(exc)
 
@@ -348,12 +480,27 @@ class _CandidateSession:
         out = []
         for t in self.targets:
             verdict = t.verdict or "NOT RUN"
-            status = (passing_status(verdict, strict) if verdict in (*PASSING, INTERRUPTED)
-                      else 130 if verdict == "NOT RUN" else 1)
-            out.append(CandidateResult(t.text, t.group_id.rsplit("/", 1)[-1], verdict, status,
-                                       str(t.written or ""), t.failing_input, t.failing_size,
-                                       sum(d["tests"] for d in t.evidence.values()), elapsed,
-                                       interrupted=verdict == "INTERRUPTED"))
+            status = (
+                passing_status(verdict, strict)
+                if verdict in (*PASSING, INTERRUPTED)
+                else 130
+                if verdict == "NOT RUN"
+                else 1
+            )
+            out.append(
+                CandidateResult(
+                    t.text,
+                    t.group_id.rsplit("/", 1)[-1],
+                    verdict,
+                    status,
+                    str(t.written or ""),
+                    t.failing_input,
+                    t.failing_size,
+                    sum(d["tests"] for d in t.evidence.values()),
+                    elapsed,
+                    interrupted=verdict == "INTERRUPTED",
+                )
+            )
         return out
 
     def _finish(self, target: _Target) -> None:
@@ -364,15 +511,34 @@ class _CandidateSession:
         report_dir = self._report_dir()
         name = target.group_id.rsplit("/", 1)[-1]
         if target.compile_error is not None:
-            result = compile_error_item(target.entry, target.compile_error, target.text, name, seed=self.seed,
-                                        profile=target.profile.name, limits=target.limits, report_dir=report_dir)
+            result = compile_error_item(
+                target.entry,
+                target.compile_error,
+                target.text,
+                name,
+                seed=self.seed,
+                profile=target.profile.name,
+                limits=target.limits,
+                report_dir=report_dir,
+            )
         elif target.errors:  # a worker refused the candidate: nothing it did not run is certified
             target.verdict = "NOT CERTIFIED: " + target.errors[0]
             return
         else:
-            result = merge_items(target.entry, target.candidate, target.plan, target.limits, target.groups,
-                                 target.evidence, target.failures, started=self.started, report_dir=report_dir,
-                                 spec=target.text, name=name, where=_where_it_ran(target))
+            result = merge_items(
+                target.entry,
+                target.candidate,
+                target.plan,
+                target.limits,
+                target.groups,
+                target.evidence,
+                target.failures,
+                started=self.started,
+                report_dir=report_dir,
+                spec=target.text,
+                name=name,
+                where=_where_it_ran(target),
+            )
         target.written = Path(result.path)
         target.verdict = result.verdict
         target.failing_input, target.failing_size = result.input, result.size
@@ -400,14 +566,19 @@ class _CandidateSession:
             for line in summary_lines(self._results()):
                 terminalreporter.write_line(line)
             path = getattr(self, "summary_path", None)
-            terminalreporter.write_line(f"summary.json in {path}" if path else
-                                        f"summary.json not written: {getattr(self, 'summary_error', 'unknown')}")
+            terminalreporter.write_line(
+                f"summary.json in {path}"
+                if path
+                else f"summary.json not written: {getattr(self, 'summary_error', 'unknown')}"
+            )
 
 
 def _incomplete_of(folder: Path) -> str:
     """The certificate's sentence on what was left out (its ``incomplete`` field)."""
     try:
-        return str(json.loads((Path(folder) / "certificate.json").read_text()).get("incomplete", ""))
+        return str(
+            json.loads((Path(folder) / "certificate.json").read_text()).get("incomplete", "")
+        )
     except (OSError, ValueError, AttributeError):
         return "(the certificate could not be read)"
 
@@ -428,6 +599,7 @@ def _where_it_ran(target: _Target) -> list[str]:
 
 
 # ---- nodes ---------------------------------------------------------------------------------------
+
 
 class CandidateGroup(pytest.Collector):
     """The items of one ``--candidate``; created directly, never collected from a file."""
@@ -457,24 +629,40 @@ class CandidateItem(pytest.Item):
             exc = target.compile_error
             raise CandidateFault(f"CE (compilation error): {exc}\n" + _indent(exc.output))
         if target.error:
-            self.user_properties.append(("gamecert_error", json.dumps({"group": target.group_id,
-                                                                       "error": target.error})))
+            self.user_properties.append(
+                ("gamecert_error", json.dumps({"group": target.group_id, "error": target.error}))
+            )
             raise GamecertError(target.error)
-        result = run_item(target.entry, target.candidate, target.plan, target.limits, chunk, target.group_id,
-                          worker=_worker_id(self.config))
+        result = run_item(
+            target.entry,
+            target.candidate,
+            target.plan,
+            target.limits,
+            chunk,
+            target.group_id,
+            worker=_worker_id(self.config),
+        )
         self.user_properties.append(("gamecert_evidence", json.dumps(result.evidence)))
         failure = result.failure
         if failure is None:
             return
-        self.user_properties.append(("gamecert_failure", json.dumps({"group": target.group_id, "chunk": chunk.key,
-                                                                     "report": result.report})))
+        self.user_properties.append(
+            (
+                "gamecert_failure",
+                json.dumps({"group": target.group_id, "chunk": chunk.key, "report": result.report}),
+            )
+        )
         from gamecert.engine.judge.evidence import fault_of, found_by, why_lines
 
         lines = [
             f"{failure.verdict} ({failure.verdict.meaning}) on a {target.entry.name} input of size {failure.size}, "
             f"found by {found_by(target.entry.game, failure, sized=False)}",
-            *(f"{'why:' if k == 0 else '':<9} {line}"
-              for k, line in enumerate(why_lines(fault_of(target.entry.game, failure), failure.reason))),
+            *(
+                f"{'why:' if k == 0 else '':<9} {line}"
+                for k, line in enumerate(
+                    why_lines(fault_of(target.entry.game, failure), failure.reason)
+                )
+            ),
             "input:",
             _indent(failure.input_text),
             "expected:",
@@ -490,14 +678,20 @@ class CandidateItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         from gamecert.kit.escape import visible
 
-        if isinstance(excinfo.value, CandidateFault):  # (a candidate's output, escaped on the terminal)
+        if isinstance(
+            excinfo.value, CandidateFault
+        ):  # (a candidate's output, escaped on the terminal)
             return visible(str(excinfo.value), keep_newlines=True)
         if isinstance(excinfo.value, GamecertError):
             return visible(f"gamecert: {excinfo.value}", keep_newlines=True)
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, None, f"{self.target.group_id}::{self.chunk.key if self.chunk else 'compile'}"
+        return (
+            self.path,
+            None,
+            f"{self.target.group_id}::{self.chunk.key if self.chunk else 'compile'}",
+        )
 
 
 def _worker_id(config: pytest.Config) -> str:

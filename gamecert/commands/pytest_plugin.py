@@ -44,7 +44,11 @@ def involves_gamecert(config: pytest.Config) -> bool:
     base = Path(config.invocation_params.dir)
     for arg in config.args:
         path = (base / arg.split("::", 1)[0]).resolve()
-        if path == project or project in path.parents or (path in project.parents and path != Path(path.anchor)):
+        if (
+            path == project
+            or project in path.parents
+            or (path in project.parents and path != Path(path.anchor))
+        ):
             return True
     return False
 

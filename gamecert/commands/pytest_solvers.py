@@ -49,8 +49,12 @@ from gamecert.verdict import PASSING
 _SEED_KEY = "gamecert_solvers_seed"
 _SLICES_KEY = "gamecert_prove_slices"
 #: ``user_properties`` keys an item reports under (the candidate plugin uses others)
-_EVIDENCE, _FAILURE, _ERROR, _CLAIM = ("gamecert_solver_evidence", "gamecert_solver_failure",
-                                       "gamecert_solver_error", "gamecert_claim")
+_EVIDENCE, _FAILURE, _ERROR, _CLAIM = (
+    "gamecert_solver_evidence",
+    "gamecert_solver_failure",
+    "gamecert_solver_error",
+    "gamecert_claim",
+)
 #: the most slices per claim by default under xdist
 MAX_SLICES = 8
 #: work per item of the solvers route, in in-process units (:func:`inprocess_work`): about a
@@ -62,27 +66,67 @@ INPROCESS_RUN_BYTES = 32
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("gamecert-solvers", "gamecert: the registered solvers and the proofs as items")
-    group.addoption("--solvers", action="append", default=[], metavar="GAME",
-                    help="certify every registered solver of GAME ('all': of every game) as items of its plan's "
-                         "chunks; repeatable")
-    group.addoption("--solvers-profile", default=None, choices=["quick", "default", "ci", "thorough"],
-                    help="how hard to look (default: --gamecert-profile, $GAMECERT_PROFILE or 'default')")
-    group.addoption("--solvers-seed", type=int, default=None, metavar="S",
-                    help="random seed (default: chosen and reported)")
-    group.addoption("--solvers-examples", type=int, default=None, metavar="N",
-                    help="random cases (default: from the profile)")
-    group.addoption("--solvers-report-dir", default="reports", metavar="DIR",
-                    help="where the reports of failing solvers go (default reports/)")
-    group.addoption("--solvers-item-work", type=int, default=ITEM_WORK, metavar="UNITS",
-                    help="work per item, in in-process units (a run is 1, 32 input bytes are 1): consecutive "
-                         f"chunks of a solver's plan up to this much make one item (default {ITEM_WORK}; "
-                         "0: one item per chunk)")
-    group.addoption("--prove", action="append", default=[], metavar="GAME",
-                    help="check GAME's claims ('all': every game's), one item per claim or slice; repeatable")
-    group.addoption("--prove-slices", type=int, default=None, metavar="N",
-                    help="slices per claim whose range can be cut (default: twice the xdist workers, "
-                         f"at most {MAX_SLICES}; 1 without xdist)")
+    group = parser.getgroup(
+        "gamecert-solvers", "gamecert: the registered solvers and the proofs as items"
+    )
+    group.addoption(
+        "--solvers",
+        action="append",
+        default=[],
+        metavar="GAME",
+        help="certify every registered solver of GAME ('all': of every game) as items of its plan's "
+        "chunks; repeatable",
+    )
+    group.addoption(
+        "--solvers-profile",
+        default=None,
+        choices=["quick", "default", "ci", "thorough"],
+        help="how hard to look (default: --gamecert-profile, $GAMECERT_PROFILE or 'default')",
+    )
+    group.addoption(
+        "--solvers-seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="random seed (default: chosen and reported)",
+    )
+    group.addoption(
+        "--solvers-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="random cases (default: from the profile)",
+    )
+    group.addoption(
+        "--solvers-report-dir",
+        default="reports",
+        metavar="DIR",
+        help="where the reports of failing solvers go (default reports/)",
+    )
+    group.addoption(
+        "--solvers-item-work",
+        type=int,
+        default=ITEM_WORK,
+        metavar="UNITS",
+        help="work per item, in in-process units (a run is 1, 32 input bytes are 1): consecutive "
+        f"chunks of a solver's plan up to this much make one item (default {ITEM_WORK}; "
+        "0: one item per chunk)",
+    )
+    group.addoption(
+        "--prove",
+        action="append",
+        default=[],
+        metavar="GAME",
+        help="check GAME's claims ('all': every game's), one item per claim or slice; repeatable",
+    )
+    group.addoption(
+        "--prove-slices",
+        type=int,
+        default=None,
+        metavar="N",
+        help="slices per claim whose range can be cut (default: twice the xdist workers, "
+        f"at most {MAX_SLICES}; 1 without xdist)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -96,6 +140,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # ---- what runs ------------------------------------------------------------------------------------
+
 
 @dataclass
 class _Solver:
@@ -124,7 +169,9 @@ def _resolve(selectors: list[str]) -> tuple[list[Any], list[Any]]:
         found, bad = registry.load_all(selector.strip())
         entries.update((e.name, e) for e in found)
         problems.update((p.name, p) for p in bad)
-    return sorted(entries.values(), key=lambda e: e.name), sorted(problems.values(), key=lambda p: p.name)
+    return sorted(entries.values(), key=lambda e: e.name), sorted(
+        problems.values(), key=lambda p: p.name
+    )
 
 
 def default_slices(workers: int) -> int:
@@ -188,7 +235,9 @@ class _Session:
         self.profile = get_profile(config.getoption("solvers_profile") or _core_profile(config))
         examples = config.getoption("solvers_examples")
         if examples is not None and examples < 1:
-            raise GamecertError(f"--solvers-examples must be at least 1 for the registered solvers, got {examples}")
+            raise GamecertError(
+                f"--solvers-examples must be at least 1 for the registered solvers, got {examples}"
+            )
         self.examples = self.profile.examples if examples is None else examples
         self.item_work = config.getoption("solvers_item_work")
         if self.item_work < 0:
@@ -209,7 +258,9 @@ class _Session:
                 try:
                     check_report_dir(self._report_dir(), entry.name)
                 except GamecertError as exc:  # named by this route's option
-                    raise GamecertError(str(exc).replace("--report-dir", "--solvers-report-dir")) from None
+                    raise GamecertError(
+                        str(exc).replace("--report-dir", "--solvers-report-dir")
+                    ) from None
         # -- proofs --
         slices = config.getoption("prove_slices")
         if slices is not None and slices < 1:
@@ -218,7 +269,9 @@ class _Session:
         if self.is_worker:
             self.slices = int(workerinput.get(_SLICES_KEY, 1))
         else:
-            self.slices = slices if slices is not None else 1  # raised in pytest_configure_node under xdist
+            self.slices = (
+                slices if slices is not None else 1
+            )  # raised in pytest_configure_node under xdist
         self.proved, self.prove_problems = _resolve(config.getoption("prove"))
         #: (game, claim index) -> {slice index: what the item reported}
         self.claim_reports: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
@@ -247,7 +300,11 @@ class _Session:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """The controller of an xdist run builds the plans it merges by while the workers run,
         not after them (a plan of the default profile takes seconds)."""
-        if self.is_worker or not self.entries or not self.config.pluginmanager.has_plugin("dsession"):
+        if (
+            self.is_worker
+            or not self.entries
+            or not self.config.pluginmanager.has_plugin("dsession")
+        ):
             return
 
         def build() -> None:
@@ -270,17 +327,22 @@ class _Session:
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         lines = []
         if self.entries or self.problems:
-            lines.append(f"gamecert solvers: {len(self.solvers)} registered solvers of "
-                         f"{', '.join(e.name for e in self.entries) or 'no game'} "
-                         f"(profile {self.profile.name}, seed {self.seed})")
+            lines.append(
+                f"gamecert solvers: {len(self.solvers)} registered solvers of "
+                f"{', '.join(e.name for e in self.entries) or 'no game'} "
+                f"(profile {self.profile.name}, seed {self.seed})"
+            )
         if self.proved or self.prove_problems:
-            lines.append(f"gamecert prove: the claims of {', '.join(e.name for e in self.proved) or 'no game'}")
+            lines.append(
+                f"gamecert prove: the claims of {', '.join(e.name for e in self.proved) or 'no game'}"
+            )
         return lines
 
     # -- collection (first, so that -k and -m see these items too) --
     @pytest.hookimpl(tryfirst=True)
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
-                                      items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         if config.args_source != pytest.Config.ArgsSource.ARGS:
             # no test paths named: these items alone, not the test suite of this folder
             foreign = [i for i in items if not _generated(i)]
@@ -300,12 +362,20 @@ class _Session:
         for problem in self.prove_problems:
             items.append(_problem_item(session, f"prove/{problem.name}", problem))
         for entry in self.proved:
-            group = _Group.from_parent(session, name=f"prove/{entry.name}", nodeid=f"prove/{entry.name}")
+            group = _Group.from_parent(
+                session, name=f"prove/{entry.name}", nodeid=f"prove/{entry.name}"
+            )
             for index, claim in enumerate(entry.claims):
                 parts = claim.slices(self.slices)
                 for k, part in enumerate(parts):
                     item = ClaimItem.from_parent(group, name=part.name.replace("::", ": "))
-                    item.entry, item.index, item.part, item.parts, item.claim = entry, index, k, len(parts), part
+                    item.entry, item.index, item.part, item.parts, item.claim = (
+                        entry,
+                        index,
+                        k,
+                        len(parts),
+                        part,
+                    )
                     items.append(item)
 
     # -- results, in the controller --
@@ -318,7 +388,9 @@ class _Session:
                 continue
             data = json.loads(value)
             if key == _CLAIM:
-                self.claim_reports.setdefault((data["game"], data["claim"]), {})[data["part"]] = data
+                self.claim_reports.setdefault((data["game"], data["claim"]), {})[data["part"]] = (
+                    data
+                )
                 continue
             solver = next((s for s in self.solvers if s.node == data["node"]), None)
             if solver is None:
@@ -354,8 +426,16 @@ class _Session:
             lines = tuple(f"  {e}" for e in solver.errors)
         elif not complete:
             verdict = "NOT RUN" if not solver.evidence else "INCOMPLETE"
-        return Row(solver.entry.name, solver.name, evidence_summary(outcome), outcome.stats.tests,
-                   solver.seconds, verdict, lines, interrupted=not complete)
+        return Row(
+            solver.entry.name,
+            solver.name,
+            evidence_summary(outcome),
+            outcome.stats.tests,
+            solver.seconds,
+            verdict,
+            lines,
+            interrupted=not complete,
+        )
 
     def _report(self, solver: _Solver, outcome: Any, complete: bool) -> tuple[Any, tuple[str, ...]]:
         """The smallest failure over all items, written as a report here, and its lines."""
@@ -368,22 +448,36 @@ class _Session:
         entry = solver.entry
         keys = [c.key for g in self.planned(entry)[1] for c in g.chunks]
         order = {k: i for i, k in enumerate(keys)}
-        found = sorted(((FailureReport.from_json(d["report"]), order.get(chunk, len(order)), d)
-                        for chunk, d in solver.failures),
-                       key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]))
+        found = sorted(
+            (
+                (FailureReport.from_json(d["report"]), order.get(chunk, len(order)), d)
+                for chunk, d in solver.failures
+            ),
+            key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]),
+        )
         best, _, data = found[0]
         failure = _failure(entry.game, best, data)
         shrink = tuple(data["shrink"]) if data.get("shrink") is not None else None
         notes = list(best.notes)
         if len(found) > 1:
-            notes.append(f"{len(found) - 1} other item(s) of this run failed too; this is the smallest input")
+            notes.append(
+                f"{len(found) - 1} other item(s) of this run failed too; this is the smallest input"
+            )
         notes.extend(_where_it_ran(solver.evidence))
-        best = replace(best, tests_run=outcome.stats.tests, notes=tuple(notes), interrupted=not complete,
-                       minimality=minimality_of(outcome, best.size, shrink, data.get("minimality", "")))
+        best = replace(
+            best,
+            tests_run=outcome.stats.tests,
+            notes=tuple(notes),
+            interrupted=not complete,
+            minimality=minimality_of(outcome, best.size, shrink, data.get("minimality", "")),
+        )
         path = _write_somewhere(lambda where: write_report(best, where), self._report_dir())
         brief = minimality_of(outcome, best.size, shrink, data.get("minimality", ""), brief=True)
-        return failure, (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {brief}",
-                         f"  report and replay command in {path}")
+        return failure, (
+            *failure_lines(entry.game, failure),
+            f"  {'minimal:':<9} {brief}",
+            f"  report and replay command in {path}",
+        )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker or self.config.option.collectonly:
@@ -421,8 +515,10 @@ class _Session:
         if incomplete:
             short = [r for r in rows if r.interrupted]
             outcome += f"; {len(short)} not run in full (items deselected, failed or not reached)"
-        out.append(f"{len(rows)} solvers, {total} tests in {time.perf_counter() - self.started:.1f} s "
-                   f"({sum(r.seconds for r in rows):.1f} s in items); {outcome} (seed {self.seed})")
+        out.append(
+            f"{len(rows)} solvers, {total} tests in {time.perf_counter() - self.started:.1f} s "
+            f"({sum(r.seconds for r in rows):.1f} s in items); {outcome} (seed {self.seed})"
+        )
         return out
 
     def _prove_lines(self) -> list[str]:
@@ -440,21 +536,27 @@ class _Session:
                 out.append("  (no claims stated)")
             seconds = 0.0
             for index, claim in enumerate(claims):
-                outcome = merge_claim(item.name, claim, self.claim_reports.get((item.name, index), {}))
+                outcome = merge_claim(
+                    item.name, claim, self.claim_reports.get((item.name, index), {})
+                )
                 seconds += outcome.seconds
                 outcomes.append(outcome)
                 out.append("  " + outcome.describe())
             out.append(f"  {item.name}: {seconds:.2f} s in items")
         bad = [o for o in outcomes if not o.holds]
-        out.append(f"{len(outcomes) - len(bad)} of {len(outcomes)} claims hold "
-                   f"({time.perf_counter() - self.started:.2f} s)")
+        out.append(
+            f"{len(outcomes) - len(bad)} of {len(outcomes)} claims hold "
+            f"({time.perf_counter() - self.started:.2f} s)"
+        )
         for o in bad:
             where = f" at {o.index}" if o.status == "REFUTED" else ""
             out.append(f"{o.status}{where}: {o.claim.name} ({o.game})")
         if self.prove_problems:
             n = len(self.prove_problems)
-            out.append(f"not proved: {n} game{'s' if n != 1 else ''} did not load "
-                       f"({', '.join(p.name for p in self.prove_problems)})")
+            out.append(
+                f"not proved: {n} game{'s' if n != 1 else ''} did not load "
+                f"({', '.join(p.name for p in self.prove_problems)})"
+            )
         return out
 
 
@@ -472,7 +574,10 @@ def _generated(item: pytest.Item) -> bool:
 
 # ---- merging ----------------------------------------------------------------------------------------
 
-def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, Any]]) -> tuple[Any, bool]:
+
+def merged_outcome(
+    plan: Any, groups: list[Any], evidence: dict[str, dict[str, Any]]
+) -> tuple[Any, bool]:
     """An :class:`gamecert.engine.execute.Outcome` of ``plan`` (its ``groups`` drawn) from its
     items' evidence (by chunk key), and whether every chunk reported: a group is complete only
     when all its chunks passed."""
@@ -488,8 +593,16 @@ def _failure(game: Any, report: Any, data: dict[str, Any]) -> Any:
     from gamecert.engine.judge.judge import Failure
     from gamecert.verdict import Verdict
 
-    failure = Failure(Verdict(report.verdict), game.parse_input(report.input), report.input, report.expected,
-                      report.got, report.reason, report.phase, report.size)
+    failure = Failure(
+        Verdict(report.verdict),
+        game.parse_input(report.input),
+        report.input,
+        report.expected,
+        report.got,
+        report.reason,
+        report.phase,
+        report.size,
+    )
     failure.reruns = tuple(data["reruns"]) if data.get("reruns") is not None else None
     return failure
 
@@ -536,19 +649,33 @@ def merge_claim(game: str, claim: Any, reports: dict[int, dict[str, Any]]) -> An
             evidence = Evidence(ordered[0]["level"], ordered[0]["detail"])
         else:
             level = min((r["level"] for r in ordered), key=LEVELS.index)
-            evidence = Evidence(level, f"{parts} slices checked apart, each holding: "
-                                       + "; ".join(r["detail"] for r in ordered))
+            evidence = Evidence(
+                level,
+                f"{parts} slices checked apart, each holding: "
+                + "; ".join(r["detail"] for r in ordered),
+            )
         return ClaimOutcome(game, claim, "holds", seconds, evidence=evidence)
-    refuting = next((k for k, r in enumerate(ordered) if r is not None and r["status"] == "REFUTED"), None)
+    refuting = next(
+        (k for k, r in enumerate(ordered) if r is not None and r["status"] == "REFUTED"), None
+    )
     if refuting is not None:
         r = ordered[refuting]
         detail = r["detail"]
-        unsure = [ordered[k]["name"] if ordered[k] else f"slice {k + 1}" for k in range(refuting)
-                  if ordered[k] is None or ordered[k]["status"] != "holds"]
+        unsure = [
+            ordered[k]["name"] if ordered[k] else f"slice {k + 1}"
+            for k in range(refuting)
+            if ordered[k] is None or ordered[k]["status"] != "holds"
+        ]
         if unsure:
-            detail += f" (a smaller index may break too: {', '.join(unsure)} did not hold or did not run)"
+            detail += (
+                f" (a smaller index may break too: {', '.join(unsure)} did not hold or did not run)"
+            )
         return ClaimOutcome(game, claim, "REFUTED", seconds, index=r["index"], detail=detail)
-    missing = [f"slice {k + 1} of {parts}" if parts > 1 else "its check" for k, r in enumerate(ordered) if r is None]
+    missing = [
+        f"slice {k + 1} of {parts}" if parts > 1 else "its check"
+        for k, r in enumerate(ordered)
+        if r is None
+    ]
     failed = [r for r in ordered if r is not None and r["status"] != "holds"]
     if failed:
         detail = failed[0]["detail"]
@@ -558,6 +685,7 @@ def merge_claim(game: str, claim: Any, reports: dict[int, dict[str, Any]]) -> An
 
 
 # ---- nodes -----------------------------------------------------------------------------------------
+
 
 class _Group(pytest.Collector):
     """The items of one solver or one game's claims; created directly, never collected from a file."""
@@ -613,31 +741,74 @@ class SolverItem(_Item):
             for chunk in self.chunks:
                 stats = Stats()
                 try:
-                    outcome = Judge(reference, runner, stats, expected_cache=expected).run_chunk(chunk,
-                                                                                               shrink_seconds=shrink_s)
-                except GamecertError as exc:  # the harness cannot judge (its solvers disagree): said once, here
-                    self.user_properties.append((_ERROR, json.dumps({"node": solver.node, "error": str(exc)})))
+                    outcome = Judge(reference, runner, stats, expected_cache=expected).run_chunk(
+                        chunk, shrink_seconds=shrink_s
+                    )
+                except (
+                    GamecertError
+                ) as exc:  # the harness cannot judge (its solvers disagree): said once, here
+                    self.user_properties.append(
+                        (_ERROR, json.dumps({"node": solver.node, "error": str(exc)}))
+                    )
                     raise
                 failure = outcome.failure
-                self.user_properties.append((_EVIDENCE, json.dumps({
-                    "node": solver.node, "chunk": chunk.key, "tests": stats.tests, "runs": stats.runs,
-                    "samples": stats.samples, "random_examples": stats.random_examples,
-                    "largest_sizes": stats.largest_sizes, "slowest_s": stats.slowest_cpu_s,
-                    "slowest_what": stats.slowest_what, "passed": failure is None, "worker": worker,
-                    "host": socket.gethostname(),
-                })))
+                self.user_properties.append(
+                    (
+                        _EVIDENCE,
+                        json.dumps(
+                            {
+                                "node": solver.node,
+                                "chunk": chunk.key,
+                                "tests": stats.tests,
+                                "runs": stats.runs,
+                                "samples": stats.samples,
+                                "random_examples": stats.random_examples,
+                                "largest_sizes": stats.largest_sizes,
+                                "slowest_s": stats.slowest_cpu_s,
+                                "slowest_what": stats.slowest_what,
+                                "passed": failure is None,
+                                "worker": worker,
+                                "host": socket.gethostname(),
+                            }
+                        ),
+                    )
+                )
                 if failure is None:
                     continue
-                report = build_report(entry, SolverSubject(entry.name, solver.name), failure, None,
-                                      game_limits(entry.game, None, None), stats.tests, plan=plan,
-                                      extra_notes=(IN_PROCESS_NOTE,))
-                self.user_properties.append((_FAILURE, json.dumps({
-                    "node": solver.node, "chunk": chunk.key, "report": report.to_json(),
-                    "shrink": failure.shrink, "reruns": failure.reruns, "minimality": failure.minimality,
-                })))
-                faults.append("\n".join([f"{entry.name}/{solver.name}, chunk {chunk.key}:",
-                                         *failure_lines(entry.game, failure),
-                                         f"  {'minimal:':<9} {report.minimality}"]))
+                report = build_report(
+                    entry,
+                    SolverSubject(entry.name, solver.name),
+                    failure,
+                    None,
+                    game_limits(entry.game, None, None),
+                    stats.tests,
+                    plan=plan,
+                    extra_notes=(IN_PROCESS_NOTE,),
+                )
+                self.user_properties.append(
+                    (
+                        _FAILURE,
+                        json.dumps(
+                            {
+                                "node": solver.node,
+                                "chunk": chunk.key,
+                                "report": report.to_json(),
+                                "shrink": failure.shrink,
+                                "reruns": failure.reruns,
+                                "minimality": failure.minimality,
+                            }
+                        ),
+                    )
+                )
+                faults.append(
+                    "\n".join(
+                        [
+                            f"{entry.name}/{solver.name}, chunk {chunk.key}:",
+                            *failure_lines(entry.game, failure),
+                            f"  {'minimal:':<9} {report.minimality}",
+                        ]
+                    )
+                )
         if faults:
             raise SolverFault("\n\n".join(faults))
 
@@ -660,15 +831,32 @@ class ClaimItem(_Item):
         try:
             outcome = check_claim(self.entry.name, self.claim)
         except Exception as exc:  # noqa: BLE001 - a check that crashes establishes nothing; said, not lost
-            outcome = ClaimOutcome(self.entry.name, self.claim, "NOT ESTABLISHED", 0.0,
-                                   detail=f"the check raised {type(exc).__name__}: {exc}")
-        self.user_properties.append((_CLAIM, json.dumps({
-            "game": self.entry.name, "claim": self.index, "part": self.part, "parts": self.parts,
-            "name": self.claim.name, "status": outcome.status, "seconds": outcome.seconds,
-            "level": outcome.evidence.level if outcome.evidence else None,
-            "detail": outcome.evidence.detail if outcome.evidence else outcome.detail,
-            "index": None if outcome.index is None else str(outcome.index),
-        })))
+            outcome = ClaimOutcome(
+                self.entry.name,
+                self.claim,
+                "NOT ESTABLISHED",
+                0.0,
+                detail=f"the check raised {type(exc).__name__}: {exc}",
+            )
+        self.user_properties.append(
+            (
+                _CLAIM,
+                json.dumps(
+                    {
+                        "game": self.entry.name,
+                        "claim": self.index,
+                        "part": self.part,
+                        "parts": self.parts,
+                        "name": self.claim.name,
+                        "status": outcome.status,
+                        "seconds": outcome.seconds,
+                        "level": outcome.evidence.level if outcome.evidence else None,
+                        "detail": outcome.evidence.detail if outcome.evidence else outcome.detail,
+                        "index": None if outcome.index is None else str(outcome.index),
+                    }
+                ),
+            )
+        )
         if not outcome.holds:
             raise SolverFault(outcome.describe())
 

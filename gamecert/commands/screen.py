@@ -54,8 +54,9 @@ def fit(line: str, width: int | None) -> list[str]:
         indent = len(label.group(0))
     else:
         indent = len(line) - len(line.lstrip(" ")) + 2
-    return textwrap.wrap(line, width, subsequent_indent=" " * indent, break_long_words=False,
-                         break_on_hyphens=False) or [line]
+    return textwrap.wrap(
+        line, width, subsequent_indent=" " * indent, break_long_words=False, break_on_hyphens=False
+    ) or [line]
 
 
 def echo(text: str = "") -> None:
@@ -104,14 +105,21 @@ class Live:
         except (AttributeError, ValueError, OSError):
             stdout_on_terminal = False
         # the time spent ticks on its own between updates (a claim or a step may take a while)
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description} | {task.elapsed:.0f} s"),
-                                 console=self.console,
-                                 transient=True, disable=not self.enabled, redirect_stdout=stdout_on_terminal)
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description} | {task.elapsed:.0f} s"),
+            console=self.console,
+            transient=True,
+            disable=not self.enabled,
+            redirect_stdout=stdout_on_terminal,
+        )
         self.task = self.progress.add_task(title)
         self.title = title
         self.started = self.clock()
         self.doing = "starting"
-        self.count: tuple[str, int, int, float] | None = None  # what, done, total, when that count began
+        self.count: tuple[str, int, int, float] | None = (
+            None  # what, done, total, when that count began
+        )
         self.extra = ""
         self._counted_at = self.started
 

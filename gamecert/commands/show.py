@@ -25,7 +25,10 @@ def _wrapped(text: str, indent: str = "  ") -> list[str]:
 def _block(text: str, indent: str = "    ") -> list[str]:
     """A sample's text as an indented block, line by line; control characters escaped."""
     lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
-    return [indent + "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line) for line in lines]
+    return [
+        indent + "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line)
+        for line in lines
+    ]
 
 
 def _sizes(sizes: tuple[int, ...]) -> str:
@@ -48,13 +51,18 @@ def describe(entry: Any) -> str:
     out += _wrapped(game.rules)
     out += ["", "Input:"] + _wrapped(game.input_format)
     out += ["", "Output:"] + _wrapped(game.output_format)
-    out += _wrapped("Tokens are separated by space, tab, CR and LF only; words are compared exactly; a number "
-                    "with a '+', a leading zero or a non-digit is PE; a wrong, missing or extra token is WA "
-                    "(docs/certify.md, 'How answers are read').")
+    out += _wrapped(
+        "Tokens are separated by space, tab, CR and LF only; words are compared exactly; a number "
+        "with a '+', a leading zero or a non-digit is PE; a wrong, missing or extra token is WA "
+        "(docs/certify.md, 'How answers are read')."
+    )
     batch = f"; up to {game.max_batch} games per input" if game.max_batch > 1 else ""
-    out += ["", "Limits (the problem's; the defaults of `gamecert certify`):",
-            f"  {game.time_limit:g} s per test, {game.memory_limit_mb} MB{batch}",
-            f"  largest size the constraints allow: {game.max_size:,} (in the game's size measure)"]
+    out += [
+        "",
+        "Limits (the problem's; the defaults of `gamecert certify`):",
+        f"  {game.time_limit:g} s per test, {game.memory_limit_mb} MB{batch}",
+        f"  largest size the constraints allow: {game.max_size:,} (in the game's size measure)",
+    ]
     out += ["", f"Samples ({len(game.samples)}):"]
     for k, (text, answer) in enumerate(game.samples, 1):
         out += [f"  sample {k}: input"] + _block(text) + ["  output"] + _block(answer)
@@ -67,10 +75,20 @@ def describe(entry: Any) -> str:
 
 def _evidence(entry: Any) -> list[str]:
     game = entry.game
-    whole = "the whole input space" if game.oracle_reach >= game.max_size else f"sizes up to {game.oracle_reach:,}"
-    out = _wrapped(f"oracle (memoised exact search): {whole}" + ("" if game.oracle_reach >= game.max_size else
-                   "; beyond it, expected answers come from the fast solvers (all of them on sampled and on failing inputs, which must agree)"),
-                   indent="  ")
+    whole = (
+        "the whole input space"
+        if game.oracle_reach >= game.max_size
+        else f"sizes up to {game.oracle_reach:,}"
+    )
+    out = _wrapped(
+        f"oracle (memoised exact search): {whole}"
+        + (
+            ""
+            if game.oracle_reach >= game.max_size
+            else "; beyond it, expected answers come from the fast solvers (all of them on sampled and on failing inputs, which must agree)"
+        ),
+        indent="  ",
+    )
     out += [
         f"  plain minimax over whole positions: sizes up to {min(game.minimax_reach, game.max_size):,}, "
         "checked against the oracle",

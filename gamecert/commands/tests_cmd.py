@@ -16,30 +16,83 @@ from gamecert.kit.escape import visible
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    t = sub.add_parser("tests", help="write a small test set that kills every known wrong solution, with its kill matrix")
+    t = sub.add_parser(
+        "tests",
+        help="write a small test set that kills every known wrong solution, with its kill matrix",
+    )
     t.add_argument("game")
     where = t.add_mutually_exclusive_group(required=True)
-    where.add_argument("--out", default=None, metavar="DIR", help="write the package here: a new or empty folder, or a package gamecert wrote (replaced whole)")
-    where.add_argument("--check", default=None, metavar="DIR", help="re-run a package (possibly edited) and print its matrix; --against programs are judged as a judge "
-                            "does (plain builds and runs, the package's check.cpp where g++ is, else checker.py; no gamecert)")
-    t.add_argument("--against", nargs="+", default=[], metavar="FILE|DIR",
-                   help="more wrong programs (sources in any language gamecert compiles, or folders of them)")
-    t.add_argument("--max-tests", type=int, default=100, metavar="N", help="at most N tests (default 100)")
-    t.add_argument("--per-family", type=int, default=24, metavar="N",
-                   help="inputs of each designed family in the plan (default 24: the first 12 and 12 spread out)")
-    t.add_argument("--per-space", type=int, default=300, metavar="N",
-                   help="smallest inputs of each exhaustive space in the plan (default 300)")
-    t.add_argument("--search-seconds", type=float, default=60.0, metavar="S",
-                   help="runs spent looking for an input that kills a wrong program the chosen tests miss (default 60)")
-    t.add_argument("--mutant-seconds", type=float, default=10.0, metavar="S",
-                   help="in-process time for each mutant on the plan (default 10)")
-    t.add_argument("--max-mutants", type=int, default=None, metavar="N", help="make at most N mutants (default: all; 0: none)")
-    t.add_argument("--format", default="polygon", choices=["polygon", "plain", "dmoj"],
-                   help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
-                        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp) or plain "
-                        "(tests/, validator.py and checker.py)")
-    t.add_argument("--no-certify", action="store_true",
-                   help="do not run `gamecert certify --profile quick` on the wrong programs the package misses")
+    where.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="write the package here: a new or empty folder, or a package gamecert wrote (replaced whole)",
+    )
+    where.add_argument(
+        "--check",
+        default=None,
+        metavar="DIR",
+        help="re-run a package (possibly edited) and print its matrix; --against programs are judged as a judge "
+        "does (plain builds and runs, the package's check.cpp where g++ is, else checker.py; no gamecert)",
+    )
+    t.add_argument(
+        "--against",
+        nargs="+",
+        default=[],
+        metavar="FILE|DIR",
+        help="more wrong programs (sources in any language gamecert compiles, or folders of them)",
+    )
+    t.add_argument(
+        "--max-tests", type=int, default=100, metavar="N", help="at most N tests (default 100)"
+    )
+    t.add_argument(
+        "--per-family",
+        type=int,
+        default=24,
+        metavar="N",
+        help="inputs of each designed family in the plan (default 24: the first 12 and 12 spread out)",
+    )
+    t.add_argument(
+        "--per-space",
+        type=int,
+        default=300,
+        metavar="N",
+        help="smallest inputs of each exhaustive space in the plan (default 300)",
+    )
+    t.add_argument(
+        "--search-seconds",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="runs spent looking for an input that kills a wrong program the chosen tests miss (default 60)",
+    )
+    t.add_argument(
+        "--mutant-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="in-process time for each mutant on the plan (default 10)",
+    )
+    t.add_argument(
+        "--max-mutants",
+        type=int,
+        default=None,
+        metavar="N",
+        help="make at most N mutants (default: all; 0: none)",
+    )
+    t.add_argument(
+        "--format",
+        default="polygon",
+        choices=["polygon", "plain", "dmoj"],
+        help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
+        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp) or plain "
+        "(tests/, validator.py and checker.py)",
+    )
+    t.add_argument(
+        "--no-certify",
+        action="store_true",
+        help="do not run `gamecert certify --profile quick` on the wrong programs the package misses",
+    )
 
 
 def run_tests_command(args: argparse.Namespace) -> int:
@@ -49,22 +102,40 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
     for name in ("max_tests", "per_family", "per_space"):
         if getattr(args, name) < 1:
-            raise UsageError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+            raise UsageError(
+                f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}"
+            )
     if args.max_mutants is not None and args.max_mutants < 0:
         raise UsageError(f"--max-mutants must be at least 0, got {args.max_mutants}")
     if not args.search_seconds >= 0 or not args.mutant_seconds > 0:
         raise UsageError("--search-seconds must be >= 0 and --mutant-seconds > 0")
-    if not sys.platform.startswith("linux"):  # the runner's sandbox needs Linux (as cli.require_sandbox_platform says)
-        raise UsageError(f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}")
+    if not sys.platform.startswith(
+        "linux"
+    ):  # the runner's sandbox needs Linux (as cli.require_sandbox_platform says)
+        raise UsageError(
+            f"tests runs programs in gamecert's sandbox, which needs Linux; this system is {sys.platform}"
+        )
     entry = registry.get(args.game)
     if args.check is None:
         least = least_tests(entry)
-        if args.max_tests < least:  # before any work (the package's own count, with its time tests, comes later)
-            raise UsageError(f"--max-tests {args.max_tests} is below the {least} tests every {args.game} package "
-                             "holds at least (its samples and one test per designed family; then its largest "
-                             "inputs and time tests)")
-    knobs = tp.Knobs(args.max_tests, args.per_family, args.per_space, args.search_seconds, args.mutant_seconds,
-                     args.max_mutants, not args.no_certify, args.format)
+        if (
+            args.max_tests < least
+        ):  # before any work (the package's own count, with its time tests, comes later)
+            raise UsageError(
+                f"--max-tests {args.max_tests} is below the {least} tests every {args.game} package "
+                "holds at least (its samples and one test per designed family; then its largest "
+                "inputs and time tests)"
+            )
+    knobs = tp.Knobs(
+        args.max_tests,
+        args.per_family,
+        args.per_space,
+        args.search_seconds,
+        args.mutant_seconds,
+        args.max_mutants,
+        not args.no_certify,
+        args.format,
+    )
 
     from gamecert.engine.testpack import testset as ts
 
@@ -113,7 +184,11 @@ class _Live:
         from gamecert.commands.screen import Live
 
         self.live = Live(title)
-        self.clock, self.started, self.enabled = self.live.clock, self.live.started, self.live.enabled
+        self.clock, self.started, self.enabled = (
+            self.live.clock,
+            self.live.started,
+            self.live.enabled,
+        )
 
     def __enter__(self) -> _Live:
         self.live.__enter__()
@@ -137,7 +212,9 @@ class _Live:
             self.live.step(text.split(":", 1)[0])
 
     def ran(self, program: object, k: int, n: int) -> None:
-        self.live.extra = f"{visible(program.name)}, " + (f"test {k}/{n}" if n else f"{k} inputs tried")
+        self.live.extra = f"{visible(program.name)}, " + (
+            f"test {k}/{n}" if n else f"{k} inputs tried"
+        )
         self.live.refresh()
 
     def counted(self, what: str, done: int, total: int) -> None:
@@ -154,11 +231,17 @@ def _matrix(o: object) -> str:
     for p in o.programs:
         ks = o.killed(p.name, o.program_rows)
         tag = " (right)" if p.kind == "right" else ""
-        shown = ", ".join(f"{tn(k + 1, len(o.tests))}:{o.program_rows[p.name][k]}" for k in ks[:12]) + (" ..." if len(ks) > 12 else "")
-        lines.append(f"{p.name:<{width}}  {len(ks):>5}  {shown or ('passes every test' if tag else 'SURVIVES')}{tag}")
+        shown = ", ".join(
+            f"{tn(k + 1, len(o.tests))}:{o.program_rows[p.name][k]}" for k in ks[:12]
+        ) + (" ..." if len(ks) > 12 else "")
+        lines.append(
+            f"{p.name:<{width}}  {len(ks):>5}  {shown or ('passes every test' if tag else 'SURVIVES')}{tag}"
+        )
     killed, non_eq = mutation_score(o)
-    lines.append(f"tests: {len(o.tests)}; mutation score {killed}/{non_eq} non-equivalent mutants killed; "
-                 f"{len(o.equivalent)} equivalent, {len(o.undecided)} undecided, of {len(o.mutant_names)}")
+    lines.append(
+        f"tests: {len(o.tests)}; mutation score {killed}/{non_eq} non-equivalent mutants killed; "
+        f"{len(o.equivalent)} equivalent, {len(o.undecided)} undecided, of {len(o.mutant_names)}"
+    )
     wrong = [p for p in o.programs if p.kind != "right"]
     lines.append(f"wrong programs killed: {len(wrong) - len(o.survivors)}/{len(wrong)}")
     for name, row in sorted(o.broken_rows.items()):

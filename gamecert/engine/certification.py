@@ -52,7 +52,13 @@ from gamecert.engine.report.report_files import (
 )
 from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
 from gamecert.engine.report.reports import Provenance
-from gamecert.engine.summary import SUMMARY_HEADERS, CandidateResult, summary_lines, summary_rows, write_summary  # noqa: F401 (the front ends import them from here)
+from gamecert.engine.summary import (
+    SUMMARY_HEADERS,
+    CandidateResult,
+    summary_lines,
+    summary_rows,
+    write_summary,
+)  # noqa: F401 (the front ends import them from here)
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.errors import GamecertError, UsageError
 from gamecert.verdict import INCOMPLETE, INTERRUPTED, Verdict, passing_status
@@ -68,7 +74,9 @@ def check_budget(value: float | None) -> float | None:
     if value is None:
         return None
     if not (value > 0 and math.isfinite(value)) or value > MAX_BUDGET_S:
-        raise UsageError(f"--budget must be a positive number of seconds up to {MAX_BUDGET_S:g} (a week), got {value}")
+        raise UsageError(
+            f"--budget must be a positive number of seconds up to {MAX_BUDGET_S:g} (a week), got {value}"
+        )
     return value
 
 
@@ -103,11 +111,25 @@ class Options:
     strict: bool = False
 
 
-def options(entry: Any, *, profile: str | None = None, seed: int | None = None, time_limit: float | None = None,
-            memory_limit: int | None = None, budget: float | None = None, jobs: int | None = None,
-            examples: int | None = None, exhaustive_runs: int | None = None, report_dir: str | None = None,
-            fork_server: bool = True, contain: bool = True, compile: str | None = None, python: str | None = None,
-            phases: str | None = None, strict: bool = False) -> Options:
+def options(
+    entry: Any,
+    *,
+    profile: str | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+    budget: float | None = None,
+    jobs: int | None = None,
+    examples: int | None = None,
+    exhaustive_runs: int | None = None,
+    report_dir: str | None = None,
+    fork_server: bool = True,
+    contain: bool = True,
+    compile: str | None = None,
+    python: str | None = None,
+    phases: str | None = None,
+    strict: bool = False,
+) -> Options:
     """The options of a certification of ``entry``'s game, checked before anything runs (a
     :class:`UsageError` names the bad one); the report folder is checked now too, not after the
     run has found something, and a game error's traceback will go beside the reports."""
@@ -131,23 +153,43 @@ def options(entry: Any, *, profile: str | None = None, seed: int | None = None, 
 
     set_traceback_dir(report_dir)
     chosen = tuple(p.strip() for p in phases.split(",") if p.strip()) if phases else None
-    return Options(entry, chosen_profile, seed, limits, budget, jobs_n, examples,
-                   exhaustive_tests, report_dir, fork_server=fork_server, contain=contain, compile=compile,
-                   python=python, phases=chosen, strict=strict)
+    return Options(
+        entry,
+        chosen_profile,
+        seed,
+        limits,
+        budget,
+        jobs_n,
+        examples,
+        exhaustive_tests,
+        report_dir,
+        fork_server=fork_server,
+        contain=contain,
+        compile=compile,
+        python=python,
+        phases=chosen,
+        strict=strict,
+    )
 
 
-def registered_solver(entry: Any, spec: str, compile: str | None = None, python: str | None = None) -> str | None:
+def registered_solver(
+    entry: Any, spec: str, compile: str | None = None, python: str | None = None
+) -> str | None:
     """The registered solver a ``solver:NAME`` candidate names (checked), or None for a program."""
     spec = spec.strip()
     if not spec.startswith(SOLVER_PREFIX):
         return None
-    name = spec[len(SOLVER_PREFIX):]
+    name = spec[len(SOLVER_PREFIX) :]
     if name not in entry.solvers:
-        raise UsageError(f"{entry.name} has no registered solver {name!r}; its solvers: "
-                         + ", ".join(SOLVER_PREFIX + n for n in sorted(entry.solvers)))
+        raise UsageError(
+            f"{entry.name} has no registered solver {name!r}; its solvers: "
+            + ", ".join(SOLVER_PREFIX + n for n in sorted(entry.solvers))
+        )
     for value, flag in ((compile, "--compile"), (python, "--python")):
         if value is not None:
-            raise UsageError(f"{flag} applies to a source file candidate, and {spec!r} is a registered solver")
+            raise UsageError(
+                f"{flag} applies to a source file candidate, and {spec!r} is a registered solver"
+            )
     return name
 
 
@@ -167,8 +209,15 @@ def build_candidate(opts: Options, spec: str) -> Any:
         return exc
 
 
-def certify(opts: Options, spec: str, candidate: Any = None, *, expected_cache: dict[str, Any] | None = None,
-            say: Say | None = None, display: Callable[[str, float], Any] | None = None) -> CandidateResult:
+def certify(
+    opts: Options,
+    spec: str,
+    candidate: Any = None,
+    *,
+    expected_cache: dict[str, Any] | None = None,
+    say: Say | None = None,
+    display: Callable[[str, float], Any] | None = None,
+) -> CandidateResult:
     """Certify one candidate (built now from ``spec`` unless given) and write its report or
     certificate; its result. ``say`` gets the lines as they come, ``display(title, budget_s)``
     makes the live progress (a context manager with ``phase``, ``advance`` and ``event``)."""
@@ -178,23 +227,52 @@ def certify(opts: Options, spec: str, candidate: Any = None, *, expected_cache: 
     if isinstance(candidate, CompileError):
         return _compile_error(opts, spec, candidate, say)
     entry = opts.entry
-    plan = make_plan(entry, opts.profile, opts.seed, budget_s=opts.budget, examples=opts.examples,
-                     exhaustive_tests=opts.exhaustive_tests, phases=opts.phases)
-    if isinstance(candidate, SolverSubject):  # in-process: one runner (the interpreter is shared), no sandbox
+    plan = make_plan(
+        entry,
+        opts.profile,
+        opts.seed,
+        budget_s=opts.budget,
+        examples=opts.examples,
+        exhaustive_tests=opts.exhaustive_tests,
+        phases=opts.phases,
+    )
+    if isinstance(
+        candidate, SolverSubject
+    ):  # in-process: one runner (the interpreter is shared), no sandbox
         from gamecert.engine.solvers import reference_entry
 
         solver = candidate.name
         function = entry.solvers[solver]
         return run_one_certification(
-            reference_entry(entry, solver), candidate, plan, opts.limits, opts.report_dir, jobs=1,
-            runner_factory=lambda: SolverRunner(entry, solver, function), spec=spec, say=say, display=display,
-            strict=opts.strict)
+            reference_entry(entry, solver),
+            candidate,
+            plan,
+            opts.limits,
+            opts.report_dir,
+            jobs=1,
+            runner_factory=lambda: SolverRunner(entry, solver, function),
+            spec=spec,
+            say=say,
+            display=display,
+            strict=opts.strict,
+        )
     provenance = Provenance.of(candidate, opts.compile, opts.python)
     return run_one_certification(
-        entry, candidate, plan, opts.limits, opts.report_dir, jobs=opts.jobs,
+        entry,
+        candidate,
+        plan,
+        opts.limits,
+        opts.report_dir,
+        jobs=opts.jobs,
         runner_factory=lambda: _open(candidate, opts.limits, opts.fork_server, opts.contain),
-        containment=probe(opts.contain), provenance=provenance, expected_cache=expected_cache, spec=spec,
-        say=say, display=display, strict=opts.strict)
+        containment=probe(opts.contain),
+        provenance=provenance,
+        expected_cache=expected_cache,
+        spec=spec,
+        say=say,
+        display=display,
+        strict=opts.strict,
+    )
 
 
 def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
@@ -286,22 +364,52 @@ class _Progress:
     def sweeping(self, outcome: Outcome, failure: Failure) -> None:
         self._release()
         self.reported.add(failure.phase)
-        self.out(f"  {failure.phase:<11} {fail_status(self.game, failure)}; sweeping smaller inputs for a minimal one")
+        self.out(
+            f"  {failure.phase:<11} {fail_status(self.game, failure)}; sweeping smaller inputs for a minimal one"
+        )
 
 
-def run_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
-                      jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None) -> int:
+def run_certification(
+    entry: Any,
+    candidate: Any,
+    plan: Plan,
+    limits: Any,
+    report_dir: str,
+    *,
+    jobs: int = 1,
+    runner_factory: Callable[[], Any],
+    containment: Any = None,
+) -> int:
     """Certify ``candidate`` on ``plan``; the exit status (see :func:`run_one_certification`)."""
-    return run_one_certification(entry, candidate, plan, limits, report_dir, jobs=jobs,
-                                 runner_factory=runner_factory, containment=containment).status
+    return run_one_certification(
+        entry,
+        candidate,
+        plan,
+        limits,
+        report_dir,
+        jobs=jobs,
+        runner_factory=runner_factory,
+        containment=containment,
+    ).status
 
 
-def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, report_dir: str, *,
-                          jobs: int = 1, runner_factory: Callable[[], Any], containment: Any = None,
-                          provenance: Provenance | None = None, expected_cache: dict[str, Any] | None = None,
-                          spec: str | None = None, say: Say | None = None,
-                          display: Callable[[str, float], Any] | None = None,
-                          strict: bool = False) -> CandidateResult:
+def run_one_certification(
+    entry: Any,
+    candidate: Any,
+    plan: Plan,
+    limits: Any,
+    report_dir: str,
+    *,
+    jobs: int = 1,
+    runner_factory: Callable[[], Any],
+    containment: Any = None,
+    provenance: Provenance | None = None,
+    expected_cache: dict[str, Any] | None = None,
+    spec: str | None = None,
+    say: Say | None = None,
+    display: Callable[[str, float], Any] | None = None,
+    strict: bool = False,
+) -> CandidateResult:
     """Run ``plan`` on ``candidate`` (a runner from ``runner_factory`` per job), write the report
     or certificate; the result, its lines handed to ``say`` as they come. A C or C++ source's
     sanitizer phase runs within the budget, after the guided phase and before the random phase
@@ -312,10 +420,16 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     by = "fixed counts" if plan.by_counts else f"budget {plan.budget_s:g} s"
     sanitizer_s = phase_seconds(plan.budget_s)
     if not applies(candidate):
-        by += (f", then up to {sanitizer_s:g} s of sanitizer runs" if plan.by_counts
-               else f" (up to {sanitizer_s:g} s of it for sanitizer runs)")
-    limited = ("in-process, no time or memory limit" if isinstance(candidate, SolverSubject)
-               else f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB")
+        by += (
+            f", then up to {sanitizer_s:g} s of sanitizer runs"
+            if plan.by_counts
+            else f" (up to {sanitizer_s:g} s of it for sanitizer runs)"
+        )
+    limited = (
+        "in-process, no time or memory limit"
+        if isinstance(candidate, SolverSubject)
+        else f"{limits.time_s:g} s CPU per test, {limits.memory_mb} MB"
+    )
     out(
         f"gamecert certify {game.name} {candidate.spec}: profile {plan.profile.name}, {by}, "
         f"{jobs} runner{'s' if jobs > 1 else ''}, seed {plan.seed}, {limited}"
@@ -323,41 +437,90 @@ def run_one_certification(entry: Any, candidate: Any, plan: Plan, limits: Any, r
     )
     shown = display(game.name, plan.budget_s) if display is not None else _NoDisplay()
     progress = _Progress(shown, out, game)
-    executor = Executor(entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache)
+    executor = Executor(
+        entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache
+    )
 
-    def sanitizer(outcome: Outcome, seconds: float) -> None:  # C and C++: undefined behaviour is a finding
-        run_phase(entry, candidate, plan, outcome, limits, out, containment=containment, provenance=provenance,
-                  expected_cache=executor.expected_cache, extra=getattr(executor, "guided_corpus", ()),
-                  seconds=seconds)
+    def sanitizer(
+        outcome: Outcome, seconds: float
+    ) -> None:  # C and C++: undefined behaviour is a finding
+        run_phase(
+            entry,
+            candidate,
+            plan,
+            outcome,
+            limits,
+            out,
+            containment=containment,
+            provenance=provenance,
+            expected_cache=executor.expected_cache,
+            extra=getattr(executor, "guided_corpus", ()),
+            seconds=seconds,
+        )
 
     if not plan.by_counts and not applies(candidate):  # within the budget, before the random phase
         executor.midway_share = sanitizer_s / plan.budget_s  # (taken from the phases before it)
-        executor.midway = lambda: sanitizer(executor.outcome, max(0.0, min(
-            sanitizer_s, executor.start + SHARES["random"] * plan.budget_s - time.monotonic())))
+        executor.midway = lambda: sanitizer(
+            executor.outcome,
+            max(
+                0.0,
+                min(
+                    sanitizer_s,
+                    executor.start + SHARES["random"] * plan.budget_s - time.monotonic(),
+                ),
+            ),
+        )
     with shown:
         outcome = executor.run()
         fault = outcome.failure
-        if fault is not None and fault.verdict != Verdict.UB and not outcome.interrupted and not plan.by_counts:
+        if (
+            fault is not None
+            and fault.verdict != Verdict.UB
+            and not outcome.interrupted
+            and not plan.by_counts
+        ):
             from gamecert.engine.judge.diagnose import diagnose_fault
 
             progress.event("diagnosing: when does it fail?")
             try:
-                diagnose_fault(entry, plan, outcome.failure, runner_factory, jobs=jobs, started=executor.start,
-                               reserve_s=executor.reserve_s(), expected_cache=expected_cache,
-                               known=[kept for judge in executor.judges for kept in judge.passing])
+                diagnose_fault(
+                    entry,
+                    plan,
+                    outcome.failure,
+                    runner_factory,
+                    jobs=jobs,
+                    started=executor.start,
+                    reserve_s=executor.reserve_s(),
+                    expected_cache=expected_cache,
+                    known=[kept for judge in executor.judges for kept in judge.passing],
+                )
             except GamecertError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the fault found must be reported whatever the diagnosis did
-                outcome.failure.notes.append(f"the diagnosis stopped on an internal error of gamecert's "
-                                             f"({type(exc).__name__}: {exc}); the fault stands as found")
+                outcome.failure.notes.append(
+                    f"the diagnosis stopped on an internal error of gamecert's "
+                    f"({type(exc).__name__}: {exc}); the fault stands as found"
+                )
         if plan.by_counts or (fault is not None and fault.verdict != Verdict.UB):
-            sanitizer(outcome, sanitizer_s)  # by counts: after the plan; beside a fault: its input under asan
+            sanitizer(
+                outcome, sanitizer_s
+            )  # by counts: after the plan; beside a fault: its input under asan
     progress.flush(outcome)
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported, game=game):
             out(line)
-    return _write_up(entry, candidate, outcome, limits, report_dir, containment, provenance,
-                     spec if spec is not None else candidate.spec, out, strict)
+    return _write_up(
+        entry,
+        candidate,
+        outcome,
+        limits,
+        report_dir,
+        containment,
+        provenance,
+        spec if spec is not None else candidate.spec,
+        out,
+        strict,
+    )
 
 
 def _brief(containment: Any) -> str:
@@ -367,9 +530,18 @@ def _brief(containment: Any) -> str:
     return text.partition(": ")[0] if containment.enabled else text
 
 
-def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_dir: str,
-              containment: Any, provenance: Provenance | None, spec: str, out: _Lines,
-              strict: bool = False) -> CandidateResult:
+def _write_up(
+    entry: Any,
+    candidate: Any,
+    outcome: Outcome,
+    limits: Any,
+    report_dir: str,
+    containment: Any,
+    provenance: Provenance | None,
+    spec: str,
+    out: _Lines,
+    strict: bool = False,
+) -> CandidateResult:
     stats = outcome.stats
     game = entry.game
     elapsed = stats.elapsed
@@ -382,45 +554,93 @@ def _write_up(entry: Any, candidate: Any, outcome: Outcome, limits: Any, report_
             for line in failure_lines(game, failure):
                 out(line)
             extra = (IN_PROCESS_NOTE,) if isinstance(candidate, SolverSubject) else ()
-            report = stamp(build_report(entry, candidate, failure, outcome, limits, stats.tests,
-                                        interrupted=interrupted, provenance=provenance, extra_notes=extra),
-                           containment)
+            report = stamp(
+                build_report(
+                    entry,
+                    candidate,
+                    failure,
+                    outcome,
+                    limits,
+                    stats.tests,
+                    interrupted=interrupted,
+                    provenance=provenance,
+                    extra_notes=extra,
+                ),
+                containment,
+            )
             out(f"  {'minimal:':<9} {minimality_brief(outcome, failure)}")
             if report.diagnosis:
                 out(f"  {'when:':<9} {diagnosis_line(report.diagnosis)}")
             for what in outcome.unfinished:
                 out(f"  {'not done:':<9} {what}")
             path = _write_somewhere(lambda where: write_report(report, where), report_dir)
-            out(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
-                f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in")
+            out(
+                f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs: "
+                f"{failure.verdict}{' (interrupted)' if interrupted else ''}; report and replay command in"
+            )
             out(str(path))
-            return CandidateResult(spec, candidate.name, failure.verdict.value, 1, str(path), failure.input_text,
-                                   failure.size, stats.tests, round(elapsed, 3), interrupted,
-                                   failure.nondeterministic, tuple(out.lines), diagnosis_short(report.diagnosis))
-        notes = ["interrupted by the user (Ctrl-C); the evidence below is what was completed"] if interrupted else []
+            return CandidateResult(
+                spec,
+                candidate.name,
+                failure.verdict.value,
+                1,
+                str(path),
+                failure.input_text,
+                failure.size,
+                stats.tests,
+                round(elapsed, 3),
+                interrupted,
+                failure.nondeterministic,
+                tuple(out.lines),
+                diagnosis_short(report.diagnosis),
+            )
+        notes = (
+            ["interrupted by the user (Ctrl-C); the evidence below is what was completed"]
+            if interrupted
+            else []
+        )
         if isinstance(candidate, SolverSubject):
             notes.append(IN_PROCESS_NOTE)
-        cert = stamp(build_certificate(entry, candidate, outcome, limits, notes, provenance), containment)
+        cert = stamp(
+            build_certificate(entry, candidate, outcome, limits, notes, provenance), containment
+        )
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = cert.verdict
         if cert.incomplete:
             out(f"  {'incomplete:':<11} {cert.incomplete}")
         share = 100 * stats.slowest_cpu_s / limits.time_s
         said = f"{INTERRUPTED}, nothing found so far" if verdict == INTERRUPTED else verdict
-        out(f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
-            f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {said}; certificate in")
+        out(
+            f"summary: {stats.tests} tests in {elapsed:.1f} s ({rate:,.0f} tests/s), {stats.runs} runs, "
+            f"slowest {stats.slowest_cpu_s:.3f} s CPU ({share:.0f}% of the limit): {said}; certificate in"
+        )
         out(str(path))
-        return CandidateResult(spec, candidate.name, verdict, passing_status(verdict, strict), str(path),
-                               tests=stats.tests, elapsed_s=round(elapsed, 3), interrupted=interrupted,
-                               lines=tuple(out.lines))
+        return CandidateResult(
+            spec,
+            candidate.name,
+            verdict,
+            passing_status(verdict, strict),
+            str(path),
+            tests=stats.tests,
+            elapsed_s=round(elapsed, 3),
+            interrupted=interrupted,
+            lines=tuple(out.lines),
+        )
 
 
 def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> CandidateResult:
     """A candidate that does not compile: verdict CE with the compiler's message, written as a
     report (empty input)."""
     out = _Lines(say)
-    report = compile_error_report(opts.entry, exc, seed=opts.seed, profile=opts.profile.name, limits=opts.limits,
-                                  compile_option=opts.compile, python_option=opts.python)
+    report = compile_error_report(
+        opts.entry,
+        exc,
+        seed=opts.seed,
+        profile=opts.profile.name,
+        limits=opts.limits,
+        compile_option=opts.compile,
+        python_option=opts.python,
+    )
     command = shlex.join(exc.command) if exc.command else "(none)"
     out(f"{Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}")
     out(f"  {'command:':<9} {visible(command)}")
@@ -429,11 +649,14 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
     path = _write_somewhere(lambda where: write_report(report, where), opts.report_dir)
     out("summary: 0 tests: CE; report in")
     out(str(path))
-    return CandidateResult(spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines))
+    return CandidateResult(
+        spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines)
+    )
 
 
-def phase_lines(outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(),
-                game: Any = None) -> list[str]:
+def phase_lines(
+    outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(), game: Any = None
+) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}
     lines = []
@@ -475,24 +698,37 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
         whole = sum(f.complete for f in fams)
         what = f"{len(fams)} families, {whole} complete, {tests} tests"
     elif phase == "exhaustive":  # a fault's line names what was swept, never what was not
-        what = "; ".join(ev.describe() for ev in space_evidence(outcome) if phase not in failed or ev.up_to is not None)
+        what = "; ".join(
+            ev.describe()
+            for ev in space_evidence(outcome)
+            if phase not in failed or ev.up_to is not None
+        )
     elif phase == "random":
-        counted = (f"{stats.random_examples} Hypothesis examples" if stats.random_inputs == stats.random_examples
-                   else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples")
-        what = f"{counted}, seed {outcome.plan.seed}" + ("" if outcome.plan.random_fixed else " (as many as the time allowed)")
+        counted = (
+            f"{stats.random_examples} Hypothesis examples"
+            if stats.random_inputs == stats.random_examples
+            else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples"
+        )
+        what = f"{counted}, seed {outcome.plan.seed}" + (
+            "" if outcome.plan.random_fixed else " (as many as the time allowed)"
+        )
     elif phase == "guided":
         what = f"{tests} tests on the instrumented build, steered by its coverage and comparisons"
         if status == "ok" and any(note.startswith(guided.STOPPED) for note in outcome.notes):
             status = "stopped on an internal error (the notes say which)"
     elif phase == "largest":
-        what = (f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
-                if stats.largest_sizes else "none run")
+        what = (
+            f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
+            if stats.largest_sizes
+            else "none run"
+        )
     else:
         what = f"{stats.samples}" if phase not in failed else ""
     return f"  {phase:<11} {what}: {status}" if what else f"  {phase:<11} {status}"
 
 
 # ---- several candidates ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Batch:
@@ -531,21 +767,30 @@ def build_all(opts: Options, specs: list[str]) -> list[Any]:
         try:
             candidates.append(build_candidate(opts, spec))
         except UsageError as exc:
-            raise UsageError(f"candidate {k} of {len(specs)} ({spec}): {exc}; nothing was run") from None
+            raise UsageError(
+                f"candidate {k} of {len(specs)} ({spec}): {exc}; nothing was run"
+            ) from None
     return candidates
 
 
-def certify_many(opts: Options, specs: list[str], *, say: Say | None = None,
-                 display: Callable[[str, float], Any] | None = None,
-                 before_summary: Callable[[list[CandidateResult]], None] | None = None) -> Batch:
+def certify_many(
+    opts: Options,
+    specs: list[str],
+    *,
+    say: Say | None = None,
+    display: Callable[[str, float], Any] | None = None,
+    before_summary: Callable[[list[CandidateResult]], None] | None = None,
+) -> Batch:
     """Certify ``specs`` one after another (each with every runner) on the same inputs (one seed;
     the oracle's answers computed once and shared), then write ``summary.json``. One that does not
     compile is a CE row; after an interruption the rest are NOT RUN. ``before_summary`` gets the
     results before the file is written (a front end prints its table there)."""
     out = say or (lambda text: None)
     candidates = build_all(opts, specs)
-    out(f"gamecert certify {opts.entry.game.name}: {len(specs)} candidates, one after another, "
-        f"each with {opts.jobs} runner{'s' if opts.jobs > 1 else ''}; seed {opts.seed} for all")
+    out(
+        f"gamecert certify {opts.entry.game.name}: {len(specs)} candidates, one after another, "
+        f"each with {opts.jobs} runner{'s' if opts.jobs > 1 else ''}; seed {opts.seed} for all"
+    )
     shared: dict[str, Any] = {}
     results: list[CandidateResult] = []
     for k, (spec, candidate) in enumerate(zip(specs, candidates), 1):
@@ -560,5 +805,7 @@ def certify_many(opts: Options, specs: list[str], *, say: Say | None = None,
     if before_summary is not None:
         before_summary(results)
     game, seed, profile = opts.entry.game.name, opts.seed, opts.profile.name
-    path = _write_somewhere(lambda where: write_summary(where, game, seed, profile, results, status), opts.report_dir)
+    path = _write_somewhere(
+        lambda where: write_summary(where, game, seed, profile, results, status), opts.report_dir
+    )
     return Batch(tuple(results), status, path)

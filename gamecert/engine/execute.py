@@ -44,7 +44,9 @@ FREE_SWEEP_INPUTS = 5_000
 #: single games remembered as passed (a digest each), for the sweep below a fault to leave out;
 #: past this many, no more are remembered (the sweep runs them again)
 PASSED_MAX = 300_000
-STOP_GRACE_S = 3.0  # after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
+STOP_GRACE_S = (
+    3.0  # after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
+)
 
 
 def _call(display: Any, name: str, *args: Any) -> None:
@@ -57,9 +59,17 @@ class Executor:
     ``known`` and ``wanted`` (read only) hold answers computed before the run
     (:func:`gamecert.engine.solvers.plan_answers`)."""
 
-    def __init__(self, entry: Any, plan: Plan, open_runner: Callable[[], Any], jobs: int = 1,
-                 display: Any = None, expected_cache: dict[str, Any] | None = None,
-                 known: Any = None, wanted: Any = None) -> None:
+    def __init__(
+        self,
+        entry: Any,
+        plan: Plan,
+        open_runner: Callable[[], Any],
+        jobs: int = 1,
+        display: Any = None,
+        expected_cache: dict[str, Any] | None = None,
+        known: Any = None,
+        wanted: Any = None,
+    ) -> None:
         self.entry = entry
         self.plan = plan
         self.open_runner = open_runner
@@ -116,7 +126,9 @@ class Executor:
     def _mark_fault(self) -> None:
         if self.fault_deadline is None and not self.plan.by_counts:
             self.fault_at = time.monotonic()
-            self.fault_deadline = max(self.start + self.plan.budget_s, self.fault_at + self.reserve_s())
+            self.fault_deadline = max(
+                self.start + self.plan.budget_s, self.fault_at + self.reserve_s()
+            )
 
     def _fault_seconds(self) -> float | None:
         """Seconds left for the work on a fault (its confirming re-runs): to the fault's deadline;
@@ -139,11 +151,16 @@ class Executor:
                 asked = min(wanted, WANTED_MAX_FACTOR * self.shrink_s)
                 self.shrink_granted = max(self.shrink_s, asked)
                 self.shrink_until = now + self.shrink_granted
-                early = getattr(self, "fault_at", now) - self.start < EXTEND_BEFORE * self.plan.budget_s
+                early = (
+                    getattr(self, "fault_at", now) - self.start < EXTEND_BEFORE * self.plan.budget_s
+                )
                 if asked > self.shrink_s and self.fault_deadline is not None and early:
                     # a fault at a large size found early gets the time it asks for, past the budget
                     # if need be; one found later keeps what the budget and the reserve allow
-                    self.unextended, self.fault_deadline = self.fault_deadline, max(self.fault_deadline, now + asked)
+                    self.unextended, self.fault_deadline = (
+                        self.fault_deadline,
+                        max(self.fault_deadline, now + asked),
+                    )
         left = self.shrink_until - now
         if self.fault_deadline is not None:
             left = min(left, self.fault_deadline - now)
@@ -171,8 +188,12 @@ class Executor:
     def _say_how(self, runner: Any) -> None:
         """Once per run: how the runner starts each test and counts its processes (a sandbox
         runner says; the certificate and report carry it as notes)."""
-        lines = [f"each test started as: {runner.startup}" if getattr(runner, "startup", "") else "",
-                 f"processes, CPU and memory: {runner.accounting}" if getattr(runner, "accounting", "") else ""]
+        lines = [
+            f"each test started as: {runner.startup}" if getattr(runner, "startup", "") else "",
+            f"processes, CPU and memory: {runner.accounting}"
+            if getattr(runner, "accounting", "")
+            else "",
+        ]
         with self.stats.lock:
             for line in lines:
                 if line and line not in self.outcome.notes:
@@ -190,9 +211,16 @@ class Executor:
                 try:
                     if runner is None:
                         runner = self.open_runner()
-                        judge = Judge(self.entry, runner, self.stats, on_test=getattr(self.display, "advance", None),
-                                      expected_cache=self.expected_cache, on_event=self._event, known=self.known,
-                                      wanted=self.wanted)
+                        judge = Judge(
+                            self.entry,
+                            runner,
+                            self.stats,
+                            on_test=getattr(self.display, "advance", None),
+                            expected_cache=self.expected_cache,
+                            on_event=self._event,
+                            known=self.known,
+                            wanted=self.wanted,
+                        )
                         judge.time_left = self._fault_seconds
                         self.judges.append(judge)
                         self._say_how(runner)
@@ -242,11 +270,16 @@ class Executor:
                 kind, value = self.results.get(timeout=0.2) if block else self.results.get_nowait()
             except queue.Empty:
                 late = gamecode.overdue()
-                if late is not None:  # game code hangs in a runner: it cannot be stopped, only reported
+                if (
+                    late is not None
+                ):  # game code hangs in a runner: it cannot be stopped, only reported
                     self.abandon = True
                     self.stop.set()
                     raise late
-                if self._interrupted_at is not None and time.monotonic() - self._interrupted_at > STOP_GRACE_S:
+                if (
+                    self._interrupted_at is not None
+                    and time.monotonic() - self._interrupted_at > STOP_GRACE_S
+                ):
                     self.abandon = True
                     return
                 if block:
@@ -266,11 +299,20 @@ class Executor:
         group = self.by_key[outcome.chunk.group]
         chunk = outcome.chunk
         self.spent.setdefault(chunk.group, Spent()).add(outcome.runs, took)
-        if (not outcome.completed and outcome.failure is None and not self.stop.is_set()
-                and chunk.phase in RESUMABLE and 0 < len(chunk.instances) - outcome.runs):
+        if (
+            not outcome.completed
+            and outcome.failure is None
+            and not self.stop.is_set()
+            and chunk.phase in RESUMABLE
+            and 0 < len(chunk.instances) - outcome.runs
+        ):
             # stopped by its deadline part-way: the rest may run later
-            left = dataclasses.replace(chunk, instances=chunk.instances[outcome.runs:],
-                                       texts=chunk.texts[outcome.runs:], games=max(1, chunk.games - outcome.tests))
+            left = dataclasses.replace(
+                chunk,
+                instances=chunk.instances[outcome.runs :],
+                texts=chunk.texts[outcome.runs :],
+                games=max(1, chunk.games - outcome.tests),
+            )
             self.leftover.setdefault(chunk.phase, []).append(left)
         group.done += outcome.tests
         group.runs_done += outcome.runs
@@ -286,10 +328,16 @@ class Executor:
         """The single games of ``outcome``'s runs that passed, if the sweep below a fault may meet
         them again (:meth:`_sweep_below`): an exhaustive size or a deciding-feature family."""
         chunk = outcome.chunk
-        if chunk.phase != "exhaustive" and chunk.group not in self._structured or len(self.passed) >= PASSED_MAX:
+        if (
+            chunk.phase != "exhaustive"
+            and chunk.group not in self._structured
+            or len(self.passed) >= PASSED_MAX
+        ):
             return
         game = self.entry.game
-        ran = outcome.runs - (1 if outcome.failure is not None else 0)  # the last run ran is the failing one
+        ran = outcome.runs - (
+            1 if outcome.failure is not None else 0
+        )  # the last run ran is the failing one
         for inst, text in zip(chunk.instances[:ran], chunk.texts[:ran]):
             # only a game that ran as a whole input of its own: one that passed inside a batch
             # says nothing of the input holding it alone (a program wrong on batches of one)
@@ -318,16 +366,32 @@ class Executor:
         self._start()
         try:
             for phase in [*plan.phases, None]:
-                if self.midway and getattr(phase, "name", "end") in ("random", "largest", "end") \
-                        and not self.outcome.failures and self.error is None:
+                if (
+                    self.midway
+                    and getattr(phase, "name", "end") in ("random", "largest", "end")
+                    and not self.outcome.failures
+                    and self.error is None
+                ):
                     self.midway, _ = None, self.midway()
-                if phase is None or self.outcome.failures or self.error is not None or self.outcome.interrupted:
+                if (
+                    phase is None
+                    or self.outcome.failures
+                    or self.error is not None
+                    or self.outcome.interrupted
+                ):
                     break
-                share = guided.share(self, phase.name, SHARES.get(phase.name))  # less, when a guided phase will run
+                share = guided.share(
+                    self, phase.name, SHARES.get(phase.name)
+                )  # less, when a guided phase will run
                 # a sweep fixed by counts runs whole; the designed families keep their time shares
-                fixed = (phase.name == "exhaustive" and plan.by_counts) or (phase.name == "random" and plan.random_fixed)
-                deadline = None if fixed or plan.by_counts and share is None else \
-                    start + (1.0 if share is None else share) * plan.budget_s  # samples, largest: the budget's end
+                fixed = (phase.name == "exhaustive" and plan.by_counts) or (
+                    phase.name == "random" and plan.random_fixed
+                )
+                deadline = (
+                    None
+                    if fixed or plan.by_counts and share is None
+                    else start + (1.0 if share is None else share) * plan.budget_s
+                )  # samples, largest: the budget's end
                 if deadline is not None and time.monotonic() >= deadline:
                     self.outcome.cut[phase.name] = 0.0
                     self._note_skipped(phase)
@@ -335,12 +399,17 @@ class Executor:
                 if phase.name == "random" and not self.outcome.failures and self.error is None:
                     self._resume(start)
                 _call(self.display, "phase", phase.name, deadline)
-                (guided.run_phase(self, deadline) if phase.name == "guided"  # a search that drives itself
-                 else self._run_phase(phase.groups(), phase.interleave, deadline, phase.name))
+                (
+                    guided.run_phase(self, deadline)
+                    if phase.name == "guided"  # a search that drives itself
+                    else self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
+                )
                 if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
             failure = self.outcome.failure
-            if failure is not None and self.error is None and failure.phase != "sanitizer":  # (shrunk by its builds)
+            if (
+                failure is not None and self.error is None and failure.phase != "sanitizer"
+            ):  # (shrunk by its builds)
                 _call(self.display, "sweeping", self.outcome, failure)
                 self._sweep_below(failure)
         except KeyboardInterrupt:
@@ -363,8 +432,10 @@ class Executor:
             for judge in self.judges:
                 pending = judge.smallest_seen
                 if pending is not None and all(pending is not f for f in self.outcome.failures):
-                    pending.notes.append("the run was interrupted while this fault was being confirmed or "
-                                         "minimised; a smaller failing input may exist")
+                    pending.notes.append(
+                        "the run was interrupted while this fault was being confirmed or "
+                        "minimised; a smaller failing input may exist"
+                    )
                     self.outcome.failures.append(pending)
         if self.error is not None and not self.outcome.interrupted:
             raise self.error
@@ -395,16 +466,22 @@ class Executor:
         for group in phase.groups():
             self._register(group)
 
-    def _run_phase(self, groups: Iterator[Group], interleave: bool, deadline: float | None, name: str) -> None:
+    def _run_phase(
+        self, groups: Iterator[Group], interleave: bool, deadline: float | None, name: str
+    ) -> None:
         # random blocks by time are endless: running until the deadline is the plan, not a cut
         endless = name == "random" and not self.plan.random_fixed
         chunks = self._interleaved(groups) if interleave else self._in_order(groups)
         self._submit_all(chunks, deadline, name, endless)
 
-    def _submit_all(self, chunks: Iterator[Chunk], deadline: float | None, name: str, endless: bool) -> None:
+    def _submit_all(
+        self, chunks: Iterator[Chunk], deadline: float | None, name: str, endless: bool
+    ) -> None:
         self.deadline = deadline
         while True:
-            while self.in_flight >= self.jobs:  # a runner free first: the next chunk chosen with what is known now
+            while (
+                self.in_flight >= self.jobs
+            ):  # a runner free first: the next chunk chosen with what is known now
                 self._collect(block=True)
             chunk = next(chunks, None)
             if chunk is None or self.stop.is_set():
@@ -419,16 +496,31 @@ class Executor:
             self._submit(chunk, deadline)
             self._collect(block=False)
         self._drain()
-        if not endless and deadline is not None and time.monotonic() >= deadline and any(
-                g.phase == name and not g.completed and not g.failed for g in self.outcome.groups):
+        if (
+            not endless
+            and deadline is not None
+            and time.monotonic() >= deadline
+            and any(
+                g.phase == name and not g.completed and not g.failed for g in self.outcome.groups
+            )
+        ):
             self.outcome.cut[name] = deadline
 
     def _register(self, group: Group) -> GroupOutcome:
         lazy = group.lazy is not None
-        outcome = GroupOutcome(group.phase, group.key, group.label, group.tests,
-                               chunks=0 if lazy else len(group.eager), size=group.size, spaces=group.spaces,
-                               adversary=group.adversary, space_counts=group.space_counts, runs=group.runs,
-                               listed_all=not lazy)
+        outcome = GroupOutcome(
+            group.phase,
+            group.key,
+            group.label,
+            group.tests,
+            chunks=0 if lazy else len(group.eager),
+            size=group.size,
+            spaces=group.spaces,
+            adversary=group.adversary,
+            space_counts=group.space_counts,
+            runs=group.runs,
+            listed_all=not lazy,
+        )
         self.by_key[group.key] = outcome
         self.outcome.groups.append(outcome)
         return outcome
@@ -447,9 +539,27 @@ class Executor:
     def _interleaved(self, groups: Iterator[Group]) -> Iterator[Chunk]:
         """The families' chunks by runner time (:func:`gamecert.engine.plan.schedule.by_time`), cut as reached."""
         first = self.plan.profile.first_pass
-        lanes = [(g.key, g.iter_chunks(), g.runs, lambda o=o: setattr(o, "listed_all", True),
-                  lambda o=o: setattr(o, "chunks", o.chunks + (not o.listed_all)), g.first and first) for g in groups for o in [self._register(g)]]
-        yield from by_time(lanes, self.spent, lambda: None if self.deadline is None else max(0.0, self.deadline - time.monotonic()) * self.jobs)
+        lanes = [
+            (
+                g.key,
+                g.iter_chunks(),
+                g.runs,
+                lambda o=o: setattr(o, "listed_all", True),
+                lambda o=o: setattr(o, "chunks", o.chunks + (not o.listed_all)),
+                g.first and first,
+            )
+            for g in groups
+            for o in [self._register(g)]
+        ]
+        yield from by_time(
+            lanes,
+            self.spent,
+            lambda: (
+                None
+                if self.deadline is None
+                else max(0.0, self.deadline - time.monotonic()) * self.jobs
+            ),
+        )
 
     def _sweep_below(self, failure: Failure) -> None:
         """Every input below a fault's size in the exhaustive spaces and the deciding-feature
@@ -462,7 +572,9 @@ class Executor:
 
         game = self.entry.game
         first = failure
-        if self.unextended is not None:  # what a shrink was granted past the budget and left unused is not the sweep's
+        if (
+            self.unextended is not None
+        ):  # what a shrink was granted past the budget and left unused is not the sweep's
             self.fault_deadline = min(self.fault_deadline, max(self.unextended, time.monotonic()))
         # by counts there is no budget: the sweep gets the profile's shrinking time
         swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
@@ -473,11 +585,18 @@ class Executor:
             late = deadline is not None and time.monotonic() >= deadline
             # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
             # before; a structured family below a long input is too dear without a deadline
-            whole = [name for name, _, _ in self.plan.structured
-                     if self.plan.by_counts or (g := self.by_key.get(f"coverage-{name}")) is not None and g.completed]
+            whole = [
+                name
+                for name, _, _ in self.plan.structured
+                if self.plan.by_counts
+                or (g := self.by_key.get(f"coverage-{name}")) is not None
+                and g.completed
+            ]
             # without the exhaustive phase (--phases), or after a fault the exhaustive phase found
             # (every size below it has run there): the structured families only
-            if self.plan.phase("exhaustive") is None or (failure is first and first.phase == "exhaustive"):
+            if self.plan.phase("exhaustive") is None or (
+                failure is first and first.phase == "exhaustive"
+            ):
                 skip = [*whole, *(sp.name for sp in game.exhaustive_spaces())]
             else:
                 skip = whole
@@ -494,9 +613,15 @@ class Executor:
                 self.outcome.cut.pop("sweep", None)
                 self.outcome.unfinished.append(
                     f"the sweep for a smaller failing input below size {failure.size} did not start: the budget "
-                    "was spent (sizes whose every input had already run and passed in this run are counted swept)")
+                    "was spent (sizes whose every input had already run and passed in this run are counted swept)"
+                )
                 break
-            _call(self.display, "phase", "smaller inputs (exhaustive and structured families)", deadline)
+            _call(
+                self.display,
+                "phase",
+                "smaller inputs (exhaustive and structured families)",
+                deadline,
+            )
             before = len(self.outcome.failures)
             self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
             self.outcome.cut.pop("sweep", None)
@@ -509,7 +634,8 @@ class Executor:
                     f"the sweep for a smaller failing input below size {failure.size} was cut by "
                     f"{'its time (the profile shrinking time)' if self.plan.by_counts else 'the budget'} "
                     f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
-                    f"whole; the minimal line says which spaces were swept{self.sweep_ended})")
+                    f"whole; the minimal line says which spaces were swept{self.sweep_ended})"
+                )
             if not smaller or found.size >= failure.size:
                 break
             failure = found
@@ -525,8 +651,9 @@ class Executor:
     def _completed(self) -> set[str]:
         return {g.key for g in self.outcome.groups if g.completed}
 
-    def _fresh_sizes(self, spaces: list[tuple[str, tuple[int, ...], Any, int]],
-                     deadline: float | None) -> Iterator[Group]:
+    def _fresh_sizes(
+        self, spaces: list[tuple[str, tuple[int, ...], Any, int]], deadline: float | None
+    ) -> Iterator[Group]:
         """The groups of ``spaces`` size by size (:func:`gamecert.engine.plan.plan.size_group`), those
         that ran whole before left out, none built once ``deadline`` has passed. First, even past
         the deadline, the sizes of small spaces (:data:`FREE_SWEEP_INPUTS`) that need no run:
@@ -556,10 +683,16 @@ class Executor:
                 if f"exhaustive-{sp.name}-size-{size}" in self._completed():
                     continue
                 group = size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
-                if per_run is not None and deadline is not None and group.runs * per_run > deadline - now:
+                if (
+                    per_run is not None
+                    and deadline is not None
+                    and group.runs * per_run > deadline - now
+                ):
                     # a size cut part-way claims nothing: the sweep ends now, with the claim it would have
-                    self.sweep_ended = (f"; {sp.name} at size {size} was not started: {group.runs:,} runs of "
-                                        f"{per_run * 1e3:.2f} ms each would not end in the {deadline - now:.1f} s left")
+                    self.sweep_ended = (
+                        f"; {sp.name} at size {size} was not started: {group.runs:,} runs of "
+                        f"{per_run * 1e3:.2f} ms each would not end in the {deadline - now:.1f} s left"
+                    )
                     return
                 started = time.monotonic()
                 yield group
@@ -570,7 +703,11 @@ class Executor:
         failing input there in sweep order is reported instead (the same input whatever found it)."""
         from gamecert.engine.plan.plan import below_spaces
 
-        if self.plan.phase("exhaustive") is None or failure.phase == "exhaustive" or self.outcome.failure is not failure:
+        if (
+            self.plan.phase("exhaustive") is None
+            or failure.phase == "exhaustive"
+            or self.outcome.failure is not failure
+        ):
             return
         deadline = self.fault_deadline if not self.plan.by_counts else None
         spaces = below_spaces(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
@@ -584,13 +721,19 @@ class Executor:
 
     def _note_unfinished(self) -> None:
         failure = self.outcome.failure
-        if failure is not None and failure.shrink is not None and not failure.shrink[1] and not self.outcome.interrupted:
+        if (
+            failure is not None
+            and failure.shrink is not None
+            and not failure.shrink[1]
+            and not self.outcome.interrupted
+        ):
             granted = getattr(self, "shrink_granted", self.shrink_s)
             cut = getattr(failure, "shrink_cut", "") or "its time was up"
             self.outcome.unfinished.append(
                 f"shrinking stopped after {failure.shrink[0]} smaller inputs in {failure.shrink_s:.1f} s ({cut}; it "
                 f"had {granted:.0f} s, the profile's {self.shrink_s:g} s or what the fault's size asked for, "
-                "within the budget and the fault's reserve)")
+                "within the budget and the fault's reserve)"
+            )
 
 
 def _digest(text: str) -> bytes:

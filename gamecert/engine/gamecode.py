@@ -46,9 +46,13 @@ _traceback_dir: list[str] = []
 _active: dict[int, tuple[str, str, float, float]] = {}
 _GAMECERT_DIR = Path(gamecert.__file__).resolve().parent
 _GAME_PARTS = ("oracles", "fast", "strategies", "proofs")
-_LIBRARY_DIRS = tuple({str(Path(p).resolve()) for p in (
-    os.path.dirname(os.__file__), os.path.dirname(contextlib.__file__))} | {
-    str(Path(p).resolve()) for p in sys.path if "site-packages" in p or "dist-packages" in p})
+_LIBRARY_DIRS = tuple(
+    {
+        str(Path(p).resolve())
+        for p in (os.path.dirname(os.__file__), os.path.dirname(contextlib.__file__))
+    }
+    | {str(Path(p).resolve()) for p in sys.path if "site-packages" in p or "dist-packages" in p}
+)
 
 
 class GameTimeout(BaseException):
@@ -79,6 +83,7 @@ def set_traceback_dir(path: str | None) -> None:
 
 
 # ---- naming the author's code ---------------------------------------------------------------------
+
 
 def _is_game_file(filename: str) -> bool:
     """Whether a frame's file is a game author's (not gamecert's engine or kit, not a library)."""
@@ -126,7 +131,9 @@ def write_traceback(game: str, text: str) -> str:
         folder = Path(base, game) if _traceback_dir and base == _traceback_dir[0] else Path(base)
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            fd, path = tempfile.mkstemp(prefix=f"game-error-{game}-{stamp}-", suffix=".txt", dir=folder)
+            fd, path = tempfile.mkstemp(
+                prefix=f"game-error-{game}-{stamp}-", suffix=".txt", dir=folder
+            )
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text)
             return _shown(path)
@@ -151,8 +158,12 @@ def blame(exc: BaseException, game: str | None = None, doing: str = "") -> GameE
     text = "".join(traceback.format_exception(exc))
     path = write_traceback(name, (f"{doing}\n\n" if doing else "") + text)
     message = _one_line(f"{type(exc).__name__}: {exc}")
-    return GameError(name, f"{_shown(filename)}, in {function}, line {line}: {message}"
-                     + (f" (in {doing})" if doing else ""), path)
+    return GameError(
+        name,
+        f"{_shown(filename)}, in {function}, line {line}: {message}"
+        + (f" (in {doing})" if doing else ""),
+        path,
+    )
 
 
 def _game_of(filename: str) -> str:
@@ -222,7 +233,9 @@ class section:  # noqa: N801 - used as ``with section(...)``, like a function
 
     __slots__ = ("game", "what", "limit", "blame_errors", "outer")
 
-    def __init__(self, game: str, what: str, seconds: float | None = None, blame_errors: bool = True) -> None:
+    def __init__(
+        self, game: str, what: str, seconds: float | None = None, blame_errors: bool = True
+    ) -> None:
         self.game, self.what, self.blame_errors = game, what, blame_errors
         self.limit = seconds
         self.outer = False
@@ -284,14 +297,20 @@ def _disarm() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def timeout_error(game: str, what: str, limit: float, frames: list[tuple[str, int, str]]) -> GameError:
+def timeout_error(
+    game: str, what: str, limit: float, frames: list[tuple[str, int, str]]
+) -> GameError:
     """The error for game code that ran past ``limit`` seconds, naming where it was."""
     where = author_frame(frames)
     text = "".join(f'  File "{f}", line {n}, in {fn}\n' for f, n, fn in frames)
     path = write_traceback(game, f"{what} ran past {limit:g} s; where it was:\n{text}")
     at = f"{_shown(where[0])}, in {where[2]}, line {where[1]}: " if where else ""
-    return GameError(game, f"{at}{what} did not finish within {limit:g} s (the limit of game code, "
-                           f"${SECONDS_ENV}); it may loop forever", path)
+    return GameError(
+        game,
+        f"{at}{what} did not finish within {limit:g} s (the limit of game code, "
+        f"${SECONDS_ENV}); it may loop forever",
+        path,
+    )
 
 
 def overdue() -> GameError | None:
@@ -301,7 +320,9 @@ def overdue() -> GameError | None:
     for tid, (game, what, started, limit) in list(_active.items()):
         if now - started > limit:
             frame = sys._current_frames().get(tid)
-            return timeout_error(game, what, limit, _stack_frames(frame) if frame is not None else [])
+            return timeout_error(
+                game, what, limit, _stack_frames(frame) if frame is not None else []
+            )
     return None
 
 
@@ -326,6 +347,7 @@ def guarded(game: str, what: str, items: Iterable[Any]) -> Iterator[Any]:
 
 # ---- checking what a game produces ----------------------------------------------------------------
 
+
 def check_input(game: Any, instance: Any, where: str, text: str | None = None) -> str:
     """The input text of ``instance``, produced by ``where`` (a family, a strategy, largest(),
     smaller()), after checking it with the game's own ``parse_input``: a :class:`GameError`
@@ -334,16 +356,24 @@ def check_input(game: Any, instance: Any, where: str, text: str | None = None) -
     if text is None:
         text = call(name, f"format_input on an input from {where}", game.format_input, instance)
     if not isinstance(text, str):
-        raise GameError(name, f"format_input returned {type(text).__name__}, not text, on an input from {where}")
+        raise GameError(
+            name, f"format_input returned {type(text).__name__}, not text, on an input from {where}"
+        )
     try:
         with section(name, f"parse_input on an input from {where}"):
             back = game.parse_input(text)
     except InputError as exc:
-        raise GameError(name, f"{where} yields an invalid input ({exc}): {clip(text)}; nothing was run on it, "
-                              "and no candidate is blamed") from None
+        raise GameError(
+            name,
+            f"{where} yields an invalid input ({exc}): {clip(text)}; nothing was run on it, "
+            "and no candidate is blamed",
+        ) from None
     if back != instance:
-        raise GameError(name, f"{where} yields an instance that parse_input(format_input(x)) does not give back "
-                              f"({clip(repr(instance))} became {clip(repr(back))}); input {clip(text)}")
+        raise GameError(
+            name,
+            f"{where} yields an instance that parse_input(format_input(x)) does not give back "
+            f"({clip(repr(instance))} became {clip(repr(back))}); input {clip(text)}",
+        )
     return text
 
 
@@ -370,7 +400,9 @@ def expected_of(entry: Any, instance: Any) -> tuple[Any, str]:
         except OutOfReach:
             pass
     name = sorted(entry.solvers)[0]
-    return call(game.name, f"the fast solver {name}", entry.solvers[name], instance), f"the fast solver {name}"
+    return call(
+        game.name, f"the fast solver {name}", entry.solvers[name], instance
+    ), f"the fast solver {name}"
 
 
 def check_samples(entry: Any, solvers: bool = True) -> None:
@@ -383,19 +415,27 @@ def check_samples(entry: Any, solvers: bool = True) -> None:
             with section(name, f"parse_input on sample {k}"):
                 instance = game.parse_input(text)
         except InputError as exc:
-            raise GameError(name, f"sample {k} is not a valid input ({exc}): {clip(text)}") from None
+            raise GameError(
+                name, f"sample {k} is not a valid input ({exc}): {clip(text)}"
+            ) from None
         expected, source = expected_of(entry, instance)
         shown = call(name, "format_answer", game.format_answer, expected)
         try:
             with section(name, f"parse_answer on sample {k}'s output"):
                 said = game.parse_answer(claimed, instance)
         except AnswerError as exc:
-            raise GameError(name, f"sample {k}'s output {clip(claimed)} is not an answer parse_answer accepts "
-                                  f"({exc}); {source} answers {clip(shown)}") from None
+            raise GameError(
+                name,
+                f"sample {k}'s output {clip(claimed)} is not an answer parse_answer accepts "
+                f"({exc}); {source} answers {clip(shown)}",
+            ) from None
         why = call(name, "judge", game.judge, instance, said, expected)
         if why is not None:
-            raise GameError(name, f"sample {k} ({clip(text)}) says {clip(claimed)} but {source} answers "
-                                  f"{clip(shown)} ({_one_line(why)}); fix the oracle (or the sample)")
+            raise GameError(
+                name,
+                f"sample {k} ({clip(text)}) says {clip(claimed)} but {source} answers "
+                f"{clip(shown)} ({_one_line(why)}); fix the oracle (or the sample)",
+            )
         if not solvers:
             continue
         for solver in sorted(entry.solvers):
@@ -403,9 +443,24 @@ def check_samples(entry: Any, solvers: bool = True) -> None:
             why = call(name, "judge", game.judge, instance, got, expected)
             if why is not None:
                 answer = call(name, "format_answer", game.format_answer, got)
-                raise GameError(name, f"the fast solver {solver} answers {clip(answer)} on sample {k} "
-                                      f"({clip(text)}), which says {clip(claimed)} ({_one_line(why)})")
+                raise GameError(
+                    name,
+                    f"the fast solver {solver} answers {clip(answer)} on sample {k} "
+                    f"({clip(text)}), which says {clip(claimed)} ({_one_line(why)})",
+                )
 
 
-__all__ = ["GameTimeout", "blame", "call", "check_input", "check_samples", "checked_family", "clip",
-           "game_seconds", "guarded", "overdue", "section", "set_traceback_dir"]
+__all__ = [
+    "GameTimeout",
+    "blame",
+    "call",
+    "check_input",
+    "check_samples",
+    "checked_family",
+    "clip",
+    "game_seconds",
+    "guarded",
+    "overdue",
+    "section",
+    "set_traceback_dir",
+]

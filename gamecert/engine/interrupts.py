@@ -25,7 +25,10 @@ def on_interrupt(signum: int, frame: object) -> None:
 
 def install() -> None:
     """Use the remembering handler for SIGINT, where Python's default one is in place."""
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    if (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ):
         signal.signal(signal.SIGINT, on_interrupt)
 
 
@@ -53,7 +56,9 @@ class _signals_deferred:
         self.caught: list[int] = []
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
-                self.previous[sig] = signal.signal(sig, lambda number, frame: self.caught.append(number))
+                self.previous[sig] = signal.signal(
+                    sig, lambda number, frame: self.caught.append(number)
+                )
         return self
 
     def __exit__(self, *exc: object) -> None:

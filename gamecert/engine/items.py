@@ -16,7 +16,12 @@ from typing import Any
 
 from gamecert.engine.certification import CandidateResult
 from gamecert.engine.run.contain import probe, stamp
-from gamecert.engine.judge.evidence import build_certificate, build_report, candidate_spec_for_replay, compile_error_report
+from gamecert.engine.judge.evidence import (
+    build_certificate,
+    build_report,
+    candidate_spec_for_replay,
+    compile_error_report,
+)
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
 from gamecert.engine.judge.judge import Failure, Judge, Stats
 from gamecert.engine.plan.plan import SHRINK_SECONDS
@@ -35,8 +40,15 @@ class ItemResult:
     failure: Failure | None = None
 
 
-def run_item(entry: Any, candidate: Any, plan: Any, limits: Any, chunk: Any, group_id: str,
-             worker: str = "main") -> ItemResult:
+def run_item(
+    entry: Any,
+    candidate: Any,
+    plan: Any,
+    limits: Any,
+    chunk: Any,
+    group_id: str,
+    worker: str = "main",
+) -> ItemResult:
     """Judge ``chunk`` of ``plan`` on ``candidate`` in a runner of its own; a fault found is
     confirmed and shrunk here, within the profile's shrinking time."""
     from gamecert.engine.run.sandbox import open_runner
@@ -56,7 +68,8 @@ def run_item(entry: Any, candidate: Any, plan: Any, limits: Any, chunk: Any, gro
         "largest_sizes": stats.largest_sizes,
         "slowest_s": stats.slowest_cpu_s,
         "slowest_what": stats.slowest_what,
-        "audits": stats.audits, "audit": stats.audit_counts(),
+        "audits": stats.audits,
+        "audit": stats.audit_counts(),
         "passed": failure is None,
         "worker": worker,
         "host": socket.gethostname(),
@@ -64,11 +77,15 @@ def run_item(entry: Any, candidate: Any, plan: Any, limits: Any, chunk: Any, gro
     }
     if failure is None:
         return ItemResult(evidence)
-    report = stamp(build_report(entry, candidate, failure, None, limits, stats.tests, plan=plan), runner)
+    report = stamp(
+        build_report(entry, candidate, failure, None, limits, stats.tests, plan=plan), runner
+    )
     return ItemResult(evidence, report.to_json(), failure)
 
 
-def where_it_ran(evidence: dict[str, dict[str, Any]], shipment_kind: str = "", own_binary: str = "") -> list[str]:
+def where_it_ran(
+    evidence: dict[str, dict[str, Any]], shipment_kind: str = "", own_binary: str = ""
+) -> list[str]:
     """Notes on which processes ran the items, and whether their builds were the controller's
     (``own_binary``: the controller's build of a source shipped as such).
 
@@ -89,21 +106,33 @@ def where_it_ran(evidence: dict[str, dict[str, Any]], shipment_kind: str = "", o
     notes = [f"items run by {len(counts)} process{'es' if len(counts) != 1 else ''}: {shown}"]
     mine = own_binary if shipment_kind == "source" else ""
     if mine and builds - {mine}:
-        notes.append(f"the same source was compiled into {len(builds | {mine})} different binaries on the hosts "
-                     f"(sha256 {', '.join(sorted(b[:12] for b in builds | {mine}))}): their compilers differ")
+        notes.append(
+            f"the same source was compiled into {len(builds | {mine})} different binaries on the hosts "
+            f"(sha256 {', '.join(sorted(b[:12] for b in builds | {mine}))}): their compilers differ"
+        )
     return notes
 
 
-def compile_error_item(entry: Any, exc: Any, spec: str, name: str, *, seed: int, profile: str, limits: Any,
-                       report_dir: str) -> CandidateResult:
+def compile_error_item(
+    entry: Any,
+    exc: Any,
+    spec: str,
+    name: str,
+    *,
+    seed: int,
+    profile: str,
+    limits: Any,
+    report_dir: str,
+) -> CandidateResult:
     """A candidate that did not compile: its CE report, written."""
     report = compile_error_report(entry, exc, seed=seed, profile=profile, limits=limits)
     path = write_report(report, report_dir)
     return CandidateResult(spec, name, report.verdict, 1, str(path))
 
 
-def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, Any]],
-                   started: float | None = None) -> tuple[Outcome, list[str], bool]:
+def merged_outcome(
+    plan: Any, groups: list[Any], evidence: dict[str, dict[str, Any]], started: float | None = None
+) -> tuple[Outcome, list[str], bool]:
     """An :class:`Outcome` of ``plan`` (its ``groups`` drawn) from its items' evidence (by chunk
     key, whichever process ran them), the chunk keys in plan order, and whether every chunk
     reported: a group is complete only when all its chunks passed."""
@@ -112,11 +141,24 @@ def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, A
     keys = [c.key for g in groups for c in g.chunks]
     for g in groups:
         done = [evidence.get(c.key) for c in g.chunks]
-        outcome.groups.append(GroupOutcome(
-            g.phase, g.key, g.label, g.tests, done=sum(d["tests"] for d in done if d), chunks=len(g.chunks),
-            chunks_done=sum(1 for d in done if d and d["passed"]), size=g.size, spaces=g.spaces,
-            adversary=g.adversary, failed=any(d and not d["passed"] for d in done), space_counts=g.space_counts,
-            runs=g.runs, runs_done=sum(d["runs"] for d in done if d)))
+        outcome.groups.append(
+            GroupOutcome(
+                g.phase,
+                g.key,
+                g.label,
+                g.tests,
+                done=sum(d["tests"] for d in done if d),
+                chunks=len(g.chunks),
+                chunks_done=sum(1 for d in done if d and d["passed"]),
+                size=g.size,
+                spaces=g.spaces,
+                adversary=g.adversary,
+                failed=any(d and not d["passed"] for d in done),
+                space_counts=g.space_counts,
+                runs=g.runs,
+                runs_done=sum(d["runs"] for d in done if d),
+            )
+        )
     for data in evidence.values():
         stats.tests += data["tests"]
         stats.runs += data["runs"]
@@ -126,14 +168,29 @@ def merged_outcome(plan: Any, groups: list[Any], evidence: dict[str, dict[str, A
         if data["slowest_s"] > stats.slowest_cpu_s:
             stats.slowest_cpu_s, stats.slowest_what = data["slowest_s"], data["slowest_what"]
     order = {k: i for i, k in enumerate(keys)}  # the largest inputs in plan order
-    stats.largest_sizes = [s for k in sorted(evidence, key=lambda k: order.get(k, len(order)))
-                           for s in evidence[k]["largest_sizes"]]
+    stats.largest_sizes = [
+        s
+        for k in sorted(evidence, key=lambda k: order.get(k, len(order)))
+        for s in evidence[k]["largest_sizes"]
+    ]
     return outcome, keys, all(k in evidence for k in keys)
 
 
-def merge_items(entry: Any, candidate: Any, plan: Any, limits: Any, groups: list[Any],
-                evidence: dict[str, dict[str, Any]], failures: list[tuple[str, dict[str, Any]]], *,
-                started: float, report_dir: str, spec: str, name: str, where: list[str]) -> CandidateResult:
+def merge_items(
+    entry: Any,
+    candidate: Any,
+    plan: Any,
+    limits: Any,
+    groups: list[Any],
+    evidence: dict[str, dict[str, Any]],
+    failures: list[tuple[str, dict[str, Any]]],
+    *,
+    started: float,
+    report_dir: str,
+    spec: str,
+    name: str,
+    where: list[str],
+) -> CandidateResult:
     """Every item's evidence (from whichever process ran it) merged into one report or
     certificate, written once, here; the candidate's result (its tests summed over the items)."""
     outcome, keys, _ = merged_outcome(plan, groups, evidence, started)
@@ -143,24 +200,51 @@ def merge_items(entry: Any, candidate: Any, plan: Any, limits: Any, groups: list
         # the smallest input; between equal ones, the item first in plan order, so that the
         # report does not depend on which worker finished first
         order = {k: i for i, k in enumerate(keys)}
-        found = sorted(((FailureReport.from_json(r), order.get(chunk, len(order))) for chunk, r in failures),
-                       key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]))
+        found = sorted(
+            ((FailureReport.from_json(r), order.get(chunk, len(order))) for chunk, r in failures),
+            key=lambda x: (x[0].size, len(x[0].input), x[0].input, x[1]),
+        )
         reports = [r for r, _ in found]
         best = reports[0]
         others = len(reports) - 1
         notes = list(best.notes)
         if others:
-            notes.append(f"{others} other item(s) of this run failed too; this is the smallest input")
+            notes.append(
+                f"{others} other item(s) of this run failed too; this is the smallest input"
+            )
         notes.extend(where)
         # the program as the user named it here, not a worker's copy of it
-        best = replace(best, candidate=candidate.name, candidate_spec=candidate_spec_for_replay(candidate),
-                       tests_run=stats.tests, notes=tuple(notes), interrupted=finished < len(keys))
+        best = replace(
+            best,
+            candidate=candidate.name,
+            candidate_spec=candidate_spec_for_replay(candidate),
+            tests_run=stats.tests,
+            notes=tuple(notes),
+            interrupted=finished < len(keys),
+        )
         path = write_report(best, report_dir)
-        return CandidateResult(spec, name, best.verdict, 1, str(path), best.input, best.size, stats.tests)
+        return CandidateResult(
+            spec, name, best.verdict, 1, str(path), best.input, best.size, stats.tests
+        )
     outcome.interrupted = finished < len(keys)
     ran = sum(1 for k in keys if k in evidence and evidence[k]["passed"])
-    cert = build_certificate(entry, candidate, outcome, limits, notes=[f"run by pytest: {ran} of {len(keys)} items", *where])
-    cert = stamp(cert, probe())  # the items' runners, in this process or its workers, probed the same way
+    cert = build_certificate(
+        entry,
+        candidate,
+        outcome,
+        limits,
+        notes=[f"run by pytest: {ran} of {len(keys)} items", *where],
+    )
+    cert = stamp(
+        cert, probe()
+    )  # the items' runners, in this process or its workers, probed the same way
     path = write_certificate(cert, report_dir)
-    return CandidateResult(spec, name, cert.verdict, passing_status(cert.verdict), str(path),
-                           tests=stats.tests, interrupted=cert.verdict == INTERRUPTED)
+    return CandidateResult(
+        spec,
+        name,
+        cert.verdict,
+        passing_status(cert.verdict),
+        str(path),
+        tests=stats.tests,
+        interrupted=cert.verdict == INTERRUPTED,
+    )

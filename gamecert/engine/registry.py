@@ -57,7 +57,12 @@ ENV_VAR = "GAMECERT_GAMES"
 #: the entry-point group of games shipped as their own packages
 ENTRY_POINT_GROUP = "gamecert.games"
 #: the attribute (or submodule) an entry point's object gives each part under
-ENTRY_POINT_PARTS = {"oracles": "oracle", "fast": "fast", "strategies": "strategies", "proofs": "proofs"}
+ENTRY_POINT_PARTS = {
+    "oracles": "oracle",
+    "fast": "fast",
+    "strategies": "strategies",
+    "proofs": "proofs",
+}
 
 #: what each part module must define, and a hint shown when it does not
 REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
@@ -67,7 +72,10 @@ REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
         ("instances", "a function returning a Hypothesis strategy over the whole input space"),
         ("oracle_instances", "a function returning a strategy within the oracle's reach"),
         ("features", "a function instance -> iterable of feature labels (coverage histogram)"),
-        ("largest", "a function returning a few instances at the maximum sizes the constraints allow"),
+        (
+            "largest",
+            "a function returning a few instances at the maximum sizes the constraints allow",
+        ),
     ),
     "proofs": (("CLAIMS", "a list of gamecert.kit.claims.Claim"),),
 }
@@ -118,6 +126,7 @@ class Problem:
 
 # ---- the three kinds of source ------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Source:
     """Where one game's parts are: ``kind`` is ``project``, ``folder`` or ``entry point``.
@@ -157,7 +166,11 @@ def _module_names(part: str) -> set[str]:
         if exc.name != f"gamecert.{part}":
             raise
         return set()
-    return {info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_")}
+    return {
+        info.name
+        for info in pkgutil.iter_modules(package.__path__)
+        if not info.name.startswith("_")
+    }
 
 
 def _project_root() -> Path | None:
@@ -193,7 +206,9 @@ def _folder_names(folder: Path, part: str) -> set[str]:
     where = folder / part
     if not where.is_dir():
         return set()
-    return {p.stem for p in where.glob("*.py") if p.stem.isidentifier() and not p.stem.startswith("_")}
+    return {
+        p.stem for p in where.glob("*.py") if p.stem.isidentifier() and not p.stem.startswith("_")
+    }
 
 
 def package_name(folder: Path) -> str:
@@ -218,7 +233,9 @@ def _folder_package(folder: Path) -> str:
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    return sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
+    return sorted(
+        importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value)
+    )
 
 
 def _sources() -> dict[str, list[tuple[Source, frozenset[str]]]]:
@@ -229,7 +246,9 @@ def _sources() -> dict[str, list[tuple[Source, frozenset[str]]]]:
         for name in _module_names(part):
             project.setdefault(name, set()).add(part)
     for name, parts in project.items():
-        found.setdefault(name, []).append((Source("project", str(_project_root())), frozenset(parts)))
+        found.setdefault(name, []).append(
+            (Source("project", str(_project_root())), frozenset(parts))
+        )
     for folder in games_folders():
         here: dict[str, set[str]] = {}
         for part in PARTS:
@@ -238,7 +257,9 @@ def _sources() -> dict[str, list[tuple[Source, frozenset[str]]]]:
         for name, parts in here.items():
             found.setdefault(name, []).append((Source("folder", str(folder)), frozenset(parts)))
     for ep in _entry_points():
-        found.setdefault(ep.name, []).append((Source("entry point", f"{ep.name} = {ep.value}"), frozenset(PARTS)))
+        found.setdefault(ep.name, []).append(
+            (Source("entry point", f"{ep.name} = {ep.value}"), frozenset(PARTS))
+        )
     return found
 
 
@@ -248,16 +269,25 @@ def game_names(kind: str | None = None) -> list[str]:
     found = _sources()
     if kind is None:
         return sorted(found)
-    return sorted(name for name, where in found.items() if len(where) == 1 and where[0][0].kind == kind)
+    return sorted(
+        name for name, where in found.items() if len(where) == 1 and where[0][0].kind == kind
+    )
 
 
 def _source_of(name: str) -> tuple[Source, frozenset[str]]:
     """The one source of ``name``; a :class:`RegistryError` if none or several."""
     sources = _sources()
     if name not in sources:
-        hint = "" if os.environ.get(ENV_VAR) else (
-            f" (games outside the project are found through {ENV_VAR}=DIR or entry points {ENTRY_POINT_GROUP})")
-        raise RegistryError(f"unknown game {name!r}; registered games: {', '.join(sorted(sources)) or 'none'}{hint}")
+        hint = (
+            ""
+            if os.environ.get(ENV_VAR)
+            else (
+                f" (games outside the project are found through {ENV_VAR}=DIR or entry points {ENTRY_POINT_GROUP})"
+            )
+        )
+        raise RegistryError(
+            f"unknown game {name!r}; registered games: {', '.join(sorted(sources)) or 'none'}{hint}"
+        )
     found = sources[name]
     if len(found) > 1:
         raise RegistryError(
@@ -295,9 +325,20 @@ def _entry_point_part(name: str, attr: str) -> Any:
 
 
 #: the author's kit before gamecert 0.2 (flat modules), and where each module is now
-MOVED_MODULES = {f"gamecert.{old}": f"gamecert.kit.{new}" for old, new in (
-    ("game", "game"), ("claims", "claims"), ("smt", "smt"), ("coverage", "coverage"), ("plots", "plots"),
-    ("tokens", "tokens"), ("broken", "broken"), ("octal", "octal"), ("scaffold", "todo"))}
+MOVED_MODULES = {
+    f"gamecert.{old}": f"gamecert.kit.{new}"
+    for old, new in (
+        ("game", "game"),
+        ("claims", "claims"),
+        ("smt", "smt"),
+        ("coverage", "coverage"),
+        ("plots", "plots"),
+        ("tokens", "tokens"),
+        ("broken", "broken"),
+        ("octal", "octal"),
+        ("scaffold", "todo"),
+    )
+}
 
 
 def _import_problem(exc: Exception) -> str:
@@ -336,7 +377,9 @@ def get(name: str) -> Entry:
     missing = [source.path(part, name) for part in PARTS if part not in parts]
     if missing:
         present = [source.path(p, name) for p in PARTS if p in parts]
-        rerun = f"gamecert new-game {name}" + (f" --dir {source.where}" if source.kind == "folder" else "")
+        rerun = f"gamecert new-game {name}" + (
+            f" --dir {source.where}" if source.kind == "folder" else ""
+        )
         raise RegistryError(
             f"game {name!r} is incomplete: {', '.join(missing)} missing "
             f"(found {', '.join(present)}); run `{rerun}` to scaffold the missing parts"
@@ -345,13 +388,25 @@ def get(name: str) -> Entry:
     oracle = source.path("oracles", name)
     game = modules["oracles"].GAME
     if not isinstance(game, Game):
-        raise RegistryError(f"{oracle}: GAME must be an instance of gamecert.kit.game.Game, got {type(game).__name__}")
+        raise RegistryError(
+            f"{oracle}: GAME must be an instance of gamecert.kit.game.Game, got {type(game).__name__}"
+        )
     if game.name != name:
-        raise RegistryError(f"{oracle} defines a game named {game.name!r}; the module and GAME.name must agree")
+        raise RegistryError(
+            f"{oracle} defines a game named {game.name!r}; the module and GAME.name must agree"
+        )
     solvers = modules["fast"].SOLVERS
-    if not isinstance(solvers, dict) or not solvers or not all(callable(s) for s in solvers.values()):
-        raise RegistryError(f"{source.path('fast', name)}: SOLVERS must be a non-empty dict of callables")
-    return Entry(name, game, dict(solvers), modules["strategies"], modules["proofs"], source.describe())
+    if (
+        not isinstance(solvers, dict)
+        or not solvers
+        or not all(callable(s) for s in solvers.values())
+    ):
+        raise RegistryError(
+            f"{source.path('fast', name)}: SOLVERS must be a non-empty dict of callables"
+        )
+    return Entry(
+        name, game, dict(solvers), modules["strategies"], modules["proofs"], source.describe()
+    )
 
 
 def clear_cache() -> None:
@@ -405,21 +460,37 @@ def broken_solvers(name: str) -> dict[str, Any]:
     """
     source, _ = _source_of(name)
     if source.kind == "project":
-        where, load = f"tests/broken/{name}.py", lambda: importlib.import_module(f"tests.broken.{name}")
+        where, load = (
+            f"tests/broken/{name}.py",
+            lambda: importlib.import_module(f"tests.broken.{name}"),
+        )
     elif source.kind == "folder":
         where = str(Path(source.where, "tests", "broken", f"{name}.py"))
-        load = lambda: importlib.import_module(f"{_folder_package(Path(source.where))}.tests.broken.{name}")  # noqa: E731
+        load = lambda: importlib.import_module(
+            f"{_folder_package(Path(source.where))}.tests.broken.{name}"
+        )  # noqa: E731
     else:
-        where, load = f"broken of the entry point {source.where}", lambda: _entry_point_part(name, "broken")
+        where, load = (
+            f"broken of the entry point {source.where}",
+            lambda: _entry_point_part(name, "broken"),
+        )
     try:
         module = load()
     except ModuleNotFoundError as exc:
-        if exc.name and (exc.name.endswith(f"broken.{name}") or exc.name.endswith(".tests") or exc.name == "tests"
-                         or exc.name.endswith("tests.broken")):
-            raise RegistryError(f"{where} is missing: every game keeps at least five broken solvers") from None
+        if exc.name and (
+            exc.name.endswith(f"broken.{name}")
+            or exc.name.endswith(".tests")
+            or exc.name == "tests"
+            or exc.name.endswith("tests.broken")
+        ):
+            raise RegistryError(
+                f"{where} is missing: every game keeps at least five broken solvers"
+            ) from None
         raise RegistryError(f"{where} failed to import: {_import_problem(exc)}") from exc
     except AttributeError:
-        raise RegistryError(f"{where} is missing: every game keeps at least five broken solvers") from None
+        raise RegistryError(
+            f"{where} is missing: every game keeps at least five broken solvers"
+        ) from None
     except Exception as exc:
         raise RegistryError(f"{where} failed to import: {type(exc).__name__}: {exc}") from exc
     unfinished = getattr(module, "UNFINISHED", None)
@@ -427,7 +498,9 @@ def broken_solvers(name: str) -> dict[str, Any]:
         raise RegistryError(f"{where} is not finished: {unfinished}")
     broken = getattr(module, "BROKEN", None)
     if not isinstance(broken, dict):
-        raise RegistryError(f"{where} must define BROKEN: a dict {{name: gamecert.kit.broken.Broken}}")
+        raise RegistryError(
+            f"{where} must define BROKEN: a dict {{name: gamecert.kit.broken.Broken}}"
+        )
     return dict(broken)
 
 
@@ -439,5 +512,7 @@ def solver_ids(entries: list[Entry] | None = None) -> list[tuple[str, str]]:
 def lookup_solver(name: str, solver: str) -> Callable[[Any], Any]:
     entry = get(name)
     if solver not in entry.solvers:
-        raise RegistryError(f"game {name!r} has no solver {solver!r}; it has {', '.join(sorted(entry.solvers))}")
+        raise RegistryError(
+            f"game {name!r} has no solver {solver!r}; it has {', '.join(sorted(entry.solvers))}"
+        )
     return entry.solvers[solver]

@@ -44,15 +44,21 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
     prov = report.provenance
     spec = (other if other is not None else report.candidate_spec).strip()
     if spec.startswith(SOLVER_PREFIX):
-        return _replay_solver(report, entry, spec[len(SOLVER_PREFIX):], other)
+        return _replay_solver(report, entry, spec[len(SOLVER_PREFIX) :], other)
     try:
         if other is not None:
             candidate = Candidate.parse(other)
         else:
-            candidate = Candidate.parse(report.candidate_spec, compile=prov.compile_option or None,
-                                        python=prov.python_option or None)
+            candidate = Candidate.parse(
+                report.candidate_spec,
+                compile=prov.compile_option or None,
+                python=prov.python_option or None,
+            )
     except CompileError as exc:
-        out.lines += [_replay_head(report, other), f"verdict:  {Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}"]
+        out.lines += [
+            _replay_head(report, other),
+            f"verdict:  {Verdict.CE} ({Verdict.CE.meaning}): {visible(str(exc))}",
+        ]
         out.failed = True
         return out
     except UsageError as exc:
@@ -64,11 +70,16 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
         now = Provenance.of(candidate).program_sha256()
         then = prov.program_sha256()
         if then and now and now != then:
-            out.lines.append(f"warning: the program changed since the report (sha256 {then[:12]}... then, "
-                             f"{now[:12]}... now)")
+            out.lines.append(
+                f"warning: the program changed since the report (sha256 {then[:12]}... then, "
+                f"{now[:12]}... now)"
+            )
     if report.phase == "compile" and not report.input:
-        out.lines.append("verdict:  OK (it compiles now; `gamecert certify` judges it)" if other is None else
-                         "verdict:  OK (it compiles; the report has no input to run)")
+        out.lines.append(
+            "verdict:  OK (it compiles now; `gamecert certify` judges it)"
+            if other is None
+            else "verdict:  OK (it compiles; the report has no input to run)"
+        )
         return out
     try:
         limits = game_limits(game, report.time_limit_s, report.memory_limit_mb)
@@ -82,23 +93,39 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
     expected_text = game.format_answer(expected)
     out.lines.append(_block("input", report.input).lstrip())
     expected_block = _block("expected", expected_text).lstrip()
-    out.lines.append(expected_block + (f"\n  (expected answer from {source})" if "\n" in expected_block
-                                       else f"   (from {source})"))
+    out.lines.append(
+        expected_block
+        + (
+            f"\n  (expected answer from {source})"
+            if "\n" in expected_block
+            else f"   (from {source})"
+        )
+    )
     if expected_text.split() != report.expected.split():
-        out.lines.append(_block("note: the report expected", report.expected).lstrip() +
-                         "; the oracle now says otherwise")
+        out.lines.append(
+            _block("note: the report expected", report.expected).lstrip()
+            + "; the oracle now says otherwise"
+        )
     if failure is None:
         out.lines.append(_block("got", judge.last_result.stdout or "(no output)").lstrip())
-        if report.verdict == Verdict.UB.value:  # the judge's build answers right: the sanitizer builds tell
+        if (
+            report.verdict == Verdict.UB.value
+        ):  # the judge's build answers right: the sanitizer builds tell
             from gamecert.engine.judge.sanitize import replay_lines
 
-            out.failed, lines = replay_lines(entry, candidate, instance, report.input, limits, prov.compile_option or None)
+            out.failed, lines = replay_lines(
+                entry, candidate, instance, report.input, limits, prov.compile_option or None
+            )
             out.lines += lines
             return out
-        out.lines.append("verdict:  OK (the fault did not show" + (" on this program)" if other else " again)"))
+        out.lines.append(
+            "verdict:  OK (the fault did not show" + (" on this program)" if other else " again)")
+        )
         return out
     out.lines.append(_block("got", failure.got_text or "(no output)").lstrip())
-    out.lines.append(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
+    out.lines.append(
+        f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}"
+    )
     out.failed = True
     return out
 
@@ -112,10 +139,14 @@ def report_folder(path: Any) -> Path:
     """
     given = Path(path).expanduser()
     if given.is_file():
-        if (given.parent / "report.json").is_file() or (given.parent / "certificate.json").is_file():
+        if (given.parent / "report.json").is_file() or (
+            given.parent / "certificate.json"
+        ).is_file():
             return given.parent
-        raise UsageError(f"{path} is a file outside any report folder; give the folder `gamecert certify` "
-                         "wrote (or any file in it, such as its report.md)")
+        raise UsageError(
+            f"{path} is a file outside any report folder; give the folder `gamecert certify` "
+            "wrote (or any file in it, such as its report.md)"
+        )
     return given
 
 
@@ -132,8 +163,10 @@ def _replay_solver(report: FailureReport, entry: Any, solver: str, other: str | 
 
     game = entry.game
     if solver not in entry.solvers:
-        raise UsageError(f"the report's candidate cannot be run any more: {game.name} has no registered "
-                         f"solver {solver!r}")
+        raise UsageError(
+            f"the report's candidate cannot be run any more: {game.name} has no registered "
+            f"solver {solver!r}"
+        )
     instance = _instance(game, report)
     out = Replayed(lines=[_replay_head(report, other)])
     with SolverRunner(entry, solver, entry.solvers[solver]) as runner:
@@ -141,13 +174,17 @@ def _replay_solver(report: FailureReport, entry: Any, solver: str, other: str | 
         failure = judge.run_one(instance, report.phase, text=report.input)
         expected, source = judge.expected(instance, report.input)
     out.lines.append(_block("input", report.input).lstrip())
-    out.lines.append(_block("expected", game.format_answer(expected)).lstrip() + f"   (from {source})")
+    out.lines.append(
+        _block("expected", game.format_answer(expected)).lstrip() + f"   (from {source})"
+    )
     if failure is None:
         out.lines.append(_block("got", judge.last_result.stdout).lstrip())
         out.lines.append("verdict:  OK (the fault did not show again)")
         return out
     out.lines.append(_block("got", failure.got_text or "(no output)").lstrip())
-    out.lines.append(f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}")
+    out.lines.append(
+        f"verdict:  {failure.verdict} ({failure.verdict.meaning}): {_one_line(failure.reason)}"
+    )
     out.failed = True
     return out
 

@@ -50,16 +50,26 @@ class Shipment:
         >>> w["data"], Shipment.from_wire(w).data
         ('cHJpbnQoMSk=', b'print(1)')
         """
-        return {"spec": self.spec, "kind": self.kind, "name": self.name, "sha256": self.sha256,
-                "data": base64.b64encode(self.data).decode("ascii"), "compile": self.compile}
+        return {
+            "spec": self.spec,
+            "kind": self.kind,
+            "name": self.name,
+            "sha256": self.sha256,
+            "data": base64.b64encode(self.data).decode("ascii"),
+            "compile": self.compile,
+        }
 
     @classmethod
     def from_wire(cls, wire: dict[str, Any]) -> Shipment:
         try:
             data = base64.b64decode(wire["data"], validate=True)
-            return cls(wire["spec"], wire["kind"], wire["name"], wire["sha256"], data, wire.get("compile"))
+            return cls(
+                wire["spec"], wire["kind"], wire["name"], wire["sha256"], data, wire.get("compile")
+            )
         except (KeyError, TypeError, ValueError) as exc:
-            raise ShipmentError(f"the candidate sent by the controller is malformed: {exc}") from None
+            raise ShipmentError(
+                f"the candidate sent by the controller is malformed: {exc}"
+            ) from None
 
 
 def sha256_of(data: bytes) -> str:
@@ -81,16 +91,22 @@ def pack(candidate: Any, compile: str | None = None) -> Shipment:
         return Shipment(candidate.spec, "command", compile=compile)
     try:
         if path.stat().st_size > MAX_SHIPPED_BYTES:
-            raise ShipmentError(f"candidate {candidate.spec!r} is larger than {MAX_SHIPPED_BYTES >> 20} MB; "
-                                "it cannot be sent to the workers")
+            raise ShipmentError(
+                f"candidate {candidate.spec!r} is larger than {MAX_SHIPPED_BYTES >> 20} MB; "
+                "it cannot be sent to the workers"
+            )
         data = path.read_bytes()
     except OSError as exc:
-        raise ShipmentError(f"cannot read candidate {candidate.spec!r} to send it to the workers: "
-                            f"{exc.strerror or exc}") from None
+        raise ShipmentError(
+            f"cannot read candidate {candidate.spec!r} to send it to the workers: "
+            f"{exc.strerror or exc}"
+        ) from None
     digest = sha256_of(data)
     if expected and digest != expected:
-        raise ShipmentError(f"candidate {candidate.spec!r} changed after it was prepared "
-                            f"(sha256 {expected[:16]}... then, {digest[:16]}... now)")
+        raise ShipmentError(
+            f"candidate {candidate.spec!r} changed after it was prepared "
+            f"(sha256 {expected[:16]}... then, {digest[:16]}... now)"
+        )
     return Shipment(candidate.spec, kind, path.name, digest, data, compile)
 
 
@@ -104,10 +120,16 @@ def unpack(shipment: Shipment, folder: str | os.PathLike[str]) -> Any:
 
     if shipment.kind == "command":
         return Candidate.parse(shipment.spec)
-    if shipment.kind not in ("source", "executable") or not shipment.name or "/" in shipment.name \
-            or shipment.name in (".", ".."):
-        raise ShipmentError(f"the candidate sent by the controller is malformed (kind {shipment.kind!r}, "
-                            f"name {shipment.name!r})")
+    if (
+        shipment.kind not in ("source", "executable")
+        or not shipment.name
+        or "/" in shipment.name
+        or shipment.name in (".", "..")
+    ):
+        raise ShipmentError(
+            f"the candidate sent by the controller is malformed (kind {shipment.kind!r}, "
+            f"name {shipment.name!r})"
+        )
     path = Path(folder) / shipment.name
     path.write_bytes(shipment.data)
     written = sha256_of(path.read_bytes())
@@ -121,8 +143,10 @@ def unpack(shipment: Shipment, folder: str | os.PathLike[str]) -> Any:
     candidate = Candidate.parse(str(path), compile=shipment.compile)
     got = candidate.source_sha256 if shipment.kind == "source" else candidate.binary_sha256
     if got != shipment.sha256:
-        raise ShipmentError(f"candidate {shipment.spec!r} was prepared from sha256 {got or '(unreadable)'}, "
-                            f"not the {shipment.sha256} the controller sent")
+        raise ShipmentError(
+            f"candidate {shipment.spec!r} was prepared from sha256 {got or '(unreadable)'}, "
+            f"not the {shipment.sha256} the controller sent"
+        )
     return candidate
 
 

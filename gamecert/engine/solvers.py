@@ -20,8 +20,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.judge.evidence import (build_report, failure_lines, family_evidence, minimality_brief,
-                                            passing_word, space_evidence)
+from gamecert.engine.judge.evidence import (
+    build_report,
+    failure_lines,
+    family_evidence,
+    minimality_brief,
+    passing_word,
+    space_evidence,
+)
 from gamecert.engine.execute import Executor
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.judge.outcome import Outcome
@@ -57,13 +63,30 @@ def solver_plan(entry: Any, profile: Any, seed: int, examples: int | None = None
     (string_cut's 14,972 strings of up to 4,998 letters); the solvers are checked against each other
     at full size in the random and largest phases, and against the oracle on every exhaustive
     space."""
-    return make_plan(entry, profile, seed, examples=profile.examples if examples is None else examples,
-                     exhaustive_tests=WHOLE_SPACES, sample_solvers=False, deciding=False)
+    return make_plan(
+        entry,
+        profile,
+        seed,
+        examples=profile.examples if examples is None else examples,
+        exhaustive_tests=WHOLE_SPACES,
+        sample_solvers=False,
+        deciding=False,
+    )
 
 
-def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, *,
-                   examples: int | None = None, display: Any = None, known: Any = None,
-                   plan: Plan | None = None, wanted: Any = None) -> Outcome:
+def certify_solver(
+    entry: Any,
+    name: str,
+    solver: Any,
+    profile: Any,
+    seed: int,
+    *,
+    examples: int | None = None,
+    display: Any = None,
+    known: Any = None,
+    plan: Plan | None = None,
+    wanted: Any = None,
+) -> Outcome:
     """Run ``solver`` (registered as ``name`` or not: a broken one) through the whole plan.
 
     In-process solvers share the interpreter, so one runner (``jobs=1``) does the work.
@@ -75,8 +98,15 @@ def certify_solver(entry: Any, name: str, solver: Any, profile: Any, seed: int, 
         plan = solver_plan(entry, profile, seed, examples)
     elif hasattr(display, "plan"):  # a listed plan: its tests are counted without building anything
         display.plan(plan)
-    executor = Executor(reference_entry(entry, name), plan, lambda: SolverRunner(entry, name, solver),
-                        jobs=1, display=display, known=known, wanted=wanted)
+    executor = Executor(
+        reference_entry(entry, name),
+        plan,
+        lambda: SolverRunner(entry, name, solver),
+        jobs=1,
+        display=display,
+        known=known,
+        wanted=wanted,
+    )
     return executor.run()
 
 
@@ -114,8 +144,9 @@ _WANTED: dict[str, dict[str, tuple[Any, tuple[str | None, ...], tuple[int, ...]]
 ANSWERS_MAX_S = 120.0
 
 
-def plan_answers(game: str, key: tuple[Any, ...], part: int = 0,
-                 parts: int = 1) -> tuple[dict[str, tuple[Any, str]], dict[str, Any]] | None:
+def plan_answers(
+    game: str, key: tuple[Any, ...], part: int = 0, parts: int = 1
+) -> tuple[dict[str, tuple[Any, str]], dict[str, Any]] | None:
     """The oracle's answers on every input of the listed plan ``_PLANS[key]`` within its reach:
     the ``part``-th of every ``parts`` chunks (so that several processes share the work).
 
@@ -132,7 +163,9 @@ def plan_answers(game: str, key: tuple[Any, ...], part: int = 0,
         g = registry.get(game).game
         known: dict[str, tuple[Any, str]] = {}
         wanted: dict[str, Any] = {}
-        chunks = [c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks]
+        chunks = [
+            c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks
+        ]
         for chunk in chunks[part::parts]:
             # one section per chunk: past its limit (or on any error) the game's answers are
             # dropped, never wrong
@@ -143,8 +176,9 @@ def plan_answers(game: str, key: tuple[Any, ...], part: int = 0,
         return None
 
 
-def _chunk_answers(g: Any, chunk: Any, known: dict[str, tuple[Any, str]]) -> tuple[tuple[str | None, ...],
-                                                                                  tuple[int, ...]]:
+def _chunk_answers(
+    g: Any, chunk: Any, known: dict[str, tuple[Any, str]]
+) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
     """The expected text of each run of ``chunk`` (None where a game of it is beyond the oracle),
     and the games of each run; ``known`` given the answer of each run of a single game."""
     from gamecert.errors import OutOfReach
@@ -156,7 +190,10 @@ def _chunk_answers(g: Any, chunk: Any, known: dict[str, tuple[Any, str]]) -> tup
         singles = g.split(inst) if batched else (inst,)
         games.append(len(singles))
         try:  # as expected_answer asks the oracle
-            answers = [oracle(single) if g.size(single) <= reach else _beyond(OutOfReach) for single in singles]
+            answers = [
+                oracle(single) if g.size(single) <= reach else _beyond(OutOfReach)
+                for single in singles
+            ]
         except OutOfReach:
             texts.append(None)
             continue
@@ -198,7 +235,9 @@ def evidence_summary(outcome: Outcome) -> str:
     for ev in space_evidence(outcome):
         if ev.up_to is not None:
             size = ev.measure or "size"  # say what the bound counts ("bit length", "letters"...)
-            parts.append(f"{ev.name}: {size} <= {ev.up_to}, {ev.inputs:,} inputs{'' if ev.complete else ' (part)'}")
+            parts.append(
+                f"{ev.name}: {size} <= {ev.up_to}, {ev.inputs:,} inputs{'' if ev.complete else ' (part)'}"
+            )
     if stats.random_examples:
         parts.append(f"random {stats.random_examples}")
     if stats.largest_sizes:
@@ -209,8 +248,15 @@ def evidence_summary(outcome: Outcome) -> str:
     return "; ".join(parts) or "nothing ran"
 
 
-def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: int | None, report_dir: str,
-                display: Any = None) -> Row:
+def certify_one(
+    game: str,
+    solver: str,
+    profile_name: str,
+    seed: int,
+    examples: int | None,
+    report_dir: str,
+    display: Any = None,
+) -> Row:
     """One registered solver, by names (it may run in another process): its row, and its report
     written if it fails. A solver cut short with nothing found is a row marked ``interrupted``."""
     from gamecert.engine import registry
@@ -218,24 +264,52 @@ def certify_one(game: str, solver: str, profile_name: str, seed: int, examples: 
 
     entry = registry.get(game)
     plan = _PLANS.get((game, profile_name, seed, examples))
-    outcome = certify_solver(entry, solver, entry.solvers[solver], get_profile(profile_name), seed,
-                             examples=examples, display=display, known=_KNOWN.get(game) if plan else None,
-                             plan=plan, wanted=_WANTED.get(game) if plan else None)
+    outcome = certify_solver(
+        entry,
+        solver,
+        entry.solvers[solver],
+        get_profile(profile_name),
+        seed,
+        examples=examples,
+        display=display,
+        known=_KNOWN.get(game) if plan else None,
+        plan=plan,
+        wanted=_WANTED.get(game) if plan else None,
+    )
     failure = outcome.failure
     lines = _write_failure(entry, solver, outcome, report_dir) if failure is not None else ()
-    return Row(game, solver, evidence_summary(outcome), outcome.stats.tests, outcome.stats.elapsed,
-               passing_word(outcome) if failure is None else failure.verdict.value, lines, outcome.interrupted)
+    return Row(
+        game,
+        solver,
+        evidence_summary(outcome),
+        outcome.stats.tests,
+        outcome.stats.elapsed,
+        passing_word(outcome) if failure is None else failure.verdict.value,
+        lines,
+        outcome.interrupted,
+    )
 
 
 def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -> tuple[str, ...]:
     """The failure as ``gamecert certify GAME CANDIDATE`` shows it, and its report, written."""
 
     failure = outcome.failure
-    report = build_report(entry, SolverSubject(entry.name, solver), failure, outcome, game_limits(entry.game, None, None),
-                          outcome.stats.tests, interrupted=outcome.interrupted, extra_notes=(IN_PROCESS_NOTE,))
+    report = build_report(
+        entry,
+        SolverSubject(entry.name, solver),
+        failure,
+        outcome,
+        game_limits(entry.game, None, None),
+        outcome.stats.tests,
+        interrupted=outcome.interrupted,
+        extra_notes=(IN_PROCESS_NOTE,),
+    )
     path = _write_somewhere(lambda where: write_report(report, where), report_dir)
-    return (*failure_lines(entry.game, failure), f"  {'minimal:':<9} {minimality_brief(outcome, failure)}",
-            f"  report and replay command in {path}")
+    return (
+        *failure_lines(entry.game, failure),
+        f"  {'minimal:':<9} {minimality_brief(outcome, failure)}",
+        f"  report and replay command in {path}",
+    )
 
 
 # ---- every registered solver of some games --------------------------------------------------------
@@ -262,14 +336,26 @@ class SolverBatch:
         return sum(r.tests for r in self.rows)
 
 
-def solver_tasks(entries: list[Any], profile_name: str, seed: int, examples: int | None,
-                 report_dir: str) -> list[Task]:
+def solver_tasks(
+    entries: list[Any], profile_name: str, seed: int, examples: int | None, report_dir: str
+) -> list[Task]:
     """One task per registered solver of ``entries`` (by names: a task may run in another process)."""
-    return [(e.name, name, profile_name, seed, examples, report_dir) for e in entries for name in sorted(e.solvers)]
+    return [
+        (e.name, name, profile_name, seed, examples, report_dir)
+        for e in entries
+        for name in sorted(e.solvers)
+    ]
 
 
-def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: Any = None,
-                    progress: Any = None, tested: Any = None) -> SolverBatch:
+def certify_solvers(
+    tasks: list[Task],
+    jobs: int,
+    *,
+    display: Any = None,
+    done: Any = None,
+    progress: Any = None,
+    tested: Any = None,
+) -> SolverBatch:
     """Certify every task's solver: one after another in this process (``jobs`` 1; ``display(label)``
     makes each one's executor display), or ``jobs`` at a time, each in a forked process
     (``done(count, row)`` is told as each ends, ``tested(done, total)`` the tests run so far and
@@ -301,7 +387,9 @@ def certify_solvers(tasks: list[Task], jobs: int, *, display: Any = None, done: 
         _WANTED.clear()
         gc.unfreeze()
     order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
-    kept = sorted((r for r in rows if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver])
+    kept = sorted(
+        (r for r in rows if not r.interrupted or r.failure), key=lambda r: order[r.game, r.solver]
+    )
     return SolverBatch(tuple(kept), len(tasks), interrupted or any(r.interrupted for r in rows))
 
 
@@ -309,7 +397,9 @@ def _in_turn(tasks: list[Task], display: Any, interrupts: Any) -> tuple[list[Row
     rows: list[Row] = []
     try:
         for task in tasks:
-            row = certify_one(*task, display=display(f"{task[0]}/{task[1]}") if display is not None else None)
+            row = certify_one(
+                *task, display=display(f"{task[0]}/{task[1]}") if display is not None else None
+            )
             rows.append(row)
             if row.interrupted:
                 interrupts.delivered()
@@ -322,7 +412,9 @@ def _in_turn(tasks: list[Task], display: Any, interrupts: Any) -> tuple[list[Row
 
 def _planned_tests(task: Task) -> int:
     plan = _PLANS.get(_plan_key(task))
-    return 0 if plan is None else sum(group.tests for phase in plan.phases for group in phase.groups())
+    return (
+        0 if plan is None else sum(group.tests for phase in plan.phases for group in phase.groups())
+    )
 
 
 def _plan_key(task: Task) -> tuple[Any, ...]:
@@ -385,7 +477,9 @@ class _Scheduler:
     finished are kept. An answers process past :data:`ANSWERS_MAX_S` is stopped and its game's
     solvers run without the answers (they meet the hang themselves and name it the game's)."""
 
-    def __init__(self, tasks: list[Task], jobs: int, done: Any, progress: Any, tested: Any = None) -> None:
+    def __init__(
+        self, tasks: list[Task], jobs: int, done: Any, progress: Any, tested: Any = None
+    ) -> None:
         self.tasks, self.jobs, self.done = tasks, jobs, done
         self.tell = progress or (lambda text: None)
         self.tested = tested
@@ -393,7 +487,9 @@ class _Scheduler:
         self.live: dict[Any, tuple[int, int]] = {}
         self.tests_done, self.planned = 0, {}
         self.shared = _shared_keys(tasks)
-        self.ready: list[tuple[str, tuple[Any, ...]]] = [("solver", t) for t in tasks if _plan_key(t) not in self.shared]
+        self.ready: list[tuple[str, tuple[Any, ...]]] = [
+            ("solver", t) for t in tasks if _plan_key(t) not in self.shared
+        ]
         self.running: dict[Any, tuple[Any, str, tuple[Any, ...], float]] = {}
         self.parts: dict[tuple[Any, ...], list[Any]] = {}
         self.rows: list[Row] = []
@@ -412,7 +508,9 @@ class _Scheduler:
                     key = to_build.pop(0)
                     if _build_plan(key, self.tell):
                         self.parts[key] = [None] * self.jobs
-                        self.ready[:0] = [("answers", (key[0], key, part, self.jobs)) for part in range(self.jobs)]
+                        self.ready[:0] = [
+                            ("answers", (key[0], key, part, self.jobs)) for part in range(self.jobs)
+                        ]
                     else:
                         self._solvers_of(key)
                     timeout = 0.0
@@ -438,7 +536,9 @@ class _Scheduler:
         while self.ready and len(self.running) < self.jobs:
             kind, args = self.ready.pop(0)
             receive, send = multiprocessing.Pipe(duplex=False)
-            proc = multiprocessing.get_context("fork").Process(target=_child, args=(send, kind, args), daemon=True)
+            proc = multiprocessing.get_context("fork").Process(
+                target=_child, args=(send, kind, args), daemon=True
+            )
             proc.start()
             send.close()
             self.running[receive] = (proc, kind, args, time.monotonic())
@@ -447,8 +547,13 @@ class _Scheduler:
         try:
             status, value = conn.recv()
         except EOFError:  # died without a word
-            status, value = "error", RuntimeError(f"a process of `certify all` ({self.running[conn][1]} "
-                                                  f"{self.running[conn][2][:2]}) ended unexpectedly")
+            status, value = (
+                "error",
+                RuntimeError(
+                    f"a process of `certify all` ({self.running[conn][1]} "
+                    f"{self.running[conn][2][:2]}) ended unexpectedly"
+                ),
+            )
         if status == "progress":  # a running solver's tests so far, and its plan's
             self.live[conn] = value
             self._tested()
@@ -475,7 +580,9 @@ class _Scheduler:
         if self.tested is None:
             return
         finished = {(r.game, r.solver) for r in self.rows}
-        running = {self.running[c][2][:2]: t for c, (_, t) in self.live.items() if c in self.running}
+        running = {
+            self.running[c][2][:2]: t for c, (_, t) in self.live.items() if c in self.running
+        }
         total = self.tests_done
         for task in (t for t in self.tasks if (t[0], t[1]) not in finished):
             if (task[0], task[1]) not in self.planned and _plan_key(task) in _PLANS:  # counted once
@@ -495,13 +602,18 @@ class _Scheduler:
             _merge(key, parts)
             gc.freeze()
         self._solvers_of(key)
-        self.tell(f"the oracle's answers on {game} in: {sum(1 for k in self.parts if None not in self.parts[k])} of "
-                  f"{len(self.shared)} games")
+        self.tell(
+            f"the oracle's answers on {game} in: {sum(1 for k in self.parts if None not in self.parts[k])} of "
+            f"{len(self.shared)} games"
+        )
 
     def _solvers_of(self, key: tuple[Any, ...]) -> None:
         queued = self.ready + [("solver", t) for t in self.tasks if _plan_key(t) == key]
         # answers first (in their order), then the solvers, the longest first
-        self.ready = sorted(queued, key=lambda r: (r[0] == "solver", -_planned_tests(r[1]) if r[0] == "solver" else 0))
+        self.ready = sorted(
+            queued,
+            key=lambda r: (r[0] == "solver", -_planned_tests(r[1]) if r[0] == "solver" else 0),
+        )
 
     def _overdue(self) -> None:
         now = time.monotonic()
@@ -541,8 +653,12 @@ def _child(conn: Any, kind: str, args: tuple[Any, ...]) -> None:
     it raised) sent back."""
     _worker_signals()
     try:
-        result: tuple[str, Any] = ("ok", plan_answers(*args) if kind == "answers"
-                                   else certify_one(*args, display=_PipeDisplay(conn)))
+        result: tuple[str, Any] = (
+            "ok",
+            plan_answers(*args)
+            if kind == "answers"
+            else certify_one(*args, display=_PipeDisplay(conn)),
+        )
     except BaseException as exc:  # noqa: BLE001 - handed to the command, which raises it
         result = ("error", exc)
     try:
@@ -558,7 +674,9 @@ def _merge(key: tuple[Any, ...], results: list[Any]) -> None:
     game = key[0]
     if any(result is None for result in results):
         return
-    chunks = {c.key: c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks}
+    chunks = {
+        c.key: c for phase in _PLANS[key].phases for group in phase.groups() for c in group.chunks
+    }
     known_into = _KNOWN.setdefault(game, {})
     into = _WANTED.setdefault(game, {})
     for known, wanted in results:
@@ -584,13 +702,20 @@ def write_solver_table(report_dir: str, batch: SolverBatch, seed: int, profile: 
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
-    lines = [f"# Registered solvers against the oracle (seed {seed}, profile {profile})", "",
-             f"Created {timestamp()}; beyond the oracle's reach the expected answers come from the other "
-             "solvers." + (" INTERRUPTED: the solvers completed so far." if batch.interrupted else ""), "",
-             "| game | solver | verdict | tests | time | evidence |", "|---|---|---|---:|---:|---|"]
+    lines = [
+        f"# Registered solvers against the oracle (seed {seed}, profile {profile})",
+        "",
+        f"Created {timestamp()}; beyond the oracle's reach the expected answers come from the other "
+        "solvers." + (" INTERRUPTED: the solvers completed so far." if batch.interrupted else ""),
+        "",
+        "| game | solver | verdict | tests | time | evidence |",
+        "|---|---|---|---:|---:|---|",
+    ]
     for r in batch.rows:
-        lines.append(f"| {cell(r.game)} | {cell(r.solver)} | {r.verdict} | {r.tests:,} | {r.seconds:.1f} s "
-                     f"| {cell(r.evidence)} |")
+        lines.append(
+            f"| {cell(r.game)} | {cell(r.solver)} | {r.verdict} | {r.tests:,} | {r.seconds:.1f} s "
+            f"| {cell(r.evidence)} |"
+        )
     path = Path(report_dir) / "solvers.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, "\n".join(lines) + "\n")

@@ -44,17 +44,28 @@ class CandidateResult:
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "lines"}
 
 
-
-def write_summary(report_dir: str, game: str, seed: int, profile: str,
-                  results: list[CandidateResult] | tuple[CandidateResult, ...], status: int) -> Path:
+def write_summary(
+    report_dir: str,
+    game: str,
+    seed: int,
+    profile: str,
+    results: list[CandidateResult] | tuple[CandidateResult, ...],
+    status: int,
+) -> Path:
     """``report_dir/summary.json``, written atomically: one row per candidate."""
     failed = [r for r in results if r.status == 1]
     data = {
-        "kind": "summary", "game": game, "seed": seed, "profile": profile, "created": timestamp(),
-        "exit_status": status, "certified": sum(r.verdict == CERTIFIED for r in results),
+        "kind": "summary",
+        "game": game,
+        "seed": seed,
+        "profile": profile,
+        "created": timestamp(),
+        "exit_status": status,
+        "certified": sum(r.verdict == CERTIFIED for r in results),
         "incomplete": sum(r.verdict == INCOMPLETE for r in results),
         "failed": sum(r.verdict != INCOMPLETE for r in failed),
-        "interrupted": any(r.interrupted for r in results), "candidates": [r.to_json() for r in results],
+        "interrupted": any(r.interrupted for r in results),
+        "candidates": [r.to_json() for r in results],
     }
     path = Path(report_dir) / "summary.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,10 +73,19 @@ def write_summary(report_dir: str, game: str, seed: int, profile: str,
     return path
 
 
-SUMMARY_HEADERS = ("candidate", "verdict", "smallest failing input", "tests", "time", "when it fails")
+SUMMARY_HEADERS = (
+    "candidate",
+    "verdict",
+    "smallest failing input",
+    "tests",
+    "time",
+    "when it fails",
+)
 
 
-def summary_rows(results: list[CandidateResult] | tuple[CandidateResult, ...], keep: int = 40) -> list[tuple[str, ...]]:
+def summary_rows(
+    results: list[CandidateResult] | tuple[CandidateResult, ...], keep: int = 40
+) -> list[tuple[str, ...]]:
     r"""The table's rows: candidate, verdict, smallest failing input (escaped, clipped), tests, time.
 
     >>> summary_rows([CandidateResult("a.py", "a", "WA", 1, input="1\n2\x1b\n", tests=5, elapsed_s=1.25)])
@@ -75,10 +95,18 @@ def summary_rows(results: list[CandidateResult] | tuple[CandidateResult, ...], k
     for r in results:
         shown = visible(r.input.rstrip("\n"))
         if len(shown) > keep:
-            shown = shown[:keep - 3] + "..."
+            shown = shown[: keep - 3] + "..."
         verdict = r.verdict + (" (nondeterministic)" if r.nondeterministic else "")
-        rows.append((visible(r.spec), verdict, shown or "-", str(r.tests), f"{r.elapsed_s:.1f} s",
-                     visible(r.diagnosis) or "-"))
+        rows.append(
+            (
+                visible(r.spec),
+                verdict,
+                shown or "-",
+                str(r.tests),
+                f"{r.elapsed_s:.1f} s",
+                visible(r.diagnosis) or "-",
+            )
+        )
     return rows
 
 
@@ -86,4 +114,7 @@ def summary_lines(results: list[CandidateResult] | tuple[CandidateResult, ...]) 
     """The summary table as aligned plain text."""
     rows = summary_rows(results)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(SUMMARY_HEADERS)]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (SUMMARY_HEADERS, *rows)]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+        for row in (SUMMARY_HEADERS, *rows)
+    ]

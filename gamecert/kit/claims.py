@@ -61,7 +61,9 @@ class Claim:
 
     def __post_init__(self) -> None:
         if self.level is not None and self.level not in LEVELS:
-            raise ValueError(f"claim {self.name!r}: level must be one of {LEVELS}, got {self.level!r}")
+            raise ValueError(
+                f"claim {self.name!r}: level must be one of {LEVELS}, got {self.level!r}"
+            )
         if (self.span is None) != (self.part is None):
             raise ValueError(f"claim {self.name!r}: span and part go together")
 
@@ -85,11 +87,15 @@ class Claim:
         bounds = split_range(first, last, count, self.cost)
         if len(bounds) <= 1:
             return (self,)
-        return tuple(replace(self, name=f"{self.name} [{a}..{b}]", check=self.part(a, b), span=(a, b))
-                     for a, b in bounds)
+        return tuple(
+            replace(self, name=f"{self.name} [{a}..{b}]", check=self.part(a, b), span=(a, b))
+            for a, b in bounds
+        )
 
 
-def split_range(first: int, last: int, count: int, cost: Callable[[int], float] | None = None) -> list[tuple[int, int]]:
+def split_range(
+    first: int, last: int, count: int, cost: Callable[[int], float] | None = None
+) -> list[tuple[int, int]]:
     """``first..last`` as at most ``count`` consecutive ranges of about equal total ``cost``.
 
     >>> split_range(1, 10, 2)

@@ -26,8 +26,12 @@ def bucket(value: int, edges: Sequence[int]) -> str:
     return f">{edges[-1]}"
 
 
-def collect(instances: Callable[[], Any], features: Callable[[Any], Iterable[str]], examples: int = 500,
-            seed: int = 0) -> Counter[str]:
+def collect(
+    instances: Callable[[], Any],
+    features: Callable[[Any], Iterable[str]],
+    examples: int = 500,
+    seed: int = 0,
+) -> Counter[str]:
     """Count the features of ``examples`` examples drawn from ``instances()`` (a game's strategy).
 
     >>> from hypothesis import strategies as st
@@ -64,7 +68,9 @@ def render(counts: Counter[str]) -> str:
     return "\n".join(lines)
 
 
-def print_coverage(instances: Callable[[], Any], features: Callable[[Any], Iterable[str]], examples: int = 500) -> None:
+def print_coverage(
+    instances: Callable[[], Any], features: Callable[[Any], Iterable[str]], examples: int = 500
+) -> None:
     """Print the histogram of what ``instances()`` reaches (``gamecert coverage GAME`` does this for
     a registered game; a strategies module can do it for itself when run as a script)."""
     print(render(collect(instances, features, examples)))

@@ -62,7 +62,9 @@ class DecidingFeature:
         return tuple(sorted({s for s, _, _, _ in self.settings()}))
 
 
-def _singles(feature: DecidingFeature, settings: Iterable[tuple[int, int, Any, Any]]) -> Iterator[Any]:
+def _singles(
+    feature: DecidingFeature, settings: Iterable[tuple[int, int, Any, Any]]
+) -> Iterator[Any]:
     for _size, _order, value, place in settings:
         yield from feature.games(value, place)
 
@@ -88,8 +90,12 @@ def pack(game: Any, singles: Iterable[Any]) -> Iterator[Any]:
         yield game.merge(held) if len(held) > 1 else held[0]
 
 
-def size_ladder(name: str, description: str, sizes: Sequence[int],
-                contents: Sequence[tuple[str, Callable[[int], Any]]]) -> DecidingFeature:
+def size_ladder(
+    name: str,
+    description: str,
+    sizes: Sequence[int],
+    contents: Sequence[tuple[str, Callable[[int], Any]]],
+) -> DecidingFeature:
     """The input size as a deciding feature: every size in ``sizes`` (the game's own measure),
     in each of ``contents``, (label, build) pairs where ``build(size)`` is one single game of
     exactly that size, or None where that content does not exist at that size.
@@ -113,8 +119,15 @@ def size_ladder(name: str, description: str, sizes: Sequence[int],
     def places(size: int) -> list[str]:
         return [label for label, build in contents if build(size) is not None]
 
-    return DecidingFeature(name, description, tuple(sizes), places, lambda size, place: size,
-                           lambda size, place: [builds[place](size)], first=True)
+    return DecidingFeature(
+        name,
+        description,
+        tuple(sizes),
+        places,
+        lambda size, place: size,
+        lambda size, place: [builds[place](size)],
+        first=True,
+    )
 
 
 def feature_family(game: Any, feature: DecidingFeature) -> Family:
@@ -143,8 +156,12 @@ def feature_space(game: Any, feature: DecidingFeature) -> ExhaustiveSpace:
     def at(size: int) -> Iterator[Any]:
         return _singles(feature, by_size.get(size, ()))
 
-    return ExhaustiveSpace(f"decides-{feature.name}", f"the deciding-feature family: {feature.description}",
-                           tuple(sorted(by_size)), at)
+    return ExhaustiveSpace(
+        f"decides-{feature.name}",
+        f"the deciding-feature family: {feature.description}",
+        tuple(sorted(by_size)),
+        at,
+    )
 
 
 def feature_families(game: Any) -> list[Family]:
@@ -156,5 +173,12 @@ def feature_spaces(game: Any) -> list[ExhaustiveSpace]:
     return [feature_space(game, f) for f in game.deciding_features()]
 
 
-__all__ = ["DecidingFeature", "feature_families", "feature_family", "feature_space", "feature_spaces", "pack",
-           "size_ladder"]
+__all__ = [
+    "DecidingFeature",
+    "feature_families",
+    "feature_family",
+    "feature_space",
+    "feature_spaces",
+    "pack",
+    "size_ladder",
+]

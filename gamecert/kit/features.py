@@ -187,18 +187,30 @@ def noun(name: str, part: str = "part", measure: str = "") -> str:
         return f"{part}s of value {key}"
     base, dot, what = name.partition(".")
     plain = {
-        "size": f"the size ({measure})" if measure else "the size", "bytes": "the input's bytes",
-        "parts": f"{part}s in all", "longest": f"{part}s of the longest game", "games": "games in the batch",
-        "first_parts": f"{part}s of the first game", "last_parts": f"{part}s of the last game",
-        "distinct": f"distinct {part}s", "max_value": f"the largest {part} value",
-        "min_value": f"the smallest {part} value", "max_mult": f"the most copies of one {part}",
-        "xor_class": "the xor of the classes (Grundy values)", "games_xor_nonzero": "games of nonzero xor",
-        "xor": "the xor of the Grundy values", "runs": "runs", "longest_run": "the longest run",
+        "size": f"the size ({measure})" if measure else "the size",
+        "bytes": "the input's bytes",
+        "parts": f"{part}s in all",
+        "longest": f"{part}s of the longest game",
+        "games": "games in the batch",
+        "first_parts": f"{part}s of the first game",
+        "last_parts": f"{part}s of the last game",
+        "distinct": f"distinct {part}s",
+        "max_value": f"the largest {part} value",
+        "min_value": f"the smallest {part} value",
+        "max_mult": f"the most copies of one {part}",
+        "xor_class": "the xor of the classes (Grundy values)",
+        "games_xor_nonzero": "games of nonzero xor",
+        "xor": "the xor of the Grundy values",
+        "runs": "runs",
+        "longest_run": "the longest run",
     }
     if dot:
         inner = _the(noun(base, part, measure))
-        return {"pow2": f"{inner} minus the nearest power of two", "bits": f"the binary ones of {inner}",
-                "digits": f"the decimal digits of {inner}"}.get(what, name)
+        return {
+            "pow2": f"{inner} minus the nearest power of two",
+            "bits": f"the binary ones of {inner}",
+            "digits": f"the decimal digits of {inner}",
+        }.get(what, name)
     base, pct, k = name.partition("%")
     if pct:
         return f"{_the(noun(base, part, measure))} mod {k}"

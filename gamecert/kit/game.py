@@ -140,7 +140,7 @@ def drop_chunks(items: tuple) -> Iterator[tuple]:
     chunk = max(1, len(items) // 2)
     while True:
         for start in range(0, len(items), chunk):
-            if start and items[start - chunk:start] == items[start:start + chunk]:
+            if start and items[start - chunk : start] == items[start : start + chunk]:
                 continue
             rest = items[:start] + items[start + chunk :]
             if rest:
@@ -313,6 +313,7 @@ def _smaller_strings(s: str) -> Iterator[str]:
 
 # ---- small helpers games share ------------------------------------------------------------
 
+
 def partitions(total: int, largest: int, parts: int | None = None) -> Iterator[tuple[int, ...]]:
     """Every way to write ``total`` as a non-increasing tuple of positive parts, each at most
     ``largest``, with at most ``parts`` of them (no bound if None); largest first.
@@ -406,12 +407,16 @@ def parse_word(text: str, alphabet: str, alphabet_name: str, max_len: int, noun:
     reject_spaces(word, 1)
     if not word:
         raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got an empty line")
-    if word.strip(alphabet):  # a letter outside the alphabet (strip is the fast check; the loop finds it)
+    if word.strip(
+        alphabet
+    ):  # a letter outside the alphabet (strip is the fast check; the loop finds it)
         for column, ch in enumerate(word, 1):
             if ch not in alphabet:
                 raise InputError(1, f"only {alphabet_name} are allowed, got {ch!r}", column=column)
     if len(word) > max_len:
-        raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1)
+        raise InputError(
+            1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1
+        )
     reject_trailing(lines, 1)
     return word
 
@@ -428,7 +433,9 @@ def parse_int(line: str, number: int, what: str, low: int, high: int) -> int:
     if not line:
         raise InputError(number, f"{what}: expected an integer, got an empty line")
     if not (line.isascii() and line.isdigit()) or (len(line) > 1 and line[0] == "0"):
-        raise InputError(number, f"{what}: expected an integer without sign or leading zeros, got {line[:20]!r}")
+        raise InputError(
+            number, f"{what}: expected an integer without sign or leading zeros, got {line[:20]!r}"
+        )
     value = int(line)
     if not low <= value <= high:
         raise InputError(number, f"{what} must be between {low} and {high}, got {value}")
@@ -466,4 +473,3 @@ class ensure_recursion:  # noqa: N801 - used as a function and as a context mana
     def __exit__(self, *exc: object) -> None:
         if sys.getrecursionlimit() != self.previous:  # an oracle enters this once per input
             sys.setrecursionlimit(self.previous)
-

@@ -50,11 +50,23 @@ def write_plot(plot: SequencePlot, directory: str) -> tuple[str | None, str]:
     fig, ax = plt.subplots(figsize=(12, 3.5))
     try:
         ax.plot(n, plot.values, drawstyle="steps-mid", linewidth=0.9, color="0.25", label="G(n)")
-        ax.axvspan(-0.5, e - 0.5, color="tab:orange", alpha=0.15, label=f"preperiod (0..{e - 1})" if e else "no preperiod")
+        ax.axvspan(
+            -0.5,
+            e - 0.5,
+            color="tab:orange",
+            alpha=0.15,
+            label=f"preperiod (0..{e - 1})" if e else "no preperiod",
+        )
         for start in range(e, len(plot.values), p):
             ax.axvline(start - 0.5, color="tab:blue", linewidth=0.6, alpha=0.6)
         if e + p <= len(plot.values):
-            ax.axvspan(e - 0.5, e + p - 0.5, color="tab:blue", alpha=0.12, label=f"first period ({e}..{e + p - 1})")
+            ax.axvspan(
+                e - 0.5,
+                e + p - 0.5,
+                color="tab:blue",
+                alpha=0.12,
+                label=f"first period ({e}..{e + p - 1})",
+            )
         ax.set_xlabel("heap size n")
         ax.set_ylabel("Grundy value")
         ax.set_title(f"{plot.title} (preperiod {e}, period {p})")

@@ -97,10 +97,17 @@ class Shrinker:
     ``failing_game`` is the 1-based index of the game of a batch that failed, if known.
     """
 
-    def __init__(self, game: Any, structure: Structure, fails: Callable[[Any, str], bool],
-                 deadline: float | None = None, max_runs: int | None = None,
-                 failing_game: int | None = None, exhaustive_parts: int = EXHAUSTIVE_PARTS,
-                 level_chunks: int = LEVEL_CHUNKS) -> None:
+    def __init__(
+        self,
+        game: Any,
+        structure: Structure,
+        fails: Callable[[Any, str], bool],
+        deadline: float | None = None,
+        max_runs: int | None = None,
+        failing_game: int | None = None,
+        exhaustive_parts: int = EXHAUSTIVE_PARTS,
+        level_chunks: int = LEVEL_CHUNKS,
+    ) -> None:
         self.game = game
         self.st = structure
         self.fails = fails
@@ -242,8 +249,12 @@ class Shrinker:
             else:
                 lo = mid + 1
 
-    def _halve(self, count: Callable[[], int], start: Callable[[int], list[tuple]],
-               end: Callable[[int], list[tuple]]) -> None:
+    def _halve(
+        self,
+        count: Callable[[], int],
+        start: Callable[[int], list[tuple]],
+        end: Callable[[int], list[tuple]],
+    ) -> None:
         """Halving, as ddmin's first level: the first half kept, else the last half, again from
         what fails, until neither half fails. Each candidate has half the parts of the one before,
         so a fault found on a million parts comes down to its failing size in about two runs'
@@ -263,23 +274,32 @@ class Shrinker:
         if longest > 1:
             what = "every game's" if len(self.state) > 1 else "the"
             self.step = f"halving {what} count of {self.st.part_name}s (the first half or the last)"
-            self._halve(lambda: max(len(g) for g in self.state), lambda c: [g[:c] for g in self.state],
-                        lambda c: [g[len(g) - c:] if len(g) > c else g for g in self.state])
+            self._halve(
+                lambda: max(len(g) for g in self.state),
+                lambda c: [g[:c] for g in self.state],
+                lambda c: [g[len(g) - c :] if len(g) > c else g for g in self.state],
+            )
             longest = max(len(g) for g in self.state)
             self.step = f"binary search on {what} count of {self.st.part_name}s (keeping the start)"
             self._search(longest, lambda c: [g[:c] for g in self.state])
             longest = max(len(g) for g in self.state)
             self.step = f"binary search on {what} count of {self.st.part_name}s (keeping the end)"
-            self._search(longest, lambda c: [g[len(g) - c:] if len(g) > c else g for g in self.state])
+            self._search(
+                longest, lambda c: [g[len(g) - c :] if len(g) > c else g for g in self.state]
+            )
         self._fill()
         if len(self.state) > 1:
             self.step = "halving the count of games (the first half or the last)"
-            self._halve(lambda: len(self.state), lambda m: self.state[:m], lambda m: self.state[len(self.state) - m:])
+            self._halve(
+                lambda: len(self.state),
+                lambda m: self.state[:m],
+                lambda m: self.state[len(self.state) - m :],
+            )
         if len(self.state) > 1:
             self.step = "binary search on the count of games (a prefix)"
             self._search(len(self.state), lambda m: self.state[:m])
             self.step = "binary search on the count of games (a suffix)"
-            self._search(len(self.state), lambda m: self.state[len(self.state) - m:])
+            self._search(len(self.state), lambda m: self.state[len(self.state) - m :])
 
     def _filled(self, length: int, batch: bool) -> list[tuple]:
         """Every game at ``length`` parts (cut, or its own parts repeated), and with ``batch`` the
@@ -305,8 +325,13 @@ class Shrinker:
             self.step = "binary search on a length every game is brought to"
             self._search(max(len(g) for g in self.state), lambda c: self._filled(c, False))
 
-    def _ddmin(self, items: Callable[[], tuple], put: Callable[[tuple], list[tuple]], name: str,
-               final: bool) -> None:
+    def _ddmin(
+        self,
+        items: Callable[[], tuple],
+        put: Callable[[tuple], list[tuple]],
+        name: str,
+        final: bool,
+    ) -> None:
         """Remove chunks of halving size; a level with more than ``level_chunks`` chunks runs only
         when ``final`` (the end, few parts), else it is noted as skipped."""
         chunk = max(1, len(items()) // 2)
@@ -317,13 +342,15 @@ class Shrinker:
             chunk = min(chunk, max(1, n // 2))
             chunks = -(-n // chunk)
             if chunks > self.level_chunks and not final:
-                self.skipped.append(f"{name} in chunks of {chunk:,} and less ({n:,} {self.st.part_name}s)")
+                self.skipped.append(
+                    f"{name} in chunks of {chunk:,} and less ({n:,} {self.st.part_name}s)"
+                )
                 return
             self.step = f"ddmin over {name}, chunks of {chunk:,}"
             start = 0
             while start < len(items()):
                 cur = items()
-                if self._try(put(cur[:start] + cur[start + chunk:])):
+                if self._try(put(cur[:start] + cur[start + chunk :])):
                     continue  # the same place now holds the next chunk
                 start += chunk
             if chunk == 1:
@@ -334,28 +361,33 @@ class Shrinker:
         """Values of game ``g`` lowered chunk by chunk (to the class's smallest, then the smallest)."""
         if not self._has_values():
             return
-        for how, lower in (("the smallest of its class", self._canonical), ("the smallest", self._lowest)):
+        for how, lower in (
+            ("the smallest of its class", self._canonical),
+            ("the smallest", self._lowest),
+        ):
             n = len(self.state[g])
             chunk = max(1, n // 2)
             while True:
                 n = len(self.state[g])
                 chunk = min(chunk, max(1, n))
                 if -(-n // chunk) > self.level_chunks and not final:
-                    self.skipped.append(f"values lowered in chunks of {chunk:,} and less ({n:,} {self.st.part_name}s)")
+                    self.skipped.append(
+                        f"values lowered in chunks of {chunk:,} and less ({n:,} {self.st.part_name}s)"
+                    )
                     break
                 self.step = f"values lowered to {how}, chunks of {chunk:,}"
                 for start in range(0, n, chunk):
                     parts = self.state[g]
-                    piece = parts[start:start + chunk]
+                    piece = parts[start : start + chunk]
                     low = tuple(lower(p) for p in piece)
                     if low != piece:  # a chunk already at its lowest costs no run
-                        self._try(self._with_game(g, parts[:start] + low + parts[start + chunk:]))
+                        self._try(self._with_game(g, parts[:start] + low + parts[start + chunk :]))
                 if chunk == 1:
                     break
                 chunk //= 2
 
     def _with_game(self, g: int, parts: tuple) -> list[tuple]:
-        return [*self.state[:g], parts, *self.state[g + 1:]]
+        return [*self.state[:g], parts, *self.state[g + 1 :]]
 
     def _each_value(self, g: int) -> None:
         """Every single value of game ``g`` searched down: its class's smallest, then a binary
@@ -370,11 +402,13 @@ class Shrinker:
 
             def at(v: int, k: int = k) -> list[tuple]:
                 parts = self.state[g]
-                return self._with_game(g, parts[:k] + (self.st.with_value(parts[k], v),) + parts[k + 1:])
+                return self._with_game(
+                    g, parts[:k] + (self.st.with_value(parts[k], v),) + parts[k + 1 :]
+                )
 
             canon = self._canonical(part)
             if canon != part:
-                self._try(self._with_game(g, self.state[g][:k] + (canon,) + self.state[g][k + 1:]))
+                self._try(self._with_game(g, self.state[g][:k] + (canon,) + self.state[g][k + 1 :]))
             v = self.st.value(self.state[g][k])
             lo, hi = self.st.smallest, v
             while lo < hi:
@@ -389,21 +423,29 @@ class Shrinker:
         self._all_values()
         self._counts()
         if len(self.state) > 1:
-            self._ddmin(lambda: tuple(self.state), lambda games: list(games), "the games of the batch", True)
+            self._ddmin(
+                lambda: tuple(self.state), lambda games: list(games), "the games of the batch", True
+            )
         parts_in_all = sum(len(g) for g in self.state)
         final = parts_in_all <= self.exhaustive_parts
         for g in range(len(self.state)):
             if g >= len(self.state):
                 break
-            self._ddmin(lambda g=g: self.state[g], lambda parts, g=g: self._with_game(g, parts),
-                        f"{self.st.part_name}s", final)
+            self._ddmin(
+                lambda g=g: self.state[g],
+                lambda parts, g=g: self._with_game(g, parts),
+                f"{self.st.part_name}s",
+                final,
+            )
             self._lower_chunks(g, final)
             if final:
                 self._each_value(g)
         if not final:
-            self.skipped.append(f"single {self.st.part_name}s removed and values searched one by one: "
-                                f"{parts_in_all:,} {self.st.part_name}s, over the {self.exhaustive_parts:,} "
-                                "these run on")
+            self.skipped.append(
+                f"single {self.st.part_name}s removed and values searched one by one: "
+                f"{parts_in_all:,} {self.st.part_name}s, over the {self.exhaustive_parts:,} "
+                "these run on"
+            )
 
     def shrink(self, instance: Any, text: str | None = None) -> ShrinkResult:
         """Shrink the failing ``instance`` (already known to fail; it is not run again)."""
@@ -426,8 +468,9 @@ class Shrinker:
                     break
         except _OutOfTime:
             cut = f"its time was up during: {self.step}"
-        return ShrinkResult(self.current, self.text, self.runs, finished, cut, dict(self.steps),
-                            moved=self.moved)
+        return ShrinkResult(
+            self.current, self.text, self.runs, finished, cut, dict(self.steps), moved=self.moved
+        )
 
 
 def _digest(text: str) -> bytes:
@@ -452,5 +495,12 @@ def structure_of(game: Any, instance: Any) -> Structure | None:
     return found if found is not None else default_structure(game, instance)
 
 
-__all__ = ["EXHAUSTIVE_PARTS", "LEVEL_CHUNKS", "ShrinkResult", "Shrinker", "Structure", "default_structure",
-           "structure_of"]
+__all__ = [
+    "EXHAUSTIVE_PARTS",
+    "LEVEL_CHUNKS",
+    "ShrinkResult",
+    "Shrinker",
+    "Structure",
+    "default_structure",
+    "structure_of",
+]

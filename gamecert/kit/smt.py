@@ -84,6 +84,7 @@ def _check(solver: z3.Solver | z3.Optimize, what: str) -> z3.CheckSatResult:
 
 # ---- heap games: the Grundy recurrence on a bounded range ----------------------------------------
 
+
 @dataclass(frozen=True)
 class RecurrenceResult:
     """What z3 says about a mex recurrence on ``0..n_max``."""
@@ -147,7 +148,9 @@ def mex_recurrence(
             values = []
             for heaps in sorted({tuple(sorted(o)) for o in options(n)}):
                 if any(not 0 <= h < n for h in heaps):
-                    raise SmtError(f"option {heaps} of heap {n} is not a smaller heap: the recurrence is not well founded")
+                    raise SmtError(
+                        f"option {heaps} of heap {n} is not a smaller heap: the recurrence is not well founded"
+                    )
                 t = lit(0)
                 for h in heaps:
                     t = term(h, low) if t == lit(0) else f"(bvxor {t} {term(h, low)})"
@@ -156,7 +159,9 @@ def mex_recurrence(
             text.append(f"(assert (bvule g{n} {lit(cap)}))")
             text.extend(f"(assert (not (= g{n} {v})))" for v in values)
             for m in range(cap):  # every value below g(n) is some option's value
-                text.append(f"(assert (=> (bvult {lit(m)} g{n}) (or {' '.join(f'(= {v} {lit(m)})' for v in values)})))")
+                text.append(
+                    f"(assert (=> (bvult {lit(m)} g{n}) (or {' '.join(f'(= {v} {lit(m)})' for v in values)})))"
+                )
             count += len(values) + cap + 1
         solver = z3.SolverFor("QF_BV")
         solver.add(z3.parse_smt2_string("\n".join(text)))
@@ -173,11 +178,14 @@ def mex_recurrence(
             return RecurrenceResult(n_max, tuple(solution), mismatch, False, count, blocks)
         solver.add(z3.Or([g[n] != solution[n] for n in range(low, high)]))
         if _check(solver, f"uniqueness on {low}..{high - 1}") == z3.sat:
-            raise SmtError(f"the mex encoding on {low}..{high - 1} admits two solutions: it is wrong")
+            raise SmtError(
+                f"the mex encoding on {low}..{high - 1} admits two solutions: it is wrong"
+            )
     return RecurrenceResult(n_max, tuple(solution), None, True, count, blocks)
 
 
 # ---- one-heap games: induction on a symbolic size ---------------------------------------------
+
 
 @dataclass(frozen=True)
 class InductionResult:
@@ -216,7 +224,9 @@ def mex_induction_step(
         bad = z3.Solver()
         bad.add(c >= start, z3.Or(o < 0, o >= c))
         if _check(bad, f"option {o} lies in [0, c)") == z3.sat:
-            raise SmtError(f"option {o} of a heap of size c is not in [0, c) for some c >= {start}: {bad.model()}")
+            raise SmtError(
+                f"option {o} of a heap of size c is not in [0, c) for some c >= {start}: {bad.model()}"
+            )
     values = [closed_form(o, SYM) for o in opts]
     x = z3.Int("x")
     mex = [x >= 0, x <= len(values)] + [x != v for v in values]
@@ -225,13 +235,18 @@ def mex_induction_step(
     opt.add(c >= start, *mex, x != closed_form(c, SYM))
     opt.minimize(c)
     if _check(opt, "the induction step") == z3.unsat:
-        return InductionResult(start, True, None, f"step from {len(opts)} options unsat for every c >= {start}")
+        return InductionResult(
+            start, True, None, f"step from {len(opts)} options unsat for every c >= {start}"
+        )
     model = opt.model()
     cex = model.eval(c).as_long()
-    return InductionResult(start, False, cex, f"at c = {cex}, the mex is {model.eval(x)}, not the closed form")
+    return InductionResult(
+        start, False, cex, f"at c = {cex}, the mex is {model.eval(x)}, not the closed form"
+    )
 
 
 # ---- formulas over integers and Booleans ----------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Validity:

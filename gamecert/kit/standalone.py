@@ -250,12 +250,21 @@ def program(kind: str, game_name: str, game_code: str) -> str:
         "#!/usr/bin/env python3\n"
         f'"""The {kind} of {game_name}\'s test package, written by `gamecert tests`.\n\n'
         "Standard library only. "
-        + ("Usage: checker.py INPUT OUTPUT ANSWER (testlib's order); exit 0 OK, 1 WA, 2 PE, 3 fail\n"
-           "(the input or the answer file is bad). Tokens are read as gamecert and testlib read them."
-           if kind == "checker" else
-           "Usage: validator.py [INPUT] (default: standard input); exit 0 valid, 3 invalid,\n"
-           "with the reason on standard error.")
+        + (
+            "Usage: checker.py INPUT OUTPUT ANSWER (testlib's order); exit 0 OK, 1 WA, 2 PE, 3 fail\n"
+            "(the input or the answer file is bad). Tokens are read as gamecert and testlib read them."
+            if kind == "checker"
+            else "Usage: validator.py [INPUT] (default: standard input); exit 0 valid, 3 invalid,\n"
+            "with the reason on standard error."
+        )
         + '\n"""\n'
     )
     main = CHECKER_MAIN if kind == "checker" else VALIDATOR_MAIN
-    return head + COMMON + "\n\n# ---- the game's part (its standalone_code) ----\n" + game_code.strip("\n") + "\n" + main
+    return (
+        head
+        + COMMON
+        + "\n\n# ---- the game's part (its standalone_code) ----\n"
+        + game_code.strip("\n")
+        + "\n"
+        + main
+    )

@@ -93,7 +93,9 @@ def parse_integer(token: str, low: int, high: int, bits: int = 32) -> int:
     value = int(token)
     lo, hi = INT32 if bits == 32 else INT64
     if not lo <= value <= hi:
-        raise PresentationError(f"expected a {bits}-bit integer, got {shown(token)} (out of the type's range)")
+        raise PresentationError(
+            f"expected a {bits}-bit integer, got {shown(token)} (out of the type's range)"
+        )
     if not low <= value <= high:
         raise WrongAnswerError(f"{value} is outside {low}..{high}")
     return value
@@ -116,7 +118,9 @@ def _malformed(token: str) -> str:
 
 #: while :func:`recording` runs, what every token read stands for: (its number, what the game
 #: calls it, the words it may be, or None for an integer)
-_RECORD: ContextVar[list[tuple[int, str, tuple[str, ...] | None]] | None] = ContextVar("gamecert_tokens", default=None)
+_RECORD: ContextVar[list[tuple[int, str, tuple[str, ...] | None]] | None] = ContextVar(
+    "gamecert_tokens", default=None
+)
 
 
 @contextmanager
@@ -165,7 +169,11 @@ class AnswerReader:
         if read is not None:
             read.append((self.position + 1, what, tuple(choices) if choices is not None else None))
         if self.at_end():
-            after = f" after {self.position} token{'s' if self.position != 1 else ''}" if self.position else ""
+            after = (
+                f" after {self.position} token{'s' if self.position != 1 else ''}"
+                if self.position
+                else ""
+            )
             raise WrongAnswerError(f"unexpected end of output{after}: expected {what}")
         self.position += 1
         return self.tokens[self.position - 1]
@@ -175,7 +183,9 @@ class AnswerReader:
         token = self._next(what, choices)
         if token in choices:
             return token
-        raise WrongAnswerError(f"token {self.position}: expected {what}, got {shown(token)}{_hint(token, choices)}")
+        raise WrongAnswerError(
+            f"token {self.position}: expected {what}, got {shown(token)}{_hint(token, choices)}"
+        )
 
     def integer(self, low: int, high: int, what: str, bits: int = 32) -> int:
         """The next token as ``readInt(low, high)`` reads it (PE if malformed, WA if out of range)."""

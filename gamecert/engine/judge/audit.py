@@ -70,7 +70,9 @@ def drawn(judge: Any) -> str:
     return "drawn" if chosen else "first"
 
 
-def audit_pass(judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn") -> Any:
+def audit_pass(
+    judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn"
+) -> Any:
     """The plain run of a pass chosen by :func:`drawn` (``how``) for ``judge`` (a
     :class:`.judge.Judge`): its failure or None. Its output is compared with ``seen``, the fork
     server's run: a program that behaves differently when it sees the fork server around it (its
@@ -85,12 +87,17 @@ def audit_pass(judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, ho
     with judge.stats.lock:
         judge.stats.audit_s += time.perf_counter() - started
     if found is not None:
-        where = ("in the zygote runner" if getattr(seen, "started", "") == "zygote" else
-                 "as a clone from the native fork server")
+        where = (
+            "in the zygote runner"
+            if getattr(seen, "started", "") == "zygote"
+            else "as a clone from the native fork server"
+        )
         # the program behaves otherwise there: a smaller input must fail plainly, and says so
-        judge.plain_only = (f"found by an audit: an input passed {where} and failed when run as a judge runs "
-                            "the program; every later run of this runner (the confirmation, the shrinking) "
-                            "ran that way too")
+        judge.plain_only = (
+            f"found by an audit: an input passed {where} and failed when run as a judge runs "
+            "the program; every later run of this runner (the confirmation, the shrinking) "
+            "ran that way too"
+        )
         found.notes.append(judge.plain_only)
     elif judge.last_result is not None and judge.last_result.stdout != seen.stdout:
         with judge.stats.lock:
@@ -115,21 +122,33 @@ def audit_statement(stats: Any) -> str:
     kind, n, pool = stats.audit_kind, stats.audits_drawn, stats.audit_pool
     execs = getattr(stats, "plain_passes", 0)
     if (kind not in AUDIT_RATE or not pool) and execs:
-        return (f"plain audits: none needed: each of the {execs:,} passing tests ran as a judge runs the "
-                "program (a fresh exec, or `python FILE`)")
+        return (
+            f"plain audits: none needed: each of the {execs:,} passing tests ran as a judge runs the "
+            "program (a fresh exec, or `python FILE`)"
+        )
     if kind not in AUDIT_RATE or not pool:
         return ""
-    where, plain = (("the native fork server", "an exec of the program") if kind == "native" else
-                    ("the Python zygote", "`python FILE`"))
-    differed = (f"; {stats.audit_differed} answered differently, and were accepted" if stats.audit_differed
-                else ", same answers")
+    where, plain = (
+        ("the native fork server", "an exec of the program")
+        if kind == "native"
+        else ("the Python zygote", "`python FILE`")
+    )
+    differed = (
+        f"; {stats.audit_differed} answered differently, and were accepted"
+        if stats.audit_differed
+        else ", same answers"
+    )
     rate = audit_rate(kind)
     if not rate:
-        return (f"plain audits: none ({RATE_VARIABLE}=0): the {pool:,} passing tests run through {where} were "
-                "never re-run as a judge runs the program, and nothing bounds how the program behaves outside it")
+        return (
+            f"plain audits: none ({RATE_VARIABLE}=0): the {pool:,} passing tests run through {where} were "
+            "never re-run as a judge runs the program, and nothing bounds how the program behaves outside it"
+        )
     share = f"1/{round(1 / rate)}" if abs(1 / rate - round(1 / rate)) < 1e-9 else f"{rate:g}"
-    head = (f"plain audits: {n} of the {pool:,} passing tests run through {where} drawn at random "
-            f"(each with probability {share}) and re-run as {plain}{differed}")
+    head = (
+        f"plain audits: {n} of the {pool:,} passing tests run through {where} drawn at random "
+        f"(each with probability {share}) and re-run as {plain}{differed}"
+    )
     if stats.audits > n:
         head += f" (and {stats.audits - n} first passes of a runner, audited always)"
     if execs:
@@ -139,9 +158,20 @@ def audit_statement(stats: Any) -> str:
         return head + "; too few tests for a bound"
     x = caught_share(n)
     shown = math.ceil(x * 1e5) / 1e3  # the percentage, rounded up at its third decimal
-    return (f"{head}: a program that behaves differently outside the fork server on at least {shown:g}% "
-            f"of the inputs would have been caught with probability {AUDIT_CONFIDENCE:.0%} "
-            f"(1-(1-x)^{n} >= {AUDIT_CONFIDENCE:g} for x >= {shown:g}%)")
+    return (
+        f"{head}: a program that behaves differently outside the fork server on at least {shown:g}% "
+        f"of the inputs would have been caught with probability {AUDIT_CONFIDENCE:.0%} "
+        f"(1-(1-x)^{n} >= {AUDIT_CONFIDENCE:g} for x >= {shown:g}%)"
+    )
 
 
-__all__ = ["AUDIT_CONFIDENCE", "AUDIT_RATE", "RATE_VARIABLE", "audit_pass", "audit_rate", "drawn", "audit_statement", "caught_share"]
+__all__ = [
+    "AUDIT_CONFIDENCE",
+    "AUDIT_RATE",
+    "RATE_VARIABLE",
+    "audit_pass",
+    "audit_rate",
+    "drawn",
+    "audit_statement",
+    "caught_share",
+]

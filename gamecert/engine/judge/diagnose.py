@@ -89,12 +89,19 @@ class Diagnosis:
 
     def line(self) -> str:
         """One short line: the summary table's and the terminal's."""
-        if self.status == "class" and self.rule in ("", "true"):  # no test: every input tried failed
-            return (f"fails on every input tried: {self.satisfying_failed:,} of {self.satisfying:,} fresh inputs "
-                    "failed, none passed (no class narrower than all inputs)")
+        if self.status == "class" and self.rule in (
+            "",
+            "true",
+        ):  # no test: every input tried failed
+            return (
+                f"fails on every input tried: {self.satisfying_failed:,} of {self.satisfying:,} fresh inputs "
+                "failed, none passed (no class narrower than all inputs)"
+            )
         if self.status == "class":
-            return (f"fails whenever {self.words}: {self.satisfying_failed:,} of {self.satisfying:,} such inputs "
-                    f"failed, {self.others_failed:,} of {self.others:,} others")
+            return (
+                f"fails whenever {self.words}: {self.satisfying_failed:,} of {self.satisfying:,} such inputs "
+                f"failed, {self.others_failed:,} of {self.others:,} others"
+            )
         if self.status == "none":
             return f"no failing class with {PRECISION:.0%} precision on fresh inputs ({self.why})"
         return f"not diagnosed: {self.why}"
@@ -115,7 +122,9 @@ def seconds_for(budget_s: float, share: float) -> float:
 class _Labeller:
     """Runs inputs on the candidate, one thread per runner, and keeps every label."""
 
-    def __init__(self, entry: Any, runners: list[Any], expected_cache: dict, deadline: float) -> None:
+    def __init__(
+        self, entry: Any, runners: list[Any], expected_cache: dict, deadline: float
+    ) -> None:
         self.game = entry.game
         self.judges = [Judge(entry, r, Stats(), expected_cache=expected_cache) for r in runners]
         self.deadline = deadline
@@ -138,7 +147,11 @@ class _Labeller:
             try:
                 while time.monotonic() < min(until, self.deadline):
                     with self.lock:
-                        if not queue or errors or (self.limit is not None and self.taken >= self.limit):
+                        if (
+                            not queue
+                            or errors
+                            or (self.limit is not None and self.taken >= self.limit)
+                        ):
                             return
                         k, (inst, text) = queue.pop()
                         self.taken += 1
@@ -165,8 +178,15 @@ class _Labeller:
 class Mutator:
     """Random structural mutations of an input, each a valid input or nothing."""
 
-    def __init__(self, game: Any, structure: Any, rng: random.Random, values: list[int], singles: list[Any],
-                 max_text: int) -> None:
+    def __init__(
+        self,
+        game: Any,
+        structure: Any,
+        rng: random.Random,
+        values: list[int],
+        singles: list[Any],
+        max_text: int,
+    ) -> None:
         self.game, self.st, self.rng = game, structure, rng
         self.values = values or [structure.smallest]
         self.singles = singles
@@ -193,14 +213,14 @@ class Mutator:
         kind = rng.randrange(8)
         k = rng.randrange(n)
         if kind == 0 and n > 1:
-            return g[:k] + g[k + 1:]
+            return g[:k] + g[k + 1 :]
         if kind == 1:  # copies of one part, one or a few; or a part of a new value
             part = g[rng.randrange(n)]
             if has_values and rng.random() < 0.4:
                 return g[:k] + (self.st.with_value(part, self._value(part)),) + g[k:]
             return g[:k] + (part,) * rng.choice((1, 1, 2, 3, 4, 7)) + g[k:]
         if kind in (2, 3) and has_values:
-            return g[:k] + (self.st.with_value(g[k], self._value(g[k])),) + g[k + 1:]
+            return g[:k] + (self.st.with_value(g[k], self._value(g[k])),) + g[k + 1 :]
         if kind == 4 and has_values:  # every part of one value given another
             old = g[k]
             new = self.st.with_value(old, self._value(old))
@@ -226,7 +246,7 @@ class Mutator:
                 k = rng.randrange(len(state))
                 kind = rng.randrange(3)
                 if kind == 0 and len(state) > 1:
-                    state = state[:k] + state[k + 1:]
+                    state = state[:k] + state[k + 1 :]
                 elif kind == 1 and len(state) < self.game.max_batch:
                     state = state[:k] + [state[k]] + state[k:]
                 elif self.singles and len(state) < self.game.max_batch:
@@ -234,7 +254,7 @@ class Mutator:
             else:
                 k = rng.randrange(len(state))
                 if state[k]:
-                    state = state[:k] + [self._mutate_game(state[k])] + state[k + 1:]
+                    state = state[:k] + [self._mutate_game(state[k])] + state[k + 1 :]
         return self.valid(state)
 
     def valid(self, state: list[tuple]) -> tuple[Any, str] | None:
@@ -243,16 +263,30 @@ class Mutator:
         try:
             inst = self._instance(state)
             text = self.game.format_input(inst)
-            if not isinstance(text, str) or len(text) > self.max_text or self.game.parse_input(text) != inst:
+            if (
+                not isinstance(text, str)
+                or len(text) > self.max_text
+                or self.game.parse_input(text) != inst
+            ):
                 return None
         except Exception:  # noqa: BLE001 - not a valid input: never run
             return None
         return inst, text
 
 
-def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: float, *, jobs: int = 1,
-             seed: int = 0, expected_cache: dict | None = None, shuffle_features: bool = False,
-             runs: int | None = None, known: list[tuple[Any, str]] = ()) -> Diagnosis:
+def diagnose(
+    entry: Any,
+    failure: Any,
+    open_runner: Callable[[], Any],
+    seconds: float,
+    *,
+    jobs: int = 1,
+    seed: int = 0,
+    expected_cache: dict | None = None,
+    shuffle_features: bool = False,
+    runs: int | None = None,
+    known: list[tuple[Any, str]] = (),
+) -> Diagnosis:
     """The failing class of ``failure`` (a confirmed, shrunk fault), learned and checked within
     ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
     seconds then only bound it), the same work whatever the machine's load. ``shuffle_features``
@@ -265,18 +299,35 @@ def diagnose(entry: Any, failure: Any, open_runner: Callable[[], Any], seconds: 
     game = entry.game
     structure = structure_of(game, failure.instance)
     if structure is None:
-        return Diagnosis("skipped", why=f"{game.name} declares no structure to mutate", budget_s=seconds)
+        return Diagnosis(
+            "skipped", why=f"{game.name} declares no structure to mutate", budget_s=seconds
+        )
     if seconds < 1.0:
-        return Diagnosis("skipped", why=f"its time ({seconds:.1f} s of the budget) is under a second",
-                         budget_s=seconds)
+        return Diagnosis(
+            "skipped",
+            why=f"its time ({seconds:.1f} s of the budget) is under a second",
+            budget_s=seconds,
+        )
     rng = random.Random(seed)
     runners: list[Any] = []
     try:
         _open_all(open_runner, max(1, jobs), runners)
-        labeller = _Labeller(entry, runners, expected_cache if expected_cache is not None else {}, deadline)
+        labeller = _Labeller(
+            entry, runners, expected_cache if expected_cache is not None else {}, deadline
+        )
         labeller.limit = runs
-        return _diagnose(entry, failure, structure, labeller, rng, started, deadline, seconds, shuffle_features,
-                         list(known))
+        return _diagnose(
+            entry,
+            failure,
+            structure,
+            labeller,
+            rng,
+            started,
+            deadline,
+            seconds,
+            shuffle_features,
+            list(known),
+        )
     finally:
         for r in runners:
             r.close()
@@ -305,8 +356,18 @@ def _open_all(open_runner: Callable[[], Any], n: int, into: list[Any]) -> None:
         raise errors[0]
 
 
-def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng: random.Random, started: float,
-              deadline: float, seconds: float, shuffle: bool, known: list[tuple[Any, str]]) -> Diagnosis:
+def _diagnose(
+    entry: Any,
+    failure: Any,
+    structure: Any,
+    labeller: _Labeller,
+    rng: random.Random,
+    started: float,
+    deadline: float,
+    seconds: float,
+    shuffle: bool,
+    known: list[tuple[Any, str]],
+) -> Diagnosis:
     game = entry.game
     max_text = max(4096, TEXT_FACTOR * len(failure.input_text))
     rng.shuffle(known)
@@ -363,14 +424,18 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
     # Alhazen's loop: learn, check on fresh inputs, learn again with them, while time is left; the
     # rule stated is the last one that held on the fresh inputs of its own round
     labeller.limit = limit
-    while time.monotonic() < deadline - 0.5 and (limit is None or labeller.runs < limit - 2 * MIN_SATISFYING):
+    while time.monotonic() < deadline - 0.5 and (
+        limit is None or labeller.runs < limit - 2 * MIN_SATISFYING
+    ):
         rounds += 1
         learn_rows = rows
         if shuffle:
             learn_rows = list(rows)
             rng.shuffle(learn_rows)
         rule = learn(learn_rows, labels)
-        result = Diagnosis("none", budget_s=seconds, learned_on=len(rows), learned_failing=sum(labels))
+        result = Diagnosis(
+            "none", budget_s=seconds, learned_on=len(rows), learned_failing=sum(labels)
+        )
         if rule is None:
             result.why = "no feature test sets the failing inputs apart"
             break
@@ -378,9 +443,23 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
             break  # the fresh inputs changed nothing
         left = deadline - time.monotonic()
         until = time.monotonic() + (left if rounds >= 3 else 0.5 * left)
-        want = 400 if limit is None else max(MIN_SATISFYING, (limit - labeller.runs) // (2 if rounds >= 3 else 4))
-        pool, sat_set = _check_pool(mutator, rule, failing, draws, rng, labeller, game, until, want,
-                                    rows if shuffle else None)
+        want = (
+            400
+            if limit is None
+            else max(MIN_SATISFYING, (limit - labeller.runs) // (2 if rounds >= 3 else 4))
+        )
+        pool, sat_set = _check_pool(
+            mutator,
+            rule,
+            failing,
+            draws,
+            rng,
+            labeller,
+            game,
+            until,
+            want,
+            rows if shuffle else None,
+        )
         labelled = labeller.label(pool, until)
         s = [f for _, t, f in labelled if _digest(t) in sat_set]
         o = [f for _, t, f in labelled if _digest(t) not in sat_set]
@@ -396,7 +475,9 @@ def _diagnose(entry: Any, failure: Any, structure: Any, labeller: _Labeller, rng
         elif len(s) < MIN_SATISFYING:
             result.why = f"only {len(s)} fresh inputs satisfying the best rule were found and run"
         else:
-            result.why = f"the best rule learned held on {sum(s)} of {len(s)} fresh inputs satisfying it"
+            result.why = (
+                f"the best rule learned held on {sum(s)} of {len(s)} fresh inputs satisfying it"
+            )
         add(labelled)  # the fresh inputs teach the next round
     if stated is not None:
         result = stated
@@ -452,14 +533,18 @@ def _values(structure: Any, game: Any, instances: list[Any]) -> list[int]:
         return []
     seen: set[int] = set()
     for inst in instances:
-        for single in (game.split(inst) if game.max_batch > 1 else (inst,)):
+        for single in game.split(inst) if game.max_batch > 1 else (inst,):
             for p in structure.parts(single):
                 try:
                     seen.add(int(structure.value(p)))
                 except Exception:  # noqa: BLE001 - a part without a number
                     pass
     if seen:
-        seen |= set(range(min(seen), max(seen) + 2)) if max(seen) - min(seen) < 4096 else {max(seen) + 1}
+        seen |= (
+            set(range(min(seen), max(seen) + 2))
+            if max(seen) - min(seen) < 4096
+            else {max(seen) + 1}
+        )
     return sorted(seen)
 
 
@@ -496,8 +581,14 @@ def _nearby_family(game: Any, size: int, mutator: Mutator, limit: int) -> Iterat
                     break
 
 
-def _walks(mutator: Mutator, failing: list[Any], draws: list[Any], rng: random.Random, labeller: _Labeller,
-           n: int) -> list[tuple[Any, str]]:
+def _walks(
+    mutator: Mutator,
+    failing: list[Any],
+    draws: list[Any],
+    rng: random.Random,
+    labeller: _Labeller,
+    n: int,
+) -> list[tuple[Any, str]]:
     """``n`` random walks of one to four steps: three in four from a failing input, the rest from a draw."""
     out = []
     for _ in range(4 * n):
@@ -510,9 +601,18 @@ def _walks(mutator: Mutator, failing: list[Any], draws: list[Any], rng: random.R
     return _fresh(labeller, out)
 
 
-def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[Any], rng: random.Random,
-                labeller: _Labeller, game: Any, until: float, want: int = 400,
-                shuffled: list[dict[str, int]] | None = None) -> tuple[list, set[bytes]]:
+def _check_pool(
+    mutator: Mutator,
+    rule: Rule,
+    failing: list[Any],
+    draws: list[Any],
+    rng: random.Random,
+    labeller: _Labeller,
+    game: Any,
+    until: float,
+    want: int = 400,
+    shuffled: list[dict[str, int]] | None = None,
+) -> tuple[list, set[bytes]]:
     """Fresh inputs drawn to satisfy ``rule`` and to violate it, about as many of each: walks
     from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule.
     ``shuffled`` (the control): the rule is asked of another input's features, drawn from these."""
@@ -548,11 +648,18 @@ def _check_pool(mutator: Mutator, rule: Rule, failing: list[Any], draws: list[An
     return mixed, {_digest(t) for _, t in sat}
 
 
-
-
-def diagnose_fault(entry: Any, plan: Any, failure: Any, open_runner: Callable[[], Any], *, jobs: int,
-                   started: float, reserve_s: float, expected_cache: dict | None = None,
-                   known: list[tuple[Any, str]] = ()) -> None:
+def diagnose_fault(
+    entry: Any,
+    plan: Any,
+    failure: Any,
+    open_runner: Callable[[], Any],
+    *,
+    jobs: int,
+    started: float,
+    reserve_s: float,
+    expected_cache: dict | None = None,
+    known: list[tuple[Any, str]] = (),
+) -> None:
     """The hook after a certification's fault is confirmed and shrunk: its diagnosis, kept in
     ``failure.diagnosis`` for the report. It takes the profile's share of the budget
     (``Profile.diagnose_share``, at most :data:`MAX_SHARE`), and never runs past the budget's end
@@ -563,20 +670,40 @@ def diagnose_fault(entry: Any, plan: Any, failure: Any, open_runner: Callable[[]
     if os.environ.get(ENV_VAR, "1").strip().lower() in ("0", "off", "no", "false"):
         return
     if failure.nondeterministic or (failure.reruns is not None and failure.reruns[0] == 0):
-        failure.diagnosis = Diagnosis("skipped", why="the fault does not show on every run").to_json()
+        failure.diagnosis = Diagnosis(
+            "skipped", why="the fault does not show on every run"
+        ).to_json()
         return
     now = time.monotonic()
     share = seconds_for(plan.budget_s, getattr(plan.profile, "diagnose_share", MAX_SHARE))
     seconds = min(share, max(started + plan.budget_s + reserve_s - now, reserve_s))
     try:
-        found = diagnose(entry, failure, open_runner, seconds, jobs=jobs, seed=plan.seed, expected_cache=expected_cache,
-                         known=list(known))
+        found = diagnose(
+            entry,
+            failure,
+            open_runner,
+            seconds,
+            jobs=jobs,
+            seed=plan.seed,
+            expected_cache=expected_cache,
+            known=list(known),
+        )
     except KeyboardInterrupt:
         found = Diagnosis("skipped", why="interrupted (Ctrl-C)", budget_s=seconds)
     except Exception as exc:  # noqa: BLE001 - the fault and its report stand whatever the diagnosis meets
-        found = Diagnosis("skipped", why=f"stopped by {type(exc).__name__}: {str(exc)[:200]}", budget_s=seconds)
+        found = Diagnosis(
+            "skipped", why=f"stopped by {type(exc).__name__}: {str(exc)[:200]}", budget_s=seconds
+        )
     failure.diagnosis = found.to_json()
 
 
-__all__ = ["MAX_SHARE", "MIN_SATISFYING", "PRECISION", "Diagnosis", "Mutator", "diagnose", "diagnose_fault",
-           "seconds_for"]
+__all__ = [
+    "MAX_SHARE",
+    "MIN_SATISFYING",
+    "PRECISION",
+    "Diagnosis",
+    "Mutator",
+    "diagnose",
+    "diagnose_fault",
+    "seconds_for",
+]

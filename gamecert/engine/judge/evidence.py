@@ -55,11 +55,17 @@ def _evidence(outcome: Outcome, structured: bool) -> tuple[SpaceEvidence, ...]:
             for name, n in g.space_counts:
                 done[name, g.size] = done.get((name, g.size), False) or g.completed
                 counts[name, g.size] = n
-    whole = {g.key.split("-", 1)[1]: g for g in outcome.groups if g.phase == "coverage" and g.completed}
+    whole = {
+        g.key.split("-", 1)[1]: g for g in outcome.groups if g.phase == "coverage" and g.completed
+    }
     out = []
-    for name, description, sizes in (outcome.plan.structured if structured else outcome.plan.spaces):
+    for name, description, sizes in outcome.plan.structured if structured else outcome.plan.spaces:
         if structured and name in whole:
-            out.append(SpaceEvidence(name, description, sizes[-1] if sizes else None, whole[name].runs, bool(sizes)))
+            out.append(
+                SpaceEvidence(
+                    name, description, sizes[-1] if sizes else None, whole[name].runs, bool(sizes)
+                )
+            )
             continue
         up_to, count = None, 0
         for size in sizes:
@@ -68,14 +74,19 @@ def _evidence(outcome: Outcome, structured: bool) -> tuple[SpaceEvidence, ...]:
             up_to = size
             count += counts.get((name, size), 0)
         complete = bool(sizes) and up_to == sizes[-1]
-        out.append(SpaceEvidence(name, description, up_to, count, complete, outcome.plan.size_measure))
+        out.append(
+            SpaceEvidence(name, description, up_to, count, complete, outcome.plan.size_measure)
+        )
     return tuple(out)
 
 
 def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
     return tuple(
-        FamilyEvidence(g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary)
-        for g in outcome.groups if g.phase in ("coverage", "worst")
+        FamilyEvidence(
+            g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary
+        )
+        for g in outcome.groups
+        if g.phase in ("coverage", "worst")
     )
 
 
@@ -102,23 +113,36 @@ def left_out(outcome: Outcome) -> tuple[str, ...]:
     spaces = space_evidence(outcome) if "exhaustive" not in skipped else ()
     short_spaces = [ev for ev in spaces if not ev.complete]
     if short_spaces:
-        out.append("exhaustive (" + ", ".join(
-            f"{ev.name} {'not swept' if ev.up_to is None else f'up to size {ev.up_to} of {_reach(outcome, ev.name)}'}"
-            for ev in short_spaces) + ")")
-    elif "exhaustive" in outcome.cut and plan.phase("exhaustive") is not None and not plan.by_counts:
+        out.append(
+            "exhaustive ("
+            + ", ".join(
+                f"{ev.name} {'not swept' if ev.up_to is None else f'up to size {ev.up_to} of {_reach(outcome, ev.name)}'}"
+                for ev in short_spaces
+            )
+            + ")"
+        )
+    elif (
+        "exhaustive" in outcome.cut and plan.phase("exhaustive") is not None and not plan.by_counts
+    ):
         out.append("exhaustive")
     if "largest" in outcome.cut and plan.phase("largest") is not None:
         out.append("largest")
     if "random" in outcome.cut and plan.random_fixed and plan.phase("random") is not None:
         out.append("random")
-    if "sanitizer" in outcome.cut:  # (C and C++: runs under the sanitizer builds its time cap left out)
+    if (
+        "sanitizer" in outcome.cut
+    ):  # (C and C++: runs under the sanitizer builds its time cap left out)
         out.append("sanitizer runs (cut at the phase's time)")
     return tuple(out)
 
 
 def _run_order(phase: str) -> int:
     """Where ``phase`` runs: the plan's phases in order, the sanitizer phase after the guided one."""
-    order = (*PHASES[:PHASES.index("guided") + 1], "sanitizer", *PHASES[PHASES.index("guided") + 1:])
+    order = (
+        *PHASES[: PHASES.index("guided") + 1],
+        "sanitizer",
+        *PHASES[PHASES.index("guided") + 1 :],
+    )
     return order.index(phase) if phase in order else len(order)
 
 
@@ -139,7 +163,9 @@ def budget_to_complete(outcome: Outcome) -> float | None:
     return max(wanted) if wanted else None
 
 
-def incomplete_sentence(left: Sequence[str], budget_s: float | None, by_counts: bool = False) -> str:
+def incomplete_sentence(
+    left: Sequence[str], budget_s: float | None, by_counts: bool = False
+) -> str:
     """One sentence: what was left out and what budget would complete it.
 
     >>> print(incomplete_sentence(["coverage (0 of 6 families whole)", "largest"], 2462.3))
@@ -148,34 +174,70 @@ def incomplete_sentence(left: Sequence[str], budget_s: float | None, by_counts: 
     text = "left out: " + ", ".join(left)
     if budget_s is not None:
         seconds = math.ceil(budget_s)
-        what = "the phases run" if any(part.endswith("(left out with --phases)") for part in left) else "it"
-        return text + f"; a budget of about {seconds:,} s would complete {what} (--budget {seconds}), at this run's speed"
+        what = (
+            "the phases run"
+            if any(part.endswith("(left out with --phases)") for part in left)
+            else "it"
+        )
+        return (
+            text
+            + f"; a budget of about {seconds:,} s would complete {what} (--budget {seconds}), at this run's speed"
+        )
     if by_counts:
-        return text + "; the plan by counts stopped there (a larger --exhaustive-runs or profile goes further)"
+        return (
+            text
+            + "; the plan by counts stopped there (a larger --exhaustive-runs or profile goes further)"
+        )
     return text + "; a larger --budget goes further"
 
 
 def minimality(outcome: Outcome | None, failure: Failure) -> str:
     """What is known about smaller inputs than ``failure``'s, in words that claim no more."""
-    if failure.verdict is Verdict.UB:  # the plan's sweeps ran the judge's build: they show nothing of it
+    if (
+        failure.verdict is Verdict.UB
+    ):  # the plan's sweeps ran the judge's build: they show nothing of it
         outcome = None
-    return minimality_of(outcome, failure.size, failure.shrink, failure.minimality, getattr(failure, "shrink_cut", ""))
+    return minimality_of(
+        outcome,
+        failure.size,
+        failure.shrink,
+        failure.minimality,
+        getattr(failure, "shrink_cut", ""),
+    )
 
 
 def minimality_brief(outcome: Outcome | None, failure: Failure) -> str:
     """:func:`minimality` as one short sentence for the terminal (the families it rests on are
     named in the report)."""
-    return minimality_of(outcome, failure.size, failure.shrink, failure.minimality, getattr(failure, "shrink_cut", ""),
-                         brief=True)
+    return minimality_of(
+        outcome,
+        failure.size,
+        failure.shrink,
+        failure.minimality,
+        getattr(failure, "shrink_cut", ""),
+        brief=True,
+    )
 
 
-def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | None, known: str = "",
-                  cut: str = "", brief: bool = False) -> str:
+def minimality_of(
+    outcome: Outcome | None,
+    k: int,
+    shrink: tuple[int, bool] | None,
+    known: str = "",
+    cut: str = "",
+    brief: bool = False,
+) -> str:
     """:func:`minimality` from its parts (the pytest route keeps only these of a failure);
     ``brief``: one short sentence, no family named."""
     spaces = [*space_evidence(outcome), *structured_evidence(outcome)] if outcome else []
-    sizes_of = {name: sizes for name, _, sizes in
-                [*outcome.plan.spaces, *getattr(outcome.plan, "structured", ())]} if outcome else {}
+    sizes_of = (
+        {
+            name: sizes
+            for name, _, sizes in [*outcome.plan.spaces, *getattr(outcome.plan, "structured", ())]
+        }
+        if outcome
+        else {}
+    )
 
     def reaches(ev: Any) -> bool:
         """Every size of the space below k ran, and the space has sizes from k on (a space that
@@ -197,8 +259,10 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
         if smallest:
             return f"smallest possible: no input is smaller than size {k}"
         if swept:
-            text = (f"smallest in size: no input of size < {k} fails in the {len(swept)} "
-                    f"famil{'y' if len(swept) == 1 else 'ies'} swept below it (named in the report)")
+            text = (
+                f"smallest in size: no input of size < {k} fails in the {len(swept)} "
+                f"famil{'y' if len(swept) == 1 else 'ies'} swept below it (named in the report)"
+            )
             if shrink is not None and not finished:  # other inputs below k were not all tried
                 text += f"; shrinking stopped after {shrink[0]:,} smaller inputs: a smaller one may fail"
             return text
@@ -212,20 +276,31 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
         parts.append(f"minimal in size: {k} is the smallest size the game's inputs have")
     elif swept:
         names = ", ".join(ev.name for ev in swept)
-        parts.append(f"minimal in size within {names}: every input of size < {k} in them ran as a whole "
-                     "input and passed")
+        parts.append(
+            f"minimal in size within {names}: every input of size < {k} in them ran as a whole "
+            "input and passed"
+        )
     if shrink is not None and not smallest:
         tried, done = shrink
         if done:
-            parts.append(f"{'' if parts else 'locally minimal: '}no smaller input among {tried:,} structural "
-                         "reductions and the game's shrinker's moves fails (every one offered from the reported "
-                         "input ran or had run)")
+            parts.append(
+                f"{'' if parts else 'locally minimal: '}no smaller input among {tried:,} structural "
+                "reductions and the game's shrinker's moves fails (every one offered from the reported "
+                "input ran or had run)"
+            )
         else:
-            parts.append(f"shrinking stopped by its budget after {tried:,} smaller inputs"
-                         f"{f' ({cut})' if cut else ''}; a smaller failing input may exist")
+            parts.append(
+                f"shrinking stopped by its budget after {tried:,} smaller inputs"
+                f"{f' ({cut})' if cut else ''}; a smaller failing input may exist"
+            )
     if partial and not smallest:
-        parts.append("no smaller failing input among " + ", ".join(
-            f"every input of {ev.name} up to size {ev.up_to} ({ev.inputs:,} inputs)" for ev in partial))
+        parts.append(
+            "no smaller failing input among "
+            + ", ".join(
+                f"every input of {ev.name} up to size {ev.up_to} ({ev.inputs:,} inputs)"
+                for ev in partial
+            )
+        )
     if known and not parts:
         parts.append(known)
     if not parts:
@@ -233,9 +308,18 @@ def minimality_of(outcome: Outcome | None, k: int, shrink: tuple[int, bool] | No
     return "; ".join(parts)
 
 
-def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome | None, limits: Any,
-                 tests_run: int, interrupted: bool = False, extra_notes: Sequence[str] = (),
-                 plan: Any = None, provenance: Provenance | None = None) -> FailureReport:
+def build_report(
+    entry: Any,
+    candidate: Any,
+    failure: Failure,
+    outcome: Outcome | None,
+    limits: Any,
+    tests_run: int,
+    interrupted: bool = False,
+    extra_notes: Sequence[str] = (),
+    plan: Any = None,
+    provenance: Provenance | None = None,
+) -> FailureReport:
     """The report of ``failure``; ``provenance`` defaults to the candidate's own (built with the
     default compile command and interpreter)."""
     game = entry.game
@@ -244,8 +328,12 @@ def build_report(entry: Any, candidate: Any, failure: Failure, outcome: Outcome 
         with gamecode.section(game.name, "explain()"):
             explanation = game.explain(failure.instance).describe()
     except OutOfReach as exc:
-        explanation = f"(no explanation: {exc}; the expected answer comes from {failure.expected_source})"
-    except GameError as exc:  # the fault stands (explain() is not asked for the verdict): kept, and said
+        explanation = (
+            f"(no explanation: {exc}; the expected answer comes from {failure.expected_source})"
+        )
+    except (
+        GameError
+    ) as exc:  # the fault stands (explain() is not asked for the verdict): kept, and said
         explanation = f"(no explanation: {exc})"
     result = failure.result
     notes = [*failure.notes, *extra_notes]
@@ -302,7 +390,11 @@ def reproduce_command(candidate: Any, input_file: str = "input.in") -> str:
     if not argv:
         return ""
     python_file = getattr(candidate, "python_file", None)
-    if python_file and getattr(candidate, "language", "") == "python" and Path(argv[0]).name.startswith("python"):
+    if (
+        python_file
+        and getattr(candidate, "language", "") == "python"
+        and Path(argv[0]).name.startswith("python")
+    ):
         argv = ("python3", *argv[1:])
     return f"{shlex.join(argv)} < {input_file}"
 
@@ -315,7 +407,11 @@ def _games_env(entry: Any) -> str:
 
     if "games folder" not in getattr(entry, "source", ""):
         return ""
-    folders = [str(Path(p).expanduser().resolve()) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
+    folders = [
+        str(Path(p).expanduser().resolve())
+        for p in os.environ.get(ENV_VAR, "").split(os.pathsep)
+        if p.strip()
+    ]
     return os.pathsep.join(folders)
 
 
@@ -335,8 +431,14 @@ def candidate_spec_for_replay(candidate: Any) -> str:
     return shlex.join(argv) if argv else candidate.spec
 
 
-def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
-                      notes: Sequence[str] = (), provenance: Provenance | None = None) -> Certificate:
+def build_certificate(
+    entry: Any,
+    candidate: Any,
+    outcome: Outcome,
+    limits: Any,
+    notes: Sequence[str] = (),
+    provenance: Provenance | None = None,
+) -> Certificate:
     """The certificate of a run that found nothing (see :func:`build_report` for ``provenance``)."""
     stats = outcome.stats
     plan = outcome.plan
@@ -373,16 +475,35 @@ def build_certificate(entry: Any, candidate: Any, outcome: Outcome, limits: Any,
         judged_by=dict(stats.judged_by),
         solvers=tuple(sorted(entry.solvers)),
         left_out=left,
-        incomplete=incomplete_sentence(left, budget_to_complete(outcome), plan.by_counts) if left else "",
+        incomplete=incomplete_sentence(left, budget_to_complete(outcome), plan.by_counts)
+        if left
+        else "",
     )
 
 
-__all__ = ["budget_to_complete", "build_certificate", "build_report", "candidate_spec_for_replay", "family_evidence",
-           "incomplete_sentence", "left_out", "minimality", "space_evidence"]
+__all__ = [
+    "budget_to_complete",
+    "build_certificate",
+    "build_report",
+    "candidate_spec_for_replay",
+    "family_evidence",
+    "incomplete_sentence",
+    "left_out",
+    "minimality",
+    "space_evidence",
+]
 
 
-def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limits: Any,
-                         compile_option: str | None = None, python_option: str | None = None) -> FailureReport:
+def compile_error_report(
+    entry: Any,
+    exc: Any,
+    *,
+    seed: int,
+    profile: str,
+    limits: Any,
+    compile_option: str | None = None,
+    python_option: str | None = None,
+) -> FailureReport:
     """The CE report of a source that did not compile (``exc``, a CompileError): empty input,
     the compiler's message as its stderr, the source's sha256 and the command that failed."""
     import hashlib
@@ -396,17 +517,36 @@ def compile_error_report(entry: Any, exc: Any, *, seed: int, profile: str, limit
         source_sha = hashlib.sha256(source.read_bytes()).hexdigest()
     except OSError:
         source_sha = ""
-    provenance = Provenance(language=language_of(source) or "", source=str(source), source_sha256=source_sha,
-                            compile_command=shlex.join(exc.command) if exc.command else "",
-                            compile_option=compile_option or "", python_option=python_option or "",
-                            **judge_provenance())
+    provenance = Provenance(
+        language=language_of(source) or "",
+        source=str(source),
+        source_sha256=source_sha,
+        compile_command=shlex.join(exc.command) if exc.command else "",
+        compile_option=compile_option or "",
+        python_option=python_option or "",
+        **judge_provenance(),
+    )
     return FailureReport(
-        game=entry.game.name, candidate=_safe_name(source.stem), candidate_spec=str(source),
-        verdict=Verdict.CE.value, verdict_meaning=Verdict.CE.meaning, input="", expected="", got="",
-        reason=f"{exc}", seed=seed, profile=profile, phase="compile", size=0,
-        explanation="(the candidate did not compile; no input was run)", created=timestamp(),
-        stderr_tail=exc.output, time_limit_s=limits.time_s, memory_limit_mb=limits.memory_mb,
-        notes=(f"compile command: {command}",), provenance=provenance,
+        game=entry.game.name,
+        candidate=_safe_name(source.stem),
+        candidate_spec=str(source),
+        verdict=Verdict.CE.value,
+        verdict_meaning=Verdict.CE.meaning,
+        input="",
+        expected="",
+        got="",
+        reason=f"{exc}",
+        seed=seed,
+        profile=profile,
+        phase="compile",
+        size=0,
+        explanation="(the candidate did not compile; no input was run)",
+        created=timestamp(),
+        stderr_tail=exc.output,
+        time_limit_s=limits.time_s,
+        memory_limit_mb=limits.memory_mb,
+        notes=(f"compile command: {command}",),
+        provenance=provenance,
     )
 
 
@@ -436,7 +576,11 @@ def game_fault(game: Game, instance: Any, expected_text: str, got_text: str) -> 
         return f"the output ends before token {k + 1} ({what}): expected {want[k]}"
     if "winner" in what.lower():
         return f"{what}: expected {want[k]}, got {_plain(got[k])}"
-    if choices and got[k] in choices and _decides_winner(game, instance, expected_text, k, want[k], got[k]):
+    if (
+        choices
+        and got[k] in choices
+        and _decides_winner(game, instance, expected_text, k, want[k], got[k])
+    ):
         return f"the winner: expected {want[k]}, got {got[k]}"
     return f"the first token that differs, token {k + 1} ({what}): expected {want[k]}, got {_plain(got[k])}"
 
@@ -445,7 +589,11 @@ def _plain(token: str) -> str:
     """A token as it is when plain and short, else quoted with its escapes."""
     from gamecert.kit.tokens import SHOWN_CHARS, shown
 
-    return token if token.isprintable() and len(token) <= SHOWN_CHARS and "'" not in token else shown(token)
+    return (
+        token
+        if token.isprintable() and len(token) <= SHOWN_CHARS and "'" not in token
+        else shown(token)
+    )
 
 
 def _read_tokens(game: Game, text: str, instance: Any) -> list[tuple[int, str, Any]] | None:
@@ -461,7 +609,9 @@ def _read_tokens(game: Game, text: str, instance: Any) -> list[tuple[int, str, A
     return read
 
 
-def _decides_winner(game: Game, instance: Any, expected_text: str, k: int, want: str, got: str) -> bool:
+def _decides_winner(
+    game: Game, instance: Any, expected_text: str, k: int, want: str, got: str
+) -> bool:
     """Token ``k`` (a choice of words) tells who wins: over the game's samples and the expected
     answer (single games only), its words ``want`` and ``got`` go with different outcomes."""
     seen: dict[str, set[bool]] = {}
@@ -479,7 +629,9 @@ def _decides_winner(game: Game, instance: Any, expected_text: str, k: int, want:
                 continue
             tokens = split_tokens(text)
             if k < len(tokens):
-                seen.setdefault(tokens[k], set()).add(bool(game.first_player_wins(game.parse_answer(text, inst))))
+                seen.setdefault(tokens[k], set()).add(
+                    bool(game.first_player_wins(game.parse_answer(text, inst)))
+                )
         except Exception:  # noqa: BLE001 - as above: only the naming is lost
             continue
     a, b = seen.get(want, set()), seen.get(got, set())
@@ -506,7 +658,11 @@ def found_by(game: Game, failure: Failure, sized: bool = True) -> str:
     shown = text if len(text) <= 40 else text[:37] + "..."
     if first.strip() == failure.input_text.strip():
         return f"sample {number} (`{shown}`)"
-    return f"sample {number} (`{shown}`), shrunk to size {failure.size}" if sized else f"shrinking sample {number} (`{shown}`)"
+    return (
+        f"sample {number} (`{shown}`), shrunk to size {failure.size}"
+        if sized
+        else f"shrinking sample {number} (`{shown}`)"
+    )
 
 
 def fault_of(game: Game, failure: Failure) -> str:
@@ -535,7 +691,9 @@ def why_lines(fault: str, reason: str) -> list[str]:
     if not fault:
         return [reason] if reason else []
     said = fault.rpartition(": ")[2]
-    if reason.replace("'", "").rpartition(": ")[2] == said:  # the same two answers again, however prefixed
+    if (
+        reason.replace("'", "").rpartition(": ")[2] == said
+    ):  # the same two answers again, however prefixed
         return [fault]
     return [fault, reason] if reason else [fault]
 
@@ -545,10 +703,15 @@ def failure_lines(game: Game, failure: Failure) -> list[str]:
     certification shows them."""
     kind = " (nondeterministic)" if failure.nondeterministic else ""
     where = found_by(game, failure, sized=False)
-    lines = [f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
-             f"{failure.size}, found by {where}:"]
-    for label, text in (("input", failure.input_text), ("expected", failure.expected_text),
-                        ("got", failure.got_text or "(no output)")):
+    lines = [
+        f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
+        f"{failure.size}, found by {where}:"
+    ]
+    for label, text in (
+        ("input", failure.input_text),
+        ("expected", failure.expected_text),
+        ("got", failure.got_text or "(no output)"),
+    ):
         lines.append(_block(label, text))
     why = why_lines(fault_of(game, failure), failure.reason) or [""]
     lines.append(f"  {'why:':<9} {_one_line(why[0])}")
@@ -559,7 +722,9 @@ def failure_lines(game: Game, failure: Failure) -> list[str]:
 def _block(label: str, text: str, keep: int = 600) -> str:
     """A labelled value: one line inline, several lines as an indented block (never joined)."""
     body = text.rstrip("\n")
-    clipped = body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
+    clipped = (
+        body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
+    )
     lines = [visible(line) for line in clipped.split("\n")]
     if len(lines) == 1:
         return f"  {label + ':':<9} {lines[0]}"

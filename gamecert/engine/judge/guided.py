@@ -105,8 +105,14 @@ def near(v: Any, rng: random.Random) -> list[int]:
 class Search:
     """One guided search on one instrumented runner (``judge`` judges its runs)."""
 
-    def __init__(self, entry: Any, judge: Any, built: Instrumented, seed: int,
-                 suspect: Callable[[Any, str], Any]) -> None:
+    def __init__(
+        self,
+        entry: Any,
+        judge: Any,
+        built: Instrumented,
+        seed: int,
+        suspect: Callable[[Any, str], Any],
+    ) -> None:
         self.entry = entry
         self.game = entry.game
         self.judge = judge
@@ -150,9 +156,14 @@ class Search:
         """Run one input instrumented; keep it if it reached something new; True once a fault stands."""
         self.seen_texts.add(hash(text))
         self.report.runs += 1
-        found = self.judge.run_one(inst, "guided", text=text, what=f"guided, size {self.game.size(inst)}")
+        found = self.judge.run_one(
+            inst, "guided", text=text, what=f"guided, size {self.game.size(inst)}"
+        )
         result = self.judge.last_result
-        cov = read_coverage(getattr(result, "stderr_tail", "") or "", self.built.language) or Coverage()
+        cov = (
+            read_coverage(getattr(result, "stderr_tail", "") or "", self.built.language)
+            or Coverage()
+        )
         self.report.reached |= cov.sites
         if found is not None:
             kind = str(found.verdict)
@@ -259,8 +270,11 @@ class Search:
                 state[g] = parts[:v]
             else:
                 reps = -(-v // len(parts))
-                state[g] = (parts * reps)[:v] if self.rng.random() < 0.5 else tuple(
-                    parts[self.rng.randrange(len(parts))] for _ in range(v))
+                state[g] = (
+                    (parts * reps)[:v]
+                    if self.rng.random() < 0.5
+                    else tuple(parts[self.rng.randrange(len(parts))] for _ in range(v))
+                )
             return state
         if self.st.with_value is None or v < self.st.smallest:
             return None
@@ -268,7 +282,7 @@ class Search:
             part = self.st.with_value(parts[where[2]], v)
         except Exception:  # noqa: BLE001
             return None
-        state[g] = parts[:where[2]] + (part,) + parts[where[2] + 1:]
+        state[g] = parts[: where[2]] + (part,) + parts[where[2] + 1 :]
         return state
 
     def i2s(self, item: Item) -> list[Callable[[], list[tuple] | None]]:
@@ -285,26 +299,43 @@ class Search:
         tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
         for kind, a, b in item.cov.cmps:
             if kind == "s":
-                tiers[0] += [functools.partial(lambda s: s, made) for made in
-                             self.strings_in(item.state, a, b) + self.strings_in(item.state, b, a)]
+                tiers[0] += [
+                    functools.partial(lambda s: s, made)
+                    for made in self.strings_in(item.state, a, b)
+                    + self.strings_in(item.state, b, a)
+                ]
                 continue
             for x, y in ((a, b), (b, a)):
-                key = int(x) if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x) else x
-                other = int(y) if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y) else y
+                key = (
+                    int(x)
+                    if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x)
+                    else x
+                )
+                other = (
+                    int(y)
+                    if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y)
+                    else y
+                )
                 tier = 2 if other in by_value else 0
                 places = by_value.get(key, []) if not isinstance(key, float) else []
-                if len(places) > 2:  # a number the input holds in many places: the first and one other
+                if (
+                    len(places) > 2
+                ):  # a number the input holds in many places: the first and one other
                     places = [places[0], self.rng.choice(places[1:])]
                 for where in places:
                     for v in near(y, self.rng):  # (made when run: a count of 10^6 parts is dear)
-                        tiers[tier + (v != other)].append(functools.partial(self.put, item.state, where, v))
+                        tiers[tier + (v != other)].append(
+                            functools.partial(self.put, item.state, where, v)
+                        )
         for tier in tiers:
             self.rng.shuffle(tier)
             out += tier
         return out[:I2S_MAX]
 
     def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
-        if not x or not all(isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]):
+        if not x or not all(
+            isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]
+        ):
             return []
         out = []
         for g, parts in enumerate(state):
@@ -312,7 +343,7 @@ class Search:
             at = text.find(x)
             if at >= 0:
                 s = list(state)
-                s[g] = tuple(text[:at] + y + text[at + len(x):])
+                s[g] = tuple(text[:at] + y + text[at + len(x) :])
                 out.append(s)
             s = list(state)
             s[g] = tuple(y)
@@ -349,10 +380,17 @@ class Search:
                 v = int(self.st.value(parts[i]))
             except Exception:  # noqa: BLE001
                 return None
-            top = max(v, *(w for w in (_number(self.st.value, p) for p in parts[:64]) if w is not None),
-                      self.st.smallest + 1)
-            pool = [v + rng.randint(-3, 3), rng.randint(self.st.smallest, 2 * top), rng.choice(self.numbers or [v]),
-                    rng.randint(self.st.smallest, top)]
+            top = max(
+                v,
+                *(w for w in (_number(self.st.value, p) for p in parts[:64]) if w is not None),
+                self.st.smallest + 1,
+            )
+            pool = [
+                v + rng.randint(-3, 3),
+                rng.randint(self.st.smallest, 2 * top),
+                rng.choice(self.numbers or [v]),
+                rng.randint(self.st.smallest, top),
+            ]
             return self.put(state, ("value", g, i), rng.choice(pool))
         if roll < 0.6:
             n = len(parts)
@@ -360,16 +398,25 @@ class Search:
             if self.numbers:
                 pool.append(rng.choice(self.numbers))
             return self.put(state, ("count", g), max(1, rng.choice(pool)))
-        if roll < 0.75 and self.strings and parts and all(isinstance(p, str) and len(p) == 1 for p in parts[:1]):
+        if (
+            roll < 0.75
+            and self.strings
+            and parts
+            and all(isinstance(p, str) and len(p) == 1 for p in parts[:1])
+        ):
             s = rng.choice(self.strings)
             at = rng.randrange(len(parts) + 1)
             state = list(state)
-            state[g] = parts[:at] + tuple(s) + (parts[at:] if rng.random() < 0.5 else parts[at + len(s):])
+            state[g] = (
+                parts[:at] + tuple(s) + (parts[at:] if rng.random() < 0.5 else parts[at + len(s) :])
+            )
             return state
         if roll < 0.85 and parts:
             state = list(state)
             a, b = sorted(rng.randrange(len(parts) + 1) for _ in range(2))
-            state[g] = parts[:a] + parts[b:] if rng.random() < 0.5 else parts[:b] + parts[a:b] + parts[b:]
+            state[g] = (
+                parts[:a] + parts[b:] if rng.random() < 0.5 else parts[:b] + parts[a:b] + parts[b:]
+            )
             return state if state[g] else None
         if self.batched:
             other = rng.choice(self.corpus).state
@@ -390,13 +437,17 @@ def evidence(built: Instrumented, reached: set, runs: int) -> list[str]:
     the guided phase's inputs reached, and where the rest is."""
     sites = built.sites
     if not sites:
-        return [f"guided phase ({built.language}): {runs} runs; the build names no source lines to count"]
+        return [
+            f"guided phase ({built.language}): {runs} runs; the build names no source lines to count"
+        ]
     got = [k for k in sites if k in reached]
     if built.language == "python":
         what = "branch sides taken"
         never = [k for k in sites if k not in reached]
-        shown = [f"line {sites[k].line} `{sites[k].text}` {'true' if k[1] else 'false'} side"
-                 for k in sorted(never, key=lambda k: (sites[k].line, k))]
+        shown = [
+            f"line {sites[k].line} `{sites[k].text}` {'true' if k[1] else 'false'} side"
+            for k in sorted(never, key=lambda k: (sites[k].line, k))
+        ]
     else:
         what = "basic blocks reached"
         lines_hit = {sites[k].line for k in got}
@@ -447,16 +498,25 @@ def applies(executor: Any) -> bool:
     if found is None:
         plain = executor.judges[0].runner if executor.judges else None
         candidate = getattr(plain, "candidate", None)
-        found = (executor.plan.phase("guided") is not None and not executor.plan.by_counts and candidate is not None
-                 and getattr(candidate, "language", "") in ROUTES and getattr(candidate, "source", None) is not None)
+        found = (
+            executor.plan.phase("guided") is not None
+            and not executor.plan.by_counts
+            and candidate is not None
+            and getattr(candidate, "language", "") in ROUTES
+            and getattr(candidate, "source", None) is not None
+        )
         if executor.judges:
             executor._guided_applies = found
             if found:  # the instrumented build is made meanwhile, beside the designed phases
                 import threading
 
                 box: dict[str, Any] = {}
-                thread = threading.Thread(target=_build_into, args=(candidate, box), daemon=True,
-                                          name="gamecert-guided-build")
+                thread = threading.Thread(
+                    target=_build_into,
+                    args=(candidate, box),
+                    daemon=True,
+                    name="gamecert-guided-build",
+                )
                 thread.start()
                 executor._guided_build = (thread, box)
     return found
@@ -480,7 +540,11 @@ def share(executor: Any, phase: str, cumulative: float | None) -> float | None:
 
     if phase == "guided" and not applies(executor):
         return None  # nothing to cut: the phase only says why it did not run
-    if cumulative is not None and phase in ("coverage", "worst", "exhaustive") and applies(executor):
+    if (
+        cumulative is not None
+        and phase in ("coverage", "worst", "exhaustive")
+        and applies(executor)
+    ):
         cumulative *= 1 - GUIDED_SHARE
     if cumulative is not None and phase in ("coverage", "worst", "exhaustive", "guided"):
         cumulative *= 1 - getattr(executor, "midway_share", 0.0)
@@ -520,15 +584,21 @@ def run_phase(executor: Any, deadline: float | None) -> None:
         outcome.notes.append(f"the guided phase did not run: {error}")
         return
     if isinstance(error, (GamecertError, OSError)):
-        outcome.notes.append(f"the guided phase did not run: the instrumented build failed ({error})")
+        outcome.notes.append(
+            f"the guided phase did not run: the instrumented build failed ({error})"
+        )
         return
     if error is not None:
         raise error
     built = box.get("built")
     if built is None:
-        outcome.notes.append("the guided phase did not run: its instrumented build was not done by the phase's deadline")
+        outcome.notes.append(
+            "the guided phase did not run: its instrumented build was not done by the phase's deadline"
+        )
         return
-    group = executor._register(Group("guided", "guided", "inputs steered by the candidate's coverage", runs=0))
+    group = executor._register(
+        Group("guided", "guided", "inputs steered by the candidate's coverage", runs=0)
+    )
     made = [0]
 
     def suspect(inst: Any, text: str) -> Any:
@@ -536,7 +606,15 @@ def run_phase(executor: Any, deadline: float | None) -> None:
         key = f"guided-{made[0]}"
         games = len(executor.entry.game.split(inst)) if executor.entry.game.max_batch > 1 else 1
         chunk = Chunk("guided", key, key, (inst,), (text,), games)
-        executor._register(Group("guided", key, "an input the instrumented build failed, run plainly", (chunk,), runs=1))
+        executor._register(
+            Group(
+                "guided",
+                key,
+                "an input the instrumented build failed, run plainly",
+                (chunk,),
+                runs=1,
+            )
+        )
         before = len(outcome.failures)
         executor._submit(chunk, None)
         executor._drain()
@@ -544,32 +622,48 @@ def run_phase(executor: Any, deadline: float | None) -> None:
 
     try:
         slower = dataclasses.replace(limits, time_s=limits.time_s * 3)
-        runner = open_runner(built.candidate, slower, contain=getattr(plain.containment, "enabled", True))
+        runner = open_runner(
+            built.candidate, slower, contain=getattr(plain.containment, "enabled", True)
+        )
     except (GamecertError, OSError) as exc:
         outcome.notes.append(f"the guided phase did not run: its runner did not start ({exc})")
         built.close()
         return
     try:
-        judge = Judge(executor.entry, runner, executor.stats, on_test=getattr(executor.display, "advance", None),
-                      expected_cache=executor.expected_cache, known=executor.known)
+        judge = Judge(
+            executor.entry,
+            runner,
+            executor.stats,
+            on_test=getattr(executor.display, "advance", None),
+            expected_cache=executor.expected_cache,
+            known=executor.known,
+        )
         search = Search(executor.entry, judge, built, plan.seed, suspect)
         report = search.search(seeds_of(executor.entry, plan), until)
     except GamecertError:
         raise  # a game's own mistake (GAME ERROR) or a usage error: said as such
     except Exception as exc:  # noqa: BLE001 - a fault of gamecert's own must not end the certification
-        outcome.notes.append(f"{STOPPED}: {type(exc).__name__}: {exc}; the faults found so far stand, "
-                             "and the rest of the certification ran as usual")
+        outcome.notes.append(
+            f"{STOPPED}: {type(exc).__name__}: {exc}; the faults found so far stand, "
+            "and the rest of the certification ran as usual"
+        )
         group.done = True
         return
     finally:
         runner.close()
     group.done = group.runs = group.runs_done = report.runs
     executor.guided_corpus = [item.text for item in search.corpus]
-    outcome.notes += [f"guided phase: {report.runs} runs of the instrumented build ({built.how}), {report.kept} "
-                      f"inputs kept for reaching new code, {report.suspects} sent to the plain build"
-                      + (f" ({len(report.unconfirmed)} failed only instrumented: {', '.join(report.unconfirmed[:3])})"
-                         if report.unconfirmed else ""),
-                      *report.lines, *evidence(built, report.reached, report.runs)]
+    outcome.notes += [
+        f"guided phase: {report.runs} runs of the instrumented build ({built.how}), {report.kept} "
+        f"inputs kept for reaching new code, {report.suspects} sent to the plain build"
+        + (
+            f" ({len(report.unconfirmed)} failed only instrumented: {', '.join(report.unconfirmed[:3])})"
+            if report.unconfirmed
+            else ""
+        ),
+        *report.lines,
+        *evidence(built, report.reached, report.runs),
+    ]
 
 
 #: the start of the note a guided phase that stopped on an error of gamecert's own leaves
@@ -584,4 +678,13 @@ def _number(value: Callable[[Any], Any], part: Any) -> int | None:
         return None
 
 
-__all__ = ["Item", "Report", "Search", "evidence", "f32_neighbours", "near", "run_phase", "seeds_of"]
+__all__ = [
+    "Item",
+    "Report",
+    "Search",
+    "evidence",
+    "f32_neighbours",
+    "near",
+    "run_phase",
+    "seeds_of",
+]

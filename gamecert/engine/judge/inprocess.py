@@ -34,9 +34,14 @@ from gamecert.engine import gamecode, interrupts
 from gamecert.engine.plan.plan import Chunk
 
 
-def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], str | None],
-                         stop: Callable[[], bool], what: Callable[[Any, Chunk, Any], str],
-                         kind_of: Callable[[str], str]) -> tuple[int, int, Any]:
+def run_chunk_in_process(
+    judge: Any,
+    chunk: Chunk,
+    answer_text: Callable[[str], str | None],
+    stop: Callable[[], bool],
+    what: Callable[[Any, Chunk, Any], str],
+    kind_of: Callable[[str], str],
+) -> tuple[int, int, Any]:
     """Run ``chunk`` on the in-process solver whose ``answer_text`` is given, until ``stop()``.
     ``what(game, chunk, instance)`` names a test, ``kind_of(source)`` what an expected answer
     rests on (the judge's own functions).
@@ -61,7 +66,9 @@ def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], 
         for k in missing:
             inst, text = chunk.instances[k], chunk.texts[k]
             ss = game.split(inst) if batched else (inst,)
-            expected[k] = [judge.expected(s) for s in ss] if len(ss) > 1 else [judge.expected(inst, text)]
+            expected[k] = (
+                [judge.expected(s) for s in ss] if len(ss) > 1 else [judge.expected(inst, text)]
+            )
             sources[k] = [source for _, source in expected[k]]
             games[k] = len(ss)
         with gamecode.section(game.name, "format_answer on the expected answers"):
@@ -76,7 +83,9 @@ def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], 
     kinds_seen: dict[str, str] = {}  # kind_of each source seen (a handful of texts)
     oracle = kind_of("the oracle")
     try:
-        for inst, text, count, run_sources, want in zip(chunk.instances, chunk.texts, games, sources, wanted):
+        for inst, text, count, run_sources, want in zip(
+            chunk.instances, chunk.texts, games, sources, wanted
+        ):
             if stop():
                 break
             interrupts.checkpoint()
@@ -97,7 +106,9 @@ def run_chunk_in_process(judge: Any, chunk: Chunk, answer_text: Callable[[str], 
                     kinds[oracle] = kinds.get(oracle, 0) + count
                 else:
                     for source in run_sources:
-                        kind = kinds_seen.get(source) or kinds_seen.setdefault(source, kind_of(source))
+                        kind = kinds_seen.get(source) or kinds_seen.setdefault(
+                            source, kind_of(source)
+                        )
                         kinds[kind] = kinds.get(kind, 0) + 1
             runs += 1
             tests += count

@@ -72,23 +72,35 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
     state[0] += 1
     costs = state[1]
     known = [(*costs.get(name, (0.0, 0)), math.inf)[1:3] for name in entry.solvers]
-    timed = all(calls >= _TIMED_CALLS or game.size(instance) >= slow_from for calls, slow_from in known)
+    timed = all(
+        calls >= _TIMED_CALLS or game.size(instance) >= slow_from for calls, slow_from in known
+    )
     if len(entry.solvers) > 1 and not every and timed and state[0] % CROSS_CHECK_EVERY:
         name = min(sorted(entry.solvers), key=lambda n: costs[n][0] / costs[n][1])
         return gamecode.call(game.name, f"the fast solver {name}", entry.solvers[name], instance), (
             f"the fast solver {name} (every registered fast solver answers one input in "
-            f"{CROSS_CHECK_EVERY} and every failing input, and they must agree)")
+            f"{CROSS_CHECK_EVERY} and every failing input, and they must agree)"
+        )
     answers: dict[str, Any] = {}
     size = game.size(instance)
-    slow = [] if every else [name for name in sorted(entry.solvers)
-                             if size >= (*costs.get(name, (0.0, 0)), math.inf)[2]]
+    slow = (
+        []
+        if every
+        else [
+            name
+            for name in sorted(entry.solvers)
+            if size >= (*costs.get(name, (0.0, 0)), math.inf)[2]
+        ]
+    )
     if len(slow) == len(entry.solvers):
         slow = slow[1:]  # one answers, whatever it costs
     for name in sorted(entry.solvers):
         if name in slow:
             continue
         start = time.perf_counter()
-        answers[name] = gamecode.call(game.name, f"the fast solver {name}", entry.solvers[name], instance)
+        answers[name] = gamecode.call(
+            game.name, f"the fast solver {name}", entry.solvers[name], instance
+        )
         spent = costs.setdefault(name, [0.0, 0, math.inf])
         took = time.perf_counter() - start
         spent[0] += took
@@ -98,7 +110,9 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
     first = next(iter(answers.values()))
     # agreement as the game judges it: a game with several right answers accepts each of them
     if any(game.judge(instance, other, first) is not None for other in answers.values()):
-        shown = "; ".join(f"{name}: {game.format_answer(a).strip()!r}" for name, a in answers.items())
+        shown = "; ".join(
+            f"{name}: {game.format_answer(a).strip()!r}" for name, a in answers.items()
+        )
         text = game.format_input(instance)
         raise HarnessError(
             f"HARNESS ERROR: the registered fast solvers of {game.name} disagree on an input of size "
@@ -106,8 +120,10 @@ def expected_answer(entry: Any, instance: Any, every: bool = False) -> tuple[Any
             "Fix the fast solvers (`pytest -n auto` cross-checks them) before judging candidates here."
         )
     if slow:  # not every solver: the verdict on such an input, if it fails, asks them all again
-        return first, (f"the fast solvers {', '.join(answers)} (agree; {', '.join(slow)} left out at this size: "
-                       f"over {SLOW_SOLVER_S:g} s on an input as large)")
+        return first, (
+            f"the fast solvers {', '.join(answers)} (agree; {', '.join(slow)} left out at this size: "
+            f"over {SLOW_SOLVER_S:g} s on an input as large)"
+        )
     return first, "the fast solvers " + ", ".join(answers) + " (all agree)"
 
 
@@ -183,12 +199,17 @@ class Judge:
     #: re-runs that confirm a fault stop there, after the first, whatever a test costs
     time_left: Callable[[], float | None] = staticmethod(lambda: None)
 
-    def __init__(self, entry: Any, runner: Any, stats: Stats | None = None,
-                 on_test: Callable[[int], None] | None = None,
-                 expected_cache: dict[str, tuple[Any, str]] | None = None,
-                 on_event: Callable[..., None] | None = None,
-                 known: Mapping[str, tuple[Any, str]] | None = None,
-                 wanted: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        entry: Any,
+        runner: Any,
+        stats: Stats | None = None,
+        on_test: Callable[[int], None] | None = None,
+        expected_cache: dict[str, tuple[Any, str]] | None = None,
+        on_event: Callable[..., None] | None = None,
+        known: Mapping[str, tuple[Any, str]] | None = None,
+        wanted: Mapping[str, Any] | None = None,
+    ) -> None:
         self.entry = entry
         self.game = entry.game
         self.runner = runner
@@ -233,8 +254,16 @@ class Judge:
                     found = self._expected[key] = expected_answer(self.entry, instance)
         return found
 
-    def run_one(self, instance: Any, phase: str, text: str | None = None, count: bool = True,
-                what: str = "", fresh: bool = False, quiet: bool = True) -> Failure | None:
+    def run_one(
+        self,
+        instance: Any,
+        phase: str,
+        text: str | None = None,
+        count: bool = True,
+        what: str = "",
+        fresh: bool = False,
+        quiet: bool = True,
+    ) -> Failure | None:
         """Run one input (possibly holding several games) and judge the whole of it; ``fresh``:
         as a judge runs the program (``quiet``: with no other run at the same time)."""
         game = self.game
@@ -246,18 +275,31 @@ class Judge:
             expected = [self.expected(instance, text)]
         interrupts.checkpoint()
         run = getattr(self.runner, "run_fresh", None) if fresh or self.plain_only else None
-        result = run(text, quiet=False) if run is not None and not quiet else (run or self.runner.run)(text)
+        result = (
+            run(text, quiet=False)
+            if run is not None and not quiet
+            else (run or self.runner.run)(text)
+        )
         self.last_result = result
-        self._account(result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count)
+        self._account(
+            result, len(singles), phase, what or f"{phase}, size {game.size(instance)}", count
+        )
         if count:
             with self.stats.lock:
                 for _, source in expected:
                     kind = judged_kind(source)
                     self.stats.judged_by[kind] = self.stats.judged_by.get(kind, 0) + 1
-        with _SOLVERS_LOCK, gamecode.section(game.name, "reading and judging an answer (parse_answer, judge)"):
+        with (
+            _SOLVERS_LOCK,
+            gamecode.section(game.name, "reading and judging an answer (parse_answer, judge)"),
+        ):
             # a game's judge may consult the same caches as its solvers
             found = self._judge(instance, singles, expected, text, result, phase)
-        if found is not None and isinstance(self.plain_only, str) and self.plain_only not in found.notes:
+        if (
+            found is not None
+            and isinstance(self.plain_only, str)
+            and self.plain_only not in found.notes
+        ):
             found.notes.append(self.plain_only)  # why it ran as a judge runs the program
         if found is not None:
             with self.stats.lock:
@@ -282,8 +324,15 @@ class Judge:
         if count:
             self.on_test(tests)
 
-    def _judge(self, instance: Any, singles: Sequence[Any], expected: list[tuple[Any, str]], text: str,
-               result: Any, phase: str) -> Failure | None:
+    def _judge(
+        self,
+        instance: Any,
+        singles: Sequence[Any],
+        expected: list[tuple[Any, str]],
+        text: str,
+        result: Any,
+        phase: str,
+    ) -> Failure | None:
         found = self._judge_once(instance, singles, expected, text, result, phase)
         if found is None or all(_cross_checked(source) for _, source in expected):
             return found
@@ -297,8 +346,15 @@ class Judge:
             rechecked.append((answer, source))
         return self._judge_once(instance, singles, rechecked, text, result, phase)
 
-    def _judge_once(self, instance: Any, singles: Sequence[Any], expected: list[tuple[Any, str]], text: str,
-                    result: Any, phase: str) -> Failure | None:
+    def _judge_once(
+        self,
+        instance: Any,
+        singles: Sequence[Any],
+        expected: list[tuple[Any, str]],
+        text: str,
+        result: Any,
+        phase: str,
+    ) -> Failure | None:
         game = self.game
         if len(singles) > 1:
             expected_text = "".join(game.format_answer(e) for e, _ in expected)
@@ -307,17 +363,33 @@ class Judge:
         source = expected[0][1]
 
         def failure(verdict: Verdict, reason: str, got_text: str) -> Failure:
-            return Failure(verdict, instance, text, expected_text, got_text, reason, phase,
-                           game.size(instance), result, expected_source=source)
+            return Failure(
+                verdict,
+                instance,
+                text,
+                expected_text,
+                got_text,
+                reason,
+                phase,
+                game.size(instance),
+                result,
+                expected_source=source,
+            )
 
         if result.status != "ok":
             verdict = _STATUS.get(result.status, Verdict.RE)
-            return failure(verdict, _without_status(result.describe(), result.status), clip(result.stdout))
-        if result.stdout == expected_text:  # the expected answer's own text, byte for byte: accepted,
-            return None                     # as a checker accepts the reference's output
+            return failure(
+                verdict, _without_status(result.describe(), result.status), clip(result.stdout)
+            )
+        if (
+            result.stdout == expected_text
+        ):  # the expected answer's own text, byte for byte: accepted,
+            return None  # as a checker accepts the reference's output
         try:
             got = game.parse_answer(result.stdout, instance)
-        except AnswerError as exc:  # PE (a malformed number) or WA (a wrong, missing or extra token)
+        except (
+            AnswerError
+        ) as exc:  # PE (a malformed number) or WA (a wrong, missing or extra token)
             return failure(Verdict(exc.verdict), str(exc), clip(result.stdout))
         if len(singles) == 1:
             reason = game.judge(instance, got, expected[0][0])
@@ -335,26 +407,40 @@ class Judge:
         return failure(Verdict.WA, reason, clip(result.stdout))
 
     # -- chunks --
-    def run_chunk(self, chunk: Chunk, stop: Callable[[], bool] = lambda: False,
-                  shrink_seconds: float | Callable[[], float] = 30.0) -> ChunkOutcome:
+    def run_chunk(
+        self,
+        chunk: Chunk,
+        stop: Callable[[], bool] = lambda: False,
+        shrink_seconds: float | Callable[[], float] = 30.0,
+    ) -> ChunkOutcome:
         """Every input of ``chunk`` in order until ``stop()``; a fault is confirmed, narrowed and
         shrunk before it is returned."""
         answer_text = getattr(self.runner, "answer_text", None)
         if answer_text is not None and not self.plain_only:  # an in-process solver: one tight loop
             from gamecert.engine.judge.inprocess import run_chunk_in_process
 
-            runs, tests, found = run_chunk_in_process(self, chunk, answer_text, stop, _what, judged_kind)
+            runs, tests, found = run_chunk_in_process(
+                self, chunk, answer_text, stop, _what, judged_kind
+            )
             if found is not None:
                 settled = self.settle(found, shrink_seconds)
                 if settled is not None:
                     return ChunkOutcome(chunk, runs, tests, False, settled)
-            if runs < len(chunk.instances):  # stopped, or a fault that did not stand: the rest as below
+            if runs < len(
+                chunk.instances
+            ):  # stopped, or a fault that did not stand: the rest as below
                 return self._rest_of_chunk(chunk, stop, shrink_seconds, runs, tests)
             return self._chunk_done(chunk, runs, tests)
         return self._rest_of_chunk(chunk, stop, shrink_seconds, 0, 0)
 
-    def _rest_of_chunk(self, chunk: Chunk, stop: Callable[[], bool], shrink_seconds: float | Callable[[], float],
-                       start: int, tests: int) -> ChunkOutcome:
+    def _rest_of_chunk(
+        self,
+        chunk: Chunk,
+        stop: Callable[[], bool],
+        shrink_seconds: float | Callable[[], float],
+        start: int,
+        tests: int,
+    ) -> ChunkOutcome:
         """The inputs of ``chunk`` from ``start`` on, one at a time (``tests`` ran before them),
         then the plain audits drawn among its passes (:mod:`.audit`): after its last input, since
         a plain run in between would drop the tests sent ahead of it."""
@@ -373,14 +459,20 @@ class Judge:
                     drawn.append((inst, text, self.last_result, how))
                 continue
             settled = self.settle(found, shrink_seconds)
-            if settled is not None:  # (None: not reproduced as a judge runs the program, not the candidate's)
+            if (
+                settled is not None
+            ):  # (None: not reproduced as a judge runs the program, not the candidate's)
                 return ChunkOutcome(chunk, runs, tests, False, settled)
         for inst, text, seen, how in drawn:
             found = self._audit(inst, chunk, text, seen, how)
             settled = self.settle(found, shrink_seconds) if found is not None else None
             if settled is not None:
                 return ChunkOutcome(chunk, runs, tests, False, settled)
-        return self._chunk_done(chunk, runs, tests) if done else ChunkOutcome(chunk, runs, tests, False, None)
+        return (
+            self._chunk_done(chunk, runs, tests)
+            if done
+            else ChunkOutcome(chunk, runs, tests, False, None)
+        )
 
     def _chunk_done(self, chunk: Chunk, runs: int, tests: int) -> ChunkOutcome:
         with self.stats.lock:
@@ -417,21 +509,29 @@ class Judge:
         self.on_event("confirming", found)
         confirm_started = time.perf_counter()
         found = self.confirm(found)
-        per_run = (time.perf_counter() - confirm_started) / max(1, found.reruns[1] if found.reruns else 1)
+        per_run = (time.perf_counter() - confirm_started) / max(
+            1, found.reruns[1] if found.reruns else 1
+        )
         # a fault seen in a run that was not exactly a judge's (the zygote, a fork server's clone)
         # and never again in plain runs is the runner's, not the candidate's; one seen in a plain
         # run (an exec per test) that never reproduces is the program's: nondeterministic, reported
         started = getattr(found.result, "started", "") if found.result is not None else ""
-        if found.reruns is not None and found.reruns[0] == 0 and getattr(self.runner, "run_plain", None) \
-                and started not in ("exec", "plain"):
+        if (
+            found.reruns is not None
+            and found.reruns[0] == 0
+            and getattr(self.runner, "run_plain", None)
+            and started not in ("exec", "plain")
+        ):
             with self.stats.lock:
                 self.stats.not_reproduced.append(
                     f"{found.verdict.value} on {clip(visible(found.input_text), 60)!r} ({found.phase}): failed once, "
-                    f"then passed {found.reruns[1]} of {found.reruns[1]} runs {self.rerun_where}")
+                    f"then passed {found.reruns[1]} of {found.reruns[1]} runs {self.rerun_where}"
+                )
                 if len(self.stats.not_reproduced) >= NOT_REPRODUCED_MAX and not self.plain_only:
                     self.plain_only = True
                     self.stats.not_reproduced.append(
-                        "from here on every test of this runner ran as a judge runs the program")
+                        "from here on every test of this runner ran as a judge runs the program"
+                    )
             return None
         if found.reruns is not None and found.reruns[0] == 0:
             return found  # seen once, never again: reported as it was found (see confirm's note)
@@ -455,7 +555,12 @@ class Judge:
         runs); say how many failed. A sandbox runner's fault that failed none of them gets more
         runs, up to :data:`PLAIN_RERUNS` in all."""
         failed, runs = self._reruns(found, runs)
-        if failed == 0 and runs < PLAIN_RERUNS and getattr(self.runner, "run_plain", None) and not self._late():
+        if (
+            failed == 0
+            and runs < PLAIN_RERUNS
+            and getattr(self.runner, "run_plain", None)
+            and not self._late()
+        ):
             more, done = self._reruns(found, PLAIN_RERUNS - runs)
             failed, runs = failed + more, runs + done
         found.reruns = (failed, runs)
@@ -482,7 +587,12 @@ class Judge:
             if done and self._late():
                 break
             done += 1
-            if self.run_one(found.instance, found.phase, text=found.input_text, count=False, fresh=True) is not None:
+            if (
+                self.run_one(
+                    found.instance, found.phase, text=found.input_text, count=False, fresh=True
+                )
+                is not None
+            ):
                 failed += 1
         return failed, done
 
@@ -551,4 +661,12 @@ def _one_line(text: str) -> str:
     return visible(line if len(line) <= 160 else line[:157] + "...")
 
 
-__all__ = ["ChunkOutcome", "Failure", "HarnessError", "Judge", "Stats", "expected_answer", "visible"]
+__all__ = [
+    "ChunkOutcome",
+    "Failure",
+    "HarnessError",
+    "Judge",
+    "Stats",
+    "expected_answer",
+    "visible",
+]

@@ -57,7 +57,10 @@ class Rule:
         return " and ".join(t.text() for t in self.tests) or "true"
 
     def words(self, part: str = "part", measure: str = "") -> str:
-        return ", and ".join(literal_words(t.name, t.op, t.value, part, measure) for t in self.tests) or "always"
+        return (
+            ", and ".join(literal_words(t.name, t.op, t.value, part, measure) for t in self.tests)
+            or "always"
+        )
 
 
 _TEST = re.compile(r"^\s*(\S+)\s*(>=|<=|==)\s*(-?\d+)\s*$")
@@ -75,7 +78,9 @@ def parse_rule(text: str) -> Rule:
     for piece in re.split(r"\s+and\s+", text.strip()):
         m = _TEST.match(piece)
         if m is None:
-            raise ValueError(f"not a feature test: {piece!r} (write NAME >= N, NAME <= N or NAME == N)")
+            raise ValueError(
+                f"not a feature test: {piece!r} (write NAME >= N, NAME <= N or NAME == N)"
+            )
         tests.append(Condition(m.group(1), m.group(2), int(m.group(3))))
     return Rule(tuple(tests))
 
@@ -95,8 +100,13 @@ def _gain(p: int, n: int, big_p: int, big_n: int) -> float:
     return p * (math.log2((p + 1) / (p + n + 2)) - math.log2((big_p + 1) / (big_p + big_n + 2)))
 
 
-def _best_tests(columns: dict[str, list[int]], labels: Sequence[bool], covered: list[int],
-                used: set[tuple[str, str]], top: int = 1) -> list[Condition]:
+def _best_tests(
+    columns: dict[str, list[int]],
+    labels: Sequence[bool],
+    covered: list[int],
+    used: set[tuple[str, str]],
+    top: int = 1,
+) -> list[Condition]:
     """The ``top`` tests of best gain on the ``covered`` rows (each drops some passing row)."""
     big_p = sum(1 for i in covered if labels[i])
     big_n = len(covered) - big_p
@@ -128,7 +138,15 @@ def _best_tests(columns: dict[str, list[int]], labels: Sequence[bool], covered: 
             for op, p, n in ((">=", ge_p, ge_n), ("<=", le_p, le_n), ("==", eq_p, eq_n)):
                 if n == big_n or (name, op) in used:
                     continue  # drops no passing input
-                key = (round(_gain(p, n, big_p, big_n), 9), -rank(name), op != "==", -n, name, op, v)
+                key = (
+                    round(_gain(p, n, big_p, big_n), 9),
+                    -rank(name),
+                    op != "==",
+                    -n,
+                    name,
+                    op,
+                    v,
+                )
                 if best is None or key > best[0]:
                     best = (key, Condition(name, op, v))
         if best is not None and best[0][0] > 0:
@@ -137,8 +155,12 @@ def _best_tests(columns: dict[str, list[int]], labels: Sequence[bool], covered: 
     return [t for _, t in found[:top]]
 
 
-def _best_test(columns: dict[str, list[int]], labels: Sequence[bool], covered: list[int],
-               used: set[tuple[str, str]]) -> Condition | None:
+def _best_test(
+    columns: dict[str, list[int]],
+    labels: Sequence[bool],
+    covered: list[int],
+    used: set[tuple[str, str]],
+) -> Condition | None:
     tests = _best_tests(columns, labels, covered, used)
     return tests[0] if tests else None
 
@@ -147,7 +169,9 @@ def _best_test(columns: dict[str, list[int]], labels: Sequence[bool], covered: l
 BEAM = 6
 
 
-def learn(rows: Sequence[Mapping[str, int]], labels: Sequence[bool], max_tests: int = MAX_TESTS) -> Rule | None:
+def learn(
+    rows: Sequence[Mapping[str, int]], labels: Sequence[bool], max_tests: int = MAX_TESTS
+) -> Rule | None:
     """The conjunction that best separates the failing rows (``labels`` True) from the passing
     ones (a beam search over conjunctions grown test by test, by FOIL's gain); None when no test
     helps (no failing row, or none that any test sets apart)."""
@@ -190,11 +214,16 @@ def learn(rows: Sequence[Mapping[str, int]], labels: Sequence[bool], max_tests: 
     return _plainer(_pruned(list(tests), rows, labels), columns, rows, labels)
 
 
-def _plainer(rule: Rule, columns: dict[str, list[int]], rows: Sequence[Mapping[str, int]],
-             labels: Sequence[bool]) -> Rule:
+def _plainer(
+    rule: Rule,
+    columns: dict[str, list[int]],
+    rows: Sequence[Mapping[str, int]],
+    labels: Sequence[bool],
+) -> Rule:
     """Each test replaced by a plainer one (a lower :func:`rank`) where that separates the rows
     at least as well, the other tests kept: a derived number that happens to split the inputs
     tried gives way to the structure's own count that splits them as well."""
+
     def score(tests: Sequence[Condition]) -> int:
         p = n = 0
         for row, y in zip(rows, labels):
@@ -204,7 +233,7 @@ def _plainer(rule: Rule, columns: dict[str, list[int]], rows: Sequence[Mapping[s
 
     tests = list(rule.tests)
     for k in range(len(tests)):
-        others = tests[:k] + tests[k + 1:]
+        others = tests[:k] + tests[k + 1 :]
         covered = [i for i, row in enumerate(rows) if all(t.holds(row) for t in others)]
         current = score(tests)
         used = {(t.name, t.op) for t in others}
@@ -221,8 +250,11 @@ def _score(covered: list[int], labels: Sequence[bool], root: tuple[int, int]) ->
     return _gain(p, len(covered) - p, *root)
 
 
-def _pruned(tests: list[Condition], rows: Sequence[Mapping[str, int]], labels: Sequence[bool]) -> Rule:
+def _pruned(
+    tests: list[Condition], rows: Sequence[Mapping[str, int]], labels: Sequence[bool]
+) -> Rule:
     """Tests dropped, last first, while dropping one lets in no more passing rows."""
+
     def negatives(ts: list[Condition]) -> int:
         return sum(1 for row, y in zip(rows, labels) if not y and all(t.holds(row) for t in ts))
 
@@ -235,7 +267,9 @@ def _pruned(tests: list[Condition], rows: Sequence[Mapping[str, int]], labels: S
     return Rule(tuple(kept))
 
 
-def differences(rows: Sequence[Mapping[str, int]], labels: Sequence[bool], top: int = 5) -> list[dict]:
+def differences(
+    rows: Sequence[Mapping[str, int]], labels: Sequence[bool], top: int = 5
+) -> list[dict]:
     """The features whose values differ most between failing and passing rows: for each, the
     single test that best separates them (by FOIL's gain), with the share of failing and of
     passing rows it holds for; the ``top`` best, plainest first on a tie."""
@@ -255,8 +289,10 @@ def differences(rows: Sequence[Mapping[str, int]], labels: Sequence[bool], top: 
         p = sum(1 for row, y in zip(rows, labels) if not y and test.holds(row))
         out.append((f / fails - p / passes, -rank(name), test, f, p))
     out.sort(key=lambda x: (x[0], x[1]), reverse=True)
-    return [{"test": t.text(), "failing": f, "of_failing": fails, "passing": p, "of_passing": passes}
-            for _, _, t, f, p in out[:top]]
+    return [
+        {"test": t.text(), "failing": f, "of_failing": fails, "passing": p, "of_passing": passes}
+        for _, _, t, f, p in out[:top]
+    ]
 
 
 __all__ = ["MAX_TESTS", "Rule", "Condition", "differences", "learn", "parse_rule", "rank"]

@@ -1,6 +1,7 @@
 """A uniform sample of the inputs that passed, kept by each judge for the diagnosis of a fault
 (:mod:`gamecert.engine.judge.diagnose`): reservoir sampling, so the sample is uniform over every
 input that passed however many ran, with a fixed seed so that a run by counts keeps the same ones."""
+
 from __future__ import annotations
 
 import random
@@ -23,7 +24,7 @@ class Reservoir:
         self.seen += 1
         k = self.seen - 1 if len(self.kept) < self.size else self._draw.randrange(self.seen)
         if k < self.size and len(text) <= self.longest:
-            self.kept[k:k + 1] = [(instance, text)]
+            self.kept[k : k + 1] = [(instance, text)]
 
     def __iter__(self) -> Iterator[tuple[Any, str]]:
         return iter(self.kept)

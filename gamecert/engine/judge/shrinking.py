@@ -71,8 +71,14 @@ def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool,
         return False
 
     mono = time.monotonic() + max(0.0, deadline - time.perf_counter())
-    shrinker = Shrinker(game, structure, fails, deadline=mono, max_runs=SHRINK_EVALUATIONS,
-                        failing_game=_failing_game(found.reason))
+    shrinker = Shrinker(
+        game,
+        structure,
+        fails,
+        deadline=mono,
+        max_runs=SHRINK_EVALUATIONS,
+        failing_game=_failing_game(found.reason),
+    )
     # not one game-code section: a shrink may run for minutes (each run judges in its own)
     result = shrinker.shrink(found.instance, found.input_text)
     current = best[0]
@@ -81,14 +87,20 @@ def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool,
         current.reruns, current.rerun_where = found.reruns, found.rerun_where
         if result.moved is not None:
             k, t = result.moved
-            current.notes.append(f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
-                                 f"game {k} fails on its own, so the reported input holds that game alone")
+            current.notes.append(
+                f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
+                f"game {k} fails on its own, so the reported input holds that game alone"
+            )
         elif game.max_batch > 1:
             t, n = len(list(game.split(found.instance))), len(list(game.split(current.instance)))
-            if 1 < n < t:  # no game failed alone: what fails is a shorter batch, by its prefixes and subsets
-                current.notes.append(f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
-                                     f"no game of it fails on its own, and the shrink by prefixes and subsets "
-                                     f"of the batch came down to {n} games together")
+            if (
+                1 < n < t
+            ):  # no game failed alone: what fails is a shorter batch, by its prefixes and subsets
+                current.notes.append(
+                    f"found in a batch of {t} games ({found.verdict}: {_one_line(found.reason)}); "
+                    f"no game of it fails on its own, and the shrink by prefixes and subsets "
+                    f"of the batch came down to {n} games together"
+                )
     return current, result.runs, result.finished, result.cut
 
 
@@ -110,19 +122,30 @@ def minimise(judge: Any, found: Any, seconds: float) -> Any:
         offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
         for candidate in offered:
             if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
-                return _ended(current, tried, False, cut or "its time was up during the game's smaller() moves",
-                              time.perf_counter() - start)
+                return _ended(
+                    current,
+                    tried,
+                    False,
+                    cut or "its time was up during the game's smaller() moves",
+                    time.perf_counter() - start,
+                )
             if candidate == last:  # the candidate before it again (a chunk of a run of equal parts)
                 continue
             last = candidate
             # formatted first: a text met before (by its digest) is left out before it is parsed,
             # the dearer half of validating a long input
             if strict:  # an invalid input from the game's own shrinker is its author's mistake
-                text = gamecode.call(game.name, "format_input on an input from smaller() (the game's shrinker)",
-                                     game.format_input, candidate)
+                text = gamecode.call(
+                    game.name,
+                    "format_input on an input from smaller() (the game's shrinker)",
+                    game.format_input,
+                    candidate,
+                )
                 if isinstance(text, str) and _digest(text) in seen:
                     continue
-                text = gamecode.check_input(game, candidate, "smaller() (the game's shrinker)", text)
+                text = gamecode.check_input(
+                    game, candidate, "smaller() (the game's shrinker)", text
+                )
             else:  # the kit's generic moves may offer invalid inputs, which are skipped
                 try:
                     text = game.format_input(candidate)
@@ -146,18 +169,24 @@ def minimise(judge: Any, found: Any, seconds: float) -> Any:
             raise offered.error
         if offered.error is not None:  # a game's shrinker is the game author's code
             exc = offered.error
-            current.notes.append(f"shrinking stopped: {game.name}'s smaller() failed on this input "
-                                 f"({type(exc).__name__}: {exc})")
+            current.notes.append(
+                f"shrinking stopped: {game.name}'s smaller() failed on this input "
+                f"({type(exc).__name__}: {exc})"
+            )
             return _ended(current, tried, False, cut, time.perf_counter() - start)
         if not improved:
             finished = True
             break
     if current is not found:
         # the shrunk input, confirmed in a fresh process as the original was
-        again = judge.run_one(current.instance, current.phase, text=current.input_text, count=False, fresh=True)
+        again = judge.run_one(
+            current.instance, current.phase, text=current.input_text, count=False, fresh=True
+        )
         if again is None:
-            found.notes.append(f"a smaller failing input was found but did not fail when re-run "
-                               f"{judge.rerun_where}; the input as found is reported")
+            found.notes.append(
+                f"a smaller failing input was found but did not fail when re-run "
+                f"{judge.rerun_where}; the input as found is reported"
+            )
             return _ended(found, tried, False, cut, time.perf_counter() - start)
     return _ended(current, tried, finished and done, cut, time.perf_counter() - start)
 
@@ -167,8 +196,10 @@ def _ended(failure: Any, tried: int, finished: bool, cut: str, spent: float) -> 
     failure.shrink_cut = "" if finished else cut
     failure.shrink_s = spent
     if tried:
-        failure.notes.append(f"shrinking ran {tried:,} smaller inputs in {spent:.1f} s (by the input's structure, "
-                             "then the game's smaller() moves)")
+        failure.notes.append(
+            f"shrinking ran {tried:,} smaller inputs in {spent:.1f} s (by the input's structure, "
+            "then the game's smaller() moves)"
+        )
     return failure
 
 

@@ -40,7 +40,9 @@ class Stats:
     audit_differed: int = 0
     audit_kind: str = ""
     plain_passes: int = 0  # passes of runs started as a judge starts the program: nothing to audit
-    audit_s: float = 0.0  # seconds the audits' plain runs took (wall clock, summed over the runners)
+    audit_s: float = (
+        0.0  # seconds the audits' plain runs took (wall clock, summed over the runners)
+    )
     #: faults seen once that did not reproduce in any plain run (as a judge runs the program)
     not_reproduced: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
@@ -61,5 +63,7 @@ class Stats:
 
     def add_audits(self, counts: Mapping[str, Any]) -> None:
         for name in _AUDIT_SUMS:
-            setattr(self, name, getattr(self, name) + type(getattr(self, name))(counts.get(name, 0)))
+            setattr(
+                self, name, getattr(self, name) + type(getattr(self, name))(counts.get(name, 0))
+            )
         self.audit_kind = self.audit_kind or str(counts.get("audit_kind", ""))

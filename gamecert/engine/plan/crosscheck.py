@@ -68,33 +68,60 @@ def _short(text: str, limit: int = 160) -> str:
     return one if len(one) <= limit else one[:limit] + f"... ({len(text)} chars)"
 
 
-def compare(game: Game, name: str, solver: Solver, reference: Reference, instance: Instance, found_by: str) -> Disagreement | None:
+def compare(
+    game: Game, name: str, solver: Solver, reference: Reference, instance: Instance, found_by: str
+) -> Disagreement | None:
     """Run ``solver`` and the reference on ``instance``; the disagreement, if any."""
     ref_name, ref = reference
     with gamecode.section(game.name, f"the reference {ref_name}"):  # game code: bounded and named
         expected = ref(instance)
     try:
-        with gamecode.section(game.name, f"the solver {name}", blame_errors=False):  # a hang is a GAME ERROR
+        with gamecode.section(
+            game.name, f"the solver {name}", blame_errors=False
+        ):  # a hang is a GAME ERROR
             got = solver(instance)
     except Exception as exc:  # a solver's crash is a verdict, not the harness's crash
         tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         return Disagreement(
-            game.name, name, ref_name, instance, game.format_input(instance), game.format_answer(expected),
-            f"raised {tail}", "the solver raised an exception", found_by, Verdict.RE,
+            game.name,
+            name,
+            ref_name,
+            instance,
+            game.format_input(instance),
+            game.format_answer(expected),
+            f"raised {tail}",
+            "the solver raised an exception",
+            found_by,
+            Verdict.RE,
         )
     try:
         text = game.format_answer(got)
     except Exception as exc:
         return Disagreement(
-            game.name, name, ref_name, instance, game.format_input(instance), game.format_answer(expected),
-            repr(got), f"the answer cannot be formatted: {exc}", found_by, Verdict.PE,
+            game.name,
+            name,
+            ref_name,
+            instance,
+            game.format_input(instance),
+            game.format_answer(expected),
+            repr(got),
+            f"the answer cannot be formatted: {exc}",
+            found_by,
+            Verdict.PE,
         )
     reason = game.judge(instance, got, expected)
     if reason is None:
         return None
     return Disagreement(
-        game.name, name, ref_name, instance, game.format_input(instance), game.format_answer(expected),
-        text, reason, found_by,
+        game.name,
+        name,
+        ref_name,
+        instance,
+        game.format_input(instance),
+        game.format_answer(expected),
+        text,
+        reason,
+        found_by,
     )
 
 
@@ -106,27 +133,45 @@ def minimax_reference(game: Game) -> Reference:
     return ("minimax", game.minimax)
 
 
-def sweep(game: Game, name: str, solver: Solver, reference: Reference, space: ExhaustiveSpace,
-          sizes: Sequence[int] | None = None, max_size: int | None = None) -> Sweep:
+def sweep(
+    game: Game,
+    name: str,
+    solver: Solver,
+    reference: Reference,
+    space: ExhaustiveSpace,
+    sizes: Sequence[int] | None = None,
+    max_size: int | None = None,
+) -> Sweep:
     """Check ``solver`` on every instance of ``space`` (optionally some sizes only), smallest first.
 
     The first disagreement found is minimal: every smaller instance of the space was checked.
     """
-    chosen = [s for s in (space.sizes if sizes is None else sizes) if max_size is None or s <= max_size]
+    chosen = [
+        s for s in (space.sizes if sizes is None else sizes) if max_size is None or s <= max_size
+    ]
     start, tests = time.perf_counter(), 0
     for size in chosen:
         interrupts.checkpoint()
         for instance in space.instances(size):
             tests += 1
-            d = compare(game, name, solver, reference, instance, f"exhaustive {space.name}, size {size}")
+            d = compare(
+                game, name, solver, reference, instance, f"exhaustive {space.name}, size {size}"
+            )
             if d:
-                return Sweep(_sweep_evidence(space, chosen, size, stopped=True), tests, time.perf_counter() - start, d,
-                             f"{space.name}: failed at size {size}")
+                return Sweep(
+                    _sweep_evidence(space, chosen, size, stopped=True),
+                    tests,
+                    time.perf_counter() - start,
+                    d,
+                    f"{space.name}: failed at size {size}",
+                )
     short = f"{space.name} <= {chosen[-1]} ({tests:,})" if chosen else f"{space.name}: none"
     return Sweep(_sweep_evidence(space, chosen), tests, time.perf_counter() - start, short=short)
 
 
-def _sweep_evidence(space: ExhaustiveSpace, sizes: Sequence[int], at: int | None = None, stopped: bool = False) -> str:
+def _sweep_evidence(
+    space: ExhaustiveSpace, sizes: Sequence[int], at: int | None = None, stopped: bool = False
+) -> str:
     if not sizes:
         return f"exhaustive {space.name}: no sizes"
     if stopped:
@@ -136,8 +181,16 @@ def _sweep_evidence(space: ExhaustiveSpace, sizes: Sequence[int], at: int | None
     return f"exhaustive: {what}"
 
 
-def random_check(game: Game, name: str, solver: Solver, reference: Reference, strategy: Any,
-                 examples: int, seed: int, label: str) -> Sweep:
+def random_check(
+    game: Game,
+    name: str,
+    solver: Solver,
+    reference: Reference,
+    strategy: Any,
+    examples: int,
+    seed: int,
+    label: str,
+) -> Sweep:
     """Hypothesis: ``examples`` cases from ``strategy``; on failure, the shrunk case."""
     start = time.perf_counter()
     found: list[Disagreement] = []
@@ -171,15 +224,24 @@ def random_check(game: Game, name: str, solver: Solver, reference: Reference, st
     if not found:
         return Sweep(evidence, count[0], time.perf_counter() - start, short=short)
     shrunk = found[-1]
-    smallest = minimise(game, lambda i: compare(game, name, solver, reference, i, "") is not None, shrunk.instance)
+    smallest = minimise(
+        game, lambda i: compare(game, name, solver, reference, i, "") is not None, shrunk.instance
+    )
     if smallest != shrunk.instance:
-        again = compare(game, name, solver, reference, smallest, f"{label}, seed {seed}, then minimised")
+        again = compare(
+            game, name, solver, reference, smallest, f"{label}, seed {seed}, then minimised"
+        )
         shrunk = again or shrunk
     return Sweep(evidence, count[0], time.perf_counter() - start, shrunk, short)
 
 
-def minimise(game: Game, fails: Callable[[Instance], bool], instance: Instance,
-             budget: int = 400, seconds: float = 30.0) -> Instance:
+def minimise(
+    game: Game,
+    fails: Callable[[Instance], bool],
+    instance: Instance,
+    budget: int = 400,
+    seconds: float = 30.0,
+) -> Instance:
     """Greedy size reduction of a failing input: take the first smaller valid input that still
     fails, repeat until none does (or the budget of evaluations or time is spent).
 
@@ -210,7 +272,14 @@ def minimise(game: Game, fails: Callable[[Instance], bool], instance: Instance,
     return instance
 
 
-def fixed_check(game: Game, name: str, solver: Solver, reference: Reference, instances: Iterable[Instance], label: str) -> Sweep:
+def fixed_check(
+    game: Game,
+    name: str,
+    solver: Solver,
+    reference: Reference,
+    instances: Iterable[Instance],
+    label: str,
+) -> Sweep:
     """Check a fixed list (samples, maximum-size inputs)."""
     start, tests = time.perf_counter(), 0
     for instance in instances:

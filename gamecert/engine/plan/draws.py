@@ -30,9 +30,16 @@ def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
     def collect(instance: Any) -> None:
         out.append(instance)
 
-    test = settings(max_examples=max(1, n), database=None, deadline=None, derandomize=False,
-                    phases=[Phase.generate], suppress_health_check=list(HealthCheck),
-                    verbosity=Verbosity.quiet, print_blob=False)(hseed(seed)(given(strategy)(collect)))
+    test = settings(
+        max_examples=max(1, n),
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        print_blob=False,
+    )(hseed(seed)(given(strategy)(collect)))
     with _without_local_constants(), warnings.catch_warnings():
         # game code judging in other threads raises the (process-wide) recursion limit for a
         # moment (kit.game.ensure_recursion); Hypothesis would warn that it changed meanwhile

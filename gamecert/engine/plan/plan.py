@@ -33,7 +33,13 @@ from typing import Any
 from gamecert.engine import gamecode
 from gamecert.engine.plan.draws import derive_seed, draw_examples
 from gamecert.engine.plan.profiles import Profile
-from gamecert.engine.plan.spaces import CHECK_EVERY, LIST_STEP, _swept_sizes, exhaustive_sizes, space_inputs  # noqa: F401 (plan.space_inputs, as before)
+from gamecert.engine.plan.spaces import (
+    CHECK_EVERY,
+    LIST_STEP,
+    _swept_sizes,
+    exhaustive_sizes,
+    space_inputs,
+)  # noqa: F401 (plan.space_inputs, as before)
 from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
@@ -198,10 +204,20 @@ def exhaustive_tests(game: Game, profile: Profile) -> int:
 
 # ---- building a plan --------------------------------------------------------------------------
 
-def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None = None,
-              examples: int | None = None, exhaustive_tests: int | None = None,
-              chunk_runs: int = CHUNK_RUNS, phases: Sequence[str] | None = None,
-              sample_solvers: bool = True, deciding: bool = True) -> Plan:
+
+def make_plan(
+    entry: Any,
+    profile: Profile,
+    seed: int,
+    *,
+    budget_s: float | None = None,
+    examples: int | None = None,
+    exhaustive_tests: int | None = None,
+    chunk_runs: int = CHUNK_RUNS,
+    phases: Sequence[str] | None = None,
+    sample_solvers: bool = True,
+    deciding: bool = True,
+) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
     ``budget_s`` (default: the profile's) bounds the run by time. ``exhaustive_tests`` fixes the
@@ -227,31 +243,77 @@ def make_plan(entry: Any, profile: Profile, seed: int, *, budget_s: float | None
     by_counts = exhaustive_tests is not None
     budget = float(budget_s if budget_s is not None else profile.budget_s)
     gamecode.check_samples(entry, solvers=sample_solvers)
-    spaces = tuple((sp.name, sp.description, tuple(sp.sizes))
-                   for sp in gamecode.call(game.name, "exhaustive_spaces()", game.exhaustive_spaces))
+    spaces = tuple(
+        (sp.name, sp.description, tuple(sp.sizes))
+        for sp in gamecode.call(game.name, "exhaustive_spaces()", game.exhaustive_spaces)
+    )
     samples = _sample_group(game)
     plans = [
         PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
-        PhasePlan("coverage", lambda: _family_groups(game, "coverage", [*(feature_families(game) if deciding else []),
-                                                                        *_families(strategies, "coverage", game.name)],
-                                                     chunk_runs),
-                  interleave=True),
-        PhasePlan("worst", lambda: _family_groups(game, "worst", _families(strategies, "worst_cases", game.name), chunk_runs),
-                  interleave=True),
-        PhasePlan("exhaustive", lambda: (_exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)
-                                         if exhaustive_tests is not None
-                                         else _cheapest_first(game, profile.exhaustive, chunk_runs))),
-        PhasePlan("guided", lambda: iter(())),  # driven by the executor (judge/guided.py); never by counts
-        PhasePlan("random", lambda: _random_groups(game, strategies, seed, chunk_runs,
-                                                   None if examples is None and not by_counts else
-                                                   (profile.examples if examples is None else examples))),
+        PhasePlan(
+            "coverage",
+            lambda: _family_groups(
+                game,
+                "coverage",
+                [
+                    *(feature_families(game) if deciding else []),
+                    *_families(strategies, "coverage", game.name),
+                ],
+                chunk_runs,
+            ),
+            interleave=True,
+        ),
+        PhasePlan(
+            "worst",
+            lambda: _family_groups(
+                game, "worst", _families(strategies, "worst_cases", game.name), chunk_runs
+            ),
+            interleave=True,
+        ),
+        PhasePlan(
+            "exhaustive",
+            lambda: (
+                _exhaustive_groups(game, profile.exhaustive, chunk_runs, exhaustive_tests)
+                if exhaustive_tests is not None
+                else _cheapest_first(game, profile.exhaustive, chunk_runs)
+            ),
+        ),
+        PhasePlan(
+            "guided", lambda: iter(())
+        ),  # driven by the executor (judge/guided.py); never by counts
+        PhasePlan(
+            "random",
+            lambda: _random_groups(
+                game,
+                strategies,
+                seed,
+                chunk_runs,
+                None
+                if examples is None and not by_counts
+                else (profile.examples if examples is None else examples),
+            ),
+        ),
         PhasePlan("largest", lambda: _largest_groups(game, strategies, chunk_runs)),
     ]
     if phases is not None:
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
-    structured = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in feature_spaces(game)) if deciding else ()
-    return Plan(game.name, profile, seed, budget, tuple(plans), spaces, by_counts, examples is not None,
-                structured, getattr(game, "size_measure", ""))
+    structured = (
+        tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in feature_spaces(game))
+        if deciding
+        else ()
+    )
+    return Plan(
+        game.name,
+        profile,
+        seed,
+        budget,
+        tuple(plans),
+        spaces,
+        by_counts,
+        examples is not None,
+        structured,
+        getattr(game, "size_measure", ""),
+    )
 
 
 def _sample_group(game: Game) -> Group:
@@ -260,11 +322,25 @@ def _sample_group(game: Game) -> Group:
         try:
             instances.append(game.parse_input(text))
         except InputError as exc:
-            raise HarnessError(f"HARNESS ERROR: sample {number} of {game.name} is not a valid input: {exc}") from None
+            raise HarnessError(
+                f"HARNESS ERROR: sample {number} of {game.name} is not a valid input: {exc}"
+            ) from None
         texts.append(text)
-    chunk = Chunk("samples", "samples", "samples", tuple(instances), tuple(texts),
-                  sum(len(_singles(game, i)) for i in instances))
-    return Group("samples", "samples", "the statement's samples", (chunk,) if instances else (), runs=len(instances))
+    chunk = Chunk(
+        "samples",
+        "samples",
+        "samples",
+        tuple(instances),
+        tuple(texts),
+        sum(len(_singles(game, i)) for i in instances),
+    )
+    return Group(
+        "samples",
+        "samples",
+        "the statement's samples",
+        (chunk,) if instances else (),
+        runs=len(instances),
+    )
 
 
 def _families(strategies: Any, name: str, game: str = "") -> list[Any]:
@@ -272,28 +348,53 @@ def _families(strategies: Any, name: str, game: str = "") -> list[Any]:
     return list(gamecode.call(game, f"strategies {name}()", make)) if callable(make) else []
 
 
-def _family_groups(game: Game, phase: str, families: Sequence[Any], chunk_runs: int) -> Iterator[Group]:
+def _family_groups(
+    game: Game, phase: str, families: Sequence[Any], chunk_runs: int
+) -> Iterator[Group]:
     for family in families:
         key = f"{phase}-{family.name}"
         where = f"the {phase} family {family.name!r} ({'coverage' if phase == 'coverage' else 'worst_cases'}())"
-        yield Group(phase, key, f"{family.name}: {family.description}", adversary=getattr(family, "adversary", ""),
-                    lazy=lambda family=family, key=key, where=where: _cut_lazily(
-                        game, phase, key, gamecode.checked_family(game, where, family.count, family.instances()),
-                        chunk_runs, where=where),
-                    runs=family.count, first=getattr(family, "first", False))
+        yield Group(
+            phase,
+            key,
+            f"{family.name}: {family.description}",
+            adversary=getattr(family, "adversary", ""),
+            lazy=lambda family=family, key=key, where=where: _cut_lazily(
+                game,
+                phase,
+                key,
+                gamecode.checked_family(game, where, family.count, family.instances()),
+                chunk_runs,
+                where=where,
+            ),
+            runs=family.count,
+            first=getattr(family, "first", False),
+        )
 
 
 def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Group]:
-    largest = list(gamecode.guarded(game.name, "strategies largest()", gamecode.call(
-        game.name, "strategies largest()", strategies.largest)))
+    largest = list(
+        gamecode.guarded(
+            game.name,
+            "strategies largest()",
+            gamecode.call(game.name, "strategies largest()", strategies.largest),
+        )
+    )
     if largest:
         chunks = _cut(game, "largest", "largest", largest, 1, where="largest() in the strategies")
-        yield Group("largest", "largest", "the strategy's maximum-size inputs", tuple(chunks),
-                    size=max(game.size(i) for i in largest), runs=len(largest))
+        yield Group(
+            "largest",
+            "largest",
+            "the strategy's maximum-size inputs",
+            tuple(chunks),
+            size=max(game.size(i) for i in largest),
+            runs=len(largest),
+        )
 
 
-def below_spaces(game: Game, size: int, fraction: float = 1.0, skip: Sequence[str] = (),
-                 at: bool = False) -> list[tuple[str, tuple[int, ...], Any, int]]:
+def below_spaces(
+    game: Game, size: int, fraction: float = 1.0, skip: Sequence[str] = (), at: bool = False
+) -> list[tuple[str, tuple[int, ...], Any, int]]:
     """(name, sizes, space, inputs counted up to :data:`BELOW_COUNT_CAP`) of the exhaustive
     spaces and the deciding-feature families (the structured families) below ``size``, the
     cheapest space first (:func:`below_groups`)."""
@@ -304,18 +405,31 @@ def below_spaces(game: Game, size: int, fraction: float = 1.0, skip: Sequence[st
     for sp, share in spaces:
         if sp.name in skip:
             continue
-        sizes = tuple(s for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))] if (s == size if at else s < size))
+        sizes = tuple(
+            s
+            for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))]
+            if (s == size if at else s < size)
+        )
         if not sizes:
             continue
         # the order needs only rough counts: each space counted up to a cap, not listed whole
         listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
         cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
-    return [(name, sizes, sp, count) for count, name, sizes, sp in sorted(cost, key=lambda c: c[:2])]
+    return [
+        (name, sizes, sp, count) for count, name, sizes, sp in sorted(cost, key=lambda c: c[:2])
+    ]
 
 
-def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int = CHUNK_RUNS,
-                 skip: Sequence[str] = (), at: bool = False, passed: Callable[[str], bool] | None = None,
-                 jobs: int = 1) -> Iterator[Group]:
+def below_groups(
+    game: Game,
+    size: int,
+    fraction: float = 1.0,
+    chunk_runs: int = CHUNK_RUNS,
+    skip: Sequence[str] = (),
+    at: bool = False,
+    passed: Callable[[str], bool] | None = None,
+    jobs: int = 1,
+) -> Iterator[Group]:
     """The sizes below ``size`` of the exhaustive spaces and the deciding-feature families (the
     structured families), space by space, the cheapest first; spaces named in ``skip`` left out.
 
@@ -334,15 +448,23 @@ def below_groups(game: Game, size: int, fraction: float = 1.0, chunk_runs: int =
             yield size_group(game, sp, s, chunk_runs, passed, jobs)
 
 
-def size_group(game: Game, sp: Any, size: int, chunk_runs: int = CHUNK_RUNS,
-               passed: Callable[[str], bool] | None = None, jobs: int = 1) -> Group:
+def size_group(
+    game: Game,
+    sp: Any,
+    size: int,
+    chunk_runs: int = CHUNK_RUNS,
+    passed: Callable[[str], bool] | None = None,
+    jobs: int = 1,
+) -> Group:
     """Every input of one space at one size, as a lazy group (key ``exhaustive-NAME-size-N``):
     counted now, listed and checked chunk by chunk as the executor reaches them; singles of a
     multi-game format packed ``max_batch`` to a run; singles ``passed`` says already passed in
     this run left out (they count toward the space's inputs all the same); chunks cut so that
     ``jobs`` runners share a size."""
     where = f"the exhaustive space {sp.name!r} at size {size}"
-    n = sum(1 for _ in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size)))
+    n = sum(
+        1 for _ in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size))
+    )
     batch = max(1, game.max_batch)
     runs = -(-n // batch)
     per_chunk = max(1, min(chunk_runs, -(-runs // max(1, jobs))))
@@ -374,9 +496,16 @@ def size_group(game: Game, sp: Any, size: int, chunk_runs: int = CHUNK_RUNS,
             run = game.merge(held) if len(held) > 1 else held[0]
             yield run, gamecode.check_input(game, run, merged_where)
 
-    return Group("exhaustive", key, f"every input of size {size} in {sp.name}", size=size, spaces=(sp.name,),
-                 space_counts=((sp.name, n),), runs=runs,
-                 lazy=lambda: _cut_pairs(game, "exhaustive", key, packed(), per_chunk, size=size))
+    return Group(
+        "exhaustive",
+        key,
+        f"every input of size {size} in {sp.name}",
+        size=size,
+        spaces=(sp.name,),
+        space_counts=((sp.name, n),),
+        runs=runs,
+        lazy=lambda: _cut_pairs(game, "exhaustive", key, packed(), per_chunk, size=size),
+    )
 
 
 def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
@@ -398,20 +527,32 @@ def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Gr
     heapq.heapify(heap)
     while heap:
         _, order, at, sp, sizes = heapq.heappop(heap)
-        yield from _exhaustive_groups(game, 1.0, chunk_runs, None, only=sp.name, sizes=[sizes[at]], spaces=[sp])
+        yield from _exhaustive_groups(
+            game, 1.0, chunk_runs, None, only=sp.name, sizes=[sizes[at]], spaces=[sp]
+        )
         if at + 1 < len(sizes):
             heapq.heappush(heap, (count(sp, sizes[at + 1]), order, at + 1, sp, sizes))
 
 
-def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: int | None,
-                       only: str | None = None, sizes: Sequence[int] | None = None,
-                       spaces: Sequence[Any] | None = None) -> Iterator[Group]:
+def _exhaustive_groups(
+    game: Game,
+    fraction: float,
+    chunk_runs: int,
+    max_tests: int | None,
+    only: str | None = None,
+    sizes: Sequence[int] | None = None,
+    spaces: Sequence[Any] | None = None,
+) -> Iterator[Group]:
     """One group per size, smallest first across all spaces; inputs two spaces share run once.
 
     Singles of a multi-game format are packed ``max_batch`` to a run. With ``max_tests`` the
     sweep stops before the first size that does not fit whole.
     """
-    spaces = [sp for sp in (game.exhaustive_spaces() if spaces is None else spaces) if only is None or sp.name == only]
+    spaces = [
+        sp
+        for sp in (game.exhaustive_spaces() if spaces is None else spaces)
+        if only is None or sp.name == only
+    ]
     allowed = [_swept_sizes(sp, fraction) for sp in spaces]
     if sizes is not None:
         allowed = [tuple(s for s in a if s in sizes) for a in allowed]
@@ -447,18 +588,42 @@ def _exhaustive_groups(game: Game, fraction: float, chunk_runs: int, max_tests: 
             continue
         used += len(singles)
         batch = max(1, game.max_batch)
-        runs = [singles[i] if batch == 1 else (game.merge(singles[i:i + batch]) if len(singles[i:i + batch]) > 1
-                                               else singles[i])
-                for i in range(0, len(singles), batch)]
+        runs = [
+            singles[i]
+            if batch == 1
+            else (
+                game.merge(singles[i : i + batch])
+                if len(singles[i : i + batch]) > 1
+                else singles[i]
+            )
+            for i in range(0, len(singles), batch)
+        ]
         key = f"exhaustive-size-{size}" if only is None else f"exhaustive-{only}-size-{size}"
-        chunks = _cut(game, "exhaustive", key, runs, chunk_runs, size=size,
-                      where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "",
-                      texts=texts if batch == 1 else None)
-        yield Group("exhaustive", key, f"every input of size {size} in {', '.join(names)}", tuple(chunks),
-                    size=size, spaces=tuple(names), space_counts=tuple(counts), runs=len(runs))
+        chunks = _cut(
+            game,
+            "exhaustive",
+            key,
+            runs,
+            chunk_runs,
+            size=size,
+            where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "",
+            texts=texts if batch == 1 else None,
+        )
+        yield Group(
+            "exhaustive",
+            key,
+            f"every input of size {size} in {', '.join(names)}",
+            tuple(chunks),
+            size=size,
+            spaces=tuple(names),
+            space_counts=tuple(counts),
+            runs=len(runs),
+        )
 
 
-def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None) -> Iterator[Group]:
+def _random_groups(
+    game: Game, strategies: Any, seed: int, chunk_runs: int, total: int | None
+) -> Iterator[Group]:
     """Blocks of :data:`RANDOM_BLOCK` examples, block ``b`` drawn with seed ``derive(seed, b)``;
     endless when ``total`` is None (the executor stops at the phase's deadline)."""
     strategy = gamecode.call(game.name, "strategies instances()", strategies.instances)
@@ -467,11 +632,18 @@ def _random_groups(game: Game, strategies: Any, seed: int, chunk_runs: int, tota
     while left is None or left > 0:
         n = RANDOM_BLOCK if left is None else min(RANDOM_BLOCK, left)
         where = f"the strategy instances() (random block seed {derive_seed(seed, block)})"
-        drawn = gamecode.call(game.name, where, draw_examples, strategy, n, derive_seed(seed, block))
+        drawn = gamecode.call(
+            game.name, where, draw_examples, strategy, n, derive_seed(seed, block)
+        )
         key = f"random-{block}"
         chunks = _cut(game, "random", key, drawn, chunk_runs, where=where)
-        yield Group("random", key, f"{len(drawn)} Hypothesis examples, seed {derive_seed(seed, block)}", tuple(chunks),
-                    runs=len(drawn))
+        yield Group(
+            "random",
+            key,
+            f"{len(drawn)} Hypothesis examples, seed {derive_seed(seed, block)}",
+            tuple(chunks),
+            runs=len(drawn),
+        )
         block += 1
         if left is not None:
             left -= n
@@ -490,7 +662,9 @@ def run_cost(text: str) -> int:
     return 1 + len(text) // RUN_BYTES
 
 
-def even_cuts(costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_bytes: int) -> list[int]:
+def even_cuts(
+    costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_bytes: int
+) -> list[int]:
     """Where to cut runs of ``costs`` (work) and ``sizes`` (bytes) into the fewest chunks of
     about equal work within both bounds: the start index of each chunk after the first.
 
@@ -509,8 +683,12 @@ def even_cuts(costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_byt
         cuts, done, cost, size = [], 0, 0, 0
         fits = True
         for i, (c, b) in enumerate(zip(costs, sizes)):
-            if i and (done + cost >= (len(cuts) + 1) * total / parts and len(cuts) < parts - 1
-                      or cost + c > max_cost or size + b > max_bytes):
+            if i and (
+                done + cost >= (len(cuts) + 1) * total / parts
+                and len(cuts) < parts - 1
+                or cost + c > max_cost
+                or size + b > max_bytes
+            ):
                 fits = fits and len(cuts) < parts - 1
                 cuts.append(i)
                 done, cost, size = done + cost, 0, 0
@@ -521,8 +699,9 @@ def even_cuts(costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_byt
         parts += 1
 
 
-def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int,
-                where: str = "") -> Iterator[Chunk]:
+def _cut_lazily(
+    game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int, where: str = ""
+) -> Iterator[Chunk]:
     """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
     :data:`CHUNK_BYTES` bytes, one chunk at a time (keys ``KEY-i``): a family is not drawn whole
     in advance, so only its last chunk may be smaller than the bound (:func:`_cut` cuts a group
@@ -531,8 +710,14 @@ def _cut_lazily(game: Game, phase: str, key: str, instances: Iterable[Any], chun
     return _cut_pairs(game, phase, key, checked, chunk_runs)
 
 
-def _cut_pairs(game: Game, phase: str, key: str, pairs: Iterable[tuple[Any, str]], chunk_runs: int,
-               size: int | None = None) -> Iterator[Chunk]:
+def _cut_pairs(
+    game: Game,
+    phase: str,
+    key: str,
+    pairs: Iterable[tuple[Any, str]],
+    chunk_runs: int,
+    size: int | None = None,
+) -> Iterator[Chunk]:
     """:func:`_cut_lazily` of (instance, checked input text) pairs."""
     batch: list[Any] = []
     texts: list[str] = []
@@ -550,14 +735,25 @@ def _cut_pairs(game: Game, phase: str, key: str, pairs: Iterable[tuple[Any, str]
         yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games, size)
 
 
-def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int,
-         size: int | None = None, where: str = "", texts: list[str] | None = None) -> list[Chunk]:
+def _cut(
+    game: Game,
+    phase: str,
+    key: str,
+    instances: list[Any],
+    chunk_runs: int,
+    size: int | None = None,
+    where: str = "",
+    texts: list[str] | None = None,
+) -> list[Chunk]:
     """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
     :data:`CHUNK_BYTES` bytes, of about equal work (:func:`even_cuts`); each input checked with the
     game's ``parse_input`` (``where`` produced it; "": already checked, and ``texts``, if given,
     are their input texts)."""
     if texts is None:
-        texts = [gamecode.check_input(game, inst, where) if where else game.format_input(inst) for inst in instances]
+        texts = [
+            gamecode.check_input(game, inst, where) if where else game.format_input(inst)
+            for inst in instances
+        ]
     cuts = even_cuts([run_cost(t) for t in texts], [len(t) for t in texts], chunk_runs, CHUNK_BYTES)
     bounds = list(zip([0, *cuts], [*cuts, len(texts)]))
     chunks = []
@@ -567,9 +763,22 @@ def _cut(game: Game, phase: str, key: str, instances: list[Any], chunk_runs: int
         games = sum(len(_singles(game, inst)) for inst in instances[a:b])
         # a group of one chunk: the chunk is known by the group's own key
         name = key if len(bounds) == 1 else f"{key}-{number}"
-        chunks.append(Chunk(phase, name, key, tuple(instances[a:b]), tuple(texts[a:b]), games, size))
+        chunks.append(
+            Chunk(phase, name, key, tuple(instances[a:b]), tuple(texts[a:b]), games, size)
+        )
     return chunks
 
 
-__all__ = ["CHUNK_RUNS", "PHASES", "SHARES", "Chunk", "Group", "HarnessError", "Plan", "PhasePlan",
-           "derive_seed", "draw_examples", "make_plan"]
+__all__ = [
+    "CHUNK_RUNS",
+    "PHASES",
+    "SHARES",
+    "Chunk",
+    "Group",
+    "HarnessError",
+    "Plan",
+    "PhasePlan",
+    "derive_seed",
+    "draw_examples",
+    "make_plan",
+]

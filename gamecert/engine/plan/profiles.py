@@ -35,10 +35,33 @@ class Profile:
 
 
 PROFILES = {
-    "quick": Profile("quick", 30, 0.5, 5, "seconds: half of each exhaustive space, few random cases", 10.0, False, 0.2),
-    "default": Profile("default", 200, 1.0, 60, "every exhaustive space in full, 200 random cases per property", 60.0),
-    "thorough": Profile("thorough", 2000, 1.0, 200, "as long as it needs: 2000 random cases per property", 900.0,
-                         diagnose_share=0.1),
+    "quick": Profile(
+        "quick",
+        30,
+        0.5,
+        5,
+        "seconds: half of each exhaustive space, few random cases",
+        10.0,
+        False,
+        0.2,
+    ),
+    "default": Profile(
+        "default",
+        200,
+        1.0,
+        60,
+        "every exhaustive space in full, 200 random cases per property",
+        60.0,
+    ),
+    "thorough": Profile(
+        "thorough",
+        2000,
+        1.0,
+        200,
+        "as long as it needs: 2000 random cases per property",
+        900.0,
+        diagnose_share=0.1,
+    ),
 }
 ALIASES = {"ci": "default"}
 
@@ -48,5 +71,7 @@ def get_profile(name: str | None = None) -> Profile:
     chosen = name or os.environ.get(ENV_VAR) or "default"
     chosen = ALIASES.get(chosen, chosen)
     if chosen not in PROFILES:
-        raise UsageError(f"unknown profile {chosen!r}; choose one of {', '.join([*PROFILES, *ALIASES])}")
+        raise UsageError(
+            f"unknown profile {chosen!r}; choose one of {', '.join([*PROFILES, *ALIASES])}"
+        )
     return PROFILES[chosen]

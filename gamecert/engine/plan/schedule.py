@@ -93,15 +93,20 @@ def remaining_seconds(lane_runs: int, handed: int, spent: Spent | None) -> float
     return max(0, lane_runs - handed) * spent.last_per_run
 
 
-def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Callable[[], None], bool]],
-            spent: Mapping[str, Spent], capacity: Callable[[], float | None]) -> Iterator[Any]:
+def by_time(
+    groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Callable[[], None], bool]],
+    spent: Mapping[str, Spent],
+    capacity: Callable[[], float | None],
+) -> Iterator[Any]:
     """The chunks of ``groups`` ((key, chunk iterator, runs, called when listed whole, called per
     chunk handed out, whether it is a first pass) in plan order) in the order described above; ``spent`` (read as the run
     goes on) holds what each group's finished chunks took, ``capacity()`` the runner seconds
     left before the phase's deadline (None: no deadline, the order is then plan order, a chunk of
     each in turn)."""
-    lanes = [_Lane(i, key, chunks, runs, on_list=listed, on_chunk=counted, first=first)
-             for i, (key, chunks, runs, listed, counted, first) in enumerate(groups)]
+    lanes = [
+        _Lane(i, key, chunks, runs, on_list=listed, on_chunk=counted, first=first)
+        for i, (key, chunks, runs, listed, counted, first) in enumerate(groups)
+    ]
     committed: set[str] = set()
 
     def hand(lane: _Lane) -> Any:
@@ -130,7 +135,10 @@ def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Call
         if first is not None:  # then a first pass, to its end
             yield hand(first)
             continue
-        need = {lane.key: remaining_seconds(lane.runs, lane.handed_runs, spent.get(lane.key)) for lane in active}
+        need = {
+            lane.key: remaining_seconds(lane.runs, lane.handed_runs, spent.get(lane.key))
+            for lane in active
+        }
         fitting = _fitting(active, need, max(0.0, left), committed)
         untouched = [lane for lane in active if not lane.handed_chunks]
         if fitting:
@@ -139,7 +147,9 @@ def by_time(groups: list[tuple[str, Iterator[Any], int, Callable[[], None], Call
         elif untouched:
             lane = untouched[0]
         else:
-            lane = min(active, key=lambda ln: (_used(spent.get(ln.key)), ln.handed_chunks, ln.order))
+            lane = min(
+                active, key=lambda ln: (_used(spent.get(ln.key)), ln.handed_chunks, ln.order)
+            )
         yield hand(lane)
 
 
@@ -147,11 +157,16 @@ def _used(spent: Spent | None) -> float:
     return 0.0 if spent is None else spent.seconds
 
 
-def _fitting(active: list[_Lane], need: Mapping[str, float | None], left: float, committed: set[str]) -> list[_Lane]:
+def _fitting(
+    active: list[_Lane], need: Mapping[str, float | None], left: float, committed: set[str]
+) -> list[_Lane]:
     """The groups run to their end: those already committed that can still end in the time
     ``left``, then the cheapest others while the total fits in :data:`FIT_SHARE` of it. A group
     with no finished chunk yet is not known to fit."""
-    known = sorted((lane for lane in active if need[lane.key] is not None), key=lambda ln: (need[ln.key], ln.order))
+    known = sorted(
+        (lane for lane in active if need[lane.key] is not None),
+        key=lambda ln: (need[ln.key], ln.order),
+    )
     chosen, total = [], 0.0
     for lane in known:
         if lane.key in committed and total + need[lane.key] <= left:
@@ -165,7 +180,9 @@ def _fitting(active: list[_Lane], need: Mapping[str, float | None], left: float,
     return chosen
 
 
-def budget_to_finish(groups: list[Any], spent: Mapping[str, Spent], jobs: int, share: float) -> float | None:
+def budget_to_finish(
+    groups: list[Any], spent: Mapping[str, Spent], jobs: int, share: float
+) -> float | None:
     """The budget (seconds) under which a designed phase whose ``groups`` (the executor's group
     outcomes: ``key``, ``runs``, ``runs_done``, ``completed``) the budget cut would end, at the
     time its runs took in this run: the runner time it took plus what its unfinished groups still
@@ -205,4 +222,11 @@ def budgets_wanted(outcome: Any, spent: Mapping[str, Spent], jobs: int) -> dict[
     return out
 
 
-__all__ = ["FIT_SHARE", "Spent", "budget_to_finish", "budgets_wanted", "by_time", "remaining_seconds"]
+__all__ = [
+    "FIT_SHARE",
+    "Spent",
+    "budget_to_finish",
+    "budgets_wanted",
+    "by_time",
+    "remaining_seconds",
+]

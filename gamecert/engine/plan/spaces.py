@@ -22,8 +22,13 @@ CHECK_EVERY = 64
 LIST_STEP = 256
 
 
-def space_inputs(game: Game, instances: Iterable[Any], where: str, every: int = CHECK_EVERY,
-                 step: int = LIST_STEP) -> Iterator[tuple[Any, str]]:
+def space_inputs(
+    game: Game,
+    instances: Iterable[Any],
+    where: str,
+    every: int = CHECK_EVERY,
+    step: int = LIST_STEP,
+) -> Iterator[tuple[Any, str]]:
     """(instance, input text) of one size of an exhaustive space, in the space's order.
 
     Every text is the game's ``format_input`` and must be text; the first and the last instance
@@ -40,8 +45,11 @@ def space_inputs(game: Game, instances: Iterable[Any], where: str, every: int = 
             for inst in itertools.islice(iterator, step):
                 text = game.format_input(inst)
                 if not isinstance(text, str):
-                    raise GameError(name, f"format_input returned {type(text).__name__}, not text, "
-                                          f"on an input from {where}")
+                    raise GameError(
+                        name,
+                        f"format_input returned {type(text).__name__}, not text, "
+                        f"on an input from {where}",
+                    )
                 block.append((inst, text))
         if not block:
             break
@@ -59,7 +67,9 @@ def space_inputs(game: Game, instances: Iterable[Any], where: str, every: int = 
 
 
 def _swept_sizes(space: Any, fraction: float) -> tuple[int, ...]:
-    return tuple(space.sizes[: max(1, math.ceil(len(space.sizes) * fraction))]) if space.sizes else ()
+    return (
+        tuple(space.sizes[: max(1, math.ceil(len(space.sizes) * fraction))]) if space.sizes else ()
+    )
 
 
 def exhaustive_sizes(game: Game, profile: Any) -> list[tuple[Any, tuple[int, ...]]]:

@@ -31,8 +31,10 @@ def diagnosis_short(data: Mapping[str, Any] | None) -> str:
     if not data:
         return "-"
     if data.get("status") == "class":
-        return (f"{data['rule']} ({data['satisfying_failed']}/{data['satisfying']} fail, "
-                f"{data['others_failed']}/{data['others']} others)")
+        return (
+            f"{data['rule']} ({data['satisfying_failed']}/{data['satisfying']} fail, "
+            f"{data['others_failed']}/{data['others']} others)"
+        )
     if data.get("status") == "none":
         return "no class at 95%"
     return "not diagnosed"
@@ -47,25 +49,41 @@ def diagnosis_markdown(data: Mapping[str, Any] | None) -> list[str]:
     if status == "class":
         sat, sat_f = data.get("satisfying", 0), data.get("satisfying_failed", 0)
         oth, oth_f = data.get("others", 0), data.get("others_failed", 0)
-        out += ["", f"- **Rule:** `{data.get('rule', '')}`",
-                f"- **Checked on fresh inputs:** {sat_f:,} of {sat:,} inputs that satisfy it failed (precision "
-                f"{data.get('precision', 0):.1%}); {oth_f:,} of {oth:,} that do not failed (it holds for "
-                f"{data.get('recall', 0):.1%} of the fresh failing inputs)"]
+        out += [
+            "",
+            f"- **Rule:** `{data.get('rule', '')}`",
+            f"- **Checked on fresh inputs:** {sat_f:,} of {sat:,} inputs that satisfy it failed (precision "
+            f"{data.get('precision', 0):.1%}); {oth_f:,} of {oth:,} that do not failed (it holds for "
+            f"{data.get('recall', 0):.1%} of the fresh failing inputs)",
+        ]
     elif status == "none":
         differ = data.get("differ") or []
         if differ:
-            out += ["", "Features that differ most between failing and passing inputs (not a class):", ""]
-            out += [f"- `{d['test']}`: holds for {d['failing']} of {d['of_failing']} failing inputs, "
-                    f"{d['passing']} of {d['of_passing']} passing" for d in differ]
+            out += [
+                "",
+                "Features that differ most between failing and passing inputs (not a class):",
+                "",
+            ]
+            out += [
+                f"- `{d['test']}`: holds for {d['failing']} of {d['of_failing']} failing inputs, "
+                f"{d['passing']} of {d['of_passing']} passing"
+                for d in differ
+            ]
         if data.get("tried"):
-            out += ["", f"The best rule learned, `{data['tried']}`, held on {data.get('satisfying_failed', 0)} of "
-                    f"{data.get('satisfying', 0)} fresh inputs satisfying it: not stated as a class."]
+            out += [
+                "",
+                f"The best rule learned, `{data['tried']}`, held on {data.get('satisfying_failed', 0)} of "
+                f"{data.get('satisfying', 0)} fresh inputs satisfying it: not stated as a class.",
+            ]
     if status in ("class", "none"):
         rounds = data.get("rounds", 0)
-        out += ["", f"Learned from {data.get('learned_on', 0):,} inputs ({data.get('learned_failing', 0):,} failing) "
-                f"near the shrunk input, in {rounds} round{'s' if rounds != 1 else ''}; {data.get('runs', 0):,} runs "
-                f"in {data.get('seconds', 0):.1f} s of the {data.get('budget_s', 0):.1f} s it had. A class is "
-                "evidence on the inputs tried, not a proof (docs/certify.md, \"When it fails\")."]
+        out += [
+            "",
+            f"Learned from {data.get('learned_on', 0):,} inputs ({data.get('learned_failing', 0):,} failing) "
+            f"near the shrunk input, in {rounds} round{'s' if rounds != 1 else ''}; {data.get('runs', 0):,} runs "
+            f"in {data.get('seconds', 0):.1f} s of the {data.get('budget_s', 0):.1f} s it had. A class is "
+            'evidence on the inputs tried, not a proof (docs/certify.md, "When it fails").',
+        ]
     return out
 
 

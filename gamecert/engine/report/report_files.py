@@ -44,8 +44,13 @@ def _unlink_quietly(path: str | os.PathLike[str]) -> None:
         pass
 
 
-def publish_directory(report_dir: str | os.PathLike[str], game: str, candidate: str, files: Mapping[str, str],
-                      created: str) -> Path:
+def publish_directory(
+    report_dir: str | os.PathLike[str],
+    game: str,
+    candidate: str,
+    files: Mapping[str, str],
+    created: str,
+) -> Path:
     """Write ``files`` into a fresh ``report_dir/game/<candidate>-<created>/`` all at once.
 
     The files go into a hidden temporary directory beside the target, which is then renamed
@@ -154,12 +159,18 @@ def read_report(directory: str | os.PathLike[str]) -> FailureReport:
 
     if not Path(directory).is_dir():
         what = "not a directory" if Path(directory).exists() else "no such directory"
-        raise UsageError(f"{directory}: {what}; give a report directory written by `gamecert certify`")
+        raise UsageError(
+            f"{directory}: {what}; give a report directory written by `gamecert certify`"
+        )
     path = Path(directory) / "report.json"
     if not path.is_file():
         if (Path(directory) / "certificate.json").is_file():
-            raise UsageError(f"{directory} holds a certificate, not a failure report: there is nothing to replay")
-        raise UsageError(f"no report.json in {directory}: give a directory written by `gamecert certify`")
+            raise UsageError(
+                f"{directory} holds a certificate, not a failure report: there is nothing to replay"
+            )
+        raise UsageError(
+            f"no report.json in {directory}: give a directory written by `gamecert certify`"
+        )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, OSError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
@@ -172,8 +183,20 @@ def read_report(directory: str | os.PathLike[str]) -> FailureReport:
     return FailureReport.from_json(filled)
 
 
-_TEXT_KEYS = ("verdict_meaning", "got", "reason", "profile", "explanation", "created", "minimality", "stderr_tail",
-              "containment", "fault", "found_by", "reproduce")
+_TEXT_KEYS = (
+    "verdict_meaning",
+    "got",
+    "reason",
+    "profile",
+    "explanation",
+    "created",
+    "minimality",
+    "stderr_tail",
+    "containment",
+    "fault",
+    "found_by",
+    "reproduce",
+)
 
 
 def _report_problem(data: Any) -> str:
@@ -189,11 +212,16 @@ def _report_problem(data: Any) -> str:
     missing = [k for k in _REPLAY_KEYS if k not in data]
     if missing:
         return "missing keys: " + ", ".join(missing)
-    for key, kind in [*_REPLAY_KEYS.items(), *((k, t) for k, t in _OPTIONAL_KEYS.items() if k in data)]:
+    for key, kind in [
+        *_REPLAY_KEYS.items(),
+        *((k, t) for k, t in _OPTIONAL_KEYS.items() if k in data),
+    ]:
         value = data[key]
         if not isinstance(value, kind) or isinstance(value, bool):
             return f"{key!r} has the wrong type ({type(value).__name__}: {str(value)[:40]!r})"
-    if "notes" in data and not (isinstance(data["notes"], list) and all(isinstance(n, str) for n in data["notes"])):
+    if "notes" in data and not (
+        isinstance(data["notes"], list) and all(isinstance(n, str) for n in data["notes"])
+    ):
         return "'notes' must be a list of strings"
     return ""
 
@@ -210,19 +238,31 @@ def _write_somewhere(write: Callable[[str], Path], report_dir: str) -> Path:
 
         fallback = fallback_report_dir()
         path = write(fallback)
-        print(f"gamecert: warning: cannot write to {report_dir} ({exc.strerror or exc}); written to {fallback} instead",
-              file=sys.stderr, flush=True)
+        print(
+            f"gamecert: warning: cannot write to {report_dir} ({exc.strerror or exc}); written to {fallback} instead",
+            file=sys.stderr,
+            flush=True,
+        )
         return path
 
 
 #: the keys ``gamecert replay`` needs, with the types they must have
 _REPLAY_KEYS: dict[str, type | tuple[type, ...]] = {
-    "game": str, "candidate": str, "candidate_spec": str, "verdict": str, "input": str, "expected": str,
-    "seed": int, "phase": str,
+    "game": str,
+    "candidate": str,
+    "candidate_spec": str,
+    "verdict": str,
+    "input": str,
+    "expected": str,
+    "seed": int,
+    "phase": str,
 }
 
 
 _OPTIONAL_KEYS: dict[str, type | tuple[type, ...]] = {
-    **dict.fromkeys(_TEXT_KEYS, str), "size": int, "tests_run": int, "time_limit_s": (int, float),
+    **dict.fromkeys(_TEXT_KEYS, str),
+    "size": int,
+    "tests_run": int,
+    "time_limit_s": (int, float),
     "memory_limit_mb": int,
 }

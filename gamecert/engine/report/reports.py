@@ -37,6 +37,7 @@ GOT_KEEP = 4000
 
 # ---- data ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Provenance:
     """What was judged and by what: the program (its language, the sha256 of its source and of its
@@ -59,7 +60,9 @@ class Provenance:
     os: str = ""
 
     @classmethod
-    def of(cls, candidate: Any, compile_option: str | None = None, python_option: str | None = None) -> Provenance:
+    def of(
+        cls, candidate: Any, compile_option: str | None = None, python_option: str | None = None
+    ) -> Provenance:
         """The provenance of a :class:`gamecert.engine.run.sandbox.Candidate` (any object with its fields),
         judged by this gamecert on this machine."""
         source = getattr(candidate, "source", None)
@@ -92,21 +95,29 @@ class Provenance:
         """Markdown list items for report.md and certificate.md (what is known, nothing blank)."""
         out = []
         if self.language:
-            what = f"{self.language}" + (f", source `{visible(self.source)}`" if self.source else "")
+            what = f"{self.language}" + (
+                f", source `{visible(self.source)}`" if self.source else ""
+            )
             out.append(f"- **Program:** {what}")
         if self.source_sha256:
             out.append(f"- **Source sha256:** `{self.source_sha256}`")
         if self.binary_sha256:
             out.append(f"- **Binary sha256:** `{self.binary_sha256}`")
         if self.compile_command:
-            out.append(f"- **Compiled with:** `{visible(self.compile_command)}`"
-                       + (" (from --compile)" if self.compile_option else ""))
+            out.append(
+                f"- **Compiled with:** `{visible(self.compile_command)}`"
+                + (" (from --compile)" if self.compile_option else "")
+            )
         if self.compiler_version:
-            out.append(f"- **Compiler/interpreter:** {visible(self.compiler_version)}"
-                       + (f" (--python {visible(self.python_option)})" if self.python_option else ""))
+            out.append(
+                f"- **Compiler/interpreter:** {visible(self.compiler_version)}"
+                + (f" (--python {visible(self.python_option)})" if self.python_option else "")
+            )
         if self.gamecert_version or self.python_version or self.os:
-            out.append(f"- **Judged by:** gamecert {self.gamecert_version or '?'}, Python {self.python_version or '?'}, "
-                       f"{self.os or 'unknown OS'}")
+            out.append(
+                f"- **Judged by:** gamecert {self.gamecert_version or '?'}, Python {self.python_version or '?'}, "
+                f"{self.os or 'unknown OS'}"
+            )
         return out
 
 
@@ -128,7 +139,11 @@ def judge_provenance() -> dict[str, str]:
     import sys
 
     python = f"{platform.python_version()} ({sys.implementation.name})"
-    return {"gamecert_version": gamecert_version(), "python_version": python, "os": platform.platform()}
+    return {
+        "gamecert_version": gamecert_version(),
+        "python_version": python,
+        "os": platform.platform(),
+    }
 
 
 def visible(text: str, keep_newlines: bool = False) -> str:
@@ -157,7 +172,7 @@ def without_verdict(reason: str, verdict: str) -> str:
     """
     prefix = f"{verdict}: "
     while verdict and reason.startswith(prefix):
-        reason = reason[len(prefix):]
+        reason = reason[len(prefix) :]
     return reason
 
 
@@ -192,7 +207,9 @@ class FailureReport:
     tests_run: int = 0
     interrupted: bool = False
     notes: tuple[str, ...] = ()
-    containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
+    containment: str = (
+        ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
+    )
     provenance: Provenance = field(default_factory=Provenance)
     #: ``GAMECERT_GAMES`` as it was when the game came from a games folder: the commands below
     #: set it, so they find the game again ("" for the project's games)
@@ -240,9 +257,21 @@ class FailureReport:
 
     #: report.md's sections, top down: what is wrong first, then why in the game, then the evidence
     #: and how it ran, once. A new section is one name here and one ``_section_NAME`` method.
-    SECTIONS: ClassVar[tuple[str, ...]] = ("verdict", "input", "expected", "got", "why", "reproduce", "stderr",
-                                           "explanation", "diagnosis", "evidence", "notes", "replay",
-                                           "provenance")
+    SECTIONS: ClassVar[tuple[str, ...]] = (
+        "verdict",
+        "input",
+        "expected",
+        "got",
+        "why",
+        "reproduce",
+        "stderr",
+        "explanation",
+        "diagnosis",
+        "evidence",
+        "notes",
+        "replay",
+        "provenance",
+    )
 
     def describe(self, directory: str | os.PathLike[str] | None = None) -> str:
         """The Markdown ``report.md``: its :attr:`SECTIONS` in order, each a list of lines."""
@@ -255,14 +284,23 @@ class FailureReport:
         return "\n".join(out)
 
     def _section_verdict(self, _shown: str) -> list[str]:
-        out = [f"# {self.verdict} ({self.verdict_meaning}): {visible(self.candidate)} on {self.game}", ""]
-        out.append(f"- **Verdict:** {self.verdict}: "
-                   f"{_one_line(self.fault or without_verdict(self.reason, self.verdict))}")
+        out = [
+            f"# {self.verdict} ({self.verdict_meaning}): {visible(self.candidate)} on {self.game}",
+            "",
+        ]
+        out.append(
+            f"- **Verdict:** {self.verdict}: "
+            f"{_one_line(self.fault or without_verdict(self.reason, self.verdict))}"
+        )
         out.append(f"- **Candidate:** `{visible(self.candidate_spec)}`")
-        out.append(f"- **Found by:** {visible(self.found_by or self.phase)} (input size {self.size}; "
-                   f"after {self.tests_run} tests)")
+        out.append(
+            f"- **Found by:** {visible(self.found_by or self.phase)} (input size {self.size}; "
+            f"after {self.tests_run} tests)"
+        )
         if self.interrupted:
-            out.append("- **Interrupted:** the run was stopped early; this is the fault found so far.")
+            out.append(
+                "- **Interrupted:** the run was stopped early; this is the fault found so far."
+            )
         return out
 
     def _section_input(self, _shown: str) -> list[str]:
@@ -275,8 +313,11 @@ class FailureReport:
         out = ["## Got", "", _fence(self.got if self.got else "(no output)")]
         texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
         if visible(texts) != texts:  # (isprintable() lets zero-width and combining marks through)
-            out += ["", "Control and invisible characters are shown as escapes such as `\\x00`; "
-                    "`report.json` keeps the exact text."]
+            out += [
+                "",
+                "Control and invisible characters are shown as escapes such as `\\x00`; "
+                "`report.json` keeps the exact text.",
+            ]
         return out
 
     def _section_why(self, _shown: str) -> list[str]:
@@ -295,8 +336,11 @@ class FailureReport:
         return ["## Last lines of stderr", "", _fence(self.stderr_tail)] if self.stderr_tail else []
 
     def _section_explanation(self, _shown: str) -> list[str]:
-        return ["## The game: the oracle's explanation of the position", "",
-                visible(self.explanation.rstrip(), True)]
+        return [
+            "## The game: the oracle's explanation of the position",
+            "",
+            visible(self.explanation.rstrip(), True),
+        ]
 
     def _section_evidence(self, _shown: str) -> list[str]:
         out = ["## Evidence", ""]
@@ -369,7 +413,9 @@ class Certificate:
     audit_line: str = ""
     #: phases left out on purpose (``--phases``)
     skipped_phases: tuple[str, ...] = ()
-    containment: str = ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
+    containment: str = (
+        ""  # how the candidate ran: contained or not (see gamecert.engine.run.contain)
+    )
     provenance: Provenance = field(default_factory=Provenance)
     #: Hypothesis examples (inputs) of the random phase; ``random_examples`` counts the games in them
     random_inputs: int | None = None
@@ -431,10 +477,14 @@ class Certificate:
             lines += [f"{title}: {f.describe()}" for f in self.families if f.phase == phase]
         lines += [s.describe() for s in self.exhaustive]
         if self.random_inputs is None or self.random_inputs == self.random_examples:
-            lines.append(f"random: {self.random_examples} Hypothesis examples (one game each), seed {self.seed}")
+            lines.append(
+                f"random: {self.random_examples} Hypothesis examples (one game each), seed {self.seed}"
+            )
         else:
-            lines.append(f"random: {self.random_examples} games in {self.random_inputs} Hypothesis examples "
-                         f"(inputs), seed {self.seed}")
+            lines.append(
+                f"random: {self.random_examples} games in {self.random_inputs} Hypothesis examples "
+                f"(inputs), seed {self.seed}"
+            )
         if self.judged_by:
             lines.append(self.rests_on())
         if self.largest_sizes:
@@ -442,29 +492,45 @@ class Certificate:
             lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
         else:
             lines.append("largest: none run")
-        share = f", {100 * self.slowest_s / self.time_limit_s:.0f}% of the {self.time_limit_s:g} s limit" \
-            if self.time_limit_s else ""
-        lines.append(f"slowest test: {self.slowest_s:.3f} s CPU{share} ({self.slowest_what or 'n/a'})")
+        share = (
+            f", {100 * self.slowest_s / self.time_limit_s:.0f}% of the {self.time_limit_s:g} s limit"
+            if self.time_limit_s
+            else ""
+        )
+        lines.append(
+            f"slowest test: {self.slowest_s:.3f} s CPU{share} ({self.slowest_what or 'n/a'})"
+        )
         if self.skipped_phases:
             lines.append("not run (left out with --phases): " + ", ".join(self.skipped_phases))
         if self.cut_phases:
-            lines.append("cut short by the time budget: " + ", ".join(self.cut_phases)
-                         + " (what ran of them is listed above)")
+            lines.append(
+                "cut short by the time budget: "
+                + ", ".join(self.cut_phases)
+                + " (what ran of them is listed above)"
+            )
         if self.audit_line:
             lines.append(self.audit_line)
         elif self.audits:
-            lines.append(f"isolation audits: {self.audits} passing tests re-run in fresh processes, same verdict")
+            lines.append(
+                f"isolation audits: {self.audits} passing tests re-run in fresh processes, same verdict"
+            )
         return lines
 
     def rests_on(self) -> str:
         """What the verdicts rest on: games judged by the exact search, by every fast solver, by one."""
         by = self.judged_by
-        oracle, every, one = by.get("oracle", 0), by.get("all fast solvers", 0), by.get("one fast solver", 0)
+        oracle, every, one = (
+            by.get("oracle", 0),
+            by.get("all fast solvers", 0),
+            by.get("one fast solver", 0),
+        )
         text = f"judged by: the exact search (oracle) {oracle:,} games"
         if every or one:
             n = len(self.solvers)
-            text += (f"; beyond its reach, every fast solver ({n}: {', '.join(self.solvers)}) agreeing {every:,}, "
-                     f"one fast solver alone (the cheapest; the others answer 1 in 16) {one:,}")
+            text += (
+                f"; beyond its reach, every fast solver ({n}: {', '.join(self.solvers)}) agreeing {every:,}, "
+                f"one fast solver alone (the cheapest; the others answer 1 in 16) {one:,}"
+            )
         return text
 
     def describe(self) -> str:
@@ -473,9 +539,9 @@ class Certificate:
         head = {
             CERTIFIED: f"# CERTIFIED: {visible(self.candidate)} on {self.game}",
             INCOMPLETE: f"# PASSED (incomplete): {visible(self.candidate)} on {self.game}: nothing found, "
-                        "part of the plan not run",
+            "part of the plan not run",
             INTERRUPTED: f"# INTERRUPTED (partial evidence, nothing found so far): {visible(self.candidate)} "
-                         f"on {self.game}",
+            f"on {self.game}",
         }[self.verdict]
         out = [head, ""]
         if self.incomplete:
@@ -486,7 +552,11 @@ class Certificate:
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
             f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
-            + (f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel" if self.budget_s else ""),
+            + (
+                f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel"
+                if self.budget_s
+                else ""
+            ),
             "",
             "## Evidence",
             "",
@@ -542,7 +612,7 @@ def _run_line(report: FailureReport) -> str:
 def _one_line(text: str, keep: int = 300) -> str:
     """The first line of ``text``, escaped and clipped, for a list item."""
     line = text.strip().split("\n")[0] if text.strip() else ""
-    return visible(line if len(line) <= keep else line[:keep - 3] + "...")
+    return visible(line if len(line) <= keep else line[: keep - 3] + "...")
 
 
 def _fence(text: str, lang: str = "text") -> str:
@@ -575,6 +645,7 @@ def clip(text: str, keep: int = GOT_KEEP) -> str:
 
 # ---- writing -------------------------------------------------------------------------------
 
+
 def timestamp(now: datetime | None = None) -> str:
     """A sortable, filesystem-safe timestamp.
 
@@ -593,5 +664,3 @@ def safe_name(name: str) -> str:
     """
     cleaned = re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-.")
     return (cleaned or "candidate")[:60]
-
-

@@ -42,12 +42,16 @@ V1_PIDS = "/sys/fs/cgroup/pids"
 PREFIX = "build-"
 #: the JVM options a compiler running on the JVM (javac) gets under an address-space cap:
 #: without them it cannot start below about 3 GB of address space
-JVM_UNDER_AS = "-Xmx{heap}m -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:+UseSerialGC"
+JVM_UNDER_AS = (
+    "-Xmx{heap}m -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:+UseSerialGC"
+)
 
 #: what a compiler says when an allocation failed (gcc, rustc, the JVM)
-_OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|cannot allocate memory|memory allocation of \d+ "
-                            r"bytes failed|more memory than available|OutOfMemoryError|insufficient memory",
-                            re.IGNORECASE)
+_OUT_OF_MEMORY = re.compile(
+    r"out of memory|memory exhausted|cannot allocate memory|memory allocation of \d+ "
+    r"bytes failed|more memory than available|OutOfMemoryError|insufficient memory",
+    re.IGNORECASE,
+)
 
 #: enters the cgroups, sets the limits, runs the step: argv is
 #: ``python -I -S -c LAUNCHER FSIZE AS CGROUP_PROCS_FILES... -- COMMAND...``
@@ -106,13 +110,31 @@ class BuildCap:
         """
         how = "a memory cgroup" if self.memory_cgroup else "RLIMIT_AS per process"
         line = f"memory {self.memory_bytes >> 20} MB ({how}), file size {self.file_bytes >> 20} MB (RLIMIT_FSIZE), "
-        return line + (f"{self.processes} processes and threads (a pids cgroup)" if self.pids_cgroup else "no process cap")
+        return line + (
+            f"{self.processes} processes and threads (a pids cgroup)"
+            if self.pids_cgroup
+            else "no process cap"
+        )
 
     def launcher(self) -> list[str]:
         """The command prefix that runs a step under these caps (the step's argv follows it)."""
-        files = [os.path.join(path, "cgroup.procs") for path in (self.memory_cgroup, self.pids_cgroup) if path]
+        files = [
+            os.path.join(path, "cgroup.procs")
+            for path in (self.memory_cgroup, self.pids_cgroup)
+            if path
+        ]
         space = 0 if self.memory_cgroup else self.memory_bytes
-        return [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(self.file_bytes), str(space), *files, "--"]
+        return [
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            _LAUNCHER,
+            str(self.file_bytes),
+            str(space),
+            *files,
+            "--",
+        ]
 
     def environment(self, base: dict[str, str]) -> dict[str, str]:
         """The step's environment: ``base``, and under an address-space cap JVM options that fit
@@ -122,8 +144,9 @@ class BuildCap:
         if not self.memory_cgroup:
             env.setdefault("MALLOC_ARENA_MAX", "2")
             heap = max(32, (self.memory_bytes >> 20) // 4)
-            env["JAVA_TOOL_OPTIONS"] = " ".join(filter(None, (env.get("JAVA_TOOL_OPTIONS", ""),
-                                                                JVM_UNDER_AS.format(heap=heap))))
+            env["JAVA_TOOL_OPTIONS"] = " ".join(
+                filter(None, (env.get("JAVA_TOOL_OPTIONS", ""), JVM_UNDER_AS.format(heap=heap)))
+            )
         return env
 
     def _read(self, folder: str, name: str) -> str:
@@ -139,21 +162,38 @@ class BuildCap:
             return ""
         mb = self.memory_bytes >> 20
         if self.memory_cgroup:
-            control = dict(line.split() for line in self._read(self.memory_cgroup, "memory.oom_control").splitlines()
-                           if len(line.split()) == 2)
+            control = dict(
+                line.split()
+                for line in self._read(self.memory_cgroup, "memory.oom_control").splitlines()
+                if len(line.split()) == 2
+            )
             peak = self._read(self.memory_cgroup, "memory.max_usage_in_bytes").strip()
             if control.get("oom_kill", "0") != "0":
-                return (f"compilation stopped by the build's memory cap: its processes together reached {mb} MB "
-                        "(a memory cgroup) and the kernel killed the compiler")
-            if peak.isdigit() and int(peak) >= self.memory_bytes - (1 << 20) and _OUT_OF_MEMORY.search(output):
+                return (
+                    f"compilation stopped by the build's memory cap: its processes together reached {mb} MB "
+                    "(a memory cgroup) and the kernel killed the compiler"
+                )
+            if (
+                peak.isdigit()
+                and int(peak) >= self.memory_bytes - (1 << 20)
+                and _OUT_OF_MEMORY.search(output)
+            ):
                 return f"compilation stopped by the build's memory cap: the compiler ran out of memory at {mb} MB (a memory cgroup)"
         elif _OUT_OF_MEMORY.search(output):
-            return (f"compilation stopped by the build's memory cap: the compiler could not get more memory under "
-                    f"its address-space cap of {mb} MB (RLIMIT_AS; no memory cgroup here)")
+            return (
+                f"compilation stopped by the build's memory cap: the compiler could not get more memory under "
+                f"its address-space cap of {mb} MB (RLIMIT_AS; no memory cgroup here)"
+            )
         if self.pids_cgroup and _events_max(self._read(self.pids_cgroup, "pids.events")) > 0:
-            return (f"compilation stopped by the build's process cap: it tried to have more than {self.processes} "
-                    "processes and threads (a pids cgroup)")
-        if rc == -25 or "file size limit exceeded" in output.lower() or _reached(workdir, self.file_bytes):
+            return (
+                f"compilation stopped by the build's process cap: it tried to have more than {self.processes} "
+                "processes and threads (a pids cgroup)"
+            )
+        if (
+            rc == -25
+            or "file size limit exceeded" in output.lower()
+            or _reached(workdir, self.file_bytes)
+        ):
             return f"compilation stopped by the build's file-size cap: a file it wrote reached {self.file_bytes >> 20} MB"
         return ""
 
@@ -193,7 +233,10 @@ def _reached(workdir: str, cap: int) -> bool:
     """Whether a file in ``workdir`` (not below) is as large as the file-size cap."""
     try:
         with os.scandir(workdir) as entries:
-            return any(e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_size >= cap for e in entries)
+            return any(
+                e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_size >= cap
+                for e in entries
+            )
     except OSError:
         return False
 
@@ -252,6 +295,8 @@ def build_cap() -> BuildCap:
     memory = memory_mb() << 20
     cap = BuildCap(memory, BUILD_PROCESSES, BUILD_FILE_BYTES)
     # no swap for the step: memsw, where the kernel accounts swap, gets the same limit
-    cap.memory_cgroup = _cgroup(V1_MEMORY, {"memory.limit_in_bytes": memory, "memory.memsw.limit_in_bytes": memory})
+    cap.memory_cgroup = _cgroup(
+        V1_MEMORY, {"memory.limit_in_bytes": memory, "memory.memsw.limit_in_bytes": memory}
+    )
     cap.pids_cgroup = _cgroup(V1_PIDS, {"pids.max": BUILD_PROCESSES})
     return cap

@@ -56,7 +56,9 @@ class ProcessCap:
         whether anything of the test is left), or None."""
         if self._current is None:
             try:
-                self._current = os.open(os.path.join(self.path, "pids.current"), os.O_RDONLY | os.O_CLOEXEC)
+                self._current = os.open(
+                    os.path.join(self.path, "pids.current"), os.O_RDONLY | os.O_CLOEXEC
+                )
             except OSError:
                 return None
         return self._current
@@ -70,7 +72,9 @@ class ProcessCap:
         of a descriptor kept open (read once per test)."""
         try:
             if self._events is None:
-                self._events = os.open(os.path.join(self.path, "pids.events"), os.O_RDONLY | os.O_CLOEXEC)
+                self._events = os.open(
+                    os.path.join(self.path, "pids.events"), os.O_RDONLY | os.O_CLOEXEC
+                )
             for line in os.pread(self._events, 4096, 0).decode().splitlines():
                 key, _, value = line.partition(" ")
                 if key == "max":
@@ -122,7 +126,9 @@ def cpu_group() -> CpuGroup | None:
     the watch's scans report."""
     if os.environ.get("GAMECERT_CGROUPS", "").strip() == "0" or os.geteuid() != 0:
         return None
-    if not (os.path.isfile(os.path.join(V1_CPUACCT, "cpuacct.usage")) and os.access(V1_CPUACCT, os.W_OK)):
+    if not (
+        os.path.isfile(os.path.join(V1_CPUACCT, "cpuacct.usage")) and os.access(V1_CPUACCT, os.W_OK)
+    ):
         return None
     _sweep(V1_CPUACCT)
     path = os.path.join(V1_CPUACCT, f"box-{secrets.token_hex(6)}")
@@ -143,7 +149,11 @@ def join_prefix(folders: list[str]) -> list[str]:
     >>> join_prefix(["/a", "/b"])[-2:]
     ['/a/cgroup.procs', '/b/cgroup.procs']
     """
-    script = 'echo $$ > "$0" && ' + "".join('echo $$ > "$1" && shift && ' for _ in folders[1:]) + 'exec "$@"'
+    script = (
+        'echo $$ > "$0" && '
+        + "".join('echo $$ > "$1" && shift && ' for _ in folders[1:])
+        + 'exec "$@"'
+    )
     return ["/bin/sh", "-c", script, *(os.path.join(folder, "cgroup.procs") for folder in folders)]
 
 
@@ -175,7 +185,9 @@ def user_task_count() -> int:
 
 def _writable_root() -> tuple[str, str] | None:
     """Where a pids cgroup can be made here: (folder, kind), or None."""
-    if os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(os.path.join(V1_PIDS, "cgroup.procs")):
+    if os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(
+        os.path.join(V1_PIDS, "cgroup.procs")
+    ):
         if os.access(V1_PIDS, os.W_OK):
             return V1_PIDS, "cgroup v1 pids controller"
     if v2_writable("pids"):
@@ -250,17 +262,25 @@ def _sweep(root: str) -> int:
 def accounting(cap: ProcessCap | None, contained: bool, nproc: int, cpu: bool = False) -> str:
     """One line: how a runner's processes are counted and capped, and CPU time charged."""
     if not contained:
-        return ("NOT contained: processes found by process group and as orphans (a process that left "
-                "the group while its parent lives is missed); no process cap that holds as root")
-    counted = ("every process of the sandbox's PID namespace counted by the supervisor's watch and "
-               "killed at the end of each test; CPU time of all of them charged (wait4"
-               f"{', and a cpuacct cgroup for those no wait4 reports' if cpu else ''})")
+        return (
+            "NOT contained: processes found by process group and as orphans (a process that left "
+            "the group while its parent lives is missed); no process cap that holds as root"
+        )
+    counted = (
+        "every process of the sandbox's PID namespace counted by the supervisor's watch and "
+        "killed at the end of each test; CPU time of all of them charged (wait4"
+        f"{', and a cpuacct cgroup for those no wait4 reports' if cpu else ''})"
+    )
     if cap is not None:
         return f"{counted}; processes capped by a {cap.kind} (pids.max {cap.limit})"
     if nproc:
-        return f"{counted}; processes capped by RLIMIT_NPROC in the sandbox's user namespace ({nproc})"
-    return (f"{counted}; NO process cap that holds (running as root without a writable pids cgroup): "
-            "the watch kills a test past the limit within ~10 ms")
+        return (
+            f"{counted}; processes capped by RLIMIT_NPROC in the sandbox's user namespace ({nproc})"
+        )
+    return (
+        f"{counted}; NO process cap that holds (running as root without a writable pids cgroup): "
+        "the watch kills a test past the limit within ~10 ms"
+    )
 
 
 def expected_accounting(contained: bool) -> str:
@@ -270,7 +290,9 @@ def expected_accounting(contained: bool) -> str:
     if os.geteuid() == 0:
         found = None if os.environ.get("GAMECERT_CGROUPS", "").strip() == "0" else _writable_root()
         cap = ProcessCap("", 0, found[1]) if found else None
-        cpu = os.environ.get("GAMECERT_CGROUPS", "").strip() != "0" and os.access(V1_CPUACCT, os.W_OK)
+        cpu = os.environ.get("GAMECERT_CGROUPS", "").strip() != "0" and os.access(
+            V1_CPUACCT, os.W_OK
+        )
         line = accounting(cap, True, 0, cpu)
         return line.replace(" (pids.max 0)", "")
     return accounting(None, True, 1).replace(" (1)", "")

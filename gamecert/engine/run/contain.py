@@ -49,7 +49,14 @@ HOSTNAME = "localhost"
 #: system folders bound read-only when they exist (a symbolic link is reproduced as one)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: the parts of /etc that dynamic linking and language runtimes read
-ETC_PIECES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "nsswitch.conf")
+ETC_PIECES = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "localtime",
+    "nsswitch.conf",
+)
 #: where the supervisor lives (bound read-only at its own path)
 #: the supervisor's folder (its server and the sibling modules it imports), bound read-only
 SERVER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor")
@@ -76,12 +83,14 @@ class Containment:
 
         if not self.enabled:
             return f"NOT contained: {self.reason}"
-        return (f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
-                "read-only system files; a size-capped box, emptied after every test, is the only writable "
-                f"place; {'no network (loopback down)' if dark_net_prefix() else 'no network but its own loopback'}; "
-                "the supervisor out of reach (not dumpable, PID 1); accounting: "
-                f"{expected_accounting(True)}; {expected_line(True)}; not closed on any kernel: whether a system "
-                "file's pages are cached (machine-wide), the change time of /box and /tmp themselves")
+        return (
+            f"contained ({self.version or 'bubblewrap'}): own user, mount, network, PID and IPC namespaces; "
+            "read-only system files; a size-capped box, emptied after every test, is the only writable "
+            f"place; {'no network (loopback down)' if dark_net_prefix() else 'no network but its own loopback'}; "
+            "the supervisor out of reach (not dumpable, PID 1); accounting: "
+            f"{expected_accounting(True)}; {expected_line(True)}; not closed on any kernel: whether a system "
+            "file's pages are cached (machine-wide), the change time of /box and /tmp themselves"
+        )
 
     def warning(self) -> str:
         """The line said on stderr when candidates are not contained ("" when they are).
@@ -89,7 +98,11 @@ class Containment:
         >>> Containment(False, "no bwrap").warning()
         'gamecert: warning: candidates run NOT contained: no bwrap'
         """
-        return "" if self.enabled else f"gamecert: warning: candidates run NOT contained: {self.reason}"
+        return (
+            ""
+            if self.enabled
+            else f"gamecert: warning: candidates run NOT contained: {self.reason}"
+        )
 
 
 _probed: dict[str, Containment] = {}
@@ -138,8 +151,13 @@ def _probe_bwrap(bwrap: str) -> Containment:
     true = shutil.which("true") or "/bin/true"
     argv = _sandbox_options(bwrap, readable=[], writable=[], workdir="/")
     try:
-        done = subprocess.run([*argv, "--", true], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=20)
+        done = subprocess.run(
+            [*argv, "--", true],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            timeout=20,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return Containment(False, f"bubblewrap ({bwrap}) cannot be started: {exc}")
     if done.returncode != 0:
@@ -151,7 +169,11 @@ def _probe_bwrap(bwrap: str) -> Containment:
 
 def _version(bwrap: str) -> str:
     try:
-        out = subprocess.run([bwrap, "--version"], capture_output=True, timeout=10).stdout.decode().strip()
+        out = (
+            subprocess.run([bwrap, "--version"], capture_output=True, timeout=10)
+            .stdout.decode()
+            .strip()
+        )
     except (OSError, subprocess.SubprocessError):
         return ""
     return out.splitlines()[0] if out else ""
@@ -165,9 +187,17 @@ def warn_if_not_contained(containment: Containment) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
-def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: str,
-         containment: Containment, box: bool = False, supervisor: str | None = None,
-         dark_net: bool = False) -> list[str]:
+def wrap(
+    argv: list[str],
+    *,
+    writable: list[str],
+    readable: list[str],
+    workdir: str,
+    containment: Containment,
+    box: bool = False,
+    supervisor: str | None = None,
+    dark_net: bool = False,
+) -> list[str]:
     """The command line that runs ``argv`` contained (``argv`` itself when containment is off).
 
     ``readable`` paths (files or folders) are bound read-only at their own paths, ``writable``
@@ -183,8 +213,14 @@ def wrap(argv: list[str], *, writable: list[str], readable: list[str], workdir: 
     """
     if not containment.enabled:
         return list(argv)
-    options = _sandbox_options(containment.bwrap, readable=readable, writable=writable, workdir=workdir,
-                               box=box, supervisor=supervisor)
+    options = _sandbox_options(
+        containment.bwrap,
+        readable=readable,
+        writable=writable,
+        workdir=workdir,
+        box=box,
+        supervisor=supervisor,
+    )
     if dark_net:  # the namespace made by the prefix, shared: bubblewrap would bring loopback up
         options.insert(options.index("--unshare-all") + 1, "--share-net")
     return [*options, "--", *argv]
@@ -203,16 +239,46 @@ def dark_net_prefix() -> list[str]:
     return [found, "--net", "--"] if found else []
 
 
-def _sandbox_options(bwrap: str, *, readable: list[str], writable: list[str], workdir: str, box: bool = False,
-                     supervisor: str | None = None) -> list[str]:
+def _sandbox_options(
+    bwrap: str,
+    *,
+    readable: list[str],
+    writable: list[str],
+    workdir: str,
+    box: bool = False,
+    supervisor: str | None = None,
+) -> list[str]:
     """bwrap and its options, in order: namespaces, the read-only root, the given paths."""
     # --as-pid-1: the command is the namespace's init, which its own descendants cannot SIGKILL
-    out = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-           "--as-pid-1",
-           "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", HOSTNAME]
+    out = [
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--uid",
+        str(SANDBOX_ID),
+        "--gid",
+        str(SANDBOX_ID),
+        "--hostname",
+        HOSTNAME,
+    ]
     out += _system_binds()
     # the sandbox's own mqueue file system: the supervisor lists and removes a test's queues
-    out += ["--proc", "/proc", "--dev", "/dev", "--mqueue", "/dev/mqueue", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    out += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--mqueue",
+        "/dev/mqueue",
+        "--size",
+        str(TMP_BYTES),
+        "--tmpfs",
+        "/tmp",
+    ]
     extra = [p for p in os.environ.get("GAMECERT_READABLE", "").split(os.pathsep) if p]
     bound = [d for d in SYSTEM_DIRS if os.path.lexists(d)]
     binds = []
@@ -250,7 +316,12 @@ def _hide_harness(bound: list[str], binds: list[tuple[str, str]]) -> list[str]:
     for path in harness_paths(base_python()):
         if not _covered(path, bound):
             continue
-        inside = [w for how, inner in binds if inner != path and _covered(inner, [path]) for w in (how, inner, inner)]
+        inside = [
+            w
+            for how, inner in binds
+            if inner != path and _covered(inner, [path])
+            for w in (how, inner, inner)
+        ]
         if os.path.isdir(path) and not os.path.islink(path):
             out += ["--perms", "0000", "--tmpfs", path, *inside, "--remount-ro", path]
         else:
@@ -264,7 +335,9 @@ def _add_files(folder: str, extra: dict[str, str] | None) -> None:
         if not source:  # (a library that could not be built)
             continue
         target = os.path.join(folder, name)
-        if not os.path.exists(target) or not filecmp.cmp(source, target, shallow=False):  # new, or rebuilt since
+        if not os.path.exists(target) or not filecmp.cmp(
+            source, target, shallow=False
+        ):  # new, or rebuilt since
             shutil.copyfile(source, target + ".part")
             os.chmod(target + ".part", 0o644)
             os.replace(target + ".part", target)
@@ -388,7 +461,9 @@ def stamp(record: Any, runner: Any) -> Any:
     >>> stamp(blank, object()).containment
     ''
     """
-    containment = runner if isinstance(runner, Containment) else getattr(runner, "containment", None)
+    containment = (
+        runner if isinstance(runner, Containment) else getattr(runner, "containment", None)
+    )
     if not isinstance(containment, Containment) or not hasattr(record, "containment"):
         return record
     return replace(record, containment=containment.describe())

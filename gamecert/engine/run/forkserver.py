@@ -63,9 +63,16 @@ class ForkServerClient:
     ``{"lost": True}``.
     """
 
-    def __init__(self, config: dict, *, server_argv: list[str], launch_prefix: list[str] | tuple[str, ...] = (),
-                 env: dict[str, str] | None = None, reply_margin_s: float = 10.0,
-                 pass_fds: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        config: dict,
+        *,
+        server_argv: list[str],
+        launch_prefix: list[str] | tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+        reply_margin_s: float = 10.0,
+        pass_fds: tuple[int, ...] = (),
+    ) -> None:
         #: bench only (GAMECERT_SV_PROFILE=1): each test's stamps (perf_counter_ns), the
         #: server's parts and this side's (see bench/candidate_throughput.py --breakdown)
         self.profile: list[dict] | None = None
@@ -132,7 +139,9 @@ class ForkServerClient:
             line = None
         if line != _READY.rstrip(b"\n"):
             self._kill()
-            raise RuntimeError(f"the candidate supervisor did not start; its log:\n{self.log_tail()}")
+            raise RuntimeError(
+                f"the candidate supervisor did not start; its log:\n{self.log_tail()}"
+            )
         if self.contained:
             self._init = _hold_child(self.proc.pid)
 
@@ -186,7 +195,9 @@ class ForkServerClient:
         self.proc.wait()
         self.proc = None
         if self._init is not None:
-            select.select([self._init[1]], [], [], 5.0)  # its exit comes after every process in the namespace
+            select.select(
+                [self._init[1]], [], [], 5.0
+            )  # its exit comes after every process in the namespace
             os.close(self._init[1])
             self._init = None
 
@@ -205,7 +216,11 @@ class ForkServerClient:
         except OSError:
             self._kill()
             return None
-        return self.generation, (self._run_started, sending, (time.perf_counter_ns(), time.process_time_ns(), 0))
+        return self.generation, (
+            self._run_started,
+            sending,
+            (time.perf_counter_ns(), time.process_time_ns(), 0),
+        )
 
     def send_batch(self, pairs: list[tuple[int, int]]) -> tuple | None:
         """Send several tests in one request (contained only: the server sends no pid lines),
@@ -256,16 +271,26 @@ class ForkServerClient:
         try:
             self.busy = True  # a test is running in the server
             limits = self.config["limits"]
-            deadline = time.monotonic() + max(limits["wall_s"], limits.get("wall_hard_s", 0)) + self.reply_margin_s
-            if not self.contained:  # contained, a dead server's sandbox is killed whole: no pid needed
+            deadline = (
+                time.monotonic()
+                + max(limits["wall_s"], limits.get("wall_hard_s", 0))
+                + self.reply_margin_s
+            )
+            if (
+                not self.contained
+            ):  # contained, a dead server's sandbox is killed whole: no pid needed
                 self.test_pid = int(self._readline(deadline - time.monotonic()))
             line = self._readline(deadline - time.monotonic())
             report = json.loads(line)
             report["stderr_tail"] = self._read_exact(int(report["tail"]), deadline)
             if self.profile is not None and "prof" in report:
                 run, sending, sent = token[1]
-                report["prof"]["client"] = [("run", *run), ("sending", *sending), ("sent", *sent),
-                                            ("replied", time.perf_counter_ns(), time.process_time_ns(), 0)]
+                report["prof"]["client"] = [
+                    ("run", *run),
+                    ("sending", *sending),
+                    ("sent", *sent),
+                    ("replied", time.perf_counter_ns(), time.process_time_ns(), 0),
+                ]
                 self.profile.append(report["prof"])
             return report
         except (ServerLost, OSError, ValueError, KeyError):
@@ -359,7 +384,9 @@ class Lookahead:
 
     def pending(self) -> list[str]:
         """The inputs sent ahead whose reports were not asked for yet, in order."""
-        return [item[0] for item in self.ready] + [text for batch in self.batches for text in batch[0]]
+        return [item[0] for item in self.ready] + [
+            text for batch in self.batches for text in batch[0]
+        ]
 
     def _next_pending(self) -> str | None:
         if self.ready:
@@ -372,10 +399,10 @@ class Lookahead:
         from one run to the next (a file beside it), and would see a run sent ahead and dropped."""
         texts = list(texts) if self.client.contained else []
         pending = self.pending()
-        if pending and texts[:len(pending)] != pending:
+        if pending and texts[: len(pending)] != pending:
             self.drain()
             pending = []
-        self.queue = deque(texts[len(pending):])
+        self.queue = deque(texts[len(pending) :])
 
     def run(self, text: str, usual: bool, quiet: bool, plain: bool, made: list[int]) -> dict:
         """The report of one test on ``text`` (``usual``: a run of the expected kind, not quiet,
@@ -400,9 +427,13 @@ class Lookahead:
         report = self._take(made, plain) if usual and self._next_pending() == text else None
         if report is None:
             with self.gate.run(quiet):
-                report = self.client.run(fresh, plain, then=(lambda: self._send_next(plain)) if usual else None)
+                report = self.client.run(
+                    fresh, plain, then=(lambda: self._send_next(plain)) if usual else None
+                )
         if usual:
-            self.fast = report.get("wall", AHEAD_MAX_WALL_S) < AHEAD_MAX_WALL_S and not report.get("lost")
+            self.fast = report.get("wall", AHEAD_MAX_WALL_S) < AHEAD_MAX_WALL_S and not report.get(
+                "lost"
+            )
             if not self.fast:  # batches grow again from one test
                 self.size = 1
         return report
@@ -423,7 +454,9 @@ class Lookahead:
                     for fd in pair:
                         os.close(fd)
                 self.drain()  # its server was lost (and the later batches with it)
-                self.queue.extendleft(reversed(texts[1:]))  # this one runs now, the others when asked
+                self.queue.extendleft(
+                    reversed(texts[1:])
+                )  # this one runs now, the others when asked
                 return None
             self.ready.extend(zip(texts, files, reports))
             walls = [r.get("wall", AHEAD_MAX_WALL_S) for r in reports]
@@ -457,8 +490,12 @@ class Lookahead:
         """Whether the supervisor's C serve loop takes this runner's requests (a zygote's tests
         that are not plain runs, a native fork server's)."""
         config = self.client.config
-        return config.get("mode") == "python" and not plain or config.get("mode") == "exec" and bool(
-            config.get("native_shim"))
+        return (
+            config.get("mode") == "python"
+            and not plain
+            or config.get("mode") == "exec"
+            and bool(config.get("native_shim"))
+        )
 
     def _send_next(self, plain: bool) -> None:
         """Send the next expected inputs ahead (one batch), if the last test was fast, nothing is
@@ -467,7 +504,9 @@ class Lookahead:
             return
         # at most half of what is left: the supervisor then runs a batch while this side reads
         # and judges the one before, to the end of the queue
-        texts = [self.queue.popleft() for _ in range(min(self.size, max(1, (len(self.queue) + 1) // 2)))]
+        texts = [
+            self.queue.popleft() for _ in range(min(self.size, max(1, (len(self.queue) + 1) // 2)))
+        ]
         files: list[list[int]] = []
         token = None
         try:

@@ -50,12 +50,18 @@ print(json.dumps(found))
 
 def harness_paths(interpreter: str) -> list[str]:
     """The paths of the harness, resolved and existing, for a sandbox running ``interpreter``."""
-    return list(_harness_paths(interpreter, sys.prefix, sys.base_prefix, os.environ.get("GAMECERT_GAMES", "")))
+    return list(
+        _harness_paths(
+            interpreter, sys.prefix, sys.base_prefix, os.environ.get("GAMECERT_GAMES", "")
+        )
+    )
 
 
 @functools.lru_cache(maxsize=16)
 def _harness_paths(interpreter: str, prefix: str, base_prefix: str, games: str) -> tuple[str, ...]:
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # gamecert/
+    package = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    )  # gamecert/
     paths = [package, *(os.path.join(os.path.dirname(package), part) for part in PARTS)]
     paths += [p for p in games.split(os.pathsep) if p]
     if os.path.realpath(prefix) != os.path.realpath(base_prefix):
@@ -72,8 +78,13 @@ def _harness_paths(interpreter: str, prefix: str, base_prefix: str, games: str) 
 def _ask(interpreter: str) -> list[str]:
     """The entries named for gamecert in ``interpreter``'s site folders ([] if it cannot say)."""
     try:
-        done = subprocess.run([interpreter, "-I", "-S", "-c", _ASK], stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=30, check=False)
+        done = subprocess.run(
+            [interpreter, "-I", "-S", "-c", _ASK],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
         found = json.loads(done.stdout.decode() or "[]") if done.returncode == 0 else []
     except (OSError, subprocess.SubprocessError, ValueError):
         return []

@@ -33,8 +33,15 @@ from typing import Any
 RUNTIME = Path(__file__).resolve().parent / "covrt.c"
 MARK = "@@gcov "
 #: flags of the instrumented build beside the plain build's own
-COVERAGE_FLAGS = ("-fsanitize-coverage=trace-pc,trace-cmp", "-g", "-no-pie", "-fno-builtin-strcmp",
-                  "-fno-builtin-strncmp", "-fno-builtin-memcmp", "-fno-builtin-strstr")
+COVERAGE_FLAGS = (
+    "-fsanitize-coverage=trace-pc,trace-cmp",
+    "-g",
+    "-no-pie",
+    "-fno-builtin-strcmp",
+    "-fno-builtin-strncmp",
+    "-fno-builtin-memcmp",
+    "-fno-builtin-strstr",
+)
 RUNTIME_FLAGS = ("-O2", "-g0", "-fno-builtin", "-fno-tree-loop-distribute-patterns", "-c")
 
 
@@ -84,7 +91,11 @@ def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
     at = stderr_tail.rfind(MARK)
     if at < 0:
         return None
-    fields = dict(part.split("=", 1) for part in stderr_tail[at + len(MARK):].split("\n", 1)[0].split(" ") if "=" in part)
+    fields = dict(
+        part.split("=", 1)
+        for part in stderr_tail[at + len(MARK) :].split("\n", 1)[0].split(" ")
+        if "=" in part
+    )
     if language == "python":
         return _read_python(fields)
     return _read_native(fields)
@@ -122,15 +133,29 @@ def _read_native(fields: dict[str, str]) -> Coverage:
             bits = {"1": 8, "2": 16, "4": 32}.get(kind, 64)
             cmps.append(("i", a, b))
             if a >> (bits - 1) or b >> (bits - 1):  # also as signed numbers
-                cmps.append(("i", a - (1 << bits) if a >> (bits - 1) else a, b - (1 << bits) if b >> (bits - 1) else b))
+                cmps.append(
+                    (
+                        "i",
+                        a - (1 << bits) if a >> (bits - 1) else a,
+                        b - (1 << bits) if b >> (bits - 1) else b,
+                    )
+                )
     for word in fields.get("strs", "").split(","):
         if ":" in word:
             x, _, y = word.partition(":")
             try:
-                cmps.append(("s", bytes.fromhex(x).decode(errors="replace"), bytes.fromhex(y).decode(errors="replace")))
+                cmps.append(
+                    (
+                        "s",
+                        bytes.fromhex(x).decode(errors="replace"),
+                        bytes.fromhex(y).decode(errors="replace"),
+                    )
+                )
             except ValueError:
                 pass
-    return Coverage(frozenset(("e", e) for e in edges) | frozenset(("p", p) for p in pcs), pcs, tuple(cmps))
+    return Coverage(
+        frozenset(("e", e) for e in edges) | frozenset(("p", p) for p in pcs), pcs, tuple(cmps)
+    )
 
 
 def _read_python(fields: dict[str, str]) -> Coverage:
@@ -143,14 +168,21 @@ def _read_python(fields: dict[str, str]) -> Coverage:
     except ValueError:
         return Coverage()
     sites = frozenset((int(i), bool(side)) for i, side, _count in branches)
-    features = frozenset(("b", int(i), bool(side), _bucket(int(count))) for i, side, count in branches)
+    features = frozenset(
+        ("b", int(i), bool(side), _bucket(int(count))) for i, side, count in branches
+    )
     out = []
     reached = frozenset(("c", row[0]) for row in cmps if len(row) == 1)  # the comparisons that ran
     for row in cmps:
         if len(row) != 3:
             continue
         _, a, b = row
-        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
+        if (
+            isinstance(a, (int, float))
+            and isinstance(b, (int, float))
+            and not isinstance(a, bool)
+            and not isinstance(b, bool)
+        ):
             out.append(("i" if isinstance(a, int) and isinstance(b, int) else "f", a, b))
         elif isinstance(a, str) and isinstance(b, str):
             out.append(("s", a, b))
@@ -163,10 +195,23 @@ def _bucket(count: int) -> int:
     >>> [_bucket(c) for c in (1, 2, 3, 5, 9, 20, 100, 1000)]
     [1, 2, 3, 4, 5, 6, 7, 8]
     """
-    return count if count <= 3 else 4 if count < 8 else 5 if count < 16 else 6 if count < 32 else 7 if count < 128 else 8
+    return (
+        count
+        if count <= 3
+        else 4
+        if count < 8
+        else 5
+        if count < 16
+        else 6
+        if count < 32
+        else 7
+        if count < 128
+        else 8
+    )
 
 
 # ---- building ---------------------------------------------------------------------------------
+
 
 def instrument(candidate: Any) -> Instrumented:
     """The instrumented build of ``candidate`` (a :class:`gamecert.engine.run.sandbox.Candidate`),
@@ -177,10 +222,14 @@ def instrument(candidate: Any) -> Instrumented:
     if language in ("c", "cpp") and candidate.source is not None:
         return _native(candidate)
     if language in ("java", "rust", "go"):
-        raise NoRoute(f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)")
+        raise NoRoute(
+            f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)"
+        )
     if language in ("executable", "command"):
-        raise NoRoute(f"the candidate is {'an executable' if language == 'executable' else 'a command line'}, "
-                      f"not a source gamecert builds")
+        raise NoRoute(
+            f"the candidate is {'an executable' if language == 'executable' else 'a command line'}, "
+            f"not a source gamecert builds"
+        )
     raise NoRoute(f"no instrumented build for {language or 'this candidate'}")
 
 
@@ -189,8 +238,15 @@ def _native(candidate: Any) -> Instrumented:
 
     source = Path(candidate.source)
     compiler = "g++" if candidate.language == "cpp" else "gcc"
-    if candidate.compile_command and os.path.basename(candidate.compile_command[0]) not in ("gcc", "g++", "cc", "c++"):
-        raise NoRoute(f"built with {candidate.compile_command[0]!r}: the instrumented build needs GCC")
+    if candidate.compile_command and os.path.basename(candidate.compile_command[0]) not in (
+        "gcc",
+        "g++",
+        "cc",
+        "c++",
+    ):
+        raise NoRoute(
+            f"built with {candidate.compile_command[0]!r}: the instrumented build needs GCC"
+        )
     for tool in (compiler, "objdump", "addr2line"):
         if shutil.which(tool) is None:
             raise NoRoute(f"{tool} is not installed")
@@ -198,8 +254,17 @@ def _native(candidate: Any) -> Instrumented:
     data = source.read_bytes()
     suffix = ".cpp" if candidate.language == "cpp" else ".c"
     flags = [w for w in ("-O2", "-DONLINE_JUDGE", std, *COVERAGE_FLAGS) if w]
-    key = hashlib.sha256(b"\0".join([data, RUNTIME.read_bytes(), " ".join(flags).encode(), compiler.encode(),
-                                      toolchains.compiler_version(compiler).encode()])).hexdigest()[:32]
+    key = hashlib.sha256(
+        b"\0".join(
+            [
+                data,
+                RUNTIME.read_bytes(),
+                " ".join(flags).encode(),
+                compiler.encode(),
+                toolchains.compiler_version(compiler).encode(),
+            ]
+        )
+    ).hexdigest()[:32]
     final = toolchains.cache_root() / f"guided-{key}"
     exe = final / "prog"
     if not exe.is_file():
@@ -207,16 +272,28 @@ def _native(candidate: Any) -> Instrumented:
         try:
             (work / f"main{suffix}").write_bytes(data)
             shutil.copyfile(RUNTIME, work / "covrt.c")
-            rc, out = toolchains._run_build(["gcc", *RUNTIME_FLAGS, "-o", str(work / "covrt.o"), str(work / "covrt.c")],
-                                            work, toolchains.BUILD_TIMEOUT_S)
+            rc, out = toolchains._run_build(
+                ["gcc", *RUNTIME_FLAGS, "-o", str(work / "covrt.o"), str(work / "covrt.c")],
+                work,
+                toolchains.BUILD_TIMEOUT_S,
+            )
             if rc != 0:
                 raise NoRoute(f"gamecert's coverage runtime did not build: {_first(out)}")
-            cmd = [compiler, *flags, "-o", str(work / "prog"), str(work / f"main{suffix}"), str(work / "covrt.o")]
+            cmd = [
+                compiler,
+                *flags,
+                "-o",
+                str(work / "prog"),
+                str(work / f"main{suffix}"),
+                str(work / "covrt.o"),
+            ]
             if candidate.language == "c":
                 cmd.append("-lm")
             rc, out = toolchains._run_build(cmd, work, toolchains.BUILD_TIMEOUT_S)
             if rc != 0 or not (work / "prog").is_file():
-                raise NoRoute(f"the instrumented build failed where the plain one built: {_first(out)}")
+                raise NoRoute(
+                    f"the instrumented build failed where the plain one built: {_first(out)}"
+                )
             (work / "sites.txt").write_text(_site_table(work / "prog", f"main{suffix}"))
             work.chmod(0o755)
             try:
@@ -233,10 +310,21 @@ def _native(candidate: Any) -> Instrumented:
     import dataclasses
 
     # a copy the sandbox runs: the build folder name in the cache says nothing of the harness
-    run = dataclasses.replace(candidate, argv=(str(exe),), binary=exe, python_file=None, compile_command=(),
-                              binary_sha256="")
-    return Instrumented(run, candidate.language, "GCC -fsanitize-coverage=trace-pc,trace-cmp and gamecert's runtime "
-                        "(basic blocks reached, comparison operands)", sites)
+    run = dataclasses.replace(
+        candidate,
+        argv=(str(exe),),
+        binary=exe,
+        python_file=None,
+        compile_command=(),
+        binary_sha256="",
+    )
+    return Instrumented(
+        run,
+        candidate.language,
+        "GCC -fsanitize-coverage=trace-pc,trace-cmp and gamecert's runtime "
+        "(basic blocks reached, comparison operands)",
+        sites,
+    )
 
 
 def _made(root: Path) -> Path:
@@ -253,8 +341,13 @@ def _first(text: str) -> str:
 def _site_table(exe: Path, source_name: str) -> str:
     """One row per basic block of the program's own source: ``ADDRESS\\tLINE\\tTEXT`` (the address
     a trace-pc call returns to, the source line of the call)."""
-    done = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], capture_output=True, text=True,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     calls, after = [], False
     for row in done.stdout.splitlines():
         m = re.match(r"\s*([0-9a-f]+):\s", row)
@@ -267,8 +360,13 @@ def _site_table(exe: Path, source_name: str) -> str:
             after = True
     if not calls:
         return ""
-    done = subprocess.run(["addr2line", "-e", str(exe), *(f"{c - 1:x}" for c in calls)], capture_output=True,
-                          text=True, timeout=60, check=False)
+    done = subprocess.run(
+        ["addr2line", "-e", str(exe), *(f"{c - 1:x}" for c in calls)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     lines = (exe.parent / source_name).read_text(errors="replace").splitlines()
     rows = []
     for pc, where in zip(calls, done.stdout.splitlines()):
@@ -284,7 +382,7 @@ def _site_table(exe: Path, source_name: str) -> str:
 
 # ---- Python -----------------------------------------------------------------------------------
 
-_PROLOGUE = '''\
+_PROLOGUE = """\
 import atexit as _gc_atexit, os as _gc_os, operator as _gc_op
 _gc_brs = {}
 _gc_cms = {}
@@ -320,7 +418,7 @@ def _gc_dump():
     except OSError:
         pass
 _gc_atexit.register(_gc_dump)
-'''
+"""
 
 
 class _Rewriter(ast.NodeTransformer):
@@ -362,8 +460,16 @@ class _Rewriter(ast.NodeTransformer):
         if len(node.ops) != 1:
             return node
         self.next += 1
-        return ast.Call(ast.Name("_gc_c", ast.Load()),
-                        [ast.Constant(self.next), node.left, node.comparators[0], ast.Constant(type(node.ops[0]).__name__)], [])
+        return ast.Call(
+            ast.Name("_gc_c", ast.Load()),
+            [
+                ast.Constant(self.next),
+                node.left,
+                node.comparators[0],
+                ast.Constant(type(node.ops[0]).__name__),
+            ],
+            [],
+        )
 
 
 def _python(candidate: Any) -> Instrumented:
@@ -393,13 +499,26 @@ def _python(candidate: Any) -> Instrumented:
     folder.chmod(0o755)
     import dataclasses
 
-    run = dataclasses.replace(candidate, argv=(candidate.argv[0], str(target)) if candidate.python_file is None else
-                              candidate.argv, python_file=target if candidate.python_file is not None else None,
-                              source=target, binary=None, source_sha256="")
+    run = dataclasses.replace(
+        candidate,
+        argv=(candidate.argv[0], str(target)) if candidate.python_file is None else candidate.argv,
+        python_file=target if candidate.python_file is not None else None,
+        source=target,
+        binary=None,
+        source_sha256="",
+    )
     if candidate.python_file is None:  # --python: the interpreter named runs the rewritten file
-        run = dataclasses.replace(run, argv=tuple(str(target) if w == str(candidate.source) else w for w in candidate.argv))
-    return Instrumented(run, "python", "the source rewritten: every if, while, conditional expression and "
-                        "comprehension condition (both sides) and every single comparison's operands", rewriter.sites)
+        run = dataclasses.replace(
+            run,
+            argv=tuple(str(target) if w == str(candidate.source) else w for w in candidate.argv),
+        )
+    return Instrumented(
+        run,
+        "python",
+        "the source rewritten: every if, while, conditional expression and "
+        "comprehension condition (both sides) and every single comparison's operands",
+        rewriter.sites,
+    )
 
 
 __all__ = ["Coverage", "Instrumented", "NoRoute", "Site", "instrument", "read_coverage"]

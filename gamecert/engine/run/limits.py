@@ -59,7 +59,9 @@ class Limits:
     def stack_bytes(self) -> int:
         return (self.memory_mb if self.stack_mb is None else self.stack_mb) << 20
 
-    def supervisor_limits(self, *, python: bool, nproc: int, scratch_bytes: int, files: int) -> dict[str, Any]:
+    def supervisor_limits(
+        self, *, python: bool, nproc: int, scratch_bytes: int, files: int
+    ) -> dict[str, Any]:
         """What the supervisor is told of these limits. A file's cap (``RLIMIT_FSIZE``) is the
         scratch folders' own (``scratch_bytes``: their tmpfs caps hold in bytes, so a 40 MB
         scratch file is fine), or the output's where nothing else caps the folder (0: not
@@ -69,11 +71,18 @@ class Limits:
         64
         """
         return {
-            "time_s": self.time_s, "wall_s": self.wall_s, "wall_hard_s": max(10 * self.time_s, self.time_s + 10),
-            "cpu_soft": max(1, math.ceil(self.time_s)), "as_bytes": self.address_space_bytes(python),
-            "memory_kb": self.memory_mb << 10, "stack_bytes": self.stack_bytes,
+            "time_s": self.time_s,
+            "wall_s": self.wall_s,
+            "wall_hard_s": max(10 * self.time_s, self.time_s + 10),
+            "cpu_soft": max(1, math.ceil(self.time_s)),
+            "as_bytes": self.address_space_bytes(python),
+            "memory_kb": self.memory_mb << 10,
+            "stack_bytes": self.stack_bytes,
             "fsize_bytes": max(self.output_bytes, scratch_bytes) + 1,
-            "processes": self.processes, "nproc": nproc, "files": files, "zygote_tests": ZYGOTE_TESTS,
+            "processes": self.processes,
+            "nproc": nproc,
+            "files": files,
+            "zygote_tests": ZYGOTE_TESTS,
         }
 
 
@@ -86,7 +95,9 @@ MAX_TIME_LIMIT_S = 86_400.0
 MAX_MEMORY_LIMIT_MB = 1 << 20
 
 
-def game_limits(game: Any, time_limit: float | None = None, memory_limit: int | None = None) -> Limits:
+def game_limits(
+    game: Any, time_limit: float | None = None, memory_limit: int | None = None
+) -> Limits:
     """``game``'s limits, with ``--time-limit`` / ``--memory-limit`` overrides where given (checked).
 
     >>> from gamecert.engine import registry
@@ -96,13 +107,19 @@ def game_limits(game: Any, time_limit: float | None = None, memory_limit: int | 
     if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
         raise UsageError(f"--time-limit must be a positive number of seconds, got {time_limit}")
     if time_limit is not None and time_limit > MAX_TIME_LIMIT_S:
-        raise UsageError(f"--time-limit must be at most {MAX_TIME_LIMIT_S:g} seconds (a day), got {time_limit:g}")
+        raise UsageError(
+            f"--time-limit must be at most {MAX_TIME_LIMIT_S:g} seconds (a day), got {time_limit:g}"
+        )
     if memory_limit is not None and memory_limit < 16:
         raise UsageError(f"--memory-limit must be at least 16 (MB), got {memory_limit}")
     if memory_limit is not None and memory_limit > MAX_MEMORY_LIMIT_MB:
-        raise UsageError(f"--memory-limit must be at most {MAX_MEMORY_LIMIT_MB} (MB, a terabyte), got {memory_limit}")
-    return Limits(time_s=time_limit if time_limit is not None else game.time_limit,
-                  memory_mb=memory_limit if memory_limit is not None else game.memory_limit_mb)
+        raise UsageError(
+            f"--memory-limit must be at most {MAX_MEMORY_LIMIT_MB} (MB, a terabyte), got {memory_limit}"
+        )
+    return Limits(
+        time_s=time_limit if time_limit is not None else game.time_limit,
+        memory_mb=memory_limit if memory_limit is not None else game.memory_limit_mb,
+    )
 
 
 #: the largest .py candidate accepted (its source is read and compiled once by the supervisor)
@@ -128,6 +145,9 @@ def cpu_over(cpu: float, limit: float, watched: bool) -> str:
         while places < 9 and round(cpu, places) <= limit:
             places += 1
         return f"CPU time {cpu:.{places}f} s > limit {limit:g} s"
-    how = "stopped at the CPU-time limit of {:g} s (the watch read more)" if watched else \
-        "ended by the CPU-time limit of {:g} s (RLIMIT_CPU)"
+    how = (
+        "stopped at the CPU-time limit of {:g} s (the watch read more)"
+        if watched
+        else "ended by the CPU-time limit of {:g} s (RLIMIT_CPU)"
+    )
     return how.format(limit) + f"; {cpu:.3f} s charged once all its processes were reaped"

@@ -55,7 +55,12 @@ class MemoryCap:
     def config(self) -> dict[str, int | str]:
         """What the supervisor is told: the descriptors' numbers (inherited as they are), the
         controller's version and the limit the verdict is at."""
-        return {**self.fds, "version": self.version, "limit_kb": self.limit_mb << 10, "slack": EMPTY_SLACK}
+        return {
+            **self.fds,
+            "version": self.version,
+            "limit_kb": self.limit_mb << 10,
+            "slack": EMPTY_SLACK,
+        }
 
     def inherited(self) -> list[int]:
         return list(self.fds.values())
@@ -75,7 +80,9 @@ class MemoryCap:
 
 def _root() -> tuple[str, int] | None:
     """Where a memory cgroup can be made: (folder, version), or None."""
-    if os.path.isfile(os.path.join(V1_MEMORY, "memory.limit_in_bytes")) and os.access(V1_MEMORY, os.W_OK):
+    if os.path.isfile(os.path.join(V1_MEMORY, "memory.limit_in_bytes")) and os.access(
+        V1_MEMORY, os.W_OK
+    ):
         return V1_MEMORY, 1
     from gamecert.engine.run.cgroups import v2_writable
 
@@ -117,18 +124,28 @@ def memory_cap(limit_mb: int) -> MemoryCap | None:
             if os.path.exists(swap):  # no way around the limit through swap
                 _write(swap, str(hard))
             tcp = os.path.join(path, "memory.kmem.tcp.limit_in_bytes")
-            if os.path.exists(tcp):  # v1 charges TCP buffers only once a limit is set (not to usage)
+            if os.path.exists(
+                tcp
+            ):  # v1 charges TCP buffers only once a limit is set (not to usage)
                 _write(tcp, str(hard))
-            names = {"procs": ("cgroup.procs", os.O_WRONLY), "peak": ("memory.max_usage_in_bytes", os.O_RDWR),
-                     "usage": ("memory.usage_in_bytes", os.O_RDONLY), "events": ("memory.oom_control", os.O_RDONLY),
-                     "empty": ("memory.force_empty", os.O_WRONLY)}
+            names = {
+                "procs": ("cgroup.procs", os.O_WRONLY),
+                "peak": ("memory.max_usage_in_bytes", os.O_RDWR),
+                "usage": ("memory.usage_in_bytes", os.O_RDONLY),
+                "events": ("memory.oom_control", os.O_RDONLY),
+                "empty": ("memory.force_empty", os.O_WRONLY),
+            }
         else:
             _write(os.path.join(path, "memory.max"), str(hard))
             if os.path.exists(os.path.join(path, "memory.swap.max")):
                 _write(os.path.join(path, "memory.swap.max"), "0")
             _write(os.path.join(path, "memory.oom.group"), "1")
-            names = {"procs": ("cgroup.procs", os.O_WRONLY), "peak": ("memory.peak", os.O_RDWR),
-                     "usage": ("memory.current", os.O_RDONLY), "events": ("memory.events", os.O_RDONLY)}
+            names = {
+                "procs": ("cgroup.procs", os.O_WRONLY),
+                "peak": ("memory.peak", os.O_RDWR),
+                "usage": ("memory.current", os.O_RDONLY),
+                "events": ("memory.events", os.O_RDONLY),
+            }
             if os.path.exists(os.path.join(path, "memory.reclaim")):
                 names["empty"] = ("memory.reclaim", os.O_WRONLY)
         for key, (name, flags) in names.items():
@@ -159,8 +176,10 @@ def oom_kills(text: str) -> int:
 def line(cap: MemoryCap | None, contained: bool) -> str:
     """How a test's memory is measured and limited, for the accounting line."""
     if cap is not None:
-        return (f"memory of every process of the test, anonymous files, shared memory and tmpfs pages "
-                f"charged to a {cap.kind} (MLE at {cap.limit_mb} MB; the peak reset for every test)")
+        return (
+            f"memory of every process of the test, anonymous files, shared memory and tmpfs pages "
+            f"charged to a {cap.kind} (MLE at {cap.limit_mb} MB; the peak reset for every test)"
+        )
     if not contained:
         return "memory limited per process only"
     return "memory limited per process only (no usable memory controller here)"
@@ -171,5 +190,7 @@ def expected_line(contained: bool) -> str:
     kind = available() if contained else None
     if kind is None:
         return line(None, contained)
-    return (f"memory of every process of the test, anonymous files, shared memory and tmpfs pages "
-            f"charged to a {kind} (MLE at the limit; the peak reset for every test)")
+    return (
+        f"memory of every process of the test, anonymous files, shared memory and tmpfs pages "
+        f"charged to a {kind} (MLE at the limit; the peak reset for every test)"
+    )

@@ -53,7 +53,9 @@ def find_compiler() -> str | None:
 
 @functools.lru_cache(maxsize=8)
 def _compiler_version(compiler: str) -> str:
-    done = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    done = subprocess.run(
+        [compiler, "--version"], capture_output=True, text=True, timeout=30, check=False
+    )
     lines = (done.stdout or done.stderr).strip().splitlines()
     return lines[0] if lines else ""
 
@@ -94,7 +96,10 @@ def _build(compiler: str, folder: Path, name: str, source: Path = SOURCE) -> str
     try:
         done = subprocess.run(
             [compiler, *FLAGS, "-o", tmp, str(source)],
-            capture_output=True, text=True, timeout=_COMPILE_TIMEOUT_S, check=False,
+            capture_output=True,
+            text=True,
+            timeout=_COMPILE_TIMEOUT_S,
+            check=False,
         )
         if done.returncode != 0:
             return f"{compiler} could not compile {source.name}: {(done.stderr or done.stdout).strip()[:400]}"
@@ -176,5 +181,16 @@ def shim_path() -> str | None:
     return shim_status()[0]
 
 
-__all__ = ["SOURCE", "TESTLOOP_SOURCE", "cache_dir", "early_code", "find_compiler", "is_dynamic_elf", "library_status",
-           "plan", "shim_path", "shim_status", "testloop_status"]
+__all__ = [
+    "SOURCE",
+    "TESTLOOP_SOURCE",
+    "cache_dir",
+    "early_code",
+    "find_compiler",
+    "is_dynamic_elf",
+    "library_status",
+    "plan",
+    "shim_path",
+    "shim_status",
+    "testloop_status",
+]

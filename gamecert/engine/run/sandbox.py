@@ -98,7 +98,9 @@ class RunResult:
         else:
             what = f"exit code {self.exit_code}"
         line = f"{self.status.upper()}: {what}"
-        tail = " | ".join(s.strip() for s in self.stderr_tail.strip().splitlines()[-3:] if s.strip())
+        tail = " | ".join(
+            s.strip() for s in self.stderr_tail.strip().splitlines()[-3:] if s.strip()
+        )
         if tail and self.status != "ok":
             line += f"; stderr: {tail[:300]}"
         return line
@@ -159,7 +161,9 @@ class Candidate:
     binary_sha256: str = ""
 
     @classmethod
-    def parse(cls, spec: str, *, compile: str | None = None, python: str | None = None) -> Candidate:
+    def parse(
+        cls, spec: str, *, compile: str | None = None, python: str | None = None
+    ) -> Candidate:
         """A source file (compiled once, see :mod:`gamecert.engine.run.toolchains`), an executable file, or
         a command line whose first word is on PATH. ``compile`` overrides the compile command of
         a compiled source; ``python`` names the interpreter of a ``.py`` source (default: this
@@ -175,16 +179,24 @@ class Candidate:
 
         text = spec.strip()
         if not text:
-            raise UsageError("the candidate is empty: give a source file, an executable or a command line")
+            raise UsageError(
+                "the candidate is empty: give a source file, an executable or a command line"
+            )
         path = Path(text).expanduser()
         if path.exists():
             if path.is_dir():
-                raise UsageError(f"candidate {spec!r} is a folder; give a program file or a command line")
+                raise UsageError(
+                    f"candidate {spec!r} is a folder; give a program file or a command line"
+                )
             if toolchains.language_of(path) is not None:
-                return cls._from_build(spec, path, sources.prepare(path, compile=compile, python=python), python)
+                return cls._from_build(
+                    spec, path, sources.prepare(path, compile=compile, python=python), python
+                )
         if compile is not None or python is not None:
             option = "--compile" if compile is not None else "--python"
-            raise UsageError(f"{option} applies to a source file candidate, and {spec!r} is not one")
+            raise UsageError(
+                f"{option} applies to a source file candidate, and {spec!r} is not one"
+            )
         if path.exists():
             if not path.is_file():
                 raise UsageError(f"candidate {spec!r} is not a regular file")
@@ -193,8 +205,15 @@ class Candidate:
 
                 raise UsageError(f"candidate {spec!r} is not executable; {run_hint(text)}")
             resolved = path.resolve()
-            return cls(spec, _safe_name(path.stem), (str(resolved),), None, language="executable",
-                       binary=resolved, binary_sha256=_sha256_file(resolved))
+            return cls(
+                spec,
+                _safe_name(path.stem),
+                (str(resolved),),
+                None,
+                language="executable",
+                binary=resolved,
+                binary_sha256=_sha256_file(resolved),
+            )
         try:
             words = shlex.split(text)
         except ValueError as exc:
@@ -214,10 +233,19 @@ class Candidate:
         """A candidate from a :class:`gamecert.engine.run.toolchains.Build`; a ``.py`` source without
         ``python`` keeps ``python_file`` (run by the fork server)."""
         python_file = build.source if build.language == "python" and python is None else None
-        return cls(spec, _safe_name(path.stem), build.argv, python_file, language=build.language,
-                   source=build.source, binary=build.binary, compile_command=build.compile_command,
-                   compiler_version=build.compiler_version, source_sha256=build.source_sha256,
-                   binary_sha256=build.binary_sha256)
+        return cls(
+            spec,
+            _safe_name(path.stem),
+            build.argv,
+            python_file,
+            language=build.language,
+            source=build.source,
+            binary=build.binary,
+            compile_command=build.compile_command,
+            compiler_version=build.compiler_version,
+            source_sha256=build.source_sha256,
+            binary_sha256=build.binary_sha256,
+        )
 
 
 def _sha256_file(path: Path) -> str:
@@ -263,7 +291,12 @@ def candidate_environment(home: str) -> dict[str, str]:
     >>> sorted(candidate_environment("/box"))
     ['HOME', 'LANG', 'PATH', 'TMPDIR']
     """
-    return {"PATH": os.environ.get("PATH") or os.defpath, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
+    return {
+        "PATH": os.environ.get("PATH") or os.defpath,
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+    }
 
 
 #: languages whose programs may run through the native fork server (when dynamically linked)
@@ -279,10 +312,19 @@ CG_CPU_SLACK_S = 0.01
 class Runner:
     """Runs one candidate on one input at a time; a context manager. See :func:`open_runner`."""
 
-    def __init__(self, candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain_it: bool = True) -> None:
+    def __init__(
+        self,
+        candidate: Candidate,
+        limits: Limits,
+        *,
+        fork_server: bool = True,
+        contain_it: bool = True,
+    ) -> None:
         self.candidate = candidate
         self.limits = limits
-        self.mode = "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
+        self.mode = (
+            "fork-server" if candidate.python_file is not None and fork_server else "fresh-process"
+        )
         #: whether (and how) the candidate runs contained; see :mod:`gamecert.engine.run.contain`
         self.containment = contain.probe(contain_it)
         contain.warn_if_not_contained(self.containment)
@@ -297,9 +339,15 @@ class Runner:
                 os.mkdir(box, 0o755)
             except OSError as exc:
                 root = _scratch_root()
-                where = f"{root} (from $GAMECERT_TMPDIR)" if os.environ.get("GAMECERT_TMPDIR") else (root or "/tmp")
-                raise UsageError(f"cannot make a scratch folder for the candidate in {where}: "
-                                 f"{exc.strerror or exc}") from None
+                where = (
+                    f"{root} (from $GAMECERT_TMPDIR)"
+                    if os.environ.get("GAMECERT_TMPDIR")
+                    else (root or "/tmp")
+                )
+                raise UsageError(
+                    f"cannot make a scratch folder for the candidate in {where}: "
+                    f"{exc.strerror or exc}"
+                ) from None
         python = contain.base_python()
         python_file = str(candidate.python_file) if candidate.python_file else None
         self._build_copy: str | None = None
@@ -309,25 +357,62 @@ class Runner:
         #: how each test's process starts: the native fork server, or why not (see :attr:`startup`)
         self.starts: dict[str, int] = {}
         self._exec_why = ""
-        self._startup = ("zygote: a fork of the compiled program per test" if self.mode == "fork-server" else
-                        "native fork server: a fresh copy of the program's image per test" if shim else
-                        f"exec per test ({why})")
-        spare = 1 if shim else 0  # the fork server is a process of the sandbox, beside the supervisor
-        root = os.geteuid() == 0  # (and a zygote's serve loop parks the next test's process: testloop.c, tl_park)
-        parks = contained and root and self.mode == "fork-server" and native_shim.testloop_status()[0] is not None
-        self.cap = cgroups.process_cap(limits.processes + 2 + spare + parks) if contained and root else None
+        self._startup = (
+            "zygote: a fork of the compiled program per test"
+            if self.mode == "fork-server"
+            else "native fork server: a fresh copy of the program's image per test"
+            if shim
+            else f"exec per test ({why})"
+        )
+        spare = (
+            1 if shim else 0
+        )  # the fork server is a process of the sandbox, beside the supervisor
+        root = (
+            os.geteuid() == 0
+        )  # (and a zygote's serve loop parks the next test's process: testloop.c, tl_park)
+        parks = (
+            contained
+            and root
+            and self.mode == "fork-server"
+            and native_shim.testloop_status()[0] is not None
+        )
+        self.cap = (
+            cgroups.process_cap(limits.processes + 2 + spare + parks)
+            if contained and root
+            else None
+        )
         if self.cap is not None:  # (opens pids.events, which the supervisor reads after each test)
             self.cap.refused()
-        loop = native_shim.testloop_status()[0] if contained and (self.mode == "fork-server" or shim and self.cap and self.cap.current_fd() is not None) else None
+        loop = (
+            native_shim.testloop_status()[0]
+            if contained
+            and (
+                self.mode == "fork-server"
+                or shim
+                and self.cap
+                and self.cap.current_fd() is not None
+            )
+            else None
+        )
         nproc = 0
-        if not root:  # contained, the sandbox's user counts alone (its own user namespace): the test's
+        if (
+            not root
+        ):  # contained, the sandbox's user counts alone (its own user namespace): the test's
             # tasks and the supervisor; not contained, every task of the user counts
-            nproc = (limits.processes + 1 if contained else cgroups.user_task_count() + limits.processes) + spare
+            nproc = (
+                limits.processes + 1 if contained else cgroups.user_task_count() + limits.processes
+            ) + spare
         #: the test's memory as one figure: a memory cgroup (contained, as root), or None
-        self.memory = memcg.memory_cap(limits.memory_mb) if contained and root else None  # and the certificate's line:
-        self.cpu = cgroups.cpu_group() if contained and root else None  # the sandbox's CPU time (cpuacct)
-        self.accounting = (f"{cgroups.accounting(self.cap, contained, nproc, self.cpu is not None)}; "
-                           f"{memcg.line(self.memory, contained)}")
+        self.memory = (
+            memcg.memory_cap(limits.memory_mb) if contained and root else None
+        )  # and the certificate's line:
+        self.cpu = (
+            cgroups.cpu_group() if contained and root else None
+        )  # the sandbox's CPU time (cpuacct)
+        self.accounting = (
+            f"{cgroups.accounting(self.cap, contained, nproc, self.cpu is not None)}; "
+            f"{memcg.line(self.memory, contained)}"
+        )
         config = {
             "mode": "python" if self.mode == "fork-server" else "exec",
             "argv": plain,
@@ -337,15 +422,24 @@ class Runner:
             "scratch": [box, "/tmp"] if contained else [box],
             "contained": contained,
             "env": candidate_environment(box),
-            "limits": limits.supervisor_limits(python=self.mode == "fork-server", nproc=nproc,
-                                               scratch_bytes=contain.BOX_BYTES if contained else 0,
-                                               files=BOX_FILES if contained else 0),
-            "native_shim": (os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim) if shim else None,
+            "limits": limits.supervisor_limits(
+                python=self.mode == "fork-server",
+                nproc=nproc,
+                scratch_bytes=contain.BOX_BYTES if contained else 0,
+                files=BOX_FILES if contained else 0,
+            ),
+            "native_shim": (
+                os.path.join(contain.JUDGE_DIR, NATIVE_SHIM_NAME) if contained else shim
+            )
+            if shim
+            else None,
             "memcg": self.memory.config() if self.memory is not None else None,
             "pids_events": self.cap._events if self.cap is not None else None,
             "cpuacct": self.cpu.fd if self.cpu is not None else None,
             "pids_current": self.cap.current_fd() if loop and self.cap else None,
-            "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME) if loop else None,  # (contained only)
+            "testloop": os.path.join(contain.JUDGE_DIR, TESTLOOP_NAME)
+            if loop
+            else None,  # (contained only)
         }
         env = candidate_environment(box)
         if self.mode == "fork-server":
@@ -353,9 +447,16 @@ class Runner:
         if contained:
             server = os.path.join(contain.JUDGE_DIR, "server.py")
             dark = contain.dark_net_prefix()
-            prefix = contain.wrap([], writable=[], workdir="/", containment=self.containment, box=True,
-                                  supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim, TESTLOOP_NAME: loop}),
-                                  readable=contain.program_paths(plain, python_file), dark_net=bool(dark))
+            prefix = contain.wrap(
+                [],
+                writable=[],
+                workdir="/",
+                containment=self.containment,
+                box=True,
+                supervisor=contain.supervisor_copy({NATIVE_SHIM_NAME: shim, TESTLOOP_NAME: loop}),
+                readable=contain.program_paths(plain, python_file),
+                dark_net=bool(dark),
+            )
             prefix = [*dark, *prefix]
             joins = [group.path for group in (self.cap, self.cpu) if group is not None]
             if joins:
@@ -364,15 +465,26 @@ class Runner:
             server, prefix = SERVER_FILE, []
         try:
             self._client: ForkServerClient | None = ForkServerClient(
-                config, server_argv=[python, server], launch_prefix=prefix, env=env,
-                pass_fds=(*(self.memory.inherited() if self.memory else ()), *(self.cap.fds(bool(loop)) if self.cap else ()),
-                          *((self.cpu.fd,) if self.cpu else ())))
+                config,
+                server_argv=[python, server],
+                launch_prefix=prefix,
+                env=env,
+                pass_fds=(
+                    *(self.memory.inherited() if self.memory else ()),
+                    *(self.cap.fds(bool(loop)) if self.cap else ()),
+                    *((self.cpu.fd,) if self.cpu else ()),
+                ),
+            )
             self._ahead = Lookahead(self._client, _test_files, GATE)
         except RuntimeError as exc:  # the supervisor did not start: say why in one line
             self._cleanup()
-            tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[-300:]
-            raise GamecertError(f"cannot start the supervisor for candidate {candidate.spec!r}"
-                                f"{': ' + tail if tail else ''}") from None
+            tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())[
+                -300:
+            ]
+            raise GamecertError(
+                f"cannot start the supervisor for candidate {candidate.spec!r}"
+                f"{': ' + tail if tail else ''}"
+            ) from None
         except BaseException:
             self._cleanup()
             raise
@@ -384,19 +496,34 @@ class Runner:
         build, whose sha256 the reports give."""
         candidate = self.candidate
         binary = candidate.binary
-        if binary is None or candidate.source is None or candidate.language in ("python", "executable", "command"):
+        if (
+            binary is None
+            or candidate.source is None
+            or candidate.language in ("python", "executable", "command")
+        ):
             return argv
         entry = str(binary if binary.is_dir() else binary.parent)
         try:
             self._build_copy = tempfile.mkdtemp(prefix="tmp")
             target = os.path.join(self._build_copy, "b")
-            shutil.copytree(entry, target, ignore=shutil.ignore_patterns("build.json", "main.*", "*.java", "*.rs",
-                                                                         "*.go", "*.cpp", "*.c"))
+            shutil.copytree(
+                entry,
+                target,
+                ignore=shutil.ignore_patterns(
+                    "build.json", "main.*", "*.java", "*.rs", "*.go", "*.cpp", "*.c"
+                ),
+            )
             os.chmod(self._build_copy, 0o755)
         except OSError as exc:
-            raise GamecertError(f"cannot copy the build of {candidate.spec!r}: {exc.strerror or exc}") from None
-        return [target + word[len(entry):] if word == entry or word.startswith(entry + os.sep) else word
-                for word in argv]
+            raise GamecertError(
+                f"cannot copy the build of {candidate.spec!r}: {exc.strerror or exc}"
+            ) from None
+        return [
+            target + word[len(entry) :]
+            if word == entry or word.startswith(entry + os.sep)
+            else word
+            for word in argv
+        ]
 
     def _native_plan(self, argv: list[str]) -> tuple[str | None, str]:
         """The shim for the native fork server, or None and why each test is exec'd instead."""
@@ -457,13 +584,19 @@ class Runner:
             second, again = self._run_once(input_text, plain=False, quiet=True)
             if second.status == "tle" and again == "wall" and second.cpu_s < limit:
                 return replace(second, note=f"re-run: idle again ({first.describe()})")
-            return replace(second, note=f"re-run after a wall-clock stop with CPU time "
-                                        f"{first.cpu_s:.3f} s under the limit (first run: {first.describe()})")
+            return replace(
+                second,
+                note=f"re-run after a wall-clock stop with CPU time "
+                f"{first.cpu_s:.3f} s under the limit (first run: {first.describe()})",
+            )
         if first.cpu_s <= 1.2 * limit:
             second, _ = self._run_once(input_text, plain=False, quiet=True)
             verb = "confirmed" if second.status == "tle" else "not confirmed"
-            return replace(second, note=f"TLE with CPU time within 20% of the limit, {verb} by a re-run "
-                                        f"(first run: CPU time {first.cpu_s:.3f} s)")
+            return replace(
+                second,
+                note=f"TLE with CPU time within 20% of the limit, {verb} by a re-run "
+                f"(first run: CPU time {first.cpu_s:.3f} s)",
+            )
         return first
 
     def expect(self, texts) -> None:
@@ -478,15 +611,18 @@ class Runner:
 
     run_plain = run_fresh
 
-    def _run_once(self, input_text: str, plain: bool, quiet: bool = False) -> tuple[RunResult, str | None]:
+    def _run_once(
+        self, input_text: str, plain: bool, quiet: bool = False
+    ) -> tuple[RunResult, str | None]:
         """One run and why the watchdog stopped it (``wall``, ``cpu``, ``memory``,
         ``processes``, ``files`` or None)."""
         if self._client is None:
             raise RuntimeError("this runner is closed")
         made: list[int] = []
         try:  # (the forks the pids cgroup refused during the test: the supervisor reads them)
-            report = self._ahead.run(input_text, not plain and not quiet, quiet,
-                                     plain, made)  # (P: a plain run, never a clone of the native fork server)
+            report = self._ahead.run(
+                input_text, not plain and not quiet, quiet, plain, made
+            )  # (P: a plain run, never a clone of the native fork server)
             if self.cap is not None:
                 self.cap.keep_alive()
             out_size, out_bytes = _read_head_fd(made[2], self.limits.output_bytes)
@@ -495,8 +631,15 @@ class Runner:
                 os.close(fd)
         stderr_tail = _tail_lines(report.get("stderr_tail", b""))
         result = self._classify(report, out_size, out_bytes.decode(errors="replace"), stderr_tail)
-        started = ("native" if report.get("native") else "plain" if plain else
-                   "zygote" if self.mode == "fork-server" else "exec")
+        started = (
+            "native"
+            if report.get("native")
+            else "plain"
+            if plain
+            else "zygote"
+            if self.mode == "fork-server"
+            else "exec"
+        )
         self.starts[started] = self.starts.get(started, 0) + 1
         self._exec_why = report.get("native_why") or self._exec_why
         return replace(result, started=started), report.get("killed")
@@ -505,44 +648,97 @@ class Runner:
         limits = self.limits
         if report.get("lost"):
             return RunResult(
-                "re", stdout, stderr_tail, None, None, 0.0, 0.0, 0.0,
+                "re",
+                stdout,
+                stderr_tail,
+                None,
+                None,
+                0.0,
+                0.0,
+                0.0,
                 "the candidate's supervisor died during the test",
             )
         status_word = report["status"]
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
         cpu = report["utime"] + report["stime"]
-        if report.get("cg_cpu", 0) > cpu + CG_CPU_SLACK_S:  # processes no wait4 reported (SIGCHLD ignored)
+        if (
+            report.get("cg_cpu", 0) > cpu + CG_CPU_SLACK_S
+        ):  # processes no wait4 reported (SIGCHLD ignored)
             cpu = report["cg_cpu"]
         cg_kb = report.get("cg_kb", 0)  # the figure shown is the one compared:
         rss_mb = round(max(report["maxrss_kb"], cg_kb) / 1024, 2)
         killed = report["killed"]
-        common = (stdout, stderr_tail, exit_code, sig, round(cpu, 6), round(report["wall"], 6), round(rss_mb, 2))
+        common = (
+            stdout,
+            stderr_tail,
+            exit_code,
+            sig,
+            round(cpu, 6),
+            round(report["wall"], 6),
+            round(rss_mb, 2),
+        )
         extra = {"fresh": True}
-        measured = ("all of the test, memory cgroup peak" if cg_kb > max(report["sampled_kb"], report["maxrss_kb"]) else
-                    "group RSS, sampled" if report["sampled_kb"] >= report["maxrss_kb"] else "peak RSS")
+        measured = (
+            "all of the test, memory cgroup peak"
+            if cg_kb > max(report["sampled_kb"], report["maxrss_kb"])
+            else "group RSS, sampled"
+            if report["sampled_kb"] >= report["maxrss_kb"]
+            else "peak RSS"
+        )
         used = f"memory used {rss_mb:.1f} MB ({measured})"
         if report.get("refused"):
-            return RunResult("re", *common, f"process limit exceeded: {report['refused']} process creations refused "
-                                             f"at the cap of {limits.processes} processes; all killed", **extra)
+            return RunResult(
+                "re",
+                *common,
+                f"process limit exceeded: {report['refused']} process creations refused "
+                f"at the cap of {limits.processes} processes; all killed",
+                **extra,
+            )
         if killed == "processes":
             return RunResult(
-                "re", *common, f"process limit exceeded: {report['peak_tasks']} tasks > {limits.processes}; all killed",
+                "re",
+                *common,
+                f"process limit exceeded: {report['peak_tasks']} tasks > {limits.processes}; all killed",
                 **extra,
             )
         if killed == "files":
-            return RunResult("re", *common, f"file limit exceeded: {report['files']} files in the working folder > "
-                                             f"{BOX_FILES}; all killed", **extra)
+            return RunResult(
+                "re",
+                *common,
+                f"file limit exceeded: {report['files']} files in the working folder > "
+                f"{BOX_FILES}; all killed",
+                **extra,
+            )
         if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
-            return RunResult("ole", *common, f"output limit exceeded: more than {limits.output_bytes} bytes", **extra)
+            return RunResult(
+                "ole",
+                *common,
+                f"output limit exceeded: more than {limits.output_bytes} bytes",
+                **extra,
+            )
         if killed == "memory":
-            return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra)
+            return RunResult(
+                "mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra
+            )
         if report.get("cg_oom"):
-            return RunResult("mle", *common, f"the memory controller ran out at {limits.memory_mb} MB + "
-                             f"{memcg.HEADROOM_MB} MB headroom and killed {report['cg_oom']} of its processes; {used}", **extra)
-        if killed == "wall" and cpu <= limits.time_s:  # (over the CPU limit too: a CPU TLE, said as one)
-            return RunResult("tle", *common, f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
-                                              f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed", **extra)
+            return RunResult(
+                "mle",
+                *common,
+                f"the memory controller ran out at {limits.memory_mb} MB + "
+                f"{memcg.HEADROOM_MB} MB headroom and killed {report['cg_oom']} of its processes; {used}",
+                **extra,
+            )
+        if (
+            killed == "wall" and cpu <= limits.time_s
+        ):  # (over the CPU limit too: a CPU TLE, said as one)
+            return RunResult(
+                "tle",
+                *common,
+                f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
+                f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed",
+                **extra,
+            )
         if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
             return RunResult("tle", *common, cpu_over(cpu, limits.time_s, killed == "cpu"), **extra)
         if rss_mb >= limits.memory_mb:
@@ -551,20 +747,35 @@ class Runner:
             return RunResult("ok", *common, **extra)
         failed_alloc = next((m for m in _MEMORY_MARKERS if m in stderr_tail), None)
         if failed_alloc and rss_mb >= 0.8 * limits.memory_mb:
-            return RunResult("mle", *common, f"{used}, near the limit {limits.memory_mb} MB, and the program "
-                                              f"reported a failed allocation ({failed_alloc})", **extra)
-        what = f"killed by {_signal_name(sig)} (signal {sig})" if sig is not None else f"exit code {exit_code}"
+            return RunResult(
+                "mle",
+                *common,
+                f"{used}, near the limit {limits.memory_mb} MB, and the program "
+                f"reported a failed allocation ({failed_alloc})",
+                **extra,
+            )
+        what = (
+            f"killed by {_signal_name(sig)} (signal {sig})"
+            if sig is not None
+            else f"exit code {exit_code}"
+        )
         if failed_alloc:
             backstop = limits.address_space_bytes(self.mode == "fork-server") >> 20
-            what += (f"; the program reported a failed allocation ({failed_alloc}) with {used}, under the "
-                     f"limit: it asked for more than the {backstop} MB address-space cap")
+            what += (
+                f"; the program reported a failed allocation ({failed_alloc}) with {used}, under the "
+                f"limit: it asked for more than the {backstop} MB address-space cap"
+            )
         return RunResult("re", *common, what, **extra)
 
     def _cleanup(self) -> None:
         if getattr(self, "_build_copy", None):
             shutil.rmtree(self._build_copy, ignore_errors=True)
             self._build_copy = None
-        for cap in (self.cap, getattr(self, "memory", None), getattr(self, "cpu", None)):  # pids, memory, cpuacct
+        for cap in (
+            self.cap,
+            getattr(self, "memory", None),
+            getattr(self, "cpu", None),
+        ):  # pids, memory, cpuacct
             if cap is not None:
                 cap.close()
         self.cap = self.memory = self.cpu = None
@@ -587,7 +798,9 @@ class Runner:
         self.close()
 
 
-def open_runner(candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain: bool = True) -> Runner:
+def open_runner(
+    candidate: Candidate, limits: Limits, *, fork_server: bool = True, contain: bool = True
+) -> Runner:
     """A runner for ``candidate``: the fork server for a ``.py`` file (unless ``fork_server`` is
     False), else a fresh process per test; contained (see :mod:`gamecert.engine.run.contain`) unless
     ``contain`` is False or containment cannot work here."""

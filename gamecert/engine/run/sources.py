@@ -9,7 +9,15 @@ import shlex
 import shutil
 from pathlib import Path
 
-from gamecert.engine.run.toolchains import EXTENSIONS, Build, CompileError, _run_build, cache_root, clip_message, work_folder
+from gamecert.engine.run.toolchains import (
+    EXTENSIONS,
+    Build,
+    CompileError,
+    _run_build,
+    cache_root,
+    clip_message,
+    work_folder,
+)
 from gamecert.engine.run.toolchains import prepare as _prepare
 from gamecert.errors import UsageError
 
@@ -37,7 +45,9 @@ def prepare(path: str | Path, *, compile: str | None = None, python: str | None 
         try:
             data = build.source.read_bytes()
         except OSError as exc:
-            raise UsageError(f"cannot read candidate {str(path)!r}: {exc.strerror or exc}") from None
+            raise UsageError(
+                f"cannot read candidate {str(path)!r}: {exc.strerror or exc}"
+            ) from None
         check_python_syntax(build.argv[0], build.source, data, build.source_sha256)
     return build
 
@@ -60,19 +70,37 @@ def check_python_syntax(interpreter: str, source: Path, data: bytes, source_sha:
         shown = output.replace(str(work / "main.py"), str(source)).replace(str(work), "BUILD_DIR")
         message = clip_message(shown.strip() or f"(the interpreter exited {rc})")
         # the headline: the interpreter's last line ("SyntaxError: ..."), not the file's name
-        raise CompileError(str(source), message, (interpreter, "-c", "compile(SOURCE)", str(source)),
-                           headline=next((line for line in reversed(message.splitlines()) if "Error: " in line),
-                                         message.splitlines()[-1]))
+        raise CompileError(
+            str(source),
+            message,
+            (interpreter, "-c", "compile(SOURCE)", str(source)),
+            headline=next(
+                (line for line in reversed(message.splitlines()) if "Error: " in line),
+                message.splitlines()[-1],
+            ),
+        )
     _COMPILED.add((interpreter, source_sha))
 
 
 #: languages gamecert does not build, by extension: (name, the command that runs a script, or
 #: "" for a compiled one), for the hint a file of theirs gets
 _OTHER_LANGUAGES = {
-    ".rb": ("Ruby", "ruby"), ".pl": ("Perl", "perl"), ".php": ("PHP", "php"), ".lua": ("Lua", "lua"),
-    ".sh": ("shell", "sh"), ".bash": ("Bash", "bash"), ".r": ("R", "Rscript"), ".ts": ("TypeScript", "npx tsx"),
-    ".kt": ("Kotlin", ""), ".cs": ("C#", ""), ".hs": ("Haskell", ""), ".pas": ("Pascal", ""),
-    ".scala": ("Scala", ""), ".swift": ("Swift", ""), ".d": ("D", ""), ".ml": ("OCaml", ""),
+    ".rb": ("Ruby", "ruby"),
+    ".pl": ("Perl", "perl"),
+    ".php": ("PHP", "php"),
+    ".lua": ("Lua", "lua"),
+    ".sh": ("shell", "sh"),
+    ".bash": ("Bash", "bash"),
+    ".r": ("R", "Rscript"),
+    ".ts": ("TypeScript", "npx tsx"),
+    ".kt": ("Kotlin", ""),
+    ".cs": ("C#", ""),
+    ".hs": ("Haskell", ""),
+    ".pas": ("Pascal", ""),
+    ".scala": ("Scala", ""),
+    ".swift": ("Swift", ""),
+    ".d": ("D", ""),
+    ".ml": ("OCaml", ""),
 }
 
 
@@ -90,8 +118,10 @@ def run_hint(path: str) -> str:
     builds = " ".join(sorted(EXTENSIONS))
     other = _OTHER_LANGUAGES.get(suffix.lower())
     if other is None:
-        return (f"make it executable (chmod +x {path}; a script needs a #! line), or give the command line "
-                f"that runs it, in quotes (gamecert builds {builds})")
+        return (
+            f"make it executable (chmod +x {path}; a script needs a #! line), or give the command line "
+            f"that runs it, in quotes (gamecert builds {builds})"
+        )
     name, runner = other
     head = f"{name} ({suffix}) is not a language gamecert builds (it builds {builds})"
     if runner:

@@ -18,8 +18,10 @@ from typing import Any
 #: how a registered solver is named where a candidate program's spec would stand
 SOLVER_PREFIX = "solver:"
 #: what a report or certificate on a registered solver says about the limits it names
-IN_PROCESS_NOTE = ("a registered solver runs in-process: the time and memory limits named here were not "
-                   "applied, and no time or memory of its own is measured beyond the CPU and wall time of each call")
+IN_PROCESS_NOTE = (
+    "a registered solver runs in-process: the time and memory limits named here were not "
+    "applied, and no time or memory of its own is measured beyond the CPU and wall time of each call"
+)
 
 
 @dataclass(slots=True)  # not frozen: made once per test, and a frozen one costs ~2 us to make
@@ -91,19 +93,29 @@ class SolverRunner:
 
     def run(self, text: str) -> InProcessResult:
         """Parse ``text``, call the solver, write its answer."""
-        instance = self.game.parse_input(text)  # the plan's inputs are valid: a failure here is the harness's
+        instance = self.game.parse_input(
+            text
+        )  # the plan's inputs are valid: a failure here is the harness's
         cpu0, wall0 = time.thread_time(), time.perf_counter()
         try:
             answer = self.solver(instance)
         except Exception as exc:  # noqa: BLE001 - the solver's fault is a verdict, not the harness's crash
-            return self._fault(f"the solver raised {type(exc).__name__}", _last_line(exc), cpu0, wall0)
+            return self._fault(
+                f"the solver raised {type(exc).__name__}", _last_line(exc), cpu0, wall0
+            )
         cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
         try:
             out = self.game.format_answer(answer)
         except Exception as exc:  # noqa: BLE001 - an answer that is not one of the game's answers
-            return InProcessResult("re", "", _last_line(exc), cpu, wall,
-                                   detail=f"the solver returned {_short_repr(answer)}, which cannot be written "
-                                          "as an answer")
+            return InProcessResult(
+                "re",
+                "",
+                _last_line(exc),
+                cpu,
+                wall,
+                detail=f"the solver returned {_short_repr(answer)}, which cannot be written "
+                "as an answer",
+            )
         return InProcessResult("ok", out, "", cpu, wall)
 
     def answer_text(self, text: str) -> str | None:
@@ -118,7 +130,9 @@ class SolverRunner:
             return None
 
     def _fault(self, detail: str, tail: str, cpu0: float, wall0: float) -> InProcessResult:
-        return InProcessResult("re", "", tail, time.thread_time() - cpu0, time.perf_counter() - wall0, detail=detail)
+        return InProcessResult(
+            "re", "", tail, time.thread_time() - cpu0, time.perf_counter() - wall0, detail=detail
+        )
 
     def close(self) -> None:
         """Nothing to release: the solver is a function of this process."""

@@ -72,7 +72,7 @@ def _test_files(data: bytes) -> tuple[int, int, int]:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(source, view):]
+            view = view[os.write(source, view) :]
         fcntl.fcntl(source, fcntl.F_ADD_SEALS, _SEALS)
         stdin = os.open(f"/proc/self/fd/{source}", os.O_RDONLY | os.O_CLOEXEC)
     finally:

@@ -69,13 +69,18 @@ class CompileError(GamecertError):
     """The source did not compile: verdict CE. ``output`` is the compiler's message (clipped,
     control bytes escaped), ``command`` the command that failed."""
 
-    def __init__(self, source: str, output: str, command: tuple[str, ...] = (), headline: str = "") -> None:
+    def __init__(
+        self, source: str, output: str, command: tuple[str, ...] = (), headline: str = ""
+    ) -> None:
         self.source = source
         self.output = output
         self.command = command
         lines = [line for line in output.splitlines() if line.strip()]
         # the headline: the first line that says "error" (gcc's first line only names the function)
-        first = headline or next((line for line in lines if "error" in line.lower()), lines[0] if lines else "(no message)")
+        first = headline or next(
+            (line for line in lines if "error" in line.lower()),
+            lines[0] if lines else "(no message)",
+        )
         super().__init__(f"{source} does not compile: {first[:300]}")
 
 
@@ -96,18 +101,43 @@ class Language:
 
 
 LANGUAGES = {
-    "cpp": Language("cpp", "g++", ("g++", "-std=gnu++{std}", "-O2", "-DONLINE_JUDGE", "-o", "{exe}", "{src}"), ("{exe}",)),
-    "c": Language("c", "gcc", ("gcc", "-std=gnu{std}", "-O2", "-DONLINE_JUDGE", "-o", "{exe}", "{src}", "-lm"), ("{exe}",)),
-    "java": Language("java", "javac", ("javac", "-encoding", "UTF-8", "-d", "{dir}", "{src}"), JAVA_RUN, "-version"),
-    "rust": Language("rust", "rustc", ("rustc", "-O", "--edition", "2021", "-o", "{exe}", "{src}"), ("{exe}",)),
+    "cpp": Language(
+        "cpp",
+        "g++",
+        ("g++", "-std=gnu++{std}", "-O2", "-DONLINE_JUDGE", "-o", "{exe}", "{src}"),
+        ("{exe}",),
+    ),
+    "c": Language(
+        "c",
+        "gcc",
+        ("gcc", "-std=gnu{std}", "-O2", "-DONLINE_JUDGE", "-o", "{exe}", "{src}", "-lm"),
+        ("{exe}",),
+    ),
+    "java": Language(
+        "java",
+        "javac",
+        ("javac", "-encoding", "UTF-8", "-d", "{dir}", "{src}"),
+        JAVA_RUN,
+        "-version",
+    ),
+    "rust": Language(
+        "rust", "rustc", ("rustc", "-O", "--edition", "2021", "-o", "{exe}", "{src}"), ("{exe}",)
+    ),
     "go": Language("go", "go", ("go", "build", "-o", "{exe}", "{src}"), ("{exe}",), "version"),
     "javascript": Language("javascript", "node", (), ("node", "{src}")),
     "python": Language("python", "python3", (), ("{python}", "{src}")),
 }
 
 EXTENSIONS = {
-    ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".c": "c", ".java": "java", ".rs": "rust",
-    ".go": "go", ".js": "javascript", ".py": "python",
+    ".cpp": "cpp",
+    ".cc": "cpp",
+    ".cxx": "cpp",
+    ".c": "c",
+    ".java": "java",
+    ".rs": "rust",
+    ".go": "go",
+    ".js": "javascript",
+    ".py": "python",
 }
 
 #: the file name extension the copy in the build folder gets (the given name may differ in case)
@@ -142,11 +172,18 @@ def language_of(path: str | os.PathLike[str]) -> str | None:
 
 # ---- probing the installed toolchains ----------------------------------------------------------
 
+
 def _probe(argv: list[str], timeout: float = 30.0) -> tuple[int, str]:
     """Run a trusted toolchain query (``--version``, a standard check); (rc, combined output)."""
     try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=timeout, check=False)
+        done = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=timeout,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return 127, str(exc)
     return done.returncode, done.stdout.decode(errors="replace")
@@ -161,7 +198,9 @@ def _require(program: str, purpose: str) -> str:
     """
     found = shutil.which(program)
     if found is None:
-        raise MissingToolchain(f"{program} is not installed (not on PATH); it is needed to {purpose}")
+        raise MissingToolchain(
+            f"{program} is not installed (not on PATH); it is needed to {purpose}"
+        )
     return os.path.abspath(found)
 
 
@@ -246,6 +285,7 @@ def java_main_class(source: str) -> str:
 
 # ---- building ----------------------------------------------------------------------------------
 
+
 def cache_root() -> Path:
     """Where builds are kept: ``$GAMECERT_CACHE/build``, else ``${XDG_CACHE_HOME:-~/.cache}/gamecert/build``."""
     chosen = os.environ.get("GAMECERT_CACHE")
@@ -275,7 +315,14 @@ def _toolchain_paths(program: str) -> list[str]:
 
 #: variables a toolchain needs to find itself, passed to a build as the user set them (rustup's
 #: homes and chosen toolchain, the JDK's and Go's installations); no other variable of the user's
-TOOLCHAIN_VARIABLES = ("RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN", "JAVA_HOME", "GOROOT", "GOPATH")
+TOOLCHAIN_VARIABLES = (
+    "RUSTUP_HOME",
+    "CARGO_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "JAVA_HOME",
+    "GOROOT",
+    "GOPATH",
+)
 
 
 def build_environment(home: str) -> dict[str, str]:
@@ -288,12 +335,22 @@ def build_environment(home: str) -> dict[str, str]:
     >>> sorted(k for k in build_environment("/tmp/h") if k not in TOOLCHAIN_VARIABLES)
     ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']
     """
-    env = {"PATH": os.environ.get("PATH") or os.defpath, "HOME": home, "TMPDIR": home,
-           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    env = {
+        "PATH": os.environ.get("PATH") or os.defpath,
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+    }
     user_home = os.path.expanduser("~")
-    defaults = {"RUSTUP_HOME": os.path.join(user_home, ".rustup"), "CARGO_HOME": os.path.join(user_home, ".cargo")}
+    defaults = {
+        "RUSTUP_HOME": os.path.join(user_home, ".rustup"),
+        "CARGO_HOME": os.path.join(user_home, ".cargo"),
+    }
     for name in TOOLCHAIN_VARIABLES:
-        value = os.environ.get(name) or (defaults[name] if os.path.isdir(defaults.get(name, "")) else "")
+        value = os.environ.get(name) or (
+            defaults[name] if os.path.isdir(defaults.get(name, "")) else ""
+        )
         if value:
             env[name] = value
     return env
@@ -309,15 +366,26 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
 
     containment = contain.probe()
     home = tempfile.mkdtemp(prefix="gc-home-")  # the step's HOME and TMPDIR, removed after it
-    argv = contain.wrap(argv, writable=[str(workdir), home], readable=_toolchain_paths(argv[0]), workdir=str(workdir),
-                        containment=containment)
+    argv = contain.wrap(
+        argv,
+        writable=[str(workdir), home],
+        readable=_toolchain_paths(argv[0]),
+        workdir=str(workdir),
+        containment=containment,
+    )
     cap = buildcap.build_cap()
     try:
         with tempfile.TemporaryFile() as out:
             try:
-                proc = subprocess.Popen([*cap.launcher(), *argv], cwd=workdir, stdin=subprocess.DEVNULL, stdout=out,
-                                        stderr=subprocess.STDOUT, start_new_session=True,
-                                        env=cap.environment(build_environment(home)))
+                proc = subprocess.Popen(
+                    [*cap.launcher(), *argv],
+                    cwd=workdir,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    env=cap.environment(build_environment(home)),
+                )
             except OSError as exc:
                 return 127, f"cannot start {argv[0]}: {exc.strerror or exc}"
             try:
@@ -383,7 +451,10 @@ def _fill(template: tuple[str, ...], values: dict[str, str]) -> tuple[str, ...]:
     >>> _fill(("cc", "-o", "{exe}", "{src}", "-DX={{1}}"), {"exe": "/b/prog", "src": "/b/a.c"})
     ('cc', '-o', '/b/prog', '/b/a.c', '-DX={{1}}')
     """
-    return tuple(re.sub(r"\{(src|exe|dir|class)\}", lambda m: values.get(m.group(1), m.group()), w) for w in template)
+    return tuple(
+        re.sub(r"\{(src|exe|dir|class)\}", lambda m: values.get(m.group(1), m.group()), w)
+        for w in template
+    )
 
 
 def _read_source(path: Path) -> bytes:
@@ -392,25 +463,35 @@ def _read_source(path: Path) -> bytes:
     if not path.is_file():
         raise UsageError(f"candidate {str(path)!r} is not a regular file")
     if path.stat().st_size > MAX_SOURCE_BYTES:
-        raise UsageError(f"candidate {str(path)!r} is larger than {MAX_SOURCE_BYTES >> 20} MB; is it really a source file?")
+        raise UsageError(
+            f"candidate {str(path)!r} is larger than {MAX_SOURCE_BYTES >> 20} MB; is it really a source file?"
+        )
     try:
         return path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read candidate {str(path)!r}: {exc.strerror or exc}") from None
 
 
-def prepare(path: str | os.PathLike[str], *, compile: str | None = None, python: str | None = None) -> Build:
+def prepare(
+    path: str | os.PathLike[str], *, compile: str | None = None, python: str | None = None
+) -> Build:
     """Make the source file at ``path`` runnable: compile it (or find it in the cache), or choose
     its interpreter. Raises :class:`CompileError`, :class:`MissingToolchain` or :class:`UsageError`."""
     given = Path(path).expanduser()
-    language = language_of(given)  # by the name given: a link to /dev/zero named x.py is refused below
+    language = language_of(
+        given
+    )  # by the name given: a link to /dev/zero named x.py is refused below
     if language is None:
-        raise UsageError(f"{path}: not a source file of a known language ({', '.join(sorted(EXTENSIONS))})")
+        raise UsageError(
+            f"{path}: not a source file of a known language ({', '.join(sorted(EXTENSIONS))})"
+        )
     if python is not None and language != "python":
         raise UsageError(f"--python applies to .py candidates, not to {given.name}")
     lang = LANGUAGES[language]
     if compile is not None and not lang.compile:
-        raise UsageError(f"--compile applies to compiled languages; {given.name} ({language}) is not compiled")
+        raise UsageError(
+            f"--compile applies to compiled languages; {given.name} ({language}) is not compiled"
+        )
     data = _read_source(given)
     source = given.resolve()
     source_sha = hashlib.sha256(data).hexdigest()
@@ -418,7 +499,9 @@ def prepare(path: str | os.PathLike[str], *, compile: str | None = None, python:
         return _python_build(source, source_sha, python)
     if language == "javascript":
         node = _require("node", "run .js sources")
-        return Build(language, source, (node, str(source)), None, (), compiler_version(node), source_sha, "")
+        return Build(
+            language, source, (node, str(source)), None, (), compiler_version(node), source_sha, ""
+        )
     return _compiled_build(lang, source, data, source_sha, compile)
 
 
@@ -427,9 +510,20 @@ def _python_build(source: Path, source_sha: str, python: str | None) -> Build:
     (its syntax is checked by :func:`gamecert.engine.run.sources.prepare`)."""
     if python is None:
         version = f"Python {sys.version.split()[0]} ({sys.implementation.name})"
-        return Build("python", source, (sys.executable, str(source)), None, (), version, source_sha, "")
+        return Build(
+            "python", source, (sys.executable, str(source)), None, (), version, source_sha, ""
+        )
     interpreter = _require(python, "run the .py source (--python)")
-    return Build("python", source, (interpreter, str(source)), None, (), compiler_version(interpreter), source_sha, "")
+    return Build(
+        "python",
+        source,
+        (interpreter, str(source)),
+        None,
+        (),
+        compiler_version(interpreter),
+        source_sha,
+        "",
+    )
 
 
 def _compile_template(lang: Language, compile: str | None) -> tuple[str, ...]:
@@ -453,10 +547,18 @@ def _compile_template(lang: Language, compile: str | None) -> tuple[str, ...]:
     return template
 
 
-def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, compile: str | None,
-                    extra: tuple[str, ...] = ()) -> Build:
+def _compiled_build(
+    lang: Language,
+    source: Path,
+    data: bytes,
+    source_sha: str,
+    compile: str | None,
+    extra: tuple[str, ...] = (),
+) -> Build:
     template = (*_compile_template(lang, compile), *extra)
-    what = f"compile {_SUFFIX[lang.name]} sources" if compile is None else "run the --compile command"
+    what = (
+        f"compile {_SUFFIX[lang.name]} sources" if compile is None else "run the --compile command"
+    )
     program = _require(template[0], what)
     java = _require("java", "run .java sources") if lang.name == "java" else ""
     version = compiler_version(program, lang.version_flag if compile is None else "--version")
@@ -464,8 +566,13 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
     if lang.name == "java":
         main_class = java_main_class(data.decode(errors="replace"))
         if not main_class:
-            raise CompileError(str(source), f"{source.name}: no public top-level class, and no class with a main method")
-    key = hashlib.sha256("\0".join((source_sha, shlex.join(template), version, main_class)).encode()).hexdigest()[:40]
+            raise CompileError(
+                str(source),
+                f"{source.name}: no public top-level class, and no class with a main method",
+            )
+    key = hashlib.sha256(
+        "\0".join((source_sha, shlex.join(template), version, main_class)).encode()
+    ).hexdigest()[:40]
     root = cache_root()
     final = root / key
     cached = _complete(final) and _intact(final, lang.name)
@@ -473,12 +580,26 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
         _build_into(root, final, lang, source, data, template, program, main_class)
     meta = json.loads((final / "build.json").read_text())
     binary = final / _EXE if lang.name != "java" else final
-    values = {"exe": str(final / _EXE), "dir": str(final), "class": main_class, "src": str(final / meta["source_name"])}
+    values = {
+        "exe": str(final / _EXE),
+        "dir": str(final),
+        "class": main_class,
+        "src": str(final / meta["source_name"]),
+    }
     argv = _fill(lang.run, values)
     if java:
         argv = (java, *argv[1:])
-    return Build(lang.name, source, argv, binary, tuple(meta["compile_command"]), version, source_sha,
-                 meta["binary_sha256"], cached)
+    return Build(
+        lang.name,
+        source,
+        argv,
+        binary,
+        tuple(meta["compile_command"]),
+        version,
+        source_sha,
+        meta["binary_sha256"],
+        cached,
+    )
 
 
 #: the sanitizer phase's builds of a C or C++ source (gamecert.engine.judge.sanitize): flags put after
@@ -489,15 +610,24 @@ def _compiled_build(lang: Language, source: Path, data: bytes, source_sha: str, 
 #: every automatic variable started as a repeated 0xFE byte, or as zero bytes; ``memcheck``: unoptimised
 #: with line numbers, for valgrind to name the line of an uninitialised read those two showed
 SANITIZER_FLAGS = {
-    "asan": ("-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all", "-g", "-O1",
-             "-fno-omit-frame-pointer", "-D_GLIBCXX_ASSERTIONS", "-D_GLIBCXX_SANITIZE_VECTOR"),
+    "asan": (
+        "-fsanitize=address,undefined,float-cast-overflow",
+        "-fno-sanitize-recover=all",
+        "-g",
+        "-O1",
+        "-fno-omit-frame-pointer",
+        "-D_GLIBCXX_ASSERTIONS",
+        "-D_GLIBCXX_SANITIZE_VECTOR",
+    ),
     "pattern": ("-O0", "-ftrivial-auto-var-init=pattern"),
     "zero": ("-O0", "-ftrivial-auto-var-init=zero"),
     "memcheck": ("-O0", "-g"),
 }
 
 
-def sanitizer_build(path: str | os.PathLike[str], kind: str, *, compile: str | None = None) -> Build:
+def sanitizer_build(
+    path: str | os.PathLike[str], kind: str, *, compile: str | None = None
+) -> Build:
     """The C or C++ source at ``path`` built for the sanitizer phase: the judge's compile command
     (the default, or ``compile`` as ``--compile`` gave it) with :data:`SANITIZER_FLAGS` ``[kind]``
     after it; cached like any build. Raises :class:`CompileError` (the flags may be what fails),
@@ -507,8 +637,14 @@ def sanitizer_build(path: str | os.PathLike[str], kind: str, *, compile: str | N
     if language not in ("c", "cpp"):
         raise UsageError(f"{given.name}: the sanitizer builds are for C and C++ sources")
     data = _read_source(given)
-    return _compiled_build(LANGUAGES[language], given.resolve(), data, hashlib.sha256(data).hexdigest(), compile,
-                           SANITIZER_FLAGS[kind])
+    return _compiled_build(
+        LANGUAGES[language],
+        given.resolve(),
+        data,
+        hashlib.sha256(data).hexdigest(),
+        compile,
+        SANITIZER_FLAGS[kind],
+    )
 
 
 def _intact(entry: Path, language: str) -> bool:
@@ -517,7 +653,11 @@ def _intact(entry: Path, language: str) -> bool:
     moved aside and built again, so a report's sha256 is always that of what runs."""
     try:
         meta = json.loads((entry / "build.json").read_text())
-        now = _tree_sha256(entry, {meta["source_name"], "build.json"}) if language == "java" else _sha256_file(entry / _EXE)
+        now = (
+            _tree_sha256(entry, {meta["source_name"], "build.json"})
+            if language == "java"
+            else _sha256_file(entry / _EXE)
+        )
         if now and now == meta["binary_sha256"]:
             return True
     except (OSError, ValueError, KeyError):
@@ -541,23 +681,44 @@ def _complete(entry: Path) -> bool:
     return (entry / "build.json").is_file()  # a cache entry is complete once renamed into place
 
 
-def work_folder(root: Path, prefix: str) -> Path:  # a fresh folder in the build cache, or a clear error
+def work_folder(
+    root: Path, prefix: str
+) -> Path:  # a fresh folder in the build cache, or a clear error
     try:
         root.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
     except OSError as exc:
-        raise UsageError(f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)") from None
+        raise UsageError(
+            f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)"
+        ) from None
 
 
-def _build_into(root: Path, final: Path, lang: Language, source: Path, data: bytes,
-                template: tuple[str, ...], program: str, main_class: str) -> None:
+def _build_into(
+    root: Path,
+    final: Path,
+    lang: Language,
+    source: Path,
+    data: bytes,
+    template: tuple[str, ...],
+    program: str,
+    main_class: str,
+) -> None:
     """Compile in a fresh folder under ``root`` and rename it to ``final`` (another process that
     got there first wins; its result is the same)."""
     work = work_folder(root, ".building-")
     try:
-        source_name = f"{main_class.rsplit('.', 1)[-1]}.java" if lang.name == "java" else f"main{_SUFFIX[lang.name]}"
+        source_name = (
+            f"{main_class.rsplit('.', 1)[-1]}.java"
+            if lang.name == "java"
+            else f"main{_SUFFIX[lang.name]}"
+        )
         (work / source_name).write_bytes(data)
-        values = {"src": str(work / source_name), "exe": str(work / _EXE), "dir": str(work), "class": main_class}
+        values = {
+            "src": str(work / source_name),
+            "exe": str(work / _EXE),
+            "dir": str(work),
+            "class": main_class,
+        }
         command = (program, *_fill(template[1:], values))
         rc, output = _run_build(list(command), work, BUILD_TIMEOUT_S)
         shown = output.replace(str(work / source_name), str(source)).replace(str(work), "BUILD_DIR")
@@ -569,11 +730,19 @@ def _build_into(root: Path, final: Path, lang: Language, source: Path, data: byt
         elif (work / _EXE).is_file():
             binary_sha = _sha256_file(work / _EXE)
         else:
-            raise CompileError(str(source), clip_message(shown + "\n(the compile command made no {exe} file)"),
-                               shown_command)
-        meta = {"first_built_from": str(source), "source_name": source_name, "language": lang.name,
-                "compile_command": [w.replace(str(work), str(final)) for w in command],
-                "binary_sha256": binary_sha, "compiler_output": clip_message(shown)}
+            raise CompileError(
+                str(source),
+                clip_message(shown + "\n(the compile command made no {exe} file)"),
+                shown_command,
+            )
+        meta = {
+            "first_built_from": str(source),
+            "source_name": source_name,
+            "language": lang.name,
+            "compile_command": [w.replace(str(work), str(final)) for w in command],
+            "binary_sha256": binary_sha,
+            "compiler_output": clip_message(shown),
+        }
         (work / "build.json").write_text(json.dumps(meta, indent=1))
         work.chmod(0o755)  # mkdtemp made it private; a build is as readable as the source
         _publish(work, final)

@@ -54,15 +54,22 @@ def game_part(entry: Any) -> str:
     where = Path(getattr(module, "__file__", "") or "").with_name(f"{entry.name}.cpp")
     if where.name and where.is_file():
         return where.read_text()
-    raise PackageError(f"game {entry.name} has no C++ part for the package's validator and checker: write "
-                       f"{where if where.name else f'oracles/{entry.name}.cpp'} (docs/adding-a-game.md, 'A test package')")
+    raise PackageError(
+        f"game {entry.name} has no C++ part for the package's validator and checker: write "
+        f"{where if where.name else f'oracles/{entry.name}.cpp'} (docs/adding-a-game.md, 'A test package')"
+    )
 
 
 def source(kind: str, part: str) -> str:
     """The text of ``validator.cpp`` (``kind="validator"``) or ``check.cpp`` from a game's part."""
     main = {"validator": "cpp_validator_main.cpp", "checker": "cpp_checker_main.cpp"}[kind]
-    return ((HERE / "cpp_common.h").read_text() + "\n// ---- the game's part ----\n" + part.strip("\n") + "\n"
-            + (HERE / main).read_text())
+    return (
+        (HERE / "cpp_common.h").read_text()
+        + "\n// ---- the game's part ----\n"
+        + part.strip("\n")
+        + "\n"
+        + (HERE / main).read_text()
+    )
 
 
 _BUILT: dict[str, Path] = {}
@@ -78,11 +85,16 @@ def build(text: str, what: str) -> Path:
     src.write_text(text)
     exe = folder / what
     try:
-        done = subprocess.run([*GXX, "-o", str(exe), str(src)], capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [*GXX, "-o", str(exe), str(src)], capture_output=True, text=True, timeout=300
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise PackageError(f"g++ could not build {what}.cpp: {exc}") from None
     if done.returncode:
-        first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr.strip()[:200])
+        first = next(
+            (line for line in done.stderr.splitlines() if "error" in line),
+            done.stderr.strip()[:200],
+        )
         raise PackageError(f"{what}.cpp does not build with g++: {first[:300]}")
     _BUILT[key] = exe
     return exe
@@ -98,7 +110,9 @@ class Judge:
     @classmethod
     def of(cls, entry: Any, part: str | None = None) -> Judge:
         part = game_part(entry) if part is None else part
-        return cls(build(source("validator", part), "validator"), build(source("checker", part), "check"))
+        return cls(
+            build(source("validator", part), "validator"), build(source("checker", part), "check")
+        )
 
     def validate(self, data: str | bytes) -> str:
         """'' if the validator accepts ``data`` (its standard input), else its message."""
@@ -139,15 +153,28 @@ def broken_inputs(text: str) -> list[str]:
     line dropped or doubled, CRLF, spaces and tabs added, a line dropped or added, a character
     changed, a leading zero, a sign."""
     lines = text.split("\n")
-    out = [text[:-1], text + "\n", text.replace("\n", "\r\n"), " " + text, text.replace("\n", " \n", 1),
-           text.replace("\n", "\t\n", 1), "\n" + text, text + "1\n", text + " \n", "", "\n",
-           "\n".join(lines[:-2]) + "\n" if len(lines) > 2 else "x\n", text.replace(" ", "  ", 1), text.replace(" ", "\t", 1)]
+    out = [
+        text[:-1],
+        text + "\n",
+        text.replace("\n", "\r\n"),
+        " " + text,
+        text.replace("\n", " \n", 1),
+        text.replace("\n", "\t\n", 1),
+        "\n" + text,
+        text + "1\n",
+        text + " \n",
+        "",
+        "\n",
+        "\n".join(lines[:-2]) + "\n" if len(lines) > 2 else "x\n",
+        text.replace(" ", "  ", 1),
+        text.replace(" ", "\t", 1),
+    ]
     for k, ch in enumerate(text[:40]):
         if ch in "\n":
             continue
         for new in ("0", "a", "A", "+", "-", "9", "\x00", "\u00e9"):
             if new != ch:
-                out.append(text[:k] + new + text[k + 1:])
+                out.append(text[:k] + new + text[k + 1 :])
         if ch.isdigit():
             out.append(text[:k] + "0" + text[k:])
     return list(dict.fromkeys(out))
@@ -157,18 +184,41 @@ def answer_variants(answer: str, alternatives: Iterable[str] = ()) -> list[str]:
     """Outputs made from a right one: tokens changed, dropped, doubled, written wrongly, and every
     small integer in each integer token's place (for a move, other moves: some of them win too)."""
     toks = answer.split()
-    out = [answer, answer.replace("\n", "\r\n"), "\t" + answer + "  \n\n", "", answer + " x\n", " ".join(toks) + "\n",
-           answer.rstrip("\n"), *[a + "\n" for a in alternatives]]
+    out = [
+        answer,
+        answer.replace("\n", "\r\n"),
+        "\t" + answer + "  \n\n",
+        "",
+        answer + " x\n",
+        " ".join(toks) + "\n",
+        answer.rstrip("\n"),
+        *[a + "\n" for a in alternatives],
+    ]
     for k, tok in enumerate(toks):
         if 3 <= k < len(toks) - 2:  # a long output: its first three and last two tokens
             continue
-        forms = [tok.lower(), tok.upper(), "0" + tok, "+" + tok, tok + "\u00a0", tok + "\x00", "-0", "-" + tok,
-                 "99999999999999999999", "4294967296", "2147483648", "-2147483649", "1.0", "", *alternatives]
+        forms = [
+            tok.lower(),
+            tok.upper(),
+            "0" + tok,
+            "+" + tok,
+            tok + "\u00a0",
+            tok + "\x00",
+            "-0",
+            "-" + tok,
+            "99999999999999999999",
+            "4294967296",
+            "2147483648",
+            "-2147483649",
+            "1.0",
+            "",
+            *alternatives,
+        ]
         if tok.lstrip("-").isdigit():
             forms += [str(v) for v in range(0, 8)] + [str(int(tok) + 1), str(int(tok) - 1)]
         for form in forms:
-            out.append(" ".join(toks[:k] + ([form] if form else []) + toks[k + 1:]) + "\n")
-        out.append(" ".join(toks[:k + 1] + [tok] + toks[k + 1:]) + "\n")
+            out.append(" ".join(toks[:k] + ([form] if form else []) + toks[k + 1 :]) + "\n")
+        out.append(" ".join(toks[: k + 1] + [tok] + toks[k + 1 :]) + "\n")
     ints = [k for k, t in enumerate(toks) if t.isdigit()]
     if 2 <= len(ints) <= 3 and len(toks) <= 4:  # a move: every small one
         import itertools
@@ -181,9 +231,15 @@ def answer_variants(answer: str, alternatives: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_input: int | None = None,
-                  alternatives: Iterable[str] = (), broken_per_input: int | None = None,
-                  stop_at_first: bool = False) -> tuple[int, list[str]]:
+def disagreements(
+    entry: Any,
+    judge: Judge,
+    inputs: Sequence[str],
+    outputs_per_input: int | None = None,
+    alternatives: Iterable[str] = (),
+    broken_per_input: int | None = None,
+    stop_at_first: bool = False,
+) -> tuple[int, list[str]]:
     """The C++ validator on each text of ``inputs`` and on the broken texts made from each, and the
     C++ checker on a battery of outputs for each valid one (the right answer, every registered
     solver's, their variants), each against gamecert's judgement: (cases judged, disagreements)."""
@@ -192,8 +248,11 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
     game = entry.game
     seen, bad = 0, []
     # the right answers of the other inputs are outputs too (the other winner, another move)
-    others = {game.format_answer(expected_answer(entry, game.parse_input(t), every=True)[0])
-              for t in inputs if not strict_fault(game, t)}
+    others = {
+        game.format_answer(expected_answer(entry, game.parse_input(t), every=True)[0])
+        for t in inputs
+        if not strict_fault(game, t)
+    }
     alternatives = tuple(alternatives) + tuple(sorted(a.strip() for a in others if len(a) < 200))
     for text in inputs:
         for case in [text, *broken_inputs(text)[:broken_per_input]]:
@@ -201,8 +260,10 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
             got = judge.validate(case)
             seen += 1
             if bool(want) != bool(got):
-                bad.append(f"validator on {case[:40]!r}: gamecert {'refuses (' + want[:80] + ')' if want else 'accepts'}, "
-                           f"validator.cpp {'refuses (' + got[:80] + ')' if got else 'accepts'}")
+                bad.append(
+                    f"validator on {case[:40]!r}: gamecert {'refuses (' + want[:80] + ')' if want else 'accepts'}, "
+                    f"validator.cpp {'refuses (' + got[:80] + ')' if got else 'accepts'}"
+                )
                 if stop_at_first:
                     return seen, bad
         if strict_fault(game, text):
@@ -210,14 +271,18 @@ def disagreements(entry: Any, judge: Judge, inputs: Sequence[str], outputs_per_i
         inst = game.parse_input(text)
         expected = expected_answer(entry, inst, every=True)[0]
         answer = game.format_answer(expected)
-        outputs = answer_variants(answer, alternatives) + [game.format_answer(s(inst)) for s in entry.solvers.values()]
+        outputs = answer_variants(answer, alternatives) + [
+            game.format_answer(s(inst)) for s in entry.solvers.values()
+        ]
         for output in list(dict.fromkeys(outputs))[:outputs_per_input]:
             verdict, _ = verdict_of(game, inst, output, expected)
             code, why = judge.check(text, output, answer)
             seen += 1
             if code != CODES[verdict.value]:
-                bad.append(f"checker on {text[:30]!r}, output {output[:40]!r}: gamecert {verdict.value}, "
-                           f"check.cpp exits {code} ({why[:100]})")
+                bad.append(
+                    f"checker on {text[:30]!r}, output {output[:40]!r}: gamecert {verdict.value}, "
+                    f"check.cpp exits {code} ({why[:100]})"
+                )
                 if stop_at_first:
                     return seen, bad
     return seen, bad
@@ -229,7 +294,11 @@ def small_inputs(entry: Any, per_space: int = 12) -> list[str]:
 
     game = entry.game
     texts = [s for s, _ in game.samples]
-    texts += [game.format_input(x) for space in game.exhaustive_spaces() for x in itertools.islice(space.all(), per_space)]
+    texts += [
+        game.format_input(x)
+        for space in game.exhaustive_spaces()
+        for x in itertools.islice(space.all(), per_space)
+    ]
     return list(dict.fromkeys(texts))
 
 
@@ -240,16 +309,26 @@ def package_judge(package: Path, faults: list[str]) -> Judge | None:
     if not all(p.is_file() for p in sources) or compiler() is None:
         return None
     try:
-        return Judge(build(sources[0].read_text(), "validator"), build(sources[1].read_text(), "check"))
+        return Judge(
+            build(sources[0].read_text(), "validator"), build(sources[1].read_text(), "check")
+        )
     except PackageError as exc:
         faults.append(str(exc))
         return None
 
 
-def both(checker: Callable[[str, str, str], tuple[int, str]], native: Judge) -> Callable[[str, str, str], tuple[int, str]]:
+def both(
+    checker: Callable[[str, str, str], tuple[int, str]], native: Judge
+) -> Callable[[str, str, str], tuple[int, str]]:
     """checker.py and check.cpp on one output: their common exit code, or -1 where they differ (a
     disagreement with gamecert's verdict, whatever that is)."""
+
     def check(inp: str, output: str, answer: str) -> tuple[int, str]:
         a, b = checker(inp, output, answer), native.check(inp, output, answer)
-        return a if a[0] == b[0] else (-1, f"checker.py exits {a[0]} ({a[1][:60]}), check.cpp {b[0]} ({b[1][:60]})")
+        return (
+            a
+            if a[0] == b[0]
+            else (-1, f"checker.py exits {a[0]} ({a[1][:60]}), check.cpp {b[0]} ({b[1][:60]})")
+        )
+
     return check

@@ -32,14 +32,40 @@ from gamecert.engine.testpack.testset import PackageError
 #: DMOJ's executor name for the checker's language, and its checker's contrib type
 CHECKER_LANG, CHECKER_TYPE = "CPP17", "testlib"
 #: the keys DMOJ documents for init.yml, a normal test case, and the bridged checker's args
-TOP_KEYS = frozenset({"archive", "test_cases", "pretest_test_cases", "checker", "grader", "interactive", "custom_judge",
-                      "signature_grader", "validator", "output_limit_length", "output_prefix_length", "unbuffered",
-                      "symlinks", "hints"})
+TOP_KEYS = frozenset(
+    {
+        "archive",
+        "test_cases",
+        "pretest_test_cases",
+        "checker",
+        "grader",
+        "interactive",
+        "custom_judge",
+        "signature_grader",
+        "validator",
+        "output_limit_length",
+        "output_prefix_length",
+        "unbuffered",
+        "symlinks",
+        "hints",
+    }
+)
 CASE_KEYS = frozenset({"in", "out", "points"})
 #: what else a normal case may hold (DMOJ's judge reads these per case)
 CASE_EXTRA = frozenset({"checker", "generator_args", "output_limit_length", "output_prefix_length"})
-BRIDGED_ARGS = frozenset({"files", "lang", "type", "feedback", "flags", "time_limit", "memory_limit",
-                          "compiler_time_limit", "args_format_string"})
+BRIDGED_ARGS = frozenset(
+    {
+        "files",
+        "lang",
+        "type",
+        "feedback",
+        "flags",
+        "time_limit",
+        "memory_limit",
+        "compiler_time_limit",
+        "args_format_string",
+    }
+)
 
 
 def is_dmoj(package: Path) -> bool:
@@ -54,7 +80,8 @@ def init_yml(entry: Any, tests: Sequence[Any], width: int) -> str:
         f"# DMOJ problem data for {game.title} ({entry.name}), written by `gamecert tests --format dmoj`.",
         f"# Set on the site's problem page (not read from here): time limit {game.time_limit:g} s,",
         f"# memory limit {game.memory_limit_mb << 10} KB ({game.memory_limit_mb} MB). The samples are tests "
-        + ", ".join(f"{k:0{width}d}" for k, t in enumerate(tests, 1) if t.group == "samples") + ".",
+        + ", ".join(f"{k:0{width}d}" for k, t in enumerate(tests, 1) if t.group == "samples")
+        + ".",
         "checker:",
         "  name: bridged",
         "  args:",
@@ -64,7 +91,10 @@ def init_yml(entry: Any, tests: Sequence[Any], width: int) -> str:
         "    feedback: true",
         "test_cases:",
     ]
-    lines += [f"- {{in: tests/{k:0{width}d}, out: tests/{k:0{width}d}.a, points: 1}}" for k in range(1, len(tests) + 1)]
+    lines += [
+        f"- {{in: tests/{k:0{width}d}, out: tests/{k:0{width}d}.a, points: 1}}"
+        for k in range(1, len(tests) + 1)
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -86,22 +116,36 @@ def check_init(package: Path, data: Any) -> dict[str, Any]:
     files = []
     for k, case in enumerate(cases, 1):
         if not isinstance(case, dict) or not CASE_KEYS <= set(case) <= CASE_KEYS | CASE_EXTRA:
-            raise PackageError(f"init.yml: test case {k} must have in, out and points (a normal case), got {case!r}")
+            raise PackageError(
+                f"init.yml: test case {k} must have in, out and points (a normal case), got {case!r}"
+            )
         if type(case["points"]) is not int or case["points"] < 0:
-            raise PackageError(f"init.yml: test case {k}: points must be an integer >= 0, got {case['points']!r}")
+            raise PackageError(
+                f"init.yml: test case {k}: points must be an integer >= 0, got {case['points']!r}"
+            )
         for key in ("in", "out"):
             if not isinstance(case[key], str) or not (package / case[key]).is_file():
-                raise PackageError(f"init.yml: test case {k}'s {key} file {case[key]!r} is not in the package")
+                raise PackageError(
+                    f"init.yml: test case {k}'s {key} file {case[key]!r} is not in the package"
+                )
         files.append((case["in"], case["out"]))
     checker = data.get("checker")
-    if not isinstance(checker, dict) or checker.get("name") != "bridged" or not isinstance(checker.get("args"), dict):
+    if (
+        not isinstance(checker, dict)
+        or checker.get("name") != "bridged"
+        or not isinstance(checker.get("args"), dict)
+    ):
         raise PackageError("init.yml: the checker must be {name: bridged, args: {...}}")
     args = checker["args"]
     unknown = sorted(set(args) - BRIDGED_ARGS)
     if unknown:
-        raise PackageError(f"init.yml: bridged checker args DMOJ does not document: {', '.join(map(str, unknown))}")
+        raise PackageError(
+            f"init.yml: bridged checker args DMOJ does not document: {', '.join(map(str, unknown))}"
+        )
     if args.get("type") != CHECKER_TYPE or not isinstance(args.get("lang"), str):
-        raise PackageError(f"init.yml: the bridged checker needs a lang and type {CHECKER_TYPE}, got {args!r}")
+        raise PackageError(
+            f"init.yml: the bridged checker needs a lang and type {CHECKER_TYPE}, got {args!r}"
+        )
     sources = args.get("files")
     sources = [sources] if isinstance(sources, str) else sources
     if not isinstance(sources, list) or not sources:
@@ -121,7 +165,9 @@ def read_init_yml(package: Path) -> dict[str, Any]:
     try:
         import yaml
     except ImportError:
-        raise NoYaml("init.yml is not checked: reading it as DMOJ does needs PyYAML (pip install pyyaml)") from None
+        raise NoYaml(
+            "init.yml is not checked: reading it as DMOJ does needs PyYAML (pip install pyyaml)"
+        ) from None
     try:
         data = yaml.safe_load((package / "init.yml").read_text())
     except (OSError, yaml.YAMLError) as exc:

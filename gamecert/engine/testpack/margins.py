@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+
 def is_kill(verdict: str) -> bool:
     """Whether a cell of the matrix kills its program: not OK, not ``-`` (not run), not ``slow``
     (over the time limit by less than twice: a kill that would not hold on a faster judge).
@@ -46,13 +47,19 @@ def timed(verdict: str, why: str, cpu: float, limit: float | None) -> tuple[str,
     if limit is None:
         return verdict, why
     if verdict == "TLE":
-        return f"TLE >{STRETCH:g}x", f"not done within {STRETCH:g} times the {limit:g} s limit ({why})"
+        return (
+            f"TLE >{STRETCH:g}x",
+            f"not done within {STRETCH:g} times the {limit:g} s limit ({why})",
+        )
     if verdict != "OK" or cpu <= limit:
         return verdict, why
     ratio = cpu / limit
     if ratio >= TLE_MARGIN:
         return f"TLE {ratio:.1f}x", f"CPU time {cpu:.2f} s, {ratio:.1f} times the {limit:g} s limit"
-    return f"slow {ratio:.1f}x", f"CPU time {cpu:.2f} s, {ratio:.1f} times the {limit:g} s limit: no 2x margin, not a kill"
+    return (
+        f"slow {ratio:.1f}x",
+        f"CPU time {cpu:.2f} s, {ratio:.1f} times the {limit:g} s limit: no 2x margin, not a kill",
+    )
 
 
 def open_stretched(candidate: Any, limits: Any) -> Any:

@@ -32,14 +32,41 @@ from typing import Any
 
 from gamecert.engine import gamecode
 
-_BINOPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
-           ast.Mod: ast.FloorDiv, ast.BitXor: ast.BitOr, ast.BitOr: ast.BitXor, ast.BitAnd: ast.BitOr,
-           ast.LShift: ast.RShift, ast.RShift: ast.LShift, ast.Pow: ast.Mult}
-_CMPOPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
-           ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+_BINOPS = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.FloorDiv,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.BitXor: ast.BitOr,
+    ast.BitOr: ast.BitXor,
+    ast.BitAnd: ast.BitOr,
+    ast.LShift: ast.RShift,
+    ast.RShift: ast.LShift,
+    ast.Pow: ast.Mult,
+}
+_CMPOPS = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
 #: the kinds of change, as the package's README names them
-KINDS = ("operator swapped", "comparison changed", "constant off by one", "table entry changed",
-         "condition negated", "and/or swapped", "loop cut short")
+KINDS = (
+    "operator swapped",
+    "comparison changed",
+    "constant off by one",
+    "table entry changed",
+    "condition negated",
+    "and/or swapped",
+    "loop cut short",
+)
 
 
 @dataclass(frozen=True)
@@ -84,8 +111,12 @@ def _functions(tree: ast.Module, name: str, owner: str | None) -> list[ast.Funct
         for node in ast.walk(f):
             if isinstance(node, ast.Name) and node.id in top:
                 todo.append(top[node.id])
-            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                  and node.value.id == "self" and node.attr in methods):
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+                and node.attr in methods
+            ):
                 todo.append(methods[node.attr])
     return sorted(seen.values(), key=lambda f: f.lineno)
 
@@ -105,7 +136,11 @@ def _sites(functions: Sequence[ast.FunctionDef]) -> list[tuple[int, int, str, An
             if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in _BINOPS:
                 out.append((fi, ni, "operator swapped", None))
             elif isinstance(node, ast.Compare):
-                out.extend((fi, ni, "comparison changed", k) for k, op in enumerate(node.ops) if type(op) in _CMPOPS)
+                out.extend(
+                    (fi, ni, "comparison changed", k)
+                    for k, op in enumerate(node.ops)
+                    if type(op) in _CMPOPS
+                )
             elif isinstance(node, ast.Constant) and type(node.value) is int:
                 table = isinstance(parents.get(id(node)), (ast.Tuple, ast.List, ast.Set))
                 kind = "table entry changed" if table else "constant off by one"
@@ -140,11 +175,20 @@ def _apply(node: ast.AST, kind: str, detail: Any) -> str:
         node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
         return f"-> {type(node.op).__name__.lower()}"
     it = node.iter
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args:
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and it.args
+    ):
         index = 0 if len(it.args) == 1 else 1
         it.args[index] = ast.BinOp(it.args[index], ast.Sub(), ast.Constant(1))
         return "range stop - 1"
-    node.iter = ast.Subscript(ast.Call(ast.Name("list", ast.Load()), [it], []), ast.Slice(None, ast.Constant(-1)), ast.Load())
+    node.iter = ast.Subscript(
+        ast.Call(ast.Name("list", ast.Load()), [it], []),
+        ast.Slice(None, ast.Constant(-1)),
+        ast.Load(),
+    )
     return "the last item left out"
 
 
@@ -186,8 +230,16 @@ def make_mutants(solvers: dict[str, Callable[..., Any]], limit: int | None = Non
                 continue
             seen.add(text)
             line = getattr(node, "lineno", target_f.lineno)
-            out.append(Mutant(f"{solver_name}~{k + 1}", solver_name, kind,
-                              f"{short}:{line} ({target_f.name})", what, text))
+            out.append(
+                Mutant(
+                    f"{solver_name}~{k + 1}",
+                    solver_name,
+                    kind,
+                    f"{short}:{line} ({target_f.name})",
+                    what,
+                    text,
+                )
+            )
             if limit is not None and len(out) >= limit:
                 return out
     return out
@@ -204,7 +256,11 @@ def load(mutant_source: str, solver: Callable[..., Any], tag: str) -> Callable[.
         return fresh.__dict__[name]
     obj = solver.__self__
     cls = fresh.__dict__[owner]
-    kwargs = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init and not f.name.startswith("_")}
+    kwargs = {
+        f.name: getattr(obj, f.name)
+        for f in dataclasses.fields(obj)
+        if f.init and not f.name.startswith("_")
+    }
     return getattr(cls(**kwargs), name)
 
 
@@ -216,7 +272,9 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _Timeout
 
 
-def _verdict(game: Any, instance: Any, fn: Callable[..., Any], expected: Any, bound: float) -> tuple[str, str] | None:
+def _verdict(
+    game: Any, instance: Any, fn: Callable[..., Any], expected: Any, bound: float
+) -> tuple[str, str] | None:
     from gamecert.kit.tokens import verdict_of
 
     signal.setitimer(signal.ITIMER_REAL, bound)
@@ -238,9 +296,18 @@ def _verdict(game: Any, instance: Any, fn: Callable[..., Any], expected: Any, bo
     return None if verdict.value == "OK" else (verdict.value, why[:160])
 
 
-def _child(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[Mutant], instances: Sequence[Any],
-           expected: Sequence[Any], bounds: Sequence[float], order: Sequence[int], kill_cap: int,
-           budget: float, fd: int) -> None:
+def _child(
+    game: Any,
+    solvers: dict[str, Callable[..., Any]],
+    mutants: Sequence[Mutant],
+    instances: Sequence[Any],
+    expected: Sequence[Any],
+    bounds: Sequence[float],
+    order: Sequence[int],
+    kill_cap: int,
+    budget: float,
+    fd: int,
+) -> None:
     signal.signal(signal.SIGALRM, _alarm)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     try:
@@ -262,7 +329,10 @@ def _child(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[
             fn = load(m.source, solvers[m.solver], f"mutant{k}")
         except BaseException as exc:  # noqa: BLE001 - a mutant that does not load fails every input
             kills = [[order[0], "RE", f"does not load: {type(exc).__name__}"]] if order else []
-            out.write(json.dumps({"done": k, "kills": kills, "complete": True, "tried": len(kills)}) + "\n")
+            out.write(
+                json.dumps({"done": k, "kills": kills, "complete": True, "tried": len(kills)})
+                + "\n"
+            )
             out.flush()
             continue
         start = time.perf_counter()
@@ -281,7 +351,18 @@ def _child(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[
             if found is not None:
                 kills.append([i, *found])
         complete = done and not (kill_cap and len(kills) >= kill_cap)
-        out.write(json.dumps({"done": k, "kills": kills, "complete": complete, "budget": not done, "tried": tried}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "done": k,
+                    "kills": kills,
+                    "complete": complete,
+                    "budget": not done,
+                    "tried": tried,
+                }
+            )
+            + "\n"
+        )
         out.flush()
     out.close()
 
@@ -298,10 +379,18 @@ class MutantResult:
     tried: frozenset[int] = frozenset()
 
 
-def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequence[Mutant], instances: Sequence[Any],
-             expected: Sequence[Any], bounds: Sequence[float], order: Sequence[int] | None = None,
-             kill_cap: int = 0, budget: float = 20.0,
-             progress: Callable[[int], None] | None = None) -> list[MutantResult]:
+def evaluate(
+    game: Any,
+    solvers: dict[str, Callable[..., Any]],
+    mutants: Sequence[Mutant],
+    instances: Sequence[Any],
+    expected: Sequence[Any],
+    bounds: Sequence[float],
+    order: Sequence[int] | None = None,
+    kill_cap: int = 0,
+    budget: float = 20.0,
+    progress: Callable[[int], None] | None = None,
+) -> list[MutantResult]:
     """Each mutant on the inputs (in ``order``), in a forked child; up to ``kill_cap`` kills
     each (0: every input), at most ``budget`` seconds each; ``progress(n)`` is told the mutants
     judged so far."""
@@ -315,7 +404,18 @@ def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequenc
         if pid == 0:  # the child: never returns
             try:
                 os.close(rfd)
-                _child(game, solvers, mutants[first:], instances, expected, bounds, order, kill_cap, budget, wfd)
+                _child(
+                    game,
+                    solvers,
+                    mutants[first:],
+                    instances,
+                    expected,
+                    bounds,
+                    order,
+                    kill_cap,
+                    budget,
+                    wfd,
+                )
             finally:
                 os._exit(0)
         os.close(wfd)
@@ -341,8 +441,12 @@ def evaluate(game: Any, solvers: dict[str, Callable[..., Any]], mutants: Sequenc
                 else:
                     k = first + msg["done"]
                     kills = {int(i): (v, why) for i, v, why in msg["kills"]}
-                    results[k] = MutantResult(kills, msg["complete"], "budget" if msg.get("budget") else "ok",
-                                              frozenset(order[:msg.get("tried", 0)]) | frozenset(kills))
+                    results[k] = MutantResult(
+                        kills,
+                        msg["complete"],
+                        "budget" if msg.get("budget") else "ok",
+                        frozenset(order[: msg.get("tried", 0)]) | frozenset(kills),
+                    )
                     current = k + 1
                     if progress is not None:
                         progress(sum(r is not None for r in results))

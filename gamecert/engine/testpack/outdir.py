@@ -25,7 +25,9 @@ def foreign_files(out: Path) -> list[str]:
     of gamecert's own holding only what its mark lists); ``["*"]`` stands for a folder with no mark."""
     if not out.is_dir():
         return []
-    present = sorted(str(p.relative_to(out)) for p in out.rglob("*") if not p.is_dir() or not any(p.iterdir()))
+    present = sorted(
+        str(p.relative_to(out)) for p in out.rglob("*") if not p.is_dir() or not any(p.iterdir())
+    )
     if not present:
         return []
     mark = out / MARK
@@ -45,15 +47,24 @@ def check_out(out: Path) -> None:
         raise PackageError(f"--out {out}: exists and is not a folder")
     foreign = foreign_files(out)
     if foreign:
-        what = "it holds files gamecert did not write" if foreign == ["*"] else f"it holds {foreign[0]!r}" + (
-            f" and {len(foreign) - 1} more files" if len(foreign) > 1 else "") + ", which gamecert did not write"
-        raise PackageError(f"--out {out}: not empty and not a gamecert package ({what}); "
-                              "choose an empty or new folder")
+        what = (
+            "it holds files gamecert did not write"
+            if foreign == ["*"]
+            else f"it holds {foreign[0]!r}"
+            + (f" and {len(foreign) - 1} more files" if len(foreign) > 1 else "")
+            + ", which gamecert did not write"
+        )
+        raise PackageError(
+            f"--out {out}: not empty and not a gamecert package ({what}); "
+            "choose an empty or new folder"
+        )
 
 
 def mark(out: Path) -> None:
     """Write :data:`MARK`: every file now in ``out``, as gamecert wrote them."""
-    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if not p.is_dir() or not any(p.iterdir()))
+    files = sorted(
+        str(p.relative_to(out)) for p in out.rglob("*") if not p.is_dir() or not any(p.iterdir())
+    )
     (out / MARK).write_text("\n".join([MARK_HEAD, *files]) + "\n")
 
 

@@ -46,7 +46,10 @@ def tests_of(package: Path) -> list[Path]:
     folder = package / "tests"
     if not folder.is_dir():
         raise JudgeError(f"{package} is not a test package: it has no tests/ folder")
-    return sorted((p for p in folder.iterdir() if p.is_file() and "." not in p.name), key=lambda p: (len(p.name), p.name))
+    return sorted(
+        (p for p in folder.iterdir() if p.is_file() and "." not in p.name),
+        key=lambda p: (len(p.name), p.name),
+    )
 
 
 def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
@@ -57,8 +60,12 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
             return None, "javac is not installed"
         out = work / "java"
         out.mkdir(exist_ok=True)
-        done = subprocess.run(["javac", "-encoding", "UTF-8", "-d", str(out), str(source)], capture_output=True,
-                              text=True, timeout=BUILD_SECONDS)
+        done = subprocess.run(
+            ["javac", "-encoding", "UTF-8", "-d", str(out), str(source)],
+            capture_output=True,
+            text=True,
+            timeout=BUILD_SECONDS,
+        )
         if done.returncode:
             return None, "javac: " + done.stderr.strip()[-300:]
         mains = [p.stem for p in out.glob("*.class") if "$" not in p.stem]
@@ -73,7 +80,12 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
     if compile_ is not None:
         if shutil.which(compile_[0]) is None:
             return None, f"{compile_[0]} is not installed"
-        done = subprocess.run([fill.get(a, a) for a in compile_], capture_output=True, text=True, timeout=BUILD_SECONDS)
+        done = subprocess.run(
+            [fill.get(a, a) for a in compile_],
+            capture_output=True,
+            text=True,
+            timeout=BUILD_SECONDS,
+        )
         if done.returncode:
             return None, f"{compile_[0]}: " + done.stderr.strip()[-300:]
     return [fill.get(a, a) for a in run], ""
@@ -104,7 +116,9 @@ os.write(report, b"%d %.6f %.6f %d" % (status, usage.ru_utime, usage.ru_stime, u
 """
 
 
-def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int) -> tuple[str, float, float]:
+def run_one(
+    argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
+) -> tuple[str, float, float]:
     """(verdict so far: "" for a run that exited 0, else TLE/MLE/RE; CPU seconds; peak MB).
 
     The program runs under a small launcher (:data:`_LAUNCH`) with the problem's CPU limit, a stack
@@ -119,11 +133,27 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
     report_r, report_w = os.pipe()
     try:
         with open(test, "rb") as stdin, open(out, "wb") as stdout:
-            proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _LAUNCH, str(report_w), str(int(cpu_s) + 1),
-                                     str(memory_mb << 20), str(cap), *argv],
-                                    stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL,
-                                    pass_fds=(report_w,), start_new_session=True,
-                                    preexec_fn=None, close_fds=True)
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-I",
+                    "-S",
+                    "-c",
+                    _LAUNCH,
+                    str(report_w),
+                    str(int(cpu_s) + 1),
+                    str(memory_mb << 20),
+                    str(cap),
+                    *argv,
+                ],
+                stdin=stdin,
+                stdout=stdout,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(report_w,),
+                start_new_session=True,
+                preexec_fn=None,
+                close_fds=True,
+            )
             os.close(report_w)
             report_w = -1
             try:
@@ -150,15 +180,24 @@ def run_one(argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
     return "", cpu, mb
 
 
-def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_first: bool = False,
-          tle_cap: int = 0, usage: list[tuple[float, float]] | None = None,
-          checker_cmd: list[str] | None = None) -> list[str]:
+def judge(
+    package: Path,
+    source: Path,
+    cpu_s: float,
+    memory_mb: int,
+    stop_at_first: bool = False,
+    tle_cap: int = 0,
+    usage: list[tuple[float, float]] | None = None,
+    checker_cmd: list[str] | None = None,
+) -> list[str]:
     """The verdict of ``source`` on each test of ``package``: built, run and checked as a judge
     does (``-`` after the first rejection when ``stop_at_first``, and after ``tle_cap`` TLE
     verdicts when it is set: each costs the whole limit); ``usage`` gets each run's (CPU
     seconds, peak MB)."""
     tests = tests_of(package)
-    if checker_cmd is None:  # the package's checker.py (at the top, or in files/ in Polygon's layout)
+    if (
+        checker_cmd is None
+    ):  # the package's checker.py (at the top, or in files/ in Polygon's layout)
         checker = package / "files" / "checker.py"
         checker = checker if checker.is_file() else package / "checker.py"
         if not checker.is_file():
@@ -171,7 +210,9 @@ def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_fir
             return ["CE"] * len(tests)
         verdicts: list[str] = []
         for test in tests:
-            if (stop_at_first and any(v != "OK" for v in verdicts)) or (tle_cap and verdicts.count("TLE") >= tle_cap):
+            if (stop_at_first and any(v != "OK" for v in verdicts)) or (
+                tle_cap and verdicts.count("TLE") >= tle_cap
+            ):
                 verdicts.append("-")
                 continue
             out = work / "out.txt"
@@ -180,11 +221,17 @@ def judge(package: Path, source: Path, cpu_s: float, memory_mb: int, stop_at_fir
                 usage.append((cpu, mb))
             if not verdict:
                 answer = test.with_name(test.name + ".a")
-                done = subprocess.run([*checker_cmd, str(test), str(out), str(answer)],
-                                      capture_output=True, text=True, timeout=600)
+                done = subprocess.run(
+                    [*checker_cmd, str(test), str(out), str(answer)],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                )
                 if done.returncode not in (0, 1, 2):
-                    raise JudgeError(f"the checker fails on tests/{test.name} (exit {done.returncode}): "
-                                     f"{done.stderr.strip()[-200:]}: the package's fault")
+                    raise JudgeError(
+                        f"the checker fails on tests/{test.name} (exit {done.returncode}): "
+                        f"{done.stderr.strip()[-200:]}: the package's fault"
+                    )
                 verdict = ("OK", "WA", "PE")[done.returncode]
             verdicts.append(verdict)
         return verdicts

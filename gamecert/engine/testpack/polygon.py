@@ -66,7 +66,9 @@ def write_tests(out: Path, tests: Sequence[Test]) -> None:
 def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test]) -> None:
     """Everything but the tests, README.md and kills.csv, in layout ``fmt``."""
     if fmt not in FORMATS:
-        raise PackageError(f"--format {fmt}: not a package format (choose one of {', '.join(FORMATS)})")
+        raise PackageError(
+            f"--format {fmt}: not a package format (choose one of {', '.join(FORMATS)})"
+        )
     where = out / "files" if fmt != "plain" else out
     where.mkdir(parents=True, exist_ok=True)
     for kind in ("validator", "checker"):
@@ -96,8 +98,11 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
     (out / "script.txt").write_text(recipes.script(made, width(len(tests))))
     _SECTIONS[out.resolve()] = recipes.readme_section(made, width(len(tests)))
     doall = out / "doall.sh"
-    doall.write_text(DOALL.replace("@MODEL@", f"solutions/model{model.suffix}" if model is not None else "")
-                     .replace("@WIDTH@", str(width(len(tests)))))
+    doall.write_text(
+        DOALL.replace(
+            "@MODEL@", f"solutions/model{model.suffix}" if model is not None else ""
+        ).replace("@WIDTH@", str(width(len(tests))))
+    )
     doall.chmod(0o755)
     (out / "problem.xml").write_text(problem_xml(entry, tests, model, made))
 
@@ -127,16 +132,35 @@ def statement(entry: Any) -> str:
     def tex(text: str) -> str:
         return "".join("\\" + c if c in "&%$#_{}" else c for c in text)
 
-    return "\n".join([
-        f"\\begin{{problem}}{{{tex(game.title)}}}{{standard input}}{{standard output}}"
-        f"{{{game.time_limit:g} second{'s' if game.time_limit != 1 else ''}}}{{{game.memory_limit_mb} megabytes}}",
-        "", tex(game.rules or "(the rules)"), "", "\\InputFile", "", tex(game.input_format or "(the input)"), "",
-        "\\OutputFile", "", tex(game.output_format or "(the output)"), "",
-        *[f"\\exmp{{{s.rstrip()}}}{{{a.rstrip()}}}%" for s, a in game.samples], "", "\\end{problem}", ""])
+    return "\n".join(
+        [
+            f"\\begin{{problem}}{{{tex(game.title)}}}{{standard input}}{{standard output}}"
+            f"{{{game.time_limit:g} second{'s' if game.time_limit != 1 else ''}}}{{{game.memory_limit_mb} megabytes}}",
+            "",
+            tex(game.rules or "(the rules)"),
+            "",
+            "\\InputFile",
+            "",
+            tex(game.input_format or "(the input)"),
+            "",
+            "\\OutputFile",
+            "",
+            tex(game.output_format or "(the output)"),
+            "",
+            *[f"\\exmp{{{s.rstrip()}}}{{{a.rstrip()}}}%" for s, a in game.samples],
+            "",
+            "\\end{problem}",
+            "",
+        ]
+    )
 
 
-def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None,
-                made: Sequence[tuple[list[str] | None, str]] = ()) -> str:
+def problem_xml(
+    entry: Any,
+    tests: Sequence[Test],
+    model: Path | None,
+    made: Sequence[tuple[list[str] | None, str]] = (),
+) -> str:
     """``problem.xml`` in Polygon's structure: one testset ``tests`` (limits, tests in order, the
     samples marked; a test with a recipe in ``made`` ``generated`` by ``gen ARGS``, the others
     ``manual``), the checker, validator and generator, the model solution (tag main)."""
@@ -147,9 +171,20 @@ def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None,
     names = ET.SubElement(root, "names")
     ET.SubElement(names, "name", {"language": "english", "value": game.title})
     statements = ET.SubElement(root, "statements")
-    ET.SubElement(statements, "statement", {"charset": "UTF-8", "language": "english", "mathjax": "true",
-                                            "path": "statements/english/problem.tex", "type": "application/x-tex"})
-    judging = ET.SubElement(root, "judging", {"cpu-name": "", "cpu-speed": "", "input-file": "", "output-file": ""})
+    ET.SubElement(
+        statements,
+        "statement",
+        {
+            "charset": "UTF-8",
+            "language": "english",
+            "mathjax": "true",
+            "path": "statements/english/problem.tex",
+            "type": "application/x-tex",
+        },
+    )
+    judging = ET.SubElement(
+        root, "judging", {"cpu-name": "", "cpu-speed": "", "input-file": "", "output-file": ""}
+    )
     testset = ET.SubElement(judging, "testset", {"name": "tests"})
     ET.SubElement(testset, "time-limit").text = str(round(game.time_limit * 1000))
     ET.SubElement(testset, "memory-limit").text = str(game.memory_limit_mb << 20)
@@ -158,8 +193,14 @@ def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None,
     ET.SubElement(testset, "answer-path-pattern").text = f"tests/%0{w}d.a"
     listed = ET.SubElement(testset, "tests")
     for t, (args, _) in zip(tests, made):
-        how = {"method": "manual"} if args is None else {"cmd": recipes.cmd(args), "method": "generated"}
-        ET.SubElement(listed, "test", {**how, **({"sample": "true"} if t.group == "samples" else {})})
+        how = (
+            {"method": "manual"}
+            if args is None
+            else {"cmd": recipes.cmd(args), "method": "generated"}
+        )
+        ET.SubElement(
+            listed, "test", {**how, **({"sample": "true"} if t.group == "samples" else {})}
+        )
     files = ET.SubElement(root, "files")
     ET.SubElement(files, "resources")
     executables = ET.SubElement(files, "executables")
@@ -183,7 +224,11 @@ def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None,
         ET.SubElement(solution, "source", {"path": f"solutions/model{model.suffix}", "type": kind})
     ET.SubElement(root, "tags")
     ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n'
+        + ET.tostring(root, encoding="unicode")
+        + "\n"
+    )
 
 
 def read_problem_xml(package: Path) -> dict[str, Any]:
@@ -229,23 +274,31 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
     if root.tag != "problem":
         raise PackageError(f"problem.xml: the root is <{root.tag}>, not <problem>")
     if not re.fullmatch(r"[A-Za-z0-9-]+", root.get("short-name", "")):
-        raise PackageError(f"problem.xml: short-name {root.get('short-name')!r} is not letters, digits and dashes")
+        raise PackageError(
+            f"problem.xml: short-name {root.get('short-name')!r} is not letters, digits and dashes"
+        )
     testset = need(need(root, "judging"), "testset")
     time_ms, memory = number(testset, "time-limit"), number(testset, "memory-limit")
     count = number(testset, "test-count")
     listed = need(testset, "tests").findall("test")
     if len(listed) != count:
-        raise PackageError(f"problem.xml: test-count is {count}, but {len(listed)} tests are listed")
+        raise PackageError(
+            f"problem.xml: test-count is {count}, but {len(listed)} tests are listed"
+        )
     pattern_in = (need(testset, "input-path-pattern").text or "").strip()
     pattern_ans = (need(testset, "answer-path-pattern").text or "").strip()
     inputs, samples, generated = [], [], {}
     for k, test in enumerate(listed, 1):
         method = test.get("method")
         if method not in ("manual", "generated") or (method == "generated" and not test.get("cmd")):
-            raise PackageError(f"problem.xml: test {k}: method {method!r} (manual, or generated with a cmd)")
+            raise PackageError(
+                f"problem.xml: test {k}: method {method!r} (manual, or generated with a cmd)"
+            )
         for pattern, what in ((pattern_in, "input"), (pattern_ans, "answer")):
             if not (package / (pattern % k)).is_file() and (method == "manual" or what == "answer"):
-                raise PackageError(f"problem.xml: test {k}'s {what} file {pattern % k} is not in the package")
+                raise PackageError(
+                    f"problem.xml: test {k}'s {what} file {pattern % k} is not in the package"
+                )
         inputs.append(pattern_in % k)
         if method == "generated":
             generated[k] = test.get("cmd", "")
@@ -254,26 +307,43 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
     assets = need(root, "assets")
     checker = need(assets, "checker")
     if checker.get("type") != "testlib":
-        raise PackageError(f"problem.xml: the checker's type is {checker.get('type')!r}, not testlib")
+        raise PackageError(
+            f"problem.xml: the checker's type is {checker.get('type')!r}, not testlib"
+        )
     validators = [source(v, "validator") for v in need(assets, "validators").findall("validator")]
     if not validators:
         raise PackageError("problem.xml: no validator")
     solutions = {s.get("tag"): source(s, "solution") for s in assets.findall("solutions/solution")}
     _regenerate(package, root, generated, pattern_in)
-    return {"time_ms": time_ms, "memory_bytes": memory, "tests": inputs, "samples": samples, "generated": generated,
-            "checker": source(checker, "checker"), "validators": validators, "solutions": solutions}
+    return {
+        "time_ms": time_ms,
+        "memory_bytes": memory,
+        "tests": inputs,
+        "samples": samples,
+        "generated": generated,
+        "checker": source(checker, "checker"),
+        "validators": validators,
+        "solutions": solutions,
+    }
 
 
-def _regenerate(package: Path, root: ET.Element, generated: dict[int, str], pattern_in: str) -> None:
+def _regenerate(
+    package: Path, root: ET.Element, generated: dict[int, str], pattern_in: str
+) -> None:
     """Every generated test's command names an executable of the package; those of a Python
     generator are made again and compared with their files (:func:`read_problem_xml`)."""
-    executables = {Path(s.get("path", "")).stem: s.get("path", "") for s in root.findall("files/executables/executable/source")}
+    executables = {
+        Path(s.get("path", "")).stem: s.get("path", "")
+        for s in root.findall("files/executables/executable/source")
+    }
     loaded: dict[str, Any] = {}
     for k, command in generated.items():
         name, *args = command.split()
         where = executables.get(name)
         if where is None or not (package / where).is_file():
-            raise PackageError(f"problem.xml: test {k}: its cmd runs {name!r}, which is not an executable of the package")
+            raise PackageError(
+                f"problem.xml: test {k}: its cmd runs {name!r}, which is not an executable of the package"
+            )
         target = package / (pattern_in % k)
         if not where.endswith(".py") or not target.is_file():
             continue
@@ -285,9 +355,13 @@ def _regenerate(package: Path, root: ET.Element, generated: dict[int, str], patt
         try:
             made = loaded[where](args)
         except Exception as exc:  # noqa: BLE001 - as above: one line naming the test
-            raise PackageError(f"problem.xml: test {k}: `{command[:80]}` fails ({type(exc).__name__}: {exc})") from None
+            raise PackageError(
+                f"problem.xml: test {k}: `{command[:80]}` fails ({type(exc).__name__}: {exc})"
+            ) from None
         if made.encode() != target.read_bytes():
-            raise PackageError(f"problem.xml: test {k}: `{command[:80]}` does not write {pattern_in % k} byte for byte")
+            raise PackageError(
+                f"problem.xml: test {k}: `{command[:80]}` does not write {pattern_in % k} byte for byte"
+            )
 
 
 #: the package's doall.sh: what a judge's preparation does with it, with g++ and python3 only

@@ -61,7 +61,7 @@ def _period_run(seq: Sequence[Any], i: int, p: int) -> int:
     top = len(seq) - i - p  # items that can be compared with the ones p later
     m, step = 0, p
     while step:
-        if m + step <= top and seq[i + m:i + m + step] == seq[i + p + m:i + p + m + step]:
+        if m + step <= top and seq[i + m : i + m + step] == seq[i + p + m : i + p + m + step]:
             m += step
             step *= 2
         else:
@@ -81,18 +81,18 @@ def runs(seq: Sequence[Any], cost: Any, limit: int) -> list[tuple[Sequence[Any],
     while i < n:
         best = (0, 0, 0)  # (covered, period, count)
         for p in range(1, min(MAX_PERIOD, (n - i) // 2) + 1):
-            if seq[i + p] != seq[i] or seq[i:i + p] != seq[i + p:i + 2 * p]:
+            if seq[i + p] != seq[i] or seq[i : i + p] != seq[i + p : i + 2 * p]:
                 continue
             k = _period_run(seq, i, p) // p
             if k * p > best[0]:
                 best = (k * p, p, k)
         covered, p, k = best
-        if k >= 2 and cost(seq[i:i + p], k) + 2 < cost(seq[i:i + covered], 1):
+        if k >= 2 and cost(seq[i : i + p], k) + 2 < cost(seq[i : i + covered], 1):
             if i > start:
                 out.append((seq[start:i], 1))
                 used += cost(seq[start:i], 1) + 1
-            out.append((seq[i:i + p], k))
-            used += cost(seq[i:i + p], k) + 1
+            out.append((seq[i : i + p], k))
+            used += cost(seq[i : i + p], k) + 1
             i += covered
             start = i
         else:
@@ -121,18 +121,31 @@ def encode(instance: Any, limit: int = MAX_CMD) -> tuple[list[str] | None, str]:
     """(the recipe's arguments, '') or (None, why there is none within ``limit`` characters)."""
     kind = shape(instance)
     if kind is None:
-        return None, f"its instance ({type(instance).__name__}) is not a string, a tuple of integers or of strings"
+        return (
+            None,
+            f"its instance ({type(instance).__name__}) is not a string, a tuple of integers or of strings",
+        )
     too_long = f"its recipe would be over {limit} characters (no short pattern: random parts)"
     if kind == "str":
         if not instance or not set(instance) <= SAFE:
-            return None, "it holds characters a command line does not carry (only letters and digits do)"
+            return (
+                None,
+                "it holds characters a command line does not carry (only letters and digits do)",
+            )
         args = _str_args(instance, limit)
     elif kind == "ints":
         found = runs(instance, _ints_cost, limit)
-        args = None if found is None else [",".join(map(str, c)) + (f"*{k}" if k > 1 else "") for c, k in found]
+        args = (
+            None
+            if found is None
+            else [",".join(map(str, c)) + (f"*{k}" if k > 1 else "") for c, k in found]
+        )
     else:
         if not all(g and set(g) <= SAFE for g in instance):
-            return None, "a game holds characters a command line does not carry (only letters and digits do)"
+            return (
+                None,
+                "a game holds characters a command line does not carry (only letters and digits do)",
+            )
         games: dict[str, str] = {}
         for g in instance:
             if g not in games:
@@ -140,7 +153,11 @@ def encode(instance: Any, limit: int = MAX_CMD) -> tuple[list[str] | None, str]:
                 if parts is None:
                     return None, too_long
                 games[g] = "+".join(parts)
-        found = runs(instance, lambda c, k: sum(len(games[g]) + 1 for g in c) + (len(str(k)) + 1 if k > 1 else 0), limit)
+        found = runs(
+            instance,
+            lambda c, k: sum(len(games[g]) + 1 for g in c) + (len(str(k)) + 1 if k > 1 else 0),
+            limit,
+        )
         if found is None:
             args = None
         else:
@@ -243,8 +260,15 @@ def program(game_name: str, code: str, kind: str) -> str:
         "describes breaks the game's constraints (the reason on standard error).\n"
         '"""\n'
     )
-    return (head + COMMON + "\n\n# ---- the game's part (its standalone_code) ----\n" + code.strip("\n") + "\n"
-            + f"\n\nSHAPE = {kind!r}\n" + GEN_MAIN)
+    return (
+        head
+        + COMMON
+        + "\n\n# ---- the game's part (its standalone_code) ----\n"
+        + code.strip("\n")
+        + "\n"
+        + f"\n\nSHAPE = {kind!r}\n"
+        + GEN_MAIN
+    )
 
 
 def load(text: str) -> dict[str, Any]:
@@ -254,7 +278,9 @@ def load(text: str) -> dict[str, Any]:
     return namespace
 
 
-def plan(game_name: str, code: str, tests: Sequence[Any]) -> tuple[str | None, list[tuple[list[str] | None, str]]]:
+def plan(
+    game_name: str, code: str, tests: Sequence[Any]
+) -> tuple[str | None, list[tuple[list[str] | None, str]]]:
     """(gen.py's text or None, per test its recipe's arguments or None with the reason it stays
     manual). A recipe is kept only where gen.py, loaded here, gives the test's text exactly."""
     if not has_formatter(code):
@@ -297,11 +323,16 @@ def script(recipes: Sequence[tuple[list[str] | None, str]], width: int) -> str:
 def readme_section(recipes: Sequence[tuple[list[str] | None, str]], width: int) -> str:
     """The package README's lines on which tests gen.py makes and which stay manual, and why."""
     made = [k for k, (a, _) in enumerate(recipes, 1) if a is not None]
-    lines = ["", "## Generated tests", "",
-             f"{len(made)} of {len(recipes)} tests are generated: `script.txt` holds a line `gen ARGS > N` for "
-             "each (problem.xml: method=\"generated\"), and `python3 files/gen.py ARGS` writes the test byte for "
-             "byte (`doall.sh` checks every one). Edit a recipe (a count, a chunk) for a new valid test. "
-             "Manual (their file is the test):", ""]
+    lines = [
+        "",
+        "## Generated tests",
+        "",
+        f"{len(made)} of {len(recipes)} tests are generated: `script.txt` holds a line `gen ARGS > N` for "
+        'each (problem.xml: method="generated"), and `python3 files/gen.py ARGS` writes the test byte for '
+        "byte (`doall.sh` checks every one). Edit a recipe (a count, a chunk) for a new valid test. "
+        "Manual (their file is the test):",
+        "",
+    ]
     manual = [(k, why) for k, (a, why) in enumerate(recipes, 1) if a is None]
     lines += [f"- `tests/{k:0{width}d}`: {why}" for k, why in manual] or ["- none"]
     return "\n".join(lines) + "\n"

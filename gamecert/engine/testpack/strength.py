@@ -70,17 +70,29 @@ def deciding_tests(entry: Any) -> list[ts.Test]:
         if game.max_batch > 1:
             runs = list(feature_family(game, feature).instances())
             for k in spread_order(len(runs)):
-                out.append(ts.Test(runs[k], game.format_input(runs[k]), f"deciding family {name} run {k + 1} of {len(runs)}",
-                                   f"deciding:{name}"))
+                out.append(
+                    ts.Test(
+                        runs[k],
+                        game.format_input(runs[k]),
+                        f"deciding family {name} run {k + 1} of {len(runs)}",
+                        f"deciding:{name}",
+                    )
+                )
             continue
         settings = feature.settings()
         order = spread_order(len(settings))[:FEATURE_SINGLES]
         for k in order:
             size, _, value, place = settings[k]
             for v, inst in enumerate(feature.games(value, place)):
-                out.append(ts.Test(inst, game.format_input(inst),
-                                   f"deciding family {name}: value {value!r} at {place!r} (size {size})" + (f" #{v + 1}" if v else ""),
-                                   f"deciding:{name}"))
+                out.append(
+                    ts.Test(
+                        inst,
+                        game.format_input(inst),
+                        f"deciding family {name}: value {value!r} at {place!r} (size {size})"
+                        + (f" #{v + 1}" if v else ""),
+                        f"deciding:{name}",
+                    )
+                )
     return out
 
 
@@ -88,7 +100,9 @@ def packed_smallest(entry: Any, pool: Sequence[ts.Test]) -> list[ts.Test]:
     """The pool's exhaustive inputs, smallest first: for a multi-game format merged ``max_batch``
     games a file (every one of them then fits in a few tests); one a test otherwise."""
     game = entry.game
-    small = sorted((t for t in pool if t.group == "exhaustive"), key=lambda t: (game.size(t.instance), t.bytes))
+    small = sorted(
+        (t for t in pool if t.group == "exhaustive"), key=lambda t: (game.size(t.instance), t.bytes)
+    )
     if game.max_batch <= 1:
         return small
     out, batch, count = [], [], 0
@@ -97,8 +111,14 @@ def packed_smallest(entry: Any, pool: Sequence[ts.Test]) -> list[ts.Test]:
         if batch and (t is None or count + n > game.max_batch):
             inst = game.merge([b.instance for b in batch]) if len(batch) > 1 else batch[0].instance
             first, last = batch[0].origin, batch[-1].origin
-            out.append(ts.Test(inst, game.format_input(inst), f"smallest exhaustive inputs packed: {len(batch)} games, "
-                               f"{first} .. {last}", "exhaustive-packed"))
+            out.append(
+                ts.Test(
+                    inst,
+                    game.format_input(inst),
+                    f"smallest exhaustive inputs packed: {len(batch)} games, {first} .. {last}",
+                    "exhaustive-packed",
+                )
+            )
             batch, count = [], 0
         if t is not None:
             batch.append(t)
@@ -175,30 +195,50 @@ def slow_programs(wrong: Sequence[ts.Program]) -> list[ts.Program]:
                 head = "\n".join(f.read(400).splitlines()[:3]).lower()
         except OSError:
             continue
-        if any(w in head for w in ("expect: tle", "expect: mle", "slow", "exponential", "quadratic", "memory")):
+        if any(
+            w in head
+            for w in ("expect: tle", "expect: mle", "slow", "exponential", "quadratic", "memory")
+        ):
             out.append(p)
     return out
 
 
-def pick_time_tests(entry: Any, pool: Sequence[ts.Test], answers: Sequence[Any], slow: Sequence[ts.Program],
-                    right: Sequence[ts.Program], say: Callable[[str], None]) -> tuple[list[int], dict[int, str]]:
+def pick_time_tests(
+    entry: Any,
+    pool: Sequence[ts.Test],
+    answers: Sequence[Any],
+    slow: Sequence[ts.Program],
+    right: Sequence[ts.Program],
+    say: Callable[[str], None],
+) -> tuple[list[int], dict[int, str]]:
     """The worst kind's tests: among the pool's largest and worst-case inputs, for each slow
     variant (every slow wrong program through the runner, every right program, every registered
     fast solver in-process) the input on which it used the most CPU time, and the one on which
     it used the most memory. Returns the pool indices and why each was kept."""
     game = entry.game
-    candidates = [k for k, t in enumerate(pool) if t.group == "largest" or t.group.startswith("family:")
-                  and t.origin.startswith("worst")]
+    candidates = [
+        k
+        for k, t in enumerate(pool)
+        if t.group == "largest" or t.group.startswith("family:") and t.origin.startswith("worst")
+    ]
     biggest = sorted(range(len(pool)), key=lambda k: -pool[k].bytes)[:6]
     candidates = sorted(set(candidates) | set(biggest))
     if not candidates:
         return [], {}
     chosen: dict[int, str] = {}
     tests = [pool[k] for k in candidates]
-    say(f"time tests: {len(slow)} slow programs and {len(right)} right ones on {len(candidates)} large and worst-case inputs")
+    say(
+        f"time tests: {len(slow)} slow programs and {len(right)} right ones on {len(candidates)} large and worst-case inputs"
+    )
     for p in [*slow, *right]:
         # a slow program's first TLE is its slowest input: no more of its TLE runs are needed here
-        ts.runs_matrix(entry, [p], tests, [answers[k] for k in candidates], tle_cap=1 if p in slow else ts.TLE_CAP)
+        ts.runs_matrix(
+            entry,
+            [p],
+            tests,
+            [answers[k] for k in candidates],
+            tle_cap=1 if p in slow else ts.TLE_CAP,
+        )
         usage = [ts.USAGE.get((p.spec, t.text)) for t in tests]
         timed = [(u[0], k) for u, k in zip(usage, candidates) if u is not None]
         if timed and (p in slow or max(timed)[0] >= MEASURABLE_S):
@@ -212,12 +252,22 @@ def pick_time_tests(entry: Any, pool: Sequence[ts.Test], answers: Sequence[Any],
     for name, row in solver_seconds(entry, tests, 4 * limit).items():
         best = max(range(len(row)), key=row.__getitem__)
         if row[best] >= MEASURABLE_S:
-            chosen.setdefault(candidates[best], f"the most time of the registered solver {name} ({row[best]:.2f} s in-process)")
+            chosen.setdefault(
+                candidates[best],
+                f"the most time of the registered solver {name} ({row[best]:.2f} s in-process)",
+            )
     return sorted(chosen), chosen
 
 
-def broken_rows(entry: Any, broken: dict[str, Any], tests: Sequence[ts.Test], answers: Sequence[Any],
-                bound: float = 2.0, kill_cap: int = 0, budget: float = 20.0) -> dict[str, list[str]]:
+def broken_rows(
+    entry: Any,
+    broken: dict[str, Any],
+    tests: Sequence[ts.Test],
+    answers: Sequence[Any],
+    bound: float = 2.0,
+    kill_cap: int = 0,
+    budget: float = 20.0,
+) -> dict[str, list[str]]:
     """The project's broken solvers (``tests/broken/GAME.py``), in-process, on each test,
     smallest first: their answers formatted, read back and judged as a program's. A call over
     ``bound`` seconds is ``-`` (not judged: in-process time says nothing of a judge's), and so is
@@ -246,8 +296,13 @@ def broken_rows(entry: Any, broken: dict[str, Any], tests: Sequence[ts.Test], an
     return rows
 
 
-def choose(entry: Any, pool: Sequence[ts.Test], kills: dict[int, set[str]], time_roles: dict[int, str],
-           max_tests: int) -> list[int]:
+def choose(
+    entry: Any,
+    pool: Sequence[ts.Test],
+    kills: dict[int, set[str]],
+    time_roles: dict[int, str],
+    max_tests: int,
+) -> list[int]:
     """The package's pool indices, each with its ``role`` set: the must-haves (the samples, the
     largest inputs, one test per designed family, the time tests), then the set cover (what
     still kills a mutant or broken solver), then the queues taken in turn until ``max_tests``:
@@ -275,27 +330,41 @@ def choose(entry: Any, pool: Sequence[ts.Test], kills: dict[int, set[str]], time
         roles[k] = f"time/memory: {why}" if k not in roles else roles[k] + f"; time/memory: {why}"
     chosen = list(roles)
     if len(chosen) > max_tests:
-        raise ts.PackageError(f"--max-tests {max_tests} is below the {len(chosen)} tests every package holds (the "
-                              "samples, the largest inputs, one test per family and the time tests)")
+        raise ts.PackageError(
+            f"--max-tests {max_tests} is below the {len(chosen)} tests every package holds (the "
+            "samples, the largest inputs, one test per family and the time tests)"
+        )
     covered = set().union(*(kills.get(k, set()) for k in chosen))
     rest = sorted((k for k in range(len(pool)) if k not in roles), key=lambda k: (sizes[k], k))
     for k in ts.greedy_cover(rest, kills, sizes, covered, max_tests - len(chosen)):
         roles[k] = "kills a mutant or broken solver"
         chosen.append(k)
     worst = [k for ix in families.values() for k in ix if pool[k].origin.startswith("worst")]
-    spreads = [[ix[j] for j in spread_order(len(ix))] for ix in families.values()
-               if not pool[ix[0]].origin.startswith("worst")]
+    spreads = [
+        [ix[j] for j in spread_order(len(ix))]
+        for ix in families.values()
+        if not pool[ix[0]].origin.startswith("worst")
+    ]
     coverage = fill(spreads, [], len(pool))  # the coverage families in turn, as one queue
     if entry.game.max_batch > 1:
         smallest = [k for k, t in enumerate(pool) if t.group == "exhaustive-packed"]
     else:
-        smallest = sorted((k for k, t in enumerate(pool) if t.group == "exhaustive"),
-                          key=lambda k: (entry.game.size(pool[k].instance), sizes[k], k))
+        smallest = sorted(
+            (k for k, t in enumerate(pool) if t.group == "exhaustive"),
+            key=lambda k: (entry.game.size(pool[k].instance), sizes[k], k),
+        )
     queues = [worst, *deciding.values(), smallest, coverage]
     for k in fill(queues, chosen, max_tests - len(chosen)):
         t = pool[k]
-        roles[k] = ("worst case" if k in worst else "deciding feature" if t.group.startswith("deciding:")
-                    else "smallest exhaustive" if k in smallest else "coverage")
+        roles[k] = (
+            "worst case"
+            if k in worst
+            else "deciding feature"
+            if t.group.startswith("deciding:")
+            else "smallest exhaustive"
+            if k in smallest
+            else "coverage"
+        )
         chosen.append(k)
     for k in chosen:
         pool[k].role = roles[k]

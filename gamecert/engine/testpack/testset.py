@@ -82,7 +82,9 @@ class Program:
     mutant: Any = None
 
 
-def _spread(items: Iterator[Any], count: int, keep: int, seconds: float = 1.0) -> list[tuple[int, Any]]:
+def _spread(
+    items: Iterator[Any], count: int, keep: int, seconds: float = 1.0
+) -> list[tuple[int, Any]]:
     """The first ``keep // 2`` items and up to ``keep - keep // 2`` more spread evenly over
     ``count``, listing items for at most ``seconds`` (a family of huge inputs gives fewer)."""
     if count <= keep:
@@ -104,7 +106,9 @@ def _spread(items: Iterator[Any], count: int, keep: int, seconds: float = 1.0) -
 
 def families(entry: Any) -> list[Any]:
     s = entry.strategies
-    return list(getattr(s, "coverage", lambda: [])()) + list(getattr(s, "worst_cases", lambda: [])())
+    return list(getattr(s, "coverage", lambda: [])()) + list(
+        getattr(s, "worst_cases", lambda: [])()
+    )
 
 
 #: input bytes each family may bring into the plan (at least one input each)
@@ -154,7 +158,9 @@ def expected_texts(entry: Any, tests: Sequence[Test]) -> list[Any]:
         _ANSWERS.clear()
     for n, t in enumerate(tests, 1):
         key = (entry.name, t.text)
-        if key not in _ANSWERS:  # an input met again (a test kept as it was when packing) is answered once
+        if (
+            key not in _ANSWERS
+        ):  # an input met again (a test kept as it was when packing) is answered once
             _ANSWERS[key] = expected_answer(entry, t.instance, every=True)[0]
         if ON_STEP is not None:
             ON_STEP("expected answers", n, len(tests))
@@ -192,6 +198,7 @@ def _measure_bound(entry: Any, instance: Any) -> float:
 
 # ---- programs ---------------------------------------------------------------------------------
 
+
 def project_programs(entry: Any) -> tuple[list[Program], list[Program]]:
     """(wrong, right) programs the project keeps for the game, where its folders are present."""
     from gamecert.engine import registry
@@ -206,10 +213,17 @@ def project_programs(entry: Any) -> tuple[list[Program], list[Program]]:
 
     def what(p: Path) -> str:
         first = p.read_text(errors="replace").splitlines()[:1]
-        return first[0][len("# kind: "):] if first and first[0].startswith("# kind: ") else ""
+        return first[0][len("# kind: ") :] if first and first[0].startswith("# kind: ") else ""
 
-    wrong_programs = [Program(f"{p.parent.name}/{p.stem}" if p.parent.name != entry.name else p.stem, str(p), "project", what(p))
-                      for p in wrong]
+    wrong_programs = [
+        Program(
+            f"{p.parent.name}/{p.stem}" if p.parent.name != entry.name else p.stem,
+            str(p),
+            "project",
+            what(p),
+        )
+        for p in wrong
+    ]
     for prog in wrong_programs:
         if "examples" in prog.spec:
             prog.name = f"examples/{Path(prog.spec).stem}"
@@ -222,7 +236,9 @@ def project_programs(entry: Any) -> tuple[list[Program], list[Program]]:
         if p.stem.endswith("_right"):
             right_programs.append(Program(f"programs/{p.parent.name}/{p.name}", str(p), "right"))
         elif p.stem.endswith("_wrong"):
-            wrong_programs.append(Program(f"programs/{p.parent.name}/{p.name}", str(p), "project", what(p)))
+            wrong_programs.append(
+                Program(f"programs/{p.parent.name}/{p.name}", str(p), "project", what(p))
+            )
     return wrong_programs, right_programs
 
 
@@ -245,9 +261,13 @@ def user_programs(paths: Sequence[str]) -> list[Program]:
     for spec in paths:
         p = Path(spec)
         if p.is_dir():
-            files = sorted(f for f in p.iterdir() if f.is_file() and toolchains.language_of(f) is not None)
+            files = sorted(
+                f for f in p.iterdir() if f.is_file() and toolchains.language_of(f) is not None
+            )
             if not files:
-                raise PackageError(f"--against {spec}: the folder holds no source file of a known language")
+                raise PackageError(
+                    f"--against {spec}: the folder holds no source file of a known language"
+                )
             out.extend(Program(f.name, str(f), "user") for f in files)
         elif p.exists():
             out.append(Program(p.name, str(p), "user"))
@@ -256,7 +276,9 @@ def user_programs(paths: Sequence[str]) -> list[Program]:
     return out
 
 
-def run_verdict(entry: Any, runner: Any, test: Test, expected: Any, usage: list[float] | None = None) -> tuple[str, str, str]:
+def run_verdict(
+    entry: Any, runner: Any, test: Test, expected: Any, usage: list[float] | None = None
+) -> tuple[str, str, str]:
     """(verdict, why, stdout) of one run, judged as gamecert judges a candidate; ``usage`` gets
     the run's CPU seconds and peak memory (MB). A wrong program's runner runs under
     :data:`STRETCH` times the limit, and its verdict says how its time holds (:func:`timed`)."""
@@ -279,8 +301,14 @@ def _run_verdict(entry: Any, result: Any, test: Test, expected: Any) -> tuple[st
         except AnswerError as exc:
             return str(exc.verdict), str(exc), result.stdout
         singles = game.split(test.instance)
-        for k, (single, part, exp) in enumerate(zip(singles, game.split_answer(test.instance, got),
-                                                     game.split_answer(test.instance, expected)), 1):
+        for k, (single, part, exp) in enumerate(
+            zip(
+                singles,
+                game.split_answer(test.instance, got),
+                game.split_answer(test.instance, expected),
+            ),
+            1,
+        ):
             why = game.judge(single, part, exp)
             if why is not None:
                 return "WA", f"game {k} of {len(singles)}: {why}", result.stdout
@@ -329,8 +357,9 @@ def _close(runner: Any) -> None:
         pass
 
 
-def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Sequence[Any],
-                seconds: float) -> tuple[Test, Any] | None:
+def search_kill(
+    entry: Any, program: Program, pool: Sequence[Test], answers: Sequence[Any], seconds: float
+) -> tuple[Test, Any] | None:
     """The first input that kills ``program``, tried in certify's order (:func:`search_order`),
     never one already run on it in this build; at most ``seconds`` of runs. An input is judged
     against the cheapest solver's answer (as certify does) and, where it fails, against every
@@ -365,7 +394,9 @@ def search_kill(entry: Any, program: Program, pool: Sequence[Test], answers: Seq
     return None
 
 
-def judged_again(entry: Any, test: Test, expected: Any, found: tuple[str, str, str]) -> tuple[str, str, str]:
+def judged_again(
+    entry: Any, test: Test, expected: Any, found: tuple[str, str, str]
+) -> tuple[str, str, str]:
     """A WA or PE run's output judged again against ``expected`` (every solver's answer)."""
     game = entry.game
     if game.max_batch > 1 and len(game.split(test.instance)) > 1:
@@ -373,8 +404,14 @@ def judged_again(entry: Any, test: Test, expected: Any, found: tuple[str, str, s
             got = game.parse_answer(found[2], test.instance)
         except AnswerError as exc:
             return str(exc.verdict), str(exc), found[2]
-        for k, (single, part, exp) in enumerate(zip(game.split(test.instance), game.split_answer(test.instance, got),
-                                                     game.split_answer(test.instance, expected)), 1):
+        for k, (single, part, exp) in enumerate(
+            zip(
+                game.split(test.instance),
+                game.split_answer(test.instance, got),
+                game.split_answer(test.instance, expected),
+            ),
+            1,
+        ):
             why = game.judge(single, part, exp)
             if why is not None:
                 return "WA", f"game {k}: {why}", found[2]
@@ -383,7 +420,9 @@ def judged_again(entry: Any, test: Test, expected: Any, found: tuple[str, str, s
     return verdict.value, why, found[2]
 
 
-def search_order(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> Iterator[tuple[Test, Any]]:
+def search_order(
+    entry: Any, pool: Sequence[Test], answers: Sequence[Any]
+) -> Iterator[tuple[Test, Any]]:
     """Certify's order over the plan: the samples, the pool's designed inputs (the deciding
     features and the coverage families, then the worst cases), then every designed family in full,
     the families in turn as certify interleaves them (the deciding features first; for a
@@ -400,7 +439,9 @@ def search_order(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> It
         g = t.group
         if g == "samples":
             return 0
-        if g.startswith("deciding:") or (g.startswith("family:") and not t.origin.startswith("worst")):
+        if g.startswith("deciding:") or (
+            g.startswith("family:") and not t.origin.startswith("worst")
+        ):
             return 1
         if g.startswith("family:"):
             return 2
@@ -421,7 +462,10 @@ def search_order(entry: Any, pool: Sequence[Test], answers: Sequence[Any]) -> It
                 text = game.format_input(inst)
                 if text not in seen:
                     seen.add(text)
-                    yield Test(inst, text, f"{kind} family {fam.name} {where}", f"family:{fam.name}"), None
+                    yield (
+                        Test(inst, text, f"{kind} family {fam.name} {where}", f"family:{fam.name}"),
+                        None,
+                    )
     iterators = [(kind, fam.name, _packed_runs(game, fam)) for kind, fam in designed]
     while iterators:
         for item in list(iterators):
@@ -484,8 +528,15 @@ def pack(entry: Any, tests: list[Test], keep: set[int]) -> list[Test]:
             out.append(tests[batch[0]])
         else:
             inst = game.merge([tests[k].instance for k in batch])
-            out.append(Test(inst, game.format_input(inst), "packed: " + "; ".join(tests[k].origin for k in batch),
-                            "packed", parts=list(batch)))
+            out.append(
+                Test(
+                    inst,
+                    game.format_input(inst),
+                    "packed: " + "; ".join(tests[k].origin for k in batch),
+                    "packed",
+                    parts=list(batch),
+                )
+            )
         batch.clear()
 
     count = 0
@@ -503,8 +554,13 @@ def pack(entry: Any, tests: list[Test], keep: set[int]) -> list[Test]:
     return out
 
 
-def greedy_cover(candidates: Sequence[int], kills: dict[int, set[str]], sizes: dict[int, int],
-                 covered: set[str], room: int) -> list[int]:
+def greedy_cover(
+    candidates: Sequence[int],
+    kills: dict[int, set[str]],
+    sizes: dict[int, int],
+    covered: set[str],
+    room: int,
+) -> list[int]:
     """Greedy set cover: repeatedly the test killing the most not yet killed, the smallest among
     equals (then the earliest), until none adds a kill or ``room`` tests are taken.
 
@@ -515,7 +571,9 @@ def greedy_cover(candidates: Sequence[int], kills: dict[int, set[str]], sizes: d
     covered = set(covered)
     left = list(candidates)
     while len(chosen) < room:
-        best = max(left, key=lambda k: (len(kills.get(k, set()) - covered), -sizes[k], -k), default=None)
+        best = max(
+            left, key=lambda k: (len(kills.get(k, set()) - covered), -sizes[k], -k), default=None
+        )
         if best is None or not kills.get(best, set()) - covered:
             break
         chosen.append(best)
@@ -524,8 +582,14 @@ def greedy_cover(candidates: Sequence[int], kills: dict[int, set[str]], sizes: d
     return chosen
 
 
-def mutant_matrix(entry: Any, muts: Sequence[Any], tests: Sequence[Test], answers: Sequence[Any],
-                  kill_cap: int, budget: float) -> list[mutants_mod.MutantResult]:
+def mutant_matrix(
+    entry: Any,
+    muts: Sequence[Any],
+    tests: Sequence[Test],
+    answers: Sequence[Any],
+    kill_cap: int,
+    budget: float,
+) -> list[mutants_mod.MutantResult]:
     """Each mutant on ``tests`` (smallest first), in-process under time bounds."""
     bounds = []
     for t in tests:
@@ -534,11 +598,23 @@ def mutant_matrix(entry: Any, muts: Sequence[Any], tests: Sequence[Test], answer
             ON_STEP("inputs the solvers were timed on", len(bounds), len(tests))
     order = sorted(range(len(tests)), key=lambda k: tests[k].bytes)
     told = (lambda n: ON_STEP("mutants judged", n, len(muts))) if ON_STEP is not None else None
-    return mutants_mod.evaluate(entry.game, entry.solvers, muts, [t.instance for t in tests], answers, bounds,
-                                order=order, kill_cap=kill_cap, budget=budget, progress=told)
+    return mutants_mod.evaluate(
+        entry.game,
+        entry.solvers,
+        muts,
+        [t.instance for t in tests],
+        answers,
+        bounds,
+        order=order,
+        kill_cap=kill_cap,
+        budget=budget,
+        progress=told,
+    )
 
 
-def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -> dict[str, list[str]]:
+def solver_verdicts(
+    entry: Any, tests: Sequence[Test], answers: Sequence[Any]
+) -> dict[str, list[str]]:
     """Every registered fast solver on every test, in-process, judged as a program's answer."""
     game = entry.game
     out: dict[str, list[str]] = {}
@@ -555,10 +631,16 @@ def solver_verdicts(entry: Any, tests: Sequence[Test], answers: Sequence[Any]) -
     return out
 
 
-def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], answers: Sequence[Any],
-                checker: Callable[[str, str, str], tuple[int, str]] | None = None,
-                on_program: Callable[[Program], None] = lambda p: None,
-                cache_runs: bool = True, tle_cap: int = TLE_CAP) -> tuple[dict[str, list[str]], list[str]]:
+def runs_matrix(
+    entry: Any,
+    programs: Sequence[Program],
+    tests: Sequence[Test],
+    answers: Sequence[Any],
+    checker: Callable[[str, str, str], tuple[int, str]] | None = None,
+    on_program: Callable[[Program], None] = lambda p: None,
+    cache_runs: bool = True,
+    tle_cap: int = TLE_CAP,
+) -> tuple[dict[str, list[str]], list[str]]:
     """Each program on each test through its runner (:func:`runner_for`; a run made before in
     this build is not made again, and counts first): verdicts (``-`` where not run after
     ``tle_cap`` TLEs), and every disagreement between ``checker`` and gamecert's judge."""
@@ -566,7 +648,9 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
     disagreements: list[str] = []
     cache = _RUNS if cache_runs else {}
     code_of = {"OK": 0, "WA": 1, "PE": 2}
-    judged: dict[tuple[int, str], tuple[int, str]] = {}  # the same output of one test is judged once
+    judged: dict[
+        tuple[int, str], tuple[int, str]
+    ] = {}  # the same output of one test is judged once
     for program in programs:
         on_program(program)
         keys = [(program.spec, t.text) for t in tests]
@@ -585,8 +669,11 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                 if ON_RUN is not None:
                     ON_RUN(program, k + 1, len(tests))
             if ON_STEP is not None:
-                ON_STEP(f"runs of {len(programs)} program{'s' if len(programs) != 1 else ''}",
-                        programs.index(program) * len(tests) + k + 1, len(programs) * len(tests))
+                ON_STEP(
+                    f"runs of {len(programs)} program{'s' if len(programs) != 1 else ''}",
+                    programs.index(program) * len(tests) + k + 1,
+                    len(programs) * len(tests),
+                )
             verdict, _, stdout = cache[key]
             row.append(verdict)
             if checker is not None and verdict in code_of:
@@ -594,7 +681,9 @@ def runs_matrix(entry: Any, programs: Sequence[Program], tests: Sequence[Test], 
                     judged[k, stdout] = checker(t.text, stdout, t.expected_text)
                 code, why = judged[k, stdout]
                 if code != code_of[verdict]:
-                    disagreements.append(f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
-                                         f"exits {code} ({why[:100]})")
+                    disagreements.append(
+                        f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
+                        f"exits {code} ({why[:100]})"
+                    )
         matrix[program.name] = row
     return matrix, disagreements

@@ -30,7 +30,21 @@ from gamecert.kit.octal.theory import (
 )
 
 __all__ = [
-    "LINE_STEPS", "MAX_HEAP", "MAX_HEAPS", "SHOWN_MOVES", "NotPeriodicYet", "OctalAnswer", "OctalGame",
-    "OctalHeapGame", "OctalParts", "Periodicity", "check_period", "check_periodic_table", "octal_parts",
-    "periodicity_claim", "plot_data", "recurrence_claim", "theorem_range",
+    "LINE_STEPS",
+    "MAX_HEAP",
+    "MAX_HEAPS",
+    "SHOWN_MOVES",
+    "NotPeriodicYet",
+    "OctalAnswer",
+    "OctalGame",
+    "OctalHeapGame",
+    "OctalParts",
+    "Periodicity",
+    "check_period",
+    "check_periodic_table",
+    "octal_parts",
+    "periodicity_claim",
+    "plot_data",
+    "recurrence_claim",
+    "theorem_range",
 ]

@@ -4,7 +4,6 @@ explanations), its solvers, Hypothesis strategies and claims, so a new heap game
 per folder. The theory it rests on is :mod:`gamecert.kit.octal.theory`.
 """
 
-
 from __future__ import annotations
 
 import functools
@@ -99,7 +98,9 @@ def _mex_dp(digits: tuple[int, ...], table: list[int], upto: int) -> None:
         table.append(mex(seen))
 
 
-def _first_move_to(digits: tuple[int, ...], g: Callable[[int], int], h: int, target: int) -> tuple[int, int] | None:
+def _first_move_to(
+    digits: tuple[int, ...], g: Callable[[int], int], h: int, target: int
+) -> tuple[int, int] | None:
     """The first move from a heap of ``h`` to value ``target`` in the canonical order (fewest
     tokens taken, then smallest second heap), as ``(a, b)``; ``None`` if there is none.
 
@@ -121,7 +122,9 @@ def _first_move_to(digits: tuple[int, ...], g: Callable[[int], int], h: int, tar
     return None
 
 
-def _last_move_to(digits: tuple[int, ...], table: list[int], h: int, target: int) -> tuple[int, int] | None:
+def _last_move_to(
+    digits: tuple[int, ...], table: list[int], h: int, target: int
+) -> tuple[int, int] | None:
     """The last move from a heap of ``h`` to value ``target`` in the canonical order (most tokens
     taken, then largest second heap), as ``(a, b)``; ``None`` if there is none.
 
@@ -261,7 +264,9 @@ class OctalHeapGame(Game):
     minimax_reach = 12
     max_batch = 1
 
-    def __init__(self, name: str, octal: OctalGame, max_heaps: int = MAX_HEAPS, max_heap: int = MAX_HEAP) -> None:
+    def __init__(
+        self, name: str, octal: OctalGame, max_heaps: int = MAX_HEAPS, max_heap: int = MAX_HEAP
+    ) -> None:
         self.name = name  # type: ignore[misc]  # per instance: one class serves every code
         self.title = f"octal game {octal.code}"  # type: ignore[misc]
         self.rules = _octal_rules(octal)  # type: ignore[misc]
@@ -289,7 +294,11 @@ class OctalHeapGame(Game):
         answered by the oracle, to show the format at full heap sizes."""
         out = []
         for heaps in ((1,), (2,), (3,), (1, 2), (2, 2), (4, 5), (1, 2, 3, 4), (3, 4, 5)):
-            if len(heaps) <= self.max_heaps and max(heaps) <= self.max_heap and sum(heaps) <= self.minimax_reach:
+            if (
+                len(heaps) <= self.max_heaps
+                and max(heaps) <= self.max_heap
+                and sum(heaps) <= self.minimax_reach
+            ):
                 out.append((self.format_input(heaps), self.format_answer(self.minimax(heaps))))
         top = self.max_heap
         big = tuple(h for h in (top, top - 1, top // 2 + 1, 7) if 1 <= h <= top)[: self.max_heaps]
@@ -303,16 +312,22 @@ class OctalHeapGame(Game):
         from pathlib import Path
 
         text = (Path(__file__).with_name("standalone.cpp")).read_text()
-        return text.replace("@DIGITS@", ", ".join(map(str, self.octal.digits))).replace(
-            "@MAX_HEAPS@", str(self.max_heaps)).replace("@MAX_HEAP@", str(self.max_heap))
+        return (
+            text.replace("@DIGITS@", ", ".join(map(str, self.octal.digits)))
+            .replace("@MAX_HEAPS@", str(self.max_heaps))
+            .replace("@MAX_HEAP@", str(self.max_heap))
+        )
 
     @property
     def standalone_code(self) -> str:
         """The validator's and checker's part of a test package (`gamecert tests`,
         :mod:`gamecert.kit.standalone`): the input rules, and any winning move accepted, judged
         from Grundy values the checker computes from the code's digits by the mex rule."""
-        return _STANDALONE.replace("@DIGITS@", repr(tuple(self.octal.digits))).replace(
-            "@MAX_HEAPS@", str(self.max_heaps)).replace("@MAX_HEAP@", str(self.max_heap))
+        return (
+            _STANDALONE.replace("@DIGITS@", repr(tuple(self.octal.digits)))
+            .replace("@MAX_HEAPS@", str(self.max_heaps))
+            .replace("@MAX_HEAP@", str(self.max_heap))
+        )
 
     def parse_input(self, text: str) -> tuple[int, ...]:
         lines = input_lines(text)
@@ -321,7 +336,10 @@ class OctalHeapGame(Game):
         reject_spaces(line, 2)
         tokens = line.split(" ")
         if len(tokens) != m:
-            raise InputError(2, f"expected m = {m} heap sizes separated by single spaces, got {len(tokens)} fields")
+            raise InputError(
+                2,
+                f"expected m = {m} heap sizes separated by single spaces, got {len(tokens)} fields",
+            )
         heaps = []
         column = 1
         for tok in tokens:
@@ -437,7 +455,9 @@ class OctalHeapGame(Game):
         """Whole positions from the rules, no Grundy values: the first move (canonical order)
         that leaves a position where the player to move loses, else ``Second``."""
         if self.size(instance) > self.minimax_reach:
-            raise OutOfReach(f"{self.name} minimax is built for at most {self.minimax_reach} tokens in all")
+            raise OutOfReach(
+                f"{self.name} minimax is built for at most {self.minimax_reach} tokens in all"
+            )
         heaps = tuple(instance)
         for i, h in enumerate(heaps):
             rest = heaps[:i] + heaps[i + 1 :]
@@ -489,7 +509,9 @@ class OctalHeapGame(Game):
             entry = self._moves_by_value(h).get(seq[h] ^ total)
             if entry:
                 return OctalAnswer("First", (i, *entry[1][0]))
-        raise AssertionError(f"{self.name}: a non-zero xor with no move to zero contradicts Sprague-Grundy")
+        raise AssertionError(
+            f"{self.name}: a non-zero xor with no move to zero contradicts Sprague-Grundy"
+        )
 
     def explain(self, instance: tuple[int, ...]) -> Explanation:
         seq = self._values(max(instance, default=0))
@@ -506,16 +528,27 @@ class OctalHeapGame(Game):
                     count += entry[0]
                     heaps_with += 1
                     room = SHOWN_MOVES - len(winning)
-                    winning.extend(f"{i} {a} {b} (heap {i}: {h} -> {_shown(a, b)})" for a, b in entry[1][:room])
+                    winning.extend(
+                        f"{i} {a} {b} (heap {i}: {h} -> {_shown(a, b)})" for a, b in entry[1][:room]
+                    )
         notes = [
             "A move 'i a b' replaces heap i by heaps of a and b tokens (0: no heap); any winning move is a right answer, "
             "the first listed is the canonical one."
         ]
         if count > len(winning):
-            notes.append(f"{count} winning moves in all, on {heaps_with} heap(s); the first {len(winning)} are listed.")
+            notes.append(
+                f"{count} winning moves in all, on {heaps_with} heap(s); the first {len(winning)} are listed."
+            )
         outcome = f"{'First' if total else 'Second'} wins (xor {total})"
-        return Explanation(outcome, components, total, tuple(winning), self._line_of_play(instance), tuple(notes),
-                           first_player_wins=bool(total))
+        return Explanation(
+            outcome,
+            components,
+            total,
+            tuple(winning),
+            self._line_of_play(instance),
+            tuple(notes),
+            first_player_wins=bool(total),
+        )
 
     def _line_of_play(self, instance: tuple[int, ...]) -> tuple[str, ...]:
         """Both sides play the canonical winning move when they have one, else the first legal
@@ -546,7 +579,9 @@ class OctalHeapGame(Game):
             line.append(f"{player}: heap {k + 1} ({heaps[k]}) -> {_shown(a, b)}")
             heaps[k : k + 1] = [h for h in (a, b) if h]
             player, other = other, player
-        line.append(f"... (cut after {LINE_STEPS} moves, {sum(heaps)} tokens left in {len(heaps)} heaps)")
+        line.append(
+            f"... (cut after {LINE_STEPS} moves, {sum(heaps)} tokens left in {len(heaps)} heaps)"
+        )
         return tuple(line)
 
     def exhaustive_spaces(self) -> list[ExhaustiveSpace]:
@@ -564,34 +599,44 @@ class OctalHeapGame(Game):
         """A heap's value: every heap size alone (its value alone decides), second after the
         smallest other heap of the same value (which cancels it), and last of as many heaps as
         the input allows (the cancelling heap and equal pairs before it)."""
-        pairs = tuple(h for k in range(1, (self.max_heaps - 2) // 2 + 1) for h in (min(k, self.max_heap),) * 2)
+        pairs = tuple(
+            h for k in range(1, (self.max_heaps - 2) // 2 + 1) for h in (min(k, self.max_heap),) * 2
+        )
 
         def partner(h: int) -> int | None:
             value = self.grundy(h)
-            return next((p for p in range(1, self.max_heap + 1) if p != h and self.grundy(p) == value), None)
+            return next(
+                (p for p in range(1, self.max_heap + 1) if p != h and self.grundy(p) == value), None
+            )
 
         def places(h: int) -> list[str]:
-            return ["alone"] + (["second", "last"] if partner(h) is not None and self.max_heaps >= 2 else [])
+            return ["alone"] + (
+                ["second", "last"] if partner(h) is not None and self.max_heaps >= 2 else []
+            )
 
         def heaps(h: int, place: str) -> tuple[int, ...]:
             if place == "alone":
                 return (h,)
-            return ((partner(h), h) if place == "second" else pairs + (partner(h), h))  # type: ignore[operator]
+            return (partner(h), h) if place == "second" else pairs + (partner(h), h)  # type: ignore[operator]
 
-        return [DecidingFeature(
-            "heap-value",
-            f"every heap size 1..{self.max_heap}: alone; second, after the smallest other heap of the same value, "
-            f"which cancels it; last of {len(pairs) + 2} heaps (that heap and {len(pairs) // 2} equal pairs before it)",
-            tuple(range(1, self.max_heap + 1)),
-            places,
-            lambda h, place: sum(heaps(h, place)),
-            lambda h, place: [heaps(h, place)],
-        )]
+        return [
+            DecidingFeature(
+                "heap-value",
+                f"every heap size 1..{self.max_heap}: alone; second, after the smallest other heap of the same value, "
+                f"which cancels it; last of {len(pairs) + 2} heaps (that heap and {len(pairs) // 2} equal pairs before it)",
+                tuple(range(1, self.max_heap + 1)),
+                places,
+                lambda h, place: sum(heaps(h, place)),
+                lambda h, place: [heaps(h, place)],
+            )
+        ]
 
     def structure(self) -> Structure:
         """For structural shrinking: the heaps, each a value 1..max_heap; heaps of equal Grundy
         value play alike (the class), so a heap may become the smallest heap of its value."""
-        return Structure(tuple, tuple, lambda h: h, lambda h, v: v, 1, self.grundy, part_name="heap")
+        return Structure(
+            tuple, tuple, lambda h: h, lambda h, v: v, 1, self.grundy, part_name="heap"
+        )
 
     def smaller(self, instance: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Smaller inputs, largest cuts first: chunks of heaps dropped (halving sizes), two heaps
@@ -637,10 +682,16 @@ def _octal_rules(octal: OctalGame) -> str:
         leaves = [kinds[bit] for bit in range(3) if digit >> bit & 1]
         if not leaves:
             continue
-        what = "splits a heap in two without taking any" if k == 0 else f"takes {k} token{'s' if k > 1 else ''} from a heap, leaving"
+        what = (
+            "splits a heap in two without taking any"
+            if k == 0
+            else f"takes {k} token{'s' if k > 1 else ''} from a heap, leaving"
+        )
         moves.append(what if k == 0 else f"{what} {_or(leaves)}")
-    return (f"Heaps of tokens (octal game {octal.code}); players alternate and the player who cannot move loses. "
-            f"A move {'; or '.join(moves)}.")
+    return (
+        f"Heaps of tokens (octal game {octal.code}); players alternate and the player who cannot move loses. "
+        f"A move {'; or '.join(moves)}."
+    )
 
 
 def _or(items: list[str]) -> str:
@@ -749,7 +800,9 @@ class OctalParts:
 
         g = self.game
         size = st.integers(1, g.max_heap)
-        count = st.one_of(st.integers(1, g.max_heaps), st.just(g.max_heaps))  # the maximum weighted in
+        count = st.one_of(
+            st.integers(1, g.max_heaps), st.just(g.max_heaps)
+        )  # the maximum weighted in
         small = st.integers(1, min(g.max_heap, 40))
         corners = [
             st.tuples(count, st.lists(size, min_size=1, max_size=4)).map(_tiled),
@@ -757,7 +810,9 @@ class OctalParts:
             st.lists(small, min_size=1, max_size=8).map(tuple),
             size.map(lambda h: (h,)),
             st.just(tuple([g.max_heap] * g.max_heaps)),
-            st.tuples(count, st.lists(st.sampled_from([1, 2, 3, g.max_heap]), min_size=1, max_size=4)).map(_tiled),
+            st.tuples(
+                count, st.lists(st.sampled_from([1, 2, 3, g.max_heap]), min_size=1, max_size=4)
+            ).map(_tiled),
         ]
         edge = self._edge_sizes()
         if edge:
@@ -784,11 +839,17 @@ class OctalParts:
         else:
             yield "first player wins"
             _, a, b = answer.move
-            yield "the canonical winning move " + ("splits a heap" if b else "leaves one heap" if a else "takes a whole heap")
+            yield "the canonical winning move " + (
+                "splits a heap" if b else "leaves one heap" if a else "takes a whole heap"
+            )
 
     def largest(self) -> list[tuple[int, ...]]:
         g = self.game
-        return [tuple([g.max_heap] * g.max_heaps), tuple(range(g.max_heap, g.max_heap - g.max_heaps, -1)), (g.max_heap,)]
+        return [
+            tuple([g.max_heap] * g.max_heaps),
+            tuple(range(g.max_heap, g.max_heap - g.max_heaps, -1)),
+            (g.max_heap,),
+        ]
 
     # ---- designed families (component coverage and worst cases) -----------------------------
     def coverage(self) -> list[Family]:
@@ -798,7 +859,9 @@ class OctalParts:
 
         def mixed() -> Iterator[tuple[int, ...]]:
             for h in range(1, top + 1):
-                twin = next((t for t in range(1, top + 1) if t != h and g.grundy(t) == g.grundy(h)), h)
+                twin = next(
+                    (t for t in range(1, top + 1) if t != h and g.grundy(t) == g.grundy(h)), h
+                )
                 yield (h, twin) if most >= 2 else (h,)
 
         def counts() -> Iterator[tuple[int, ...]]:
@@ -808,10 +871,19 @@ class OctalParts:
             return (tuple(rng.randint(1, top) for _ in range(m)) for m in range(1, most + 1))
 
         return [
-            Family("heap-size-alone", f"every heap size 1..{top} as the only heap",
-                   lambda: ((h,) for h in range(1, top + 1)), top),
-            Family("heap-size-mixed", f"every heap size 1..{top} beside another heap of the same Grundy value "
-                   "(xor 0: the second player wins)", mixed, top),
+            Family(
+                "heap-size-alone",
+                f"every heap size 1..{top} as the only heap",
+                lambda: ((h,) for h in range(1, top + 1)),
+                top,
+            ),
+            Family(
+                "heap-size-mixed",
+                f"every heap size 1..{top} beside another heap of the same Grundy value "
+                "(xor 0: the second player wins)",
+                mixed,
+                top,
+            ),
             Family("heap-count", f"every number of heaps 1..{most}, random sizes", counts, most),
         ]
 
@@ -825,15 +897,29 @@ class OctalParts:
             import random
 
             rng = random.Random(8_19)
-            return [tuple([top] * most), tuple(rng.randint(max(1, top // 10), top) for _ in range(most))]
+            return [
+                tuple([top] * most),
+                tuple(rng.randint(max(1, top // 10), top) for _ in range(most)),
+            ]
 
         return [
-            Family("max-varied", f"{most} heaps of {top}; {most} random heaps", varied, 2, kind="worst",
-                   adversary="input size: the most heaps at the largest sizes, varied"),
-            Family("late-winning-move", "heaps of value 0 none of which can move to the last heap's value, then that "
-                   "heap: every winning move is in the last heap", lambda: self._late_move()[:1],
-                   len(self._late_move()[:1]), kind="worst",
-                   adversary="a winning move as late as possible (a search that gives up early)"),
+            Family(
+                "max-varied",
+                f"{most} heaps of {top}; {most} random heaps",
+                varied,
+                2,
+                kind="worst",
+                adversary="input size: the most heaps at the largest sizes, varied",
+            ),
+            Family(
+                "late-winning-move",
+                "heaps of value 0 none of which can move to the last heap's value, then that "
+                "heap: every winning move is in the last heap",
+                lambda: self._late_move()[:1],
+                len(self._late_move()[:1]),
+                kind="worst",
+                adversary="a winning move as late as possible (a search that gives up early)",
+            ),
         ]
 
     def _late_move(self) -> list[tuple[int, ...]]:
@@ -857,12 +943,21 @@ class OctalParts:
         except NotPeriodicYet:
             return []
         e, p = per.preperiod, per.period
-        return sorted({h for h in (e - 1, e, e + 1, e + p - 1, e + p, e + 2 * p) if 1 <= h <= self.game.max_heap})
+        return sorted(
+            {
+                h
+                for h in (e - 1, e, e + 1, e + p - 1, e + p, e + 2 * p)
+                if 1 <= h <= self.game.max_heap
+            }
+        )
 
     # ---- proofs/ --------------------------------------------------------------------------
     @property
     def claims(self) -> list[Claim]:
-        return [periodicity_claim(self.octal, self.limit), recurrence_claim(self.octal, limit=self.limit)]
+        return [
+            periodicity_claim(self.octal, self.limit),
+            recurrence_claim(self.octal, limit=self.limit),
+        ]
 
     @property
     def plots(self) -> list[Callable[[], Any]]:

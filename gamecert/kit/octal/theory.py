@@ -121,7 +121,9 @@ class OctalGame:
         text = code.strip()
         head, dot, tail = text.partition(".")
         if not dot or not tail:
-            raise UsageError(f"octal code {code!r}: expected digits around a point, like 0.137 or .07")
+            raise UsageError(
+                f"octal code {code!r}: expected digits around a point, like 0.137 or .07"
+            )
         head = head or "0"
         for place, ch in enumerate(head[-1:] + tail):
             if "0" <= ch <= "7":
@@ -253,6 +255,7 @@ def _first_proved_period(seq: list[int], k: int) -> tuple[int, int] | None:
 
 # ---- claims about a heap game's sequence -------------------------------------------------------
 
+
 def check_periodic_table(
     game: OctalGame,
     preperiod: int,
@@ -275,7 +278,9 @@ def check_periodic_table(
     """
     values = tuple(values)
     if preperiod < 0 or period < 1:
-        raise UsageError(f"{claim}: preperiod must be >= 0 and period >= 1, got {preperiod} and {period}")
+        raise UsageError(
+            f"{claim}: preperiod must be >= 0 and period >= 1, got {preperiod} and {period}"
+        )
     if len(values) != preperiod + period:
         raise UsageError(
             f"{claim}: the table must give G(0) .. G(preperiod + period - 1), {preperiod + period} values, got {len(values)}"
@@ -285,7 +290,9 @@ def check_periodic_table(
     seq = game.sequence(end)
     for n in range(end):
         if table.grundy(n) != seq[n]:
-            raise ClaimRefuted(claim, n, f"the table gives G({n}) = {table.grundy(n)}, the mex rule gives {seq[n]}")
+            raise ClaimRefuted(
+                claim, n, f"the table gives G({n}) = {table.grundy(n)}, the mex rule gives {seq[n]}"
+            )
     return Evidence(
         "all sizes",
         f"octal {game.code}: G(n + {period}) = G(n) for all n >= {preperiod} by the periodicity theorem, its finite "
@@ -303,12 +310,16 @@ def check_period(game: OctalGame, preperiod: int, period: int, claim: str = "per
     gamecert.kit.claims.ClaimRefuted: period: fails at 69: G(69) = 1 but G(52) = 3
     """
     if preperiod < 0 or period < 1:
-        raise UsageError(f"{claim}: preperiod must be >= 0 and period >= 1, got {preperiod} and {period}")
+        raise UsageError(
+            f"{claim}: preperiod must be >= 0 and period >= 1, got {preperiod} and {period}"
+        )
     end = theorem_range(preperiod, period, game.k)
     seq = game.sequence(end + period)
     for n in range(preperiod, end):
         if seq[n + period] != seq[n]:
-            raise ClaimRefuted(claim, n + period, f"G({n + period}) = {seq[n + period]} but G({n}) = {seq[n]}")
+            raise ClaimRefuted(
+                claim, n + period, f"G({n + period}) = {seq[n + period]} but G({n}) = {seq[n]}"
+            )
     return Evidence(
         "all sizes",
         f"octal {game.code}: periodicity theorem, finite condition checked on {preperiod} <= n < {end}",
@@ -330,9 +341,15 @@ def periodicity_claim(game: OctalGame, limit: int = 20000) -> Claim:
         seq = game.sequence(e + 2 * p)
         for q in range(1, p):  # a smaller eventual period would hold from e as well
             if all(seq[n + q] == seq[n] for n in range(e, e + p)):
-                raise ClaimRefuted(f"octal {game.code} periodicity", q, f"period {p} is not the smallest: {q} also fits")
+                raise ClaimRefuted(
+                    f"octal {game.code} periodicity",
+                    q,
+                    f"period {p} is not the smallest: {q} also fits",
+                )
         if e > 0 and seq[e - 1 + p] == seq[e - 1]:
-            raise ClaimRefuted(f"octal {game.code} periodicity", e - 1, f"the preperiod {e} is not the smallest")
+            raise ClaimRefuted(
+                f"octal {game.code} periodicity", e - 1, f"the preperiod {e} is not the smallest"
+            )
         return Evidence(
             "all sizes",
             f"periodicity theorem (Guy-Smith 1956; Winning Ways ch. 4), n0 >= 1 form: G(n + {p}) = G(n) for all "
@@ -366,10 +383,20 @@ def recurrence_claim(
             per = game.periodicity(limit)
             top = min(cap, per.checked_up_to + per.period - 1)
         seq = game.sequence(top + 1)
-        result = smt.mex_recurrence(top, lambda n: list(game.options(n)), seq.__getitem__, value_bits=_bits(seq), block=block)
+        result = smt.mex_recurrence(
+            top,
+            lambda n: list(game.options(n)),
+            seq.__getitem__,
+            value_bits=_bits(seq),
+            block=block,
+        )
         if result.first_mismatch is not None:
             n = result.first_mismatch
-            raise ClaimRefuted(f"octal {game.code}: z3 recurrence", n, f"z3's solution has G({n}) = {result.solution[n]}, the sequence {seq[n]}")
+            raise ClaimRefuted(
+                f"octal {game.code}: z3 recurrence",
+                n,
+                f"z3's solution has G({n}) = {result.solution[n]}, the sequence {seq[n]}",
+            )
         return Evidence(
             "bounded",
             f"0 <= n <= {top}: z3 shows the mex recurrence's only solution is the computed sequence "

@@ -177,7 +177,7 @@ class RefusedForks:
         try:
             data = os.pread(self.fd, 4096, 0)
             at = data.index(b"max ") + 4 if data.startswith(b"max ") else data.index(b"\nmax ") + 5
-            count = int(data[at:data.index(b"\n", at)])
+            count = int(data[at : data.index(b"\n", at)])
         except (OSError, ValueError):
             return 0
         refused, self.seen = count - self.seen, count
@@ -239,9 +239,11 @@ def clear_ipc(mqueue_fd: int | None, mqueue_empty: int | None = None) -> int:
             _calls().syscall(_SYS_KEYCTL, _KEYCTL_CLEAR, ring)
     if sysv_in_use():
         libc = _calls()
-        for kind, remove in (("shm", lambda i: libc.shmctl(i, _IPC_RMID, None)),
-                             ("msg", lambda i: libc.msgctl(i, _IPC_RMID, None)),
-                             ("sem", lambda i: libc.semctl(i, 0, _IPC_RMID))):
+        for kind, remove in (
+            ("shm", lambda i: libc.shmctl(i, _IPC_RMID, None)),
+            ("msg", lambda i: libc.msgctl(i, _IPC_RMID, None)),
+            ("sem", lambda i: libc.semctl(i, 0, _IPC_RMID)),
+        ):
             try:
                 with open(f"/proc/sysvipc/{kind}") as f:
                     rows = f.read().splitlines()[1:]

@@ -66,7 +66,15 @@ except ModuleNotFoundError:  # imported as part of gamecert
     from gamecert.engine.run.supervisor import _sv_procs as procs
 
 DONE, RUNNING, OTHERS, NO_SPAWN, CHILD = 0, 1, 2, 3, 4  # also TL_* in testloop.c
-SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE, SV_SEED = 0, 1, 2, 3, 4, 5, 6  # also SV_* in testloop.c
+SV_REQUEST, SV_OUTCOME, SV_DIRTY, SV_STATE, SV_GONE, SV_CHARGE, SV_SEED = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+)  # also SV_* in testloop.c
 _SV_MAX_FDS = 200
 IPC_DIRTY = 1 << 8
 MEMORY_DIRTY = 1 << 9  # (also in testloop.c's tl_dirty) the memory cgroup holds more than it should
@@ -79,28 +87,59 @@ class _Job(ctypes.Structure):
     """``struct tl_job`` in testloop.c, field for field."""
 
     _fields_ = [
-        ("control", ctypes.c_int), ("stdin_fd", ctypes.c_int), ("stdout_fd", ctypes.c_int), ("cwd_fd", ctypes.c_int),
-        ("memcg_version", ctypes.c_int), ("peak_fd", ctypes.c_int), ("usage_fd", ctypes.c_int),
-        ("pids_current_fd", ctypes.c_int), ("events_fd", ctypes.c_int), ("schedstat_fd", ctypes.c_int),
-        ("nscratch", ctypes.c_int), ("scratch_fds", ctypes.c_int * _MAX_SCRATCH),
+        ("control", ctypes.c_int),
+        ("stdin_fd", ctypes.c_int),
+        ("stdout_fd", ctypes.c_int),
+        ("cwd_fd", ctypes.c_int),
+        ("memcg_version", ctypes.c_int),
+        ("peak_fd", ctypes.c_int),
+        ("usage_fd", ctypes.c_int),
+        ("pids_current_fd", ctypes.c_int),
+        ("events_fd", ctypes.c_int),
+        ("schedstat_fd", ctypes.c_int),
+        ("nscratch", ctypes.c_int),
+        ("scratch_fds", ctypes.c_int * _MAX_SCRATCH),
         ("scratch_base", ctypes.c_longlong * _MAX_SCRATCH),
-        ("mqueue_fd", ctypes.c_int), ("mqueue_empty", ctypes.c_longlong),
-        ("cpu_soft", ctypes.c_longlong), ("first_scan_ns", ctypes.c_longlong), ("reply_timeout_ns", ctypes.c_longlong),
-        ("tail", ctypes.c_void_p), ("tail_cap", ctypes.c_longlong), ("keep", ctypes.c_longlong),
-        ("profile", ctypes.c_int), ("server_pid", ctypes.c_int), ("server_cpu", ctypes.c_int),
-        ("outcome", ctypes.c_int), ("pid", ctypes.c_int), ("err_r", ctypes.c_int), ("status", ctypes.c_int),
+        ("mqueue_fd", ctypes.c_int),
+        ("mqueue_empty", ctypes.c_longlong),
+        ("cpu_soft", ctypes.c_longlong),
+        ("first_scan_ns", ctypes.c_longlong),
+        ("reply_timeout_ns", ctypes.c_longlong),
+        ("tail", ctypes.c_void_p),
+        ("tail_cap", ctypes.c_longlong),
+        ("keep", ctypes.c_longlong),
+        ("profile", ctypes.c_int),
+        ("server_pid", ctypes.c_int),
+        ("server_cpu", ctypes.c_int),
+        ("outcome", ctypes.c_int),
+        ("pid", ctypes.c_int),
+        ("err_r", ctypes.c_int),
+        ("status", ctypes.c_int),
         ("spawn_errno", ctypes.c_int),
-        ("started_ns", ctypes.c_longlong), ("ended_ns", ctypes.c_longlong),
-        ("utime_us", ctypes.c_longlong), ("stime_us", ctypes.c_longlong), ("maxrss_kb", ctypes.c_longlong),
-        ("minflt", ctypes.c_longlong), ("mem_base", ctypes.c_longlong), ("mem_peak", ctypes.c_longlong),
-        ("server_cpu_ns", ctypes.c_longlong), ("events_max", ctypes.c_longlong),
-        ("err_size", ctypes.c_longlong), ("tail_off", ctypes.c_longlong), ("tail_len", ctypes.c_longlong),
-        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)), ("zygote", ctypes.c_void_p),
-        ("prefork", ctypes.c_int), ("parked_after", ctypes.c_int),
+        ("started_ns", ctypes.c_longlong),
+        ("ended_ns", ctypes.c_longlong),
+        ("utime_us", ctypes.c_longlong),
+        ("stime_us", ctypes.c_longlong),
+        ("maxrss_kb", ctypes.c_longlong),
+        ("minflt", ctypes.c_longlong),
+        ("mem_base", ctypes.c_longlong),
+        ("mem_peak", ctypes.c_longlong),
+        ("server_cpu_ns", ctypes.c_longlong),
+        ("events_max", ctypes.c_longlong),
+        ("err_size", ctypes.c_longlong),
+        ("tail_off", ctypes.c_longlong),
+        ("tail_len", ctypes.c_longlong),
+        ("stamps", (ctypes.c_longlong * 3) * len(STAMPS)),
+        ("zygote", ctypes.c_void_p),
+        ("prefork", ctypes.c_int),
+        ("parked_after", ctypes.c_int),
         ("fresh", ctypes.c_int),
-        ("scratch_mode", ctypes.c_longlong * _MAX_SCRATCH), ("mem_clean", ctypes.c_longlong),
+        ("scratch_mode", ctypes.c_longlong * _MAX_SCRATCH),
+        ("mem_clean", ctypes.c_longlong),
         ("cpuacct_fd", ctypes.c_int),
-        ("cg_start_ns", ctypes.c_longlong), ("own_start_ns", ctypes.c_longlong), ("cg_cpu_ns", ctypes.c_longlong),
+        ("cg_start_ns", ctypes.c_longlong),
+        ("own_start_ns", ctypes.c_longlong),
+        ("cg_cpu_ns", ctypes.c_longlong),
     ]
 
 
@@ -108,20 +147,43 @@ class _Serve(ctypes.Structure):
     """``struct tl_serve`` in testloop.c, field for field."""
 
     _fields_ = [
-        ("sock", ctypes.c_int), ("has_memcg", ctypes.c_int), ("why", ctypes.c_char_p),
-        ("events_seen", ctypes.c_longlong), ("message", ctypes.c_int), ("nfds", ctypes.c_int),
-        ("fds", ctypes.c_int * _SV_MAX_FDS), ("served", ctypes.c_longlong),
-        ("native", ctypes.c_int), ("charged_ns", ctypes.c_longlong), ("served_native", ctypes.c_longlong),
-        ("charge_max_ns", ctypes.c_longlong), ("served_max", ctypes.c_longlong),
+        ("sock", ctypes.c_int),
+        ("has_memcg", ctypes.c_int),
+        ("why", ctypes.c_char_p),
+        ("events_seen", ctypes.c_longlong),
+        ("message", ctypes.c_int),
+        ("nfds", ctypes.c_int),
+        ("fds", ctypes.c_int * _SV_MAX_FDS),
+        ("served", ctypes.c_longlong),
+        ("native", ctypes.c_int),
+        ("charged_ns", ctypes.c_longlong),
+        ("served_native", ctypes.c_longlong),
+        ("charge_max_ns", ctypes.c_longlong),
+        ("served_max", ctypes.c_longlong),
     ]
 
 
 class FastLoop:
     """The loaded library and one job record, filled once with what does not change per test."""
 
-    def __init__(self, lib: ctypes.CDLL, *, pids_current_fd: int, events_fd: int | None, memory, scratch_fds,
-                 scratch_base, mqueue_fd: int | None, mqueue_empty: int | None, cpu_soft: int,
-                 first_scan_s: float, keep: int, zygote=None, scratch_mode=(), cpuacct=None) -> None:
+    def __init__(
+        self,
+        lib: ctypes.CDLL,
+        *,
+        pids_current_fd: int,
+        events_fd: int | None,
+        memory,
+        scratch_fds,
+        scratch_base,
+        mqueue_fd: int | None,
+        mqueue_empty: int | None,
+        cpu_soft: int,
+        first_scan_s: float,
+        keep: int,
+        zygote=None,
+        scratch_mode=(),
+        cpuacct=None,
+    ) -> None:
         self._run, self._dirty = lib.tl_run, lib.tl_dirty
         self._run.argtypes = self._dirty.argtypes = [ctypes.POINTER(_Job)]
         self._run.restype = self._dirty.restype = ctypes.c_int
@@ -163,7 +225,9 @@ class FastLoop:
         #: whether dirty() covers every scratch folder (else the caller checks them itself)
         self.covers_scratch = len(scratch_fds) <= _MAX_SCRATCH
 
-    def run(self, control: int, stdin_fd: int, stdout_fd: int, cwd_fd: int, schedstat_fd: int | None) -> _Job:
+    def run(
+        self, control: int, stdin_fd: int, stdout_fd: int, cwd_fd: int, schedstat_fd: int | None
+    ) -> _Job:
         """One test (see the module's account); the job record, its ``outcome`` first."""
         job = self.job
         job.control, job.stdin_fd, job.stdout_fd, job.cwd_fd = control, stdin_fd, stdout_fd, cwd_fd
@@ -194,7 +258,12 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
     request, its job kept (``pending``) for :func:`run_native`."""
     loop = server.fast
     native = server.native
-    if loop is None or server.marks is not None or loop.serving.native and (native is None or server.mode != "exec"):
+    if (
+        loop is None
+        or server.marks is not None
+        or loop.serving.native
+        and (native is None or server.mode != "exec")
+    ):
         message, fds, _, _ = socket.recv_fds(sock, 1, 2 * procs.BATCH_MAX)
         return message, fds
     serving = loop.serving
@@ -226,16 +295,18 @@ def next_request(server, sock) -> tuple[bytes, list[int]]:
                 continue
             code = SV_STATE
         if code == SV_STATE:
-            os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
+            os.write(
+                2, b"a test changed the limits, priority or CPU affinity its successors inherit\n"
+            )
             return b"", []
         if code == SV_SEED:
             return b"", []  # (this server ends; the client starts a new one for the next test)
         if code == SV_GONE:
-            for fd in serving.fds[:serving.nfds]:
+            for fd in serving.fds[: serving.nfds]:
                 os.close(fd)
             return b"", []
         loop.pending = code in (SV_OUTCOME, SV_CHARGE)
-        return bytes([serving.message]), list(serving.fds[:serving.nfds])
+        return bytes([serving.message]), list(serving.fds[: serving.nfds])
 
 
 def _native_job(server, job: _Job, native) -> None:
@@ -281,12 +352,22 @@ def for_server(server, config: dict) -> tuple[FastLoop | None, str]:
     lib, why = (zygote.lib, "") if zygote is not None else load(config.get("testloop"))
     if lib is None:
         return None, why
-    return FastLoop(lib, pids_current_fd=int(config["pids_current"]), events_fd=server.forks.fd,
-                    memory=server.memory, scratch_fds=server.scratch_fds, scratch_base=server.scratch_base,
-                    mqueue_fd=server.mqueue_fd, mqueue_empty=server.mqueue_empty,
-                    cpu_soft=int(server.limits["cpu_soft"]), first_scan_s=procs._FIRST_SCAN_S,
-                    keep=procs.STDERR_KEEP, zygote=zygote, scratch_mode=server.scratch_mode,
-                    cpuacct=server.cpuacct), ""
+    return FastLoop(
+        lib,
+        pids_current_fd=int(config["pids_current"]),
+        events_fd=server.forks.fd,
+        memory=server.memory,
+        scratch_fds=server.scratch_fds,
+        scratch_base=server.scratch_base,
+        mqueue_fd=server.mqueue_fd,
+        mqueue_empty=server.mqueue_empty,
+        cpu_soft=int(server.limits["cpu_soft"]),
+        first_scan_s=procs._FIRST_SCAN_S,
+        keep=procs.STDERR_KEEP,
+        zygote=zygote,
+        scratch_mode=server.scratch_mode,
+        cpuacct=server.cpuacct,
+    ), ""
 
 
 def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
@@ -308,7 +389,9 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     else:
         _native_job(server, loop, native)
         job = server.fast.run(loop.control, fds[0], fds[1], loop.cwd_fd, native.schedstat_fd())
-    if job.outcome == CHILD:  # (a zygote's) the test's process, set up: never returns into the server loop
+    if (
+        job.outcome == CHILD
+    ):  # (a zygote's) the test's process, set up: never returns into the server loop
         server.launch_set_up()
     if server.marks is not None:  # the loop's own stamps, on the same clocks as the server's
         server.marks.extend((name, *stamp) for name, stamp in zip(STAMPS, job.stamps) if stamp[0])
@@ -317,7 +400,9 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
             server.fast, server.fast_why = None, "the memory peak cannot be reset"
         return False, None  # (a fork refused: the Python path forks, and says why it cannot)
     if job.outcome == NO_SPAWN:
-        if job.spawn_errno == 0:  # gone, or an answer that was not a pid of a child: ended, restarted
+        if (
+            job.spawn_errno == 0
+        ):  # gone, or an answer that was not a pid of a child: ended, restarted
             native._gone()
             server.native = None
         elif job.spawn_errno == 5:  # EIO: the peak reset failed (the Python path knows what to do)
@@ -329,12 +414,14 @@ def run_native(server, fds: list[int]) -> tuple[bool, dict | None]:
     memory = server.memory
     if memory is not None:
         memory.base = job.mem_base
-    tail = bytearray(server.fast.tail()[-procs.STDERR_KEEP:])
+    tail = bytearray(server.fast.tail()[-procs.STDERR_KEEP :])
     server.cpu_start = (job.cg_start_ns, job.own_start_ns) if server.cpuacct is not None else None
     if job.outcome != DONE:  # handed over: the Python watch goes on from where the loop stopped
         err_r = job.err_r
         try:
-            return True, server._watch_to_end(job.pid, job.started_ns / 1e9, err_r, tail, job.err_size)
+            return True, server._watch_to_end(
+                job.pid, job.started_ns / 1e9, err_r, tail, job.err_size
+            )
         finally:
             os.close(err_r)
     server_s = server._charge_server(native, job.server_cpu_ns)

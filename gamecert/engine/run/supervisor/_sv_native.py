@@ -42,8 +42,6 @@ _EXEC_FAILED = 127
 _PT_INTERP = 3
 
 
-
-
 class ServerGone(RuntimeError):
     """The fork server died or stopped answering; the caller starts a new one."""
 
@@ -56,16 +54,21 @@ def is_dynamic_elf(path: str) -> bool:
     try:
         with open(path, "rb") as f:
             head = f.read(64)
-            if len(head) < 52 or head[:4] != b"\x7fELF" or head[4] not in (1, 2) or head[5] not in (1, 2):
+            if (
+                len(head) < 52
+                or head[:4] != b"\x7fELF"
+                or head[4] not in (1, 2)
+                or head[5] not in (1, 2)
+            ):
                 return False
             end = "<" if head[5] == 1 else ">"
             if head[4] == 2:  # 64-bit
                 if len(head) < 64:
                     return False
-                phoff, = struct.unpack_from(end + "Q", head, 32)
+                (phoff,) = struct.unpack_from(end + "Q", head, 32)
                 phentsize, phnum = struct.unpack_from(end + "HH", head, 54)
             else:
-                phoff, = struct.unpack_from(end + "I", head, 28)
+                (phoff,) = struct.unpack_from(end + "I", head, 28)
                 phentsize, phnum = struct.unpack_from(end + "HH", head, 42)
             if phentsize < 4 or phnum == 0 or phnum == 0xFFFF:
                 return False
@@ -82,8 +85,12 @@ def is_dynamic_elf(path: str) -> bool:
 
 #: ELF dynamic tags under which the loader runs an executable's own code before any preloaded
 #: library's constructor: ``DT_PREINIT_ARRAY`` (and its size), audit libraries it names
-_EARLY_TAGS = {32: "a pre-initialisation array (DT_PREINIT_ARRAY)", 33: "a pre-initialisation array (DT_PREINIT_ARRAY)",
-               0x6FFFFEFC: "an audit library (DT_AUDIT)", 0x6FFFFEFB: "an audit library (DT_DEPAUDIT)"}
+_EARLY_TAGS = {
+    32: "a pre-initialisation array (DT_PREINIT_ARRAY)",
+    33: "a pre-initialisation array (DT_PREINIT_ARRAY)",
+    0x6FFFFEFC: "an audit library (DT_AUDIT)",
+    0x6FFFFEFB: "an audit library (DT_DEPAUDIT)",
+}
 #: e_machine -> the relocation type whose resolver (an IFUNC) runs while the program is loaded
 _IRELATIVE = {62: 37, 3: 42, 183: 1032, 40: 160, 243: 58, 21: 248, 22: 61}
 
@@ -101,13 +108,13 @@ def early_code(path: str) -> str:
         with open(path, "rb") as f:
             data = f.read()
         wide, end = data[4] == 2, "<" if data[5] == 1 else ">"
-        machine, = struct.unpack_from(end + "H", data, 18)
+        (machine,) = struct.unpack_from(end + "H", data, 18)
         if wide:
-            phoff, = struct.unpack_from(end + "Q", data, 32)
+            (phoff,) = struct.unpack_from(end + "Q", data, 32)
             phentsize, phnum = struct.unpack_from(end + "HH", data, 54)
             ph, dyn, rel = end + "IIQQQQQQ", end + "qQ", end + "QQ"
         else:
-            phoff, = struct.unpack_from(end + "I", data, 28)
+            (phoff,) = struct.unpack_from(end + "I", data, 28)
             phentsize, phnum = struct.unpack_from(end + "HH", data, 42)
             ph, dyn, rel = end + "IIIIIIII", end + "iI", end + "II"
         loads, dynamic = [], None
@@ -143,8 +150,11 @@ def early_code(path: str) -> str:
             raise ValueError("a relocation table outside the file")
 
         rela = tags.get(20, 7) == 7  # DT_PLTREL: RELA (7) or REL (17)
-        tables = [(tags.get(7), tags.get(8), True), (tags.get(17), tags.get(18), False),
-                  (tags.get(23), tags.get(2), rela)]  # DT_RELA/RELASZ, DT_REL/RELSZ, DT_JMPREL/PLTRELSZ
+        tables = [
+            (tags.get(7), tags.get(8), True),
+            (tags.get(17), tags.get(18), False),
+            (tags.get(23), tags.get(2), rela),
+        ]  # DT_RELA/RELASZ, DT_REL/RELSZ, DT_JMPREL/PLTRELSZ
         for address, size, with_addend in tables:
             if not address or not size:
                 continue
@@ -193,7 +203,9 @@ class NativeServer:
         if self.status is None:
             try:
                 if self._schedstat is None:
-                    self._schedstat = os.open(f"/proc/{self.pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+                    self._schedstat = os.open(
+                        f"/proc/{self.pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC
+                    )
                 return int(os.pread(self._schedstat, 128, 0).split()[0])
             except (OSError, ValueError, IndexError):
                 pass
@@ -213,8 +225,15 @@ class NativeServer:
             os.close(self._schedstat)
             self._schedstat = None
 
-    def spawn(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cwd_fd: int | None = None,
-              timeout_s: float = 5.0, cpu_soft: int | None = None) -> int:
+    def spawn(
+        self,
+        stdin_fd: int,
+        stdout_fd: int,
+        stderr_fd: int,
+        cwd_fd: int | None = None,
+        timeout_s: float = 5.0,
+        cpu_soft: int | None = None,
+    ) -> int:
         """Start a test: a fresh copy of the program with these descriptors on 0, 1 and 2 (and
         ``cwd_fd``, a folder, as its working directory; ``cpu_soft``, with a folder only: its
         CPU time limit in seconds, soft, the hard one more, which it sets itself before the
@@ -332,14 +351,16 @@ def _is_my_child(pid: int) -> bool:
     return True
 
 
-def start(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None,
-          timeout_s: float = 5.0) -> NativeServer | None:
+def start(
+    argv: list[str], env: dict[str, str], shim_path: str, child_setup=None, timeout_s: float = 5.0
+) -> NativeServer | None:
     """A fork server for the program ``argv`` (see :func:`start_ex`), or None."""
     return start_ex(argv, env, shim_path, child_setup, timeout_s)[0]
 
 
-def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=None,
-             timeout_s: float = 5.0) -> tuple[NativeServer | None, str]:
+def start_ex(
+    argv: list[str], env: dict[str, str], shim_path: str, child_setup=None, timeout_s: float = 5.0
+) -> tuple[NativeServer | None, str]:
     """Start ``argv[0]`` (a path, relative to the caller's working folder; not looked up in
     ``PATH``) as a fork server: a forked child runs ``child_setup()`` (rlimits, working folder...; fds 0 and 1 are
     /dev/null then, 2 is inherited), keeps only fds 0-2 and the socket on :data:`CONTROL_FD`,
@@ -403,10 +424,24 @@ def start_ex(argv: list[str], env: dict[str, str], shim_path: str, child_setup=N
         why = f"unexpected hello {hello[:40]!r}"
     server._gone()
     status = server.status
-    if status is not None and status >= 0 and os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXEC_FAILED:
+    if (
+        status is not None
+        and status >= 0
+        and os.WIFEXITED(status)
+        and os.WEXITSTATUS(status) == _EXEC_FAILED
+    ):
         why += f"; exit status {_EXEC_FAILED} (could not be executed)"
     return None, why
 
 
-__all__ = ["CONTROL_FD", "HELLO", "NativeServer", "ServerGone", "cpu_ns", "early_code", "is_dynamic_elf", "start",
-           "start_ex"]
+__all__ = [
+    "CONTROL_FD",
+    "HELLO",
+    "NativeServer",
+    "ServerGone",
+    "cpu_ns",
+    "early_code",
+    "is_dynamic_elf",
+    "start",
+    "start_ex",
+]

@@ -74,7 +74,9 @@ def _fresh_ioprio() -> None:
     try:
         import ctypes
 
-        ctypes.CDLL(None, use_errno=True).syscall(_IOPRIO_SET, 1, 0, 0)  # IOPRIO_WHO_PROCESS, self, none
+        ctypes.CDLL(None, use_errno=True).syscall(
+            _IOPRIO_SET, 1, 0, 0
+        )  # IOPRIO_WHO_PROCESS, self, none
     except (OSError, AttributeError):
         pass
 
@@ -208,8 +210,9 @@ def _killpg(pgid: int) -> None:
         pass
 
 
-def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0,
-                     keep: int | None = None) -> tuple[float, float, int]:
+def _kill_everything(
+    contained: bool, pgid: int | None, deadline_s: float = 3.0, keep: int | None = None
+) -> tuple[float, float, int]:
     """Kill whatever a test left running and reap it; (user, system) CPU seconds of what was
     reaped (each with the children it had reaped itself) and how many processes that was.
 
@@ -238,7 +241,9 @@ def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0,
                     except (ProcessLookupError, PermissionError):
                         pass
         elif contained:
-            if os.getpid() != 1:  # never outside a namespace of our own: -1 would mean every process
+            if (
+                os.getpid() != 1
+            ):  # never outside a namespace of our own: -1 would mean every process
                 raise RuntimeError("kill(-1) outside a PID namespace")
             try:
                 os.kill(-1, signal.SIGKILL)
@@ -253,7 +258,9 @@ def _kill_everything(contained: bool, pgid: int | None, deadline_s: float = 3.0,
                         os.kill(child, signal.SIGKILL)
                     except (ProcessLookupError, PermissionError):
                         pass
-        others = [child for child in _children_of(me) if child != keep] if keep is not None else None
+        others = (
+            [child for child in _children_of(me) if child != keep] if keep is not None else None
+        )
         while True:
             if others is not None:  # reap by pid: a wait for any child would reap the fork server
                 if not others:

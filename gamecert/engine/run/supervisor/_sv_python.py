@@ -48,7 +48,9 @@ except ImportError:  # (an interpreter without it: the fork stays os.fork)
     ctypes = None
 
 #: the signals a fresh interpreter ignores (SIGPIPE, and SIGXFSZ where it exists)
-_IGNORED = tuple(getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name))
+_IGNORED = tuple(
+    getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name)
+)
 
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
@@ -124,7 +126,9 @@ class Launch(BaseException):  # noqa: N818 - not an error: the way a test's chil
                 status = 120
                 if name == "stdout":  # reported (stderr's own failure is not)
                     try:
-                        sys.stderr.write(f"Exception ignored in: {stream!r}\n{type(exc).__name__}: {exc}\n")
+                        sys.stderr.write(
+                            f"Exception ignored in: {stream!r}\n{type(exc).__name__}: {exc}\n"
+                        )
                         sys.stderr.flush()
                     except BaseException:  # noqa: BLE001
                         pass
@@ -177,7 +181,11 @@ class PythonMode:
                 names.append(node.module)
         done = []
         for name in dict.fromkeys(names):
-            if name.partition(".")[0] in stdlib and name.partition(".")[0] not in ("__main__", "antigravity", "this"):
+            if name.partition(".")[0] in stdlib and name.partition(".")[0] not in (
+                "__main__",
+                "antigravity",
+                "this",
+            ):
                 try:
                     __import__(name)
                     done.append(name)
@@ -235,10 +243,12 @@ class PythonMode:
     def _child_mark(self, slot: int) -> None:
         """Bench only (``server.py``'s profile): a stamp of a test's child, in the shared page."""
         if self.child_marks is not None:
-            self.child_marks[8 * slot:8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
-            self.child_marks[64 + 8 * slot:72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
+            self.child_marks[8 * slot : 8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
+            self.child_marks[64 + 8 * slot : 72 + 8 * slot] = time.process_time_ns().to_bytes(
+                8, "little"
+            )
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            self.child_marks[128 + 8 * slot:136 + 8 * slot] = faults.to_bytes(8, "little")
+            self.child_marks[128 + 8 * slot : 136 + 8 * slot] = faults.to_bytes(8, "little")
 
     def launch_set_up(self) -> None:
         """In a test's process :class:`ZygoteFork` made: :meth:`launch_python`, or the exit
@@ -312,15 +322,28 @@ def _align_depth() -> bool:
 class _Zygote(ctypes.Structure if ctypes else object):
     """``struct tl_zygote`` in testloop.c, field for field."""
 
-    _fields_ = [
-        ("before", ctypes.c_void_p), ("after_parent", ctypes.c_void_p), ("after_child", ctypes.c_void_p),
-        ("procs_fd", ctypes.c_int),
-        ("own_session", ctypes.c_int), ("death_signal", ctypes.c_int), ("failed", ctypes.c_int),
-        ("nlimits", ctypes.c_int), ("limit_which", ctypes.c_int * 8),
-        ("limit_soft", ctypes.c_longlong * 8), ("limit_hard", ctypes.c_longlong * 8),
-        ("box", ctypes.c_char_p), ("marks", ctypes.c_void_p),
-        ("park", ctypes.c_int), ("parked", ctypes.c_int), ("park_fd", ctypes.c_int),
-    ] if ctypes else []
+    _fields_ = (
+        [
+            ("before", ctypes.c_void_p),
+            ("after_parent", ctypes.c_void_p),
+            ("after_child", ctypes.c_void_p),
+            ("procs_fd", ctypes.c_int),
+            ("own_session", ctypes.c_int),
+            ("death_signal", ctypes.c_int),
+            ("failed", ctypes.c_int),
+            ("nlimits", ctypes.c_int),
+            ("limit_which", ctypes.c_int * 8),
+            ("limit_soft", ctypes.c_longlong * 8),
+            ("limit_hard", ctypes.c_longlong * 8),
+            ("box", ctypes.c_char_p),
+            ("marks", ctypes.c_void_p),
+            ("park", ctypes.c_int),
+            ("parked", ctypes.c_int),
+            ("park_fd", ctypes.c_int),
+        ]
+        if ctypes
+        else []
+    )
 
 
 class ZygoteFork:
@@ -338,7 +361,8 @@ class ZygoteFork:
         job = self.job = _Zygote()
         job.before, job.after_parent, job.after_child = (
             ctypes.cast(getattr(api, name), ctypes.c_void_p).value
-            for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
+            for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child")
+        )
         job.procs_fd = server.memory.procs if server.memory is not None else -1
         job.own_session = not server.contained  # (see the module's account of the group)
         job.death_signal = 0 if server.contained else int(_signal.SIGKILL)
@@ -353,7 +377,11 @@ class ZygoteFork:
             job.marks = ctypes.addressof(self._marks)
         # the serve loop forks each next test's process while a test runs (testloop.c, tl_park):
         # contained only (the sandbox's pids cgroup has room for it), not in the bench's profile
-        job.park, job.parked, job.park_fd = int(server.contained and server.child_marks is None), 0, -1
+        job.park, job.parked, job.park_fd = (
+            int(server.contained and server.child_marks is None),
+            0,
+            -1,
+        )
 
 
 def zygote_fork(server, config: dict) -> ZygoteFork | None:
@@ -361,7 +389,12 @@ def zygote_fork(server, config: dict) -> ZygoteFork | None:
     tests are forked by ``os.fork`` and set up in Python: with the library (config ``testloop``,
     contained only), on CPython, with at most 8 limits to set."""
     path = config.get("testloop")
-    if server.mode != "python" or not path or ctypes is None or sys.implementation.name != "cpython":
+    if (
+        server.mode != "python"
+        or not path
+        or ctypes is None
+        or sys.implementation.name != "cpython"
+    ):
         return None
     if len(server.limit_plan) > 8:
         return None

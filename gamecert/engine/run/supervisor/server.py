@@ -107,7 +107,10 @@ class _Server(PythonMode):
         self.env = {str(k): str(v) for k, v in config["env"].items()}
         self.box = config["box"]
         # the box and, contained, the sandbox's /tmp: emptied after every test
-        self.scratch_fds = [os.open(path, os.O_RDONLY | os.O_DIRECTORY) for path in config.get("scratch", [self.box])]
+        self.scratch_fds = [
+            os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+            for path in config.get("scratch", [self.box])
+        ]
         #: inodes in use on each scratch file system when empty (mount points): a test that leaves
         #: the count there left nothing behind, and its folder is not listed
         self.scratch_base = [procs._box_files([fd]) for fd in self.scratch_fds]
@@ -119,9 +122,15 @@ class _Server(PythonMode):
         #: the sandbox's mqueue file system, emptied after every test with the SysV objects
         self.memory = box.Memory(config["memcg"]) if config.get("memcg") else None
         #: the pids cgroup's refused forks, read after each test, before a later one can start
-        self.forks = box.RefusedForks(config["pids_events"]) if config.get("pids_events") is not None else None
+        self.forks = (
+            box.RefusedForks(config["pids_events"])
+            if config.get("pids_events") is not None
+            else None
+        )
         #: the sandbox's cpuacct cgroup: the CPU time of a test's processes wait4 does not report
-        self.cpuacct = box.CpuAccount(config["cpuacct"]) if config.get("cpuacct") is not None else None
+        self.cpuacct = (
+            box.CpuAccount(config["cpuacct"]) if config.get("cpuacct") is not None else None
+        )
         self.cpu_start: tuple[int, int] | None = None
         self.mqueue_fd = self.mqueue_empty = None
         if self.contained and os.path.isdir(box.MQUEUE):
@@ -129,7 +138,11 @@ class _Server(PythonMode):
             box.clear_ipc(self.mqueue_fd)  # (a new namespace: nothing yet) then its empty size
             self.mqueue_empty = box.mqueue_size(self.mqueue_fd)
         self.code = None
-        self.tests_left = int(self.limits.get("zygote_tests") or procs.ZYGOTE_TESTS) if self.mode == "python" else None  # (a new seed)
+        self.tests_left = (
+            int(self.limits.get("zygote_tests") or procs.ZYGOTE_TESTS)
+            if self.mode == "python"
+            else None
+        )  # (a new seed)
         self.compile_error: BaseException | None = None
         if self.mode == "python":
             self._prepare_python(config["python_file"])
@@ -183,15 +196,25 @@ class _Server(PythonMode):
             if self.native is None:
                 if not self.native_shim:
                     return None
-                self.native, why = native.start_ex(self.argv, self.env, self.native_shim, self._native_setup)
+                self.native, why = native.start_ex(
+                    self.argv, self.env, self.native_shim, self._native_setup
+                )
                 if self.native is None:
                     self.native_shim, self.native_why = None, why or "the fork server did not start"
                     return None
-                self.native_charged, self.native_served = 0, 0  # its start-up goes to its first test
+                self.native_charged, self.native_served = (
+                    0,
+                    0,
+                )  # its start-up goes to its first test
             try:
                 # (its CPU limit set by the clone itself, before the program runs)
-                return self.native.spawn(fds[0], fds[1], err_w, cwd_fd=self.scratch_fds[0],
-                                         cpu_soft=int(self.limits["cpu_soft"]))
+                return self.native.spawn(
+                    fds[0],
+                    fds[1],
+                    err_w,
+                    cwd_fd=self.scratch_fds[0],
+                    cpu_soft=int(self.limits["cpu_soft"]),
+                )
             except native.ServerGone:
                 self.native = None
                 continue
@@ -206,7 +229,9 @@ class _Server(PythonMode):
         """Run one test on the descriptors ``fds`` (stdin, stdout); its report, or None if the
         client went away meanwhile. A plain run ('P') is an exec, never a clone of a fork server."""
         plain, clone = request == b"P" or self.mode != "python", request != b"P"
-        if self.fast is not None and (self.native is not None and clone or self.zygote is not None and not plain):
+        if self.fast is not None and (
+            self.native is not None and clone or self.zygote is not None and not plain
+        ):
             taken, report = fast.run_native(self, fds)
             if taken:
                 return self._reply(report)
@@ -219,9 +244,15 @@ class _Server(PythonMode):
             self.child_marks[:] = bytes(192)
         started = time.monotonic()
         self.cpu_start = self.cpuacct.now() if self.cpuacct is not None else None
-        pid = self._native_spawn(fds, err_w) if self.native_shim and self.mode == "exec" and clone else None
+        pid = (
+            self._native_spawn(fds, err_w)
+            if self.native_shim and self.mode == "exec" and clone
+            else None
+        )
         self.last_native = pid is not None
-        if self.last_native:  # the server's start-up, if it just started, is CPU charged, not wall time
+        if (
+            self.last_native
+        ):  # the server's start-up, if it just started, is CPU charged, not wall time
             started = time.monotonic()
         if pid is None:
             pid = os.fork()
@@ -232,7 +263,7 @@ class _Server(PythonMode):
         for fd in fds:
             os.close(fd)
         if not self.contained:  # the client kills the test's group if this server dies (contained:
-            try:                 # the whole sandbox, and the pid is not needed)
+            try:  # the whole sandbox, and the pid is not needed)
                 self.sock.sendall(b"%d\n" % pid)
             except OSError:
                 pass
@@ -250,7 +281,9 @@ class _Server(PythonMode):
             return None
         tail = report.pop("tail_bytes")
         if self.marks is not None:
-            child = [int.from_bytes(self.child_marks[i:i + 8], "little") for i in range(0, 192, 8)]
+            child = [
+                int.from_bytes(self.child_marks[i : i + 8], "little") for i in range(0, 192, 8)
+            ]
             report["prof"] = {"server": self.marks, "child": child, "minflt": report.pop("minflt")}
             self.marks = []
         return json.dumps(report).encode() + b"\n" + tail
@@ -264,14 +297,18 @@ class _Server(PythonMode):
         for i, (fd, base) in enumerate(zip(self.scratch_fds, self.scratch_base)):
             # contained, the sandbox's own tmpfs: a count at its base means nothing was left
             # (a test cannot remove the mount points counted); not contained, always listed
-            if not self.contained or (procs._box_files([fd]) != base if dirty is None else dirty >> i & 1):
+            if not self.contained or (
+                procs._box_files([fd]) != base if dirty is None else dirty >> i & 1
+            ):
                 procs._empty_folder(fd)
             if dirty is None or dirty >> i & 1:  # the folder itself (the C check includes it)
                 box.restore_scratch(fd, self.scratch_mode[i])
         if self.memory is not None and (dirty is None or dirty & fast.MEMORY_DIRTY):
             self.memory.empty()  # no earlier test's page cache in the next test's base
         self.mark("scratch")
-        if self.contained and (dirty is None or dirty & fast.IPC_DIRTY):  # nothing of the test's IPC outlives it
+        if self.contained and (
+            dirty is None or dirty & fast.IPC_DIRTY
+        ):  # nothing of the test's IPC outlives it
             box.clear_ipc(self.mqueue_fd, self.mqueue_empty)
         self.mark("ipc")
         # (a test that lowered the fork server's limits or priority: the server sees it itself
@@ -292,7 +329,9 @@ class _Server(PythonMode):
             # scheduler autogroup made per test, as a new session makes (see _sv_python)
             os.setpgid(0, 0) if self.contained and self.mode == "python" else os.setsid()
             if not self.contained and self.prctl is not None:
-                self.prctl(procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)  # dies with this server
+                self.prctl(
+                    procs._PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0
+                )  # dies with this server
             for which, pair in self.limit_plan:
                 resource.setrlimit(which, pair)
             os.chdir(self.box)
@@ -320,8 +359,9 @@ class _Server(PythonMode):
             os.write(2, f"cannot run {argv[0]}: {exc.strerror}\n".encode())
             os._exit(procs._EXEC_FAILED)
 
-    def _watch_to_end(self, pid: int, started: float, err_r: int, tail: bytearray | None = None,
-                      err_size: int = 0) -> dict | None:
+    def _watch_to_end(
+        self, pid: int, started: float, err_r: int, tail: bytearray | None = None, err_size: int = 0
+    ) -> dict | None:
         """Watch a test to its end, kill and reap all of it; the report. ``tail`` and
         ``err_size``: its stderr so far (a test the C loop handed over)."""
         limits = self.limits
@@ -353,7 +393,10 @@ class _Server(PythonMode):
                         if got < 0:
                             poller.unregister(err_r)
                             err_open = False
-                    elif events & (select.POLLRDHUP | select.POLLHUP | select.POLLERR) or self._client_left():
+                    elif (
+                        events & (select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+                        or self._client_left()
+                    ):
                         client_gone = True
                     else:  # the next test's request, sent ahead: read once this one is answered
                         poller.modify(self.sock.fileno(), select.POLLRDHUP | select.POLLHUP)
@@ -365,7 +408,11 @@ class _Server(PythonMode):
                     # by a busy machine: it gets more wall time, up to the hard wall limit
                     tasks, cpu, rss_kb, running = procs._scan(group, keep=self._spared())
                     cpu += self._server_cpu(server)
-                    if running and cpu < limits["time_s"] and now < started + limits.get("wall_hard_s", 0):
+                    if (
+                        running
+                        and cpu < limits["time_s"]
+                        and now < started + limits.get("wall_hard_s", 0)
+                    ):
                         deadline = now + procs._SCAN_INTERVAL_S * 10
                         continue
                     killed = "wall"
@@ -384,7 +431,9 @@ class _Server(PythonMode):
                     self.mark("scanned")
                     if killed:
                         break
-                    next_scan = time.monotonic() + max(procs._SCAN_INTERVAL_S, 5 * (time.monotonic() - now))
+                    next_scan = time.monotonic() + max(
+                        procs._SCAN_INTERVAL_S, 5 * (time.monotonic() - now)
+                    )
         finally:
             os.close(pidfd)
         self.mark("ended")
@@ -396,8 +445,9 @@ class _Server(PythonMode):
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
         self.mark("wait4")
-        utime, stime, others = procs._kill_everything(self.contained, None if self.contained else pid,
-                                                      keep=self._spared())
+        utime, stime, others = procs._kill_everything(
+            self.contained, None if self.contained else pid, keep=self._spared()
+        )
         self.mark("kill_all")
         server_s = self._charge_server(server)
         refused = self.forks.read() if self.forks is not None else 0
@@ -441,7 +491,9 @@ class _Server(PythonMode):
         now_ns = read_ns if read_ns is not None and read_ns >= 0 else server.cpu_ns()
         return max(0, (now_ns or self.native_charged) - self.native_charged) / 1e9
 
-    def _charge_server(self, server: native.NativeServer | None, read_ns: int | None = None) -> float:
+    def _charge_server(
+        self, server: native.NativeServer | None, read_ns: int | None = None
+    ) -> float:
         """Charge the fork server's uncharged CPU to the test that just ended; a server that used
         more than :data:`SERVER_CPU_S` between two of its tests ran code of its own (a
         program's early code, not a clone): it is ended, and the next tests are exec'd."""
@@ -453,8 +505,10 @@ class _Server(PythonMode):
         if self.native_served > 1 and spent > SERVER_CPU_S and self.native is server:
             server._gone()
             self.native, self.native_shim = None, None
-            self.native_why = (f"the fork server used {spent * 1000:.0f} ms of CPU time for one test besides "
-                               "the test's own process (it ran code of its own): exec per test from here")
+            self.native_why = (
+                f"the fork server used {spent * 1000:.0f} ms of CPU time for one test besides "
+                "the test's own process (it ran code of its own): exec per test from here"
+            )
         return spent
 
     def _spared(self) -> int | None:
@@ -534,9 +588,9 @@ def serve(sock_fd: int) -> int:
         for at in range(0, len(fds), 2):
             if reports:
                 server.clean_up()
-            report = server.run_one(b"R" if batch else message, fds[at:at + 2])
+            report = server.run_one(b"R" if batch else message, fds[at : at + 2])
             if report is None:
-                for fd in fds[at + 2:]:
+                for fd in fds[at + 2 :]:
                     os.close(fd)
                 break
             reports.append(report)
@@ -553,7 +607,9 @@ def serve(sock_fd: int) -> int:
             if server.tests_left <= 0:
                 break  # its share served: the client starts a new zygote (a new hash seed)
         if fast.own_state_changed(server):  # lowered by a test: this server ends, the client
-            os.write(2, b"a test changed the limits, priority or CPU affinity its successors inherit\n")
+            os.write(
+                2, b"a test changed the limits, priority or CPU affinity its successors inherit\n"
+            )
             break  # starts a new one for the next test
     if server.native is not None:
         server.native.close()
@@ -583,11 +639,17 @@ if __name__ == "__main__":
         sys.exit(_main(sys.argv))  # the server's end; a test's child leaves by Launch instead
     except Launch as _raised:  # a test's child: the candidate runs here, at the top level
         _launch = _raised
-    for _name in ("_sv_procs", "_sv_python", "_sv_box"):  # the program sees no module of the harness's
+    for _name in (
+        "_sv_procs",
+        "_sv_python",
+        "_sv_box",
+    ):  # the program sees no module of the harness's
         sys.modules.pop(_name, None)
     _code, _globals = _launch.take()  # the rest of this process is the candidate's
     del _launch
-    _mark = _KEPT[0]._child_mark if _KEPT and _KEPT[0].child_marks is not None else None  # bench only
+    _mark = (
+        _KEPT[0]._child_mark if _KEPT and _KEPT[0].child_marks is not None else None
+    )  # bench only
     if _mark is not None:
         _mark(1)  # the program's start and end
     try:  # at this level: no frame of the harness's in the program's tracebacks
