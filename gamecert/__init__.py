@@ -9,11 +9,10 @@ from pathlib import Path as _Path
 
 from gamecert import _checkout
 
-_checkout.install(
-    _Path(__file__).parent
-)  # a source checkout: its oracles/... are gamecert.oracles...
+# a source checkout: its oracles/... are gamecert.oracles... (so the imports below come after it)
+_checkout.install(_Path(__file__).parent)
 
-from gamecert.errors import (
+from gamecert.errors import (  # noqa: E402
     AnswerError,
     GamecertError,
     InputError,
@@ -21,8 +20,8 @@ from gamecert.errors import (
     RegistryError,
     WrongAnswerError,
 )
-from gamecert.kit.game import ExhaustiveSpace, Explanation, Game
-from gamecert.verdict import Verdict
+from gamecert.kit.game import ExhaustiveSpace, Explanation, Game  # noqa: E402
+from gamecert.verdict import Verdict  # noqa: E402
 
 __version__ = "0.2.0"  # keep equal to pyproject.toml's version (tests/test_plugins.py checks)
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from gamecert.errors import InputError, OutOfReach
 from gamecert.kit.deciding import DecidingFeature
-from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -36,6 +35,7 @@ from gamecert.kit.game import (
     require_line,
     shrink_targets,
 )
+from gamecert.kit.shrink import Structure
 from gamecert.kit.tokens import AnswerReader
 
 MAX_T = 100
@@ -48,7 +48,7 @@ def _player_positions(digits: str, player: int) -> range:
     return range(0 if player == RAZE else 1, len(digits), 2)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _minimax(digits: str, unmarked: int, player: int) -> int:
     """Winner from a whole position: ``unmarked`` is a bitmask over the digits."""
     if unmarked & (unmarked - 1) == 0:  # exactly one digit left
@@ -68,7 +68,7 @@ def _minimax(digits: str, unmarked: int, player: int) -> int:
 
 # Reduced position: (a, b, c, d) = unmarked odd and even digits in odd positions (a, b) and in
 # even positions (c, d), and the player to move.
-@lru_cache(maxsize=None)
+@cache
 def _reduced(a: int, b: int, c: int, d: int, player: int) -> int:
     # the player's options one after another (an odd digit first), each searched only if the
     # one before does not win: written out rather than listed, as this runs for every state

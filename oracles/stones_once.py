@@ -25,11 +25,10 @@ import heapq
 import itertools
 from collections import Counter
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 
 from gamecert.errors import InputError, OutOfReach
 from gamecert.kit.deciding import DecidingFeature
-from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -42,6 +41,7 @@ from gamecert.kit.game import (
     require_line,
     shrink_targets,
 )
+from gamecert.kit.shrink import Structure
 from gamecert.kit.tokens import AnswerReader
 
 MAX_N = 10**6
@@ -68,7 +68,7 @@ def pile_moves(left: int, taken: frozenset[int]) -> Iterator[tuple[int, int, fro
         yield amount, rest, frozenset(a for a in (*taken, amount) if a <= rest)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grundy(left: int, taken_mask: int) -> int:
     """Grundy value of one pile; ``taken_mask`` has bit ``a`` set when amount ``a`` is used up.
 
@@ -122,7 +122,7 @@ def _normal(piles: Iterator[Pile] | tuple[Pile, ...]) -> tuple[Pile, ...]:
     return tuple(sorted((p for p in piles if p[0] > 0), key=lambda p: (p[0], sorted(p[1]))))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _to_move_wins(piles: tuple[Pile, ...]) -> bool:
     """Plain minimax over whole positions: no Sprague-Grundy, no per-pile values."""
     for i, (left, taken) in enumerate(piles):

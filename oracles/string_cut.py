@@ -13,11 +13,10 @@ from __future__ import annotations
 import itertools
 import string
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from gamecert.errors import OutOfReach
 from gamecert.kit.deciding import DecidingFeature, size_ladder
-from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -28,6 +27,7 @@ from gamecert.kit.game import (
     parse_word,
     shrink_targets,
 )
+from gamecert.kit.shrink import Structure
 from gamecert.kit.tokens import AnswerReader
 
 MAX_LEN = 5000
@@ -50,7 +50,7 @@ def cut(piece: str, i: int) -> tuple[str, str, str]:
     return piece[: i - 1], piece[i - 1], piece[i:]
 
 
-@lru_cache(maxsize=None)
+@cache
 def piece_grundy(piece: str) -> int:
     """Grundy value of one piece, by search over its moves (pieces are independent games)."""
     values = []
@@ -60,7 +60,7 @@ def piece_grundy(piece: str) -> int:
     return mex(values)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _to_move_wins(pieces: tuple[str, ...]) -> bool:
     """Plain minimax over whole positions (a sorted tuple of the pieces that still allow a cut).
 
@@ -378,7 +378,7 @@ def judge(inp, got, expected):
         ['aaa', 'aaaa', 'aa']
         """
         runs = cut_runs(instance)
-        for k, (start, length) in enumerate(runs):
+        for k, (_start, length) in enumerate(runs):
             for target in shrink_targets(length):
                 found = _with_run(instance, runs, k, target)
                 if found is not None:
@@ -400,7 +400,7 @@ def _run_values() -> tuple[int, ...]:
     return tuple(table.grundy(n) for n in range(MAX_LEN + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _partner_run(length: int) -> int:
     """The smallest run length other than ``length`` with the same value.
 

@@ -10,11 +10,10 @@ import itertools
 import string
 from collections import Counter
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 
 from gamecert.errors import OutOfReach
 from gamecert.kit.deciding import DecidingFeature
-from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -24,6 +23,7 @@ from gamecert.kit.game import (
     partitions,
     shrink_targets,
 )
+from gamecert.kit.shrink import Structure
 from gamecert.kit.tokens import AnswerReader
 
 MAX_LEN = 40
@@ -44,7 +44,7 @@ def letter_options(count: int) -> tuple[int, ...]:
     return tuple(sorted(options, reverse=True))
 
 
-@lru_cache(maxsize=None)
+@cache
 def letter_grundy(count: int) -> int:
     """Grundy value of one letter with ``count`` copies, by search over its moves."""
     if count < 0:
@@ -60,7 +60,7 @@ def counts_of(word: str) -> tuple[int, ...]:
     return tuple(sorted(Counter(word).values(), reverse=True))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _first_player_wins(counts: tuple[int, ...]) -> bool:
     """Plain minimax over whole positions (sorted count tuples): no Sprague-Grundy.
 

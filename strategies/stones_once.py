@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from gamecert.oracles.stones_once import GAME, pile_grundy
 from hypothesis import strategies as st
 
 from gamecert.kit.coverage import bucket
 from gamecert.kit.game import Family
-from gamecert.oracles.stones_once import GAME, pile_grundy
 
 MAX_N = 10**6
 MAX_S = 60

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
+from gamecert.fast.string_cut import RUN_GAME_CODE, cuttable_runs
 from hypothesis import strategies as st
 
-from gamecert.fast.string_cut import RUN_GAME_CODE, cuttable_runs
 from gamecert.kit.coverage import bucket
 from gamecert.kit.game import Family
 from gamecert.kit.octal import OctalGame

@@ -11,11 +11,11 @@ import random
 import string
 from collections import Counter
 
+from gamecert.oracles.word_game import GAME
 from hypothesis import strategies as st
 
 from gamecert.kit.coverage import bucket
 from gamecert.kit.game import Family
-from gamecert.oracles.word_game import GAME
 
 MAX = 40
 LETTERS = string.ascii_uppercase

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.commands.screen import echo
+from gamecert.engine.certification import SUMMARY_HEADERS as _HEADERS
 from gamecert.engine.certification import (
     CandidateResult,
     Options,
@@ -23,7 +24,6 @@ from gamecert.engine.certification import (
     summary_rows,
     write_summary,
 )
-from gamecert.engine.certification import SUMMARY_HEADERS as _HEADERS
 from gamecert.engine.certification import certify as certify_one
 from gamecert.engine.certification import certify_many as _certify_many
 from gamecert.engine.judge.evidence import (
@@ -42,10 +42,10 @@ class _Display:
     engine's ``display``)."""
 
     def __init__(self, title: str, budget_s: float) -> None:
+        import sys
+
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn
-
-        import sys
 
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal

@@ -15,7 +15,6 @@ from gamecert.commands.screen import columns, echo
 from gamecert.engine.solvers import Row, certify_solvers, solver_tasks
 from gamecert.verdict import CERTIFIED, INCOMPLETE
 
-
 #: the width of a table printed to a file or a pipe with no COLUMNS: not clipped
 _UNWRAPPED = 10_000
 

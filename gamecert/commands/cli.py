@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from gamecert.commands.files import read_text
 from gamecert.engine import interrupts
-from gamecert.errors import GameError, GamecertError
+from gamecert.errors import GamecertError, GameError
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -302,11 +302,10 @@ def _explain(game: str, path: str | None) -> int:
     from gamecert.engine import registry
 
     if path is None:  # a report folder: its position, and when the program fails (the diagnosis)
-        from gamecert.engine.report.diagnosis import diagnosis_markdown
-        from gamecert.engine.report.report_files import read_report
-
         from pathlib import Path
 
+        from gamecert.engine.report.diagnosis import diagnosis_markdown
+        from gamecert.engine.report.report_files import read_report
         from gamecert.errors import UsageError
 
         if not Path(game).is_dir() and game in registry.game_names():

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamecert.commands.screen import echo
-
-from gamecert.errors import GameError, GamecertError, UsageError
+from gamecert.errors import GamecertError, GameError, UsageError
 from gamecert.kit.claims import Claim, ClaimRefuted, Evidence
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2

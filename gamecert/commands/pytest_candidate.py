@@ -185,8 +185,8 @@ def _parse_target(
     """A target from ``--candidate`` (controller, or a run without xdist), or from what the
     controller shipped (``shipment`` given: a worker, which prepares the candidate itself)."""
     from gamecert.engine import registry
-    from gamecert.engine.run.limits import game_limits
     from gamecert.engine.plan.profiles import get_profile
+    from gamecert.engine.run.limits import game_limits
     from gamecert.engine.run.sandbox import Candidate
     from gamecert.engine.shipping import pack
 
@@ -296,8 +296,8 @@ class _CandidateSession:
         wait for it forever): every item of that candidate fails with the reason instead."""
         import tempfile
 
-        from gamecert.engine.shipping import Shipment, unpack
         from gamecert.engine.run.toolchains import CompileError
+        from gamecert.engine.shipping import Shipment, unpack
 
         self.seed = int(workerinput[_SEED_KEY])
         self.targets = []

@@ -721,14 +721,14 @@ class SolverItem(_Item):
     def runtest(self) -> None:
         from gamecert.engine.judge.evidence import build_report, failure_lines
         from gamecert.engine.judge.judge import Judge, Stats
-        from gamecert.engine.run.limits import game_limits
         from gamecert.engine.plan.plan import SHRINK_SECONDS
-        from gamecert.engine.solvers import reference_entry
+        from gamecert.engine.run.limits import game_limits
         from gamecert.engine.run.subjects import (
             IN_PROCESS_NOTE,
             SolverRunner,
             SolverSubject,
         )
+        from gamecert.engine.solvers import reference_entry
 
         state, solver = self.session_state, self.solver
         entry, plan = solver.entry, state.plan(solver.entry)

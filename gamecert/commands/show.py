@@ -107,9 +107,8 @@ def _evidence(entry: Any) -> list[str]:
 
 def show_command(args: argparse.Namespace) -> int:
     """Print :func:`describe` for ``args.game``; an unknown game is a RegistryError (exit 2)."""
-    from gamecert.engine import registry
-
     from gamecert.commands.screen import echo
+    from gamecert.engine import registry
 
     echo(describe(registry.get(args.game)).rstrip("\n"))
     return 0

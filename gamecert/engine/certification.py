@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.run.contain import probe, stamp
+from gamecert.engine.execute import Executor
+from gamecert.engine.interrupts import _signals_deferred
+from gamecert.engine.judge import guided
 from gamecert.engine.judge.evidence import (
     build_certificate,
     build_report,
@@ -34,32 +36,27 @@ from gamecert.engine.judge.evidence import (
     found_by,
     minimality_brief,
 )
-from gamecert.engine.execute import Executor
-from gamecert.engine.judge import guided
-from gamecert.engine.judge.outcome import Outcome
-from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.judge.sanitize import applies, phase_seconds, run_phase
-from gamecert.engine.run.limits import game_limits
 from gamecert.engine.plan.plan import PHASES, RUNS_ENV, SHARES, Plan, make_plan
 from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_count
 from gamecert.engine.plan.profiles import get_profile
+from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
 from gamecert.engine.report.report_files import (
     _write_somewhere,
     check_report_dir,
     write_certificate,
     write_report,
 )
-from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
 from gamecert.engine.report.reports import Provenance
+from gamecert.engine.run.contain import probe, stamp
+from gamecert.engine.run.limits import game_limits
+from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.engine.summary import (
-    SUMMARY_HEADERS,
     CandidateResult,
-    summary_lines,
-    summary_rows,
     write_summary,
 )  # noqa: F401 (the front ends import them from here)
-from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 from gamecert.errors import GamecertError, UsageError
 from gamecert.verdict import INCOMPLETE, INTERRUPTED, Verdict, passing_status
 

@@ -270,12 +270,11 @@ class Executor:
                 kind, value = self.results.get(timeout=0.2) if block else self.results.get_nowait()
             except queue.Empty:
                 late = gamecode.overdue()
-                if (
-                    late is not None
-                ):  # game code hangs in a runner: it cannot be stopped, only reported
+                # game code hangs in a runner: it cannot be stopped, only reported
+                if late is not None:
                     self.abandon = True
                     self.stop.set()
-                    raise late
+                    raise late from None
                 if (
                     self._interrupted_at is not None
                     and time.monotonic() - self._interrupted_at > STOP_GRACE_S
@@ -304,7 +303,7 @@ class Executor:
             and outcome.failure is None
             and not self.stop.is_set()
             and chunk.phase in RESUMABLE
-            and 0 < len(chunk.instances) - outcome.runs
+            and len(chunk.instances) - outcome.runs > 0
         ):
             # stopped by its deadline part-way: the rest may run later
             left = dataclasses.replace(

@@ -35,7 +35,7 @@ from types import FrameType, TracebackType
 from typing import Any
 
 import gamecert
-from gamecert.errors import AnswerError, GameError, GamecertError, InputError
+from gamecert.errors import AnswerError, GamecertError, GameError, InputError
 
 #: how long one call into game code may take, in seconds (the environment variable overrides)
 DEFAULT_GAME_SECONDS = 60.0

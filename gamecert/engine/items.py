@@ -15,18 +15,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gamecert.engine.certification import CandidateResult
-from gamecert.engine.run.contain import probe, stamp
 from gamecert.engine.judge.evidence import (
     build_certificate,
     build_report,
     candidate_spec_for_replay,
     compile_error_report,
 )
-from gamecert.engine.judge.outcome import GroupOutcome, Outcome
 from gamecert.engine.judge.judge import Failure, Judge, Stats
+from gamecert.engine.judge.outcome import GroupOutcome, Outcome
 from gamecert.engine.plan.plan import SHRINK_SECONDS
 from gamecert.engine.report.report_files import write_certificate, write_report
 from gamecert.engine.report.reports import FailureReport
+from gamecert.engine.run.contain import probe, stamp
 from gamecert.verdict import INTERRUPTED, passing_status
 
 

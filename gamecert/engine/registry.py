@@ -466,9 +466,12 @@ def broken_solvers(name: str) -> dict[str, Any]:
         )
     elif source.kind == "folder":
         where = str(Path(source.where, "tests", "broken", f"{name}.py"))
-        load = lambda: importlib.import_module(
-            f"{_folder_package(Path(source.where))}.tests.broken.{name}"
-        )  # noqa: E731
+
+        def load() -> Any:
+            return importlib.import_module(
+                f"{_folder_package(Path(source.where))}.tests.broken.{name}"
+            )
+
     else:
         where, load = (
             f"broken of the entry point {source.where}",

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from gamecert.engine.execute import Executor
 from gamecert.engine.judge.evidence import (
     build_report,
     failure_lines,
@@ -28,12 +29,10 @@ from gamecert.engine.judge.evidence import (
     passing_word,
     space_evidence,
 )
-from gamecert.engine.execute import Executor
-from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.judge.outcome import Outcome
-from gamecert.engine.run.limits import game_limits
 from gamecert.engine.plan.plan import Plan, make_plan
 from gamecert.engine.report.report_files import _write_somewhere, write_report
+from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SolverRunner, SolverSubject
 from gamecert.verdict import PASSING
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from gamecert.engine import gamecode
 from gamecert.engine.judge.audit import audit_statement
-from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.plan.plan import PHASES
 from gamecert.engine.report.reports import (
     Certificate,

@@ -99,7 +99,7 @@ def run_chunk_in_process(
                     return runs + 1, tests + count, found
             else:
                 if took > slowest:
-                    slowest = _timed_again(judge, text, lambda: what(game, chunk, inst))
+                    slowest = _timed_again(judge, text, lambda inst=inst: what(game, chunk, inst))
                 fast_runs += 1
                 fast_tests += count
                 if run_sources is None:

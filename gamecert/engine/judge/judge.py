@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode, interrupts
-from gamecert.engine.plan.plan import Chunk, HarnessError
 from gamecert.engine.judge.reservoir import Reservoir
 from gamecert.engine.judge.stats import Stats
+from gamecert.engine.plan.plan import Chunk, HarnessError
 from gamecert.engine.report.reports import clip, visible, without_verdict
 from gamecert.errors import AnswerError, OutOfReach
 from gamecert.verdict import Verdict

@@ -5,7 +5,8 @@ input that passed however many ran, with a fixed seed so that a run by counts ke
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 #: passing inputs each judge keeps, each of at most this many characters
 KEEP_PASSING, KEEP_TEXT = 300, 20_000

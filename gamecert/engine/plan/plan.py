@@ -34,10 +34,7 @@ from gamecert.engine import gamecode
 from gamecert.engine.plan.draws import derive_seed, draw_examples
 from gamecert.engine.plan.profiles import Profile
 from gamecert.engine.plan.spaces import (
-    CHECK_EVERY,
-    LIST_STEP,
     _swept_sizes,
-    exhaustive_sizes,
     space_inputs,
 )  # noqa: F401 (plan.space_inputs, as before)
 from gamecert.errors import GamecertError, InputError

@@ -22,11 +22,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
-from gamecert.engine.report.spaces import FamilyEvidence, SpaceEvidence
-from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
-
 from gamecert.engine.report.diagnosis import diagnosis_markdown
+from gamecert.engine.report.spaces import FamilyEvidence, SpaceEvidence
 from gamecert.kit import escape
+from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
 
 REPORT_FILES = ("report.md", "report.json", "input.in", "expected.ans")
 CERTIFICATE_FILES = ("certificate.md", "certificate.json")

@@ -185,11 +185,11 @@ def user_task_count() -> int:
 
 def _writable_root() -> tuple[str, str] | None:
     """Where a pids cgroup can be made here: (folder, kind), or None."""
-    if os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(
+    v1 = os.path.isfile(os.path.join(V1_PIDS, "pids.max")) or os.path.isfile(
         os.path.join(V1_PIDS, "cgroup.procs")
-    ):
-        if os.access(V1_PIDS, os.W_OK):
-            return V1_PIDS, "cgroup v1 pids controller"
+    )
+    if v1 and os.access(V1_PIDS, os.W_OK):
+        return V1_PIDS, "cgroup v1 pids controller"
     if v2_writable("pids"):
         return V2_ROOT, "cgroup v2 pids controller"
     return None

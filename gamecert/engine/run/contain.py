@@ -154,8 +154,7 @@ def _probe_bwrap(bwrap: str) -> Containment:
         done = subprocess.run(
             [*argv, "--", true],
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             timeout=20,
         )
     except (OSError, subprocess.SubprocessError) as exc:

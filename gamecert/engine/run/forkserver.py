@@ -99,7 +99,8 @@ class ForkServerClient:
         self.test_pid: int | None = None
         self.busy = False  # whether a test is running in the server now
         self._buf = bytearray()
-        self._log = tempfile.TemporaryFile()  # unnamed: nothing in reach of a candidate
+        # unnamed: nothing in reach of a candidate; open for the server's life, closed in close()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115
         self._start()
 
     @property

@@ -131,9 +131,9 @@ def _absolutise_args(words: list[str]) -> list[str]:
     """
     out = []
     for word in words:
-        if not word.startswith("-") and os.path.exists(word):
-            if os.path.isdir(word) or "/" in word or "." in word:
-                word = os.path.abspath(word)
+        path_like = os.path.isdir(word) or "/" in word or "." in word
+        if not word.startswith("-") and os.path.exists(word) and path_like:
+            word = os.path.abspath(word)
         out.append(word)
     return out
 

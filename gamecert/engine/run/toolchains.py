@@ -204,7 +204,7 @@ def _require(program: str, purpose: str) -> str:
     return os.path.abspath(found)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiler_version(program: str, flag: str = "--version") -> str:
     """The first line of ``program flag`` (``unknown`` if it says nothing)."""
     rc, out = _probe([program, flag])
@@ -212,7 +212,7 @@ def compiler_version(program: str, flag: str = "--version") -> str:
     return line[:200] if rc == 0 and line else "unknown"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def newest_standard(compiler: str, language: str, candidates: tuple[str, ...]) -> str:
     """The newest ``-std=gnu...`` in ``candidates`` that ``compiler`` accepts (probed once per process)."""
     prefix, x = ("gnu++", "c++") if language == "cpp" else ("gnu", "c")

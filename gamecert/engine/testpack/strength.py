@@ -272,7 +272,8 @@ def broken_rows(
     smallest first: their answers formatted, read back and judged as a program's. A call over
     ``bound`` seconds is ``-`` (not judged: in-process time says nothing of a judge's), and so is
     every test after ``kill_cap`` kills (0: no cap) or after ``budget`` seconds of a solver."""
-    from gamecert.engine.testpack.mutants import _alarm as m_alarm, _verdict
+    from gamecert.engine.testpack.mutants import _alarm as m_alarm
+    from gamecert.engine.testpack.mutants import _verdict
 
     order = sorted(range(len(tests)), key=lambda k: tests[k].bytes)
     rows: dict[str, list[str]] = {}

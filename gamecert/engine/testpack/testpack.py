@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import mutants as mutants_mod
-from gamecert.engine.testpack import cpp, dmoj, plainjudge, polygon, strength
-from gamecert.engine.testpack import testset as ts
 from gamecert.engine.judge.judge import expected_answer
+from gamecert.engine.testpack import cpp, dmoj, plainjudge, polygon, strength
+from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack import testset as ts
 from gamecert.errors import GamecertError
 from gamecert.kit.tokens import verdict_of
 

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import mutants as mutants_mod
-from gamecert.engine.testpack import margins
-from gamecert.engine.testpack.margins import STRETCH, is_kill, is_timed_out, timed  # noqa: F401 - ts.is_kill
 from gamecert.engine.judge.judge import expected_answer
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
+from gamecert.engine.testpack import margins
+from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack.margins import STRETCH, is_kill, is_timed_out, timed  # noqa: F401 - ts.is_kill
 from gamecert.errors import AnswerError, GamecertError
 from gamecert.kit.tokens import verdict_of
 

@@ -16,7 +16,6 @@ from typing import Any, NamedTuple
 from gamecert.errors import InputError, OutOfReach, UsageError
 from gamecert.kit.claims import Claim
 from gamecert.kit.deciding import DecidingFeature
-from gamecert.kit.shrink import Structure
 from gamecert.kit.game import (
     ExhaustiveSpace,
     Explanation,
@@ -39,6 +38,7 @@ from gamecert.kit.octal.theory import (
     plot_data,
     recurrence_claim,
 )
+from gamecert.kit.shrink import Structure
 from gamecert.kit.tokens import INT32, AnswerReader
 
 # ---- a registered game from a code ---------------------------------------------------------------
@@ -698,7 +698,7 @@ def _or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _to_move_wins(octal: OctalGame, heaps: tuple[int, ...]) -> bool:
     """Plain minimax over whole positions (sorted heap tuples), from the rules."""
     for i, h in enumerate(heaps):

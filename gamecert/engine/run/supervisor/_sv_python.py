@@ -31,6 +31,7 @@ program's.
 
 from __future__ import annotations
 
+import _signal
 import atexit
 import builtins
 import io
@@ -39,8 +40,6 @@ import resource
 import sys
 import time
 import types
-
-import _signal
 
 try:
     import ctypes
@@ -198,7 +197,8 @@ class PythonMode:
         mode = "r" if fd == 0 else "w"
         # PYTHONUNBUFFERED / -u: the interpreter writes stdout and stderr through a raw file
         unbuffered = fd != 0 and isinstance(getattr(like, "buffer", None), io.FileIO)
-        buf = io.open(fd, mode + "b", 0 if unbuffered else -1, closefd=False)
+        # the stream outlives this function: it becomes sys.stdin/stdout/stderr
+        buf = open(fd, mode + "b", 0 if unbuffered else -1, closefd=False)  # noqa: SIM115
         (buf if unbuffered else buf.raw).name = ("<stdin>", "<stdout>", "<stderr>")[fd]
         stream = io.TextIOWrapper(
             buf,
