@@ -51,7 +51,7 @@ FLOOR = (
     "gamecert.engine.gamecode",
     "gamecert.engine.interrupts",
 )
-TOP = ("certification", "summary", "items", "solvers", "replay", "shipping")
+TOP = ("certification", "summary", "items", "solvers", "solver_batch", "replay", "shipping")
 
 
 def _module_files() -> dict[str, Path]:
@@ -255,7 +255,6 @@ SPLIT_PENDING = {
     "gamecert.engine.testpack.testset",
     "gamecert.engine.judge.guided",
     "gamecert.engine.judge.diagnose",
-    "gamecert.engine.solvers",
     "gamecert.engine.execute",
     "gamecert.engine.judge.evidence",
     "gamecert.engine.run.toolchains",
