@@ -295,42 +295,18 @@ def cache_root() -> Path:
     return Path(base) / "gamecert" / "build"
 
 
-def _toolchain_paths(program: str) -> list[str]:
-    """What a compiler outside the system folders needs to see inside the sandbox: its own
-    installation (the folder above its ``bin``), and rustup's toolchains for a rustup proxy."""
-    found = program if os.path.isabs(program) else shutil.which(program)
-    if not found:
-        return []
-    program = found
-    paths = [program]
-    real = os.path.realpath(program)
-    if not real.startswith(("/usr/", "/bin/", "/lib")):
-        paths.append(os.path.dirname(os.path.dirname(real)))
-    if os.path.basename(real) == "rustup" or "/.cargo/" in program:
-        home = os.environ.get("RUSTUP_HOME") or os.path.expanduser("~/.rustup")
-        if os.path.isdir(home):
-            paths.append(home)
-    return [p for p in dict.fromkeys(paths) if os.path.exists(p)]
-
-
-#: variables a toolchain needs to find itself, passed to a build as the user set them (rustup's
-#: homes and chosen toolchain, the JDK's and Go's installations); no other variable of the user's
-TOOLCHAIN_VARIABLES = (
-    "RUSTUP_HOME",
-    "CARGO_HOME",
-    "RUSTUP_TOOLCHAIN",
-    "JAVA_HOME",
-    "GOROOT",
-    "GOPATH",
-)
+#: variables a toolchain needs to find itself, passed to a build as the user set them (the JDK's
+#: and Go's installations); no other variable of the user's. rustup's homes are not among them:
+#: a Rust build runs its toolchain's own rustc (:mod:`gamecert.engine.run.buildview`)
+TOOLCHAIN_VARIABLES = ("JAVA_HOME", "GOROOT")
 
 
 def build_environment(home: str) -> dict[str, str]:
     """The environment of a compile step, as clean as a judge's: ``PATH``, ``HOME`` and
     ``TMPDIR`` in a folder of the build's own, a UTF-8 locale, and of the user's variables only
-    :data:`TOOLCHAIN_VARIABLES` (rustup's two homes are named even when unset, since ``HOME``
-    no longer leads to them). A source that embeds its compiler's environment
-    (``include_bytes!("/proc/self/environ")``, ``env!``, ``.incbin``) finds nothing else.
+    :data:`TOOLCHAIN_VARIABLES`. A source that embeds its compiler's environment
+    (``include_bytes!("/proc/self/environ")``, ``env!``, ``.incbin``) finds nothing else, and no
+    path into the user's home.
 
     >>> sorted(k for k in build_environment("/tmp/h") if k not in TOOLCHAIN_VARIABLES)
     ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']
@@ -342,15 +318,8 @@ def build_environment(home: str) -> dict[str, str]:
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
     }
-    user_home = os.path.expanduser("~")
-    defaults = {
-        "RUSTUP_HOME": os.path.join(user_home, ".rustup"),
-        "CARGO_HOME": os.path.join(user_home, ".cargo"),
-    }
     for name in TOOLCHAIN_VARIABLES:
-        value = os.environ.get(name) or (
-            defaults[name] if os.path.isdir(defaults.get(name, "")) else ""
-        )
+        value = os.environ.get(name)
         if value:
             env[name] = value
     return env
@@ -362,14 +331,15 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
     clipped to :data:`BUILD_OUTPUT_BYTES`). A step stopped by a cap gets a first line naming
     it; one that times out is killed with its process group and gives exit code -9 and a line
     saying so. The one place compile steps are started."""
-    from gamecert.engine.run import buildcap, contain
+    from gamecert.engine.run import buildcap, buildview, contain
 
     containment = contain.probe()
     home = tempfile.mkdtemp(prefix="gc-home-")  # the step's HOME and TMPDIR, removed after it
+    argv, readable = buildview.toolchain_view(argv)
     argv = contain.wrap(
         argv,
         writable=[str(workdir), home],
-        readable=_toolchain_paths(argv[0]),
+        readable=readable,
         workdir=str(workdir),
         containment=containment,
     )
