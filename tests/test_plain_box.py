@@ -11,6 +11,7 @@ the same programs with the box taken away (the plain subprocess of before) and f
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -67,3 +68,26 @@ def test_no_box_no_run(tmp_path, monkeypatch):
     with pytest.raises(plainbox.NoBox, match="not run outside a box"):
         plainjudge.judge(_package(tmp_path), HOSTILE / "judge_home.py", 2.0, 256)
     assert list(home.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_the_plain_judges_memory_is_the_kernels_figure(tmp_path, monkeypatch):
+    """``tests/hostile/forkmem.c``: eight children hold 64 MB each at once (512 MB) under a 128 MB
+    limit, each under it alone. The plain judge's verdict is MLE: the run's memory cgroup (root)
+    charged all of it, or its OOM killer fired. The control, with no cgroup
+    (``GAMECERT_CGROUPS=0``: the program's own peak resident memory, as before), passes it."""
+    if shutil.which("gcc") is None or os.geteuid() != 0:
+        pytest.skip("needs gcc and root (a memory cgroup)")
+    probe = plainbox.MemoryBox.make(16)
+    if probe is None:
+        pytest.skip("no memory controller here")
+    probe.close()
+    package = _package(tmp_path)
+    usage: list[tuple[float, float]] = []
+    verdicts = plainjudge.judge(package, HOSTILE / "forkmem.c", 2.0, 128, usage=usage)
+    assert verdicts == ["MLE", "MLE"], (verdicts, usage)
+    assert all(mb >= 128 for _, mb in usage), usage
+    monkeypatch.setenv("GAMECERT_CGROUPS", "0")
+    usage.clear()
+    assert plainjudge.judge(package, HOSTILE / "forkmem.c", 2.0, 128, usage=usage) == ["OK", "OK"]
+    assert all(mb < 128 for _, mb in usage), usage

@@ -179,3 +179,113 @@ def compiler(argv: list[str]) -> tuple[list[str], list[str]]:
     home = os.path.realpath(os.path.expanduser("~"))
     inside_home = prefix == home or prefix.startswith(home + "/") or home.startswith(prefix + "/")
     return [real, *argv[1:]], [real] if inside_home else [real, prefix]
+
+
+#: MB over the problem's limit where the kernel's own limit lies (the verdict is at the limit)
+HEADROOM_MB = 64
+
+
+class MemoryBox:
+    """A memory cgroup for one run of the plain judge (root, cgroup v1's controller or v2's where
+    it is enabled): every process of the run, its anonymous files and shared memory charged to
+    it, the kernel's limit at the problem's limit and :data:`HEADROOM_MB`. ``procs_fd`` is an open
+    ``cgroup.procs`` the launcher writes ``0`` to in the program's process before its exec.
+    :meth:`figures` gives the peak charge (MB) and the OOM kills. None from :meth:`make` where
+    no cgroup can be made: memory is then the program's peak resident memory only."""
+
+    def __init__(self, path: str, version: int, procs_fd: int) -> None:
+        self.path, self.version, self.procs_fd = path, version, procs_fd
+
+    @classmethod
+    def make(cls, limit_mb: int) -> MemoryBox | None:
+        if os.geteuid() != 0 or os.environ.get("GAMECERT_CGROUPS", "").strip() == "0":
+            return None
+        hard = str((limit_mb + HEADROOM_MB) << 20)
+        if os.access("/sys/fs/cgroup/memory/memory.limit_in_bytes", os.W_OK):
+            root, version, files = "/sys/fs/cgroup/memory", 1, ["memory.limit_in_bytes"]
+        elif "memory" in _read("/sys/fs/cgroup/cgroup.subtree_control").split():
+            root, version, files = "/sys/fs/cgroup", 2, ["memory.max"]
+        else:
+            return None
+        _sweep(root)
+        path = os.path.join(root, f"plain-{os.getpid()}-{os.urandom(4).hex()}")
+        try:
+            os.mkdir(path)
+        except OSError:
+            return None
+        try:
+            for name in files:
+                with open(os.path.join(path, name), "w") as f:
+                    f.write(hard)
+            swap = os.path.join(
+                path, "memory.memsw.limit_in_bytes" if version == 1 else "memory.swap.max"
+            )
+            if os.path.exists(swap):
+                with open(swap, "w") as f:
+                    f.write(hard if version == 1 else "0")
+            fd = os.open(os.path.join(path, "cgroup.procs"), os.O_WRONLY)
+        except OSError:
+            _remove(path)
+            return None
+        return cls(path, version, fd)
+
+    def figures(self) -> tuple[float, int]:
+        """(the peak charge in MB, the OOM kills) of the run."""
+        peak = _read(
+            os.path.join(
+                self.path, "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
+            )
+        )
+        events = _read(
+            os.path.join(self.path, "memory.oom_control" if self.version == 1 else "memory.events")
+        )
+        kills = 0
+        for line in events.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill" and value.strip().isdigit():
+                kills = int(value)
+        return (int(peak) / (1 << 20) if peak.strip().isdigit() else 0.0), kills
+
+    def close(self) -> None:
+        if self.procs_fd >= 0:
+            os.close(self.procs_fd)
+            self.procs_fd = -1
+        _remove(self.path)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _sweep(root: str) -> None:
+    """Remove leftover ``plain-*`` cgroups (empty, a minute old: a run whose processes took
+    longer to die than its clean-up waited)."""
+    import time
+
+    try:
+        names = [n for n in os.listdir(root) if n.startswith("plain-")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            if time.time() - os.stat(os.path.join(root, name)).st_mtime > 60:
+                os.rmdir(os.path.join(root, name))
+        except OSError:
+            pass
+
+
+def _remove(path: str) -> None:
+    import time
+
+    for _ in range(200):  # empty once its processes are gone; the kernel may take a moment
+        try:
+            os.rmdir(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)

@@ -107,12 +107,15 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
 #: harness's resident memory as its own peak and be MLE for nothing.
 _LAUNCH = """
 import os, resource, sys
-report, cpu, stack, cap = (int(word) for word in sys.argv[1:5])
-argv = sys.argv[5:]
+report, cpu, stack, cap, procs = (int(word) for word in sys.argv[1:6])
+argv = sys.argv[6:]
 pid = os.fork()
 if pid == 0:
     os.close(report)
     try:
+        if procs >= 0:  # into the run's memory cgroup: every process it makes is charged there
+            os.write(procs, b"0")
+            os.close(procs)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
         if cap:
@@ -139,13 +142,17 @@ def run_one(
     as large as the memory limit and, but for a JVM or node (which reserve far more), an
     address-space backstop at 4x the limit; the verdict on memory is its peak resident memory.
     The launcher and the program run in :func:`.plainbox.box`, seeing ``readable`` (the program's
-    files) and nothing of the user's."""
+    files) and nothing of the user's; where a memory cgroup can be made
+    (:class:`.plainbox.MemoryBox`), the program's memory is the cgroup's peak charge (all its
+    processes, anonymous files, shared memory) and an OOM kill there is MLE."""
     java = Path(argv[0]).name == "java"
     if java:
         argv = [argv[0], f"-Xmx{memory_mb}m", *argv[1:]]
     # no address-space backstop for a JVM, nor for node: each of its threads reserves a stack as
     # large as RLIMIT_STACK, and under the cap the threads cannot start and node hangs
     cap = 0 if java or Path(argv[0]).name == "node" else 4 * (memory_mb << 20)
+    box = plainbox.MemoryBox.make(memory_mb)
+    procs = box.procs_fd if box is not None else -1
     report_r, report_w = os.pipe()
     try:
         with open(test, "rb") as stdin, open(out, "wb") as stdout:
@@ -159,6 +166,7 @@ def run_one(
                 str(int(cpu_s) + 1),
                 str(memory_mb << 20),
                 str(cap),
+                str(procs),
                 *argv,
             ]
             proc = subprocess.Popen(
@@ -166,7 +174,7 @@ def run_one(
                 stdin=stdin,
                 stdout=stdout,
                 stderr=subprocess.DEVNULL,
-                pass_fds=(report_w,),
+                pass_fds=(report_w,) if procs < 0 else (report_w, procs),
                 start_new_session=True,
                 preexec_fn=None,
                 close_fds=True,
@@ -178,19 +186,29 @@ def run_one(
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, 9)
                 proc.wait()
-                return "TLE", 3 * cpu_s + 10, 0.0
-        words = os.read(report_r, 200).split()
+                words = []
+            else:
+                words = os.read(report_r, 200).split()
     finally:
         os.close(report_r)
         if report_w >= 0:
             os.close(report_w)
+        charged, kills = box.figures() if box is not None else (0.0, 0)
+        if box is not None:
+            box.close()
+    if not words and proc.returncode == -9:  # stopped at the wall-clock limit
+        # memory first: a program whose processes the kernel killed for memory may wait forever
+        if kills or charged >= memory_mb:
+            return "MLE", 3 * cpu_s + 10, charged
+        return "TLE", 3 * cpu_s + 10, charged
     if len(words) != 4:
-        return "RE", 0.0, 0.0
+        return ("MLE", 0.0, charged) if kills else ("RE", 0.0, 0.0)
     status, cpu, mb = int(words[0]), float(words[1]) + float(words[2]), int(words[3]) / 1024
+    mb = max(mb, charged)  # the kernel's figure: every process of the run, shared memory too
     code = os.waitstatus_to_exitcode(status)
     if cpu > cpu_s:
         return "TLE", cpu, mb
-    if mb >= memory_mb:
+    if mb >= memory_mb or kills:
         return "MLE", cpu, mb
     if code != 0:
         return "RE", cpu, mb
