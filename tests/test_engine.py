@@ -228,7 +228,7 @@ def test_a_solver_too_slow_at_a_size_is_left_out_of_sampled_cross_checks(monkeyp
     source says who was left out. Smaller inputs and a failing input (``every``) still ask it."""
     from types import SimpleNamespace
 
-    from gamecert.engine.judge import judge
+    from gamecert.engine.judge import expected, judge
 
     calls = []
 
@@ -241,7 +241,7 @@ def test_a_solver_too_slow_at_a_size_is_left_out_of_sampled_cross_checks(monkeyp
             time.sleep(0.05)
         return x
 
-    monkeypatch.setattr(judge, "SLOW_SOLVER_S", 0.02)
+    monkeypatch.setattr(expected, "SLOW_SOLVER_S", 0.02)  # where expected_answer reads it
     game = SimpleNamespace(name=f"slow-{uuid.uuid4().hex}", oracle_reach=0, size=lambda x: x,
                            format_input=lambda x: f"{x}\n", format_answer=lambda a: f"{a}\n",
                            judge=lambda i, got, exp: None if got == exp else "differs")
