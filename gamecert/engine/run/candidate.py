@@ -9,6 +9,7 @@ import shlex
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gamecert.errors import UsageError
 
@@ -129,7 +130,7 @@ class Candidate:
         return cls(spec, _safe_name(Path(words[0]).name), argv, None)
 
     @classmethod
-    def _from_build(cls, spec: str, path: Path, build: object, python: str | None) -> Candidate:
+    def _from_build(cls, spec: str, path: Path, build: Any, python: str | None) -> Candidate:
         """A candidate from a :class:`gamecert.engine.run.toolchains.Build`; a ``.py`` source without
         ``python`` keeps ``python_file`` (run by the fork server)."""
         python_file = build.source if build.language == "python" and python is None else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 from dataclasses import dataclass
+from typing import Any
 
 from gamecert.engine.run import memcg
 from gamecert.engine.run.limits import Limits, cpu_over
@@ -118,7 +119,7 @@ def classify(
         round(report["wall"], 6),
         round(rss_mb, 2),
     )
-    extra = {"fresh": True}
+    extra: dict[str, Any] = {"fresh": True}
     measured = (
         "all of the test, memory cgroup peak"
         if cg_kb > max(report["sampled_kb"], report["maxrss_kb"])

@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 
 from gamecert.errors import GamecertError
 
@@ -132,8 +133,12 @@ def _options(bwrap: str, readable: list[str], writable: list[str]) -> list[str]:
 
 
 def box(
-    argv: list[str], *, readable: list[str] = (), writable: list[str] = (), workdir: str = "/"
-) -> list[str]:  # type: ignore[assignment]
+    argv: list[str],
+    *,
+    readable: Sequence[str] = (),
+    writable: Sequence[str] = (),
+    workdir: str = "/",
+) -> list[str]:
     """``argv`` run in the plain judge's box; ``argv`` itself with ``GAMECERT_CONTAIN=0``.
     Raises :class:`NoBox` when no box can be made."""
     if not wanted():

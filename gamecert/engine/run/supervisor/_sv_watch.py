@@ -11,6 +11,8 @@ import select
 import signal
 import socket
 import time
+from collections.abc import Callable
+from typing import Any
 
 try:
     import _sv_procs as procs  # run by path (inside the sandbox): this folder is sys.path[0]
@@ -27,6 +29,23 @@ SERVER_CPU_S = procs.SERVER_CPU_S
 
 class WatchMode:
     """The watch and the fork server's CPU charge; the attributes are the server's."""
+
+    limits: dict
+    sock: socket.socket
+    contained: bool
+    last_native: bool
+    native: Any
+    native_shim: Any
+    native_why: str
+    native_charged: int
+    native_served: int
+    cpuacct: Any
+    cpu_start: Any
+    scratch_fds: Any
+    memory: Any
+    forks: Any
+    marks: Any
+    mark: Callable[[str], None]
 
     def _watch_to_end(
         self, pid: int, started: float, err_r: int, tail: bytearray | None = None, err_size: int = 0
