@@ -180,7 +180,7 @@ def classify(
             f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed",
             **extra,
         )
-    if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
+    if killed == "cpu" or sig == signal.SIGXCPU or report.get("others_xcpu") or cpu > limits.time_s:
         return RunResult("tle", *common, cpu_over(cpu, limits.time_s, killed == "cpu"), **extra)
     if rss_mb >= limits.memory_mb:
         return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB", **extra)

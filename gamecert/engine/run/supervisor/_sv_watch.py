@@ -133,6 +133,7 @@ class WatchMode:
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
         self.mark("wait4")
+        procs.XCPU_REAPED[0] = 0
         utime, stime, others = procs._kill_everything(
             self.contained, None if self.contained else pid, keep=self._spared()
         )
@@ -156,6 +157,7 @@ class WatchMode:
             "sampled_kb": sampled_kb, "others": others, "stderr_bytes": err_size, "files": files,
             "native": self.last_native, "native_why": self.native_why, "tail": len(tail),
             "cg_kb": cg_kb, "cg_oom": cg_oom, "tail_bytes": bytes(tail), "refused": refused, "cg_cpu": cg_cpu,
+            "others_xcpu": procs.XCPU_REAPED[0],
         }  # fmt: skip
         if self.marks is not None:
             report["minflt"] = usage.ru_minflt
