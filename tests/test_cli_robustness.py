@@ -37,9 +37,18 @@ for c in counts:
 """
 
 
-def gamecert(*args: str, cwd: Path = ROOT, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=cwd,
-                          input=stdin, timeout=timeout, stdin=None if stdin is not None else subprocess.DEVNULL)
+def gamecert(
+    *args: str, cwd: Path = ROOT, stdin: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        input=stdin,
+        timeout=timeout,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+    )
 
 
 def assert_usage_error(proc: subprocess.CompletedProcess[str], needle: str) -> None:
@@ -51,18 +60,42 @@ def assert_usage_error(proc: subprocess.CompletedProcess[str], needle: str) -> N
 
 
 def quick(*extra: str) -> tuple[str, ...]:
-    return ("--profile", "quick", "--exhaustive-runs", "3", "--examples", "2", "--seed", "5", *extra)
+    return (
+        "--profile",
+        "quick",
+        "--exhaustive-runs",
+        "3",
+        "--examples",
+        "2",
+        "--seed",
+        "5",
+        *extra,
+    )
 
 
 # ---- options out of range: one line, exit 2, before anything runs ------------------------------------
 
-@pytest.mark.parametrize("option,value,needle", [
-    ("--time-limit", "1e308", "--time-limit must be at most"),  # was an OverflowError in the supervisor
-    ("--memory-limit", "99999999999999", "--memory-limit must be at most"),  # was an OverflowError
-    ("--report-dir", "", "--report-dir is empty"),  # wrote into the current folder
-])
+
+@pytest.mark.parametrize(
+    "option,value,needle",
+    [
+        (
+            "--time-limit",
+            "1e308",
+            "--time-limit must be at most",
+        ),  # was an OverflowError in the supervisor
+        (
+            "--memory-limit",
+            "99999999999999",
+            "--memory-limit must be at most",
+        ),  # was an OverflowError
+        ("--report-dir", "", "--report-dir is empty"),  # wrote into the current folder
+    ],
+)
 def test_limits_and_report_dir_out_of_range(tmp_path, option, value, needle):
-    assert_usage_error(gamecert("certify", "word_game", str(CORRECT), *quick(option, value)), needle)
+    assert_usage_error(
+        gamecert("certify", "word_game", str(CORRECT), *quick(option, value)), needle
+    )
 
 
 def test_report_dir_that_is_a_file_is_refused_before_the_run(tmp_path):
@@ -77,11 +110,14 @@ def test_report_dir_that_is_a_file_is_refused_before_the_run(tmp_path):
 
 
 def test_argparse_errors_are_one_line():
-    assert_usage_error(gamecert("certify", "word_game", str(CORRECT), "--examples", "abc"), "invalid int value")
+    assert_usage_error(
+        gamecert("certify", "word_game", str(CORRECT), "--examples", "abc"), "invalid int value"
+    )
     assert_usage_error(gamecert("certify"), "required")
 
 
 # ---- a report that cannot be written where asked still is written --------------------------------------
+
 
 def test_report_written_elsewhere_when_the_report_dir_fails(tmp_path, capsys):
     """The fault is printed before the report is written, and a failing write falls back to a
@@ -107,12 +143,24 @@ def test_report_written_elsewhere_when_the_report_dir_fails(tmp_path, capsys):
 
 # ---- closed pipe: the run goes on, the report is written, the exit status is true ------------------------
 
+
 def test_output_into_a_closed_pipe_keeps_the_report_and_exit_status(tmp_path):
     """`gamecert certify ... | head -1` used to stop at the second line: no report, exit 0."""
     reports = tmp_path / "r"
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "word_game", str(WRONG),
-                             *quick("--report-dir", str(reports))],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "word_game",
+            str(WRONG),
+            *quick("--report-dir", str(reports)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     proc.stdout.readline()
     proc.stdout.close()  # the reader goes away, as `head -1` does
     err = proc.stderr.read().decode()
@@ -120,12 +168,19 @@ def test_output_into_a_closed_pipe_keeps_the_report_and_exit_status(tmp_path):
     assert proc.wait(timeout=60) == 1, err
     assert "Traceback" not in err
     written = list((reports / "word_game").iterdir())
-    assert len(written) == 1 and json.loads((written[0] / "report.json").read_text())["verdict"] == "WA"
+    assert (
+        len(written) == 1
+        and json.loads((written[0] / "report.json").read_text())["verdict"] == "WA"
+    )
 
 
 def test_list_into_a_closed_pipe_is_quiet():
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "list"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamecert", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read().decode()
@@ -135,6 +190,7 @@ def test_list_into_a_closed_pipe_is_quiet():
 
 # ---- interrupted while a fault is being shrunk ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupt_while_shrinking_keeps_the_fault(tmp_path, sig):
     """A fault seen in the random phase and interrupted (Ctrl-C, or SIGTERM as a CI timeout
@@ -142,19 +198,43 @@ def test_interrupt_while_shrinking_keeps_the_fault(tmp_path, sig):
     certificate, exit 130. Now: a report of that fault, exit 1."""
     marker = tmp_path / "wrong-seen"
     program = tmp_path / "long_words_wrong.py"
-    program.write_text(_RIGHT_BODY + f"""
+    program.write_text(
+        _RIGHT_BODY
+        + f"""
 if len(word) > 25:
     total = 0 if total else 1
     open({str(marker)!r}, "a").close()
 time.sleep(0.1)
 print("Alice" if total else "Bob")
-""")
+"""
+    )
     reports = tmp_path / "r"
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "word_game", str(program),
-                             "--profile", "quick", "--exhaustive-runs", "0", "--examples", "30", "--seed", "3",
-                             "--report-dir", str(reports), "--no-contain"],  # the marker is outside its scratch
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            preexec_fn=sigint_default)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "word_game",
+            str(program),
+            "--profile",
+            "quick",
+            "--exhaustive-runs",
+            "0",
+            "--examples",
+            "30",
+            "--seed",
+            "3",
+            "--report-dir",
+            str(reports),
+            "--no-contain",
+        ],  # the marker is outside its scratch
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=sigint_default,
+    )
     deadline = time.monotonic() + 120  # generous: a loaded machine runs the phases before slowly
     while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.01)
@@ -175,19 +255,30 @@ print("Alice" if total else "Bob")
 
 # ---- the registered solvers -------------------------------------------------------------------------------
 
+
 def test_registered_solvers_refuse_bad_and_candidate_only_options():
-    assert_usage_error(gamecert("certify", "word_game", "--profile", "quick", "--examples", "0"),
-                       "--examples must be at least 1")  # was a Hypothesis InvalidArgument traceback
-    assert_usage_error(gamecert("certify", "word_game", "--time-limit", "nan"), "only to a candidate")
+    assert_usage_error(
+        gamecert("certify", "word_game", "--profile", "quick", "--examples", "0"),
+        "--examples must be at least 1",
+    )  # was a Hypothesis InvalidArgument traceback
+    assert_usage_error(
+        gamecert("certify", "word_game", "--time-limit", "nan"), "only to a candidate"
+    )
 
 
 def test_registered_solvers_interrupted_print_what_completed():
     """Ctrl-C used to print only "gamecert: interrupted", dropping every completed row."""
     # the default profile runs for about a minute, so the interrupt lands mid-run however busy
     # the machine is
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "all", "--profile", "default", "--seed", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env=dict(os.environ, COLUMNS="200"), preexec_fn=sigint_default)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamecert", "certify", "all", "--profile", "default", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, COLUMNS="200"),
+        preexec_fn=sigint_default,
+    )
     first = proc.stdout.readline()
     assert first.startswith("certify all: certifying the")
     time.sleep(3)
@@ -200,6 +291,7 @@ def test_registered_solvers_interrupted_print_what_completed():
 
 # ---- replay of a damaged report -----------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def report_text(tmp_path_factory) -> str:
     """report.json of a certification of the wrong example, made once for the damages below:
@@ -211,14 +303,24 @@ def report_text(tmp_path_factory) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("change,needle", [
-    (lambda d: [1, 2], "expected a JSON object"),  # was AttributeError
-    (lambda d: {**d, "input": 123}, "'input' has the wrong type"),  # was AttributeError
-    (lambda d: {**d, "time_limit_s": "x"}, "'time_limit_s' has the wrong type"),  # was TypeError
-    (lambda d: {**d, "memory_limit_mb": 10**30}, "--memory-limit must be at most"),
-    (lambda d: {k: v for k, v in d.items() if k != "seed"}, "missing keys: seed"),
-    (lambda d: {**d, "candidate_spec": "/nonexistent/solution.py"}, "the report's candidate cannot be run"),
-])
+@pytest.mark.parametrize(
+    "change,needle",
+    [
+        (lambda d: [1, 2], "expected a JSON object"),  # was AttributeError
+        (lambda d: {**d, "input": 123}, "'input' has the wrong type"),  # was AttributeError
+        (
+            lambda d: {**d, "time_limit_s": "x"},
+            "'time_limit_s' has the wrong type",
+        ),  # was TypeError
+        # a report changed by hand is not gamecert's own: its limits and command are never used
+        (lambda d: {**d, "memory_limit_mb": 10**30}, "was not written by gamecert"),
+        (lambda d: {k: v for k, v in d.items() if k != "seed"}, "missing keys: seed"),
+        (
+            lambda d: {**d, "candidate_spec": "/nonexistent/solution.py"},
+            "was not written by gamecert",
+        ),
+    ],
+)
 def test_replay_of_a_damaged_report_is_one_line(report_text, tmp_path, change, needle):
     data = json.loads(report_text)
     damaged = tmp_path / "damaged"
@@ -232,6 +334,7 @@ def test_replay_of_a_missing_directory_says_so(tmp_path):
 
 
 # ---- endless or odd input files ---------------------------------------------------------------------------
+
 
 def test_check_and_explain_refuse_an_endless_file():
     """/dev/zero used to be read into memory until the OS killed gamecert (check) or forever (explain)."""
@@ -252,19 +355,27 @@ def test_invalid_utf8_is_one_line(tmp_path):
 
 # ---- candidates ---------------------------------------------------------------------------------------------
 
+
 def test_stderr_is_never_a_verdict(tmp_path):
     """Judges discard stderr: a right program that writes 40 MB to stderr on every test (past the
     32 MB output limit) is certified; only stdout can be OLE. Samples, the sweep and 2 random
     examples, each test past the limit on its own: the families would add ~1,000 runs of 40 MB."""
     program = tmp_path / "stderr_chatty.py"
-    program.write_text("import sys\nblock = 'x' * (1 << 20)\nfor _ in range(40):\n    sys.stderr.write(block)\n"
-                       + (ROOT / "examples" / "word_game" / "correct.py").read_text())
-    proc = gamecert("certify", "word_game", str(program),
-                    *quick("--phases", "exhaustive,random", "--report-dir", str(tmp_path / "r")))
+    program.write_text(
+        "import sys\nblock = 'x' * (1 << 20)\nfor _ in range(40):\n    sys.stderr.write(block)\n"
+        + (ROOT / "examples" / "word_game" / "correct.py").read_text()
+    )
+    proc = gamecert(
+        "certify",
+        "word_game",
+        str(program),
+        *quick("--phases", "exhaustive,random", "--report-dir", str(tmp_path / "r")),
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 # ---- new-game and prove -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name,needle", [("all", "taken"), ("a" * 300, "characters long")])
 def test_new_game_refuses_reserved_and_overlong_names(name, needle):
@@ -288,7 +399,9 @@ def test_a_daemon_left_behind_cannot_write_into_later_tests(tmp_path):
     so an innocent later input was reported (PE) and its replay said OK. It is now killed as its
     test ends."""
     program = tmp_path / "daemon_writer.py"
-    program.write_text(_RIGHT_BODY + """
+    program.write_text(
+        _RIGHT_BODY
+        + """
 import os
 print("Alice" if total else "Bob", flush=True)
 if os.fork() == 0:
@@ -302,17 +415,35 @@ if os.fork() == 0:
                 pass
             time.sleep(0.01)
     os._exit(0)
-""")
-    proc = gamecert("certify", "word_game", str(program), "--profile", "quick", "--exhaustive-runs", "300",
-                    "--examples", "0", "--seed", "1", "--report-dir", str(tmp_path / "r"))
+"""
+    )
+    proc = gamecert(
+        "certify",
+        "word_game",
+        str(program),
+        "--profile",
+        "quick",
+        "--exhaustive-runs",
+        "300",
+        "--examples",
+        "0",
+        "--seed",
+        "1",
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "CERTIFIED" in proc.stdout or "PASSED (incomplete)" in proc.stdout
 
 
 def test_control_characters_from_a_candidate_do_not_reach_the_terminal(tmp_path):
     program = tmp_path / "escapes.py"
-    program.write_text("import sys\nsys.stderr.write('\\x1b]0;title\\x07')\nsys.stdout.write('\\x1b[2JBob\\n')\n")
-    proc = gamecert("certify", "word_game", str(program), *quick("--report-dir", str(tmp_path / "r")))
+    program.write_text(
+        "import sys\nsys.stderr.write('\\x1b]0;title\\x07')\nsys.stdout.write('\\x1b[2JBob\\n')\n"
+    )
+    proc = gamecert(
+        "certify", "word_game", str(program), *quick("--report-dir", str(tmp_path / "r"))
+    )
     assert proc.returncode == 1, proc.stderr
     assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
     assert "\\x1b[2JBob" in proc.stdout
@@ -320,20 +451,40 @@ def test_control_characters_from_a_candidate_do_not_reach_the_terminal(tmp_path)
 
 def test_unusable_scratch_folder_is_one_line(tmp_path):
     env = dict(os.environ, GAMECERT_TMPDIR=str(tmp_path / "missing" / "tmp"))
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", "word_game", str(CORRECT), "--no-contain",
-                           *quick("--report-dir", str(tmp_path / "r"))],
-                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "word_game",
+            str(CORRECT),
+            "--no-contain",
+            *quick("--report-dir", str(tmp_path / "r")),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
     warning = "gamecert: warning: candidates run NOT contained: --no-contain was given\n"
     assert proc.stderr.startswith(warning)
-    proc.stderr = proc.stderr[len(warning):]
+    proc.stderr = proc.stderr[len(warning) :]
     assert_usage_error(proc, "cannot make a scratch folder")
 
 
 def test_closed_standard_input_is_one_line():
     """`gamecert explain GAME - <&-` was an AttributeError traceback (sys.stdin is None)."""
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "explain", "word_game", "-"], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL,
-                          preexec_fn=lambda: os.close(0))
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamecert", "explain", "word_game", "-"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(0),
+    )
     assert_usage_error(proc, "standard input")
 
 
@@ -345,14 +496,17 @@ def test_a_py_candidate_that_is_not_a_regular_file_is_refused(tmp_path, kind):
         os.mkfifo(path)
     else:
         path.symlink_to("/dev/zero")
-    assert_usage_error(gamecert("certify", "word_game", str(path), *quick("--report-dir", str(tmp_path / "r"))),
-                       "not a regular file")
+    assert_usage_error(
+        gamecert("certify", "word_game", str(path), *quick("--report-dir", str(tmp_path / "r"))),
+        "not a regular file",
+    )
 
 
 def test_coverage_prints_what_the_strategies_reach_and_refuses_bad_input(capsys):
     """`gamecert coverage GAME`: a histogram of as many examples as asked, whose labels are the
     game's features; an unknown game or a count below 1 is one line and exit 2."""
     from gamecert.commands import cli
+
     assert cli.main(["coverage", "word_game", "--examples", "40"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "40 examples"

@@ -1,9 +1,14 @@
 """Replaying a report: its saved input run once more, on its own program or on another one, and
 judged the way the certification judged it (``gamecert replay`` prints what this returns).
 
-The report's program is built as it was (its ``--compile`` and ``--python``); a line warns when its
-sha256 differs from the one the report recorded. Another program (``other``) is built with the
-defaults, and the first lines say that it is not the one reported. A registered solver
+Replay never trusts a report.json it did not write. The program it runs is the one given on the
+command line (``other``), or the report's own only when gamecert wrote that report.json itself,
+for this user (:mod:`gamecert.engine.report.written`); a report of someone else's without a
+program given is refused with a line saying how to name one. The second line says which. The
+limits are always the game's (a report's recorded limits are never used; a line notes when they
+differ). The report's own program is built as it was (its ``--compile`` and ``--python``); a line
+warns when its sha256 differs from the one the report recorded. Another program is built with
+the defaults, and the first lines say that it is not the one reported. A registered solver
 (``solver:NAME``) runs in-process.
 """
 
@@ -18,6 +23,7 @@ from gamecert.engine.judge.evidence import _block, _one_line
 from gamecert.engine.judge.judge import Judge
 from gamecert.engine.report.report_files import read_report
 from gamecert.engine.report.reports import FailureReport, Provenance, visible
+from gamecert.engine.report.written import wrote
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
 from gamecert.engine.run.subjects import SOLVER_PREFIX, SolverRunner
@@ -37,14 +43,26 @@ class Replayed:
 def replay(report_dir: Any, other: str | None = None) -> Replayed:
     """Run the report in ``report_dir`` again (on ``other``, a candidate spec, if given).
     ``report_dir`` may also be any file in that folder (report.md, input.in, ...)."""
-    report = read_report(report_folder(report_dir))
+    folder = report_folder(report_dir)
+    report = read_report(folder)
     entry = registry.get(report.game)
     game = entry.game
     out = Replayed()
     prov = report.provenance
     spec = (other if other is not None else report.candidate_spec).strip()
-    if spec.startswith(SOLVER_PREFIX):
+    if spec.startswith(SOLVER_PREFIX):  # a solver of the game's own, by name: no command run
         return _replay_solver(report, entry, spec[len(SOLVER_PREFIX) :], other)
+    if other is None and not wrote(folder / "report.json"):
+        raise UsageError(
+            f"{folder}/report.json was not written by gamecert for you here (or it was changed "
+            "since): replay does not run the command a report names; name the program to run "
+            f"the report's input on: gamecert replay {folder} --candidate PROGRAM"
+        )
+    whence = (
+        "program: given on the command line"
+        if other is not None
+        else "program: the report's own (a report gamecert wrote for you)"
+    )
     try:
         if other is not None:
             candidate = Candidate.parse(other)
@@ -66,6 +84,7 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
             raise
         raise UsageError(f"the report's candidate cannot be run any more: {exc}") from None
     out.lines.append(_replay_head(report, other))
+    out.lines.append(whence)
     if other is None:
         now = Provenance.of(candidate).program_sha256()
         then = prov.program_sha256()
@@ -81,10 +100,13 @@ def replay(report_dir: Any, other: str | None = None) -> Replayed:
             else "verdict:  OK (it compiles; the report has no input to run)"
         )
         return out
-    try:
-        limits = game_limits(game, report.time_limit_s, report.memory_limit_mb)
-    except UsageError as exc:
-        raise UsageError(f"the report's limits are unusable: {exc}") from None
+    limits = game_limits(game)  # the game's, never the file's
+    if (report.time_limit_s, report.memory_limit_mb) != (limits.time_s, limits.memory_mb):
+        out.lines.append(
+            f"note: the report records limits of {report.time_limit_s:g} s and "
+            f"{report.memory_limit_mb} MB; replay runs under the game's, {limits.time_s:g} s "
+            f"and {limits.memory_mb} MB"
+        )
     instance = _instance(game, report)
     with open_runner(candidate, limits, fork_server=False) as runner:
         judge = Judge(entry, runner)

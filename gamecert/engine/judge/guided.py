@@ -68,6 +68,8 @@ class Report:
     kept: int = 0
     suspects: int = 0
     unconfirmed: list[str] = field(default_factory=list)
+    #: runs whose coverage record could not be read (the program's own text: ignored)
+    malformed: int = 0
     reached: set = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
 
@@ -112,8 +114,11 @@ class Search:
         built: Instrumented,
         seed: int,
         suspect: Callable[[Any, str], Any],
+        limits: Any = None,
     ) -> None:
         self.entry = entry
+        #: the problem's limits (the instrumented runner's are looser): a run past them is a suspect
+        self.limits = limits
         self.game = entry.game
         self.judge = judge
         self.built = built
@@ -164,21 +169,34 @@ class Search:
             read_coverage(getattr(result, "stderr_tail", "") or "", self.built.language)
             or Coverage()
         )
+        self.report.malformed += cov.malformed
         self.report.reached |= cov.sites
-        if found is not None:
-            kind = str(found.verdict)
-            if self.unconfirmed.get(kind, 0) < UNCONFIRMED_MAX:
-                self.report.suspects += 1
-                if self.suspect(inst, text) is not None:
-                    self.found = found
-                    return True
-                self.unconfirmed[kind] = self.unconfirmed.get(kind, 0) + 1
-                self.report.unconfirmed.append(f"{kind} at size {self.game.size(inst)}")
+        kind = str(found.verdict) if found is not None else self.over_limits(result)
+        if kind and self.unconfirmed.get(kind, 0) < UNCONFIRMED_MAX:
+            self.report.suspects += 1
+            confirmed = self.suspect(inst, text)
+            if confirmed is not None:
+                self.found = found or confirmed
+                return True
+            self.unconfirmed[kind] = self.unconfirmed.get(kind, 0) + 1
+            self.report.unconfirmed.append(f"{kind} at size {self.game.size(inst)}")
         new = cov.features - self.features
         if new:
             self.features |= new
             self.keep(Item(inst, text, self.state(inst), cov))
         return False
+
+    def over_limits(self, result: Any) -> str:
+        """The verdict ("TLE" or "MLE") of a run the instrumented runner let pass but whose CPU time
+        passed the problem's limit or whose memory reached it (the kernel's figures: the test's
+        cgroups, all its processes), else "": such a run is sent to the plain build to judge."""
+        if self.limits is None or result is None or getattr(result, "status", "") != "ok":
+            return ""
+        if (result.cpu_s or 0.0) > self.limits.time_s:
+            return "TLE"
+        if (result.max_rss_mb or 0.0) >= self.limits.memory_mb:
+            return "MLE"
+        return ""
 
     def keep(self, item: Item) -> None:
         self.report.kept += 1
@@ -638,7 +656,7 @@ def run_phase(executor: Any, deadline: float | None) -> None:
             expected_cache=executor.expected_cache,
             known=executor.known,
         )
-        search = Search(executor.entry, judge, built, plan.seed, suspect)
+        search = Search(executor.entry, judge, built, plan.seed, suspect, limits)
         report = search.search(seeds_of(executor.entry, plan), until)
     except GamecertError:
         raise  # a game's own mistake (GAME ERROR) or a usage error: said as such
@@ -664,6 +682,12 @@ def run_phase(executor: Any, deadline: float | None) -> None:
         *report.lines,
         *evidence(built, report.reached, report.runs),
     ]
+    if report.malformed:
+        outcome.notes.append(
+            f"guided phase: {report.malformed} runs wrote a coverage record that could not be read; "
+            "ignored: the record came from the program (it writes it on its own stderr), not from "
+            "gamecert"
+        )
 
 
 #: the start of the note a guided phase that stopped on an error of gamecert's own leaves

@@ -219,6 +219,24 @@ class _Build:
     judge: Judge
 
 
+#: MB the asan build gets over three times the problem's limit: its quarantine (64 MB, see
+#: ASAN_OPTIONS), its runtime and the shadow of what the program may hold
+ASAN_EXTRA_MB = 128
+
+
+def asan_memory_mb(limit_mb: int) -> int:
+    """The asan build's memory cap for a problem's ``limit_mb``: what a program under the limit
+    can use once AddressSanitizer's shadow (an eighth), red zones and quarantine are added, three
+    times the limit and :data:`ASAN_EXTRA_MB`, and no more: a program that fills its cap takes
+    the phase's time from the other builds in proportion to it (the cap was once at least 2 GB:
+    eight times a 256 MB limit).
+
+    >>> asan_memory_mb(256)
+    896
+    """
+    return 3 * limit_mb + ASAN_EXTRA_MB
+
+
 class Check:
     """Runs inputs on the sanitizer builds of one candidate; see :func:`run_phase`."""
 
@@ -273,8 +291,8 @@ class Check:
     def limits_of(self, kind: str) -> Limits:
         """A generous cap, never a verdict: the unoptimised builds five times the CPU time (at
         least 5 s) and twice the memory; the ``asan`` build ten times the CPU time (at least 10 s)
-        and, for AddressSanitizer's shadow memory, no address-space limit, four times the memory
-        (at least 2 GB, under the memory cgroup where there is one) and four times the stack."""
+        and, for AddressSanitizer's shadow memory, no address-space limit, :func:`asan_memory_mb`
+        of memory (under the memory cgroup where there is one) and four times the stack."""
         base = self.limits
         if kind not in ("asan", "memcheck"):
             return Limits(
@@ -284,7 +302,7 @@ class Check:
                 processes=base.processes,
                 stack_mb=base.stack_mb,
             )
-        memory = max(4 * base.memory_mb, 2048)
+        memory = asan_memory_mb(base.memory_mb)
         return _Unbounded(
             time_s=max(10 * base.time_s, 10.0),
             memory_mb=memory,

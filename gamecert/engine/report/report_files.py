@@ -95,9 +95,14 @@ def write_report(report: FailureReport, report_dir: str | os.PathLike[str]) -> P
     parent = Path(report_dir) / report.game
     guess = parent / f"{safe_name(report.candidate)}-{report.created}"
     files = _report_files(report, guess)
+    from gamecert.engine.report.written import remember
+
+    remember(files["report.json"])  # before it is published: replay may follow at once
     path = publish_directory(report_dir, report.game, report.candidate, files, report.created)
     if path != guess:
-        for name, text in _report_files(report, path).items():
+        files = _report_files(report, path)
+        remember(files["report.json"])
+        for name, text in files.items():
             atomic_write_text(path / name, text)
     return path
 

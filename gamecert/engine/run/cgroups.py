@@ -275,7 +275,9 @@ def accounting(cap: ProcessCap | None, contained: bool, nproc: int, cpu: bool = 
         return f"{counted}; processes capped by a {cap.kind} (pids.max {cap.limit})"
     if nproc:
         return (
-            f"{counted}; processes capped by RLIMIT_NPROC in the sandbox's user namespace ({nproc})"
+            f"{counted}; processes capped by RLIMIT_NPROC in the sandbox's user namespace ({nproc}; "
+            "a fork it refuses is not counted: a program that goes on after one is judged by what "
+            "it does)"
         )
     return (
         f"{counted}; NO process cap that holds (running as root without a writable pids cgroup): "
@@ -295,4 +297,4 @@ def expected_accounting(contained: bool) -> str:
         )
         line = accounting(cap, True, 0, cpu)
         return line.replace(" (pids.max 0)", "")
-    return accounting(None, True, 1).replace(" (1)", "")
+    return accounting(None, True, 1).replace(" (1; ", " (")

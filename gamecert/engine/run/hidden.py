@@ -44,21 +44,40 @@ for folder in dict.fromkeys(folders):
         pass
 scripts = sysconfig.get_paths()["scripts"]
 found += [os.path.join(scripts, n) for n in ("gamecert",) if os.path.exists(os.path.join(scripts, n))]
-print(json.dumps(found))
+print(json.dumps({"found": found, "folders": [*dict.fromkeys(folders), scripts]}))
 """
+
+#: the site folders each interpreter named when it was last asked: their change times say when
+#: the answer is stale (an install made or removed since)
+_site_folders: dict[str, tuple[str, ...]] = {}
 
 
 def harness_paths(interpreter: str) -> list[str]:
-    """The paths of the harness, resolved and existing, for a sandbox running ``interpreter``."""
-    return list(
-        _harness_paths(
-            interpreter, sys.prefix, sys.base_prefix, os.environ.get("GAMECERT_GAMES", "")
-        )
+    """The paths of the harness, resolved and existing now, for a sandbox running ``interpreter``.
+    The interpreter is asked again when one of its site folders changed since it was last asked
+    (an install made or removed since); a path gone since is left out (bubblewrap cannot cover
+    what is not there)."""
+    stamp = _stamp(_site_folders.get(interpreter, ()))
+    paths = _harness_paths(
+        interpreter, sys.prefix, sys.base_prefix, os.environ.get("GAMECERT_GAMES", ""), stamp
     )
+    return [p for p in paths if os.path.lexists(p)]
+
+
+def _stamp(folders: tuple[str, ...]) -> tuple[int, ...]:
+    out = []
+    for folder in folders:
+        try:
+            out.append(os.stat(folder).st_mtime_ns)
+        except OSError:
+            out.append(-1)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=16)
-def _harness_paths(interpreter: str, prefix: str, base_prefix: str, games: str) -> tuple[str, ...]:
+def _harness_paths(
+    interpreter: str, prefix: str, base_prefix: str, games: str, stamp: tuple[int, ...]
+) -> tuple[str, ...]:
     package = os.path.dirname(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     )  # gamecert/
@@ -76,7 +95,8 @@ def _harness_paths(interpreter: str, prefix: str, base_prefix: str, games: str) 
 
 
 def _ask(interpreter: str) -> list[str]:
-    """The entries named for gamecert in ``interpreter``'s site folders ([] if it cannot say)."""
+    """The entries named for gamecert in ``interpreter``'s site folders ([] if it cannot say);
+    the folders it looked in are kept in :data:`_site_folders`."""
     try:
         done = subprocess.run(
             [interpreter, "-I", "-S", "-c", _ASK],
@@ -85,7 +105,9 @@ def _ask(interpreter: str) -> list[str]:
             timeout=30,
             check=False,
         )
-        found = json.loads(done.stdout.decode() or "[]") if done.returncode == 0 else []
-    except (OSError, subprocess.SubprocessError, ValueError):
+        said = json.loads(done.stdout.decode() or "{}") if done.returncode == 0 else {}
+        found, folders = said.get("found", []), said.get("folders", [])
+    except (OSError, subprocess.SubprocessError, ValueError, AttributeError):
         return []
+    _site_folders[interpreter] = tuple(f for f in folders if isinstance(f, str))
     return [p for p in found if isinstance(p, str)]

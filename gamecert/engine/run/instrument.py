@@ -83,11 +83,19 @@ class Coverage:
     sites: frozenset = frozenset()
     #: (kind, a, b): kind "i" integer, "f" float, "s" string
     cmps: tuple = ()
+    #: the record was there but could not be read: it was ignored (it is the program's own text)
+    malformed: bool = False
 
 
 def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
     """The coverage line of one run's stderr tail, or None if there is none (the program died,
-    or closed its stderr)."""
+    or closed its stderr). The line is written inside the candidate's process, so the candidate
+    can write one of its own: one that cannot be read (an id that is not a number, a field of the
+    wrong shape) is an empty :class:`Coverage` marked ``malformed``, never an error of gamecert's.
+
+    >>> read_coverage("@@gcov br=W1siYSIsMSwxXV0=", "python").malformed  # [["a", 1, 1]]
+    True
+    """
     at = stderr_tail.rfind(MARK)
     if at < 0:
         return None
@@ -96,9 +104,10 @@ def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
         for part in stderr_tail[at + len(MARK) :].split("\n", 1)[0].split(" ")
         if "=" in part
     )
-    if language == "python":
-        return _read_python(fields)
-    return _read_native(fields)
+    try:
+        return _read_python(fields) if language == "python" else _read_native(fields)
+    except Exception:  # noqa: BLE001 - the record is the program's text: a bad one is ignored
+        return Coverage(malformed=True)
 
 
 def _hexes(text: str) -> list[int]:

@@ -182,7 +182,22 @@ def line(cap: MemoryCap | None, contained: bool) -> str:
         )
     if not contained:
         return "memory limited per process only"
-    return "memory limited per process only (no usable memory controller here)"
+    return f"memory limited per process only ({_why_none()})"
+
+
+def _why_none() -> str:
+    """Why no runner gets a memory cgroup here, in a few words.
+
+    >>> isinstance(_why_none(), str)
+    True
+    """
+    if os.environ.get("GAMECERT_CGROUPS", "").strip() == "0":
+        return "GAMECERT_CGROUPS=0"
+    if os.geteuid() != 0:
+        if os.path.isdir(V1_MEMORY):
+            return "not root: cgroup v1 delegates no memory cgroup of one's own"
+        return "not root: a cgroup v2 memory controller delegated by systemd is not used"
+    return "no usable memory controller here"
 
 
 def expected_line(contained: bool) -> str:

@@ -36,226 +36,23 @@ opens a name the candidate can change. What is enforced:
 from __future__ import annotations
 
 import os
-import re
-import shlex
 import shutil
-import signal
 import tempfile
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 
 from gamecert.engine.run import cgroups, contain, memcg, native_shim
+from gamecert.engine.run.candidate import Candidate, _safe_name, _sha256_file  # noqa: F401
 from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient, Lookahead
-from gamecert.engine.run.limits import Limits, cpu_over
+from gamecert.engine.run.limits import Limits
+from gamecert.engine.run.results import (  # noqa: F401 - imported from here too
+    BOX_FILES,
+    CG_CPU_SLACK_S,
+    STATUSES,
+    RunResult,
+    classify,
+)
 from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
 from gamecert.errors import GamecertError, UsageError
-
-STATUSES = ("ok", "re", "tle", "mle", "ole")
-_MEMORY_MARKERS = (
-    "MemoryError",
-    "bad_alloc",
-    "Cannot allocate memory",
-    "out of memory",
-    "Out of memory",
-    "OutOfMemoryError",
-)
-
-
-@dataclass(frozen=True)
-class RunResult:
-    """What one run of a candidate did. ``detail`` says why, for the non-ok statuses."""
-
-    status: str
-    stdout: str
-    stderr_tail: str
-    exit_code: int | None
-    signal: int | None
-    cpu_s: float
-    wall_s: float
-    max_rss_mb: float
-    detail: str = ""
-    #: True if the test ran in a process that ran no other test (not a persistent child)
-    fresh: bool = True
-    #: how the result was confirmed or replaced by a re-run, if it was
-    note: str = ""
-    #: how the test's process started: "native" (fork server), "zygote" or "exec"
-    started: str = ""
-
-    def describe(self) -> str:
-        """One line for reports.
-
-        >>> RunResult("re", "", "Segmentation fault", None, 11, 0.01, 0.02, 3.0).describe()
-        'RE: killed by SIGSEGV (signal 11); stderr: Segmentation fault'
-        >>> RunResult("ok", "Bob\\n", "", 0, None, 0.0104, 0.02, 9.5).describe()
-        'OK: exit 0, 0.010 s CPU, 0.020 s wall, 9.5 MB'
-        """
-        if self.status == "ok":
-            what = f"exit 0, {self.cpu_s:.3f} s CPU, {self.wall_s:.3f} s wall, {self.max_rss_mb:.1f} MB"
-        elif self.detail:
-            what = self.detail
-        elif self.signal is not None:
-            what = f"killed by {_signal_name(self.signal)} (signal {self.signal})"
-        else:
-            what = f"exit code {self.exit_code}"
-        line = f"{self.status.upper()}: {what}"
-        tail = " | ".join(
-            s.strip() for s in self.stderr_tail.strip().splitlines()[-3:] if s.strip()
-        )
-        if tail and self.status != "ok":
-            line += f"; stderr: {tail[:300]}"
-        return line
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def _safe_name(text: str) -> str:
-    """A short, filesystem-safe name.
-
-    >>> _safe_name("my solution (v2)")
-    'my_solution_v2'
-    """
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")[:60]
-    return name or "candidate"
-
-
-def _absolutise_args(words: list[str]) -> list[str]:
-    """Arguments naming existing files or folders become absolute (candidates run elsewhere).
-
-    Only words that exist relative to the current folder and look like paths (contain ``/`` or
-    ``.``, or are folders) are changed, so ``java -cp build Main`` keeps ``Main``.
-    """
-    out = []
-    for word in words:
-        path_like = os.path.isdir(word) or "/" in word or "." in word
-        if not word.startswith("-") and os.path.exists(word) and path_like:
-            word = os.path.abspath(word)
-        out.append(word)
-    return out
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A program to certify, as the user named it, with its provenance.
-
-    ``language`` is the source language (see :mod:`gamecert.engine.run.toolchains`), ``executable`` for a
-    program file, ``command`` for a command line. ``source``, ``binary``, ``compile_command``,
-    ``compiler_version``, ``source_sha256`` and ``binary_sha256`` say what was built from what
-    (empty where they do not apply).
-    """
-
-    spec: str
-    name: str
-    argv: tuple[str, ...]
-    python_file: Path | None
-    language: str = "command"
-    source: Path | None = None
-    binary: Path | None = None
-    compile_command: tuple[str, ...] = ()
-    compiler_version: str = ""
-    source_sha256: str = ""
-    binary_sha256: str = ""
-
-    @classmethod
-    def parse(
-        cls, spec: str, *, compile: str | None = None, python: str | None = None
-    ) -> Candidate:
-        """A source file (compiled once, see :mod:`gamecert.engine.run.toolchains`), an executable file, or
-        a command line whose first word is on PATH. ``compile`` overrides the compile command of
-        a compiled source; ``python`` names the interpreter of a ``.py`` source (default: this
-        Python, through the fork server). A source that does not compile raises
-        :class:`gamecert.engine.run.toolchains.CompileError`.
-
-        >>> Candidate.parse("sh -c true").argv[1:]
-        ('-c', 'true')
-        >>> Candidate.parse("sh -c true").name
-        'sh'
-        """
-        from gamecert.engine.run import sources, toolchains
-
-        text = spec.strip()
-        if not text:
-            raise UsageError(
-                "the candidate is empty: give a source file, an executable or a command line"
-            )
-        path = Path(text).expanduser()
-        if path.exists():
-            if path.is_dir():
-                raise UsageError(
-                    f"candidate {spec!r} is a folder; give a program file or a command line"
-                )
-            if toolchains.language_of(path) is not None:
-                return cls._from_build(
-                    spec, path, sources.prepare(path, compile=compile, python=python), python
-                )
-        if compile is not None or python is not None:
-            option = "--compile" if compile is not None else "--python"
-            raise UsageError(
-                f"{option} applies to a source file candidate, and {spec!r} is not one"
-            )
-        if path.exists():
-            if not path.is_file():
-                raise UsageError(f"candidate {spec!r} is not a regular file")
-            if not os.access(path, os.X_OK):
-                from gamecert.engine.run.sources import run_hint
-
-                raise UsageError(f"candidate {spec!r} is not executable; {run_hint(text)}")
-            resolved = path.resolve()
-            return cls(
-                spec,
-                _safe_name(path.stem),
-                (str(resolved),),
-                None,
-                language="executable",
-                binary=resolved,
-                binary_sha256=_sha256_file(resolved),
-            )
-        try:
-            words = shlex.split(text)
-        except ValueError as exc:
-            raise UsageError(f"candidate {spec!r} is not a valid command line: {exc}") from None
-        if len(words) == 1 and ("/" in text or toolchains.language_of(text) is not None):
-            raise UsageError(f"candidate file {spec!r} does not exist")
-        program = shutil.which(words[0])
-        if program is None:
-            raise UsageError(
-                f"candidate {spec!r}: command {words[0]!r} not found (not a file, and not on PATH)"
-            )
-        argv = (os.path.abspath(program), *_absolutise_args(words[1:]))
-        return cls(spec, _safe_name(Path(words[0]).name), argv, None)
-
-    @classmethod
-    def _from_build(cls, spec: str, path: Path, build: object, python: str | None) -> Candidate:
-        """A candidate from a :class:`gamecert.engine.run.toolchains.Build`; a ``.py`` source without
-        ``python`` keeps ``python_file`` (run by the fork server)."""
-        python_file = build.source if build.language == "python" and python is None else None
-        return cls(
-            spec,
-            _safe_name(path.stem),
-            build.argv,
-            python_file,
-            language=build.language,
-            source=build.source,
-            binary=build.binary,
-            compile_command=build.compile_command,
-            compiler_version=build.compiler_version,
-            source_sha256=build.source_sha256,
-            binary_sha256=build.binary_sha256,
-        )
-
-
-def _sha256_file(path: Path) -> str:
-    """The file's sha256, or "" if it cannot be read (an executable without read permission)."""
-    from gamecert.engine.run import toolchains
-
-    try:
-        return toolchains._sha256_file(path)
-    except OSError:
-        return ""
 
 
 def judge_argv(argv: list[str], limits: Limits) -> list[str]:
@@ -303,10 +100,6 @@ def candidate_environment(home: str) -> dict[str, str]:
 NATIVE_LANGUAGES = ("c", "cpp", "rust", "go", "executable")
 #: the names in the supervisor's private copy of the shim and of its per-test loop (supervisor/_sv_fast.py)
 NATIVE_SHIM_NAME, TESTLOOP_NAME = "libpreinit.so", "libtestloop.so"
-#: files and folders a test may make in its box (the watch kills the test past it)
-BOX_FILES = 10_000
-#: how far the sandbox's cpuacct figure must exceed wait4's to be the test's CPU time (see docs/certify.md)
-CG_CPU_SLACK_S = 0.01
 
 
 class Runner:
@@ -645,127 +438,7 @@ class Runner:
         return replace(result, started=started), report.get("killed")
 
     def _classify(self, report: dict, out_size: int, stdout: str, stderr_tail: str) -> RunResult:
-        limits = self.limits
-        if report.get("lost"):
-            return RunResult(
-                "re",
-                stdout,
-                stderr_tail,
-                None,
-                None,
-                0.0,
-                0.0,
-                0.0,
-                "the candidate's supervisor died during the test",
-            )
-        status_word = report["status"]
-        exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
-        sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
-        cpu = report["utime"] + report["stime"]
-        if (
-            report.get("cg_cpu", 0) > cpu + CG_CPU_SLACK_S
-        ):  # processes no wait4 reported (SIGCHLD ignored)
-            cpu = report["cg_cpu"]
-        cg_kb = report.get("cg_kb", 0)  # the figure shown is the one compared:
-        rss_mb = round(max(report["maxrss_kb"], cg_kb) / 1024, 2)
-        killed = report["killed"]
-        common = (
-            stdout,
-            stderr_tail,
-            exit_code,
-            sig,
-            round(cpu, 6),
-            round(report["wall"], 6),
-            round(rss_mb, 2),
-        )
-        extra = {"fresh": True}
-        measured = (
-            "all of the test, memory cgroup peak"
-            if cg_kb > max(report["sampled_kb"], report["maxrss_kb"])
-            else "group RSS, sampled"
-            if report["sampled_kb"] >= report["maxrss_kb"]
-            else "peak RSS"
-        )
-        used = f"memory used {rss_mb:.1f} MB ({measured})"
-        if report.get("refused"):
-            return RunResult(
-                "re",
-                *common,
-                f"process limit exceeded: {report['refused']} process creations refused "
-                f"at the cap of {limits.processes} processes; all killed",
-                **extra,
-            )
-        if killed == "processes":
-            return RunResult(
-                "re",
-                *common,
-                f"process limit exceeded: {report['peak_tasks']} tasks > {limits.processes}; all killed",
-                **extra,
-            )
-        if killed == "files":
-            return RunResult(
-                "re",
-                *common,
-                f"file limit exceeded: {report['files']} files in the working folder > "
-                f"{BOX_FILES}; all killed",
-                **extra,
-            )
-        if out_size > limits.output_bytes or sig == getattr(signal, "SIGXFSZ", None):
-            return RunResult(
-                "ole",
-                *common,
-                f"output limit exceeded: more than {limits.output_bytes} bytes",
-                **extra,
-            )
-        if killed == "memory":
-            return RunResult(
-                "mle", *common, f"{used} >= limit {limits.memory_mb} MB; all killed", **extra
-            )
-        if report.get("cg_oom"):
-            return RunResult(
-                "mle",
-                *common,
-                f"the memory controller ran out at {limits.memory_mb} MB + "
-                f"{memcg.HEADROOM_MB} MB headroom and killed {report['cg_oom']} of its processes; {used}",
-                **extra,
-            )
-        if (
-            killed == "wall" and cpu <= limits.time_s
-        ):  # (over the CPU limit too: a CPU TLE, said as one)
-            return RunResult(
-                "tle",
-                *common,
-                f"idle or blocked: wall-clock time {report['wall']:.3f} s reached the "
-                f"limit {limits.wall_s:g} s with CPU time {cpu:.3f} s; all killed",
-                **extra,
-            )
-        if killed == "cpu" or sig == signal.SIGXCPU or cpu > limits.time_s:
-            return RunResult("tle", *common, cpu_over(cpu, limits.time_s, killed == "cpu"), **extra)
-        if rss_mb >= limits.memory_mb:
-            return RunResult("mle", *common, f"{used} >= limit {limits.memory_mb} MB", **extra)
-        if exit_code == 0:
-            return RunResult("ok", *common, **extra)
-        failed_alloc = next((m for m in _MEMORY_MARKERS if m in stderr_tail), None)
-        if failed_alloc and rss_mb >= 0.8 * limits.memory_mb:
-            return RunResult(
-                "mle",
-                *common,
-                f"{used}, near the limit {limits.memory_mb} MB, and the program "
-                f"reported a failed allocation ({failed_alloc})",
-                **extra,
-            )
-        what = (
-            f"killed by {_signal_name(sig)} (signal {sig})"
-            if sig is not None
-            else f"exit code {exit_code}"
-        )
-        if failed_alloc:
-            backstop = limits.address_space_bytes(self.mode == "fork-server") >> 20
-            what += (
-                f"; the program reported a failed allocation ({failed_alloc}) with {used}, under the "
-                f"limit: it asked for more than the {backstop} MB address-space cap"
-            )
-        return RunResult("re", *common, what, **extra)
+        return classify(report, out_size, stdout, stderr_tail, self.limits, self.mode)
 
     def _cleanup(self) -> None:
         if getattr(self, "_build_copy", None):

@@ -49,6 +49,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from gamecert.engine.run.buildcache import EXE as _EXE
+from gamecert.engine.run.buildcache import (
+    _complete,
+    _intact,
+    _publish,
+    _sha256_file,
+    _tree_sha256,
+    cache_root,
+    work_folder,
+)
+from gamecert.engine.run.javaclass import java_main_class  # noqa: F401 - imported from here
 from gamecert.errors import GamecertError, UsageError
 from gamecert.kit.escape import visible
 
@@ -58,7 +69,6 @@ BUILD_TIMEOUT_S = 60.0
 BUILD_OUTPUT_BYTES = 64 << 10
 #: characters of compiler output shown in a compile error
 MESSAGE_CHARS = 4000
-_EXE = "prog"
 
 CPP_STANDARDS = ("23", "20", "17", "14", "11")
 C_STANDARDS = ("23", "17", "11")
@@ -223,114 +233,21 @@ def newest_standard(compiler: str, language: str, candidates: tuple[str, ...]) -
     return candidates[-1]
 
 
-# ---- Java: the class to run --------------------------------------------------------------------
-
-_JAVA_LEXEMES = re.compile(
-    r'//[^\n]*|/\*.*?\*/|"""(?:\\.|[^\\])*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-    re.DOTALL,
-)
-_JAVA_TYPE = re.compile(
-    r"((?:\b(?:public|abstract|final|strictfp|static|sealed|non-sealed)\s+)*)"
-    r"\b(?:class|interface|enum|record)\s+((?:[^\W\d]|\$)(?:\w|\$)*)"
-)
-_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w$.\s]+?)\s*;", re.MULTILINE)
-_JAVA_MAIN = re.compile(r"\bvoid\s+main\s*\(")
-
-
-def _java_blank(source: str) -> str:
-    """``source`` with comments, strings and character literals replaced by spaces (same length,
-    newlines kept), so that braces and keywords inside them are not seen.
-
-    >>> _java_blank('a /* { */ "}" // x\\nb')
-    'a                 \\nb'
-    """
-    return _JAVA_LEXEMES.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), source)
-
-
-def java_main_class(source: str) -> str:
-    """The class a Java source is run as: its top-level public type, else the top-level type
-    with a ``main`` method, qualified by the package if there is one; "" if there is none.
-
-    >>> java_main_class("import java.util.*;\\n// public class Fake\\nclass Helper {}\\n"
-    ...                 "public final class Solution { static class Inner {} }")
-    'Solution'
-    >>> java_main_class('class A { String s = "public class B {"; }\\nclass Main { public static void main(String[] a) {} }')
-    'Main'
-    >>> java_main_class("package contest.a;\\npublic class Task {}")
-    'contest.a.Task'
-    >>> java_main_class("class A {} class B {}")
-    ''
-    """
-    text = _java_blank(source)
-    depth, spans, pos = 0, [], 0
-    for m in _JAVA_TYPE.finditer(text):
-        if m.start() < pos:
-            continue
-        depth += text.count("{", pos, m.start()) - text.count("}", pos, m.start())
-        pos = m.start()
-        if depth == 0:
-            spans.append((m.group(2), "public" in m.group(1).split(), m.end()))
-    chosen = next((name for name, public, _ in spans if public), "")
-    if not chosen:
-        for index, (name, _, start) in enumerate(spans):
-            end = spans[index + 1][2] if index + 1 < len(spans) else len(text)
-            if _JAVA_MAIN.search(text, start, end):
-                chosen = name
-                break
-    if not chosen:
-        return ""
-    package = _JAVA_PACKAGE.search(text)
-    return f"{''.join(package.group(1).split())}.{chosen}" if package else chosen
-
-
 # ---- building ----------------------------------------------------------------------------------
 
 
-def cache_root() -> Path:
-    """Where builds are kept: ``$GAMECERT_CACHE/build``, else ``${XDG_CACHE_HOME:-~/.cache}/gamecert/build``."""
-    chosen = os.environ.get("GAMECERT_CACHE")
-    if chosen:
-        return Path(chosen).expanduser() / "build"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gamecert" / "build"
-
-
-def _toolchain_paths(program: str) -> list[str]:
-    """What a compiler outside the system folders needs to see inside the sandbox: its own
-    installation (the folder above its ``bin``), and rustup's toolchains for a rustup proxy."""
-    found = program if os.path.isabs(program) else shutil.which(program)
-    if not found:
-        return []
-    program = found
-    paths = [program]
-    real = os.path.realpath(program)
-    if not real.startswith(("/usr/", "/bin/", "/lib")):
-        paths.append(os.path.dirname(os.path.dirname(real)))
-    if os.path.basename(real) == "rustup" or "/.cargo/" in program:
-        home = os.environ.get("RUSTUP_HOME") or os.path.expanduser("~/.rustup")
-        if os.path.isdir(home):
-            paths.append(home)
-    return [p for p in dict.fromkeys(paths) if os.path.exists(p)]
-
-
-#: variables a toolchain needs to find itself, passed to a build as the user set them (rustup's
-#: homes and chosen toolchain, the JDK's and Go's installations); no other variable of the user's
-TOOLCHAIN_VARIABLES = (
-    "RUSTUP_HOME",
-    "CARGO_HOME",
-    "RUSTUP_TOOLCHAIN",
-    "JAVA_HOME",
-    "GOROOT",
-    "GOPATH",
-)
+#: variables a toolchain needs to find itself, passed to a build as the user set them (the JDK's
+#: and Go's installations); no other variable of the user's. rustup's homes are not among them:
+#: a Rust build runs its toolchain's own rustc (:mod:`gamecert.engine.run.buildview`)
+TOOLCHAIN_VARIABLES = ("JAVA_HOME", "GOROOT")
 
 
 def build_environment(home: str) -> dict[str, str]:
     """The environment of a compile step, as clean as a judge's: ``PATH``, ``HOME`` and
     ``TMPDIR`` in a folder of the build's own, a UTF-8 locale, and of the user's variables only
-    :data:`TOOLCHAIN_VARIABLES` (rustup's two homes are named even when unset, since ``HOME``
-    no longer leads to them). A source that embeds its compiler's environment
-    (``include_bytes!("/proc/self/environ")``, ``env!``, ``.incbin``) finds nothing else.
+    :data:`TOOLCHAIN_VARIABLES`. A source that embeds its compiler's environment
+    (``include_bytes!("/proc/self/environ")``, ``env!``, ``.incbin``) finds nothing else, and no
+    path into the user's home.
 
     >>> sorted(k for k in build_environment("/tmp/h") if k not in TOOLCHAIN_VARIABLES)
     ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']
@@ -342,15 +259,8 @@ def build_environment(home: str) -> dict[str, str]:
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
     }
-    user_home = os.path.expanduser("~")
-    defaults = {
-        "RUSTUP_HOME": os.path.join(user_home, ".rustup"),
-        "CARGO_HOME": os.path.join(user_home, ".cargo"),
-    }
     for name in TOOLCHAIN_VARIABLES:
-        value = os.environ.get(name) or (
-            defaults[name] if os.path.isdir(defaults.get(name, "")) else ""
-        )
+        value = os.environ.get(name)
         if value:
             env[name] = value
     return env
@@ -362,14 +272,15 @@ def _run_build(argv: list[str], workdir: Path, timeout: float) -> tuple[int, str
     clipped to :data:`BUILD_OUTPUT_BYTES`). A step stopped by a cap gets a first line naming
     it; one that times out is killed with its process group and gives exit code -9 and a line
     saying so. The one place compile steps are started."""
-    from gamecert.engine.run import buildcap, contain
+    from gamecert.engine.run import buildcap, buildview, contain
 
     containment = contain.probe()
     home = tempfile.mkdtemp(prefix="gc-home-")  # the step's HOME and TMPDIR, removed after it
+    argv, readable = buildview.toolchain_view(argv)
     argv = contain.wrap(
         argv,
         writable=[str(workdir), home],
-        readable=_toolchain_paths(argv[0]),
+        readable=readable,
         workdir=str(workdir),
         containment=containment,
     )
@@ -427,22 +338,6 @@ def clip_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     if len(shown) > limit:
         shown = shown[:limit] + f"\n(message clipped: {len(shown)} characters)"
     return shown
-
-
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _tree_sha256(folder: Path, skip: set[str]) -> str:
-    """One sha256 over the files of a build folder (names and contents), for Java's class files."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name not in skip):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + _sha256_file(path).encode())
-    return digest.hexdigest()
 
 
 def _fill(template: tuple[str, ...], values: dict[str, str]) -> tuple[str, ...]:
@@ -647,52 +542,6 @@ def sanitizer_build(
     )
 
 
-def _intact(entry: Path, language: str) -> bool:
-    """Whether a cached build is what was built: its files' sha256 is the one recorded when it
-    was built. An entry that changed since (a program, or anybody, wrote into the cache) is
-    moved aside and built again, so a report's sha256 is always that of what runs."""
-    try:
-        meta = json.loads((entry / "build.json").read_text())
-        now = (
-            _tree_sha256(entry, {meta["source_name"], "build.json"})
-            if language == "java"
-            else _sha256_file(entry / _EXE)
-        )
-        if now and now == meta["binary_sha256"]:
-            return True
-    except (OSError, ValueError, KeyError):
-        pass
-    shutil.rmtree(_set_aside(entry), ignore_errors=True)
-    return False
-
-
-def _set_aside(entry: Path) -> Path:
-    """Move a cache entry out of its place, into a fresh ``.stale-*`` folder (returned, for
-    removal), so that no other process can take it for a finished build meanwhile."""
-    trash = Path(tempfile.mkdtemp(prefix=".stale-", dir=entry.parent))
-    try:
-        os.rename(entry, trash / "entry")
-    except OSError:
-        pass
-    return trash
-
-
-def _complete(entry: Path) -> bool:
-    return (entry / "build.json").is_file()  # a cache entry is complete once renamed into place
-
-
-def work_folder(
-    root: Path, prefix: str
-) -> Path:  # a fresh folder in the build cache, or a clear error
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
-    except OSError as exc:
-        raise UsageError(
-            f"cannot use the build cache {root}: {exc.strerror or exc} (set $GAMECERT_CACHE)"
-        ) from None
-
-
 def _build_into(
     root: Path,
     final: Path,
@@ -748,22 +597,3 @@ def _build_into(
         _publish(work, final)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def _publish(work: Path, final: Path) -> None:
-    """Rename the finished build into place; a finished entry already there is kept, an
-    incomplete one (files removed by hand) is replaced."""
-    try:
-        os.rename(work, final)
-        return
-    except OSError:
-        if _complete(final):
-            return
-    trash = _set_aside(final)
-    try:
-        os.rename(work, final)
-    except OSError:
-        if not _complete(final):
-            raise
-    finally:
-        shutil.rmtree(trash, ignore_errors=True)

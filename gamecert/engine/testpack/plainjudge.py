@@ -2,7 +2,8 @@
 (``gamecert tests GAME --check DIR --against FILES``).
 
 Each program is built with its language's plain command (``gcc -O2``, ``g++ -O2``, ``javac``,
-``rustc -O``; Python and JavaScript are run as they are), run as a plain subprocess on each
+``rustc -O``; Python and JavaScript are run as they are), built and run in a box
+(:mod:`.plainbox`: bubblewrap, an empty home, nothing of the user's files but the program) on each
 ``tests/NN`` with the problem's CPU limit (``RLIMIT_CPU``, and the CPU time ``wait4`` reports
 against the limit), its peak resident memory (``ru_maxrss``) against the memory limit and the
 stack as large as the memory limit; its output is then judged by the package's own
@@ -11,7 +12,8 @@ stack as large as the memory limit; its output is then judged by the package's o
 Verdicts: OK, WA, PE (the checker's exit 0, 1, 2), TLE, MLE, RE (a non-zero exit or a
 signal), CE (the build failed). The checker's exit 3 is the package's fault, not the program's.
 
-May import: nothing of gamecert's but the errors (this is the judge that does without it).
+May import: nothing of gamecert's but the errors and its own box (this is the judge that does
+without it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from gamecert.engine.testpack import plainbox
 from gamecert.errors import GamecertError
 
 #: a build has this long
@@ -33,7 +36,7 @@ _BUILD = {
     ".cc": (["g++", "-O2", "-o", "{exe}", "{src}"], ["{exe}"]),
     ".rs": (["rustc", "-O", "--edition", "2021", "-o", "{exe}", "{src}"], ["{exe}"]),
     ".go": (["go", "build", "-o", "{exe}", "{src}"], ["{exe}"]),
-    ".py": (None, [sys.executable, "{src}"]),
+    ".py": (None, [plainbox.python(), "{src}"]),
     ".js": (None, ["node", "{src}"]),
 }
 
@@ -60,8 +63,11 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
             return None, "javac is not installed"
         out = work / "java"
         out.mkdir(exist_ok=True)
+        javac, tools = plainbox.compiler(
+            ["javac", "-encoding", "UTF-8", "-d", str(out), str(source)]
+        )
         done = subprocess.run(
-            ["javac", "-encoding", "UTF-8", "-d", str(out), str(source)],
+            plainbox.box(javac, readable=[str(source), *tools], writable=[str(work)]),
             capture_output=True,
             text=True,
             timeout=BUILD_SECONDS,
@@ -80,8 +86,11 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
     if compile_ is not None:
         if shutil.which(compile_[0]) is None:
             return None, f"{compile_[0]} is not installed"
+        command, tools = plainbox.compiler([fill.get(a, a) for a in compile_])
         done = subprocess.run(
-            [fill.get(a, a) for a in compile_],
+            plainbox.box(
+                command, readable=[str(source), *tools], writable=[str(work)], workdir=str(work)
+            ),
             capture_output=True,
             text=True,
             timeout=BUILD_SECONDS,
@@ -98,12 +107,15 @@ def build(source: Path, work: Path) -> tuple[list[str] | None, str]:
 #: harness's resident memory as its own peak and be MLE for nothing.
 _LAUNCH = """
 import os, resource, sys
-report, cpu, stack, cap = (int(word) for word in sys.argv[1:5])
-argv = sys.argv[5:]
+report, cpu, stack, cap, procs = (int(word) for word in sys.argv[1:6])
+argv = sys.argv[6:]
 pid = os.fork()
 if pid == 0:
     os.close(report)
     try:
+        if procs >= 0:  # into the run's memory cgroup: every process it makes is charged there
+            os.write(procs, b"0")
+            os.close(procs)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
         if cap:
@@ -117,39 +129,52 @@ os.write(report, b"%d %.6f %.6f %d" % (status, usage.ru_utime, usage.ru_stime, u
 
 
 def run_one(
-    argv: list[str], test: Path, out: Path, cpu_s: float, memory_mb: int
+    argv: list[str],
+    test: Path,
+    out: Path,
+    cpu_s: float,
+    memory_mb: int,
+    readable: tuple[str, ...] = (),
 ) -> tuple[str, float, float]:
     """(verdict so far: "" for a run that exited 0, else TLE/MLE/RE; CPU seconds; peak MB).
 
     The program runs under a small launcher (:data:`_LAUNCH`) with the problem's CPU limit, a stack
     as large as the memory limit and, but for a JVM or node (which reserve far more), an
-    address-space backstop at 4x the limit; the verdict on memory is its peak resident memory."""
+    address-space backstop at 4x the limit; the verdict on memory is its peak resident memory.
+    The launcher and the program run in :func:`.plainbox.box`, seeing ``readable`` (the program's
+    files) and nothing of the user's; where a memory cgroup can be made
+    (:class:`.plainbox.MemoryBox`), the program's memory is the cgroup's peak charge (all its
+    processes, anonymous files, shared memory) and an OOM kill there is MLE."""
     java = Path(argv[0]).name == "java"
     if java:
         argv = [argv[0], f"-Xmx{memory_mb}m", *argv[1:]]
     # no address-space backstop for a JVM, nor for node: each of its threads reserves a stack as
     # large as RLIMIT_STACK, and under the cap the threads cannot start and node hangs
     cap = 0 if java or Path(argv[0]).name == "node" else 4 * (memory_mb << 20)
+    box = plainbox.MemoryBox.make(memory_mb)
+    procs = box.procs_fd if box is not None else -1
     report_r, report_w = os.pipe()
     try:
         with open(test, "rb") as stdin, open(out, "wb") as stdout:
+            launch = [
+                plainbox.python(),
+                "-I",
+                "-S",
+                "-c",
+                _LAUNCH,
+                str(report_w),
+                str(int(cpu_s) + 1),
+                str(memory_mb << 20),
+                str(cap),
+                str(procs),
+                *argv,
+            ]
             proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-I",
-                    "-S",
-                    "-c",
-                    _LAUNCH,
-                    str(report_w),
-                    str(int(cpu_s) + 1),
-                    str(memory_mb << 20),
-                    str(cap),
-                    *argv,
-                ],
+                plainbox.box(launch, readable=list(readable)),
                 stdin=stdin,
                 stdout=stdout,
                 stderr=subprocess.DEVNULL,
-                pass_fds=(report_w,),
+                pass_fds=(report_w,) if procs < 0 else (report_w, procs),
                 start_new_session=True,
                 preexec_fn=None,
                 close_fds=True,
@@ -161,19 +186,29 @@ def run_one(
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, 9)
                 proc.wait()
-                return "TLE", 3 * cpu_s + 10, 0.0
-        words = os.read(report_r, 200).split()
+                words = []
+            else:
+                words = os.read(report_r, 200).split()
     finally:
         os.close(report_r)
         if report_w >= 0:
             os.close(report_w)
+        charged, kills = box.figures() if box is not None else (0.0, 0)
+        if box is not None:
+            box.close()
+    if not words and proc.returncode == -9:  # stopped at the wall-clock limit
+        # memory first: a program whose processes the kernel killed for memory may wait forever
+        if kills or charged >= memory_mb:
+            return "MLE", 3 * cpu_s + 10, charged
+        return "TLE", 3 * cpu_s + 10, charged
     if len(words) != 4:
-        return "RE", 0.0, 0.0
+        return ("MLE", 0.0, charged) if kills else ("RE", 0.0, 0.0)
     status, cpu, mb = int(words[0]), float(words[1]) + float(words[2]), int(words[3]) / 1024
+    mb = max(mb, charged)  # the kernel's figure: every process of the run, shared memory too
     code = os.waitstatus_to_exitcode(status)
     if cpu > cpu_s:
         return "TLE", cpu, mb
-    if mb >= memory_mb:
+    if mb >= memory_mb or kills:
         return "MLE", cpu, mb
     if code != 0:
         return "RE", cpu, mb
@@ -216,7 +251,9 @@ def judge(
                 verdicts.append("-")
                 continue
             out = work / "out.txt"
-            verdict, cpu, mb = run_one(argv, test, out, cpu_s, memory_mb)
+            verdict, cpu, mb = run_one(
+                argv, test, out, cpu_s, memory_mb, (str(work), str(source.resolve()))
+            )
             if usage is not None:
                 usage.append((cpu, mb))
             if not verdict:

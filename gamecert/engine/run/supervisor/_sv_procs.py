@@ -210,6 +210,13 @@ def _killpg(pgid: int) -> None:
         pass
 
 
+#: processes reaped by :func:`_kill_everything` that the CPU backstop (``RLIMIT_CPU``'s SIGXCPU)
+#: had ended, since the watch last reset it: a test one of whose processes hit the CPU limit is
+#: TLE even when its main process then exits 0 (a sibling made with ``CLONE_PARENT`` is not the
+#: main process's child, and the main process may only wait for it to end)
+XCPU_REAPED = [0]
+
+
 def _kill_everything(
     contained: bool, pgid: int | None, deadline_s: float = 3.0, keep: int | None = None
 ) -> tuple[float, float, int]:
@@ -266,7 +273,7 @@ def _kill_everything(
                 if not others:
                     break
                 try:
-                    pid, _, usage = os.wait4(others[-1], os.WNOHANG)
+                    pid, status, usage = os.wait4(others[-1], os.WNOHANG)
                 except ChildProcessError:
                     others.pop()
                     continue
@@ -275,7 +282,7 @@ def _kill_everything(
                 others.pop()
             else:
                 try:
-                    pid, _, usage = os.wait4(-1, os.WNOHANG)
+                    pid, status, usage = os.wait4(-1, os.WNOHANG)
                 except ChildProcessError:
                     return utime, stime, reaped
                 if not pid:
@@ -283,6 +290,8 @@ def _kill_everything(
             reaped += 1
             utime += usage.ru_utime
             stime += usage.ru_stime
+            if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
+                XCPU_REAPED[0] += 1
         if others is not None and not others and not _others_alive(me, keep, contained):
             return utime, stime, reaped
         if time.monotonic() > end:
