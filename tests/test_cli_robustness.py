@@ -109,6 +109,29 @@ def test_report_dir_that_is_a_file_is_refused_before_the_run(tmp_path):
         assert proc.stdout == ""  # nothing ran
 
 
+def test_report_dir_below_an_unsearchable_folder_is_a_usage_error(tmp_path, monkeypatch):
+    """An ordinary user's --report-dir below a folder it may not search: mkdir and every later
+    look at the path raise PermissionError; the refusal is the usual one line, not a traceback
+    (found running gamecert as an unprivileged user; as root the folder's mode cannot refuse,
+    so the kernel's refusal is stood in for). Control: without the stand-in the folder is made."""
+    from pathlib import Path
+
+    from gamecert.engine.report.report_files import check_report_dir
+    from gamecert.errors import UsageError
+
+    where = tmp_path / "locked" / "reports"
+
+    def refused(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    with monkeypatch.context() as patch:
+        for name in ("mkdir", "exists", "is_dir"):
+            patch.setattr(Path, name, refused)
+        with pytest.raises(UsageError, match="cannot write reports there: Permission denied"):
+            check_report_dir(where, "word_game")
+    assert check_report_dir(where, "word_game").is_dir()
+
+
 def test_argparse_errors_are_one_line():
     assert_usage_error(
         gamecert("certify", "word_game", str(CORRECT), "--examples", "abc"), "invalid int value"

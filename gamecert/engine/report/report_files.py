@@ -137,12 +137,14 @@ def check_report_dir(report_dir: str | os.PathLike[str], game: str) -> Path:
         probe = tempfile.mkdtemp(prefix=".gamecert-probe-", dir=parent)
         os.rmdir(probe)
     except OSError as exc:
-        if root.exists() and not root.is_dir():
-            why = "it is a file, not a directory"
-        elif parent.exists() and not parent.is_dir():
-            why = f"{parent} is a file, not a directory"
-        else:
-            why = exc.strerror or str(exc)
+        why = exc.strerror or str(exc)
+        try:  # a folder above it that this user cannot search raises here too
+            if root.exists() and not root.is_dir():
+                why = "it is a file, not a directory"
+            elif parent.exists() and not parent.is_dir():
+                why = f"{parent} is a file, not a directory"
+        except OSError:
+            pass
         raise UsageError(f"--report-dir {report_dir}: cannot write reports there: {why}") from None
     return parent
 
