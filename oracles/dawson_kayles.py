@@ -6,3 +6,26 @@ Built from the code alone by gamecert.kit.octal.octal_parts; nothing here is gam
 from gamecert.kit.octal import octal_parts
 
 globals().update(octal_parts("0.07", "dawson_kayles").exports("oracles"))
+
+# the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+from types import MappingProxyType  # noqa: E402
+
+from gamecert.kit.core import Core  # noqa: E402
+
+GAME.certification_core = MappingProxyType(  # type: ignore[name-defined]  # noqa: F821
+    {
+        "default": Core(
+            families={"decides-heap-value": 300, "heap-size-alone": 200, "heap-size-mixed": 200},
+            reason=(
+                "a heap's value is periodic with period 34 from size 52 on (0.07, the octal "
+                "periodicity theorem: proofs/dawson_kayles); the families' first inputs run every "
+                "heap size to 200 alone and mixed (the pre-period and 4 periods), the first 300 "
+                "settings of a heap beside its cancelling partner, every heap count; every multiset "
+                "of heaps to 12 (about 1,100 runs)"
+            ),
+        ),
+        "thorough": Core(
+            reason="the whole plan: every family whole, every multiset of heaps to 12"
+        ),
+    }
+)

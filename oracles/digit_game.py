@@ -17,9 +17,11 @@ import itertools
 import random
 from collections.abc import Iterator
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from gamecert.errors import InputError, OutOfReach
+from gamecert.kit.core import Core
 from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
@@ -131,6 +133,25 @@ class DigitGame(Game):
     max_size = MAX_N
     size_measure = "digits of the longest number"
     max_batch = MAX_T
+    #: the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+    certification_core = MappingProxyType(
+        {
+            "default": Core(
+                families={"n-single": 150, "n-batch-position": 100, "parity-classes-single": 300},
+                exhaustive={"parity-layouts": 12, "digit-strings": 3},
+                reason=(
+                    "the winner depends only on n's parity and on whether the deciding class "
+                    "holds a digit of the right parity; every digit at every position 1..1000 "
+                    "(the deciding-feature family), every t, every parity layout to 12 digits "
+                    "(packed 100 games to a run) and every number to 3 digits show each case, "
+                    "with n to 150 alone and the first 300 parity-class shapes (about 1,050 runs)"
+                ),
+            ),
+            "thorough": Core(
+                reason="the whole plan: every family whole, every exhaustive space to its reach"
+            ),
+        }
+    )
 
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
     standalone_code = """

@@ -26,8 +26,10 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
+from types import MappingProxyType
 
 from gamecert.errors import InputError, OutOfReach
+from gamecert.kit.core import Core
 from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
@@ -153,6 +155,24 @@ class StonesOnce(Game):
     oracle_reach = MAX_N * MAX_S  # per-pile values are cached; a whole input is one xor pass
     max_size = MAX_N * MAX_S
     size_measure = "stones in all"
+    #: the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+    certification_core = MappingProxyType(
+        {
+            "default": Core(
+                exhaustive={"pile multisets": 11, "one or two piles": 24},
+                reason=(
+                    "a pile's value is the largest k with k(k+1)/2 <= s (proofs/stones_once); the "
+                    "families run every pile size 1..60 alone, cancelled and among 100 piles, "
+                    "every pile count; every multiset to 11 stones and every one or two piles "
+                    "to 24 stones meet every value 0..6 beside every other (about 1,000 runs)"
+                ),
+            ),
+            "thorough": Core(
+                exhaustive={"pile multisets": 24},
+                reason="every family whole, pile multisets to 24 stones, every one or two piles",
+            ),
+        }
+    )
 
     # ---- input ---------------------------------------------------------------------------
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)

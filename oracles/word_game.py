@@ -11,8 +11,10 @@ import string
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
+from types import MappingProxyType
 
 from gamecert.errors import OutOfReach
+from gamecert.kit.core import Core
 from gamecert.kit.deciding import DecidingFeature
 from gamecert.kit.game import (
     ExhaustiveSpace,
@@ -100,6 +102,30 @@ class WordGame(Game):
     oracle_reach = MAX_LEN
     max_size = MAX_LEN
     size_measure = "letters"
+    #: the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+    certification_core = MappingProxyType(
+        {
+            "default": Core(
+                families={"decides-letter-count": 300},
+                exhaustive={"letter-count multisets": 13, "short-words": 1},
+                reason=(
+                    "a letter's value has period 3 in its count (proofs/word_game); the families "
+                    "run every count 1..40 of a letter alone, mixed and for every letter A..Z; the "
+                    "letter-count multisets to 13 letters hold every count 1..13 (each residue mod "
+                    "3 four times) and every combination of letters' counts within 13 letters; "
+                    "the deciding-feature family's first 300 cover counts 1..3 of every letter, "
+                    "alone and cancelled (about 970 runs in all)"
+                ),
+            ),
+            "thorough": Core(
+                exhaustive={"letter-count multisets": 24, "short-words": 2},
+                reason=(
+                    "every family whole, letter-count multisets to 24 letters (8 periods of the "
+                    "count's value) and every word of 1 or 2 letters (about 11,400 runs)"
+                ),
+            ),
+        }
+    )
 
     #: the validator's and checker's part of a test package (`gamecert tests`; gamecert.kit.standalone)
     standalone_code = """

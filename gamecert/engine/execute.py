@@ -23,7 +23,15 @@ from gamecert.engine import gamecode
 from gamecert.engine.judge import guided
 from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
-from gamecert.engine.plan.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+from gamecert.engine.plan.plan import (
+    CORE_SHARES,
+    DEPTH_SHARES,
+    SHARES,
+    SHRINK_SECONDS,
+    Chunk,
+    Group,
+    Plan,
+)
 from gamecert.engine.plan.schedule import Spent, budgets_wanted, by_time
 from gamecert.errors import GameError
 
@@ -367,7 +375,12 @@ class Executor:
             for phase in [*plan.phases, None]:
                 if (
                     self.midway
-                    and getattr(phase, "name", "end") in ("random", "largest", "end")
+                    and (
+                        getattr(phase, "name", "end") in ("random", "largest", "end")
+                        and plan.core is None
+                        or getattr(phase, "name", "end") in ("random", "end")
+                        or getattr(phase, "depth", False)
+                    )
                     and not self.outcome.failures
                     and self.error is None
                 ):
@@ -379,9 +392,7 @@ class Executor:
                     or self.outcome.interrupted
                 ):
                     break
-                share = guided.share(
-                    self, phase.name, SHARES.get(phase.name)
-                )  # less, when a guided phase will run
+                share = self._share(phase)
                 # a sweep fixed by counts runs whole; the designed families keep their time shares
                 fixed = (phase.name == "exhaustive" and plan.by_counts) or (
                     phase.name == "random" and plan.random_fixed
@@ -392,8 +403,9 @@ class Executor:
                     else start + (1.0 if share is None else share) * plan.budget_s
                 )  # samples, largest: the budget's end
                 if deadline is not None and time.monotonic() >= deadline:
-                    self.outcome.cut[phase.name] = 0.0
-                    self._note_skipped(phase)
+                    if not phase.depth:  # the depth beyond a core is open-ended: never a cut
+                        self.outcome.cut[phase.name] = 0.0
+                        self._note_skipped(phase)
                     continue
                 if phase.name == "random" and not self.outcome.failures and self.error is None:
                     self._resume(start)
@@ -401,7 +413,9 @@ class Executor:
                 (
                     guided.run_phase(self, deadline)
                     if phase.name == "guided"  # a search that drives itself
-                    else self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
+                    else self._run_phase(
+                        phase.groups(), phase.interleave, deadline, phase.name, phase.depth
+                    )
                 )
                 if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
@@ -440,6 +454,18 @@ class Executor:
             raise self.error
         return self.outcome
 
+    def _share(self, phase: Any) -> float | None:
+        """The cumulative share of the budget by which ``phase`` stops starting chunks: with a
+        certification core, the core's bounded phases first (:data:`CORE_SHARES`: not cut to
+        make room for the guided or sanitizer phases, which come after the core) and the depth's
+        (:data:`DEPTH_SHARES`); else :data:`SHARES`, less when a guided phase will run."""
+        if self.plan.core is not None and phase.name != "guided":
+            if phase.depth:
+                return DEPTH_SHARES.get(phase.name, SHARES.get("random"))
+            if phase.name in CORE_SHARES:
+                return CORE_SHARES[phase.name]
+        return guided.share(self, phase.name, SHARES.get(phase.name))
+
     def _resume(self, start: float) -> None:
         """Before the random phase: go on with the phases the budget cut short, in priority order,
         until :data:`RESUME_SHARE` of the budget; a phase that now ends whole is no longer cut."""
@@ -466,10 +492,16 @@ class Executor:
             self._register(group)
 
     def _run_phase(
-        self, groups: Iterator[Group], interleave: bool, deadline: float | None, name: str
+        self,
+        groups: Iterator[Group],
+        interleave: bool,
+        deadline: float | None,
+        name: str,
+        depth: bool = False,
     ) -> None:
-        # random blocks by time are endless: running until the deadline is the plan, not a cut
-        endless = name == "random" and not self.plan.random_fixed
+        # random blocks by time are endless: running until the deadline is the plan, not a cut;
+        # so is the depth beyond a certification core
+        endless = depth or name == "random" and not self.plan.random_fixed
         chunks = self._interleaved(groups) if interleave else self._in_order(groups)
         self._submit_all(chunks, deadline, name, endless)
 
@@ -519,6 +551,7 @@ class Executor:
             space_counts=group.space_counts,
             runs=group.runs,
             listed_all=not lazy,
+            depth=group.depth,
         )
         self.by_key[group.key] = outcome
         self.outcome.groups.append(outcome)

@@ -86,8 +86,60 @@ def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
             g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary
         )
         for g in outcome.groups
-        if g.phase in ("coverage", "worst")
+        if g.phase in ("coverage", "worst") and not g.depth
     )
+
+
+def core_reach(outcome: Outcome, name: str) -> int | None:
+    """The size up to which the exhaustive space ``name`` must be swept whole for CERTIFIED: the
+    certification core's reach, else the space's declared reach (None: no size)."""
+    sizes = next((sizes for n, _, sizes in outcome.plan.spaces if n == name), ())
+    inner = outcome.plan.core_reach(name, tuple(sizes)) if hasattr(outcome.plan, "core") else sizes
+    return inner[-1] if inner else None
+
+
+def core_lines(outcome: Outcome) -> tuple[str, ...]:
+    """What a plan with a certification core states: the core (and whether it completed), then
+    the depth reached beyond it: each exhaustive space's reach and inputs, the families' rest."""
+    plan = outcome.plan
+    core = getattr(plan, "core", None)
+    if core is None:
+        return ()
+    capped = [
+        f"{name} first {cap:,}"
+        for name, cap in core.families.items()
+        if any(
+            g.key.endswith(f"-{name}") and g.phase in ("coverage", "worst") for g in outcome.groups
+        )
+    ]
+    reaches = [
+        f"{name} to size {reach}"
+        for name, _, sizes in plan.spaces
+        for reach in [core_reach(outcome, name)]
+        if reach is not None
+    ]
+    done = "completed" if not left_out(outcome) else "not completed"
+    what = "the samples, every worst case, the largest inputs, every coverage family whole"
+    if capped:
+        what += f" (of {', '.join(capped)})"
+    if reaches:
+        what += f", exhaustive {', '.join(reaches)}"
+    lines = [f"certification core ({plan.profile.name} profile), {done}: {what}"]
+    if core.reason:
+        lines.append(f"the core's reason (the game's author): {core.reason}")
+    depth = []
+    for ev in space_evidence(outcome):
+        reach = core_reach(outcome, ev.name)
+        if ev.up_to is not None and (reach is None or ev.up_to > reach):
+            depth.append(f"exhaustive {ev.name} to size {ev.up_to} ({ev.count:,} inputs)")
+    for g in outcome.groups:
+        if g.depth and g.runs_done:
+            whole = "whole" if g.completed else f"{g.runs_done:,} of {g.runs:,} inputs"
+            depth.append(f"{g.key.split('-', 1)[1].removesuffix('-beyond-core')}'s rest {whole}")
+    lines.append(
+        "depth beyond the core: " + ("; ".join(depth) if depth else "none (the core took the time)")
+    )
+    return tuple(lines)
 
 
 def left_out(outcome: Outcome) -> tuple[str, ...]:
@@ -111,12 +163,16 @@ def left_out(outcome: Outcome) -> tuple[str, ...]:
         elif phase in outcome.cut and plan.phase(phase) is not None:
             out.append(title)
     spaces = space_evidence(outcome) if "exhaustive" not in skipped else ()
-    short_spaces = [ev for ev in spaces if not ev.complete]
+    short_spaces = [
+        ev
+        for ev in spaces
+        if not ev.complete and (ev.up_to is None or ev.up_to < (core_reach(outcome, ev.name) or 0))
+    ]
     if short_spaces:
         out.append(
             "exhaustive ("
             + ", ".join(
-                f"{ev.name} {'not swept' if ev.up_to is None else f'up to size {ev.up_to} of {_reach(outcome, ev.name)}'}"
+                f"{ev.name} {'not swept' if ev.up_to is None else f'up to size {ev.up_to} of {_core_of(outcome, ev.name)}'}"
                 for ev in short_spaces
             )
             + ")"
@@ -144,6 +200,15 @@ def _run_order(phase: str) -> int:
         *PHASES[PHASES.index("guided") + 1 :],
     )
     return order.index(phase) if phase in order else len(order)
+
+
+def _core_of(outcome: Outcome, name: str) -> str:
+    """The size CERTIFIED needs of space ``name``: "13 (the core; 40 in all)" or the reach."""
+    reach = core_reach(outcome, name)
+    whole = _reach(outcome, name)
+    if reach is None:
+        return whole
+    return str(reach) if str(reach) == whole else f"{reach} (the core; {whole} in all)"
 
 
 def _reach(outcome: Outcome, name: str) -> str:
@@ -462,7 +527,7 @@ def build_certificate(
         memory_limit_mb=limits.memory_mb,
         created=timestamp(),
         interrupted=outcome.interrupted,
-        notes=tuple([*notes, *outcome.notes, *_not_reproduced(stats)]),
+        notes=tuple([*core_lines(outcome), *notes, *outcome.notes, *_not_reproduced(stats)]),
         families=family_evidence(outcome),
         budget_s=None if plan.by_counts else plan.budget_s,
         jobs=outcome.jobs,
@@ -483,6 +548,8 @@ def build_certificate(
 
 __all__ = [
     "budget_to_complete",
+    "core_lines",
+    "core_reach",
     "build_certificate",
     "build_report",
     "candidate_spec_for_replay",

@@ -38,6 +38,7 @@ from gamecert.engine.plan.spaces import (
     space_inputs,
 )  # noqa: F401 (plan.space_inputs, as before)
 from gamecert.errors import GamecertError, InputError
+from gamecert.kit.core import Core
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
 
@@ -53,6 +54,20 @@ SHARES: dict[str, float | None] = {
     "random": 0.95,
     "largest": None,
 }
+#: a plan with a certification core (:mod:`gamecert.kit.core`: a user's program, by time) runs its
+#: bounded phases first, in this order, each until this cumulative share of the budget (the core
+#: is sized to end well within it at a JVM's rate); then the guided phase and the sanitizer runs
+#: with their own shares; then the depth: the exhaustive sizes beyond the core, the families' rest
+#: and the random phase, each until its share (time one leaves goes to the next)
+CORE_ORDER = ("samples", "coverage", "worst", "largest", "exhaustive")
+CORE_SHARES: dict[str, float | None] = {
+    "samples": None,
+    "coverage": 0.90,
+    "worst": 0.90,
+    "largest": 0.90,
+    "exhaustive": 0.90,
+}
+DEPTH_SHARES: dict[str, float] = {"exhaustive": 0.70, "coverage": 0.85}
 #: the guided phase's slice of the budget: when it will run (a candidate gamecert can instrument),
 #: the shares of coverage, worst and exhaustive are scaled by ``1 - GUIDED_SHARE`` (0.40 becomes
 #: 0.32, 0.85 becomes 0.68) and the guided phase runs for this share of the budget from its start
@@ -123,6 +138,8 @@ class Group:
     runs: int = 0
     #: a family that runs first in its phase (gamecert.kit.game.Family.first)
     first: bool = False
+    #: depth beyond the certification core (its running whole is not needed for CERTIFIED)
+    depth: bool = False
 
     def iter_chunks(self) -> Iterator[Chunk]:
         return self.lazy() if self.lazy is not None else iter(self.eager)
@@ -151,6 +168,9 @@ class PhasePlan:
     groups: Callable[[], Iterator[Group]] = field(repr=False)
     #: chunks of different groups taken in turn (families: a cut-short phase still touches each)
     interleave: bool = False
+    #: depth beyond the certification core: open-ended, its end at its deadline is the plan's,
+    #: not a cut (the exhaustive sizes beyond the core, the rest of a family the core capped)
+    depth: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,9 +190,16 @@ class Plan:
     structured: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
     #: what the game's size counts (``Game.size_measure``), for labels
     size_measure: str = ""
+    #: the certification core this plan's CERTIFIED rests on (None: the whole plan is its core)
+    core: Core | None = None
 
     def phase(self, name: str) -> PhasePlan | None:
-        return next((p for p in self.phases if p.name == name), None)
+        """The phase called ``name`` (of a plan with a core: its bounded part, not its depth)."""
+        return next((p for p in self.phases if p.name == name and not p.depth), None)
+
+    def core_reach(self, name: str, sizes: tuple[int, ...]) -> tuple[int, ...]:
+        """The sizes of the exhaustive space ``name`` CERTIFIED needs swept whole."""
+        return sizes if self.core is None else self.core.space_reach(name, sizes)
 
     def all_groups(self) -> list[Group]:
         """Every group of every phase (the pytest route: a plan fixed by counts)."""
@@ -214,6 +241,7 @@ def make_plan(
     phases: Sequence[str] | None = None,
     sample_solvers: bool = True,
     deciding: bool = True,
+    core: bool = True,
 ) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
@@ -221,6 +249,11 @@ def make_plan(
     exhaustive sweep by counts instead (whole sizes, in single games) and ``examples`` the
     random phase, as the pytest route needs; either makes the plan independent of speed.
     ``phases`` keeps only the phases named (samples always run).
+
+    By time, with ``core`` and a certification core the game states for the profile
+    (``Game.certification_core``), the plan runs that core first (:data:`CORE_ORDER`) and the
+    rest as depth (:func:`_with_core`); by counts (the registered solvers, the pytest route) it is
+    the whole plan, as before.
 
     The samples are checked against the oracle (and, with ``sample_solvers``, every fast solver
     of ``entry``) first, and every family, random and largest input the game produces is
@@ -292,6 +325,10 @@ def make_plan(
         ),
         PhasePlan("largest", lambda: _largest_groups(game, strategies, chunk_runs)),
     ]
+    declared = getattr(game, "certification_core", None) or {}
+    the_core = declared.get(profile.name) if core and not by_counts else None
+    if the_core is not None:
+        plans = _with_core(game, strategies, profile, deciding, chunk_runs, plans, the_core)
     if phases is not None:
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
     structured = (
@@ -310,7 +347,52 @@ def make_plan(
         examples is not None,
         structured,
         getattr(game, "size_measure", ""),
+        the_core,
     )
+
+
+def _with_core(
+    game: Game,
+    strategies: Any,
+    profile: Profile,
+    deciding: bool,
+    chunk_runs: int,
+    plans: list[PhasePlan],
+    core: Core,
+) -> list[PhasePlan]:
+    """The phases of a plan with a certification core: the bounded ones in :data:`CORE_ORDER`
+    (the families capped at the core's counts, the exhaustive spaces at the core's sizes), the
+    guided phase, then the depth (the exhaustive sizes beyond the core, the families' rest) and
+    the random phase."""
+    by_name = {p.name: p for p in plans}
+
+    def families(phase: str) -> list[Any]:
+        listed = _families(
+            strategies, "coverage" if phase == "coverage" else "worst_cases", game.name
+        )
+        return [*(feature_families(game) if deciding and phase == "coverage" else []), *listed]
+
+    def capped(phase: str, rest: bool) -> Callable[[], Iterator[Group]]:
+        return lambda: _family_groups(
+            game, phase, families(phase), chunk_runs, core=core, rest=rest
+        )
+
+    def exhaustive(depth: bool) -> Callable[[], Iterator[Group]]:
+        return lambda: _cheapest_first(game, profile.exhaustive, chunk_runs, core=core, depth=depth)
+
+    out = [
+        by_name["samples"],
+        PhasePlan("coverage", capped("coverage", False), interleave=True),
+        PhasePlan("worst", capped("worst", False), interleave=True),
+        by_name["largest"],
+        PhasePlan("exhaustive", exhaustive(False)),
+        by_name["guided"],
+        PhasePlan("exhaustive", exhaustive(True), depth=True),
+        PhasePlan("coverage", capped("coverage", True), interleave=True, depth=True),
+        PhasePlan("worst", capped("worst", True), interleave=True, depth=True),
+        by_name["random"],
+    ]
+    return out
 
 
 def _sample_group(game: Game) -> Group:
@@ -346,26 +428,50 @@ def _families(strategies: Any, name: str, game: str = "") -> list[Any]:
 
 
 def _family_groups(
-    game: Game, phase: str, families: Sequence[Any], chunk_runs: int
+    game: Game,
+    phase: str,
+    families: Sequence[Any],
+    chunk_runs: int,
+    core: Core | None = None,
+    rest: bool = False,
 ) -> Iterator[Group]:
+    """One lazy group per family; with ``core``, the first inputs the core keeps of each (key
+    ``PHASE-NAME``, as without one), or with ``rest`` what follows them (key
+    ``PHASE-NAME-beyond-core``, a depth group; a family the core runs whole has none)."""
     for family in families:
-        key = f"{phase}-{family.name}"
+        cap = family.count if core is None else core.family_cap(family.name, family.count)
+        if rest and cap >= family.count:
+            continue
+        key = f"{phase}-{family.name}" + ("-beyond-core" if rest else "")
         where = f"the {phase} family {family.name!r} ({'coverage' if phase == 'coverage' else 'worst_cases'}())"
+        start, stop = (cap, None) if rest else (0, cap)
+        label = f"{family.name}: {family.description}"
+        if core is not None and cap < family.count:
+            label += (
+                f" (inputs {cap + 1:,} to {family.count:,}: beyond the core)"
+                if rest
+                else f" (the core: its first {cap:,} of {family.count:,})"
+            )
         yield Group(
             phase,
             key,
-            f"{family.name}: {family.description}",
+            label,
             adversary=getattr(family, "adversary", ""),
-            lazy=lambda family=family, key=key, where=where: _cut_lazily(
+            lazy=lambda family=family, key=key, where=where, start=start, stop=stop: _cut_lazily(
                 game,
                 phase,
                 key,
-                gamecode.checked_family(game, where, family.count, family.instances()),
+                itertools.islice(
+                    gamecode.checked_family(game, where, family.count, family.instances()),
+                    start,
+                    stop,
+                ),
                 chunk_runs,
                 where=where,
             ),
-            runs=family.count,
-            first=getattr(family, "first", False),
+            runs=(family.count - cap) if rest else cap,
+            first=getattr(family, "first", False) and not rest,
+            depth=rest,
         )
 
 
@@ -505,12 +611,15 @@ def size_group(
     )
 
 
-def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
+def _cheapest_first(
+    game: Game, fraction: float, chunk_runs: int, core: Core | None = None, depth: bool = False
+) -> Iterator[Group]:
     """The exhaustive spaces under a time budget: each space size by size, the next size of the
     space whose next size is cheapest first, so that a small space (word_game's letter-count
     multisets: about 500 inputs up to 13 letters) goes deep while a large one (every 3-letter
     word: 17,576) waits, instead of every space held at the size the largest has reached. What
-    a space's sizes ran whole is its evidence, as before."""
+    a space's sizes ran whole is its evidence, as before. With ``core``, the sizes within the
+    core's reach of each space, or with ``depth`` the sizes beyond it."""
     import heapq
 
     def count(sp: Any, size: int) -> int:
@@ -519,6 +628,9 @@ def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Gr
     heap = []
     for order, sp in enumerate(game.exhaustive_spaces()):
         sizes = tuple(sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))]) if sp.sizes else ()
+        if core is not None:
+            inner = core.space_reach(sp.name, sizes)
+            sizes = sizes[len(inner) :] if depth else inner
         if sizes:
             heap.append((count(sp, sizes[0]), order, 0, sp, sizes))
     heapq.heapify(heap)
