@@ -32,6 +32,7 @@ from gamecert.engine.judge.evidence import (
     build_certificate,
     build_report,
     compile_error_report,
+    core_lines,
     failure_lines,
     found_by,
     minimality_brief,
@@ -606,6 +607,9 @@ def _write_up(
         )
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = cert.verdict
+        for line in core_lines(outcome):
+            if not line.startswith("the core's reason"):  # (the certificate holds the reason)
+                out(f"  {line}")
         if cert.incomplete:
             out(f"  {'incomplete:':<11} {cert.incomplete}")
         share = 100 * stats.slowest_cpu_s / limits.time_s
@@ -712,6 +716,8 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
         what = f"{counted}, seed {outcome.plan.seed}" + (
             "" if outcome.plan.random_fixed else " (as many as the time allowed)"
         )
+        if not stats.random_inputs and status == "ok":  # no evidence: never "ok" beside a verdict
+            what, status = "none run", "no time was left for it"
     elif phase == "guided":
         what = f"{tests} tests on the instrumented build, steered by its coverage and comparisons"
         if status == "ok" and any(note.startswith(guided.STOPPED) for note in outcome.notes):

@@ -131,7 +131,8 @@ def core_lines(outcome: Outcome) -> tuple[str, ...]:
     for ev in space_evidence(outcome):
         reach = core_reach(outcome, ev.name)
         if ev.up_to is not None and (reach is None or ev.up_to > reach):
-            depth.append(f"exhaustive {ev.name} to size {ev.up_to} ({ev.count:,} inputs)")
+            unit = f" {ev.measure}" if ev.measure else ""
+            depth.append(f"exhaustive {ev.name} to {ev.up_to}{unit} ({ev.inputs:,} inputs)")
     for g in outcome.groups:
         if g.depth and g.runs_done:
             whole = "whole" if g.completed else f"{g.runs_done:,} of {g.runs:,} inputs"
