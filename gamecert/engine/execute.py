@@ -311,6 +311,7 @@ class Executor:
             and outcome.failure is None
             and not self.stop.is_set()
             and chunk.phase in RESUMABLE
+            and not group.depth  # the depth beyond a core is open-ended: its rest is not resumed
             and len(chunk.instances) - outcome.runs > 0
         ):
             # stopped by its deadline part-way: the rest may run later

@@ -1,8 +1,7 @@
 """A game's certification core: the bounded evidence a ``CERTIFIED`` of a user's program rests on.
 
-A program gamecert certifies answers through a fresh process per test; a JVM or node start costs
-about 40 ms, so a runner manages about 25 tests a second, and the default minute on 2 runners about
-3,000. The whole plan of a game (its coverage families, every exhaustive space to its declared reach)
+A program gamecert certifies answers through a fresh process per test; a JVM started per test
+manages about 10 tests a second a runner, so the default minute on 2 runners about 1,200. The whole plan of a game (its coverage families, every exhaustive space to its declared reach)
 is sized for the registered solvers, which answer in process; a user's program cannot finish it.
 
 The game's author therefore states, per profile, a *core*: the samples, every worst case and the
@@ -23,10 +22,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 #: the rate a core is sized for: tests a second a runner for the slowest supported language (a
-#: JVM started per test), and the runners and seconds of the default profile
-SLOWEST_RATE = 25.0
+#: JVM started per test: about 20 tests/s on 2 runners on a quiet 2-core machine), the runners
+#: and seconds of the default profile, and the share of those seconds a default core may take at
+#: that rate (the rest is the margin for a loaded machine, and buys depth)
+SLOWEST_RATE = 10.0
 DEFAULT_RUNNERS = 2
 DEFAULT_BUDGET_S = 60.0
+CORE_SHARE = 0.6
+
+
+def default_core_bound() -> int:
+    """The most runs a default core may hold: 720 (10 tests/s x 2 runners x 60 s x 0.6)."""
+    return int(SLOWEST_RATE * DEFAULT_RUNNERS * DEFAULT_BUDGET_S * CORE_SHARE)
 
 
 @dataclass(frozen=True)
@@ -51,4 +58,11 @@ class Core:
         return sizes if reach is None else tuple(s for s in sizes if s <= reach)
 
 
-__all__ = ["DEFAULT_BUDGET_S", "DEFAULT_RUNNERS", "SLOWEST_RATE", "Core"]
+__all__ = [
+    "CORE_SHARE",
+    "DEFAULT_BUDGET_S",
+    "DEFAULT_RUNNERS",
+    "SLOWEST_RATE",
+    "Core",
+    "default_core_bound",
+]

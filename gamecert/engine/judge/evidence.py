@@ -134,7 +134,12 @@ def core_lines(outcome: Outcome) -> tuple[str, ...]:
             unit = f" {ev.measure}" if ev.measure else ""
             depth.append(f"exhaustive {ev.name} to {ev.up_to}{unit} ({ev.inputs:,} inputs)")
     for g in outcome.groups:
-        if g.depth and g.runs_done:
+        if not g.depth or not g.runs_done:
+            continue
+        if g.phase == "exhaustive" and not g.completed:  # the size the depth stopped in
+            name = g.spaces[0] if g.spaces else "exhaustive"
+            depth.append(f"{name} size {g.size}: {g.runs_done:,} of {g.runs:,} inputs")
+        elif g.phase != "exhaustive":
             whole = "whole" if g.completed else f"{g.runs_done:,} of {g.runs:,} inputs"
             depth.append(f"{g.key.split('-', 1)[1].removesuffix('-beyond-core')}'s rest {whole}")
     lines.append(

@@ -24,6 +24,7 @@ stops at a number of runs instead, so every process builds exactly the same chun
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -351,6 +352,14 @@ def make_plan(
     )
 
 
+def core_runs(plan: Plan) -> int:
+    """The runs the certification core of ``plan`` holds (the samples, the families as the core
+    caps them, the largest inputs, the exhaustive sizes within the core), counted, not run."""
+    return sum(
+        g.runs for p in plan.phases if not p.depth and p.name in CORE_ORDER for g in p.groups()
+    )
+
+
 def _with_core(
     game: Game,
     strategies: Any,
@@ -636,9 +645,10 @@ def _cheapest_first(
     heapq.heapify(heap)
     while heap:
         _, order, at, sp, sizes = heapq.heappop(heap)
-        yield from _exhaustive_groups(
+        for group in _exhaustive_groups(
             game, 1.0, chunk_runs, None, only=sp.name, sizes=[sizes[at]], spaces=[sp]
-        )
+        ):
+            yield dataclasses.replace(group, depth=True) if depth else group
         if at + 1 < len(sizes):
             heapq.heappush(heap, (count(sp, sizes[at + 1]), order, at + 1, sp, sizes))
 
@@ -887,6 +897,7 @@ __all__ = [
     "HarnessError",
     "Plan",
     "PhasePlan",
+    "core_runs",
     "derive_seed",
     "draw_examples",
     "make_plan",
