@@ -730,6 +730,8 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
         )
     else:
         what = f"{stats.samples}" if phase not in failed else ""
+    if status == "ok" and not tests and phase in ("coverage", "worst", "exhaustive", "largest"):
+        status = "ran no test: no evidence"  # never "ok" beside a verdict without a test run
     return f"  {phase:<11} {what}: {status}" if what else f"  {phase:<11} {status}"
 
 

@@ -125,6 +125,10 @@ class Executor:
         self.deadline: float | None = None  # the deadline of the chunks being handed out
         self.midway: Callable[[], None] | None = None  # once, before random (see :meth:`run`)
         self.midway_share = 0.0  # its part of the budget, taken from the phases before it
+        #: chunks (by the order they were handed out) whose fault is being confirmed
+        self.confirming: set[int] = set()
+        #: why every test runs as a judge runs the program (:meth:`_go_on_plainly`), once it does
+        self.plain_reason: str | None = None
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
@@ -180,10 +184,36 @@ class Executor:
             seq = getattr(self._local, "seq", -1)
             with self.stats.lock:
                 self._mark_fault()
+                self.confirming.add(seq)
                 if self.stop_after is None or (0 <= seq < self.stop_after):
                     self.stop_after = seq
             self.stop.set()  # the chunks handed out after this one stop at their next test
+        elif text == "unconfirmed":
+            self._go_on_plainly(getattr(self._local, "seq", -1))
+            return
         _call(self.display, "event", text)
+
+    def _go_on_plainly(self, seq: int) -> None:
+        """A fault seen in the zygote or a fork server's clone that never failed in plain runs is
+        not the candidate's: the run goes on (the stop it set lifted, when no other fault is
+        being confirmed or was found), and every later test of every runner runs as a judge runs
+        the program (a fresh ``python FILE`` or exec per test) for the rest of the plan."""
+        with self.stats.lock:
+            self.confirming.discard(seq)
+            if not self.confirming and not self.outcome.failures and self.error is None:
+                self.stop_after = None
+                self.fault_deadline = None
+                self.stop.clear()
+            if self.plain_reason is None:
+                self.plain_reason = (
+                    "a fault seen in the fast runner (the zygote or a fork server's clone) did not "
+                    "reproduce as a judge runs the program: every later test ran as a judge runs it "
+                    "(a fresh process per test, plain `python FILE` or an exec)"
+                )
+                self.outcome.notes.append(self.plain_reason)
+            for judge in self.judges:
+                if not judge.plain_only:
+                    judge.plain_only = True
 
     def _stopped(self, seq: int, deadline: float | None) -> bool:
         if deadline is not None and time.monotonic() >= deadline:
@@ -230,6 +260,8 @@ class Executor:
                             wanted=self.wanted,
                         )
                         judge.time_left = self._fault_seconds
+                        if self.plain_reason is not None:
+                            judge.plain_only = True
                         self.judges.append(judge)
                         self._say_how(runner)
 
