@@ -22,6 +22,7 @@ SEED_GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_ka
 
 
 def _plan(game: str, profile: str = "default", **kw: object) -> Plan:
+    kw.setdefault("core", True)
     return make_plan(registry.get(game), get_profile(profile), 1, **kw)  # type: ignore[arg-type]
 
 
@@ -63,10 +64,11 @@ def test_a_core_plan_runs_its_bounded_phases_before_any_open_ended_one() -> None
 
 
 def test_the_registered_solvers_and_the_pytest_route_keep_their_deep_plan() -> None:
-    """By counts there is no core: every space to its declared reach, every family whole."""
-    plan = _plan("word_game", exhaustive_tests=10_000)
-    assert plan.core is None
-    assert not any(p.depth for p in plan.phases)
+    """By counts there is no core: every space to its declared reach, every family whole; nor
+    by time without ``core`` (an in-process solver, gamecert.engine.certification)."""
+    for plan in (_plan("word_game", exhaustive_tests=10_000), _plan("word_game", core=False)):
+        assert plan.core is None
+        assert not any(p.depth for p in plan.phases)
 
 
 def _outcome(plan: Plan, short: tuple[str, int] | None = None) -> Outcome:
@@ -150,7 +152,7 @@ def test_core_caps_and_reach() -> None:
 def test_a_capped_family_splits_into_its_core_and_its_rest_in_order() -> None:
     """The core's first N inputs and the rest are the family's own inputs, in its order, once."""
     entry = registry.get("word_game")
-    plan = make_plan(entry, get_profile("default"), 1)
+    plan = make_plan(entry, get_profile("default"), 1, core=True)
     core_group = next(
         g
         for p in plan.phases

@@ -236,6 +236,9 @@ def certify(
         examples=opts.examples,
         exhaustive_tests=opts.exhaustive_tests,
         phases=opts.phases,
+        # a program run a process per test gets the game's certification core; an in-process
+        # registered solver keeps the deep plan
+        core=not isinstance(candidate, SolverSubject),
     )
     if isinstance(
         candidate, SolverSubject

@@ -242,7 +242,7 @@ def make_plan(
     phases: Sequence[str] | None = None,
     sample_solvers: bool = True,
     deciding: bool = True,
-    core: bool = True,
+    core: bool = False,
 ) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
@@ -251,7 +251,8 @@ def make_plan(
     random phase, as the pytest route needs; either makes the plan independent of speed.
     ``phases`` keeps only the phases named (samples always run).
 
-    By time, with ``core`` and a certification core the game states for the profile
+    By time, with ``core`` (a program run a process per test: ``gamecert certify``'s candidates)
+    and a certification core the game states for the profile
     (``Game.certification_core``), the plan runs that core first (:data:`CORE_ORDER`) and the
     rest as depth (:func:`_with_core`); by counts (the registered solvers, the pytest route) it is
     the whole plan, as before.
