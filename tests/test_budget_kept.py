@@ -44,3 +44,22 @@ def test_the_cap_is_what_holds_it_control(monkeypatch: pytest.MonkeyPatch) -> No
     ex._mark_fault()
     left = ex._shrink_seconds(wanted=10_000.0)
     assert left > 0.25 * 60.0 + 60.0
+
+
+@pytest.mark.parametrize(
+    "interrupted, said", [(True, "stopped by the interrupt"), (False, "cut short by the budget")]
+)
+def test_a_phase_stopped_by_ctrl_c_is_not_called_cut_by_the_budget(
+    interrupted: bool, said: str
+) -> None:
+    """Ctrl-C says so; the budget's cut (the control) keeps its words."""
+    from gamecert.engine.certification import phase_line
+    from gamecert.engine.judge.judge import Stats
+    from gamecert.engine.judge.outcome import GroupOutcome, Outcome
+
+    plan = _executor(60.0).plan
+    outcome = Outcome(plan, Stats(), interrupted=interrupted)
+    outcome.groups.append(GroupOutcome("coverage", "coverage-x", "x", 10, chunks=1, runs=10))
+    outcome.cut["coverage"] = 1.0
+    line = phase_line(outcome, "coverage")
+    assert line.endswith(said), line

@@ -696,7 +696,7 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
     if phase in failed:
         status = fail_status(game, failed[phase])
     elif phase in outcome.cut:
-        status = "cut short by the budget"
+        status = "stopped by the interrupt" if outcome.interrupted else "cut short by the budget"
     else:
         status = "ok"
     tests = stats.by_phase.get(phase, 0)
