@@ -7,7 +7,7 @@ from gamecert.kit.octal import octal_parts
 
 globals().update(octal_parts("0.07", "dawson_kayles").exports("oracles"))
 
-# the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+# the certification core (gamecert.kit.core), sized for a JVM per test: 10 tests/s a runner, 2 runners
 from types import MappingProxyType  # noqa: E402
 
 from gamecert.kit.core import Core  # noqa: E402

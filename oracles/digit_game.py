@@ -133,7 +133,7 @@ class DigitGame(Game):
     max_size = MAX_N
     size_measure = "digits of the longest number"
     max_batch = MAX_T
-    #: the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+    #: the certification core (gamecert.kit.core), sized for a JVM per test: 10 tests/s a runner, 2 runners
     certification_core = MappingProxyType(
         {
             "default": Core(

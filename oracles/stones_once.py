@@ -155,7 +155,7 @@ class StonesOnce(Game):
     oracle_reach = MAX_N * MAX_S  # per-pile values are cached; a whole input is one xor pass
     max_size = MAX_N * MAX_S
     size_measure = "stones in all"
-    #: the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+    #: the certification core (gamecert.kit.core), sized for a JVM per test: 10 tests/s a runner, 2 runners
     certification_core = MappingProxyType(
         {
             "default": Core(

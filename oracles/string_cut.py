@@ -106,7 +106,7 @@ class StringCut(Game):
     oracle_reach = 120
     max_size = MAX_LEN
     size_measure = "letters"
-    #: the certification core (gamecert.kit.core), sized for a JVM's ~25 tests/s on 2 runners
+    #: the certification core (gamecert.kit.core), sized for a JVM per test: 10 tests/s a runner, 2 runners
     certification_core = MappingProxyType(
         {
             "default": Core(
