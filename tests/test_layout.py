@@ -59,6 +59,7 @@ TOP = (
     "summary",
     "items",
     "solvers",
+    "solver_batch",
     "replay",
     "shipping",
 )
@@ -267,7 +268,6 @@ SPLIT_PENDING = {
     "gamecert.engine.testpack.testset",
     "gamecert.engine.judge.guided",
     "gamecert.engine.judge.diagnose",
-    "gamecert.engine.solvers",
     "gamecert.engine.run.toolchains",
     "gamecert.engine.judge.sanitize",
     "gamecert.engine.run.sandbox",

@@ -42,8 +42,10 @@ def test_a_registered_solver_is_never_its_own_reference():
     3000 letters; the oracle stops at 120) is judged against the game's other solver and caught;
     as its own reference it would pass."""
     entry = registry.get("string_cut")
-    patched = replace(entry, solvers={"quadratic_dp": entry.solvers["quadratic_dp"],
-                                      "gives_up": gives_up_on_long_input})
+    patched = replace(
+        entry,
+        solvers={"quadratic_dp": entry.solvers["quadratic_dp"], "gives_up": gives_up_on_long_input},
+    )
     outcome = certify_solver(patched, "gives_up", gives_up_on_long_input, get_profile("quick"), 1)
     assert outcome.failure is not None and outcome.failure.verdict is Verdict.WA
     assert "quadratic_dp" in outcome.failure.expected_source
@@ -58,7 +60,9 @@ def test_certify_all_reports_a_failing_solver_and_replay_reruns_it(tmp_path, mon
     patched = replace(entry, solvers={**entry.solvers, "thirds": multiples_of_three_lose})
     monkeypatch.setattr(registry, "resolve", lambda selector: [patched])
     monkeypatch.setattr(registry, "get", lambda name: patched)
-    code = cli.main(["certify", "word_game", "--profile", "quick", "--seed", "3", "--report-dir", str(tmp_path)])
+    code = cli.main(
+        ["certify", "word_game", "--profile", "quick", "--seed", "3", "--report-dir", str(tmp_path)]
+    )
     out = capsys.readouterr().out
     assert code == 1, out
     assert "thirds" in out and "WA" in out and "1 failed" in out
@@ -75,8 +79,21 @@ def test_certify_all_reports_a_failing_solver_and_replay_reruns_it(tmp_path, mon
 
 def test_one_registered_solver_through_the_candidate_route(tmp_path, capsys):
     """`gamecert certify GAME solver:NAME`: the budgeted route, a certificate, no limits claimed."""
-    code = cli.main(["certify", "dawson_kayles", "solver:mex_dp", "--profile", "quick", "--budget", "3",
-                     "--seed", "1", "--report-dir", str(tmp_path)])
+    code = cli.main(
+        [
+            "certify",
+            "dawson_kayles",
+            "solver:mex_dp",
+            "--profile",
+            "quick",
+            "--budget",
+            "3",
+            "--seed",
+            "1",
+            "--report-dir",
+            str(tmp_path),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert "in-process, no time or memory limit" in out.splitlines()[0]
@@ -96,7 +113,7 @@ def test_the_oracle_answers_computed_once_are_the_oracles_and_still_catch_a_brok
     processes by ``part``): every answer is the oracle's own on that input, the parts cover every
     chunk of the plan, the listed plan holds the same chunks as a plan built afresh, and a broken
     solver judged with them fails on the very input it fails on without them."""
-    from gamecert.engine import solvers
+    from gamecert.engine import solver_batch, solvers
 
     entry = registry.get("word_game")
     game = entry.game
@@ -105,13 +122,14 @@ def test_the_oracle_answers_computed_once_are_the_oracles_and_still_catch_a_brok
     fresh = solvers.solver_plan(entry, profile, 1)
     solvers._PLANS[key] = listed = solvers.listed_plan(solvers.solver_plan(entry, profile, 1))
     try:
+
         def chunks_of(plan):
             return [(c.key, c.texts) for p in plan.phases for g in p.groups() for c in g.chunks]
 
         assert chunks_of(listed) == chunks_of(fresh)
         halves = [solvers.plan_answers("word_game", key, part, 2) for part in (0, 1)]
         assert halves[0][1] and halves[1][1] and not set(halves[0][1]) & set(halves[1][1])
-        solvers._merge(key, halves)
+        solver_batch._merge(key, halves)
         known, wanted = solvers._KNOWN["word_game"], solvers._WANTED["word_game"]
         assert set(wanted) == {k for k, _ in chunks_of(listed)}
         for text, (answer, source) in list(known.items())[::97]:
@@ -124,10 +142,21 @@ def test_the_oracle_answers_computed_once_are_the_oracles_and_still_catch_a_brok
                 if game.size(instance) <= game.oracle_reach:
                     assert want == game.format_answer(game.oracle(instance)), text
         alone = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1)
-        shared = certify_solver(entry, "thirds", multiples_of_three_lose, profile, 1, known=known, plan=listed,
-                                wanted=wanted)
+        shared = certify_solver(
+            entry,
+            "thirds",
+            multiples_of_three_lose,
+            profile,
+            1,
+            known=known,
+            plan=listed,
+            wanted=wanted,
+        )
         assert alone.failure is not None and shared.failure is not None
-        assert (shared.failure.verdict, shared.failure.input_text) == (alone.failure.verdict, alone.failure.input_text)
+        assert (shared.failure.verdict, shared.failure.input_text) == (
+            alone.failure.verdict,
+            alone.failure.input_text,
+        )
     finally:
         solvers._PLANS.clear()
         solvers._KNOWN.clear()
@@ -138,20 +167,25 @@ def test_a_broken_solver_is_caught_with_the_answers_computed_once_in_certify_all
     """The scheduler of ``certify GAME`` with two runners at once (plans and answers shared
     through forked processes): a broken solver registered beside the right ones fails, on the
     input it fails on when certified alone, and the right ones pass."""
-    from gamecert.engine import solvers
+    from gamecert.engine import solver_batch, solvers
 
     entry = registry.get("word_game")
     broken = replace(entry, solvers={**entry.solvers, "thirds": multiples_of_three_lose})
     alone = certify_solver(entry, "thirds", multiples_of_three_lose, get_profile("quick"), 1)
     original = registry.get
     try:
-        registry.get = lambda name, *a, **k: broken if name == "word_game" else original(name, *a, **k)
-        tasks = solvers.solver_tasks([broken], "quick", 1, None, str(tmp_path))
-        batch = solvers.certify_solvers(tasks, 2)
+        registry.get = lambda name, *a, **k: (
+            broken if name == "word_game" else original(name, *a, **k)
+        )
+        tasks = solver_batch.solver_tasks([broken], "quick", 1, None, str(tmp_path))
+        batch = solver_batch.certify_solvers(tasks, 2)
     finally:
         registry.get = original
     verdicts = {r.solver: r.verdict for r in batch.rows}
-    passed = ("CERTIFIED", "PASSED (incomplete)")  # a right solver's word: the evidence decides which
+    passed = (
+        "CERTIFIED",
+        "PASSED (incomplete)",
+    )  # a right solver's word: the evidence decides which
     assert verdicts["closed_form"] in passed and verdicts["count_table"] in passed, verdicts
     assert verdicts["thirds"] == alone.failure.verdict.value, verdicts
     report = next(tmp_path.glob("word_game/*/report.json"))
@@ -165,13 +199,13 @@ def test_answers_that_take_too_long_are_dropped_not_waited_for(monkeypatch):
     it), and they still pass."""
     import time
 
-    from gamecert.engine import solvers
+    from gamecert.engine import solver_batch, solvers
 
-    monkeypatch.setattr(solvers, "ANSWERS_MAX_S", 1.0)
-    monkeypatch.setattr(solvers, "plan_answers", lambda *a: time.sleep(60) or ({}, {}))
-    tasks = solvers.solver_tasks([registry.get("dawson_kayles")], "quick", 1, None, "reports")
+    monkeypatch.setattr(solver_batch, "ANSWERS_MAX_S", 1.0)
+    monkeypatch.setattr(solver_batch, "plan_answers", lambda *a: time.sleep(60) or ({}, {}))
+    tasks = solver_batch.solver_tasks([registry.get("dawson_kayles")], "quick", 1, None, "reports")
     started = time.monotonic()
-    batch = solvers.certify_solvers(tasks, 2)
+    batch = solver_batch.certify_solvers(tasks, 2)
     assert time.monotonic() - started < 30 and len(batch.rows) == 2
     assert all(r.verdict in ("CERTIFIED", "PASSED (incomplete)") for r in batch.rows), batch.rows
     assert solvers._KNOWN == {} and solvers._PLANS == {}
@@ -213,8 +247,15 @@ def test_the_tight_loop_of_in_process_solvers_judges_as_one_input_at_a_time_does
     singles = [game.parse_input(f"1\n{len(d)}\n{d}\n") for d in numbers]
     instances = singles[:4] + [game.merge(singles[4:7])] + singles[7:]
     texts = [game.format_input(i) for i in instances]
-    chunk = Chunk("coverage", "c-0", "c", tuple(instances), tuple(texts),
-                  sum(len(game.split(i)) for i in instances), None)
+    chunk = Chunk(
+        "coverage",
+        "c-0",
+        "c",
+        tuple(instances),
+        tuple(texts),
+        sum(len(game.split(i)) for i in instances),
+        None,
+    )
     bad = "24"
 
     def wrong(games):
@@ -227,9 +268,17 @@ def test_the_tight_loop_of_in_process_solvers_judges_as_one_input_at_a_time_does
 
     (ok_fast, s_fast), (ok_slow, s_slow) = _chunk_outcomes(entry, right, chunk)
     assert ok_fast.failure is None and ok_slow.failure is None and ok_fast.completed
-    assert (ok_fast.runs, ok_fast.tests) == (ok_slow.runs, ok_slow.tests) == (len(instances), len(numbers))
-    assert (s_fast.runs, s_fast.tests, s_fast.judged_by, s_fast.by_phase) == \
-        (s_slow.runs, s_slow.tests, s_slow.judged_by, s_slow.by_phase)
+    assert (
+        (ok_fast.runs, ok_fast.tests)
+        == (ok_slow.runs, ok_slow.tests)
+        == (len(instances), len(numbers))
+    )
+    assert (s_fast.runs, s_fast.tests, s_fast.judged_by, s_fast.by_phase) == (
+        s_slow.runs,
+        s_slow.tests,
+        s_slow.judged_by,
+        s_slow.by_phase,
+    )
     assert s_fast.slowest_cpu_s > 0 and s_fast.slowest_what
     for solver, verdict in ((wrong, Verdict.WA), (raises, Verdict.RE)):
         (fast, sf), (slow, ss) = _chunk_outcomes(entry, solver, chunk)

@@ -1,5 +1,5 @@
 """``gamecert certify GAME|all`` with no candidate: every registered solver certified in turn or
-several at once (the engine's :func:`gamecert.engine.solvers.certify_solvers` does the work),
+several at once (the engine's :func:`gamecert.engine.solver_batch.certify_solvers` does the work),
 then a table.
 
 ``--jobs N`` solvers run at once, each in a process of its own; the table, and a report for each
@@ -12,7 +12,8 @@ import time
 from typing import Any
 
 from gamecert.commands.screen import columns, echo
-from gamecert.engine.solvers import Row, certify_solvers, solver_tasks
+from gamecert.engine.solver_batch import certify_solvers, solver_tasks
+from gamecert.engine.solvers import Row
 from gamecert.verdict import CERTIFIED, INCOMPLETE
 
 #: the width of a table printed to a file or a pipe with no COLUMNS: not clipped
@@ -113,7 +114,7 @@ def certify_registered_command(args: Any) -> int:
     from gamecert.engine.certification import check_jobs
     from gamecert.engine.plan.profiles import get_profile
     from gamecert.engine.report.report_files import _write_somewhere, check_report_dir
-    from gamecert.engine.solvers import write_solver_table
+    from gamecert.engine.solver_batch import write_solver_table
     from gamecert.errors import UsageError
 
     # options only a candidate program uses: with no candidate they are refused, not ignored

@@ -8,7 +8,7 @@
   follows a fault, what the evidence says);
 - :mod:`.execute`: a plan run on every core within its budget;
 - the top: :mod:`.certification` (one call per certification), :mod:`.items` (the pytest routes),
-  :mod:`.solvers` (registered solvers), :mod:`.replay`, :mod:`.shipping`, and :mod:`.testpack`.
+  :mod:`.solvers` (a registered solver certified), :mod:`.solver_batch` (many at once), :mod:`.replay`, :mod:`.shipping`, and :mod:`.testpack`.
 
 A module imports its own room or a lower one; the engine imports the kit, never a command.
 """

@@ -60,7 +60,9 @@ from gamecert.engine.report.report_files import (
 from gamecert.engine.report.reports import Provenance
 from gamecert.engine.run.contain import probe, stamp
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
-from gamecert.engine.summary import (  # the front ends import them from here
+
+# the front ends import the summary's names from here
+from gamecert.engine.summary import (
     SUMMARY_HEADERS,  # noqa: F401
     CandidateResult,
     summary_lines,  # noqa: F401
