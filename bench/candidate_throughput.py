@@ -548,6 +548,60 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
     return lines
 
 
+def interpreted_floor(spec: str, seconds: float) -> tuple[float, float, str]:
+    """A Java or JavaScript program through gamecert's runner (a fresh JVM or node per test, in
+    the sandbox) against a bare loop of the same command line on the same input (subprocess, no
+    sandbox, no limits), in alternating rounds: (runner tests/s, bare runs/s, how it started)."""
+    import subprocess
+
+    candidate = Candidate.parse(spec)
+    limits = Limits(time_s=2.0, memory_mb=256)
+    served_n = bare_n = 0
+    served_t = bare_t = 0.0
+    with open_runner(candidate, limits) as runner:
+        how = runner.startup.split(":")[0]
+        runner.run("ZADACHA\n")  # the first start (the sandbox) is not counted
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            runner.expect(["ZADACHA\n"] * 5)
+            for _ in range(5):
+                result = runner.run("ZADACHA\n")
+                if result.stdout.split() != ["Alice"]:
+                    raise SystemExit(f"{spec}: wrong result: {result.describe()}")
+            served_t += time.perf_counter() - start
+            served_n += 5
+            start = time.perf_counter()
+            for _ in range(5):
+                out = subprocess.run(
+                    list(candidate.argv), input=b"ZADACHA\n", capture_output=True, check=True
+                )
+                if out.stdout.split() != [b"Alice"]:
+                    raise SystemExit(f"{spec}: wrong bare result: {out.stdout!r}")
+            bare_t += time.perf_counter() - start
+            bare_n += 5
+    return served_n / served_t, bare_n / bare_t, how
+
+
+def interpreted_floors(seconds: float) -> None:
+    """The Java and JavaScript floor ratios (issue 42): runner rate / bare loop rate."""
+    import shutil
+
+    root = Path(__file__).resolve().parent.parent / "tests" / "programs"
+    for label, tool, spec in (
+        ("java", "javac", root / "java" / "right_solution.java"),
+        ("javascript", "node", root / "javascript" / "word_game_right.js"),
+    ):
+        if shutil.which(tool) is None:
+            print(f"{label} floor ratio: not measured ({tool} is not installed)")
+            continue
+        served, bare, how = interpreted_floor(str(spec), seconds)
+        print(
+            f"{label}: {how}: {served:.1f} tests/s through the runner, a bare loop of the same "
+            f"command line {bare:.1f} runs/s; {label} floor ratio: {served / bare:.2f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="rough total budget (default 8)")
@@ -557,7 +611,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--breakdown-only", action="store_true", help="only that")
     parser.add_argument("--tests", type=int, default=500, help="tests per breakdown (default 500)")
+    parser.add_argument(
+        "--interpreted-only",
+        action="store_true",
+        help="only the Java and JavaScript floor ratios (a JVM or node per test)",
+    )
     args = parser.parse_args(argv)
+    if args.interpreted_only:
+        interpreted_floors(args.seconds)
+        return 0
     rng = random.Random(args.seed)
     if args.breakdown or args.breakdown_only:
         breakdowns(rng, args.tests)
@@ -634,6 +696,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python floor ratio: {fork_rate * zygote_floor:.2f}")
     print(f"native floor ratio: {served * cpp_floor:.2f}")
     print(f"native run floor ratio: {served / bare_server:.2f}")
+    interpreted_floors(args.seconds)
     return 0
 
 

@@ -15,9 +15,6 @@ answers shared) and writes ``summary.json``; :func:`summary_lines` is its table 
 
 from __future__ import annotations
 
-import math
-import os
-import random
 import shlex
 import time
 from collections.abc import Callable
@@ -27,31 +24,41 @@ from typing import Any
 
 from gamecert.engine.execute import Executor
 from gamecert.engine.interrupts import _signals_deferred
-from gamecert.engine.judge import guided
 from gamecert.engine.judge.evidence import (
     build_certificate,
     build_report,
     compile_error_report,
+    core_lines,
     failure_lines,
-    found_by,
     minimality_brief,
 )
-from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.judge.judge import visible
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.judge.sanitize import applies, phase_seconds, run_phase
-from gamecert.engine.plan.plan import PHASES, RUNS_ENV, SHARES, Plan, make_plan
-from gamecert.engine.plan.plan import exhaustive_tests as exhaustive_tests_by_count
-from gamecert.engine.plan.profiles import get_profile
+from gamecert.engine.options import (  # noqa: F401 (certification.options, as before)
+    MAX_BUDGET_S,
+    Options,
+    check_budget,
+    check_jobs,
+    options,
+)
+from gamecert.engine.phase_lines import (  # noqa: F401 (certification.phase_line, as before)
+    _Lines,
+    _NoDisplay,
+    _Progress,
+    fail_status,
+    phase_line,
+    phase_lines,
+)
+from gamecert.engine.plan.plan import SHARES, Plan, make_plan
 from gamecert.engine.report.diagnosis import diagnosis_line, diagnosis_short
 from gamecert.engine.report.report_files import (
     _write_somewhere,
-    check_report_dir,
     write_certificate,
     write_report,
 )
 from gamecert.engine.report.reports import Provenance
 from gamecert.engine.run.contain import probe, stamp
-from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
 
 # the front ends import the summary's names from here
@@ -65,113 +72,7 @@ from gamecert.engine.summary import (
 from gamecert.errors import GamecertError, UsageError
 from gamecert.verdict import INCOMPLETE, INTERRUPTED, Verdict, passing_status
 
-#: the largest time budget accepted: a week
-MAX_BUDGET_S = 7 * 86_400.0
-
 Say = Callable[[str], None]
-
-
-def check_budget(value: float | None) -> float | None:
-    """``--budget``, checked: a positive number of seconds up to a week (None: the profile's)."""
-    if value is None:
-        return None
-    if not (value > 0 and math.isfinite(value)) or value > MAX_BUDGET_S:
-        raise UsageError(
-            f"--budget must be a positive number of seconds up to {MAX_BUDGET_S:g} (a week), got {value}"
-        )
-    return value
-
-
-def check_jobs(value: int | None) -> int:
-    """``--jobs``, checked (None: one per core)."""
-    if value is None:
-        return max(1, os.cpu_count() or 1)
-    if value < 1 or value > 1024:
-        raise UsageError(f"--jobs must be between 1 and 1024, got {value}")
-    return value
-
-
-@dataclass(frozen=True)
-class Options:
-    """What every candidate of one certification command shares (see :func:`options`)."""
-
-    entry: Any
-    profile: Any
-    seed: int
-    limits: Any
-    budget: float | None
-    jobs: int
-    examples: int | None
-    exhaustive_tests: int | None
-    report_dir: str
-    fork_server: bool = True
-    contain: bool = True
-    compile: str | None = None
-    python: str | None = None
-    phases: tuple[str, ...] | None = None
-    #: PASSED (incomplete) exits 1, as a fault does (``--strict``)
-    strict: bool = False
-
-
-def options(
-    entry: Any,
-    *,
-    profile: str | None = None,
-    seed: int | None = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
-    budget: float | None = None,
-    jobs: int | None = None,
-    examples: int | None = None,
-    exhaustive_runs: int | None = None,
-    report_dir: str | None = None,
-    fork_server: bool = True,
-    contain: bool = True,
-    compile: str | None = None,
-    python: str | None = None,
-    phases: str | None = None,
-    strict: bool = False,
-) -> Options:
-    """The options of a certification of ``entry``'s game, checked before anything runs (a
-    :class:`UsageError` names the bad one); the report folder is checked now too, not after the
-    run has found something, and a game error's traceback will go beside the reports."""
-    if examples is not None and examples < 0:
-        raise UsageError(f"--examples must be 0 or more, got {examples}")
-    chosen_profile = get_profile(profile)
-    seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
-    limits = game_limits(entry.game, time_limit, memory_limit)
-    budget = check_budget(budget)
-    jobs_n = check_jobs(jobs)
-    exhaustive_tests = None
-    if exhaustive_runs is not None:
-        if exhaustive_runs < 0:
-            raise UsageError(f"--exhaustive-runs must be 0 or more, got {exhaustive_runs}")
-        exhaustive_tests = exhaustive_runs * max(1, entry.game.max_batch)
-    elif os.environ.get(RUNS_ENV):
-        exhaustive_tests = exhaustive_tests_by_count(entry.game, chosen_profile)
-    report_dir = report_dir if report_dir is not None else "reports"
-    check_report_dir(report_dir, entry.game.name)
-    from gamecert.engine.gamecode import set_traceback_dir
-
-    set_traceback_dir(report_dir)
-    chosen = tuple(p.strip() for p in phases.split(",") if p.strip()) if phases else None
-    return Options(
-        entry,
-        chosen_profile,
-        seed,
-        limits,
-        budget,
-        jobs_n,
-        examples,
-        exhaustive_tests,
-        report_dir,
-        fork_server=fork_server,
-        contain=contain,
-        compile=compile,
-        python=python,
-        phases=chosen,
-        strict=strict,
-    )
 
 
 def registered_solver(
@@ -237,6 +138,9 @@ def certify(
         examples=opts.examples,
         exhaustive_tests=opts.exhaustive_tests,
         phases=opts.phases,
+        # a program run a process per test gets the game's certification core; an in-process
+        # registered solver keeps the deep plan
+        core=not isinstance(candidate, SolverSubject),
     )
     if isinstance(
         candidate, SolverSubject
@@ -281,94 +185,6 @@ def _open(candidate: Any, limits: Any, fork_server: bool, contain: bool) -> Any:
     from gamecert.engine.run.sandbox import open_runner
 
     return open_runner(candidate, limits, fork_server=fork_server, contain=contain)
-
-
-class _Lines:
-    """The lines of one certification: kept for its result, and handed to ``say`` as they come."""
-
-    def __init__(self, say: Say | None) -> None:
-        self.say = say
-        self.lines: list[str] = []
-
-    def __call__(self, text: str = "") -> None:
-        self.lines.append(text)
-        if self.say is not None:
-            self.say(text)
-
-
-class _NoDisplay:
-    def __enter__(self) -> _NoDisplay:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def phase(self, name: str, deadline: float | None) -> None: ...
-    def advance(self, tests: int) -> None: ...
-    def event(self, text: str) -> None: ...
-
-
-class _Progress:
-    """What the executor tells: the live progress to the front end's display, and a line for
-    each phase as it ends (and for a fault as soon as it is seen) to the certification's lines."""
-
-    #: phases the executor may go on with after the budget cut them (before the random phase)
-    RESUMABLE = ("coverage", "worst", "exhaustive")
-
-    def __init__(self, display: Any, out: _Lines, game: Any = None) -> None:
-        self.display, self.out, self.game = display, out, game
-        self.reported: set[str] = set()  # phases whose line is already out
-        #: a cut phase's line, held until it is resumed (one line per phase, the last word)
-        self.held: dict[str, str] = {}
-
-    def phase(self, name: str, deadline: float | None) -> None:
-        if self.held and name in ("random", "largest"):  # the cut phases are not resumed after this
-            self._release()
-        self.display.phase(name, deadline)
-
-    def advance(self, tests: int) -> None:
-        self.display.advance(tests)
-
-    def event(self, text: str) -> None:
-        self.display.event(text)
-
-    def phase_done(self, outcome: Outcome, name: str) -> None:
-        line = phase_line(outcome, name, self.game)
-        if not line or name in self.reported:
-            return
-        if name in outcome.cut and name in self.RESUMABLE and name not in self.held:
-            self.held[name] = line  # it may go on before the random phase: its line waits
-            return
-        self.held.pop(name, None)
-        self.reported.add(name)
-        self.out(line)
-
-    def _release(self) -> None:
-        for name, line in list(self.held.items()):
-            self.held.pop(name)
-            if name not in self.reported:
-                self.reported.add(name)
-                self.out(line)
-
-    def flush(self, outcome: Outcome) -> None:
-        """At the end: the held lines of cut phases never resumed, and, when nothing failed, a line
-        for each phase the budget cut before it started."""
-        self._release()
-        if outcome.failures:
-            return
-        for name in PHASES:
-            if name in outcome.cut and name not in self.reported:
-                line = phase_line(outcome, name, self.game)
-                if line:
-                    self.reported.add(name)
-                    self.out(line)
-
-    def sweeping(self, outcome: Outcome, failure: Failure) -> None:
-        self._release()
-        self.reported.add(failure.phase)
-        self.out(
-            f"  {failure.phase:<11} {fail_status(self.game, failure)}; sweeping smaller inputs for a minimal one"
-        )
 
 
 def run_certification(
@@ -608,6 +424,9 @@ def _write_up(
         )
         path = _write_somewhere(lambda where: write_certificate(cert, where), report_dir)
         verdict = cert.verdict
+        for line in core_lines(outcome):
+            if not line.startswith("the core's reason"):  # (the certificate holds the reason)
+                out(f"  {line}")
         if cert.incomplete:
             out(f"  {'incomplete:':<11} {cert.incomplete}")
         share = 100 * stats.slowest_cpu_s / limits.time_s
@@ -654,79 +473,6 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
     return CandidateResult(
         spec, report.candidate, Verdict.CE.value, 1, str(path), lines=tuple(out.lines)
     )
-
-
-def phase_lines(
-    outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(), game: Any = None
-) -> list[str]:
-    """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
-    failed = {f.phase for f in outcome.failures}
-    lines = []
-    for phase in PHASES:
-        if (only_failed and phase not in failed) or phase in skip:
-            continue
-        line = phase_line(outcome, phase, game)
-        if line:
-            lines.append(line)
-    return lines
-
-
-def fail_status(game: Any, failure: Failure) -> str:
-    """FAIL, the verdict and where: a sample by its number and text, else the size."""
-    where = found_by(game, failure) if game is not None else failure.phase
-    if where.startswith("sample "):
-        return f"FAIL ({failure.verdict}) on {where}"
-    return f"FAIL ({failure.verdict}) at size {failure.size}"
-
-
-def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
-    """What ``phase`` ran, in a few words, and how it ended ("" if it did not run)."""
-    from gamecert.engine.judge.evidence import family_evidence, space_evidence
-
-    stats = outcome.stats
-    failed = {f.phase: f for f in sorted(outcome.failures, key=Failure.sort_key, reverse=True)}
-    groups = [g for g in outcome.groups if g.phase == phase]
-    if not groups and phase not in outcome.cut:
-        return ""
-    if phase in failed:
-        status = fail_status(game, failed[phase])
-    elif phase in outcome.cut:
-        status = "cut short by the budget"
-    else:
-        status = "ok"
-    tests = stats.by_phase.get(phase, 0)
-    if phase in ("coverage", "worst"):
-        fams = [f for f in family_evidence(outcome) if f.phase == phase]
-        whole = sum(f.complete for f in fams)
-        what = f"{len(fams)} families, {whole} complete, {tests} tests"
-    elif phase == "exhaustive":  # a fault's line names what was swept, never what was not
-        what = "; ".join(
-            ev.describe()
-            for ev in space_evidence(outcome)
-            if phase not in failed or ev.up_to is not None
-        )
-    elif phase == "random":
-        counted = (
-            f"{stats.random_examples} Hypothesis examples"
-            if stats.random_inputs == stats.random_examples
-            else f"{stats.random_examples} games in {stats.random_inputs} Hypothesis examples"
-        )
-        what = f"{counted}, seed {outcome.plan.seed}" + (
-            "" if outcome.plan.random_fixed else " (as many as the time allowed)"
-        )
-    elif phase == "guided":
-        what = f"{tests} tests on the instrumented build, steered by its coverage and comparisons"
-        if status == "ok" and any(note.startswith(guided.STOPPED) for note in outcome.notes):
-            status = "stopped on an internal error (the notes say which)"
-    elif phase == "largest":
-        what = (
-            f"{len(stats.largest_sizes)} inputs at sizes {', '.join(map(str, stats.largest_sizes))}"
-            if stats.largest_sizes
-            else "none run"
-        )
-    else:
-        what = f"{stats.samples}" if phase not in failed else ""
-    return f"  {phase:<11} {what}: {status}" if what else f"  {phase:<11} {status}"
 
 
 # ---- several candidates ---------------------------------------------------------------------------

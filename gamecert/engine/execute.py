@@ -11,7 +11,6 @@ followed by the exhaustive sizes below its size, so that a smaller failing input
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import queue
 import threading
@@ -23,8 +22,23 @@ from gamecert.engine import gamecode
 from gamecert.engine.judge import guided
 from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
-from gamecert.engine.plan.plan import SHARES, SHRINK_SECONDS, Chunk, Group, Plan
+from gamecert.engine.plan.plan import (
+    CORE_SHARES,
+    DEPTH_SHARES,
+    SHARES,
+    SHRINK_SECONDS,
+    Chunk,
+    Group,
+    Plan,
+)
 from gamecert.engine.plan.schedule import Spent, budgets_wanted, by_time
+from gamecert.engine.sweep_below import (  # noqa: F401 (execute.FREE_SWEEP_INPUTS, as before)
+    FREE_SWEEP_INPUTS,
+    PASSED_MAX,
+    SweepBelow,
+    _call,
+    _digest,
+)
 from gamecert.errors import GameError
 
 #: once a fault is found, the work on it (confirming, narrowing, shrinking, the sweep for a smaller
@@ -35,25 +49,19 @@ FAULT_RESERVE_S = (3.0, 10.0)
 #: a fault found before this share of the budget whose shrink asks for more than the profile's
 #: shrinking time gets it, past the budget if need be (gamecert.engine.judge.shrinking.wanted_seconds)
 EXTEND_BEFORE = 0.5
+#: every run, fault or not, ends within this multiple of the budget: a fault's extension for
+#: shrinking stops :data:`IN_FLIGHT_S` and the diagnosis's reserve before it
+OVERRUN = 1.25
+IN_FLIGHT_S = 2.0
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
-#: a space of at most this many inputs below a fault is first checked for sizes that need no run
-#: (every input already ran and passed), which are counted swept even when the budget is spent
-FREE_SWEEP_INPUTS = 5_000
-#: single games remembered as passed (a digest each), for the sweep below a fault to leave out;
-#: past this many, no more are remembered (the sweep runs them again)
-PASSED_MAX = 300_000
 STOP_GRACE_S = (
     3.0  # after Ctrl-C or SIGTERM, how long the runners get to stop before they are left behind
 )
 
 
-def _call(display: Any, name: str, *args: Any) -> None:
-    (getattr(display, name, None) or (lambda *a: None))(*args)
-
-
-class Executor:
+class Executor(SweepBelow):
     """Runs a plan; ``expected_cache`` (input text to expected answer) may be shared by the
     certifications of several candidates on the same plan, so the oracle answers each input once;
     ``known`` and ``wanted`` (read only) hold answers computed before the run
@@ -117,11 +125,23 @@ class Executor:
         self.deadline: float | None = None  # the deadline of the chunks being handed out
         self.midway: Callable[[], None] | None = None  # once, before random (see :meth:`run`)
         self.midway_share = 0.0  # its part of the budget, taken from the phases before it
+        #: chunks (by the order they were handed out) whose fault is being confirmed
+        self.confirming: set[int] = set()
+        #: why every test runs as a judge runs the program (:meth:`_go_on_plainly`), once it does
+        self.plain_reason: str | None = None
 
     def reserve_s(self) -> float:
         """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
         low, high = FAULT_RESERVE_S
         return min(high, max(low, FAULT_RESERVE * self.plan.budget_s))
+
+    def hard_end(self) -> float:
+        """How late the work on a fault may go at most: the whole run (the diagnosis after it,
+        which gets at least the reserve, and a test in flight included) ends within
+        :data:`OVERRUN` of the budget (issue 42: a shrink that asked for 180 s took a 60 s run to
+        4 min 15 s)."""
+        budget = self.plan.budget_s
+        return self.start + OVERRUN * budget - self.reserve_s() - IN_FLIGHT_S
 
     def _mark_fault(self) -> None:
         if self.fault_deadline is None and not self.plan.by_counts:
@@ -159,7 +179,7 @@ class Executor:
                     # if need be; one found later keeps what the budget and the reserve allow
                     self.unextended, self.fault_deadline = (
                         self.fault_deadline,
-                        max(self.fault_deadline, now + asked),
+                        max(self.fault_deadline, min(now + asked, self.hard_end())),
                     )
         left = self.shrink_until - now
         if self.fault_deadline is not None:
@@ -172,9 +192,13 @@ class Executor:
             seq = getattr(self._local, "seq", -1)
             with self.stats.lock:
                 self._mark_fault()
+                self.confirming.add(seq)
                 if self.stop_after is None or (0 <= seq < self.stop_after):
                     self.stop_after = seq
             self.stop.set()  # the chunks handed out after this one stop at their next test
+        elif text == "unconfirmed":
+            self._go_on_plainly(getattr(self._local, "seq", -1))
+            return
         _call(self.display, "event", text)
 
     def _stopped(self, seq: int, deadline: float | None) -> bool:
@@ -222,6 +246,8 @@ class Executor:
                             wanted=self.wanted,
                         )
                         judge.time_left = self._fault_seconds
+                        if self.plain_reason is not None:
+                            judge.plain_only = True
                         self.judges.append(judge)
                         self._say_how(runner)
 
@@ -303,6 +329,7 @@ class Executor:
             and outcome.failure is None
             and not self.stop.is_set()
             and chunk.phase in RESUMABLE
+            and not group.depth  # the depth beyond a core is open-ended: its rest is not resumed
             and len(chunk.instances) - outcome.runs > 0
         ):
             # stopped by its deadline part-way: the rest may run later
@@ -322,29 +349,6 @@ class Executor:
             group.failed = True
             outcome.failure.order = (self.segment, seq)
             self.outcome.failures.append(outcome.failure)
-
-    def _remember_passed(self, outcome: ChunkOutcome) -> None:
-        """The single games of ``outcome``'s runs that passed, if the sweep below a fault may meet
-        them again (:meth:`_sweep_below`): an exhaustive size or a deciding-feature family."""
-        chunk = outcome.chunk
-        if (
-            chunk.phase != "exhaustive"
-            and chunk.group not in self._structured
-            or len(self.passed) >= PASSED_MAX
-        ):
-            return
-        game = self.entry.game
-        ran = outcome.runs - (
-            1 if outcome.failure is not None else 0
-        )  # the last run ran is the failing one
-        for inst, text in zip(chunk.instances[:ran], chunk.texts[:ran]):
-            # only a game that ran as a whole input of its own: one that passed inside a batch
-            # says nothing of the input holding it alone (a program wrong on batches of one)
-            if game.max_batch <= 1 or len(game.split(inst)) == 1:
-                self.passed.add(_digest(text))
-
-    def _was_passed(self, text: str) -> bool:
-        return _digest(text) in self.passed
 
     def _drain(self) -> None:
         while self.in_flight and not self.abandon:
@@ -367,7 +371,12 @@ class Executor:
             for phase in [*plan.phases, None]:
                 if (
                     self.midway
-                    and getattr(phase, "name", "end") in ("random", "largest", "end")
+                    and (
+                        getattr(phase, "name", "end") in ("random", "largest", "end")
+                        and plan.core is None
+                        or getattr(phase, "name", "end") in ("random", "end")
+                        or getattr(phase, "depth", False)
+                    )
                     and not self.outcome.failures
                     and self.error is None
                 ):
@@ -379,9 +388,7 @@ class Executor:
                     or self.outcome.interrupted
                 ):
                     break
-                share = guided.share(
-                    self, phase.name, SHARES.get(phase.name)
-                )  # less, when a guided phase will run
+                share = self._share(phase)
                 # a sweep fixed by counts runs whole; the designed families keep their time shares
                 fixed = (phase.name == "exhaustive" and plan.by_counts) or (
                     phase.name == "random" and plan.random_fixed
@@ -392,8 +399,9 @@ class Executor:
                     else start + (1.0 if share is None else share) * plan.budget_s
                 )  # samples, largest: the budget's end
                 if deadline is not None and time.monotonic() >= deadline:
-                    self.outcome.cut[phase.name] = 0.0
-                    self._note_skipped(phase)
+                    if not phase.depth:  # the depth beyond a core is open-ended: never a cut
+                        self.outcome.cut[phase.name] = 0.0
+                        self._note_skipped(phase)
                     continue
                 if phase.name == "random" and not self.outcome.failures and self.error is None:
                     self._resume(start)
@@ -401,7 +409,9 @@ class Executor:
                 (
                     guided.run_phase(self, deadline)
                     if phase.name == "guided"  # a search that drives itself
-                    else self._run_phase(phase.groups(), phase.interleave, deadline, phase.name)
+                    else self._run_phase(
+                        phase.groups(), phase.interleave, deadline, phase.name, phase.depth
+                    )
                 )
                 if not self.outcome.failures and self.error is None:
                     _call(self.display, "phase_done", self.outcome, phase.name)
@@ -440,6 +450,18 @@ class Executor:
             raise self.error
         return self.outcome
 
+    def _share(self, phase: Any) -> float | None:
+        """The cumulative share of the budget by which ``phase`` stops starting chunks: with a
+        certification core, the core's bounded phases first (:data:`CORE_SHARES`: not cut to
+        make room for the guided or sanitizer phases, which come after the core) and the depth's
+        (:data:`DEPTH_SHARES`); else :data:`SHARES`, less when a guided phase will run."""
+        if self.plan.core is not None and phase.name != "guided":
+            if phase.depth:
+                return DEPTH_SHARES.get(phase.name, SHARES.get("random"))
+            if phase.name in CORE_SHARES:
+                return CORE_SHARES[phase.name]
+        return guided.share(self, phase.name, SHARES.get(phase.name))
+
     def _resume(self, start: float) -> None:
         """Before the random phase: go on with the phases the budget cut short, in priority order,
         until :data:`RESUME_SHARE` of the budget; a phase that now ends whole is no longer cut."""
@@ -466,10 +488,16 @@ class Executor:
             self._register(group)
 
     def _run_phase(
-        self, groups: Iterator[Group], interleave: bool, deadline: float | None, name: str
+        self,
+        groups: Iterator[Group],
+        interleave: bool,
+        deadline: float | None,
+        name: str,
+        depth: bool = False,
     ) -> None:
-        # random blocks by time are endless: running until the deadline is the plan, not a cut
-        endless = name == "random" and not self.plan.random_fixed
+        # random blocks by time are endless: running until the deadline is the plan, not a cut;
+        # so is the depth beyond a certification core
+        endless = depth or name == "random" and not self.plan.random_fixed
         chunks = self._interleaved(groups) if interleave else self._in_order(groups)
         self._submit_all(chunks, deadline, name, endless)
 
@@ -519,6 +547,7 @@ class Executor:
             space_counts=group.space_counts,
             runs=group.runs,
             listed_all=not lazy,
+            depth=group.depth,
         )
         self.by_key[group.key] = outcome
         self.outcome.groups.append(outcome)
@@ -559,184 +588,6 @@ class Executor:
                 else max(0.0, self.deadline - time.monotonic()) * self.jobs
             ),
         )
-
-    def _sweep_below(self, failure: Failure) -> None:
-        """Every input below a fault's size in the exhaustive spaces and the deciding-feature
-        families (the structured families), space by space, the cheapest first; a smaller failing
-        input found there is swept below in turn, until none is smaller or the fault's time is up.
-        A structured family the coverage phase ran whole is not run again, nor a size that ran
-        whole, nor a single game that already ran and passed in this run; each size is listed
-        only when the sweep reaches it (a space too large for the time left costs nothing)."""
-        from gamecert.engine.plan.plan import below_spaces
-
-        game = self.entry.game
-        first = failure
-        if (
-            self.unextended is not None
-        ):  # what a shrink was granted past the budget and left unused is not the sweep's
-            self.fault_deadline = min(self.fault_deadline, max(self.unextended, time.monotonic()))
-        # by counts there is no budget: the sweep gets the profile's shrinking time
-        swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
-        while True:
-            deadline = swept_until if self.plan.by_counts else self.fault_deadline
-            if deadline is None:
-                deadline = self.start + self.plan.budget_s
-            late = deadline is not None and time.monotonic() >= deadline
-            # by counts (the pytest route, registered solvers): the exhaustive spaces only, as
-            # before; a structured family below a long input is too dear without a deadline
-            whole = [
-                name
-                for name, _, _ in self.plan.structured
-                if self.plan.by_counts
-                or (g := self.by_key.get(f"coverage-{name}")) is not None
-                and g.completed
-            ]
-            # without the exhaustive phase (--phases), or after a fault the exhaustive phase found
-            # (every size below it has run there): the structured families only
-            if self.plan.phase("exhaustive") is None or (
-                failure is first and first.phase == "exhaustive"
-            ):
-                skip = [*whole, *(sp.name for sp in game.exhaustive_spaces())]
-            else:
-                skip = whole
-            spaces = below_spaces(game, failure.size, self.plan.profile.exhaustive, skip=skip)
-            planned = [f"exhaustive-{name}-size-{s}" for name, sizes, _, _ in spaces for s in sizes]
-            if not planned:
-                break
-            self.segment += 1
-            self.stop.clear()
-            self.stop_after, self.sweep_ended = None, ""
-            if late:
-                # what needs no run is still shown: sizes of small spaces whose every game passed
-                self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
-                self.outcome.cut.pop("sweep", None)
-                self.outcome.unfinished.append(
-                    f"the sweep for a smaller failing input below size {failure.size} did not start: the budget "
-                    "was spent (sizes whose every input had already run and passed in this run are counted swept)"
-                )
-                break
-            _call(
-                self.display,
-                "phase",
-                "smaller inputs (exhaustive and structured families)",
-                deadline,
-            )
-            before = len(self.outcome.failures)
-            self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
-            self.outcome.cut.pop("sweep", None)
-            ran = self._completed()
-            left = [k for k in planned if k not in ran]
-            found = self.outcome.failure
-            smaller = len(self.outcome.failures) > before and found is not failure
-            if left and not smaller:
-                self.outcome.unfinished.append(
-                    f"the sweep for a smaller failing input below size {failure.size} was cut by "
-                    f"{'its time (the profile shrinking time)' if self.plan.by_counts else 'the budget'} "
-                    f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
-                    f"whole; the minimal line says which spaces were swept{self.sweep_ended})"
-                )
-            if not smaller or found.size >= failure.size:
-                break
-            failure = found
-        self._sweep_at(failure)
-        found = self.outcome.failure
-        if found is not first:
-            self.outcome.notes.append(
-                f"a {first.verdict} was first found by {first.phase} at size {first.size} "
-                f"({first.input_text.strip()[:40]!r}); the sweep of smaller inputs that followed found the input "
-                "reported here, which comes first in size and order"
-            )
-
-    def _completed(self) -> set[str]:
-        return {g.key for g in self.outcome.groups if g.completed}
-
-    def _fresh_sizes(
-        self, spaces: list[tuple[str, tuple[int, ...], Any, int]], deadline: float | None
-    ) -> Iterator[Group]:
-        """The groups of ``spaces`` size by size (:func:`gamecert.engine.plan.plan.size_group`), those
-        that ran whole before left out, none built once ``deadline`` has passed. First, even past
-        the deadline, the sizes of small spaces (:data:`FREE_SWEEP_INPUTS`) that need no run:
-        every game of theirs already ran and passed in this run (a deciding-feature family the
-        coverage phase ran smallest first, up to the fault)."""
-        from gamecert.engine.plan.plan import size_group
-
-        game = self.entry.game
-        for _name, sizes, sp, count in spaces:
-            if count > FREE_SWEEP_INPUTS:
-                continue
-            for size in sizes:
-                if self.stop.is_set():
-                    return
-                if f"exhaustive-{sp.name}-size-{size}" in self._completed():
-                    continue
-                group = size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
-                if next(group.iter_chunks(), None) is not None:
-                    break  # this size needs runs: the sweep below runs it in its turn
-                yield group
-        for _name, sizes, sp, _count in spaces:
-            per_run = None  # seconds a run of this space's size before took, handed out to done
-            for size in sizes:
-                now = time.monotonic()
-                if deadline is not None and now >= deadline or self.stop.is_set():
-                    return
-                if f"exhaustive-{sp.name}-size-{size}" in self._completed():
-                    continue
-                group = size_group(game, sp, size, passed=self._was_passed, jobs=self.jobs)
-                if (
-                    per_run is not None
-                    and deadline is not None
-                    and group.runs * per_run > deadline - now
-                ):
-                    # a size cut part-way claims nothing: the sweep ends now, with the claim it would have
-                    self.sweep_ended = (
-                        f"; {sp.name} at size {size} was not started: {group.runs:,} runs of "
-                        f"{per_run * 1e3:.2f} ms each would not end in the {deadline - now:.1f} s left"
-                    )
-                    return
-                started = time.monotonic()
-                yield group
-                per_run = (time.monotonic() - started) / max(1, group.runs)
-
-    def _sweep_at(self, failure: Failure) -> None:
-        """The exhaustive spaces at the fault's own size, when nothing smaller failed: the first
-        failing input there in sweep order is reported instead (the same input whatever found it)."""
-        from gamecert.engine.plan.plan import below_spaces
-
-        if (
-            self.plan.phase("exhaustive") is None
-            or failure.phase == "exhaustive"
-            or self.outcome.failure is not failure
-        ):
-            return
-        deadline = self.fault_deadline if not self.plan.by_counts else None
-        spaces = below_spaces(self.entry.game, failure.size, self.plan.profile.exhaustive, at=True)
-        if not spaces or deadline is not None and time.monotonic() >= deadline:
-            return
-        self.segment += 1
-        self.stop.clear()
-        self.stop_after = None
-        self._run_phase(self._fresh_sizes(spaces, deadline), False, deadline, "sweep")
-        self.outcome.cut.pop("sweep", None)
-
-    def _note_unfinished(self) -> None:
-        failure = self.outcome.failure
-        if (
-            failure is not None
-            and failure.shrink is not None
-            and not failure.shrink[1]
-            and not self.outcome.interrupted
-        ):
-            granted = getattr(self, "shrink_granted", self.shrink_s)
-            cut = getattr(failure, "shrink_cut", "") or "its time was up"
-            self.outcome.unfinished.append(
-                f"shrinking stopped after {failure.shrink[0]} smaller inputs in {failure.shrink_s:.1f} s ({cut}; it "
-                f"had {granted:.0f} s, the profile's {self.shrink_s:g} s or what the fault's size asked for, "
-                "within the budget and the fault's reserve)"
-            )
-
-
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 __all__ = ["Executor", "GroupOutcome", "Outcome"]

@@ -15,11 +15,13 @@ from __future__ import annotations
 import abc
 import functools
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from gamecert.errors import InputError
+from gamecert.kit.core import Core
 
 Instance = Any
 Answer = Any
@@ -177,6 +179,9 @@ class Game(abc.ABC):
     size_measure: ClassVar[str] = ""
     #: how many single instances one input may hold (multi-game formats); 1 means no batching
     max_batch: ClassVar[int] = 1
+    #: the certification core per profile name (:mod:`gamecert.kit.core`): what a user's program
+    #: must complete to be CERTIFIED; a profile not named keeps the whole plan as its core
+    certification_core: Mapping[str, Core] = MappingProxyType({})
 
     # ---- input -------------------------------------------------------------------------
     @abc.abstractmethod

@@ -8,7 +8,6 @@ of the named spaces below its size ran as a whole input and passed.
 
 from __future__ import annotations
 
-import math
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,179 +15,45 @@ from typing import Any
 
 from gamecert.engine import gamecode
 from gamecert.engine.judge.audit import audit_statement
-from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.judge.completeness import (  # noqa: F401 (evidence.left_out, as before)
+    _core_of,
+    _reach,
+    _run_order,
+    budget_to_complete,
+    core_lines,
+    core_reach,
+    family_evidence,
+    incomplete_sentence,
+    left_out,
+    passing_word,
+    space_evidence,
+    structured_evidence,
+)
+from gamecert.engine.judge.fault_words import (  # noqa: F401 (evidence.found_by, as before)
+    _block,
+    _decides_winner,
+    _one_line,
+    _plain,
+    _read_tokens,
+    failure_lines,
+    fault_of,
+    found_by,
+    game_fault,
+    sample_number,
+    why_lines,
+)
+from gamecert.engine.judge.judge import Failure
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.plan.plan import PHASES
 from gamecert.engine.report.reports import (
     Certificate,
     FailureReport,
-    FamilyEvidence,
     Provenance,
-    SpaceEvidence,
     judge_provenance,
     timestamp,
 )
 from gamecert.errors import GameError, OutOfReach
-from gamecert.kit.game import Game
-from gamecert.verdict import CERTIFIED, INCOMPLETE, Verdict
-
-
-def space_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
-    """For each exhaustive space, the largest size K such that every size up to K ran whole."""
-    return _evidence(outcome, False)
-
-
-def structured_evidence(outcome: Outcome) -> tuple[SpaceEvidence, ...]:
-    """For each deciding-feature family, the largest size K such that every size up to K ran: at
-    every size when the coverage phase ran it whole, else size by size as the sweep below a fault
-    ran it."""
-    if not getattr(outcome.plan, "structured", ()):
-        return ()
-    return _evidence(outcome, True)
-
-
-def _evidence(outcome: Outcome, structured: bool) -> tuple[SpaceEvidence, ...]:
-    done: dict[tuple[str, int], bool] = {}
-    counts: dict[tuple[str, int], int] = {}
-    for g in outcome.groups:
-        if g.phase == "exhaustive" and g.size is not None:
-            for name, n in g.space_counts:
-                done[name, g.size] = done.get((name, g.size), False) or g.completed
-                counts[name, g.size] = n
-    whole = {
-        g.key.split("-", 1)[1]: g for g in outcome.groups if g.phase == "coverage" and g.completed
-    }
-    out = []
-    for name, description, sizes in outcome.plan.structured if structured else outcome.plan.spaces:
-        if structured and name in whole:
-            out.append(
-                SpaceEvidence(
-                    name, description, sizes[-1] if sizes else None, whole[name].runs, bool(sizes)
-                )
-            )
-            continue
-        up_to, count = None, 0
-        for size in sizes:
-            if not done.get((name, size), False):
-                break
-            up_to = size
-            count += counts.get((name, size), 0)
-        complete = bool(sizes) and up_to == sizes[-1]
-        out.append(
-            SpaceEvidence(name, description, up_to, count, complete, outcome.plan.size_measure)
-        )
-    return tuple(out)
-
-
-def family_evidence(outcome: Outcome) -> tuple[FamilyEvidence, ...]:
-    return tuple(
-        FamilyEvidence(
-            g.phase, g.key.split("-", 1)[1], g.label, g.runs, g.runs_done, g.completed, g.adversary
-        )
-        for g in outcome.groups
-        if g.phase in ("coverage", "worst")
-    )
-
-
-def left_out(outcome: Outcome) -> tuple[str, ...]:
-    """What of the plan did not run to its end, one phrase per phase ("" nowhere: an empty tuple
-    is complete evidence, the only ground for CERTIFIED): designed families (coverage, worst
-    cases) not run whole, exhaustive spaces short of their declared reach, phases the budget cut
-    or ``--phases`` left out, sanitizer runs of a C or C++ program its time left out. The random
-    phase by time is endless: its end is the plan's."""
-    plan = outcome.plan
-    out = []
-    skipped = [p for p in PHASES if plan.phase(p) is None]
-    if skipped:
-        out.append(f"{', '.join(skipped)} (left out with --phases)")
-    for phase, title in (("coverage", "coverage"), ("worst", "worst cases")):
-        if phase in skipped:
-            continue
-        fams = [f for f in family_evidence(outcome) if f.phase == phase]
-        short = [f for f in fams if not f.complete]
-        if short:
-            out.append(f"{title} ({len(fams) - len(short)} of {len(fams)} families whole)")
-        elif phase in outcome.cut and plan.phase(phase) is not None:
-            out.append(title)
-    spaces = space_evidence(outcome) if "exhaustive" not in skipped else ()
-    short_spaces = [ev for ev in spaces if not ev.complete]
-    if short_spaces:
-        out.append(
-            "exhaustive ("
-            + ", ".join(
-                f"{ev.name} {'not swept' if ev.up_to is None else f'up to size {ev.up_to} of {_reach(outcome, ev.name)}'}"
-                for ev in short_spaces
-            )
-            + ")"
-        )
-    elif (
-        "exhaustive" in outcome.cut and plan.phase("exhaustive") is not None and not plan.by_counts
-    ):
-        out.append("exhaustive")
-    if "largest" in outcome.cut and plan.phase("largest") is not None:
-        out.append("largest")
-    if "random" in outcome.cut and plan.random_fixed and plan.phase("random") is not None:
-        out.append("random")
-    if (
-        "sanitizer" in outcome.cut
-    ):  # (C and C++: runs under the sanitizer builds its time cap left out)
-        out.append("sanitizer runs (cut at the phase's time)")
-    return tuple(out)
-
-
-def _run_order(phase: str) -> int:
-    """Where ``phase`` runs: the plan's phases in order, the sanitizer phase after the guided one."""
-    order = (
-        *PHASES[: PHASES.index("guided") + 1],
-        "sanitizer",
-        *PHASES[PHASES.index("guided") + 1 :],
-    )
-    return order.index(phase) if phase in order else len(order)
-
-
-def _reach(outcome: Outcome, name: str) -> str:
-    sizes = next((sizes for n, _, sizes in outcome.plan.spaces if n == name), ())
-    return str(sizes[-1]) if sizes else "?"
-
-
-def passing_word(outcome: Outcome) -> str:
-    """A run that found nothing: CERTIFIED on the plan's complete evidence, else PASSED (incomplete)."""
-    return INCOMPLETE if left_out(outcome) else CERTIFIED
-
-
-def budget_to_complete(outcome: Outcome) -> float | None:
-    """The budget (seconds) that would let every designed phase the budget cut end, at this run's
-    speed (the largest of :attr:`Outcome.budget_wanted`); None when not measured."""
-    wanted = [s for s in outcome.budget_wanted.values() if s]
-    return max(wanted) if wanted else None
-
-
-def incomplete_sentence(
-    left: Sequence[str], budget_s: float | None, by_counts: bool = False
-) -> str:
-    """One sentence: what was left out and what budget would complete it.
-
-    >>> print(incomplete_sentence(["coverage (0 of 6 families whole)", "largest"], 2462.3))
-    left out: coverage (0 of 6 families whole), largest; a budget of about 2,463 s would complete it (--budget 2463), at this run's speed
-    """
-    text = "left out: " + ", ".join(left)
-    if budget_s is not None:
-        seconds = math.ceil(budget_s)
-        what = (
-            "the phases run"
-            if any(part.endswith("(left out with --phases)") for part in left)
-            else "it"
-        )
-        return (
-            text
-            + f"; a budget of about {seconds:,} s would complete {what} (--budget {seconds}), at this run's speed"
-        )
-    if by_counts:
-        return (
-            text
-            + "; the plan by counts stopped there (a larger --exhaustive-runs or profile goes further)"
-        )
-    return text + "; a larger --budget goes further"
+from gamecert.verdict import Verdict
 
 
 def minimality(outcome: Outcome | None, failure: Failure) -> str:
@@ -462,7 +327,7 @@ def build_certificate(
         memory_limit_mb=limits.memory_mb,
         created=timestamp(),
         interrupted=outcome.interrupted,
-        notes=tuple([*notes, *outcome.notes, *_not_reproduced(stats)]),
+        notes=tuple([*core_lines(outcome), *notes, *outcome.notes, *_not_reproduced(stats)]),
         families=family_evidence(outcome),
         budget_s=None if plan.by_counts else plan.budget_s,
         jobs=outcome.jobs,
@@ -483,6 +348,8 @@ def build_certificate(
 
 __all__ = [
     "budget_to_complete",
+    "core_lines",
+    "core_reach",
     "build_certificate",
     "build_report",
     "candidate_spec_for_replay",
@@ -548,193 +415,6 @@ def compile_error_report(
         notes=(f"compile command: {command}",),
         provenance=provenance,
     )
-
-
-def game_fault(game: Game, instance: Any, expected_text: str, got_text: str) -> str:
-    """The fault at the game's level, one line: the first token of the output that differs from
-    the expected answer's and what it stands for in the game, e.g. "the winner: expected Second,
-    got First" ("" when the tokens do not differ, or the expected answer cannot be read).
-
-    A token is called the winner when the game calls it so ("the winner of game 2 of 3"), or
-    when it is a choice of words that decides :meth:`Game.first_player_wins` on the game's samples
-    and the expected answer (First/Second, Alice/Bob, YES/NO); any other token is named by the
-    game's description of it, as a difference, not as the fault (the judge's reason says that).
-    """
-    from gamecert.kit.tokens import split_tokens
-
-    want, got = split_tokens(expected_text or ""), split_tokens(got_text or "")
-    k = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
-    if k >= len(want) and k >= len(got):
-        return ""
-    if k >= len(want):
-        return f"an extra token after the answer: token {k + 1}, {_plain(got[k])}"
-    read = _read_tokens(game, expected_text, instance)
-    if read is None or k >= len(read):
-        return ""
-    _, what, choices = read[k]
-    if k >= len(got):
-        return f"the output ends before token {k + 1} ({what}): expected {want[k]}"
-    if "winner" in what.lower():
-        return f"{what}: expected {want[k]}, got {_plain(got[k])}"
-    if (
-        choices
-        and got[k] in choices
-        and _decides_winner(game, instance, expected_text, k, want[k], got[k])
-    ):
-        return f"the winner: expected {want[k]}, got {got[k]}"
-    return f"the first token that differs, token {k + 1} ({what}): expected {want[k]}, got {_plain(got[k])}"
-
-
-def _plain(token: str) -> str:
-    """A token as it is when plain and short, else quoted with its escapes."""
-    from gamecert.kit.tokens import SHOWN_CHARS, shown
-
-    return (
-        token
-        if token.isprintable() and len(token) <= SHOWN_CHARS and "'" not in token
-        else shown(token)
-    )
-
-
-def _read_tokens(game: Game, text: str, instance: Any) -> list[tuple[int, str, Any]] | None:
-    """What each token of ``text`` stands for, as the game's parse_answer reads it (None if it
-    cannot be read: the game's own answer always can)."""
-    from gamecert.kit.tokens import recording
-
-    with recording() as read:
-        try:
-            game.parse_answer(text, instance)
-        except Exception:  # noqa: BLE001 - a game's reader that fails here only loses the naming
-            return None
-    return read
-
-
-def _decides_winner(
-    game: Game, instance: Any, expected_text: str, k: int, want: str, got: str
-) -> bool:
-    """Token ``k`` (a choice of words) tells who wins: over the game's samples and the expected
-    answer (single games only), its words ``want`` and ``got`` go with different outcomes."""
-    seen: dict[str, set[bool]] = {}
-    pairs: list[tuple[Any, str]] = [(instance, expected_text)]
-    for text, answer in getattr(game, "samples", ()):
-        try:
-            pairs.append((game.parse_input(text), answer))
-        except Exception:  # noqa: BLE001 - a bad sample is the plan's to report, not this naming's
-            continue
-    from gamecert.kit.tokens import split_tokens
-
-    for inst, text in pairs:
-        try:
-            if len(game.split(inst)) != 1:
-                continue
-            tokens = split_tokens(text)
-            if k < len(tokens):
-                seen.setdefault(tokens[k], set()).add(
-                    bool(game.first_player_wins(game.parse_answer(text, inst)))
-                )
-        except Exception:  # noqa: BLE001 - as above: only the naming is lost
-            continue
-    a, b = seen.get(want, set()), seen.get(got, set())
-    return len(a) == 1 and len(b) == 1 and a != b
-
-
-def sample_number(game: Game, text: str) -> int | None:
-    """Which of the game's samples ``text`` is (1-based), or None."""
-    for number, (sample, _answer) in enumerate(getattr(game, "samples", ()), 1):
-        if sample == text or sample.strip() == text.strip():
-            return number
-    return None
-
-
-def found_by(game: Game, failure: Failure, sized: bool = True) -> str:
-    """Where the fault was found, as the user knows it: a sample by its number and text
-    ("sample 2 (`abcde`), shrunk to size 4"; not ``sized``: "shrinking sample 2 (`abcde`)"), else
-    the phase."""
-    first = getattr(failure, "found_input", "") or failure.input_text
-    number = sample_number(game, first) if failure.phase == "samples" else None
-    if number is None:
-        return failure.phase
-    text = visible(first.strip())
-    shown = text if len(text) <= 40 else text[:37] + "..."
-    if first.strip() == failure.input_text.strip():
-        return f"sample {number} (`{shown}`)"
-    return (
-        f"sample {number} (`{shown}`), shrunk to size {failure.size}"
-        if sized
-        else f"shrinking sample {number} (`{shown}`)"
-    )
-
-
-def fault_of(game: Game, failure: Failure) -> str:
-    """:func:`game_fault` of a wrong or unreadable answer ("" for other verdicts: a crash's or a
-    time-out's partial output is not an answer)."""
-    if failure.verdict not in (Verdict.WA, Verdict.PE):
-        return ""
-    try:
-        return game_fault(game, failure.instance, failure.expected_text, failure.got_text)
-    except Exception:  # noqa: BLE001 - the game's code: only the naming is lost, the verdict stands
-        return ""
-
-
-def why_lines(fault: str, reason: str) -> list[str]:
-    """The why of a fault, the game's level first: the token that differs and what it means, then
-    the judge's reason (left out when it says only the same two words again).
-
-    >>> why_lines("the winner: expected Alice, got Bob", "expected 'Alice', got 'Bob'")
-    ['the winner: expected Alice, got Bob']
-    >>> why_lines("the winner of game 1 of 1: expected 1, got 2", "game 1 of 1 (n = 2): expected 1, got 2")
-    ['the winner of game 1 of 1: expected 1, got 2']
-    >>> why_lines("the winner: expected Second, got First", "token 2 (the cut position after First): 2 is outside 1..1")
-    ['the winner: expected Second, got First', 'token 2 (the cut position after First): 2 is outside 1..1']
-    """
-    reason = reason.strip().splitlines()[0] if reason.strip() else ""
-    if not fault:
-        return [reason] if reason else []
-    said = fault.rpartition(": ")[2]
-    if (
-        reason.replace("'", "").rpartition(": ")[2] == said
-    ):  # the same two answers again, however prefixed
-        return [fault]
-    return [fault, reason] if reason else [fault]
-
-
-def failure_lines(game: Game, failure: Failure) -> list[str]:
-    """The verdict, input, expected and got answers and why (the game's level first), as every
-    certification shows them."""
-    kind = " (nondeterministic)" if failure.nondeterministic else ""
-    where = found_by(game, failure, sized=False)
-    lines = [
-        f"{failure.verdict}{kind} ({failure.verdict.meaning}) on a {game.name} input of size "
-        f"{failure.size}, found by {where}:"
-    ]
-    for label, text in (
-        ("input", failure.input_text),
-        ("expected", failure.expected_text),
-        ("got", failure.got_text or "(no output)"),
-    ):
-        lines.append(_block(label, text))
-    why = why_lines(fault_of(game, failure), failure.reason) or [""]
-    lines.append(f"  {'why:':<9} {_one_line(why[0])}")
-    lines += [f"  {'':<9} {_one_line(line)}" for line in why[1:]]
-    return lines
-
-
-def _block(label: str, text: str, keep: int = 600) -> str:
-    """A labelled value: one line inline, several lines as an indented block (never joined)."""
-    body = text.rstrip("\n")
-    clipped = (
-        body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
-    )
-    lines = [visible(line) for line in clipped.split("\n")]
-    if len(lines) == 1:
-        return f"  {label + ':':<9} {lines[0]}"
-    shown = lines[:12] + ([f"... ({len(lines) - 12} more lines)"] if len(lines) > 12 else [])
-    return f"  {label}:\n" + "\n".join(f"    {line}" for line in shown)
-
-
-def _one_line(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return visible(line if len(line) <= 160 else line[:157] + "...")
 
 
 def _not_reproduced(stats: Any) -> list[str]:

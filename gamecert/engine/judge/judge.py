@@ -438,6 +438,7 @@ class Judge:
                     self.stats.not_reproduced.append(
                         "from here on every test of this runner ran as a judge runs the program"
                     )
+            self.on_event("unconfirmed", found)  # the run goes on (plainly: the executor says)
             return None
         if found.reruns is not None and found.reruns[0] == 0:
             return found  # seen once, never again: reported as it was found (see confirm's note)

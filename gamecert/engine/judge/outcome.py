@@ -33,6 +33,8 @@ class GroupOutcome:
     runs_done: int = 0
     #: every chunk of it was handed out (a lazy family's chunks are cut as they are reached)
     listed_all: bool = True
+    #: depth beyond the certification core (gamecert.engine.plan.plan.Group.depth)
+    depth: bool = False
 
     @property
     def completed(self) -> bool:

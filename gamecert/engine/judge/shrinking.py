@@ -200,6 +200,11 @@ def _ended(failure: Any, tried: int, finished: bool, cut: str, spent: float) -> 
             f"shrinking ran {tried:,} smaller inputs in {spent:.1f} s (by the input's structure, "
             "then the game's smaller() moves)"
         )
+    if not finished and cut and failure.size is not None:
+        failure.notes.append(
+            f"shrinking stopped at size {failure.size} before it was done ({cut}); a smaller "
+            "failing input may exist"
+        )
     return failure
 
 

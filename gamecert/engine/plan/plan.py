@@ -25,19 +25,37 @@ stops at a number of runs instead, so every process builds exactly the same chun
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine import gamecode
 from gamecert.engine.plan.draws import derive_seed, draw_examples
 from gamecert.engine.plan.profiles import Profile
-from gamecert.engine.plan.spaces import (
-    _swept_sizes,
-    space_inputs,  # noqa: F401 (plan.space_inputs, as before)
+from gamecert.engine.plan.spaces import space_inputs  # noqa: F401 (plan.space_inputs, as before)
+from gamecert.engine.plan.sweeps import (  # noqa: F401 (plan.below_groups, as before)
+    BELOW_COUNT_CAP,
+    _cheapest_first,
+    _exhaustive_groups,
+    below_groups,
+    below_spaces,
+    size_group,
+)
+from gamecert.engine.plan.units import (  # noqa: F401 (plan.Chunk, plan.run_cost, as before)
+    CHUNK_BYTES,
+    CHUNK_RUNS,
+    RUN_BYTES,
+    Chunk,
+    Group,
+    _cut,
+    _cut_lazily,
+    _cut_pairs,
+    _singles,
+    even_cuts,
+    run_cost,
 )
 from gamecert.errors import GamecertError, InputError
+from gamecert.kit.core import Core
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
 
@@ -53,20 +71,26 @@ SHARES: dict[str, float | None] = {
     "random": 0.95,
     "largest": None,
 }
+#: a plan with a certification core (:mod:`gamecert.kit.core`: a user's program, by time) runs its
+#: bounded phases first, in this order, each until this cumulative share of the budget (the core
+#: is sized to end well within it at a JVM's rate); then the guided phase and the sanitizer runs
+#: with their own shares; then the depth: the exhaustive sizes beyond the core, the families' rest
+#: and the random phase, each until its share (time one leaves goes to the next)
+CORE_ORDER = ("samples", "coverage", "worst", "largest", "exhaustive")
+CORE_SHARES: dict[str, float | None] = {
+    "samples": None,
+    "coverage": 0.90,
+    "worst": 0.90,
+    "largest": 0.90,
+    "exhaustive": 0.90,
+}
+DEPTH_SHARES: dict[str, float] = {"exhaustive": 0.70, "coverage": 0.85}
 #: the guided phase's slice of the budget: when it will run (a candidate gamecert can instrument),
 #: the shares of coverage, worst and exhaustive are scaled by ``1 - GUIDED_SHARE`` (0.40 becomes
 #: 0.32, 0.85 becomes 0.68) and the guided phase runs for this share of the budget from its start
 #: (a designed phase's last chunks may end late), never past its own share above; what it
 #: leaves goes to the random phase
 GUIDED_SHARE = 0.20
-#: work per chunk, in run units: a run (one input, which may hold several games) costs one unit
-#: plus one per :data:`RUN_BYTES` bytes of input, so that chunks take more nearly the same time whatever
-#: the input size and however many games a run holds (pytest-xdist balances items of even size)
-CHUNK_RUNS = 256
-#: input bytes that cost as much as starting one run (judging and answering grow with the input)
-RUN_BYTES = 1024
-#: and at most this many input bytes per chunk
-CHUNK_BYTES = 4 << 20
 #: Hypothesis examples per random block
 RANDOM_BLOCK = 100
 #: the exhaustive sweep of a plan fixed by counts (the pytest route), in runs per profile; a
@@ -74,8 +98,6 @@ RANDOM_BLOCK = 100
 EXHAUSTIVE_RUNS = {"quick": 300, "default": 3_000, "thorough": 1_000_000}
 #: environment variable that overrides the profile's count (in runs)
 RUNS_ENV = "GAMECERT_EXHAUSTIVE_RUNS"
-#: inputs counted per space to order the sweep below a fault, cheapest space first
-BELOW_COUNT_CAP = 20_000
 #: how long a failure may be shrunk, per profile (seconds)
 SHRINK_SECONDS = {"quick": 10.0, "default": 30.0, "thorough": 300.0}
 
@@ -85,72 +107,14 @@ class HarnessError(GamecertError):
 
 
 @dataclass(frozen=True)
-class Chunk:
-    """One unit of work: whole inputs of one group, each one run of the candidate."""
-
-    phase: str
-    key: str  # stable and unique within a plan: "coverage-letter-count-alone-0", "exhaustive-size-3-1"
-    group: str  # the key of the group it belongs to
-    instances: tuple[Any, ...]
-    texts: tuple[str, ...]
-    games: int  # single games (tests) these inputs hold
-    size: int | None = None  # exhaustive: the size swept
-
-    @property
-    def tests(self) -> int:
-        return self.games
-
-
-@dataclass(frozen=True)
-class Group:
-    """A family, one size of the exhaustive sweep or a random block: completed or not, as a whole.
-
-    A family's chunks are cut lazily (``lazy``), as the executor reaches them: a family of
-    large inputs is never held in memory whole; ``chunks`` lists them all when needed (pytest).
-    """
-
-    phase: str
-    key: str
-    label: str
-    eager: tuple[Chunk, ...] = ()
-    size: int | None = None
-    spaces: tuple[str, ...] = ()
-    adversary: str = ""
-    #: exhaustive: (space, inputs of this size in it), before shared inputs are merged
-    space_counts: tuple[tuple[str, int], ...] = ()
-    lazy: Callable[[], Iterator[Chunk]] | None = field(default=None, repr=False, compare=False)
-    #: inputs (runs) the group holds
-    runs: int = 0
-    #: a family that runs first in its phase (gamecert.kit.game.Family.first)
-    first: bool = False
-
-    def iter_chunks(self) -> Iterator[Chunk]:
-        return self.lazy() if self.lazy is not None else iter(self.eager)
-
-    @property
-    def chunks(self) -> tuple[Chunk, ...]:
-        if self.lazy is None:
-            return self.eager
-        cached = self.__dict__.get("_listed")
-        if cached is None:
-            cached = tuple(self.lazy())
-            object.__setattr__(self, "_listed", cached)
-        return cached
-
-    @property
-    def tests(self) -> int:
-        """Single games it holds (for a lazy family: its inputs, without listing them)."""
-        if self.lazy is not None and "_listed" not in self.__dict__:
-            return self.runs
-        return sum(c.games for c in self.chunks)
-
-
-@dataclass(frozen=True)
 class PhasePlan:
     name: str
     groups: Callable[[], Iterator[Group]] = field(repr=False)
     #: chunks of different groups taken in turn (families: a cut-short phase still touches each)
     interleave: bool = False
+    #: depth beyond the certification core: open-ended, its end at its deadline is the plan's,
+    #: not a cut (the exhaustive sizes beyond the core, the rest of a family the core capped)
+    depth: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,9 +134,16 @@ class Plan:
     structured: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
     #: what the game's size counts (``Game.size_measure``), for labels
     size_measure: str = ""
+    #: the certification core this plan's CERTIFIED rests on (None: the whole plan is its core)
+    core: Core | None = None
 
     def phase(self, name: str) -> PhasePlan | None:
-        return next((p for p in self.phases if p.name == name), None)
+        """The phase called ``name`` (of a plan with a core: its bounded part, not its depth)."""
+        return next((p for p in self.phases if p.name == name and not p.depth), None)
+
+    def core_reach(self, name: str, sizes: tuple[int, ...]) -> tuple[int, ...]:
+        """The sizes of the exhaustive space ``name`` CERTIFIED needs swept whole."""
+        return sizes if self.core is None else self.core.space_reach(name, sizes)
 
     def all_groups(self) -> list[Group]:
         """Every group of every phase (the pytest route: a plan fixed by counts)."""
@@ -214,6 +185,7 @@ def make_plan(
     phases: Sequence[str] | None = None,
     sample_solvers: bool = True,
     deciding: bool = True,
+    core: bool = False,
 ) -> Plan:
     """The plan of a certification of ``entry`` (a registry entry: game, strategies, solvers).
 
@@ -221,6 +193,12 @@ def make_plan(
     exhaustive sweep by counts instead (whole sizes, in single games) and ``examples`` the
     random phase, as the pytest route needs; either makes the plan independent of speed.
     ``phases`` keeps only the phases named (samples always run).
+
+    By time, with ``core`` (a program run a process per test: ``gamecert certify``'s candidates)
+    and a certification core the game states for the profile
+    (``Game.certification_core``), the plan runs that core first (:data:`CORE_ORDER`) and the
+    rest as depth (:func:`_with_core`); by counts (the registered solvers, the pytest route) it is
+    the whole plan, as before.
 
     The samples are checked against the oracle (and, with ``sample_solvers``, every fast solver
     of ``entry``) first, and every family, random and largest input the game produces is
@@ -292,6 +270,10 @@ def make_plan(
         ),
         PhasePlan("largest", lambda: _largest_groups(game, strategies, chunk_runs)),
     ]
+    declared = getattr(game, "certification_core", None) or {}
+    the_core = declared.get(profile.name) if core and not by_counts else None
+    if the_core is not None:
+        plans = _with_core(game, strategies, profile, deciding, chunk_runs, plans, the_core)
     if phases is not None:
         plans = [p for p in plans if p.name == "samples" or p.name in phases]
     structured = (
@@ -310,7 +292,60 @@ def make_plan(
         examples is not None,
         structured,
         getattr(game, "size_measure", ""),
+        the_core,
     )
+
+
+def core_runs(plan: Plan) -> int:
+    """The runs the certification core of ``plan`` holds (the samples, the families as the core
+    caps them, the largest inputs, the exhaustive sizes within the core), counted, not run."""
+    return sum(
+        g.runs for p in plan.phases if not p.depth and p.name in CORE_ORDER for g in p.groups()
+    )
+
+
+def _with_core(
+    game: Game,
+    strategies: Any,
+    profile: Profile,
+    deciding: bool,
+    chunk_runs: int,
+    plans: list[PhasePlan],
+    core: Core,
+) -> list[PhasePlan]:
+    """The phases of a plan with a certification core: the bounded ones in :data:`CORE_ORDER`
+    (the families capped at the core's counts, the exhaustive spaces at the core's sizes), the
+    guided phase, then the depth (the exhaustive sizes beyond the core, the families' rest) and
+    the random phase."""
+    by_name = {p.name: p for p in plans}
+
+    def families(phase: str) -> list[Any]:
+        listed = _families(
+            strategies, "coverage" if phase == "coverage" else "worst_cases", game.name
+        )
+        return [*(feature_families(game) if deciding and phase == "coverage" else []), *listed]
+
+    def capped(phase: str, rest: bool) -> Callable[[], Iterator[Group]]:
+        return lambda: _family_groups(
+            game, phase, families(phase), chunk_runs, core=core, rest=rest
+        )
+
+    def exhaustive(depth: bool) -> Callable[[], Iterator[Group]]:
+        return lambda: _cheapest_first(game, profile.exhaustive, chunk_runs, core=core, depth=depth)
+
+    out = [
+        by_name["samples"],
+        PhasePlan("coverage", capped("coverage", False), interleave=True),
+        PhasePlan("worst", capped("worst", False), interleave=True),
+        by_name["largest"],
+        PhasePlan("exhaustive", exhaustive(False)),
+        by_name["guided"],
+        PhasePlan("exhaustive", exhaustive(True), depth=True),
+        PhasePlan("coverage", capped("coverage", True), interleave=True, depth=True),
+        PhasePlan("worst", capped("worst", True), interleave=True, depth=True),
+        by_name["random"],
+    ]
+    return out
 
 
 def _sample_group(game: Game) -> Group:
@@ -346,26 +381,50 @@ def _families(strategies: Any, name: str, game: str = "") -> list[Any]:
 
 
 def _family_groups(
-    game: Game, phase: str, families: Sequence[Any], chunk_runs: int
+    game: Game,
+    phase: str,
+    families: Sequence[Any],
+    chunk_runs: int,
+    core: Core | None = None,
+    rest: bool = False,
 ) -> Iterator[Group]:
+    """One lazy group per family; with ``core``, the first inputs the core keeps of each (key
+    ``PHASE-NAME``, as without one), or with ``rest`` what follows them (key
+    ``PHASE-NAME-beyond-core``, a depth group; a family the core runs whole has none)."""
     for family in families:
-        key = f"{phase}-{family.name}"
+        cap = family.count if core is None else core.family_cap(family.name, family.count)
+        if rest and cap >= family.count:
+            continue
+        key = f"{phase}-{family.name}" + ("-beyond-core" if rest else "")
         where = f"the {phase} family {family.name!r} ({'coverage' if phase == 'coverage' else 'worst_cases'}())"
+        start, stop = (cap, None) if rest else (0, cap)
+        label = f"{family.name}: {family.description}"
+        if core is not None and cap < family.count:
+            label += (
+                f" (inputs {cap + 1:,} to {family.count:,}: beyond the core)"
+                if rest
+                else f" (the core: its first {cap:,} of {family.count:,})"
+            )
         yield Group(
             phase,
             key,
-            f"{family.name}: {family.description}",
+            label,
             adversary=getattr(family, "adversary", ""),
-            lazy=lambda family=family, key=key, where=where: _cut_lazily(
+            lazy=lambda family=family, key=key, where=where, start=start, stop=stop: _cut_lazily(
                 game,
                 phase,
                 key,
-                gamecode.checked_family(game, where, family.count, family.instances()),
+                itertools.islice(
+                    gamecode.checked_family(game, where, family.count, family.instances()),
+                    start,
+                    stop,
+                ),
                 chunk_runs,
                 where=where,
             ),
-            runs=family.count,
-            first=getattr(family, "first", False),
+            runs=(family.count - cap) if rest else cap,
+            first=getattr(family, "first", False) and not rest,
+            depth=rest,
         )
 
 
@@ -386,235 +445,6 @@ def _largest_groups(game: Game, strategies: Any, chunk_runs: int) -> Iterator[Gr
             tuple(chunks),
             size=max(game.size(i) for i in largest),
             runs=len(largest),
-        )
-
-
-def below_spaces(
-    game: Game, size: int, fraction: float = 1.0, skip: Sequence[str] = (), at: bool = False
-) -> list[tuple[str, tuple[int, ...], Any, int]]:
-    """(name, sizes, space, inputs counted up to :data:`BELOW_COUNT_CAP`) of the exhaustive
-    spaces and the deciding-feature families (the structured families) below ``size``, the
-    cheapest space first (:func:`below_groups`)."""
-    spaces = [(sp, fraction) for sp in game.exhaustive_spaces()]
-    if not at:
-        spaces += [(sp, 1.0) for sp in feature_spaces(game)]
-    cost = []
-    for sp, share in spaces:
-        if sp.name in skip:
-            continue
-        sizes = tuple(
-            s
-            for s in sp.sizes[: max(1, math.ceil(len(sp.sizes) * share))]
-            if (s == size if at else s < size)
-        )
-        if not sizes:
-            continue
-        # the order needs only rough counts: each space counted up to a cap, not listed whole
-        listed = itertools.chain.from_iterable(sp.instances(s) for s in sizes)
-        cost.append((sum(1 for _ in itertools.islice(listed, BELOW_COUNT_CAP)), sp.name, sizes, sp))
-    return [
-        (name, sizes, sp, count) for count, name, sizes, sp in sorted(cost, key=lambda c: c[:2])
-    ]
-
-
-def below_groups(
-    game: Game,
-    size: int,
-    fraction: float = 1.0,
-    chunk_runs: int = CHUNK_RUNS,
-    skip: Sequence[str] = (),
-    at: bool = False,
-    passed: Callable[[str], bool] | None = None,
-    jobs: int = 1,
-) -> Iterator[Group]:
-    """The sizes below ``size`` of the exhaustive spaces and the deciding-feature families (the
-    structured families), space by space, the cheapest first; spaces named in ``skip`` left out.
-
-    After a fault of size ``size``, this is what can show it minimal (or find a smaller one): a
-    small space is finished whole before a large one starts, so its claim is not held up by the
-    other's size. The exhaustive spaces keep the profile's share of their sizes (``fraction``);
-    the structured families are swept at every size below the fault. ``at``: the exhaustive
-    spaces at ``size`` itself instead (the first failing input there in sweep order is reported).
-
-    Every group is lazy (:func:`size_group`): a size is listed only when the sweep reaches it,
-    so a large space the time cannot reach costs nothing; single games for which ``passed``
-    (their input text) is true already ran and passed in this run, and are not run again.
-    """
-    for _name, sizes, sp, _count in below_spaces(game, size, fraction, skip, at):
-        for s in sizes:
-            yield size_group(game, sp, s, chunk_runs, passed, jobs)
-
-
-def size_group(
-    game: Game,
-    sp: Any,
-    size: int,
-    chunk_runs: int = CHUNK_RUNS,
-    passed: Callable[[str], bool] | None = None,
-    jobs: int = 1,
-) -> Group:
-    """Every input of one space at one size, as a lazy group (key ``exhaustive-NAME-size-N``):
-    counted now, listed and checked chunk by chunk as the executor reaches them; singles of a
-    multi-game format packed ``max_batch`` to a run; singles ``passed`` says already passed in
-    this run left out (they count toward the space's inputs all the same); chunks cut so that
-    ``jobs`` runners share a size."""
-    where = f"the exhaustive space {sp.name!r} at size {size}"
-    n = sum(
-        1 for _ in gamecode.guarded(game.name, f"{where} (instances_of_size)", sp.instances(size))
-    )
-    batch = max(1, game.max_batch)
-    runs = -(-n // batch)
-    per_chunk = max(1, min(chunk_runs, -(-runs // max(1, jobs))))
-    key = f"exhaustive-{sp.name}-size-{size}"
-
-    def singles() -> Iterator[tuple[Any, str]]:
-        seen: set[str] = set()
-        for inst, text in space_inputs(game, sp.instances(size), where):
-            if text in seen:
-                continue
-            seen.add(text)
-            if passed is not None and passed(text):
-                continue
-            yield inst, text
-
-    def packed() -> Iterator[tuple[Any, str]]:
-        if batch == 1:
-            yield from singles()
-            return
-        held: list[Any] = []
-        merged_where = f"merge() of the exhaustive inputs of size {size}"
-        for inst, _text in singles():
-            held.append(inst)
-            if len(held) == batch:
-                run = game.merge(held)
-                yield run, gamecode.check_input(game, run, merged_where)
-                held = []
-        if held:
-            run = game.merge(held) if len(held) > 1 else held[0]
-            yield run, gamecode.check_input(game, run, merged_where)
-
-    return Group(
-        "exhaustive",
-        key,
-        f"every input of size {size} in {sp.name}",
-        size=size,
-        spaces=(sp.name,),
-        space_counts=((sp.name, n),),
-        runs=runs,
-        lazy=lambda: _cut_pairs(game, "exhaustive", key, packed(), per_chunk, size=size),
-    )
-
-
-def _cheapest_first(game: Game, fraction: float, chunk_runs: int) -> Iterator[Group]:
-    """The exhaustive spaces under a time budget: each space size by size, the next size of the
-    space whose next size is cheapest first, so that a small space (word_game's letter-count
-    multisets: about 500 inputs up to 13 letters) goes deep while a large one (every 3-letter
-    word: 17,576) waits, instead of every space held at the size the largest has reached. What
-    a space's sizes ran whole is its evidence, as before."""
-    import heapq
-
-    def count(sp: Any, size: int) -> int:
-        return sum(1 for _ in itertools.islice(sp.instances(size), BELOW_COUNT_CAP))
-
-    heap = []
-    for order, sp in enumerate(game.exhaustive_spaces()):
-        sizes = tuple(sp.sizes[: max(1, math.ceil(len(sp.sizes) * fraction))]) if sp.sizes else ()
-        if sizes:
-            heap.append((count(sp, sizes[0]), order, 0, sp, sizes))
-    heapq.heapify(heap)
-    while heap:
-        _, order, at, sp, sizes = heapq.heappop(heap)
-        yield from _exhaustive_groups(
-            game, 1.0, chunk_runs, None, only=sp.name, sizes=[sizes[at]], spaces=[sp]
-        )
-        if at + 1 < len(sizes):
-            heapq.heappush(heap, (count(sp, sizes[at + 1]), order, at + 1, sp, sizes))
-
-
-def _exhaustive_groups(
-    game: Game,
-    fraction: float,
-    chunk_runs: int,
-    max_tests: int | None,
-    only: str | None = None,
-    sizes: Sequence[int] | None = None,
-    spaces: Sequence[Any] | None = None,
-) -> Iterator[Group]:
-    """One group per size, smallest first across all spaces; inputs two spaces share run once.
-
-    Singles of a multi-game format are packed ``max_batch`` to a run. With ``max_tests`` the
-    sweep stops before the first size that does not fit whole.
-    """
-    spaces = [
-        sp
-        for sp in (game.exhaustive_spaces() if spaces is None else spaces)
-        if only is None or sp.name == only
-    ]
-    allowed = [_swept_sizes(sp, fraction) for sp in spaces]
-    if sizes is not None:
-        allowed = [tuple(s for s in a if s in sizes) for a in allowed]
-    sizes = sorted({s for sizes in allowed for s in sizes})
-    used = 0
-    closed: set[str] = set()  # by counts: a space stops at its first size that does not fit
-    for size in sizes:
-        names, singles, texts, seen, counts = [], [], [], set(), []
-        for sp, sp_sizes in zip(spaces, allowed):
-            if size not in sp_sizes or sp.name in closed:
-                continue
-            fresh, n = [], 0
-            limit = None if max_tests is None else max_tests - used - len(singles)
-            where = f"the exhaustive space {sp.name!r} at size {size}"
-            for inst, text in space_inputs(game, sp.instances(size), where):
-                n += 1
-                if text not in seen:
-                    fresh.append((inst, text))
-                if limit is not None and len(fresh) > limit:
-                    break
-            if limit is not None and len(fresh) > limit:
-                closed.add(sp.name)
-                continue
-            for inst, text in fresh:
-                seen.add(text)
-                singles.append(inst)
-                texts.append(text)
-            names.append(sp.name)
-            counts.append((sp.name, n))
-        if not names:
-            if max_tests is not None and len(closed) == len(spaces):
-                return
-            continue
-        used += len(singles)
-        batch = max(1, game.max_batch)
-        runs = [
-            singles[i]
-            if batch == 1
-            else (
-                game.merge(singles[i : i + batch])
-                if len(singles[i : i + batch]) > 1
-                else singles[i]
-            )
-            for i in range(0, len(singles), batch)
-        ]
-        key = f"exhaustive-size-{size}" if only is None else f"exhaustive-{only}-size-{size}"
-        chunks = _cut(
-            game,
-            "exhaustive",
-            key,
-            runs,
-            chunk_runs,
-            size=size,
-            where=f"merge() of the exhaustive inputs of size {size}" if batch > 1 else "",
-            texts=texts if batch == 1 else None,
-        )
-        yield Group(
-            "exhaustive",
-            key,
-            f"every input of size {size} in {', '.join(names)}",
-            tuple(chunks),
-            size=size,
-            spaces=tuple(names),
-            space_counts=tuple(counts),
-            runs=len(runs),
         )
 
 
@@ -646,126 +476,6 @@ def _random_groups(
             left -= n
 
 
-def _singles(game: Game, instance: Any) -> tuple[Any, ...]:
-    return game.split(instance) if game.max_batch > 1 else (instance,)
-
-
-def run_cost(text: str) -> int:
-    """The work of one run in run units: one, plus one per :data:`RUN_BYTES` bytes of input.
-
-    >>> run_cost("AAA\\n"), run_cost("x" * 4096)
-    (1, 5)
-    """
-    return 1 + len(text) // RUN_BYTES
-
-
-def even_cuts(
-    costs: Sequence[int], sizes: Sequence[int], max_cost: int, max_bytes: int
-) -> list[int]:
-    """Where to cut runs of ``costs`` (work) and ``sizes`` (bytes) into the fewest chunks of
-    about equal work within both bounds: the start index of each chunk after the first.
-
-    Each chunk ends where the running total first reaches its share, so chunks differ by less
-    than one run; the number of chunks grows until every chunk fits (a run larger than a bound
-    is a chunk of its own).
-
-    >>> even_cuts([1] * 300, [4] * 300, 256, 1 << 20)
-    [150]
-    >>> even_cuts([1] * 10, [4] * 10, 256, 1 << 20)
-    []
-    """
-    total, nbytes, n = sum(costs), sum(sizes), len(costs)
-    parts = max(1, math.ceil(total / max(1, max_cost)), math.ceil(nbytes / max(1, max_bytes)))
-    while True:
-        cuts, done, cost, size = [], 0, 0, 0
-        fits = True
-        for i, (c, b) in enumerate(zip(costs, sizes)):
-            if i and (
-                done + cost >= (len(cuts) + 1) * total / parts
-                and len(cuts) < parts - 1
-                or cost + c > max_cost
-                or size + b > max_bytes
-            ):
-                fits = fits and len(cuts) < parts - 1
-                cuts.append(i)
-                done, cost, size = done + cost, 0, 0
-            cost += c
-            size += b
-        if fits or parts >= n:
-            return cuts
-        parts += 1
-
-
-def _cut_lazily(
-    game: Game, phase: str, key: str, instances: Iterable[Any], chunk_runs: int, where: str = ""
-) -> Iterator[Chunk]:
-    """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
-    :data:`CHUNK_BYTES` bytes, one chunk at a time (keys ``KEY-i``): a family is not drawn whole
-    in advance, so only its last chunk may be smaller than the bound (:func:`_cut` cuts a group
-    it holds whole into even shares)."""
-    checked = ((inst, gamecode.check_input(game, inst, where or key)) for inst in instances)
-    return _cut_pairs(game, phase, key, checked, chunk_runs)
-
-
-def _cut_pairs(
-    game: Game,
-    phase: str,
-    key: str,
-    pairs: Iterable[tuple[Any, str]],
-    chunk_runs: int,
-    size: int | None = None,
-) -> Iterator[Chunk]:
-    """:func:`_cut_lazily` of (instance, checked input text) pairs."""
-    batch: list[Any] = []
-    texts: list[str] = []
-    games = nbytes = number = cost = 0
-    for inst, text in pairs:
-        if batch and (cost + run_cost(text) > chunk_runs or nbytes + len(text) > CHUNK_BYTES):
-            yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games, size)
-            batch, texts, games, nbytes, cost, number = [], [], 0, 0, 0, number + 1
-        batch.append(inst)
-        texts.append(text)
-        games += len(_singles(game, inst))
-        nbytes += len(text)
-        cost += run_cost(text)
-    if batch:
-        yield Chunk(phase, f"{key}-{number}", key, tuple(batch), tuple(texts), games, size)
-
-
-def _cut(
-    game: Game,
-    phase: str,
-    key: str,
-    instances: list[Any],
-    chunk_runs: int,
-    size: int | None = None,
-    where: str = "",
-    texts: list[str] | None = None,
-) -> list[Chunk]:
-    """``instances`` in chunks of at most ``chunk_runs`` run units (:func:`run_cost`) and
-    :data:`CHUNK_BYTES` bytes, of about equal work (:func:`even_cuts`); each input checked with the
-    game's ``parse_input`` (``where`` produced it; "": already checked, and ``texts``, if given,
-    are their input texts)."""
-    if texts is None:
-        texts = [
-            gamecode.check_input(game, inst, where) if where else game.format_input(inst)
-            for inst in instances
-        ]
-    cuts = even_cuts([run_cost(t) for t in texts], [len(t) for t in texts], chunk_runs, CHUNK_BYTES)
-    bounds = list(zip([0, *cuts], [*cuts, len(texts)]))
-    chunks = []
-    for number, (a, b) in enumerate(bounds):
-        if a == b:
-            continue
-        games = sum(len(_singles(game, inst)) for inst in instances[a:b])
-        # a group of one chunk: the chunk is known by the group's own key
-        name = key if len(bounds) == 1 else f"{key}-{number}"
-        chunks.append(
-            Chunk(phase, name, key, tuple(instances[a:b]), tuple(texts[a:b]), games, size)
-        )
-    return chunks
-
-
 __all__ = [
     "CHUNK_RUNS",
     "PHASES",
@@ -775,6 +485,7 @@ __all__ = [
     "HarnessError",
     "Plan",
     "PhasePlan",
+    "core_runs",
     "derive_seed",
     "draw_examples",
     "make_plan",

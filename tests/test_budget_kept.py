@@ -1,0 +1,65 @@
+"""The budget kept (issue 42, item 3): a fault found early whose shrink asks for more than the
+profile's shrinking time gets it only up to :meth:`Executor.hard_end`, so that the whole run (the
+diagnosis's reserve and a test in flight included) ends within a quarter past the budget. Before,
+a right but slow C++ program's shrink asked for 180 s and a 60 s run took 4 min 15 s."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gamecert.engine import execute, registry
+from gamecert.engine.execute import Executor
+from gamecert.engine.plan.plan import make_plan
+from gamecert.engine.plan.profiles import get_profile
+
+
+def _executor(budget: float) -> Executor:
+    entry = registry.get("word_game")
+    plan = make_plan(entry, get_profile("default"), 1, budget_s=budget, sample_solvers=False)
+    return Executor(entry, plan, lambda: None, jobs=1)
+
+
+@pytest.mark.parametrize("budget", [60.0, 120.0])
+def test_an_early_fault_shrink_that_asks_for_minutes_ends_within_the_overrun(budget: float) -> None:
+    ex = _executor(budget)
+    ex.start = time.monotonic()
+    ex._mark_fault()  # a fault at once: early, so its shrink may be extended past the budget
+    left = ex._shrink_seconds(wanted=10_000.0)  # asks for far more than the profile's 30 s
+    end = time.monotonic() + left
+    assert ex.hard_end() - ex.start == pytest.approx(
+        execute.OVERRUN * budget - ex.reserve_s() - execute.IN_FLIGHT_S
+    )
+    assert end <= ex.hard_end() + 0.01
+    assert end - ex.start + ex.reserve_s() + execute.IN_FLIGHT_S <= execute.OVERRUN * budget + 0.01
+    assert left > 30.0  # still extended past the profile's shrinking time: the cap, not a refusal
+
+
+def test_the_cap_is_what_holds_it_control(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Control: with the overrun lifted, the same shrink is granted far past a quarter."""
+    monkeypatch.setattr(execute, "OVERRUN", 100.0)
+    ex = _executor(60.0)
+    ex.start = time.monotonic()
+    ex._mark_fault()
+    left = ex._shrink_seconds(wanted=10_000.0)
+    assert left > 0.25 * 60.0 + 60.0
+
+
+@pytest.mark.parametrize(
+    "interrupted, said", [(True, "stopped by the interrupt"), (False, "cut short by the budget")]
+)
+def test_a_phase_stopped_by_ctrl_c_is_not_called_cut_by_the_budget(
+    interrupted: bool, said: str
+) -> None:
+    """Ctrl-C says so; the budget's cut (the control) keeps its words."""
+    from gamecert.engine.certification import phase_line
+    from gamecert.engine.judge.judge import Stats
+    from gamecert.engine.judge.outcome import GroupOutcome, Outcome
+
+    plan = _executor(60.0).plan
+    outcome = Outcome(plan, Stats(), interrupted=interrupted)
+    outcome.groups.append(GroupOutcome("coverage", "coverage-x", "x", 10, chunks=1, runs=10))
+    outcome.cut["coverage"] = 1.0
+    line = phase_line(outcome, "coverage")
+    assert line.endswith(said), line
