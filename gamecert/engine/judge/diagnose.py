@@ -33,6 +33,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine.judge.classes import (
+    class_values,
+    draw_value,
+    literal_values,
+    log_uniform,
+    relatives,
+)
 from gamecert.engine.judge.judge import Judge, Stats
 from gamecert.engine.judge.learn import Rule, differences, learn
 from gamecert.kit.features import features_of
@@ -47,6 +54,10 @@ MAX_SHARE = 0.20
 #: ``GAMECERT_DIAGNOSE=0`` turns the diagnosis after a fault off (the test suite does, for its many
 #: certifications of wrong programs: tests/conftest.py; tests/test_diagnose.py turns it back on)
 ENV_VAR = "GAMECERT_DIAGNOSE"
+#: ... and holds for at least this share of the fresh inputs that failed (recall)
+MIN_RECALL = 0.75
+#: values tried in place of a value a rule names literally (the disguise probe), at most
+DISGUISE_PROBES = 24
 #: inputs that passed in the certification learned from, at most
 KNOWN_MAX = 200
 #: inputs whose text is longer than this many times the failing input's (and 4 KB) are not drawn
@@ -192,6 +203,18 @@ class Mutator:
         self.singles = singles
         self.batched = getattr(game, "max_batch", 1) > 1
         self.max_text = max_text
+        #: where parts are numbers (piles, heaps): values are drawn across smallest..high too, not
+        #: only near those seen; ``classes`` (the current rule's value classes) are drawn from
+        self.numeric = bool(values) and not any(isinstance(s, str) for s in self._sample_parts())
+        self.low = structure.smallest
+        self.high = max(self.values) if values else structure.smallest
+        self.classes: list[str] = []
+
+    def _sample_parts(self) -> list[Any]:
+        try:
+            return [p for s in self.singles[:5] for g in self._state(s) for p in g]
+        except Exception:  # noqa: BLE001 - no parts to look at: the values alone say
+            return []
 
     def _state(self, instance: Any) -> list[tuple]:
         singles = self.game.split(instance) if self.batched else (instance,)
@@ -202,10 +225,27 @@ class Mutator:
         return games[0] if len(games) == 1 else self.game.merge(games)
 
     def _value(self, part: Any) -> int:
-        r = self.rng.random()
-        if r < 0.3:
-            return self.st.value(part) + self.rng.choice((-1, 1))
-        return self.rng.choice(self.values)
+        rng = self.rng
+        r = rng.random()
+        if r < 0.25:
+            return self.st.value(part) + rng.choice((-1, 1))
+        if r < 0.5 and self.classes:  # a value of the rule's class, anywhere in the range
+            v = draw_value(rng, rng.choice(self.classes), self.low, self.high)
+            if v is not None:
+                return v
+        if r < 0.65 and self.numeric:  # anywhere in the range the draws span
+            return log_uniform(rng, self.low, self.high)
+        return rng.choice(self.values)
+
+    def replaced(self, instance: Any, old: int, new: int) -> tuple[Any, str] | None:
+        """``instance`` with every part of value ``old`` given the value ``new``."""
+        if self.st.value is None or self.st.with_value is None:
+            return None
+        state = [
+            tuple(self.st.with_value(p, new) if self.st.value(p) == old else p for p in g)
+            for g in self._state(instance)
+        ]
+        return self.valid(state)
 
     def _mutate_game(self, g: tuple) -> tuple:
         rng, n = self.rng, len(g)
@@ -375,11 +415,13 @@ def _diagnose(
     # the inputs to mutate besides the fault's: those the certification ran (from the strategies
     # and the families), else a few drawn from the strategies now
     draws = [inst for inst, _ in known[:40]]
-    if len(draws) < 10:
-        draws += _draws(entry, rng, max_text, seconds)
-    values = _values(structure, game, [failure.instance, *draws])
+    # the whole input space: draws from the game's strategies, fresh inputs far from the fault
+    space = _draws(entry, rng, max_text, seconds, 40 if seconds >= 5 else 12)
+    draws += space[: max(0, 20 - len(draws))]
+    values = _values(structure, game, [failure.instance, *draws, *space])
     singles = [s for d in draws for s in (game.split(d) if game.max_batch > 1 else (d,))]
     mutator = Mutator(game, structure, rng, values, singles, max_text)
+    mutator.numeric = _numeric(game, structure, failure.instance)
     rows: list[dict[str, int]] = []
     labels: list[bool] = []
     failing = [failure.instance]
@@ -448,11 +490,14 @@ def _diagnose(
             if limit is None
             else max(MIN_SATISFYING, (limit - labeller.runs) // (2 if rounds >= 3 else 4))
         )
+        mutator.classes = class_values(
+            rule
+        )  # its fresh inputs hold values of its classes, anywhere
         pool, sat_set = _check_pool(
             mutator,
             rule,
             failing,
-            draws,
+            draws + space,
             rng,
             labeller,
             game,
@@ -469,16 +514,31 @@ def _diagnose(
         result.satisfying, result.satisfying_failed = len(s), sum(s)
         result.others, result.others_failed = len(o), sum(o)
         result.rule, result.words = rule.text(), rule.words(structure.part_name, game.size_measure)
-        if len(s) >= MIN_SATISFYING and sum(s) >= PRECISION * len(s):
+        add(labelled)  # the fresh inputs teach the next round
+        precise = len(s) >= MIN_SATISFYING and sum(s) >= PRECISION * len(s)
+        disguise = ""
+        if precise and not shuffle:
+            disguise = _disguise(mutator, rule, failing, rng, labeller, game, until, add)
+        if precise and result.recall >= MIN_RECALL and not disguise:
             result.status = "class"
             stated = result
         elif len(s) < MIN_SATISFYING:
-            result.why = f"only {len(s)} fresh inputs satisfying the best rule were found and run"
-        else:
+            result.why = (
+                f"only {len(s)} fresh inputs satisfying the best rule "
+                f"(`{rule.text()}`) were found and run"
+            )
+        elif not precise:
             result.why = (
                 f"the best rule learned held on {sum(s)} of {len(s)} fresh inputs satisfying it"
             )
-        add(labelled)  # the fresh inputs teach the next round
+        elif disguise:
+            result.why = disguise
+        else:
+            result.why = (
+                f"the best rule learned, `{rule.text()}`, holds for only {sum(s)} of "
+                f"{sum(s) + sum(o)} fresh failing inputs (recall {result.recall:.0%}, under "
+                f"{MIN_RECALL:.0%}): it names a part of the failing class, not the class"
+            )
     if stated is not None:
         result = stated
     result.rounds = rounds
@@ -491,6 +551,44 @@ def _diagnose(
     result.runs = labeller.runs
     result.seconds = round(time.monotonic() - started, 2)
     return result
+
+
+def _disguise(
+    mutator: Mutator,
+    rule: Rule,
+    failing: list[Any],
+    rng: random.Random,
+    labeller: _Labeller,
+    game: Any,
+    until: float,
+    add: Callable[[list[tuple[Any, str, bool]]], None],
+) -> str:
+    """Why ``rule`` is the shrunk input in disguise ("" if it is not, or names no value): where
+    it names a part value literally (``count[6] >= 1``), failing inputs it holds for are run
+    with that value replaced by others of its classes (18, 30, 42 ... for 6: its residues, its
+    bit length); if half of them or more fail too, the value is not what the class is about. The
+    probes run on the candidate and teach the next round."""
+    named = literal_values(rule, mutator.numeric)
+    if not named:
+        return ""
+    starts = [i for i in failing if rule.holds(features_of(game, i))][-20:] or failing[:1]
+    probes = []
+    for v in named:
+        for w in relatives(rng, v, mutator.low, max(mutator.high, 4 * abs(v)), DISGUISE_PROBES):
+            m = mutator.replaced(rng.choice(starts), v, w)
+            if m is not None:
+                probes.append(m)
+    ran = labeller.label(_fresh(labeller, probes), until)
+    add(ran)
+    failed = [inst for inst, _, f in ran if f]
+    if len(ran) >= 5 and 2 * len(failed) >= len(ran):
+        return (
+            f"the best rule learned, `{rule.text()}`, names the value "
+            f"{', '.join(map(str, named))} of the failing inputs, but {len(failed)} of {len(ran)} "
+            f"inputs with it replaced by other values of its classes (its residues, its bit "
+            f"length) failed too: the shrunk input in disguise, not a class"
+        )
+    return ""
 
 
 def _digest(text: str) -> bytes:
@@ -508,18 +606,28 @@ def _fresh(labeller: _Labeller, items: list[tuple[Any, str]]) -> list[tuple[Any,
     return out
 
 
-def _draws(entry: Any, rng: random.Random, max_text: int, seconds: float) -> list[Any]:
-    """A few inputs from the game's strategies (the oracle's reach first), none too long."""
+def _numeric(game: Any, structure: Any, instance: Any) -> bool:
+    """Whether the parts are numbers (piles, heaps), not letters or digits."""
+    if structure.value is None:
+        return False
+    singles = game.split(instance) if getattr(game, "max_batch", 1) > 1 else (instance,)
+    parts = [p for s in singles for p in structure.parts(s)]
+    return bool(parts) and not any(isinstance(p, str) for p in parts)
+
+
+def _draws(entry: Any, rng: random.Random, max_text: int, seconds: float, n: int = 20) -> list[Any]:
+    """``n`` inputs from the game's strategies (the oracle's reach first), none too long."""
     from gamecert.engine.plan.draws import draw_examples
 
     game = entry.game
-    n = 20 if seconds >= 5 else 8
     out: list[Any] = []
-    for strategy in (entry.oracle_instances(), entry.instances()):
+    for k, strategy in enumerate((entry.oracle_instances(), entry.instances())):
         if len(out) >= n:
             break
-        try:
-            for inst in draw_examples(strategy, n, rng.randrange(2**31)):
+        try:  # half within the oracle's reach, half (or the rest) from the whole space
+            for inst in draw_examples(
+                strategy, n // 2 if k == 0 else n - len(out), rng.randrange(2**31)
+            ):
                 if len(game.format_input(inst)) <= max_text:
                     out.append(inst)
         except Exception:  # noqa: BLE001 - a strategy that cannot draw here: the mutations still run
