@@ -186,14 +186,21 @@ def test_busy_loop_tle_names_cpu_time_in_milliseconds(tmp_path: Path) -> None:
     if shown is not None:  # the figure shown is literally over the limit (never "0.001 s > limit 0.001 s")
         assert float(shown.group(1)) > 0.001 and result.cpu_s > 0.001, result.detail
     else:  # the watch stopped it, and the CPU time charged at the end is not over: said so
-        assert result.detail.startswith("stopped at the CPU-time limit of 0.001 s"), result.detail
+        assert result.detail.startswith("killed when its CPU time, read while it ran, passed the limit of 0.001 s"), result.detail
     assert "0.000 s >" not in result.detail
 
 
 def test_a_tle_line_is_literally_true_at_any_rounding() -> None:
-    """Issue 27: a test stopped with 1.989 s charged once reaped read "CPU time 1.989 s > limit 2 s"."""
-    assert cpu_over(1.989, 2.0, True) == ("stopped at the CPU-time limit of 2 s (the watch read more); "
-                                          "1.989 s charged once all its processes were reaped")
+    """Issue 27: a test stopped with 1.989 s charged once reaped read "CPU time 1.989 s > limit 2 s".
+    Issue 45: the line under the limit says plainly what killed it (the watch or the kernel's
+    RLIMIT_CPU), what was measured after it ended and which reading decides, never "ended by the
+    limit; 1.989 s charged" (which read as a contradiction)."""
+    watched, kernel = cpu_over(1.989, 2.0, True), cpu_over(1.989, 2.0, False)
+    assert watched.startswith("killed when its CPU time, read while it ran, passed the limit of 2 s")
+    assert "all its processes together had used 1.989 s" in watched and "the first one decides" in watched
+    assert kernel.startswith("killed by the kernel when a process of it reached the CPU-time limit of 2 s (RLIMIT_CPU)")
+    assert "had used 1.989 s" in kernel and "the kernel decides" in kernel
+    assert "charged" not in watched + kernel and "ended by" not in watched + kernel
     for cpu in (2.0001, 2.0004, 2.00049, 2.3, 2.0000001):
         shown = re.fullmatch(r"CPU time ([0-9.]+) s > limit 2 s", cpu_over(cpu, 2.0, True))
         assert shown is not None and float(shown.group(1)) > 2.0, cpu_over(cpu, 2.0, True)

@@ -1,0 +1,68 @@
+"""The words a contestant reads (issue 45): the PE line, the TLE line under the limit, the
+diagnosis's runs against its share, and the class features' words. Each is checked against the
+slip it replaced (the control: the old text must be gone)."""
+
+from __future__ import annotations
+
+from gamecert.engine import registry
+from gamecert.engine.judge.evidence import failure_lines
+from gamecert.engine.judge.judge import Failure
+from gamecert.engine.report.diagnosis import diagnosis_markdown
+from gamecert.kit.features import features_of, literal_words
+from gamecert.verdict import Verdict
+
+
+def test_a_pe_line_says_what_a_presentation_error_is_once() -> None:
+    """A PE's first line names the verdict and says in plain words what it means, without the
+    nested parentheses of "PE (presentation error (malformed output))"; a WA's line (the
+    control) keeps its own words."""
+    game = registry.get("word_game").game
+    pe = Failure(Verdict.PE, "ABC", "ABC\n", "Alice\n", "Alic e\n", "two tokens", "samples", 3)
+    line = failure_lines(game, pe)[0]
+    assert line.startswith(
+        "PE (presentation error: output that cannot be read as an answer) on a word_game"
+    )
+    assert "((" not in line and "))" not in line and "malformed output" not in line
+    wa = Failure(Verdict.WA, "ABC", "ABC\n", "Alice\n", "Bob\n", "wrong winner", "samples", 3)
+    assert failure_lines(game, wa)[0].startswith("WA (wrong answer) on a word_game")
+
+
+def test_the_diagnosis_says_its_runs_against_its_share() -> None:
+    """ "662 runs in 11.0 s of the 9.0 s it had" (an overrun said as if within) and "1 runs" are
+    gone: an overrun says the share and why it ran over; a single run is "1 run"."""
+    over = "\n".join(
+        diagnosis_markdown({"status": "none", "runs": 662, "seconds": 11.0, "budget_s": 9.0})
+    )
+    assert "662 runs in 11.0 s; its share of the budget was 9.0 s" in over and "it had" not in over
+    one = "\n".join(
+        diagnosis_markdown({"status": "none", "runs": 1, "seconds": 2.0, "budget_s": 9.0})
+    )
+    assert "1 run in 2.0 s of its 9.0 s share" in one and "1 runs" not in one
+
+
+def test_class_features_fit_numbers_and_runs_in_general() -> None:
+    """Heaps 18 and 30 are both 6 mod 12 (the class a program wrong on n % 12 == 6 fails on, never
+    "some heap is 6"), a heap of 70 has bit length 7, 64 is a power of two; a string's runs of
+    cuttable positions by length's parity; the words say the class."""
+    dk = registry.get("dawson_kayles").game
+    f = features_of(dk, (18, 30, 70, 64))
+    assert f["count[v%12=6]"] == 2 and f["count[bits=7]"] == 2 and f["count[pow2]"] == 1
+    assert f["count[v%16=2]"] == 1 and f["count[ones=1]"] == 1 and f["max_value.bitlen"] == 7
+    assert "count[v%12=6]" not in features_of(dk, (6 + 1, 19))
+    assert literal_words("count[v%12=6]", ">=", 1, "heap") == "some heap is 6 mod 12"
+    assert (
+        literal_words("count[bits=7]%2", ">=", 1, "heap")
+        == "the number of heaps of bit length 7 is odd"
+    )
+    cut = registry.get("string_cut").game
+    g = features_of(cut, "ababxcdcdcdc")  # runs of 2 and 5 cuttable positions
+    assert (g["run[2]"], g["run[5]"], g["run[%2=0]"], g["run[%2=1]"], g["run[>=5]"]) == (
+        1,
+        1,
+        1,
+        1,
+        1,
+    )
+    assert literal_words("run[%2=0]", ">=", 1, "letter") == "one or more runs of even length"
+    word = registry.get("word_game").game
+    assert features_of(word, "AABBBC")["mult[%2=1]"] == 2  # B three times, C once
