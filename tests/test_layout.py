@@ -254,7 +254,6 @@ SPLIT_PENDING = {
     "gamecert.engine.judge.judge",
     "gamecert.engine.testpack.testset",
     "gamecert.engine.judge.guided",
-    "gamecert.engine.judge.diagnose",
     "gamecert.engine.solvers",
     "gamecert.engine.execute",
     "gamecert.engine.judge.evidence",
