@@ -66,3 +66,32 @@ def test_class_features_fit_numbers_and_runs_in_general() -> None:
     assert literal_words("run[%2=0]", ">=", 1, "letter") == "one or more runs of even length"
     word = registry.get("word_game").game
     assert features_of(word, "AABBBC")["mult[%2=1]"] == 2  # B three times, C once
+
+
+def test_a_long_input_is_shown_by_its_shape_with_its_file() -> None:
+    """Issue 45: a TLE's 4,400-letter input was printed as one 600-character line. It is shown by
+    its shape (its length, the unit it repeats and how often) and names the report's file that
+    holds it whole; a short input (the control) is shown as it is."""
+    from gamecert.engine.judge.shape import runs
+
+    game = registry.get("string_cut").game
+    text = "aab" * 1466 + "aa\n"
+    tle = Failure(
+        Verdict.TLE,
+        text.strip(),
+        text,
+        "First\n1\n",
+        "",
+        "CPU time 2.5 s > limit 2 s",
+        "worst",
+        4400,
+    )
+    shown = "\n".join(failure_lines(game, tle))
+    assert 'input:    a line of 4,400 letters: "aab" x 1,466, "aa"' in shown, shown
+    assert "input.in in the report's folder" in shown and "aabaabaabaab" not in shown
+    short = Failure(Verdict.TLE, "abab", "abab\n", "First\n2\n", "", "slow", "worst", 4)
+    assert "  input:    abab" in failure_lines(game, short)
+    many = "3\n" + " ".join("12" for _ in range(400)) + "\n" + "x" * 300 + "\n"
+    lines = failure_lines(game, Failure(Verdict.TLE, None, many, "", "", "slow", "worst", 9))
+    assert "3 lines, 1,502 characters" in "\n".join(lines) and '"12 " x 399' in "\n".join(lines)
+    assert "".join(u * k for u, k in runs("q" + "ab" * 9 + "z")) == "q" + "ab" * 9 + "z"

@@ -18,6 +18,7 @@ from gamecert.engine import gamecode
 from gamecert.engine.judge.audit import audit_statement
 from gamecert.engine.judge.judge import Failure, visible
 from gamecert.engine.judge.outcome import Outcome
+from gamecert.engine.judge.shape import input_shape
 from gamecert.engine.plan.plan import PHASES
 from gamecert.engine.report.reports import (
     Certificate,
@@ -722,6 +723,12 @@ def failure_lines(game: Game, failure: Failure) -> list[str]:
 def _block(label: str, text: str, keep: int = 600) -> str:
     """A labelled value: one line inline, several lines as an indented block (never joined)."""
     body = text.rstrip("\n")
+    shaped = input_shape(body, keep) if label == "input" else None
+    if shaped is not None:  # a long input by its shape, the whole of it in the report's input.in
+        lines = [visible(line) for line in shaped]
+        if len(lines) == 1:
+            return f"  {label + ':':<9} {lines[0]}"
+        return f"  {label}: {lines[0]}\n" + "\n".join(f"    {line}" for line in lines[1:])
     clipped = (
         body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
     )
