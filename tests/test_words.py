@@ -95,3 +95,65 @@ def test_a_long_input_is_shown_by_its_shape_with_its_file() -> None:
     lines = failure_lines(game, Failure(Verdict.TLE, None, many, "", "", "slow", "worst", 9))
     assert "3 lines, 1,502 characters" in "\n".join(lines) and '"12 " x 399' in "\n".join(lines)
     assert "".join(u * k for u, k in runs("q" + "ab" * 9 + "z")) == "q" + "ab" * 9 + "z"
+
+
+def test_a_certificate_names_what_its_answers_rest_on_past_the_oracle() -> None:
+    """Issue 45: past the oracle's reach a certificate said "every fast solver (1: closed_form)
+    agreeing" and not that closed_form's only claim was bounded. Now each range of sizes names
+    its basis: the oracle up to its reach, then the fast solvers with every claim's level (a
+    bounded claim with its range and that it stops short of the largest size). The control: a
+    game whose oracle reaches every size names the oracle alone."""
+    from types import SimpleNamespace as C
+
+    from gamecert.engine.report.basis import answers_basis
+    from gamecert.engine.report.reports import Certificate
+
+    game = C(name="new_game", oracle_reach=60, max_size=10**6)
+    bounded = C(name="closed_form == rule", level="bounded", span=(1, 10_000))
+    lines = answers_basis(C(game=game, solvers={"closed_form": None}, claims=[bounded]))
+    assert lines[0] == "sizes up to 60: the oracle (memoised exact search over the rules)"
+    assert lines[1].startswith("sizes 61 to 1,000,000: the fast solvers (1: closed_form;")
+    assert "no claim proved for every size" in lines[1]
+    assert (
+        "closed_form == rule (bounded: checked for 1..10,000 only, not up to the largest size 1,000,000)"
+        in lines[1]
+    )
+    none = answers_basis(C(game=game, solvers={"closed_form": None}, claims=[]))
+    assert "with no claim proved" in none[1] and "(sampled)" in none[1]
+    digits = answers_basis(registry.get("digit_game"))  # oracle 300, sizes to 1,000
+    assert (
+        len(digits) == 2
+        and "(proved for every size)" in digits[1]
+        and "sizes 301 to 1,000" in digits[1]
+    )
+    assert answers_basis(registry.get("stones_once")) == (
+        "sizes up to 60,000,000: the oracle (memoised exact search over the rules)",
+    )
+    cert = Certificate(
+        game="new_game",
+        candidate="c",
+        candidate_spec="c.py",
+        seed=1,
+        profile="quick",
+        samples=1,
+        exhaustive=(),
+        random_examples=0,
+        largest_sizes=(),
+        tests=5,
+        runs=5,
+        elapsed_s=1.0,
+        slowest_s=0.1,
+        slowest_what="",
+        time_limit_s=2.0,
+        memory_limit_mb=256,
+        created="now",
+        judged_by={"oracle": 3, "all fast solvers": 2},
+        solvers=("closed_form",),
+        answers_rest_on=lines,
+    )
+    text = cert.describe()
+    assert (
+        "expected answers for sizes 61 to 1,000,000: the fast solvers" in text
+        and "bounded: checked for 1..10,000 only" in text
+    )
+    assert Certificate.from_json(cert.to_json()).answers_rest_on == lines

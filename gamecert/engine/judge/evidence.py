@@ -20,6 +20,7 @@ from gamecert.engine.judge.judge import Failure, visible
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.judge.shape import input_shape
 from gamecert.engine.plan.plan import PHASES
+from gamecert.engine.report.basis import answers_basis
 from gamecert.engine.report.reports import (
     Certificate,
     FailureReport,
@@ -475,6 +476,7 @@ def build_certificate(
         random_inputs=stats.random_inputs,
         judged_by=dict(stats.judged_by),
         solvers=tuple(sorted(entry.solvers)),
+        answers_rest_on=answers_basis(entry),
         left_out=left,
         incomplete=incomplete_sentence(left, budget_to_complete(outcome), plan.by_counts)
         if left

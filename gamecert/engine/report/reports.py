@@ -423,6 +423,8 @@ class Certificate:
     judged_by: dict[str, int] = field(default_factory=dict)
     #: the fast solvers the game registers (how many agreed where all of them answered)
     solvers: tuple[str, ...] = ()
+    #: what the expected answers rest on, one line per range of sizes (report/basis.py)
+    answers_rest_on: tuple[str, ...] = ()
     #: what of the plan did not run to its end (:func:`gamecert.engine.judge.evidence.left_out`);
     #: empty: the evidence is complete, the verdict CERTIFIED
     left_out: tuple[str, ...] = ()
@@ -466,6 +468,7 @@ class Certificate:
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
         kwargs["solvers"] = tuple(kwargs.get("solvers", ()))
+        kwargs["answers_rest_on"] = tuple(kwargs.get("answers_rest_on", ()))
         kwargs["left_out"] = tuple(kwargs.get("left_out", ()))
         kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
@@ -486,6 +489,7 @@ class Certificate:
             )
         if self.judged_by:
             lines.append(self.rests_on())
+        lines += [f"expected answers for {line}" for line in self.answers_rest_on]
         if self.largest_sizes:
             sizes = ", ".join(str(s) for s in self.largest_sizes)
             lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
