@@ -157,3 +157,14 @@ def test_a_certificate_names_what_its_answers_rest_on_past_the_oracle() -> None:
         and "bounded: checked for 1..10,000 only" in text
     )
     assert Certificate.from_json(cert.to_json()).answers_rest_on == lines
+
+
+def test_show_counts_the_samples_as_certify_does() -> None:
+    """Issue 45: `show` said "Samples (1)" where certify said "samples 4" (a batch sample of four
+    games). show now says the inputs and, for a batch format, the games certify counts; a
+    one-game format (the control) counts inputs alone."""
+    from gamecert.commands.show import describe
+
+    digits = describe(registry.get("digit_game"))
+    assert "Samples (1 input of 4 games in all; certify counts the games):" in digits
+    assert "Samples (2 inputs):" in describe(registry.get("word_game"))

@@ -37,6 +37,15 @@ GOT_KEEP = 4000
 # ---- data ----------------------------------------------------------------------------------
 
 
+def _n(count: int, word: str) -> str:
+    """A count and its noun, singular for one.
+
+    >>> _n(1, "run"), _n(662, "run")
+    ('1 run', '662 runs')
+    """
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class Provenance:
     """What was judged and by what: the program (its language, the sha256 of its source and of its
@@ -294,7 +303,7 @@ class FailureReport:
         out.append(f"- **Candidate:** `{visible(self.candidate_spec)}`")
         out.append(
             f"- **Found by:** {visible(self.found_by or self.phase)} (input size {self.size}; "
-            f"after {self.tests_run} tests)"
+            f"after {_n(self.tests_run, 'test')})"
         )
         if self.interrupted:
             out.append(
@@ -484,7 +493,7 @@ class Certificate:
             )
         else:
             lines.append(
-                f"random: {self.random_examples} games in {self.random_inputs} Hypothesis examples "
+                f"random: {_n(self.random_examples, 'game')} in {self.random_inputs} Hypothesis examples "
                 f"(inputs), seed {self.seed}"
             )
         if self.judged_by:
@@ -492,7 +501,7 @@ class Certificate:
         lines += [f"expected answers for {line}" for line in self.answers_rest_on]
         if self.largest_sizes:
             sizes = ", ".join(str(s) for s in self.largest_sizes)
-            lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
+            lines.append(f"largest: {_n(len(self.largest_sizes), 'input')} at sizes {sizes}")
         else:
             lines.append("largest: none run")
         share = (
@@ -553,7 +562,7 @@ class Certificate:
             f"- **Candidate:** `{visible(self.candidate_spec)}`",
             f"- **Profile:** {self.profile}; **seed:** {self.seed}",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
-            f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
+            f"- **Tests:** {_n(self.tests, 'input')} judged in {_n(self.runs, 'run')}, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
             + (
                 f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel"
