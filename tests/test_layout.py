@@ -250,7 +250,6 @@ def test_the_circle_finder_finds_a_circle():
 #: columns); each is split by idea in the commits after that one, and leaves this list then
 SPLIT_PENDING = {
     "gamecert.engine.run.supervisor.server",
-    "gamecert.engine.report.reports",
     "gamecert.engine.judge.judge",
     "gamecert.engine.testpack.testset",
     "gamecert.engine.judge.guided",
