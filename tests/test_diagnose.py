@@ -473,3 +473,58 @@ def test_a_rule_with_no_test_is_said_as_every_input_failing() -> None:
         others=12,
     )
     assert rule.line() == "fails whenever games >= 64: 9 of 9 such inputs failed, 0 of 12 others"
+
+
+def _dk_wrong_when(cond):
+    from gamecert.kit.octal.game import OctalAnswer
+
+    entry = registry.get("dawson_kayles")
+    game = entry.game
+
+    def solver(heaps):
+        right = game.oracle(heaps)
+        if not cond(heaps):
+            return right
+        return OctalAnswer("Second") if right.winner == "First" else OctalAnswer("First", (1, 0, 0))
+
+    return entry, solver
+
+
+def _probe(cond) -> str:
+    """The disguise probe of the rule ``count[6] >= 1`` (some heap is 6) on a dawson_kayles
+    solver wrong where ``cond`` holds, from the failing heaps (6,) and (6, 3)."""
+    import time
+
+    from gamecert.engine.judge.diagnose import _disguise
+    from gamecert.engine.judge.labeller import Labeller
+
+    entry, solver = _dk_wrong_when(cond)
+    game = entry.game
+    st = structure_of(game, (6,))
+    labeller = Labeller(entry, [SolverRunner(entry, "planted", solver)], {}, time.monotonic() + 60)
+    mutator = Mutator(game, st, random.Random(1), list(range(1, 200)), [], 10**6)
+    mutator.numeric = True
+    ran = []
+    why = _disguise(
+        mutator,
+        parse_rule("count[6] >= 1"),
+        [(6,), (6, 3)],
+        random.Random(2),
+        labeller,
+        game,
+        time.monotonic() + 60,
+        ran.extend,
+    )
+    assert len(ran) >= 5, "the probes ran on the candidate and teach the next round"
+    return why
+
+
+def test_a_rule_naming_the_shrunk_value_is_tried_on_its_relatives():
+    """Issue 45: `fails whenever some number is 6` stated for a program wrong on n % 12 == 6. The
+    probe runs failing inputs with 6 replaced by values of its classes (18, 30, ... and others
+    sharing a residue or its bit length): for the program wrong on every heap 6 mod 12 enough of
+    them fail that the rule is called the shrunk input in disguise; for a program wrong on the
+    heap 6 alone (the control) none fails and the rule stands."""
+    why = _probe(lambda heaps: any(h % 12 == 6 for h in heaps))
+    assert "the shrunk input in disguise" in why and "`count[6] >= 1`" in why, why
+    assert _probe(lambda heaps: 6 in heaps) == ""

@@ -23,7 +23,7 @@ draws, the check pool), how they run :mod:`gamecert.engine.judge.labeller`, the 
 rule's class and the probe of a rule naming the shrunk input's own value
 :mod:`gamecert.engine.judge.classes`. A rule is stated only if it also holds for
 :data:`MIN_RECALL` of the fresh inputs that failed, and, where it names a part value literally
-(``count[6] >= 1``), only if that value's relatives (18, 30, 42 ...) mostly pass.
+(``count[6] >= 1``), only if that value's relatives (18, 30, 42 ...) pass.
 
 It costs only the time it is given (the profile's share of the budget; see
 :func:`seconds_for`) and runs only after a fault: a right program pays nothing.
@@ -66,8 +66,12 @@ MAX_SHARE = 0.20
 ENV_VAR = "GAMECERT_DIAGNOSE"
 #: ... and holds for at least this share of the fresh inputs that failed (recall)
 MIN_RECALL = 0.75
-#: values tried in place of a value a rule names literally (the disguise probe), at most
+#: values tried in place of a value a rule names literally (the disguise probe), at most, and the
+#: share of them failing (two at least) that says the value is not the class: a relative shares
+#: one class of the value's (a residue mod k for one k, its bit length), so a program wrong on a
+#: residue fails on only some of them, and one wrong on the value alone on none
 DISGUISE_PROBES = 24
+DISGUISE_SHARE = 0.1
 #: inputs that passed in the certification learned from, at most
 KNOWN_MAX = 200
 #: inputs whose text is longer than this many times the failing input's (and 4 KB) are not drawn
@@ -392,7 +396,8 @@ def _disguise(
     """Why ``rule`` is the shrunk input in disguise ("" if it is not, or names no value): where
     it names a part value literally (``count[6] >= 1``), failing inputs it holds for are run
     with that value replaced by others of its classes (18, 30, 42 ... for 6: its residues, its
-    bit length); if half of them or more fail too, the value is not what the class is about. The
+    bit length); if :data:`DISGUISE_SHARE` of them fail too (two at least), the value alone is
+    not what the class is about. The
     probes run on the candidate and teach the next round."""
     named = literal_values(rule, mutator.numeric)
     if not named:
@@ -407,7 +412,7 @@ def _disguise(
     ran = labeller.label(fresh(labeller, probes), until)
     add(ran)
     failed = [inst for inst, _, f in ran if f]
-    if len(ran) >= 5 and 2 * len(failed) >= len(ran):
+    if len(ran) >= 5 and len(failed) >= max(2, DISGUISE_SHARE * len(ran)):
         return (
             f"the best rule learned, `{rule.text()}`, names the value "
             f"{', '.join(map(str, named))} of the failing inputs, but {len(failed)} of {len(ran)} "
