@@ -396,7 +396,7 @@ def test_the_control_with_shuffled_features_states_no_class():
     print("\n".join(said))
 
 
-#: tests/wrong_classes: program, game, a failing input. Eight of the eleven classes are not a
+#: tests/wrong_classes: program, game, a failing input. Nine of the twelve classes are not a
 #: value the features name literally (a residue, a bit length's parity, a power of two, a run
 #: length's parity, a parity of counts); four languages, five games
 CLASSES = [
@@ -411,6 +411,7 @@ CLASSES = [
     ("tests/wrong_classes/cut_len_mod4.py", "string_cut", "abc"),
     ("tests/wrong_classes/cut_runs_odd.py", "string_cut", "aba"),
     ("tests/wrong_classes/digit_seven.py", "digit_game", ("7",)),
+    ("tests/wrong_classes/digit_even_len.py", "digit_game", ("12",)),
 ]
 
 

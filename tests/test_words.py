@@ -168,3 +168,15 @@ def test_show_counts_the_samples_as_certify_does() -> None:
     digits = describe(registry.get("digit_game"))
     assert "Samples (1 input of 4 games in all; certify counts the games):" in digits
     assert "Samples (2 inputs):" in describe(registry.get("word_game"))
+
+
+def test_a_game_gets_no_features_of_another_game() -> None:
+    """Issue 45: digit_game's diagnosis listed `games_xor_nonzero` among its features, an xor of
+    its classes (a digit's parity), which is no Sprague-Grundy total. digit_game says its classes
+    are no Grundy values and gets no xor; it gets its games by length's parity instead. The
+    control: stones_once (classes are Grundy values) keeps its xor."""
+    digits = features_of(registry.get("digit_game").game, ("12", "345", "6789"))
+    assert not [k for k in digits if "xor" in k], sorted(k for k in digits if "xor" in k)
+    assert digits["length[%2=0]"] == 2 and digits["length[%2=1]"] == 1
+    stones = features_of(registry.get("stones_once").game, (3, 5))
+    assert "xor_class" in stones

@@ -47,7 +47,7 @@ VALUE_MODULI = tuple(range(2, 17))
 KEY_MODULI = tuple(range(2, 7))
 #: the heads of indexed counts (``head[k]``, k a number) whose keys get classes: residues of k,
 #: ``head[>=k]``; a part's value gets its own (``count[v%12=6]``, ``count[bits=5]``)
-KEYED = ("mult", "run", "eqrun", "value")
+KEYED = ("mult", "run", "eqrun", "value", "length")
 
 Features = dict[str, int]
 
@@ -105,7 +105,12 @@ def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter, d
             classes = [structure.value_class(p) for p in parts]
             for cls, c in Counter(classes).items():
                 counts[f"class[{cls}]"] += c
-            if all(isinstance(c, int) for c in classes):
+            # the xor of the classes is a Sprague-Grundy total only where the classes are Grundy
+            # values; a game whose classes are something else (digit_game: a digit's parity)
+            # says so with ``classes_are_grundy = False`` and gets no xor_class
+            if getattr(game, "classes_are_grundy", True) and all(
+                isinstance(c, int) for c in classes
+            ):
                 total = 0
                 for c in classes:
                     total ^= c
@@ -140,10 +145,13 @@ def features_of(game: Any, instance: Any, text: str | None = None) -> Features:
     if any("max_value" in g for g in per_game):
         out["max_value"] = max(g["max_value"] for g in per_game if "max_value" in g)
         out["min_value"] = min(g["min_value"] for g in per_game if "min_value" in g)
-    if batched:
+    if batched:  # the games by their length (a class of lengths: ``length[%2=0]``, even ones)
+        for n in lengths:
+            counts[f"length[{n}]"] += 1
         out["games"] = len(singles)
         out["first_parts"], out["last_parts"] = lengths[0], lengths[-1]
-        out["games_xor_nonzero"] = sum(1 for g in per_game if g.get("xor_class"))
+        if any("xor_class" in g for g in per_game):
+            out["games_xor_nonzero"] = sum(1 for g in per_game if g.get("xor_class"))
     elif "xor_class" in per_game[0]:
         out["xor_class"] = per_game[0]["xor_class"]
     counts.update(keyed_classes(counts))
@@ -251,6 +259,8 @@ def noun(name: str, part: str = "part", measure: str = "") -> str:
         return f"{part}s of class {key}"
     if head == "run" and key:
         return f"runs of exactly {key}"
+    if head == "length" and key:
+        return f"games of exactly {key} {part}s"
     if head == "eqrun" and key:
         return f"runs of exactly {key} equal {part}s"
     if head == "value" and key:
@@ -294,6 +304,7 @@ _HEADS = {
     "run": "runs of length",
     "eqrun": "runs of equal {part}s of length",
     "value": "{part}s of value",
+    "length": "games of length",
 }
 
 
