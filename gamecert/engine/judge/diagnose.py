@@ -35,7 +35,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,7 +155,7 @@ def diagnose(
     expected_cache: dict | None = None,
     shuffle_features: bool = False,
     runs: int | None = None,
-    known: list[tuple[Any, str]] = (),
+    known: Sequence[tuple[Any, str]] = (),
 ) -> Diagnosis:
     """The failing class of ``failure`` (a confirmed, shrunk fault), learned and checked within
     ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
@@ -432,7 +432,7 @@ def diagnose_fault(
     started: float,
     reserve_s: float,
     expected_cache: dict | None = None,
-    known: list[tuple[Any, str]] = (),
+    known: Sequence[tuple[Any, str]] = (),
 ) -> None:
     """The hook after a certification's fault is confirmed and shrunk: its diagnosis, kept in
     ``failure.diagnosis`` for the report. It takes the profile's share of the budget
