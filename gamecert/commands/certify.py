@@ -13,15 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.commands.screen import echo
-from gamecert.engine.certification import SUMMARY_HEADERS as _HEADERS
 from gamecert.engine.certification import (
     CandidateResult,
     Options,
     options,
     registered_solver,
     run_certification,
-    summary_lines,
-    summary_rows,
     write_summary,
 )
 from gamecert.engine.certification import certify as certify_one
@@ -33,6 +30,8 @@ from gamecert.engine.judge.evidence import (
 )
 from gamecert.engine.judge.judge import Failure, Judge, Stats, expected_answer
 from gamecert.engine.plan.plan import SHRINK_SECONDS, HarnessError, Plan, make_plan
+from gamecert.engine.summary import SUMMARY_HEADERS as _HEADERS
+from gamecert.engine.summary import summary_lines, summary_rows
 from gamecert.errors import UsageError
 from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
 
