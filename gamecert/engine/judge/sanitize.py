@@ -11,8 +11,10 @@ inputs, every fault found, and any list of inputs handed in) in three more build
 - ``asan``: AddressSanitizer and UndefinedBehaviorSanitizer at ``-O1 -g``, every finding fatal:
   a run the sanitizer stops is a finding, named by its message and the source line;
 - ``pattern`` and ``zero``: the judge's compile command at ``-O0`` with every automatic variable
-  started as 0xFE bytes (and, through glibc's ``MALLOC_PERTURB_=165``, what ``malloc`` returns
-  as 0x5A bytes, freed blocks as 0xA5) or as zero bytes: a run judged wrong (WA, PE, RE, OLE)
+  started as 0xFE bytes or as zero bytes, and what ``malloc`` and ``new`` return filled by glibc
+  (``MALLOC_PERTURB_``) with 0x5A bytes or with 0xA5 bytes, the two fills of opposite parity (an
+  int of 0x5A5A5A5A is even, of 0xA5A5A5A5 odd and negative; a program that counts into an array
+  it never set shows under one of them): a run judged wrong (WA, PE, RE, OLE)
   where the judge's build answers right is a finding, the program's answer rests on memory it
   reads before it sets it. GCC has
   no MemorySanitizer; at ``-O1`` and ``-O2`` it takes a variable set on one path only to hold
@@ -62,8 +64,14 @@ UBSAN_OPTIONS = "halt_on_error=1:exitcode=87:print_stacktrace=1"
 ENVIRONMENT = {
     "asan": (f"ASAN_OPTIONS={ASAN_OPTIONS}", f"UBSAN_OPTIONS={UBSAN_OPTIONS}"),
     "pattern": ("MALLOC_PERTURB_=165",),
-    "zero": (),
+    "zero": ("MALLOC_PERTURB_=90",),
     "memcheck": (),
+}
+#: what each ``-O0`` build starts memory as: the locals (the compiler's flag) and the heap (glibc
+#: fills what malloc returns with the complement of ``MALLOC_PERTURB_``'s byte, freed blocks with it)
+HOW = {
+    "pattern": "locals 0xFE bytes, malloc's 0x5A",
+    "zero": "locals zero bytes, malloc's 0xA5",
 }
 #: the memcheck build runs under valgrind (where installed), its report on stdout: it names the line
 #: of an uninitialised read the pattern or zero build showed, and where the value was made
@@ -178,8 +186,7 @@ _VG_FRAME = re.compile(
     re.M,
 )
 _VG_ORIGIN = re.compile(
-    r"Uninitialised value was created by (?P<how>[^\n]+)\n==\d+==    at 0x[0-9A-Fa-f]+: "
-    r"(?P<func>.+?) \((?P<file>[^():]+):(?P<line>\d+)\)"
+    r"Uninitialised value was created by (?P<how>[^\n]+)\n(?P<frames>(?:==\d+==    (?:at|by) [^\n]*\n?)+)"
 )
 
 
@@ -201,11 +208,18 @@ def read_memcheck(report: str, source: str) -> str:
     where = f"{source}:{ours[0].group('line')}" if ours else "?"
     origin = _VG_ORIGIN.search(block)
     made = ""
-    if origin is not None:
+    # where the value was made: the first frame in the candidate's source (a heap block's first
+    # frame is valgrind's own operator new, named by its library and no line), else the first
+    # frame that names a line
+    frames = list(_VG_FRAME.finditer(origin.group("frames"))) if origin is not None else []
+    frame = next((m for m in frames if m.group("file") in ("main.c", "main.cpp")), None) or next(
+        iter(frames), None
+    )
+    if origin is not None and frame is not None:
         place = (
-            f"{source}:{origin.group('line')}"
-            if origin.group("file") in ("main.c", "main.cpp")
-            else f"{origin.group('file')}:{origin.group('line')}"
+            f"{source}:{frame.group('line')}"
+            if frame.group("file") in ("main.c", "main.cpp")
+            else f"{frame.group('file')}:{frame.group('line')}"
         )
         made = f", a value created by {origin.group('how').strip()} at {place}"
     return f"{where}: {error.group('what')} (valgrind memcheck, -O0 -g){made}"
@@ -343,7 +357,7 @@ class Check:
                     1  # the judge's build is wrong here too: a fault, not this phase's
                 )
                 return None, None
-            how = "locals 0xFE bytes, malloc's 0x5A" if kind == "pattern" else "locals zero bytes"
+            how = HOW[kind]
             finding = Finding(
                 kind,
                 "uninitialised memory",
