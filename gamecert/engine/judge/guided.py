@@ -13,6 +13,16 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   +-1 and +-small, and, for numbers past 2^24, the neighbours of the float it rounds to; a
   string operand found in a game is replaced by the other; operands that match nothing join a
   dictionary;
+* **comparison distance** (libFuzzer's value profile, as a number rather than a bucket): the
+  build reports, per comparison site, the closest its operands came unequal (|a - b|, for native
+  floats the distance in ulps); an input that brings any site's operands closer than every input
+  before it is kept, so the search climbs toward an equality of values the program derives (a
+  sum, a residue, a variance) that no number of the input holds;
+* **the difference put back** (AFL++'s cmplog transforms, for values the program derives): an
+  integer comparison neither of whose operands the input holds (a sum, a count of some kind)
+  gives its difference ``b - a``; it is added to each game's count, and to its parts' values, to
+  one part or spread over several (none past the greatest value the input holds), so a
+  derived sum compared with a constant is met in one step where its distance says how far;
 * **havoc**: one to four changes stacked on a kept input: a value or a count set to a
   dictionary number, a nearby or a random one; parts repeated or dropped; a dictionary string
   put in; a game of the batch repeated, dropped or taken from another input.
@@ -67,6 +77,8 @@ class Report:
     runs: int = 0
     kept: int = 0
     suspects: int = 0
+    #: inputs kept only for bringing a comparison's operands closer (no new code reached)
+    closer: int = 0
     unconfirmed: list[str] = field(default_factory=list)
     reached: set = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
@@ -121,6 +133,8 @@ class Search:
         self.suspect = suspect
         self.seen_texts: set[int] = set()
         self.features: set = set()
+        #: the closest each comparison site's operands came unequal, over every run
+        self.nearest: dict[Any, float] = {}
         self.corpus: list[Item] = []
         self.numbers: list[int] = []
         self.strings: list[str] = []
@@ -175,10 +189,23 @@ class Search:
                 self.unconfirmed[kind] = self.unconfirmed.get(kind, 0) + 1
                 self.report.unconfirmed.append(f"{kind} at size {self.game.size(inst)}")
         new = cov.features - self.features
-        if new:
+        closer = self.closer(cov)
+        if new or closer:
             self.features |= new
+            self.report.closer += not new
             self.keep(Item(inst, text, self.state(inst), cov))
         return False
+
+    def closer(self, cov: Coverage) -> bool:
+        """Whether ``cov`` brings some comparison site's operands closer than any run before
+        (a site seen for the first time counts only with its code, as a new feature)."""
+        better = False
+        for site, d in cov.near:
+            best = self.nearest.get(site)
+            if best is None or d < best:
+                self.nearest[site] = d
+                better = better or best is not None
+        return better
 
     def keep(self, item: Item) -> None:
         self.report.kept += 1
@@ -327,10 +354,54 @@ class Search:
                         tiers[tier + (v != other)].append(
                             functools.partial(self.put, item.state, where, v)
                         )
+            if kind == "i" and a not in by_value and b not in by_value:
+                tiers[1] += self.differences(item.state, b - a)
         for tier in tiers:
             self.rng.shuffle(tier)
             out += tier
         return out[:I2S_MAX]
+
+    def differences(self, state: list[tuple], delta: int) -> list[Callable[[], list[tuple] | None]]:
+        """Candidates that add ``delta`` (the difference of a comparison's derived operands) to
+        the input: to each game's count, and to its values, one part or spread over parts."""
+        if not delta or abs(delta) > 4 * MAX_TEXT:
+            return []
+        out: list[Callable[[], list[tuple] | None]] = []
+        for g, parts in enumerate(state[:4]):
+            out.append(functools.partial(self.put, state, ("count", g), len(parts) + delta))
+            if self.st.value is not None and parts:
+                out.append(functools.partial(self.spread, state, g, delta))
+        return out
+
+    def spread(self, state: list[tuple], g: int, delta: int) -> list[tuple] | None:
+        """``delta`` added to game ``g``'s values, part by part in a random order, each kept
+        between the structure's smallest value and the greatest the game's parts hold (a value
+        the game refuses is never run: :meth:`build` checks); None if it does not fit."""
+        parts = list(state[g])
+        values = [_number(self.st.value, p) for p in parts]
+        known = [v for v in values if v is not None]
+        if not known or self.st.with_value is None:
+            return None
+        low, high = self.st.smallest, max(known)
+        order = list(range(len(parts)))
+        self.rng.shuffle(order)
+        left = delta
+        for i in order[:4096]:
+            v = values[i]
+            if v is None or not left:
+                continue
+            w = min(high, max(low, v + left))
+            if w != v:
+                try:
+                    parts[i] = self.st.with_value(parts[i], w)
+                except Exception:  # noqa: BLE001 - a value the part cannot take
+                    continue
+                left -= w - v
+        if left:
+            return None
+        out = list(state)
+        out[g] = tuple(parts)
+        return out
 
     def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
         if not x or not all(
@@ -655,7 +726,8 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     executor.guided_corpus = [item.text for item in search.corpus]
     outcome.notes += [
         f"guided phase: {report.runs} runs of the instrumented build ({built.how}), {report.kept} "
-        f"inputs kept for reaching new code, {report.suspects} sent to the plain build"
+        f"inputs kept for reaching new code or bringing a comparison's operands closer "
+        f"({report.closer} for closeness alone), {report.suspects} sent to the plain build"
         + (
             f" ({len(report.unconfirmed)} failed only instrumented: {', '.join(report.unconfirmed[:3])})"
             if report.unconfirmed
