@@ -231,10 +231,10 @@ def test_certified_without_the_guided_phase(tmp_path, program):
                     reason="needs GCC and binutils")
 def test_native_build_reports_how_close_each_comparison_came(tmp_path, monkeypatch):
     """The runtime reports, per comparison site, the closest its operands came: |sum - 777| for
-    the derived sum of tests/uncaught/stones_once/sum777_mod3.c is 771 on three piles of 1, 2, 3
+    the derived sum of tests/guided_wrong/stones_once/sum777_mod3.c is 771 on three piles of 1, 2, 3
     and 3 on thirteen piles of 60 (780 stones); control: the plain build reports nothing."""
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
-    program = ROOT / "tests" / "uncaught" / "stones_once" / "sum777_mod3.c"
+    program = WRONG / "stones_once" / "sum777_mod3.c"
     built = inst.instrument(Candidate.parse(str(program)))
     far = inst.read_coverage(_run(list(built.candidate.argv), "3\n1 2 3\n").stderr, "c")
     close = inst.read_coverage(_run(list(built.candidate.argv), "13\n" + "60 " * 13 + "\n").stderr, "c")
@@ -290,3 +290,22 @@ def test_the_difference_of_derived_operands_is_put_back():
     made = [s for s in (make() for make in search.i2s(item)) if s is not None]
     assert not any(sum(s[0]) == 777 and len(s[0]) == 13 for s in made)
     assert search.spread(state, 0, 1) is None  # past the input's greatest value: does not fit
+
+
+def test_a_list_compared_with_the_inputs_values_is_put_in_their_place(tmp_path, monkeypatch):
+    """The Python rewrite records a comparison of two lists of integers (the sorted piles of
+    tests/guided_wrong/stones_once/multiset.py against its table entry); the search sets the
+    game's parts to the other list where one holds the game's values in some order, and not where
+    neither does (the control)."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = WRONG / "stones_once" / "multiset.py"
+    built = inst.instrument(Candidate.parse(str(program)))
+    cov = inst.read_coverage(_run([sys.executable, str(built.candidate.python_file)], "5\n58 5 17 29 41\n").stderr,
+                             "python")
+    assert cov is not None and ("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)) in cov.cmps
+    search = _search("stones_once")
+    state = [(58, 5, 17, 29, 41)]
+    item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)),)))
+    assert [(5, 17, 29, 42, 58)] in [make() for make in search.i2s(item)]
+    item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (1, 2, 3), (5, 17, 29, 42, 58)),)))
+    assert [(5, 17, 29, 42, 58)] not in [make() for make in search.i2s(item)]

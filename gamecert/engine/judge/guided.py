@@ -11,18 +11,20 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   operands are matched against its numbers (the count of parts of each game, each part's value,
   the count of games of a batch); a number equal to one operand is set to the other, the other
   +-1 and +-small, and, for numbers past 2^24, the neighbours of the float it rounds to; a
-  string operand found in a game is replaced by the other; operands that match nothing join a
-  dictionary;
+  string operand found in a game is replaced by the other; a sequence of numbers that holds a
+  game's values in some order (sorted, counted) is replaced by the other sequence; operands that
+  match nothing join a dictionary;
 * **comparison distance** (libFuzzer's value profile, as a number rather than a bucket): the
   build reports, per comparison site, the closest its operands came unequal (|a - b|, for native
   floats the distance in ulps); an input that brings any site's operands closer than every input
   before it is kept, so the search climbs toward an equality of values the program derives (a
   sum, a residue, a variance) that no number of the input holds;
 * **the difference put back** (AFL++'s cmplog transforms, for values the program derives): an
-  integer comparison neither of whose operands the input holds (a sum, a count of some kind)
-  gives its difference ``b - a``; it is added to each game's count, and to its parts' values, to
-  one part or spread over several (none past the greatest value the input holds), so a
-  derived sum compared with a constant is met in one step where its distance says how far;
+  integer comparison one of whose operands the input does not hold (a sum, a residue) gives the
+  difference from it to the other; it is added to each game's count, and to its parts' values, to
+  one part or spread over several (none past the greatest value the input holds), so a derived
+  sum compared with a constant is met in one step; and the count is changed by it (and by +-1,
+  +-2) with the values' total kept, so a count's residue is met without losing a sum met before;
 * **havoc**: one to four changes stacked on a kept input: a value or a count set to a
   dictionary number, a nearby or a random one; parts repeated or dropped; a dictionary string
   put in; a game of the batch repeated, dropped or taken from another input.
@@ -219,7 +221,7 @@ class Search:
                     if s and s not in self.strings and len(self.strings) < DICT_MAX:
                         self.strings.append(s)
             else:
-                for v in (a, b):
+                for v in (a, b) if kind != "l" else (*a, *b):
                     if isinstance(v, float):
                         if v == v and abs(v) < 1e18:
                             v = int(v)
@@ -332,6 +334,12 @@ class Search:
                     + self.strings_in(item.state, b, a)
                 ]
                 continue
+            if kind == "l":
+                tiers[0] += [
+                    functools.partial(self.sequence_put, item.state, g, other)
+                    for g, other in self.sequences_in(item.state, a, b)
+                ]
+                continue
             for x, y in ((a, b), (b, a)):
                 key = (
                     int(x)
@@ -354,8 +362,9 @@ class Search:
                         tiers[tier + (v != other)].append(
                             functools.partial(self.put, item.state, where, v)
                         )
-            if kind == "i" and a not in by_value and b not in by_value:
-                tiers[1] += self.differences(item.state, b - a)
+            if kind == "i" and not (a in by_value and b in by_value):
+                x, y = (a, b) if a not in by_value else (b, a)  # x derived: the input holds no x
+                tiers[1] += self.differences(item.state, y - x)
         for tier in tiers:
             self.rng.shuffle(tier)
             out += tier
@@ -371,7 +380,47 @@ class Search:
             out.append(functools.partial(self.put, state, ("count", g), len(parts) + delta))
             if self.st.value is not None and parts:
                 out.append(functools.partial(self.spread, state, g, delta))
+                for d in sorted({delta, -2, -1, 1, 2}, key=abs):
+                    out.append(functools.partial(self.recount, state, g, len(parts) + d))
         return out
+
+    def shift(self, state: list[tuple], g: int) -> list[tuple] | None:
+        """Every value of game ``g`` moved by one amount (its differences kept, its level changed:
+        a float computed from the values rounds otherwise at another level), most often so that
+        its greatest value becomes a dictionary number; None if a value cannot be taken."""
+        parts = state[g][: 1 << 16]
+        values = [_number(self.st.value, p) for p in parts]
+        if self.st.with_value is None or any(v is None for v in values) or not values:
+            return None
+        low, high = min(values), max(values)  # type: ignore[type-var]
+        rng = self.rng
+        if self.numbers and rng.random() < 0.7:
+            by = rng.choice(self.numbers) - high + rng.randint(-1, 1)
+        else:
+            by = rng.randint(self.st.smallest - low, max(self.st.smallest - low, 2 * high))
+        if not by or low + by < self.st.smallest:
+            return None
+        try:
+            moved = tuple(self.st.with_value(p, v + by) for p, v in zip(parts, values))
+        except Exception:  # noqa: BLE001 - a value the part cannot take
+            return None
+        out = list(state)
+        out[g] = moved + state[g][len(parts) :]
+        return out
+
+    def recount(self, state: list[tuple], g: int, count: int) -> list[tuple] | None:
+        """Game ``g`` with ``count`` parts and its values' total kept: parts copied or dropped at
+        random, then what they added or took spread over the parts (a count's residue met
+        without losing a sum already met); None if the total cannot be kept."""
+        parts = state[g]
+        if count < 1 or not parts or count == len(parts) or count > 4 * MAX_TEXT:
+            return None
+        total = sum(_number(self.st.value, p) or 0 for p in parts)
+        made = self.put(state, ("count", g), count)
+        if made is None:
+            return None
+        now = sum(_number(self.st.value, p) or 0 for p in made[g])
+        return self.spread(made, g, total - now) if now != total else made
 
     def spread(self, state: list[tuple], g: int, delta: int) -> list[tuple] | None:
         """``delta`` added to game ``g``'s values, part by part in a random order, each kept
@@ -401,6 +450,31 @@ class Search:
             return None
         out = list(state)
         out[g] = tuple(parts)
+        return out
+
+    def sequences_in(self, state: list[tuple], a: tuple, b: tuple) -> list[tuple[int, tuple]]:
+        """(game, the other operand) of a comparison of two sequences of numbers one of which
+        holds a game's values in some order (the program sorted or counted them)."""
+        if self.st.value is None:
+            return []
+        out = []
+        for g, parts in enumerate(state[:64]):
+            values = sorted(_number(self.st.value, p) or 0 for p in parts[:4096])
+            for one, other in ((a, b), (b, a)):
+                if len(one) == len(parts) and sorted(one) == values and other:
+                    out.append((g, other))
+        return out
+
+    def sequence_put(self, state: list[tuple], g: int, values: tuple) -> list[tuple] | None:
+        """Game ``g``'s parts set to ``values`` (its first part the template of each)."""
+        if self.st.with_value is None or not state[g]:
+            return None
+        try:
+            parts = tuple(self.st.with_value(state[g][0], int(v)) for v in values)
+        except Exception:  # noqa: BLE001 - a value the part cannot take
+            return None
+        out = list(state)
+        out[g] = parts
         return out
 
     def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
@@ -482,6 +556,8 @@ class Search:
                 parts[:at] + tuple(s) + (parts[at:] if rng.random() < 0.5 else parts[at + len(s) :])
             )
             return state
+        if roll < 0.9 and parts and self.st.value is not None and rng.random() < 0.3:
+            return self.shift(state, g)
         if roll < 0.85 and parts:
             state = list(state)
             a, b = sorted(rng.randrange(len(parts) + 1) for _ in range(2))

@@ -81,7 +81,7 @@ class Coverage:
 
     features: frozenset = frozenset()
     sites: frozenset = frozenset()
-    #: (kind, a, b): kind "i" integer, "f" float, "s" string
+    #: (kind, a, b): kind "i" integer, "f" float, "s" string, "l" two tuples of integers (Python)
     cmps: tuple = ()
     #: (comparison site, the closest its operands came unequal): |a - b|, for native floats the
     #: distance in ulps; the search keeps an input that brings a site's operands closer
@@ -200,6 +200,12 @@ def _read_python(fields: dict[str, str]) -> Coverage:
             out.append(("i" if isinstance(a, int) and isinstance(b, int) else "f", a, b))
         elif isinstance(a, str) and isinstance(b, str):
             out.append(("s", a, b))
+        elif (
+            isinstance(a, list)
+            and isinstance(b, list)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in a + b)
+        ):
+            out.append(("l", tuple(a), tuple(b)))
     closest = tuple(
         (int(row[0]), row[1])
         for row in near
@@ -419,7 +425,12 @@ def _gc_c(i, a, b, op):
     seen = _gc_cms.get(i)
     if seen is None:
         seen = _gc_cms[i] = []
-    if type(a) in (int, float, str) and type(b) in (int, float, str) and a != b:
+    if type(a) in (list, tuple) and type(b) in (list, tuple) and 0 < len(a) <= 64 and 0 < len(b) <= 64:
+        if len(seen) < 4 and a != b and all(type(v) is int and abs(v) < 1 << 62 for v in (*a, *b)):
+            pair = (list(a), list(b))
+            if pair not in seen:
+                seen.append(pair)
+    elif type(a) in (int, float, str) and type(b) in (int, float, str) and a != b:
         if type(a) is not str and type(b) is not str:
             try:
                 d = abs(a - b)

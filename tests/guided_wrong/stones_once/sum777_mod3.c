@@ -1,9 +1,9 @@
 /* stones_once, wrong: the answer flipped when the stones in all number exactly 777 and the pile
-   count leaves 1 divided by 3. Both are values the program derives: no number of the input equals
-   777 or 1 where the comparisons are made (the sum of the piles, the count's residue), so input to
-   state has nothing to write back; the comparison's distance |sum - 777| and the difference put
-   back (issue 47) reach it. Every failing input holds 777 stones (the game's size): the smallest
-   failing input is of size 777, e.g. 13 piles, twelve of 60 and one of 57.
+   count leaves 1 divided by 3. Both compared values are derived (the sum of the piles, the count's
+   residue), not numbers of the input, so input to state has nothing to write back. The difference
+   put back (issue 47) reaches it: 777 - sum spread over the piles, then the count changed with the
+   stones in all kept. Every failing input holds 777 stones (the game's size): the smallest failing
+   input is of size 777, e.g. 13 piles, twelve of 60 and one of 57.
    smallest: 777 stones (size 777) */
 #include <stdio.h>
 
