@@ -309,3 +309,47 @@ def test_a_list_compared_with_the_inputs_values_is_put_in_their_place(tmp_path, 
     assert [(5, 17, 29, 42, 58)] in [make() for make in search.i2s(item)]
     item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (1, 2, 3), (5, 17, 29, 42, 58)),)))
     assert [(5, 17, 29, 42, 58)] not in [make() for make in search.i2s(item)]
+
+
+def test_after_a_fault_the_search_goes_on_below_its_size():
+    """Issue 47, point 4: once a fault stands (here: any input of 40 stones or more fails), the
+    search runs only inputs smaller than the smallest fault found, each new one lowering the bar,
+    and says so; control: with ``smaller=False`` it stops at the first fault."""
+    from types import SimpleNamespace
+
+    entry = registry.get("stones_once")
+    size = entry.game.size
+
+    class Judge:
+        def __init__(self) -> None:
+            self.sizes: list[int] = []
+            self.last_result = SimpleNamespace(stderr_tail="")
+
+        def run_one(self, inst, phase, text=None, what=""):
+            self.sizes.append(size(inst))
+            return SimpleNamespace(verdict="WA") if size(inst) >= 40 else None
+
+    def search_with(smaller: bool) -> tuple[guided.Search, Judge, list[int]]:
+        judge, found = Judge(), []
+
+        def suspect(inst, text):
+            found.append(size(inst))
+            return SimpleNamespace(size=size(inst))
+
+        search = guided.Search(entry, judge, inst.Instrumented(None, "c", ""), 1, suspect)
+        search.search([(1, 2, 3), (60, 60), (5, 5, 5)], __import__("time").monotonic() + 3, smaller=smaller)
+        return search, judge, found
+
+    search, judge, found = search_with(True)
+    assert found and found == sorted(found, reverse=True) and len(set(found)) == len(found)
+    first = judge.sizes.index(found[0])
+    bars = iter(found)
+    bar = next(bars)
+    for s in judge.sizes[first + 1 :]:
+        assert s < bar
+        if s == (found[found.index(bar) + 1] if found.index(bar) + 1 < len(found) else None):
+            bar = next(bars)
+    assert len(found) > 1 and found[-1] < found[0]
+    assert any("searched below it" in line for line in search.report.lines)
+    _, judge, found = search_with(False)
+    assert len(found) == 1 and judge.sizes[-1] == found[0]

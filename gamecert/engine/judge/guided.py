@@ -145,6 +145,11 @@ class Search:
         self.batched = getattr(self.game, "max_batch", 1) > 1
         self.unconfirmed: dict[str, int] = {}
         self.found: Any = None
+        #: once a fault stands, the size of the smallest found: the search goes on below it
+        self.below: int | None = None
+        self.first_size: int | None = None
+        self.runs_below = 0
+        self.smaller = True
 
     # ---- the structure --------------------------------------------------------------------
     def state(self, instance: Any) -> list[tuple]:
@@ -161,6 +166,8 @@ class Search:
             text = self.game.format_input(inst)
             if len(text) > MAX_TEXT or hash(text) in self.seen_texts:
                 return None
+            if self.below is not None and self.game.size(inst) >= self.below:
+                return None
             if self.game.parse_input(text) != inst:
                 return None
         except Exception:  # noqa: BLE001 - an invalid input: a move the game refuses, never run
@@ -172,6 +179,7 @@ class Search:
         """Run one input instrumented; keep it if it reached something new; True once a fault stands."""
         self.seen_texts.add(hash(text))
         self.report.runs += 1
+        self.runs_below += self.below is not None
         found = self.judge.run_one(
             inst, "guided", text=text, what=f"guided, size {self.game.size(inst)}"
         )
@@ -185,8 +193,16 @@ class Search:
             kind = str(found.verdict)
             if self.unconfirmed.get(kind, 0) < UNCONFIRMED_MAX:
                 self.report.suspects += 1
-                if self.suspect(inst, text) is not None:
+                confirmed = self.suspect(inst, text)
+                if confirmed is not None:
                     self.found = found
+                    size = self.game.size(inst)
+                    shrunk = getattr(confirmed, "size", size)
+                    self.below = min(size, shrunk if isinstance(shrunk, int) else size)
+                    if self.first_size is None:
+                        self.first_size = size
+                    # mutated from in the search below it: the same comparisons, fewer parts
+                    self.keep(Item(inst, text, self.state(inst), cov))
                     return True
                 self.unconfirmed[kind] = self.unconfirmed.get(kind, 0) + 1
                 self.report.unconfirmed.append(f"{kind} at size {self.game.size(inst)}")
@@ -230,7 +246,10 @@ class Search:
                     if v not in self.numbers and len(self.numbers) < DICT_MAX:
                         self.numbers.append(v)
 
-    def search(self, seeds: Sequence[Any], deadline: float) -> Report:
+    def search(self, seeds: Sequence[Any], deadline: float, smaller: bool = True) -> Report:
+        """Search until ``deadline``; once a fault stands, on below its size until then (each
+        smaller fault found confirmed and shrunk as the first), unless not ``smaller``."""
+        self.smaller = smaller
         first = seeds[0] if seeds else None
         self.st = structure_of(self.game, first) if first is not None else None
         self.pending: list[Item] = []
@@ -252,7 +271,12 @@ class Search:
                     text = self.game.format_input(inst)
                 except Exception:  # noqa: BLE001 - a seed the game cannot write is left out
                     continue
-                if hash(text) not in self.seen_texts and self.run(inst, text):
+                if (
+                    hash(text) not in self.seen_texts
+                    and (self.below is None or self.game.size(inst) < self.below)
+                    and self.run(inst, text)
+                    and not self.smaller
+                ):
                     return self.report
                 continue
             elif self.corpus:
@@ -264,8 +288,14 @@ class Search:
                     break
                 state = make()
                 made = self.build(state) if state is not None else None
-                if made is not None and self.run(*made):
+                if made is not None and self.run(*made) and not self.smaller:
                     return self.report
+        if self.first_size is not None:
+            self.report.lines.append(
+                f"guided phase: a fault at size {self.first_size}, then {self.runs_below} runs "
+                f"searched below it (the same comparisons, smaller inputs): the smallest found "
+                f"stands at size {self.below}"
+            )
         return self.report
 
     # ---- mutations ------------------------------------------------------------------------
@@ -326,6 +356,7 @@ class Search:
         # in tiers: the other operand itself where it is a constant (it stands nowhere in the
         # input), then its neighbours; then the same for operands the input holds
         tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
+        diffs: list[Callable[[], list[tuple] | None]] = []
         for kind, a, b in item.cov.cmps:
             if kind == "s":
                 tiers[0] += [
@@ -362,26 +393,43 @@ class Search:
                         tiers[tier + (v != other)].append(
                             functools.partial(self.put, item.state, where, v)
                         )
-            if kind == "i" and not (a in by_value and b in by_value):
-                x, y = (a, b) if a not in by_value else (b, a)  # x derived: the input holds no x
-                tiers[1] += self.differences(item.state, y - x)
+            small = isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) < 64
+            if kind == "i" and (small or not (a in by_value and b in by_value)):
+                # x derived: the input holds no x (small numbers it may hold by chance)
+                x, y = (a, b) if a not in by_value or small else (b, a)
+                diffs += self.differences(item.state, y - x, residue=small)
         for tier in tiers:
             self.rng.shuffle(tier)
             out += tier
-        return out[:I2S_MAX]
+        self.rng.shuffle(diffs)  # an allowance of their own: they are a step of their own
+        return out[:I2S_MAX] + diffs[:I2S_MAX]
 
-    def differences(self, state: list[tuple], delta: int) -> list[Callable[[], list[tuple] | None]]:
+    def differences(
+        self, state: list[tuple], delta: int, residue: bool = False
+    ) -> list[Callable[[], list[tuple] | None]]:
         """Candidates that add ``delta`` (the difference of a comparison's derived operands) to
-        the input: to each game's count, and to its values, one part or spread over parts."""
+        the input: to each game's count, and to its values, one part or spread over parts; the
+        count changed with its values' total kept, or with parts of the smallest value. Where both
+        operands are small (``residue``: a residue of the count, whose modulus the comparison
+        does not show) the count is changed by every step from -3 to +16."""
         if not delta or abs(delta) > 4 * MAX_TEXT:
             return []
         out: list[Callable[[], list[tuple] | None]] = []
-        for g, parts in enumerate(state[:4]):
+        games = list(range(len(state)))
+        if len(games) > 4:  # the game whose value it is is not known: four of them
+            games = self.rng.sample(games, 4)
+        for g in games:
+            parts = state[g]
             out.append(functools.partial(self.put, state, ("count", g), len(parts) + delta))
             if self.st.value is not None and parts:
-                out.append(functools.partial(self.spread, state, g, delta))
-                for d in sorted({delta, -2, -1, 1, 2}, key=abs):
+                # the whole difference, and parts of it (a value derived by more than a sum,
+                # squares say, overshoots with the whole)
+                for part in sorted({delta, delta // 2, delta // 4, delta // 8} - {0}, key=abs):
+                    out.append(functools.partial(self.spread, state, g, part))
+                steps = set(range(-3, 17)) if residue else {-2, -1, 1, 2}
+                for d in sorted((steps | {delta}) - {0}, key=abs):
                     out.append(functools.partial(self.recount, state, g, len(parts) + d))
+                    out.append(functools.partial(self.pad, state, g, d))
         return out
 
     def shift(self, state: list[tuple], g: int) -> list[tuple] | None:
@@ -389,10 +437,11 @@ class Search:
         a float computed from the values rounds otherwise at another level), most often so that
         its greatest value becomes a dictionary number; None if a value cannot be taken."""
         parts = state[g][: 1 << 16]
-        values = [_number(self.st.value, p) for p in parts]
-        if self.st.with_value is None or any(v is None for v in values) or not values:
+        got = [_number(self.st.value, p) for p in parts]
+        values = [v for v in got if v is not None]
+        if self.st.with_value is None or len(values) != len(got) or not values:
             return None
-        low, high = min(values), max(values)  # type: ignore[type-var]
+        low, high = min(values), max(values)
         rng = self.rng
         if self.numbers and rng.random() < 0.7:
             by = rng.choice(self.numbers) - high + rng.randint(-1, 1)
@@ -406,6 +455,32 @@ class Search:
             return None
         out = list(state)
         out[g] = moved + state[g][len(parts) :]
+        return out
+
+    def pad(self, state: list[tuple], g: int, by: int) -> list[tuple] | None:
+        """Game ``g`` with ``by`` parts of the smallest value put in at random places (or, ``by``
+        below 0, as many of its smallest-valued parts taken out): a count changed with what the
+        smallest value adds to a sum, a sum of squares, kept (nothing, for a 0)."""
+        parts = list(state[g])
+        if self.st.with_value is None or not parts or not by or len(parts) + by < 1:
+            return None
+        if by > 0:
+            try:
+                extra = self.st.with_value(parts[0], self.st.smallest)
+            except Exception:  # noqa: BLE001 - a value the part cannot take
+                return None
+            for _ in range(by):
+                parts.insert(self.rng.randrange(len(parts) + 1), extra)
+        else:
+            least = [
+                i for i, p in enumerate(parts) if _number(self.st.value, p) == self.st.smallest
+            ]
+            if len(least) < -by:
+                return None
+            for i in sorted(self.rng.sample(least, -by), reverse=True):
+                parts.pop(i)
+        out = list(state)
+        out[g] = tuple(parts)
         return out
 
     def recount(self, state: list[tuple], g: int, count: int) -> list[tuple] | None:
@@ -763,9 +838,22 @@ def run_phase(executor: Any, deadline: float | None) -> None:
             )
         )
         before = len(outcome.failures)
+        if outcome.failures:  # the search below a fault: its chunk runs as a later search's
+            executor.segment += 1
+            executor.stop.clear()
+            executor.stop_after = None
         executor._submit(chunk, None)
         executor._drain()
-        return outcome.failures[-1] if len(outcome.failures) > before else None
+        if len(outcome.failures) <= before:
+            return None
+        new = outcome.failures[-1]
+        # a smaller fault of the search below the first replaces the guided ones it undercuts
+        outcome.failures[:] = [
+            f
+            for f in outcome.failures[:-1]
+            if f.phase != "guided" or getattr(f, "size", 0) < getattr(new, "size", 0)
+        ] + [new]
+        return new
 
     try:
         slower = dataclasses.replace(limits, time_s=limits.time_s * 3)
