@@ -253,7 +253,6 @@ SPLIT_PENDING = {
     "gamecert.engine.report.reports",
     "gamecert.engine.judge.judge",
     "gamecert.engine.testpack.testset",
-    "gamecert.engine.judge.guided",
     "gamecert.engine.judge.diagnose",
     "gamecert.engine.solvers",
     "gamecert.engine.execute",

@@ -29,7 +29,9 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   dictionary number, a nearby or a random one; parts repeated or dropped; a dictionary string
   put in; a game of the batch repeated, dropped or taken from another input.
 
-Every input is built through the game's :class:`~gamecert.kit.shrink.Structure` and run only if
+The mutations are :mod:`gamecert.engine.judge.mutate` (input to state, havoc) and
+:mod:`gamecert.engine.judge.derived` (the steps for derived values); this module keeps the corpus
+and runs the phase. Every input is built through the game's :class:`~gamecert.kit.shrink.Structure` and run only if
 it is valid (``parse_input(format_input(x)) == x``), once. Each is judged (the expected answer
 as everywhere: :func:`gamecert.engine.judge.judge.expected_answer`); one that the instrumented
 build fails goes to the plain build (``suspect``), whose judge confirms and shrinks it as any
@@ -38,38 +40,24 @@ fault; one that fails only instrumented is noted and the search goes on.
 
 from __future__ import annotations
 
-import functools
 import random
-import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine.judge.derived import MAX_TEXT
+from gamecert.engine.judge.mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
 from gamecert.engine.run.instrument import Coverage, Instrumented, read_coverage
 from gamecert.kit.shrink import structure_of
 
-#: inputs longer than this (characters) are not made by the search
-MAX_TEXT = 8 << 20
 #: inputs kept at most, and numbers and strings in the dictionary
 CORPUS_MAX, DICT_MAX = 300, 256
-#: input-to-state candidates per kept input (those whose other operand is none of the input's
-#: numbers, a constant most likely, first)
-I2S_MAX = 32
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
 #: sites the evidence lists by line
 NEVER_SHOWN = 8
-
-
-@dataclass
-class Item:
-    instance: Any
-    text: str
-    state: list[tuple]
-    cov: Coverage
-    picked: int = 0
 
 
 @dataclass
@@ -86,37 +74,7 @@ class Report:
     lines: list[str] = field(default_factory=list)
 
 
-def f32_neighbours(v: int) -> list[int]:
-    """The integers next to the float32 (and, past 2^53, the float64) ``v`` rounds to.
-
-    >>> sorted(f32_neighbours(2 ** 24 + 3))
-    [16777219, 16777220, 16777221]
-    >>> f32_neighbours(100)
-    []
-    """
-    out: set[int] = set()
-    if abs(v) > 1 << 24:
-        f = int(struct.unpack("<f", struct.pack("<f", float(v)))[0])
-        out |= {f - 1, f, f + 1}
-    if abs(v) > 1 << 53:
-        f = int(float(v))
-        out |= {f - 1, f, f + 1}
-    return sorted(out)
-
-
-def near(v: Any, rng: random.Random) -> list[int]:
-    """Numbers to try for an operand ``v``: itself, +-1, +-2, +-small, the float neighbours; for
-    a float operand, the integers around it."""
-    if isinstance(v, float):
-        if v != v or abs(v) > 1e18:
-            return []
-        base = int(v)
-        return sorted({base - 1, base, base + 1, round(v)})
-    small = rng.randint(3, 16)
-    return sorted({v, v - 1, v + 1, v - 2, v + 2, v - small, v + small, *f32_neighbours(v)})
-
-
-class Search:
+class Search(Mutations):
     """One guided search on one instrumented runner (``judge`` judges its runs)."""
 
     def __init__(
@@ -297,361 +255,6 @@ class Search:
                 f"stands at size {self.below}"
             )
         return self.report
-
-    # ---- mutations ------------------------------------------------------------------------
-    def sites(self, state: list[tuple]) -> list[tuple[tuple, int]]:
-        """The numbers of an input and where they stand: ("batch",), ("count", g), ("value", g, i)."""
-        out: list[tuple[tuple, int]] = [(("batch",), len(state))] if self.batched else []
-        for g, parts in enumerate(state):
-            out.append((("count", g), len(parts)))
-            if self.st.value is not None:
-                for i, p in enumerate(parts[:4096]):
-                    try:
-                        out.append((("value", g, i), int(self.st.value(p))))
-                    except Exception:  # noqa: BLE001
-                        pass
-        return out
-
-    def put(self, state: list[tuple], where: tuple, v: int) -> list[tuple] | None:
-        state = list(state)
-        if where[0] == "batch":
-            if v < 1 or v > max(1, self.game.max_batch):
-                return None
-            while len(state) < v:
-                state.append(state[self.rng.randrange(len(state))])
-            return state[:v]
-        g = where[1]
-        parts = state[g]
-        if where[0] == "count":
-            if v < 1 or v > 4 * MAX_TEXT or not parts:
-                return None
-            if v <= len(parts):
-                state[g] = parts[:v]
-            else:
-                reps = -(-v // len(parts))
-                state[g] = (
-                    (parts * reps)[:v]
-                    if self.rng.random() < 0.5
-                    else tuple(parts[self.rng.randrange(len(parts))] for _ in range(v))
-                )
-            return state
-        if self.st.with_value is None or v < self.st.smallest:
-            return None
-        try:
-            part = self.st.with_value(parts[where[2]], v)
-        except Exception:  # noqa: BLE001
-            return None
-        state[g] = parts[: where[2]] + (part,) + parts[where[2] + 1 :]
-        return state
-
-    def i2s(self, item: Item) -> list[Callable[[], list[tuple] | None]]:
-        """Input-to-state candidates of a kept input, each made when called: each operand that
-        equals one of its numbers replaced by the other operand and its neighbours; string
-        operands replaced in place."""
-        out: list[Callable[[], list[tuple] | None]] = []
-        sites = self.sites(item.state)
-        by_value: dict[int, list[tuple]] = {}
-        for where, v in sites:
-            by_value.setdefault(v, []).append(where)
-        # in tiers: the other operand itself where it is a constant (it stands nowhere in the
-        # input), then its neighbours; then the same for operands the input holds
-        tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
-        diffs: list[Callable[[], list[tuple] | None]] = []
-        for kind, a, b in item.cov.cmps:
-            if kind == "s":
-                tiers[0] += [
-                    functools.partial(lambda s: s, made)
-                    for made in self.strings_in(item.state, a, b)
-                    + self.strings_in(item.state, b, a)
-                ]
-                continue
-            if kind == "l":
-                tiers[0] += [
-                    functools.partial(self.sequence_put, item.state, g, other)
-                    for g, other in self.sequences_in(item.state, a, b)
-                ]
-                continue
-            for x, y in ((a, b), (b, a)):
-                key = (
-                    int(x)
-                    if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x)
-                    else x
-                )
-                other = (
-                    int(y)
-                    if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y)
-                    else y
-                )
-                tier = 2 if other in by_value else 0
-                places = by_value.get(key, []) if not isinstance(key, float) else []
-                if (
-                    len(places) > 2
-                ):  # a number the input holds in many places: the first and one other
-                    places = [places[0], self.rng.choice(places[1:])]
-                for where in places:
-                    for v in near(y, self.rng):  # (made when run: a count of 10^6 parts is dear)
-                        tiers[tier + (v != other)].append(
-                            functools.partial(self.put, item.state, where, v)
-                        )
-            small = isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) < 64
-            if kind == "i" and (small or not (a in by_value and b in by_value)):
-                # x derived: the input holds no x (small numbers it may hold by chance)
-                x, y = (a, b) if a not in by_value or small else (b, a)
-                diffs += self.differences(item.state, y - x, residue=small)
-        for tier in tiers:
-            self.rng.shuffle(tier)
-            out += tier
-        self.rng.shuffle(diffs)  # an allowance of their own: they are a step of their own
-        return out[:I2S_MAX] + diffs[:I2S_MAX]
-
-    def differences(
-        self, state: list[tuple], delta: int, residue: bool = False
-    ) -> list[Callable[[], list[tuple] | None]]:
-        """Candidates that add ``delta`` (the difference of a comparison's derived operands) to
-        the input: to each game's count, and to its values, one part or spread over parts; the
-        count changed with its values' total kept, or with parts of the smallest value. Where both
-        operands are small (``residue``: a residue of the count, whose modulus the comparison
-        does not show) the count is changed by every step from -3 to +16."""
-        if not delta or abs(delta) > 4 * MAX_TEXT:
-            return []
-        out: list[Callable[[], list[tuple] | None]] = []
-        games = list(range(len(state)))
-        if len(games) > 4:  # the game whose value it is is not known: four of them
-            games = self.rng.sample(games, 4)
-        for g in games:
-            parts = state[g]
-            out.append(functools.partial(self.put, state, ("count", g), len(parts) + delta))
-            if self.st.value is not None and parts:
-                # the whole difference, and parts of it (a value derived by more than a sum,
-                # squares say, overshoots with the whole)
-                for part in sorted({delta, delta // 2, delta // 4, delta // 8} - {0}, key=abs):
-                    out.append(functools.partial(self.spread, state, g, part))
-                steps = set(range(-3, 17)) if residue else {-2, -1, 1, 2}
-                for d in sorted((steps | {delta}) - {0}, key=abs):
-                    out.append(functools.partial(self.recount, state, g, len(parts) + d))
-                    out.append(functools.partial(self.pad, state, g, d))
-        return out
-
-    def shift(self, state: list[tuple], g: int) -> list[tuple] | None:
-        """Every value of game ``g`` moved by one amount (its differences kept, its level changed:
-        a float computed from the values rounds otherwise at another level), most often so that
-        its greatest value becomes a dictionary number; None if a value cannot be taken."""
-        parts = state[g][: 1 << 16]
-        got = [_number(self.st.value, p) for p in parts]
-        values = [v for v in got if v is not None]
-        if self.st.with_value is None or len(values) != len(got) or not values:
-            return None
-        low, high = min(values), max(values)
-        rng = self.rng
-        if self.numbers and rng.random() < 0.7:
-            by = rng.choice(self.numbers) - high + rng.randint(-1, 1)
-        else:
-            by = rng.randint(self.st.smallest - low, max(self.st.smallest - low, 2 * high))
-        if not by or low + by < self.st.smallest:
-            return None
-        try:
-            moved = tuple(self.st.with_value(p, v + by) for p, v in zip(parts, values))
-        except Exception:  # noqa: BLE001 - a value the part cannot take
-            return None
-        out = list(state)
-        out[g] = moved + state[g][len(parts) :]
-        return out
-
-    def pad(self, state: list[tuple], g: int, by: int) -> list[tuple] | None:
-        """Game ``g`` with ``by`` parts of the smallest value put in at random places (or, ``by``
-        below 0, as many of its smallest-valued parts taken out): a count changed with what the
-        smallest value adds to a sum, a sum of squares, kept (nothing, for a 0)."""
-        parts = list(state[g])
-        if self.st.with_value is None or not parts or not by or len(parts) + by < 1:
-            return None
-        if by > 0:
-            try:
-                extra = self.st.with_value(parts[0], self.st.smallest)
-            except Exception:  # noqa: BLE001 - a value the part cannot take
-                return None
-            for _ in range(by):
-                parts.insert(self.rng.randrange(len(parts) + 1), extra)
-        else:
-            least = [
-                i for i, p in enumerate(parts) if _number(self.st.value, p) == self.st.smallest
-            ]
-            if len(least) < -by:
-                return None
-            for i in sorted(self.rng.sample(least, -by), reverse=True):
-                parts.pop(i)
-        out = list(state)
-        out[g] = tuple(parts)
-        return out
-
-    def recount(self, state: list[tuple], g: int, count: int) -> list[tuple] | None:
-        """Game ``g`` with ``count`` parts and its values' total kept: parts copied or dropped at
-        random, then what they added or took spread over the parts (a count's residue met
-        without losing a sum already met); None if the total cannot be kept."""
-        parts = state[g]
-        if count < 1 or not parts or count == len(parts) or count > 4 * MAX_TEXT:
-            return None
-        total = sum(_number(self.st.value, p) or 0 for p in parts)
-        made = self.put(state, ("count", g), count)
-        if made is None:
-            return None
-        now = sum(_number(self.st.value, p) or 0 for p in made[g])
-        return self.spread(made, g, total - now) if now != total else made
-
-    def spread(self, state: list[tuple], g: int, delta: int) -> list[tuple] | None:
-        """``delta`` added to game ``g``'s values, part by part in a random order, each kept
-        between the structure's smallest value and the greatest the game's parts hold (a value
-        the game refuses is never run: :meth:`build` checks); None if it does not fit."""
-        parts = list(state[g])
-        values = [_number(self.st.value, p) for p in parts]
-        known = [v for v in values if v is not None]
-        if not known or self.st.with_value is None:
-            return None
-        low, high = self.st.smallest, max(known)
-        order = list(range(len(parts)))
-        self.rng.shuffle(order)
-        left = delta
-        for i in order[:4096]:
-            v = values[i]
-            if v is None or not left:
-                continue
-            w = min(high, max(low, v + left))
-            if w != v:
-                try:
-                    parts[i] = self.st.with_value(parts[i], w)
-                except Exception:  # noqa: BLE001 - a value the part cannot take
-                    continue
-                left -= w - v
-        if left:
-            return None
-        out = list(state)
-        out[g] = tuple(parts)
-        return out
-
-    def sequences_in(self, state: list[tuple], a: tuple, b: tuple) -> list[tuple[int, tuple]]:
-        """(game, the other operand) of a comparison of two sequences of numbers one of which
-        holds a game's values in some order (the program sorted or counted them)."""
-        if self.st.value is None:
-            return []
-        out = []
-        for g, parts in enumerate(state[:64]):
-            values = sorted(_number(self.st.value, p) or 0 for p in parts[:4096])
-            for one, other in ((a, b), (b, a)):
-                if len(one) == len(parts) and sorted(one) == values and other:
-                    out.append((g, other))
-        return out
-
-    def sequence_put(self, state: list[tuple], g: int, values: tuple) -> list[tuple] | None:
-        """Game ``g``'s parts set to ``values`` (its first part the template of each)."""
-        if self.st.with_value is None or not state[g]:
-            return None
-        try:
-            parts = tuple(self.st.with_value(state[g][0], int(v)) for v in values)
-        except Exception:  # noqa: BLE001 - a value the part cannot take
-            return None
-        out = list(state)
-        out[g] = parts
-        return out
-
-    def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
-        if not x or not all(
-            isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]
-        ):
-            return []
-        out = []
-        for g, parts in enumerate(state):
-            text = "".join(parts)
-            at = text.find(x)
-            if at >= 0:
-                s = list(state)
-                s[g] = tuple(text[:at] + y + text[at + len(x) :])
-                out.append(s)
-            s = list(state)
-            s[g] = tuple(y)
-            out.append(s)
-        return out
-
-    def havoc(self) -> list[tuple] | None:
-        rng = self.rng
-        # the newest inputs (what reached code last) 40% of the time, those that reach the most
-        # code 30%, else the least tried of three
-        roll = rng.random()
-        if roll < 0.4:
-            pool = self.corpus[-4:]
-        elif roll < 0.7:
-            most = max(len(i.cov.sites) for i in self.corpus)
-            pool = [i for i in self.corpus if len(i.cov.sites) == most][-8:]
-        else:
-            pool = rng.sample(self.corpus, min(3, len(self.corpus)))
-        item = min(pool, key=lambda i: i.picked)
-        item.picked += 1
-        state = list(item.state)
-        for _ in range(rng.randint(1, 4)):
-            state = self.change(state) or state
-        return state
-
-    def change(self, state: list[tuple]) -> list[tuple] | None:
-        rng = self.rng
-        g = rng.randrange(len(state))
-        parts = state[g]
-        roll = rng.random()
-        if roll < 0.35 and parts and self.st.value is not None:
-            i = rng.randrange(len(parts))
-            try:
-                v = int(self.st.value(parts[i]))
-            except Exception:  # noqa: BLE001
-                return None
-            top = max(
-                v,
-                *(w for w in (_number(self.st.value, p) for p in parts[:64]) if w is not None),
-                self.st.smallest + 1,
-            )
-            pool = [
-                v + rng.randint(-3, 3),
-                rng.randint(self.st.smallest, 2 * top),
-                rng.choice(self.numbers or [v]),
-                rng.randint(self.st.smallest, top),
-            ]
-            return self.put(state, ("value", g, i), rng.choice(pool))
-        if roll < 0.6:
-            n = len(parts)
-            pool = [n + rng.randint(-3, 3), 2 * n, max(1, n // 2), rng.randint(1, 2 * n + 2)]
-            if self.numbers:
-                pool.append(rng.choice(self.numbers))
-            return self.put(state, ("count", g), max(1, rng.choice(pool)))
-        if (
-            roll < 0.75
-            and self.strings
-            and parts
-            and all(isinstance(p, str) and len(p) == 1 for p in parts[:1])
-        ):
-            s = rng.choice(self.strings)
-            at = rng.randrange(len(parts) + 1)
-            state = list(state)
-            state[g] = (
-                parts[:at] + tuple(s) + (parts[at:] if rng.random() < 0.5 else parts[at + len(s) :])
-            )
-            return state
-        if roll < 0.9 and parts and self.st.value is not None and rng.random() < 0.3:
-            return self.shift(state, g)
-        if roll < 0.85 and parts:
-            state = list(state)
-            a, b = sorted(rng.randrange(len(parts) + 1) for _ in range(2))
-            state[g] = (
-                parts[:a] + parts[b:] if rng.random() < 0.5 else parts[:b] + parts[a:b] + parts[b:]
-            )
-            return state if state[g] else None
-        if self.batched:
-            other = rng.choice(self.corpus).state
-            state = list(state)
-            pick = other[rng.randrange(len(other))]
-            if rng.random() < 0.5 and len(state) > 1:
-                state.pop(g)
-            else:
-                state.insert(rng.randrange(len(state) + 1), pick)
-            return state
-        other = rng.choice(self.corpus).state[0]
-        cut = rng.randrange(len(parts) + 1)
-        return [parts[:cut] + other[cut:]]
 
 
 def evidence(built: Instrumented, reached: set, runs: int) -> list[str]:
@@ -904,14 +507,6 @@ def run_phase(executor: Any, deadline: float | None) -> None:
 
 #: the start of the note a guided phase that stopped on an error of gamecert's own leaves
 STOPPED = "the guided phase stopped on an internal error of gamecert's"
-
-
-def _number(value: Callable[[Any], Any], part: Any) -> int | None:
-    """A part's value as an integer, or None (a game's parts may hold letters beside numbers)."""
-    try:
-        return int(value(part))
-    except (TypeError, ValueError):
-        return None
 
 
 __all__ = [
