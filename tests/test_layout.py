@@ -258,7 +258,6 @@ SPLIT_PENDING = {
     "gamecert.engine.execute",
     "gamecert.engine.judge.evidence",
     "gamecert.engine.run.toolchains",
-    "gamecert.engine.judge.sanitize",
     "gamecert.engine.plan.plan",
     "gamecert.engine.run.sandbox",
     "gamecert.engine.certification",
