@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.judge import sanitize
+from gamecert.engine.judge import sanitize, sanitize_builds
 from gamecert.engine.run import contain, memcg
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.sandbox import Candidate
@@ -56,7 +56,7 @@ def test_the_asan_box_is_fit_to_the_problems_limit(tmp_path, monkeypatch):
     assert limit == (cap + memcg.HEADROOM_MB) << 20 and limit < 2_214_592_512
     assert status == "mle" and peak <= cap + memcg.HEADROOM_MB, (status, peak)
     # control: the old cap (at least 2 GB) lets the run hold all of its 1200 MB and answer
-    monkeypatch.setattr(sanitize, "asan_memory_mb", lambda mb: max(4 * mb, 2048))
+    monkeypatch.setattr(sanitize_builds, "asan_memory_mb", lambda mb: max(4 * mb, 2048))
     (tmp_path / "old").mkdir()
     status, limit, peak = _fill(tmp_path / "old", monkeypatch)
     assert limit == 2_214_592_512 and status == "ok" and peak > 1100, (status, limit, peak)

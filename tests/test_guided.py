@@ -222,3 +222,134 @@ def test_certified_without_the_guided_phase(tmp_path, program):
     """The control: the default profile's every other phase, seed 1, certifies the program."""
     done, _ = _certify(tmp_path, program, "--phases", "samples,coverage,worst,exhaustive,random,largest", "--seed", "1")
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+# ---- issue 47: comparison distance and the difference put back --------------------------------
+
+
+@pytest.mark.skipif(any(not __import__("shutil").which(t) for t in ("gcc", "objdump", "addr2line")),
+                    reason="needs GCC and binutils")
+def test_native_build_reports_how_close_each_comparison_came(tmp_path, monkeypatch):
+    """The runtime reports, per comparison site, the closest its operands came: |sum - 777| for
+    the derived sum of tests/guided_wrong/stones_once/sum777_mod3.c is 771 on three piles of 1, 2, 3
+    and 3 on thirteen piles of 60 (780 stones); control: the plain build reports nothing."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = WRONG / "stones_once" / "sum777_mod3.c"
+    built = inst.instrument(Candidate.parse(str(program)))
+    far = inst.read_coverage(_run(list(built.candidate.argv), "3\n1 2 3\n").stderr, "c")
+    close = inst.read_coverage(_run(list(built.candidate.argv), "13\n" + "60 " * 13 + "\n").stderr, "c")
+    assert far is not None and close is not None
+    assert 771 in dict(far.near).values() and 3 in dict(close.near).values()
+    site = next(s for s, d in far.near if d == 771)
+    assert dict(close.near)[site] == 3
+    assert inst.read_coverage(_run(list(Candidate.parse(str(program)).argv), "3\n1 2 3\n").stderr, "c") is None
+
+
+def test_python_rewrite_reports_how_close_each_comparison_came(tmp_path, monkeypatch):
+    """The Python rewrite reports |a - b| per comparison site, the least over the run: a derived
+    sum compared with 777 is 771 away on piles 1, 2, 3; a rewrite that leaves comparisons alone
+    (the control) reports no distance."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = tmp_path / "sum.py"
+    program.write_text("n = int(input())\npiles = list(map(int, input().split()))\n"
+                       "print('NO' if sum(piles) == 777 else 'YES')\n")
+    built = inst.instrument(Candidate.parse(str(program)))
+    done = _run([sys.executable, str(built.candidate.python_file)], "3\n1 2 3\n")
+    cov = inst.read_coverage(done.stderr, "python")
+    assert done.stdout == "YES\n" and cov is not None and [d for _, d in cov.near] == [771]
+    monkeypatch.setattr(inst._Rewriter, "visit_Compare", lambda self, node: node)
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "other"))
+    bare = inst.instrument(Candidate.parse(str(program)))
+    cov = inst.read_coverage(_run([sys.executable, str(bare.candidate.python_file)], "3\n1 2 3\n").stderr, "python")
+    assert cov is not None and cov.near == ()
+
+
+def test_an_input_that_brings_a_comparison_closer_is_kept():
+    """A site's first distance is only noted; a smaller one later is closer (the input is kept),
+    an equal or larger one is not (the control)."""
+    search = _search("stones_once")
+    assert not search.closer(inst.Coverage(near=((7, 10),)))
+    assert search.closer(inst.Coverage(near=((7, 5),)))
+    assert not search.closer(inst.Coverage(near=((7, 5),)))
+    assert not search.closer(inst.Coverage(near=((7, 9), (8, 100))))
+    assert search.closer(inst.Coverage(near=((8, 99),)))
+
+
+def test_the_difference_of_derived_operands_is_put_back():
+    """A comparison of a derived sum (780 stones in thirteen piles of 60) with 777 gives inputs
+    whose values sum to 777 (the difference spread over the parts, none past the input's
+    greatest value) and a count 3 lower; a comparison with an operand the input holds
+    (the count, 13) gives no such input (the control: input to state handles it)."""
+    search = _search("stones_once")
+    state = [(60,) * 13]
+    item = guided.Item(None, "", state, inst.Coverage(cmps=(("i", 780, 777),)))
+    made = [s for s in (make() for make in search.i2s(item)) if s is not None]
+    assert any(sum(s[0]) == 777 and len(s[0]) == 13 for s in made)
+    assert any(len(s[0]) == 10 for s in made)
+    item = guided.Item(None, "", state, inst.Coverage(cmps=(("i", 13, 777),)))
+    made = [s for s in (make() for make in search.i2s(item)) if s is not None]
+    assert not any(sum(s[0]) == 777 and len(s[0]) == 13 for s in made)
+    assert search.spread(state, 0, 1) is None  # past the input's greatest value: does not fit
+
+
+def test_a_list_compared_with_the_inputs_values_is_put_in_their_place(tmp_path, monkeypatch):
+    """The Python rewrite records a comparison of two lists of integers (the sorted piles of
+    tests/guided_wrong/stones_once/multiset.py against its table entry); the search sets the
+    game's parts to the other list where one holds the game's values in some order, and not where
+    neither does (the control)."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = WRONG / "stones_once" / "multiset.py"
+    built = inst.instrument(Candidate.parse(str(program)))
+    cov = inst.read_coverage(_run([sys.executable, str(built.candidate.python_file)], "5\n58 5 17 29 41\n").stderr,
+                             "python")
+    assert cov is not None and ("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)) in cov.cmps
+    search = _search("stones_once")
+    state = [(58, 5, 17, 29, 41)]
+    item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)),)))
+    assert [(5, 17, 29, 42, 58)] in [make() for make in search.i2s(item)]
+    item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (1, 2, 3), (5, 17, 29, 42, 58)),)))
+    assert [(5, 17, 29, 42, 58)] not in [make() for make in search.i2s(item)]
+
+
+def test_after_a_fault_the_search_goes_on_below_its_size():
+    """Issue 47, point 4: once a fault stands (here: any input of 40 stones or more fails), the
+    search runs only inputs smaller than the smallest fault found, each new one lowering the bar,
+    and says so; control: with ``smaller=False`` it stops at the first fault."""
+    from types import SimpleNamespace
+
+    entry = registry.get("stones_once")
+    size = entry.game.size
+
+    class Judge:
+        def __init__(self) -> None:
+            self.sizes: list[int] = []
+            self.last_result = SimpleNamespace(stderr_tail="")
+
+        def run_one(self, inst, phase, text=None, what=""):
+            self.sizes.append(size(inst))
+            return SimpleNamespace(verdict="WA") if size(inst) >= 40 else None
+
+    def search_with(smaller: bool) -> tuple[guided.Search, Judge, list[int]]:
+        judge, found = Judge(), []
+
+        def suspect(inst, text):
+            found.append(size(inst))
+            return SimpleNamespace(size=size(inst))
+
+        search = guided.Search(entry, judge, inst.Instrumented(None, "c", ""), 1, suspect)
+        search.search([(1, 2, 3), (60, 60), (5, 5, 5)], __import__("time").monotonic() + 3, smaller=smaller)
+        return search, judge, found
+
+    search, judge, found = search_with(True)
+    assert found and found == sorted(found, reverse=True) and len(set(found)) == len(found)
+    first = judge.sizes.index(found[0])
+    bars = iter(found)
+    bar = next(bars)
+    for s in judge.sizes[first + 1 :]:
+        assert s < bar
+        if s == (found[found.index(bar) + 1] if found.index(bar) + 1 < len(found) else None):
+            bar = next(bars)
+    assert len(found) > 1 and found[-1] < found[0]
+    assert any("searched below it" in line for line in search.report.lines)
+    _, judge, found = search_with(False)
+    assert len(found) == 1 and judge.sizes[-1] == found[0]

@@ -263,8 +263,6 @@ def test_the_circle_finder_finds_a_circle():
 #: columns); each is split by idea in the commits after that one, and leaves this list then
 SPLIT_PENDING = {
     "gamecert.engine.testpack.testset",
-    "gamecert.engine.judge.guided",
-    "gamecert.engine.judge.sanitize",
     "gamecert.engine.testpack.testpack",
 }
 

@@ -560,7 +560,7 @@ class _CandidateSession:
             if t.written is not None:
                 terminalreporter.write_line(str(t.written))
         if len(self.targets) > 1:
-            from gamecert.engine.certification import summary_lines
+            from gamecert.engine.summary import summary_lines
 
             terminalreporter.section("gamecert summary")
             for line in summary_lines(self._results()):

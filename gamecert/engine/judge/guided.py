@@ -11,13 +11,27 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   operands are matched against its numbers (the count of parts of each game, each part's value,
   the count of games of a batch); a number equal to one operand is set to the other, the other
   +-1 and +-small, and, for numbers past 2^24, the neighbours of the float it rounds to; a
-  string operand found in a game is replaced by the other; operands that match nothing join a
-  dictionary;
+  string operand found in a game is replaced by the other; a sequence of numbers that holds a
+  game's values in some order (sorted, counted) is replaced by the other sequence; operands that
+  match nothing join a dictionary;
+* **comparison distance** (libFuzzer's value profile, as a number rather than a bucket): the
+  build reports, per comparison site, the closest its operands came unequal (|a - b|, for native
+  floats the distance in ulps); an input that brings any site's operands closer than every input
+  before it is kept, so the search climbs toward an equality of values the program derives (a
+  sum, a residue, a variance) that no number of the input holds;
+* **the difference put back** (AFL++'s cmplog transforms, for values the program derives): an
+  integer comparison one of whose operands the input does not hold (a sum, a residue) gives the
+  difference from it to the other; it is added to each game's count, and to its parts' values, to
+  one part or spread over several (none past the greatest value the input holds), so a derived
+  sum compared with a constant is met in one step; and the count is changed by it (and by +-1,
+  +-2) with the values' total kept, so a count's residue is met without losing a sum met before;
 * **havoc**: one to four changes stacked on a kept input: a value or a count set to a
   dictionary number, a nearby or a random one; parts repeated or dropped; a dictionary string
   put in; a game of the batch repeated, dropped or taken from another input.
 
-Every input is built through the game's :class:`~gamecert.kit.shrink.Structure` and run only if
+The mutations are :mod:`gamecert.engine.judge.guided_mutate` (input to state, havoc) and
+:mod:`gamecert.engine.judge.derived` (the steps for derived values); this module keeps the corpus
+and runs the phase. Every input is built through the game's :class:`~gamecert.kit.shrink.Structure` and run only if
 it is valid (``parse_input(format_input(x)) == x``), once. Each is judged (the expected answer
 as everywhere: :func:`gamecert.engine.judge.judge.expected_answer`); one that the instrumented
 build fails goes to the plain build (``suspect``), whose judge confirms and shrinks it as any
@@ -26,38 +40,24 @@ fault; one that fails only instrumented is noted and the search goes on.
 
 from __future__ import annotations
 
-import functools
 import random
-import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.engine.judge.derived import MAX_TEXT
+from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
 from gamecert.engine.run.instrument import Coverage, Instrumented, read_coverage
 from gamecert.kit.shrink import structure_of
 
-#: inputs longer than this (characters) are not made by the search
-MAX_TEXT = 8 << 20
 #: inputs kept at most, and numbers and strings in the dictionary
 CORPUS_MAX, DICT_MAX = 300, 256
-#: input-to-state candidates per kept input (those whose other operand is none of the input's
-#: numbers, a constant most likely, first)
-I2S_MAX = 32
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
 #: sites the evidence lists by line
 NEVER_SHOWN = 8
-
-
-@dataclass
-class Item:
-    instance: Any
-    text: str
-    state: list[tuple]
-    cov: Coverage
-    picked: int = 0
 
 
 @dataclass
@@ -67,6 +67,8 @@ class Report:
     runs: int = 0
     kept: int = 0
     suspects: int = 0
+    #: inputs kept only for bringing a comparison's operands closer (no new code reached)
+    closer: int = 0
     unconfirmed: list[str] = field(default_factory=list)
     #: runs whose coverage record could not be read (the program's own text: ignored)
     malformed: int = 0
@@ -74,37 +76,7 @@ class Report:
     lines: list[str] = field(default_factory=list)
 
 
-def f32_neighbours(v: int) -> list[int]:
-    """The integers next to the float32 (and, past 2^53, the float64) ``v`` rounds to.
-
-    >>> sorted(f32_neighbours(2 ** 24 + 3))
-    [16777219, 16777220, 16777221]
-    >>> f32_neighbours(100)
-    []
-    """
-    out: set[int] = set()
-    if abs(v) > 1 << 24:
-        f = int(struct.unpack("<f", struct.pack("<f", float(v)))[0])
-        out |= {f - 1, f, f + 1}
-    if abs(v) > 1 << 53:
-        f = int(float(v))
-        out |= {f - 1, f, f + 1}
-    return sorted(out)
-
-
-def near(v: Any, rng: random.Random) -> list[int]:
-    """Numbers to try for an operand ``v``: itself, +-1, +-2, +-small, the float neighbours; for
-    a float operand, the integers around it."""
-    if isinstance(v, float):
-        if v != v or abs(v) > 1e18:
-            return []
-        base = int(v)
-        return sorted({base - 1, base, base + 1, round(v)})
-    small = rng.randint(3, 16)
-    return sorted({v, v - 1, v + 1, v - 2, v + 2, v - small, v + small, *f32_neighbours(v)})
-
-
-class Search:
+class Search(Mutations):
     """One guided search on one instrumented runner (``judge`` judges its runs)."""
 
     def __init__(
@@ -126,6 +98,8 @@ class Search:
         self.suspect = suspect
         self.seen_texts: set[int] = set()
         self.features: set = set()
+        #: the closest each comparison site's operands came unequal, over every run
+        self.nearest: dict[Any, float] = {}
         self.corpus: list[Item] = []
         self.numbers: list[int] = []
         self.strings: list[str] = []
@@ -134,6 +108,11 @@ class Search:
         self.batched = getattr(self.game, "max_batch", 1) > 1
         self.unconfirmed: dict[str, int] = {}
         self.found: Any = None
+        #: once a fault stands, the size of the smallest found: the search goes on below it
+        self.below: int | None = None
+        self.first_size: int | None = None
+        self.runs_below = 0
+        self.smaller = True
 
     # ---- the structure --------------------------------------------------------------------
     def state(self, instance: Any) -> list[tuple]:
@@ -150,6 +129,8 @@ class Search:
             text = self.game.format_input(inst)
             if len(text) > MAX_TEXT or hash(text) in self.seen_texts:
                 return None
+            if self.below is not None and self.game.size(inst) >= self.below:
+                return None
             if self.game.parse_input(text) != inst:
                 return None
         except Exception:  # noqa: BLE001 - an invalid input: a move the game refuses, never run
@@ -161,6 +142,7 @@ class Search:
         """Run one input instrumented; keep it if it reached something new; True once a fault stands."""
         self.seen_texts.add(hash(text))
         self.report.runs += 1
+        self.runs_below += self.below is not None
         found = self.judge.run_one(
             inst, "guided", text=text, what=f"guided, size {self.game.size(inst)}"
         )
@@ -177,12 +159,22 @@ class Search:
             confirmed = self.suspect(inst, text)
             if confirmed is not None:
                 self.found = found or confirmed
+                size = self.game.size(inst)
+                shrunk = getattr(confirmed, "size", size)
+                self.below = min(size, shrunk if isinstance(shrunk, int) else size)
+                if self.first_size is None:
+                    self.first_size = size
+                if self.st is not None:  # mutated from in the search below it: the same
+                    # comparisons, fewer parts (a search with no structure yet has no state)
+                    self.keep(Item(inst, text, self.state(inst), cov))
                 return True
             self.unconfirmed[kind] = self.unconfirmed.get(kind, 0) + 1
             self.report.unconfirmed.append(f"{kind} at size {self.game.size(inst)}")
         new = cov.features - self.features
-        if new:
+        closer = self.closer(cov)
+        if new or closer:
             self.features |= new
+            self.report.closer += not new
             self.keep(Item(inst, text, self.state(inst), cov))
         return False
 
@@ -198,6 +190,17 @@ class Search:
             return "MLE"
         return ""
 
+    def closer(self, cov: Coverage) -> bool:
+        """Whether ``cov`` brings some comparison site's operands closer than any run before
+        (a site seen for the first time counts only with its code, as a new feature)."""
+        better = False
+        for site, d in cov.near:
+            best = self.nearest.get(site)
+            if best is None or d < best:
+                self.nearest[site] = d
+                better = better or best is not None
+        return better
+
     def keep(self, item: Item) -> None:
         self.report.kept += 1
         if len(self.corpus) >= CORPUS_MAX:
@@ -210,7 +213,7 @@ class Search:
                     if s and s not in self.strings and len(self.strings) < DICT_MAX:
                         self.strings.append(s)
             else:
-                for v in (a, b):
+                for v in (a, b) if kind != "l" else (*a, *b):
                     if isinstance(v, float):
                         if v == v and abs(v) < 1e18:
                             v = int(v)
@@ -219,7 +222,10 @@ class Search:
                     if v not in self.numbers and len(self.numbers) < DICT_MAX:
                         self.numbers.append(v)
 
-    def search(self, seeds: Sequence[Any], deadline: float) -> Report:
+    def search(self, seeds: Sequence[Any], deadline: float, smaller: bool = True) -> Report:
+        """Search until ``deadline``; once a fault stands, on below its size until then (each
+        smaller fault found confirmed and shrunk as the first), unless not ``smaller``."""
+        self.smaller = smaller
         first = seeds[0] if seeds else None
         self.st = structure_of(self.game, first) if first is not None else None
         self.pending: list[Item] = []
@@ -241,7 +247,12 @@ class Search:
                     text = self.game.format_input(inst)
                 except Exception:  # noqa: BLE001 - a seed the game cannot write is left out
                     continue
-                if hash(text) not in self.seen_texts and self.run(inst, text):
+                if (
+                    hash(text) not in self.seen_texts
+                    and (self.below is None or self.game.size(inst) < self.below)
+                    and self.run(inst, text)
+                    and not self.smaller
+                ):
                     return self.report
                 continue
             elif self.corpus:
@@ -253,201 +264,15 @@ class Search:
                     break
                 state = make()
                 made = self.build(state) if state is not None else None
-                if made is not None and self.run(*made):
+                if made is not None and self.run(*made) and not self.smaller:
                     return self.report
+        if self.first_size is not None:
+            self.report.lines.append(
+                f"guided phase: a fault at size {self.first_size}, then {self.runs_below} runs "
+                f"searched below it (the same comparisons, smaller inputs): the smallest found "
+                f"stands at size {self.below}"
+            )
         return self.report
-
-    # ---- mutations ------------------------------------------------------------------------
-    def sites(self, state: list[tuple]) -> list[tuple[tuple, int]]:
-        """The numbers of an input and where they stand: ("batch",), ("count", g), ("value", g, i)."""
-        out: list[tuple[tuple, int]] = [(("batch",), len(state))] if self.batched else []
-        for g, parts in enumerate(state):
-            out.append((("count", g), len(parts)))
-            if self.st.value is not None:
-                for i, p in enumerate(parts[:4096]):
-                    try:
-                        out.append((("value", g, i), int(self.st.value(p))))
-                    except Exception:  # noqa: BLE001
-                        pass
-        return out
-
-    def put(self, state: list[tuple], where: tuple, v: int) -> list[tuple] | None:
-        state = list(state)
-        if where[0] == "batch":
-            if v < 1 or v > max(1, self.game.max_batch):
-                return None
-            while len(state) < v:
-                state.append(state[self.rng.randrange(len(state))])
-            return state[:v]
-        g = where[1]
-        parts = state[g]
-        if where[0] == "count":
-            if v < 1 or v > 4 * MAX_TEXT or not parts:
-                return None
-            if v <= len(parts):
-                state[g] = parts[:v]
-            else:
-                reps = -(-v // len(parts))
-                state[g] = (
-                    (parts * reps)[:v]
-                    if self.rng.random() < 0.5
-                    else tuple(parts[self.rng.randrange(len(parts))] for _ in range(v))
-                )
-            return state
-        if self.st.with_value is None or v < self.st.smallest:
-            return None
-        try:
-            part = self.st.with_value(parts[where[2]], v)
-        except Exception:  # noqa: BLE001
-            return None
-        state[g] = parts[: where[2]] + (part,) + parts[where[2] + 1 :]
-        return state
-
-    def i2s(self, item: Item) -> list[Callable[[], list[tuple] | None]]:
-        """Input-to-state candidates of a kept input, each made when called: each operand that
-        equals one of its numbers replaced by the other operand and its neighbours; string
-        operands replaced in place."""
-        out: list[Callable[[], list[tuple] | None]] = []
-        sites = self.sites(item.state)
-        by_value: dict[int, list[tuple]] = {}
-        for where, v in sites:
-            by_value.setdefault(v, []).append(where)
-        # in tiers: the other operand itself where it is a constant (it stands nowhere in the
-        # input), then its neighbours; then the same for operands the input holds
-        tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
-        for kind, a, b in item.cov.cmps:
-            if kind == "s":
-                tiers[0] += [
-                    functools.partial(lambda s: s, made)
-                    for made in self.strings_in(item.state, a, b)
-                    + self.strings_in(item.state, b, a)
-                ]
-                continue
-            for x, y in ((a, b), (b, a)):
-                key = (
-                    int(x)
-                    if isinstance(x, float) and x == x and abs(x) < 1e18 and x == int(x)
-                    else x
-                )
-                other = (
-                    int(y)
-                    if isinstance(y, float) and y == y and abs(y) < 1e18 and y == int(y)
-                    else y
-                )
-                tier = 2 if other in by_value else 0
-                places = by_value.get(key, []) if not isinstance(key, float) else []
-                if (
-                    len(places) > 2
-                ):  # a number the input holds in many places: the first and one other
-                    places = [places[0], self.rng.choice(places[1:])]
-                for where in places:
-                    for v in near(y, self.rng):  # (made when run: a count of 10^6 parts is dear)
-                        tiers[tier + (v != other)].append(
-                            functools.partial(self.put, item.state, where, v)
-                        )
-        for tier in tiers:
-            self.rng.shuffle(tier)
-            out += tier
-        return out[:I2S_MAX]
-
-    def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
-        if not x or not all(
-            isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]
-        ):
-            return []
-        out = []
-        for g, parts in enumerate(state):
-            text = "".join(parts)
-            at = text.find(x)
-            if at >= 0:
-                s = list(state)
-                s[g] = tuple(text[:at] + y + text[at + len(x) :])
-                out.append(s)
-            s = list(state)
-            s[g] = tuple(y)
-            out.append(s)
-        return out
-
-    def havoc(self) -> list[tuple] | None:
-        rng = self.rng
-        # the newest inputs (what reached code last) 40% of the time, those that reach the most
-        # code 30%, else the least tried of three
-        roll = rng.random()
-        if roll < 0.4:
-            pool = self.corpus[-4:]
-        elif roll < 0.7:
-            most = max(len(i.cov.sites) for i in self.corpus)
-            pool = [i for i in self.corpus if len(i.cov.sites) == most][-8:]
-        else:
-            pool = rng.sample(self.corpus, min(3, len(self.corpus)))
-        item = min(pool, key=lambda i: i.picked)
-        item.picked += 1
-        state = list(item.state)
-        for _ in range(rng.randint(1, 4)):
-            state = self.change(state) or state
-        return state
-
-    def change(self, state: list[tuple]) -> list[tuple] | None:
-        rng = self.rng
-        g = rng.randrange(len(state))
-        parts = state[g]
-        roll = rng.random()
-        if roll < 0.35 and parts and self.st.value is not None:
-            i = rng.randrange(len(parts))
-            try:
-                v = int(self.st.value(parts[i]))
-            except Exception:  # noqa: BLE001
-                return None
-            top = max(
-                v,
-                *(w for w in (_number(self.st.value, p) for p in parts[:64]) if w is not None),
-                self.st.smallest + 1,
-            )
-            pool = [
-                v + rng.randint(-3, 3),
-                rng.randint(self.st.smallest, 2 * top),
-                rng.choice(self.numbers or [v]),
-                rng.randint(self.st.smallest, top),
-            ]
-            return self.put(state, ("value", g, i), rng.choice(pool))
-        if roll < 0.6:
-            n = len(parts)
-            pool = [n + rng.randint(-3, 3), 2 * n, max(1, n // 2), rng.randint(1, 2 * n + 2)]
-            if self.numbers:
-                pool.append(rng.choice(self.numbers))
-            return self.put(state, ("count", g), max(1, rng.choice(pool)))
-        if (
-            roll < 0.75
-            and self.strings
-            and parts
-            and all(isinstance(p, str) and len(p) == 1 for p in parts[:1])
-        ):
-            s = rng.choice(self.strings)
-            at = rng.randrange(len(parts) + 1)
-            state = list(state)
-            state[g] = (
-                parts[:at] + tuple(s) + (parts[at:] if rng.random() < 0.5 else parts[at + len(s) :])
-            )
-            return state
-        if roll < 0.85 and parts:
-            state = list(state)
-            a, b = sorted(rng.randrange(len(parts) + 1) for _ in range(2))
-            state[g] = (
-                parts[:a] + parts[b:] if rng.random() < 0.5 else parts[:b] + parts[a:b] + parts[b:]
-            )
-            return state if state[g] else None
-        if self.batched:
-            other = rng.choice(self.corpus).state
-            state = list(state)
-            pick = other[rng.randrange(len(other))]
-            if rng.random() < 0.5 and len(state) > 1:
-                state.pop(g)
-            else:
-                state.insert(rng.randrange(len(state) + 1), pick)
-            return state
-        other = rng.choice(self.corpus).state[0]
-        cut = rng.randrange(len(parts) + 1)
-        return [parts[:cut] + other[cut:]]
 
 
 def evidence(built: Instrumented, reached: set, runs: int) -> list[str]:
@@ -634,9 +459,22 @@ def run_phase(executor: Any, deadline: float | None) -> None:
             )
         )
         before = len(outcome.failures)
+        if outcome.failures:  # the search below a fault: its chunk runs as a later search's
+            executor.segment += 1
+            executor.stop.clear()
+            executor.stop_after = None
         executor._submit(chunk, None)
         executor._drain()
-        return outcome.failures[-1] if len(outcome.failures) > before else None
+        if len(outcome.failures) <= before:
+            return None
+        new = outcome.failures[-1]
+        # a smaller fault of the search below the first replaces the guided ones it undercuts
+        outcome.failures[:] = [
+            f
+            for f in outcome.failures[:-1]
+            if f.phase != "guided" or getattr(f, "size", 0) < getattr(new, "size", 0)
+        ] + [new]
+        return new
 
     try:
         slower = dataclasses.replace(limits, time_s=limits.time_s * 3)
@@ -673,7 +511,8 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     executor.guided_corpus = [item.text for item in search.corpus]
     outcome.notes += [
         f"guided phase: {report.runs} runs of the instrumented build ({built.how}), {report.kept} "
-        f"inputs kept for reaching new code, {report.suspects} sent to the plain build"
+        f"inputs kept for reaching new code or bringing a comparison's operands closer "
+        f"({report.closer} for closeness alone), {report.suspects} sent to the plain build"
         + (
             f" ({len(report.unconfirmed)} failed only instrumented: {', '.join(report.unconfirmed[:3])})"
             if report.unconfirmed
@@ -692,14 +531,6 @@ def run_phase(executor: Any, deadline: float | None) -> None:
 
 #: the start of the note a guided phase that stopped on an error of gamecert's own leaves
 STOPPED = "the guided phase stopped on an internal error of gamecert's"
-
-
-def _number(value: Callable[[Any], Any], part: Any) -> int | None:
-    """A part's value as an integer, or None (a game's parts may hold letters beside numbers)."""
-    try:
-        return int(value(part))
-    except (TypeError, ValueError):
-        return None
 
 
 __all__ = [

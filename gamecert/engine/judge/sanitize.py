@@ -11,8 +11,10 @@ inputs, every fault found, and any list of inputs handed in) in three more build
 - ``asan``: AddressSanitizer and UndefinedBehaviorSanitizer at ``-O1 -g``, every finding fatal:
   a run the sanitizer stops is a finding, named by its message and the source line;
 - ``pattern`` and ``zero``: the judge's compile command at ``-O0`` with every automatic variable
-  started as 0xFE bytes (and, through glibc's ``MALLOC_PERTURB_=165``, what ``malloc`` returns
-  as 0x5A bytes, freed blocks as 0xA5) or as zero bytes: a run judged wrong (WA, PE, RE, OLE)
+  started as 0xFE bytes or as zero bytes, and what ``malloc`` and ``new`` return filled by glibc
+  (``MALLOC_PERTURB_``) with 0x5A bytes or with 0xA5 bytes, the two fills of opposite parity (an
+  int of 0x5A5A5A5A is even, of 0xA5A5A5A5 odd and negative; a program that counts into an array
+  it never set shows under one of them): a run judged wrong (WA, PE, RE, OLE)
   where the judge's build answers right is a finding, the program's answer rests on memory it
   reads before it sets it. GCC has
   no MemorySanitizer; at ``-O1`` and ``-O2`` it takes a variable set on one path only to hold
@@ -25,20 +27,43 @@ A finding is shrunk by the structural shrinker and the game's own moves
 fires again at the same place; the judge's build then runs on the input found. With no fault of
 the plan's own, the finding becomes the certification's verdict, UB; beside a fault, it is a
 note of that fault's report. ``GAMECERT_SANITIZE=0`` turns the phase off.
+
+The builds and their runs are :mod:`gamecert.engine.judge.sanitize_builds` (:class:`Check`), the
+sanitizers' messages are read in :mod:`gamecert.engine.judge.sanitize_read`; this module chooses
+the inputs, runs the phase within its time and settles a finding.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import resource
-import shlex
 import time
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
 from gamecert.engine.judge.judge import Failure, Judge, Stats
+from gamecert.engine.judge.sanitize_builds import (
+    ASAN_EXTRA_MB,
+    ASAN_OPTIONS,
+    BUILDS,
+    ENVIRONMENT,
+    HOW,
+    MEMCHECK,
+    PHASE,
+    UBSAN_OPTIONS,
+    WRONG,
+    Check,
+    _Again,
+    _why_not,
+    asan_memory_mb,
+)
+from gamecert.engine.judge.sanitize_read import (
+    _BUILT,
+    NOT_FINDINGS,
+    Finding,
+    _one_line,
+    read_finding,
+    read_memcheck,
+)
 from gamecert.engine.plan.plan import SHRINK_SECONDS
 from gamecert.engine.run.limits import Limits
 from gamecert.errors import GamecertError
@@ -47,73 +72,12 @@ from gamecert.verdict import Verdict
 #: ``GAMECERT_SANITIZE=0`` turns the phase off
 ENV = "GAMECERT_SANITIZE"
 LANGUAGES = ("c", "cpp")
-PHASE = "sanitizer"
-#: the builds, in the order they run, and how each is named
-BUILDS = {
-    "asan": "-fsanitize=address,undefined",
-    "pattern": "-O0 -ftrivial-auto-var-init=pattern",
-    "zero": "-O0 -ftrivial-auto-var-init=zero",
-}
-ASAN_OPTIONS = (
-    "detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=86:handle_abort=1:print_legend=0:"
-    "malloc_context_size=2:quarantine_size_mb=64:log_path=stdout"
-)
-UBSAN_OPTIONS = "halt_on_error=1:exitcode=87:print_stacktrace=1"
-ENVIRONMENT = {
-    "asan": (f"ASAN_OPTIONS={ASAN_OPTIONS}", f"UBSAN_OPTIONS={UBSAN_OPTIONS}"),
-    "pattern": ("MALLOC_PERTURB_=165",),
-    "zero": (),
-    "memcheck": (),
-}
-#: the memcheck build runs under valgrind (where installed), its report on stdout: it names the line
-#: of an uninitialised read the pattern or zero build showed, and where the value was made
-MEMCHECK = ("valgrind", "-q", "--error-exitcode=88", "--track-origins=yes", "--log-fd=1")
 #: inputs of each worst-case family run, and of all inputs at most
 PER_FAMILY, MAX_INPUTS = 4, 64
 #: the phase's wall time at most, builds included, within the certification's budget: this share
 #: of it, at most CAP_SECONDS (its inputs are few: the samples, worst and largest inputs, the
 #: guided corpus); what it does not use goes to the phases after it
 SHARE, CAP_SECONDS = 0.25, 15.0
-#: what the sanitizer itself runs out of (its deeper frames, its allocator's own limits): not the
-#: program's undefined behaviour
-NOT_FINDINGS = (
-    "stack-overflow",
-    "out-of-memory",
-    "out of memory",
-    "allocation-size-too-big",
-    "requested allocation size",
-    "rss-limit-exceeded",
-    "malloc-limit-exceeded",
-    "calloc-overflow",
-    "failed to allocate",
-    "allocator is out of memory",
-)
-#: verdicts of a ``pattern`` or ``zero`` run that are findings (time and memory are not judged here)
-WRONG = (Verdict.WA, Verdict.PE, Verdict.RE, Verdict.OLE)
-
-_UBSAN = re.compile(r"^(?P<loc>\S+?:\d+(?::\d+)?): runtime error: (?P<what>.+)$", re.M)
-_ASAN = re.compile(r"ERROR: AddressSanitizer: (?P<kind>[\w-]+)(?P<rest>[^\n]*)")
-_ACCESS = re.compile(r"^(?:READ|WRITE) of size \d+", re.M)
-_FRAME = re.compile(
-    r"^\s*#\d+ 0x[0-9a-f]+ in (?P<func>.+?) (?P<loc>/?[^\s()]+?:\d+)(?::\d+)?$", re.M
-)
-_ASSERT = re.compile(r"Assertion '(?P<cond>.*)' failed")
-_BUILT = re.compile(r"[^\s:'\"()]*/main\.(?:c|cpp)(?=:\d)")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """What a sanitizer build showed on one run: ``line`` is its message (the source named as the
-    user named it), ``where`` the line of the candidate's source it points at ("" if none)."""
-
-    build: str
-    kind: str
-    where: str
-    line: str
-
-    @property
-    def site(self) -> tuple[str, str, str]:
-        return self.build, self.kind, self.where
 
 
 def applies(candidate: Any) -> str:
@@ -126,347 +90,6 @@ def applies(candidate: Any) -> str:
     ):
         return "not a C or C++ source"
     return ""
-
-
-def read_finding(build: str, result: Any, source: str) -> Finding | None:
-    """The sanitizer's finding in a run of the ``asan`` build (its report is on stdout, the
-    UndefinedBehaviorSanitizer's and libstdc++'s on stderr), or None.
-
-    >>> r = type("R", (), {"stdout": "", "stderr_tail": "/b/.building-x/main.c:7:9: runtime error: "
-    ...          "signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\\n"})()
-    >>> read_finding("asan", r, "t.c")
-    Finding(build='asan', kind='signed integer overflow', where='t.c:7', line="t.c:7:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'")
-    """
-    text = _BUILT.sub(lambda m: source, f"{result.stdout}\n{result.stderr_tail}")
-    ours = [
-        m.group("loc") for m in _FRAME.finditer(text) if m.group("loc").startswith(source + ":")
-    ]
-    ub = _UBSAN.search(text)
-    if ub is not None:
-        loc = ub.group("loc")
-        where = (
-            ":".join(loc.split(":")[:2])
-            if loc.startswith(source + ":")
-            else (ours[0] if ours else loc)
-        )
-        kind = re.split(r"[:0-9']", ub.group("what"), maxsplit=1)[0].strip(" -") or "runtime error"
-        return Finding(build, kind, where, f"{loc}: runtime error: {ub.group('what').strip()}")
-    asan = _ASAN.search(text)
-    if asan is not None:
-        kind = asan.group("kind")
-        if any(phrase in text for phrase in NOT_FINDINGS):
-            return None
-        access = _ACCESS.search(text)
-        asserted = _ASSERT.search(text)
-        where = ours[0] if ours else next((m.group("loc") for m in _FRAME.finditer(text)), "")
-        what = (
-            f"libstdc++ assertion {asserted.group('cond')!r} failed"
-            if asserted and kind in ("ABRT", "SIGABRT")
-            else f"AddressSanitizer: {kind}" + (f" ({access.group()})" if access else "")
-        )
-        return Finding(build, what.split(" (")[0], where, f"{where or '?'}: {what}")
-    return None
-
-
-_VG_ERROR = re.compile(
-    r"^==\d+== (?P<what>Conditional jump or move depends on uninitialised value\(s\)|"
-    r"Use of uninitialised value of size \d+|Syscall param .* uninitialised byte\(s\))",
-    re.M,
-)
-_VG_FRAME = re.compile(
-    r"^==\d+==    (?:at|by) 0x[0-9A-Fa-f]+: (?P<func>.+?) \((?:in )?(?P<file>[^():]+):(?P<line>\d+)\)",
-    re.M,
-)
-_VG_ORIGIN = re.compile(
-    r"Uninitialised value was created by (?P<how>[^\n]+)\n==\d+==    at 0x[0-9A-Fa-f]+: "
-    r"(?P<func>.+?) \((?P<file>[^():]+):(?P<line>\d+)\)"
-)
-
-
-def read_memcheck(report: str, source: str) -> str:
-    r"""valgrind's first uninitialised read in the candidate's source (its files are ``main.c`` or
-    ``main.cpp`` in the build), as a line naming ``source``; "" if there is none.
-
-    >>> read_memcheck("==7== Conditional jump or move depends on uninitialised value(s)\n"
-    ...               "==7==    at 0x48B8027: __vfprintf_internal (vfprintf-process-arg.c:58)\n"
-    ...               "==7==    by 0x1092B8: main (main.c:35)\n==7==  Uninitialised value was created by a stack "
-    ...               "allocation\n==7==    at 0x109149: odd (main.c:14)\n", "t.c")
-    't.c:35: Conditional jump or move depends on uninitialised value(s) (valgrind memcheck, -O0 -g), a value created by a stack allocation at t.c:14'
-    """
-    error = _VG_ERROR.search(report)
-    if error is None:
-        return ""
-    block = report[error.end() :]
-    ours = [m for m in _VG_FRAME.finditer(block) if m.group("file") in ("main.c", "main.cpp")]
-    where = f"{source}:{ours[0].group('line')}" if ours else "?"
-    origin = _VG_ORIGIN.search(block)
-    made = ""
-    if origin is not None:
-        place = (
-            f"{source}:{origin.group('line')}"
-            if origin.group("file") in ("main.c", "main.cpp")
-            else f"{origin.group('file')}:{origin.group('line')}"
-        )
-        made = f", a value created by {origin.group('how').strip()} at {place}"
-    return f"{where}: {error.group('what')} (valgrind memcheck, -O0 -g){made}"
-
-
-@dataclass
-class _Build:
-    kind: str
-    build: Any
-    runner: Any
-    judge: Judge
-
-
-#: MB the asan build gets over three times the problem's limit: its quarantine (64 MB, see
-#: ASAN_OPTIONS), its runtime and the shadow of what the program may hold
-ASAN_EXTRA_MB = 128
-
-
-def asan_memory_mb(limit_mb: int) -> int:
-    """The asan build's memory cap for a problem's ``limit_mb``: what a program under the limit
-    can use once AddressSanitizer's shadow (an eighth), red zones and quarantine are added, three
-    times the limit and :data:`ASAN_EXTRA_MB`, and no more: a program that fills its cap takes
-    the phase's time from the other builds in proportion to it (the cap was once at least 2 GB:
-    eight times a 256 MB limit).
-
-    >>> asan_memory_mb(256)
-    896
-    """
-    return 3 * limit_mb + ASAN_EXTRA_MB
-
-
-class Check:
-    """Runs inputs on the sanitizer builds of one candidate; see :func:`run_phase`."""
-
-    def __init__(
-        self,
-        entry: Any,
-        candidate: Any,
-        limits: Limits,
-        *,
-        contain: bool = True,
-        compile: str | None = None,
-        expected_cache: dict[str, Any] | None = None,
-    ) -> None:
-        self.entry, self.candidate, self.limits, self.contain = entry, candidate, limits, contain
-        self.compile = compile
-        self.cache = expected_cache if expected_cache is not None else {}
-        #: the source as the messages name it: as the user gave it where that names the same file
-        spec = Path(str(candidate.spec).strip()).expanduser()
-        self.source = (
-            str(spec)
-            if spec.is_file() and spec.resolve() == Path(candidate.source).resolve()
-            else str(candidate.source)
-        )
-        self.open: dict[str, _Build] = {}
-        #: runs each build made, runs it could not judge (past its cap), answers that differed
-        self.runs: dict[str, int] = dict.fromkeys(BUILDS, 0)
-        self.capped: dict[str, int] = dict.fromkeys(BUILDS, 0)
-        self.plain_wrong = 0
-        #: runs of the asan build judged wrong with no report of a sanitizer's
-        self.asan_wrong = 0
-        self._plain: Any = None
-
-    def plain_judge(self) -> Judge:
-        """A judge of the candidate as the judge builds it (its own runner, opened once)."""
-        if self._plain is None:
-            from gamecert.engine.run.sandbox import open_runner
-
-            runner = open_runner(self.candidate, self.limits, contain=self.contain)
-            self._plain = Judge(self.entry, runner, Stats(), expected_cache=self.cache)
-        return self._plain
-
-    def memcheck(self, instance: Any, text: str) -> str:
-        """valgrind's memcheck on an ``-O0 -g`` build: its first uninitialised read in the
-        candidate's source, as a line ("" where valgrind is not installed or saw none)."""
-        import shutil
-
-        if shutil.which(MEMCHECK[0]) is None:
-            return ""
-        found = self.build("memcheck").judge.run_one(instance, PHASE, text=text, count=False)
-        return read_memcheck(found.result.stdout if found is not None else "", self.source)
-
-    def limits_of(self, kind: str) -> Limits:
-        """A generous cap, never a verdict: the unoptimised builds five times the CPU time (at
-        least 5 s) and twice the memory; the ``asan`` build ten times the CPU time (at least 10 s)
-        and, for AddressSanitizer's shadow memory, no address-space limit, :func:`asan_memory_mb`
-        of memory (under the memory cgroup where there is one) and four times the stack."""
-        base = self.limits
-        if kind not in ("asan", "memcheck"):
-            return Limits(
-                time_s=max(5 * base.time_s, 5.0),
-                memory_mb=base.memory_mb * 2,
-                output_bytes=base.output_bytes,
-                processes=base.processes,
-                stack_mb=base.stack_mb,
-            )
-        memory = asan_memory_mb(base.memory_mb)
-        return _Unbounded(
-            time_s=max(10 * base.time_s, 10.0),
-            memory_mb=memory,
-            output_bytes=base.output_bytes,
-            processes=base.processes,
-            stack_mb=4 * (base.stack_mb or base.memory_mb),
-        )
-
-    def build(self, kind: str) -> _Build:
-        """The ``kind`` build, compiled (cached) and its runner open; a :class:`GamecertError`
-        (a CompileError among them) says why not."""
-        if kind in self.open:
-            return self.open[kind]
-        from gamecert.engine.run.sandbox import Candidate, open_runner
-        from gamecert.engine.run.toolchains import sanitizer_build
-
-        built = sanitizer_build(self.candidate.source, kind, compile=self.compile)
-        env = _which("env")
-        argv = (
-            (env, *ENVIRONMENT[kind], str(built.binary))
-            if ENVIRONMENT[kind]
-            else (str(built.binary),)
-        )
-        if kind == "memcheck":
-            argv = (_which(MEMCHECK[0]), *MEMCHECK[1:], *argv)
-        # a command line, not a compiled candidate: exec'd per test, no fork server's preloaded shim
-        # (AddressSanitizer's runtime must be the first library loaded)
-        stand_in = Candidate(
-            f"{self.candidate.spec} ({kind} build)", f"{self.candidate.name}-{kind}", argv, None
-        )
-        runner = open_runner(stand_in, self.limits_of(kind), contain=self.contain)
-        judge = Judge(self.entry, runner, Stats(), expected_cache=self.cache)
-        self.open[kind] = _Build(kind, built, runner, judge)
-        return self.open[kind]
-
-    def run(self, kind: str, instance: Any, text: str) -> tuple[Failure | None, Finding | None]:
-        """Run one input on the ``kind`` build: the finding as a UB failure, or (None, None)."""
-        b = self.build(kind)
-        self.runs[kind] += 1
-        found = b.judge.run_one(instance, PHASE, text=text, count=False)
-        if found is None:
-            return None, None
-        result = found.result
-        if kind == "asan":
-            finding = read_finding(kind, result, self.source)
-            if finding is None:
-                self.capped[kind] += found.verdict in (Verdict.TLE, Verdict.MLE)
-                self.asan_wrong += found.verdict not in (Verdict.TLE, Verdict.MLE)
-                return None, None
-        else:
-            if found.verdict not in WRONG:
-                self.capped[kind] += 1
-                return None, None
-            if self.plain_judge().run_one(instance, PHASE, text=text, count=False) is not None:
-                self.plain_wrong += (
-                    1  # the judge's build is wrong here too: a fault, not this phase's
-                )
-                return None, None
-            how = "locals 0xFE bytes, malloc's 0x5A" if kind == "pattern" else "locals zero bytes"
-            finding = Finding(
-                kind,
-                "uninitialised memory",
-                "",
-                f"built with {BUILDS[kind]} ({how}) the program answers {found.verdict} "
-                f"({_one_line(found.reason)}) where the judge's build answers right: it reads "
-                "memory before it sets it",
-            )
-        ub = Failure(
-            Verdict.UB,
-            instance,
-            text,
-            found.expected_text,
-            found.got_text,
-            finding.line,
-            PHASE,
-            found.size,
-            result,
-            expected_source=found.expected_source,
-            rerun_where=f"on the {kind} build",
-        )
-        return ub, finding
-
-    def reproduce(self, kind: str) -> str:
-        """The commands that show the finding again: the build's compile command, the source named
-        as given, and its run line on ``input.in`` (the report's input)."""
-        b = self.open[kind]
-        folder = str(Path(b.build.binary).parent)
-        exe = f"./{self.candidate.name}-{kind}"
-        words = [
-            exe
-            if w == str(b.build.binary)
-            else self.source
-            if w.startswith(folder + os.sep + "main.")
-            else w
-            for w in b.build.compile_command
-        ]
-        run = [
-            *ENVIRONMENT[kind],
-            *(shlex.join(MEMCHECK).split() if kind == "memcheck" else ()),
-            exe,
-        ]
-        return f"{shlex.join(words)} && {' '.join(run)} < input.in"
-
-    def close(self) -> None:
-        for b in self.open.values():
-            b.runner.close()
-        self.open.clear()
-        if self._plain is not None:
-            self._plain.runner.close()
-            self._plain = None
-
-
-class _Unbounded(Limits):
-    """Limits without an address-space cap (AddressSanitizer reserves terabytes it never uses)."""
-
-    def address_space_bytes(self, python: bool) -> int:
-        return resource.RLIM_INFINITY
-
-
-class _Again:
-    """A judge for :func:`gamecert.engine.judge.shrinking.minimise`: an input fails when the same
-    build fires again at the same place."""
-
-    def __init__(self, check: Check, kind: str, finding: Finding) -> None:
-        self.check, self.kind, self.finding = check, kind, finding
-        self.game = check.entry.game
-        self.rerun_where = f"on the {kind} build"
-
-    def run_one(
-        self,
-        instance: Any,
-        phase: str,
-        text: str | None = None,
-        count: bool = True,
-        what: str = "",
-        fresh: bool = False,
-    ) -> Failure | None:
-        text = self.game.format_input(instance) if text is None else text
-        failure, finding = self.check.run(self.kind, instance, text)
-        return failure if finding is not None and finding.site == self.finding.site else None
-
-
-def _which(name: str) -> str:
-    """The absolute path of a system program (``env``), for the sanitizer builds' command lines."""
-    import shutil
-
-    found = shutil.which(name) or f"/usr/bin/{name}"
-    return os.path.abspath(found)
-
-
-def _why_not(exc: Exception, candidate: Any) -> str:
-    """Why a build could not be made, in a line: a compile error's first error line, the source
-    named by its file name."""
-    output = getattr(exc, "output", None)
-    if not isinstance(output, str):
-        return _one_line(str(exc))
-    first = next((line for line in output.splitlines() if "error" in line.lower()), str(exc))
-    name = Path(str(candidate.source)).name
-    return "it does not compile: " + _one_line(first.replace(str(candidate.source), name))
-
-
-def _one_line(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= 160 else line[:157] + "..."
 
 
 # ---- the inputs and the phase -------------------------------------------------------------------
@@ -792,3 +415,30 @@ def replay_lines(
         return False, ["verdict:  OK (no sanitizer build fired on this input again)"]
     finally:
         check.close()
+
+
+#: the phase's own names, and those of its builds and messages (kept importable from here)
+__all__ = [
+    "ASAN_EXTRA_MB",
+    "ASAN_OPTIONS",
+    "BUILDS",
+    "asan_memory_mb",
+    "ENV",
+    "ENVIRONMENT",
+    "HOW",
+    "LANGUAGES",
+    "MEMCHECK",
+    "NOT_FINDINGS",
+    "PHASE",
+    "UBSAN_OPTIONS",
+    "WRONG",
+    "Check",
+    "Finding",
+    "applies",
+    "inputs_that_matter",
+    "phase_seconds",
+    "read_finding",
+    "read_memcheck",
+    "replay_lines",
+    "run_phase",
+]

@@ -8,9 +8,12 @@
      - edges between consecutive blocks with a hit count, AFL-style: edge (prev >> 1) ^ pc, the
        count bucketed 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+;
      - operands of comparisons (integer, float and double, switch cases, and the strings given to
-       strcmp, strncmp, memcmp and strstr), a few distinct pairs per comparison site.
+       strcmp, strncmp, memcmp and strstr), a few distinct pairs per comparison site;
+     - per comparison site, the closest its operands came without being equal (libFuzzer's value
+       profile, as a number): |a - b| of integers (signed at their width), for floats and doubles
+       the distance in ulps (of the double: the float converted exactly).
    At exit (a destructor) it writes one line to stderr:
-     @@gcov pcs=HEX,HEX,... edges=HEX,... cmps=K:A:B,... strs=HEXBYTES:HEXBYTES,...
+     @@gcov pcs=HEX,HEX,... edges=HEX,... cmps=K:A:B,... strs=HEXBYTES:HEXBYTES,... near=PC:DIST,...
    which the harness reads from the run's stderr tail. The line is capped in length; what a
    program writes there is steering, never a verdict.
 */
@@ -33,7 +36,7 @@ static unsigned npcs;
 static uint16_t edges[EDGES];
 static uintptr_t prev;
 
-struct site { uintptr_t pc; unsigned n; char kind[PER_SITE]; uint64_t a[PER_SITE], b[PER_SITE]; };
+struct site { uintptr_t pc; unsigned n; char kind[PER_SITE]; uint64_t a[PER_SITE], b[PER_SITE]; uint64_t near; };
 static struct site sites[SITES];
 static unsigned nsites;
 static char strs[STRS][2][STR_MAX + 1];
@@ -54,12 +57,29 @@ void __sanitizer_cov_trace_pc(void) {
     }
 }
 
+/* a double's bits as an integer in the order of the doubles (-0 and +0 next to each other) */
+static uint64_t ordered(uint64_t u) { return u >> 63 ? ~u : u | (1ull << 63); }
+
+static uint64_t distance(char kind, uint64_t a, uint64_t b) {
+    int64_t x, y;
+    switch (kind) {
+    case '1': x = (int8_t)a; y = (int8_t)b; break;
+    case '2': x = (int16_t)a; y = (int16_t)b; break;
+    case '4': x = (int32_t)a; y = (int32_t)b; break;
+    case 'f': case 'd': a = ordered(a); b = ordered(b); return a > b ? a - b : b - a;
+    default: return a > b ? a - b : b - a;
+    }
+    return x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
+}
+
 static void record(uintptr_t pc, char kind, uint64_t a, uint64_t b) {
     if (a == b) return;
     unsigned h = (unsigned)((pc * 0x9E3779B97F4A7C15ull) >> 55) & (SITES - 1);
+    uint64_t d = distance(kind, a, b);
     for (unsigned i = 0; i < 8; i++) {
         struct site *s = &sites[(h + i) & (SITES - 1)];
         if (s->pc == pc) {
+            if (d < s->near) s->near = d;
             for (unsigned j = 0; j < s->n; j++)
                 if (s->a[j] == a && s->b[j] == b) return;
             if (s->n < PER_SITE) { s->kind[s->n] = kind; s->a[s->n] = a; s->b[s->n] = b; s->n++; }
@@ -68,7 +88,7 @@ static void record(uintptr_t pc, char kind, uint64_t a, uint64_t b) {
         if (s->pc == 0) {
             if (nsites >= SITES * 3 / 4) return;
             s->pc = pc; nsites++;
-            s->kind[0] = kind; s->a[0] = a; s->b[0] = b; s->n = 1;
+            s->kind[0] = kind; s->a[0] = a; s->b[0] = b; s->n = 1; s->near = d;
             return;
         }
     }
@@ -191,6 +211,15 @@ __attribute__((destructor(101))) static void gcov_dump(void) {
         if (i) put(",", 1);
         hexbytes(strs[i][0], strlens[i][0]); put(":", 1); hexbytes(strs[i][1], strlens[i][1]);
     }
+    put(" near=", 6);
+    first = 1;
+    for (unsigned i = 0; i < SITES; i++)
+        if (sites[i].pc) {
+            if (used > OUT_MAX / 2) break;
+            if (!first) put(",", 1);
+            first = 0;
+            hex(sites[i].pc); put(":", 1); hex(sites[i].near);
+        }
     put(" pcs=", 5);
     first = 1;
     for (unsigned i = 0; i < PCS; i++)

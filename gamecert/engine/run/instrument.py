@@ -81,8 +81,11 @@ class Coverage:
 
     features: frozenset = frozenset()
     sites: frozenset = frozenset()
-    #: (kind, a, b): kind "i" integer, "f" float, "s" string
+    #: (kind, a, b): kind "i" integer, "f" float, "s" string, "l" two tuples of integers (Python)
     cmps: tuple = ()
+    #: (comparison site, the closest its operands came unequal): |a - b|, for native floats the
+    #: distance in ulps; the search keeps an input that brings a site's operands closer
+    near: tuple = ()
     #: the record was there but could not be read: it was ignored (it is the program's own text)
     malformed: bool = False
 
@@ -162,8 +165,18 @@ def _read_native(fields: dict[str, str]) -> Coverage:
                 )
             except ValueError:
                 pass
+    near = []
+    for word in fields.get("near", "").split(","):
+        site, _, dist = word.partition(":")
+        try:
+            near.append((int(site, 16), int(dist, 16)))
+        except ValueError:
+            pass
     return Coverage(
-        frozenset(("e", e) for e in edges) | frozenset(("p", p) for p in pcs), pcs, tuple(cmps)
+        frozenset(("e", e) for e in edges) | frozenset(("p", p) for p in pcs),
+        pcs,
+        tuple(cmps),
+        tuple(near),
     )
 
 
@@ -174,6 +187,7 @@ def _read_python(fields: dict[str, str]) -> Coverage:
     try:
         branches = json.loads(base64.b64decode(fields.get("br", "")) or b"[]")
         cmps = json.loads(base64.b64decode(fields.get("cmps", "")) or b"[]")
+        near = json.loads(base64.b64decode(fields.get("near", "")) or b"[]")
     except ValueError:
         return Coverage()
     sites = frozenset((int(i), bool(side)) for i, side, _count in branches)
@@ -195,7 +209,18 @@ def _read_python(fields: dict[str, str]) -> Coverage:
             out.append(("i" if isinstance(a, int) and isinstance(b, int) else "f", a, b))
         elif isinstance(a, str) and isinstance(b, str):
             out.append(("s", a, b))
-    return Coverage(features | reached, sites, tuple(out))
+        elif (
+            isinstance(a, list)
+            and isinstance(b, list)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in a + b)
+        ):
+            out.append(("l", tuple(a), tuple(b)))
+    closest = tuple(
+        (int(row[0]), row[1])
+        for row in near
+        if isinstance(row, list) and len(row) == 2 and isinstance(row[1], (int, float))
+    )
+    return Coverage(features | reached, sites, tuple(out), closest)
 
 
 def _bucket(count: int) -> int:
@@ -395,6 +420,7 @@ _PROLOGUE = """\
 import atexit as _gc_atexit, os as _gc_os, operator as _gc_op
 _gc_brs = {}
 _gc_cms = {}
+_gc_near = {}
 _gc_ops = {"Eq": _gc_op.eq, "NotEq": _gc_op.ne, "Lt": _gc_op.lt, "LtE": _gc_op.le, "Gt": _gc_op.gt,
            "GtE": _gc_op.ge, "Is": _gc_op.is_, "IsNot": _gc_op.is_not,
            "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
@@ -408,7 +434,19 @@ def _gc_c(i, a, b, op):
     seen = _gc_cms.get(i)
     if seen is None:
         seen = _gc_cms[i] = []
-    if type(a) in (int, float, str) and type(b) in (int, float, str) and a != b:
+    if type(a) in (list, tuple) and type(b) in (list, tuple) and 0 < len(a) <= 64 and 0 < len(b) <= 64:
+        if len(seen) < 4 and a != b and all(type(v) is int and abs(v) < 1 << 62 for v in (*a, *b)):
+            pair = (list(a), list(b))
+            if pair not in seen:
+                seen.append(pair)
+    elif type(a) in (int, float, str) and type(b) in (int, float, str) and a != b:
+        if type(a) is not str and type(b) is not str:
+            try:
+                d = abs(a - b)
+                if d == d and d < _gc_near.get(i, d + 1):
+                    _gc_near[i] = d
+            except OverflowError:
+                pass
         if len(seen) < 4:
             if type(a) is str:
                 a = a[:64]
@@ -422,8 +460,10 @@ def _gc_dump():
     br = base64.b64encode(json.dumps([[i, t, n] for (i, t), n in _gc_brs.items()]).encode()).decode()
     pairs = [[i, a, b] for i, ps in _gc_cms.items() for a, b in ps][:300] + [[i] for i in _gc_cms]
     cm = base64.b64encode(json.dumps(pairs).encode()).decode()
+    ne = base64.b64encode(json.dumps([[i, d if type(d) is float else min(d, 1 << 62)]
+                                      for i, d in list(_gc_near.items())[:300]]).encode()).decode()
     try:
-        _gc_os.write(2, ("\\n@@gcov br=" + br + " cmps=" + cm + "\\n").encode())
+        _gc_os.write(2, ("\\n@@gcov br=" + br + " cmps=" + cm + " near=" + ne + "\\n").encode())
     except OSError:
         pass
 _gc_atexit.register(_gc_dump)
