@@ -356,7 +356,7 @@ def _family_groups(
             key,
             f"{family.name}: {family.description}",
             adversary=getattr(family, "adversary", ""),
-            lazy=lambda family=family, key=key, where=where: _cut_lazily(
+            lazy=lambda family=family, key=key, where=where: _cut_lazily(  # type: ignore[misc]  # mypy cannot type a lambda whose default binds a loop variable
                 game,
                 phase,
                 key,
@@ -556,6 +556,7 @@ def _exhaustive_groups(
     sizes = sorted({s for sizes in allowed for s in sizes})
     used = 0
     closed: set[str] = set()  # by counts: a space stops at its first size that does not fit
+    singles: list[Any]
     for size in sizes:
         names, singles, texts, seen, counts = [], [], [], set(), []
         for sp, sp_sizes in zip(spaces, allowed):
@@ -676,6 +677,7 @@ def even_cuts(
     """
     total, nbytes, n = sum(costs), sum(sizes), len(costs)
     parts = max(1, math.ceil(total / max(1, max_cost)), math.ceil(nbytes / max(1, max_bytes)))
+    cuts: list[int]
     while True:
         cuts, done, cost, size = [], 0, 0, 0
         fits = True
