@@ -15,9 +15,12 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamecert.engine.plan.plan import Chunk
+
+if TYPE_CHECKING:
+    from gamecert.engine.judge.judge import Failure, Judge
 
 #: a pass in a run that did not start as a judge starts the program (a clone from the native fork
 #: server, a child of the Python zygote) is re-run plainly (an exec of the program, ``python
@@ -71,8 +74,8 @@ def drawn(judge: Any) -> str:
 
 
 def audit_pass(
-    judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn"
-) -> Any:
+    judge: Judge, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn"
+) -> Failure | None:
     """The plain run of a pass chosen by :func:`drawn` (``how``) for ``judge`` (a
     :class:`.judge.Judge`): its failure or None. Its output is compared with ``seen``, the fork
     server's run: a program that behaves differently when it sees the fork server around it (its
@@ -112,7 +115,7 @@ def caught_share(n: int, confidence: float = AUDIT_CONFIDENCE) -> float:
     >>> round(caught_share(1), 4), round(caught_share(100), 4), round(caught_share(459), 4)
     (0.99, 0.045, 0.01)
     """
-    return 1.0 - (1.0 - confidence) ** (1.0 / n)
+    return float(1.0 - (1.0 - confidence) ** (1.0 / n))  # (float ** float is Any to mypy)
 
 
 def audit_statement(stats: Any) -> str:

@@ -171,7 +171,7 @@ class Failure:
     #: where the re-runs ran (a registered solver runs in-process: no fresh process)
     rerun_where: str = "in fresh processes"
     #: when it fails: the diagnosis's findings (gamecert.engine.judge.diagnose.Diagnosis.to_json)
-    diagnosis: dict | None = None
+    diagnosis: dict[str, Any] | None = None
     #: the input as first found, before it was shrunk ("": this one; a sample is named by it)
     found_input: str = ""
 
@@ -233,7 +233,7 @@ class Judge:
         self._draw = random.SystemRandom()
         #: set once faults did not reproduce as a judge runs the program (:data:`NOT_REPRODUCED_MAX` times)
         #: or an audit caught one (the note, a str): every later test of this runner runs that way
-        self.plain_only = False
+        self.plain_only: bool | str = False
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
         self.smallest_seen: Failure | None = None
