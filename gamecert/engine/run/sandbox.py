@@ -43,12 +43,16 @@ import signal
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from gamecert.engine.run import cgroups, contain, memcg, native_shim
 from gamecert.engine.run.forkserver import SERVER_FILE, ForkServerClient, Lookahead
 from gamecert.engine.run.limits import Limits, cpu_over
 from gamecert.engine.run.testio import GATE, _read_head_fd, _tail_lines, _test_files
 from gamecert.errors import GamecertError, UsageError
+
+if TYPE_CHECKING:
+    from gamecert.engine.run.toolchains import Build
 
 STATUSES = ("ok", "re", "tle", "mle", "ole")
 _MEMORY_MARKERS = (
@@ -229,7 +233,7 @@ class Candidate:
         return cls(spec, _safe_name(Path(words[0]).name), argv, None)
 
     @classmethod
-    def _from_build(cls, spec: str, path: Path, build: object, python: str | None) -> Candidate:
+    def _from_build(cls, spec: str, path: Path, build: Build, python: str | None) -> Candidate:
         """A candidate from a :class:`gamecert.engine.run.toolchains.Build`; a ``.py`` source without
         ``python`` keeps ``python_file`` (run by the fork server)."""
         python_file = build.source if build.language == "python" and python is None else None
@@ -338,11 +342,11 @@ class Runner:
                 box = os.path.join(self._private, "box")
                 os.mkdir(box, 0o755)
             except OSError as exc:
-                root = _scratch_root()
+                scratch = _scratch_root()
                 where = (
-                    f"{root} (from $GAMECERT_TMPDIR)"
+                    f"{scratch} (from $GAMECERT_TMPDIR)"
                     if os.environ.get("GAMECERT_TMPDIR")
-                    else (root or "/tmp")
+                    else (scratch or "/tmp")
                 )
                 raise UsageError(
                     f"cannot make a scratch folder for the candidate in {where}: "
@@ -678,7 +682,7 @@ class Runner:
             round(report["wall"], 6),
             round(rss_mb, 2),
         )
-        extra = {"fresh": True}
+        extra: dict[str, Any] = {"fresh": True}
         measured = (
             "all of the test, memory cgroup peak"
             if cg_kb > max(report["sampled_kb"], report["maxrss_kb"])
@@ -768,8 +772,9 @@ class Runner:
         return RunResult("re", *common, what, **extra)
 
     def _cleanup(self) -> None:
-        if getattr(self, "_build_copy", None):
-            shutil.rmtree(self._build_copy, ignore_errors=True)
+        build_copy = getattr(self, "_build_copy", None)  # (None if __init__ failed before it)
+        if build_copy:
+            shutil.rmtree(build_copy, ignore_errors=True)
             self._build_copy = None
         for cap in (
             self.cap,

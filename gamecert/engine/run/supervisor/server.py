@@ -281,6 +281,7 @@ class _Server(PythonMode):
             return None
         tail = report.pop("tail_bytes")
         if self.marks is not None:
+            assert self.child_marks is not None  # (made with marks)
             child = [
                 int.from_bytes(self.child_marks[i : i + 8], "little") for i in range(0, 192, 8)
             ]
@@ -503,6 +504,7 @@ class _Server(PythonMode):
         self.native_charged += int(spent * 1e9)
         self.native_served += 1
         if self.native_served > 1 and spent > SERVER_CPU_S and self.native is server:
+            assert server is not None  # (checked above: the `is` test widens it again for mypy)
             server._gone()
             self.native, self.native_shim = None, None
             self.native_why = (
