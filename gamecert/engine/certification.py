@@ -20,10 +20,10 @@ import os
 import random
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gamecert.engine.execute import Executor
 from gamecert.engine.interrupts import _signals_deferred
@@ -468,7 +468,9 @@ def run_one_certification(
                 0.0,
                 min(
                     sanitizer_s,
-                    executor.start + SHARES["random"] * plan.budget_s - time.monotonic(),
+                    executor.start
+                    + cast(float, SHARES["random"]) * plan.budget_s  # (the random phase has one)
+                    - time.monotonic(),
                 ),
             ),
         )
@@ -499,6 +501,7 @@ def run_one_certification(
             except GamecertError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the fault found must be reported whatever the diagnosis did
+                assert outcome.failure is not None  # (fault is one)
                 outcome.failure.notes.append(
                     f"the diagnosis stopped on an internal error of gamecert's "
                     f"({type(exc).__name__}: {exc}); the fault stands as found"
@@ -657,7 +660,10 @@ def _compile_error(opts: Options, spec: str, exc: Any, say: Say | None) -> Candi
 
 
 def phase_lines(
-    outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(), game: Any = None
+    outcome: Outcome,
+    only_failed: bool = False,
+    skip: Set[str] = frozenset(),
+    game: Any = None,
 ) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}

@@ -231,6 +231,7 @@ class Executor:
                     ahead = getattr(runner, "expect", None)
                     if ahead is not None:  # the chunk's inputs in order: each sent ahead of its run
                         ahead(chunk.texts)
+                    assert judge is not None  # (made with the runner)
                     try:
                         began = time.monotonic()
                         outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
@@ -371,7 +372,7 @@ class Executor:
                     and not self.outcome.failures
                     and self.error is None
                 ):
-                    self.midway, _ = None, self.midway()
+                    self.midway, _ = None, self.midway()  # type: ignore[misc]  # (called before the None is stored; mypy reads it after)
                 if (
                     phase is None
                     or self.outcome.failures
@@ -551,7 +552,7 @@ class Executor:
             for o in [self._register(g)]
         ]
         yield from by_time(
-            lanes,
+            lanes,  # type: ignore[arg-type]  # mypy types the lambdas above by their loop-binding defaults
             self.spent,
             lambda: (
                 None
@@ -574,6 +575,7 @@ class Executor:
         if (
             self.unextended is not None
         ):  # what a shrink was granted past the budget and left unused is not the sweep's
+            assert self.fault_deadline is not None  # (set with unextended)
             self.fault_deadline = min(self.fault_deadline, max(self.unextended, time.monotonic()))
         # by counts there is no budget: the sweep gets the profile's shrinking time
         swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
@@ -635,7 +637,8 @@ class Executor:
                     f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
                     f"whole; the minimal line says which spaces were swept{self.sweep_ended})"
                 )
-            if not smaller or found.size >= failure.size:
+            # (when smaller, found is the new failure: `found is None` only tells mypy so)
+            if not smaller or found is None or found.size >= failure.size:
                 break
             failure = found
         self._sweep_at(failure)
