@@ -265,7 +265,7 @@ class PythonMode:
         program's fresh process and leave the server's frames (raises :class:`Launch`);
         ``set_up_in_c``: made by :class:`ZygoteFork`, dumpable with an empty mask already."""
         if not set_up_in_c:
-            procs._set_dumpable(self.prctl, True)  # type: ignore[attr-defined]  # (the server's)  # the program's own process, as after an exec
+            procs._set_dumpable(self.prctl, True)  # type: ignore[attr-defined]  # (prctl: the server's) the program's own process, as after an exec
             # the C module's calls: signal.py's wrappers turn every number into an enum member,
             # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
             _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
