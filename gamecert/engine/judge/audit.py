@@ -15,12 +15,9 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gamecert.engine.plan.plan import Chunk
-
-if TYPE_CHECKING:
-    from gamecert.engine.judge.judge import Failure, Judge
 
 #: a pass in a run that did not start as a judge starts the program (a clone from the native fork
 #: server, a child of the Python zygote) is re-run plainly (an exec of the program, ``python
@@ -74,8 +71,8 @@ def drawn(judge: Any) -> str:
 
 
 def audit_pass(
-    judge: Judge, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn"
-) -> Failure | None:
+    judge: Any, instance: Any, chunk: Chunk, text: str, seen: Any, how: str = "drawn"
+) -> Any:
     """The plain run of a pass chosen by :func:`drawn` (``how``) for ``judge`` (a
     :class:`.judge.Judge`): its failure or None. Its output is compared with ``seen``, the fork
     server's run: a program that behaves differently when it sees the fork server around it (its

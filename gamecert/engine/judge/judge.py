@@ -495,7 +495,9 @@ class Judge:
         """A pass re-run plainly, its output compared with ``seen`` (:func:`.audit.audit_pass`)."""
         from gamecert.engine.judge.audit import audit_pass
 
-        return audit_pass(self, instance, chunk, text, seen, how)
+        # (typed here: audit.py imports nothing of this module, which would be a circle)
+        audited: Failure | None = audit_pass(self, instance, chunk, text, seen, how)
+        return audited
 
     # -- after a fault --
     def settle(self, found: Failure, shrink_seconds: float | Callable[[], float]) -> Failure | None:
@@ -630,7 +632,8 @@ class Judge:
         many smaller inputs ran and whether the search ended by itself or by its budget."""
         from gamecert.engine.judge.shrinking import minimise
 
-        return minimise(self, found, seconds)
+        shrunk: Failure = minimise(self, found, seconds)  # (typed here: shrinking imports no judge)
+        return shrunk
 
 
 def _ask(shrink_seconds: Callable[..., float], wanted: float) -> float:

@@ -14,15 +14,12 @@ import hashlib
 import math
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gamecert.engine import gamecode
 from gamecert.errors import GameError
 from gamecert.kit.game import Game
 from gamecert.kit.shrink import Shrinker, structure_of
-
-if TYPE_CHECKING:
-    from gamecert.engine.judge.judge import Failure
 
 #: evaluations the shrinking of one fault may spend (structural and greedy together)
 SHRINK_EVALUATIONS = 20_000
@@ -107,7 +104,7 @@ def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool,
     return current, result.runs, result.finished, result.cut
 
 
-def minimise(judge: Any, found: Failure, seconds: float) -> Failure:
+def minimise(judge: Any, found: Any, seconds: float) -> Any:
     """Structural shrinking, then greedy over ``game.smaller``: take the first smaller input that
     still fails (same verdict), repeat. The result is confirmed in a fresh process."""
     game = judge.game
@@ -194,7 +191,7 @@ def minimise(judge: Any, found: Failure, seconds: float) -> Failure:
     return _ended(current, tried, finished and done, cut, time.perf_counter() - start)
 
 
-def _ended(failure: Failure, tried: int, finished: bool, cut: str, spent: float) -> Failure:
+def _ended(failure: Any, tried: int, finished: bool, cut: str, spent: float) -> Any:
     failure.shrink = (tried, finished)
     failure.shrink_cut = "" if finished else cut
     failure.shrink_s = spent
