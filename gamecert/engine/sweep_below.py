@@ -94,6 +94,7 @@ class SweepBelow:
         if (
             self.unextended is not None
         ):  # what a shrink was granted past the budget and left unused is not the sweep's
+            assert self.fault_deadline is not None  # (set with unextended)
             self.fault_deadline = min(self.fault_deadline, max(self.unextended, time.monotonic()))
         # by counts there is no budget: the sweep gets the profile's shrinking time
         swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
@@ -155,7 +156,8 @@ class SweepBelow:
                     f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
                     f"whole; the minimal line says which spaces were swept{self.sweep_ended})"
                 )
-            if not smaller or found.size >= failure.size:
+            # (when smaller, found is the new failure: `found is None` only tells mypy so)
+            if not smaller or found is None or found.size >= failure.size:
                 break
             failure = found
         self._sweep_at(failure)

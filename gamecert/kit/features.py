@@ -57,9 +57,9 @@ def _label(game: Any, structure: Any, part: Any) -> str:
     return str(part)[:12]
 
 
-def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter, dict[str, int]]:
+def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[str], dict[str, int]]:
     """Summable counts and the per-game numbers (length, distinct, values) of one single game."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     numbers: dict[str, int] = {}
     parts = tuple(structure.parts(single)) if structure is not None else ()
     numbers["length"] = len(parts)
@@ -107,7 +107,7 @@ def features_of(game: Any, instance: Any, text: str | None = None) -> Features:
     singles = tuple(game.split(instance)) if batched else (instance,)
     text = game.format_input(instance) if text is None else text
     out: Features = {"size": int(game.size(instance)), "bytes": len(text.encode())}
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     per_game = []
     for single in singles:
         c, numbers = _single_features(game, structure, single)

@@ -29,9 +29,9 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from gamecert.engine.judge.judge import Judge, Stats
 from gamecert.engine.judge.learn import Rule, differences, learn
@@ -75,7 +75,7 @@ class Diagnosis:
     #: when no rule holds: the best rule learned, unchecked or under the precision (for the record)
     tried: str = ""
     #: when no rule holds: the features that differ most between failing and passing inputs
-    differ: list[dict] = field(default_factory=list)
+    differ: list[dict[str, Any]] = field(default_factory=list)
     why: str = ""
 
     @property
@@ -123,7 +123,11 @@ class _Labeller:
     """Runs inputs on the candidate, one thread per runner, and keeps every label."""
 
     def __init__(
-        self, entry: Any, runners: list[Any], expected_cache: dict, deadline: float
+        self,
+        entry: Any,
+        runners: list[Any],
+        expected_cache: dict[str, tuple[Any, str]],
+        deadline: float,
     ) -> None:
         self.game = entry.game
         self.judges = [Judge(entry, r, Stats(), expected_cache=expected_cache) for r in runners]
@@ -193,21 +197,21 @@ class Mutator:
         self.batched = getattr(game, "max_batch", 1) > 1
         self.max_text = max_text
 
-    def _state(self, instance: Any) -> list[tuple]:
+    def _state(self, instance: Any) -> list[tuple[Any, ...]]:
         singles = self.game.split(instance) if self.batched else (instance,)
         return [tuple(self.st.parts(g)) for g in singles]
 
-    def _instance(self, state: list[tuple]) -> Any:
+    def _instance(self, state: list[tuple[Any, ...]]) -> Any:
         games = [self.st.build(p) for p in state]
         return games[0] if len(games) == 1 else self.game.merge(games)
 
     def _value(self, part: Any) -> int:
         r = self.rng.random()
         if r < 0.3:
-            return self.st.value(part) + self.rng.choice((-1, 1))
+            return cast(int, self.st.value(part)) + self.rng.choice((-1, 1))
         return self.rng.choice(self.values)
 
-    def _mutate_game(self, g: tuple) -> tuple:
+    def _mutate_game(self, g: tuple[Any, ...]) -> tuple[Any, ...]:
         rng, n = self.rng, len(g)
         has_values = self.st.value is not None and self.st.with_value is not None
         kind = rng.randrange(8)
@@ -257,7 +261,7 @@ class Mutator:
                     state = state[:k] + [self._mutate_game(state[k])] + state[k + 1 :]
         return self.valid(state)
 
-    def valid(self, state: list[tuple]) -> tuple[Any, str] | None:
+    def valid(self, state: list[tuple[Any, ...]]) -> tuple[Any, str] | None:
         if not state or any(not g for g in state):
             return None
         try:
@@ -282,10 +286,10 @@ def diagnose(
     *,
     jobs: int = 1,
     seed: int = 0,
-    expected_cache: dict | None = None,
+    expected_cache: dict[str, tuple[Any, str]] | None = None,
     shuffle_features: bool = False,
     runs: int | None = None,
-    known: list[tuple[Any, str]] = (),
+    known: Sequence[tuple[Any, str]] = (),
 ) -> Diagnosis:
     """The failing class of ``failure`` (a confirmed, shrunk fault), learned and checked within
     ``seconds``, or by counts: ``runs`` runs in all (half to learn from, half to check; the
@@ -612,7 +616,7 @@ def _check_pool(
     until: float,
     want: int = 400,
     shuffled: list[dict[str, int]] | None = None,
-) -> tuple[list, set[bytes]]:
+) -> tuple[list[tuple[Any, str]], set[bytes]]:
     """Fresh inputs drawn to satisfy ``rule`` and to violate it, about as many of each: walks
     from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule.
     ``shuffled`` (the control): the rule is asked of another input's features, drawn from these."""
@@ -657,8 +661,8 @@ def diagnose_fault(
     jobs: int,
     started: float,
     reserve_s: float,
-    expected_cache: dict | None = None,
-    known: list[tuple[Any, str]] = (),
+    expected_cache: dict[str, tuple[Any, str]] | None = None,
+    known: Sequence[tuple[Any, str]] = (),
 ) -> None:
     """The hook after a certification's fault is confirmed and shrunk: its diagnosis, kept in
     ``failure.diagnosis`` for the report. It takes the profile's share of the budget

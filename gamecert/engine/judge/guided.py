@@ -55,7 +55,7 @@ NEVER_SHOWN = 8
 class Item:
     instance: Any
     text: str
-    state: list[tuple]
+    state: list[tuple[Any, ...]]
     cov: Coverage
     picked: int = 0
 
@@ -70,7 +70,7 @@ class Report:
     unconfirmed: list[str] = field(default_factory=list)
     #: runs whose coverage record could not be read (the program's own text: ignored)
     malformed: int = 0
-    reached: set = field(default_factory=set)
+    reached: set[Any] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
 
 
@@ -125,7 +125,7 @@ class Search:
         self.rng = random.Random(seed)
         self.suspect = suspect
         self.seen_texts: set[int] = set()
-        self.features: set = set()
+        self.features: set[Any] = set()
         self.corpus: list[Item] = []
         self.numbers: list[int] = []
         self.strings: list[str] = []
@@ -136,11 +136,11 @@ class Search:
         self.found: Any = None
 
     # ---- the structure --------------------------------------------------------------------
-    def state(self, instance: Any) -> list[tuple]:
+    def state(self, instance: Any) -> list[tuple[Any, ...]]:
         singles = self.game.split(instance) if self.batched else (instance,)
         return [tuple(self.st.parts(g)) for g in singles]
 
-    def build(self, state: Sequence[tuple]) -> tuple[Any, str] | None:
+    def build(self, state: Sequence[tuple[Any, ...]]) -> tuple[Any, str] | None:
         """The valid input ``state`` stands for, and its text; None if it is not one or ran before."""
         if not state or (not self.batched and len(state) != 1):
             return None
@@ -227,7 +227,7 @@ class Search:
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
         seeds = list(seeds)
-        queue: list[Callable[[], list[tuple] | None]] = []
+        queue: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         turn = 0
         while time.monotonic() < deadline:
             turn += 1
@@ -258,9 +258,9 @@ class Search:
         return self.report
 
     # ---- mutations ------------------------------------------------------------------------
-    def sites(self, state: list[tuple]) -> list[tuple[tuple, int]]:
+    def sites(self, state: list[tuple[Any, ...]]) -> list[tuple[tuple[Any, ...], int]]:
         """The numbers of an input and where they stand: ("batch",), ("count", g), ("value", g, i)."""
-        out: list[tuple[tuple, int]] = [(("batch",), len(state))] if self.batched else []
+        out: list[tuple[tuple[Any, ...], int]] = [(("batch",), len(state))] if self.batched else []
         for g, parts in enumerate(state):
             out.append((("count", g), len(parts)))
             if self.st.value is not None:
@@ -271,7 +271,9 @@ class Search:
                         pass
         return out
 
-    def put(self, state: list[tuple], where: tuple, v: int) -> list[tuple] | None:
+    def put(
+        self, state: list[tuple[Any, ...]], where: tuple[Any, ...], v: int
+    ) -> list[tuple[Any, ...]] | None:
         state = list(state)
         if where[0] == "batch":
             if v < 1 or v > max(1, self.game.max_batch):
@@ -303,18 +305,18 @@ class Search:
         state[g] = parts[: where[2]] + (part,) + parts[where[2] + 1 :]
         return state
 
-    def i2s(self, item: Item) -> list[Callable[[], list[tuple] | None]]:
+    def i2s(self, item: Item) -> list[Callable[[], list[tuple[Any, ...]] | None]]:
         """Input-to-state candidates of a kept input, each made when called: each operand that
         equals one of its numbers replaced by the other operand and its neighbours; string
         operands replaced in place."""
-        out: list[Callable[[], list[tuple] | None]] = []
+        out: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         sites = self.sites(item.state)
-        by_value: dict[int, list[tuple]] = {}
+        by_value: dict[int, list[tuple[Any, ...]]] = {}
         for where, v in sites:
             by_value.setdefault(v, []).append(where)
         # in tiers: the other operand itself where it is a constant (it stands nowhere in the
         # input), then its neighbours; then the same for operands the input holds
-        tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
+        tiers: list[list[Callable[[], list[tuple[Any, ...]] | None]]] = [[], [], [], []]
         for kind, a, b in item.cov.cmps:
             if kind == "s":
                 tiers[0] += [
@@ -345,17 +347,19 @@ class Search:
                         tiers[tier + (v != other)].append(
                             functools.partial(self.put, item.state, where, v)
                         )
-        for tier in tiers:
-            self.rng.shuffle(tier)
-            out += tier
+        for tiered in tiers:
+            self.rng.shuffle(tiered)
+            out += tiered
         return out[:I2S_MAX]
 
-    def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
+    def strings_in(
+        self, state: list[tuple[Any, ...]], x: str, y: str
+    ) -> list[list[tuple[Any, ...]] | None]:
         if not x or not all(
             isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]
         ):
             return []
-        out = []
+        out: list[list[tuple[Any, ...]] | None] = []
         for g, parts in enumerate(state):
             text = "".join(parts)
             at = text.find(x)
@@ -368,7 +372,7 @@ class Search:
             out.append(s)
         return out
 
-    def havoc(self) -> list[tuple] | None:
+    def havoc(self) -> list[tuple[Any, ...]] | None:
         rng = self.rng
         # the newest inputs (what reached code last) 40% of the time, those that reach the most
         # code 30%, else the least tried of three
@@ -387,7 +391,7 @@ class Search:
             state = self.change(state) or state
         return state
 
-    def change(self, state: list[tuple]) -> list[tuple] | None:
+    def change(self, state: list[tuple[Any, ...]]) -> list[tuple[Any, ...]] | None:
         rng = self.rng
         g = rng.randrange(len(state))
         parts = state[g]
@@ -445,12 +449,12 @@ class Search:
             else:
                 state.insert(rng.randrange(len(state) + 1), pick)
             return state
-        other = rng.choice(self.corpus).state[0]
+        donor = rng.choice(self.corpus).state[0]
         cut = rng.randrange(len(parts) + 1)
-        return [parts[:cut] + other[cut:]]
+        return [parts[:cut] + donor[cut:]]
 
 
-def evidence(built: Instrumented, reached: set, runs: int) -> list[str]:
+def evidence(built: Instrumented, reached: set[Any], runs: int) -> list[str]:
     """The coverage lines of the certificate and the report: how much of the program's own code
     the guided phase's inputs reached, and where the rest is."""
     sites = built.sites
@@ -586,6 +590,7 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     candidate, limits = getattr(plain, "candidate", None), getattr(plain, "limits", None)
     if candidate is None or limits is None or executor.plan.by_counts:
         return  # an in-process solver, or a plan by counts: nothing to instrument
+    assert plain is not None  # (the candidate came from it)
     if not applies(executor):
         try:
             instrument(candidate)

@@ -267,7 +267,7 @@ class Check:
         self.plain_wrong = 0
         #: runs of the asan build judged wrong with no report of a sanitizer's
         self.asan_wrong = 0
-        self._plain: Any = None
+        self._plain: Judge | None = None
 
     def plain_judge(self) -> Judge:
         """A judge of the candidate as the judge builds it (its own runner, opened once)."""
@@ -647,6 +647,7 @@ def _search(
             failure, finding = check.run(kind, instance, text)
             ran[kind] += 1
             if finding is not None:
+                assert failure is not None  # run() gives both or neither
                 failure.notes.append(
                     f"found by the sanitizer phase on an input from {where} (size {failure.size})"
                 )
