@@ -27,7 +27,7 @@ class Verdict(str, Enum):
 _MEANING = {
     Verdict.OK: "accepted",
     Verdict.WA: "wrong answer",
-    Verdict.PE: "presentation error (malformed output)",
+    Verdict.PE: "presentation error: output that cannot be read as an answer",
     Verdict.RE: "runtime error",
     Verdict.TLE: "time limit exceeded",
     Verdict.MLE: "memory limit exceeded",

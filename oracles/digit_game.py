@@ -462,6 +462,9 @@ def judge(inp, got, expected):
     def split_answer(self, instance, answer):
         return tuple((w,) for w in answer)
 
+    #: a digit's class is its parity, not a Grundy value: the diagnosis takes no xor of them
+    classes_are_grundy = False
+
     def structure(self) -> Structure:
         """For structural shrinking: one game (a batch of one) is its digits, each a value 0..9
         (a leading 0 is invalid and never run); digits of equal parity play alike (the class), so

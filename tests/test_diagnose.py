@@ -34,18 +34,32 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # ---- features -------------------------------------------------------------------------------
 
+
 def test_features_say_what_the_structure_and_the_game_know():
     """A word's letters, counts and Grundy xor; a batch's games and its last game; a string's runs:
     each value worked out by hand (a feature named wrongly or miscounted fails here)."""
     word = registry.get("word_game").game
     f = features_of(word, "AAAAAAABC")
-    assert (f["size"], f["distinct"], f["count[A]"], f["mult[7]"], f["mult[1]"], f["max_mult"]) == (9, 3, 7, 1, 2, 7)
+    assert (f["size"], f["distinct"], f["count[A]"], f["mult[7]"], f["mult[1]"], f["max_mult"]) == (
+        9,
+        3,
+        7,
+        1,
+        2,
+        7,
+    )
     assert f["xor"] == 1 and f["value[1]"] == 3 and f["mult[7]%2"] == 1 and f["adjacent[A]"] == 6
     assert f["size%4"] == 1 and f["size.pow2"] == 1 and f["size.bits"] == 2 and f["bytes"] == 10
     assert "count[Z]" not in f
     digits = registry.get("digit_game").game
     g = features_of(digits, ("123", "45"))
-    assert (g["games"], g["parts"], g["longest"], g["first_parts"], g["last_parts"]) == (2, 5, 3, 3, 2)
+    assert (g["games"], g["parts"], g["longest"], g["first_parts"], g["last_parts"]) == (
+        2,
+        5,
+        3,
+        3,
+        2,
+    )
     assert g["class[1]"] == 3 and g["class[0]"] == 2  # digits by parity, the game's own classes
     cut = registry.get("string_cut").game
     h = features_of(cut, "ababab")  # one run of 4 cuttable positions
@@ -54,10 +68,18 @@ def test_features_say_what_the_structure_and_the_game_know():
 
 # ---- the learner ----------------------------------------------------------------------------
 
+
 def _rows(n: int, seed: int) -> list[dict[str, int]]:
     rng = random.Random(seed)
-    return [{"a": rng.randrange(10), "b": rng.randrange(6), "c": rng.randrange(100), **{f"n{k}": rng.randrange(4) for k in range(20)}}
-            for _ in range(n)]
+    return [
+        {
+            "a": rng.randrange(10),
+            "b": rng.randrange(6),
+            "c": rng.randrange(100),
+            **{f"n{k}": rng.randrange(4) for k in range(20)},
+        }
+        for _ in range(n)
+    ]
 
 
 def _agree(rule, planted, rows) -> tuple[int, int, int]:
@@ -86,12 +108,15 @@ def test_rules_read_back_and_bad_ones_are_named():
     """A rule's text reads back to the same rule; a test that is not NAME OP N is refused."""
     rule = parse_rule("mult[7]%2 == 1 and distinct >= 3 and xor <= 1")
     assert parse_rule(rule.text()) == rule and len(rule.tests) == 3
-    assert rule.holds({"mult[7]%2": 1, "distinct": 3}) and not rule.holds({"mult[7]%2": 1, "distinct": 2})
+    assert rule.holds({"mult[7]%2": 1, "distinct": 3}) and not rule.holds(
+        {"mult[7]%2": 1, "distinct": 2}
+    )
     with pytest.raises(ValueError, match="not a feature test"):
         parse_rule("distinct > 3")
 
 
 # ---- a whole diagnosis, in-process ----------------------------------------------------------
+
 
 def _planted_word_game(flip):
     entry = registry.get("word_game")
@@ -118,17 +143,21 @@ def _diagnose_planted(shuffle: bool) -> tuple[Diagnosis, object]:
     entry, solver = _planted_word_game(planted.holds)
     open_runner = lambda: SolverRunner(entry, "planted", solver)  # noqa: E731
     failure = _failure(entry, open_runner(), "AAAAAAABC\n")
-    return diagnose(entry, failure, open_runner, 120.0, seed=4, runs=500, shuffle_features=shuffle), planted
+    return diagnose(
+        entry, failure, open_runner, 120.0, seed=4, runs=500, shuffle_features=shuffle
+    ), planted
 
 
-def _fresh_agreement(entry, failure_instance, rule, planted, n: int = 1500, seed: int = 99) -> tuple[int, int, int]:
+def _fresh_agreement(
+    entry, failure_instance, rule, planted, n: int = 1500, seed: int = 99
+) -> tuple[int, int, int]:
     """(both, planted, rule): how many fresh mutants of the failing input (and of the ones the
     planted rule holds for) each rule holds for."""
     game = entry.game
     rng = random.Random(seed)
     st = structure_of(game, failure_instance)
     values = set(range(0, 27))  # letters and digits, and values around the failing input's own
-    for single in (game.split(failure_instance) if game.max_batch > 1 else (failure_instance,)):
+    for single in game.split(failure_instance) if game.max_batch > 1 else (failure_instance,):
         for part in st.parts(single):
             v = st.value(part)
             values |= set(range(max(0, v - 60), v + 60))
@@ -156,7 +185,12 @@ def test_a_planted_fault_is_diagnosed_and_the_shuffled_control_states_nothing():
     assert found.precision >= 0.95 and found.satisfying >= 20
     entry = registry.get("word_game")
     both, truth, said = _fresh_agreement(entry, "AAAAAAABC", parse_rule(found.rule), planted)
-    assert truth >= 30 and both / truth >= 0.95 and both / said >= 0.95, (found.rule, both, truth, said)
+    assert truth >= 30 and both / truth >= 0.95 and both / said >= 0.95, (
+        found.rule,
+        both,
+        truth,
+        said,
+    )
     control, _ = _diagnose_planted(True)
     assert control.status != "class", control.to_json()
     assert control.differ, "no rule: the features that differ most are listed instead"
@@ -171,12 +205,15 @@ def test_judges_keep_a_sample_of_the_passing_inputs_for_the_diagnosis():
     entry, solver = _planted_word_game(planted.holds)
     judge = Judge(entry, SolverRunner(entry, "planted", solver), Stats())
     rng = random.Random(5)
-    words = ["".join(rng.choice("ABCDEFG") for _ in range(rng.randrange(1, 12))) for _ in range(3 * KEEP_PASSING)]
+    words = [
+        "".join(rng.choice("ABCDEFG") for _ in range(rng.randrange(1, 12)))
+        for _ in range(3 * KEEP_PASSING)
+    ]
     failing = {w for w in words if judge.run_one(w, "random", text=w + "\n") is not None}
     assert failing == {w for w in words if w.count("A") >= 2}
     kept = {text.strip() for _, text in judge.passing}
     assert len(judge.passing) == KEEP_PASSING and not kept & failing
-    assert kept - set(words[:KEEP_PASSING + len(failing)]), "a reservoir, not the first inputs"
+    assert kept - set(words[: KEEP_PASSING + len(failing)]), "a reservoir, not the first inputs"
 
 
 @pytest.mark.slow
@@ -196,29 +233,60 @@ def test_a_certification_reports_when_it_fails_within_its_share(monkeypatch, tmp
     wrong = certify(opts, str(ROOT / "examples/word_game/wrong.py"))
     assert wrong.status == 1 and wrong.diagnosis, wrong.lines
     data = json.loads((Path(wrong.path) / "report.json").read_text())["diagnosis"]
-    assert data["status"] in ("class", "none") and data["budget_s"] <= 0.2 * 10 and data["seconds"] <= data["budget_s"] + 1
+    assert (
+        data["status"] in ("class", "none")
+        and data["budget_s"] <= 0.2 * 10
+        and data["seconds"] <= data["budget_s"] + 1
+    )
     assert "## When it fails" in (Path(wrong.path) / "report.md").read_text()
     assert any(line.startswith("  when:") for line in wrong.lines)
     right = certify(opts, str(ROOT / "examples/word_game/correct.py"))
     assert right.status == 0 and right.diagnosis == ""
     monkeypatch.setenv("GAMECERT_DIAGNOSE", "0")
     off = certify(opts, str(ROOT / "examples/word_game/wrong.py"))
-    assert off.status == 1 and not json.loads((Path(off.path) / "report.json").read_text())["diagnosis"]
+    assert (
+        off.status == 1
+        and not json.loads((Path(off.path) / "report.json").read_text())["diagnosis"]
+    )
 
 
 # ---- the report -----------------------------------------------------------------------------
 
+
 def _report(diagnosis: dict) -> FailureReport:
-    return FailureReport("word_game", "x", "x.py", "WA", "wrong answer", "AAAAAAABC\n", "Alice\n", "Bob\n", "why",
-                         1, "default", "exhaustive", 9, "", "now", diagnosis=diagnosis)
+    return FailureReport(
+        "word_game",
+        "x",
+        "x.py",
+        "WA",
+        "wrong answer",
+        "AAAAAAABC\n",
+        "Alice\n",
+        "Bob\n",
+        "why",
+        1,
+        "default",
+        "exhaustive",
+        9,
+        "",
+        "now",
+        diagnosis=diagnosis,
+    )
 
 
 def test_the_report_says_when_it_fails_with_its_figures():
     """report.md has the section with the rule and the fresh-input figures, report.json keeps the
     dictionary and reads back; a report without a diagnosis has no section (the control); a
     diagnosis without a class says why and lists the differing features, never a rule."""
-    d = Diagnosis("class", rule="mult[7] >= 1 and distinct >= 3", words="some letter occurs exactly 7 times",
-                  satisfying=212, satisfying_failed=212, others=1804, others_failed=0).to_json()
+    d = Diagnosis(
+        "class",
+        rule="mult[7] >= 1 and distinct >= 3",
+        words="some letter occurs exactly 7 times",
+        satisfying=212,
+        satisfying_failed=212,
+        others=1804,
+        others_failed=0,
+    ).to_json()
     report = _report(d)
     text = report.describe()
     assert "## When it fails" in text and "`mult[7] >= 1 and distinct >= 3`" in text
@@ -226,11 +294,22 @@ def test_the_report_says_when_it_fails_with_its_figures():
     assert FailureReport.from_json(report.to_json()).diagnosis == d
     assert diagnosis_short(d) == "mult[7] >= 1 and distinct >= 3 (212/212 fail, 0/1804 others)"
     assert "When it fails" not in _report({}).describe()
-    none = Diagnosis("none", why="the best rule learned held on 30 of 50 fresh inputs satisfying it",
-                     tried="size >= 3", satisfying=50, satisfying_failed=30,
-                     differ=[{"test": "size >= 9", "failing": 9, "of_failing": 10, "passing": 3, "of_passing": 40}]).to_json()
+    none = Diagnosis(
+        "none",
+        why="the best rule learned held on 30 of 50 fresh inputs satisfying it",
+        tried="size >= 3",
+        satisfying=50,
+        satisfying_failed=30,
+        differ=[
+            {"test": "size >= 9", "failing": 9, "of_failing": 10, "passing": 3, "of_passing": 40}
+        ],
+    ).to_json()
     lines = "\n".join(diagnosis_markdown(none))
-    assert "no failing class with 95% precision" in lines and "`size >= 9`" in lines and "not stated as a class" in lines
+    assert (
+        "no failing class with 95% precision" in lines
+        and "`size >= 9`" in lines
+        and "not stated as a class" in lines
+    )
     assert "**Rule:**" not in lines
 
 
@@ -254,8 +333,11 @@ LONG_RUNS = int(os.environ.get("GAMECERT_DIAGNOSE_RUNS", "600"))
 
 
 def _header(path: str):
-    line = next(line for line in (ROOT / path).read_text().splitlines() if line.startswith("# class:"))
-    return parse_rule(line[len("# class:"):])
+    for line in (ROOT / path).read_text().splitlines():
+        for lead in ("# class:", "// class:"):
+            if line.startswith(lead):
+                return parse_rule(line[len(lead) :])
+    raise AssertionError(f"{path}: no # class: header")
 
 
 def _sandboxed(path: str, game: str, instance, shuffle: bool = False):
@@ -271,7 +353,9 @@ def _sandboxed(path: str, game: str, instance, shuffle: bool = False):
         failure = _failure(entry, runner, entry.game.format_input(instance))
     finally:
         runner.close()
-    return entry, diagnose(entry, failure, opener, 900.0, jobs=2, seed=7, runs=LONG_RUNS, shuffle_features=shuffle)
+    return entry, diagnose(
+        entry, failure, opener, 900.0, jobs=2, seed=7, runs=LONG_RUNS, shuffle_features=shuffle
+    )
 
 
 @pytest.mark.long
@@ -290,9 +374,11 @@ def test_the_wrong_programs_classes_are_found():
         both, truth, said = _fresh_agreement(entry, instance, parse_rule(found.rule), header)
         ok = truth >= 30 and both / truth >= 0.95 and both / said >= 0.95
         matched += ok
-        lines.append(f"{path}: {'MATCH' if ok else 'differs'}: stated {found.rule} (precision {found.precision:.1%} "
-                     f"{found.satisfying_failed}/{found.satisfying}, recall {found.recall:.1%}); header {header.text()}; "
-                     f"agree {both}/{truth} of the header's, {both}/{said} of the stated")
+        lines.append(
+            f"{path}: {'MATCH' if ok else 'differs'}: stated {found.rule} (precision {found.precision:.1%} "
+            f"{found.satisfying_failed}/{found.satisfying}, recall {found.recall:.1%}); header {header.text()}; "
+            f"agree {both}/{truth} of the header's, {both}/{said} of the stated"
+        )
     print("\n".join(lines))
     assert matched >= 8, "\n".join(lines)
 
@@ -310,6 +396,64 @@ def test_the_control_with_shuffled_features_states_no_class():
     print("\n".join(said))
 
 
+#: tests/wrong_classes: program, game, a failing input. Nine of the twelve classes are not a
+#: value the features name literally (a residue, a bit length's parity, a power of two, a run
+#: length's parity, a parity of counts); four languages, five games
+CLASSES = [
+    ("tests/wrong_classes/dk_heap_mod12.py", "dawson_kayles", (6,)),
+    ("tests/wrong_classes/dk_bits7_odd.cpp", "dawson_kayles", (70,)),
+    ("tests/wrong_classes/dk_pow2.js", "dawson_kayles", (3, 4)),
+    ("tests/wrong_classes/stones_mod5.c", "stones_once", (8,)),
+    ("tests/wrong_classes/stones_five_piles.py", "stones_once", (1, 2, 3, 4, 5)),
+    ("tests/wrong_classes/word_odd_letters.js", "word_game", "ABC"),
+    ("tests/wrong_classes/word_letter_q.py", "word_game", "QAB"),
+    ("tests/wrong_classes/cut_even_run.py", "string_cut", "abab"),
+    ("tests/wrong_classes/cut_len_mod4.py", "string_cut", "abc"),
+    ("tests/wrong_classes/cut_runs_odd.py", "string_cut", "aba"),
+    ("tests/wrong_classes/digit_seven.py", "digit_game", ("7",)),
+    ("tests/wrong_classes/digit_even_len.py", "digit_game", ("12",)),
+]
+
+
+def _matches(path: str, game: str, instance) -> tuple[bool, str]:
+    header = _header(path)
+    entry, found = _sandboxed(path, game, instance)
+    if found.status != "class":
+        return False, f"{path}: no class ({found.why}); header {header.text()}"
+    both, truth, said = _fresh_agreement(entry, instance, parse_rule(found.rule), header)
+    ok = truth >= 30 and both / truth >= 0.95 and both / said >= 0.95
+    return ok, (
+        f"{path}: {'MATCH' if ok else 'differs'}: stated {found.rule} ({found.words}; precision "
+        f"{found.precision:.1%} {found.satisfying_failed}/{found.satisfying}, recall {found.recall:.1%}, "
+        f"{found.runs} runs); header {header.text()}; agree {both}/{truth} of the header's, {both}/{said} of the stated"
+    )
+
+
+@pytest.mark.long
+def test_classes_that_are_no_literal_value_are_found():
+    """tests/wrong_classes (four languages, five games, most classes a residue, a bit length's
+    parity or a run length's parity): the stated class matches the header's on fresh inputs
+    (95% each way) for at least 8 in 10 of them, with its precision and recall on the
+    diagnosis's own fresh inputs printed."""
+    results = [_matches(*c) for c in CLASSES]
+    lines = [line for _, line in results]
+    print("\n".join(lines))
+    assert sum(ok for ok, _ in results) >= 0.8 * len(CLASSES), "\n".join(lines)
+
+
+@pytest.mark.long
+def test_shuffled_labels_state_no_class_for_the_classes_programs():
+    """The control for the test above: the same diagnosis with every input's features another's
+    states no class for any of four of its programs (a residue, a bit length's parity, a run
+    length's parity, a parity of counts)."""
+    said = []
+    for path, game, instance in (CLASSES[0], CLASSES[1], CLASSES[5], CLASSES[7]):
+        _, found = _sandboxed(path, game, instance, shuffle=True)
+        said.append(f"{path}: {found.status}: {found.line()}")
+    print("\n".join(said))
+    assert not any(": class:" in s for s in said), "\n".join(said)
+
+
 def test_a_rule_with_no_test_is_said_as_every_input_failing() -> None:
     """A program that fails on every input tried gets the rule with no test ("true"): the line says
     every input tried failed, not "fails whenever always ... 0 of 0 others"; a real rule keeps its
@@ -317,6 +461,71 @@ def test_a_rule_with_no_test_is_said_as_every_input_failing() -> None:
     from gamecert.engine.judge.diagnose import Diagnosis
 
     every = Diagnosis("class", rule="true", words="always", satisfying=45, satisfying_failed=45)
-    assert every.line().startswith("fails on every input tried: 45 of 45") and "whenever" not in every.line()
-    rule = Diagnosis("class", rule="games >= 64", words="games >= 64", satisfying=9, satisfying_failed=9, others=12)
+    assert (
+        every.line().startswith("fails on every input tried: 45 of 45")
+        and "whenever" not in every.line()
+    )
+    rule = Diagnosis(
+        "class",
+        rule="games >= 64",
+        words="games >= 64",
+        satisfying=9,
+        satisfying_failed=9,
+        others=12,
+    )
     assert rule.line() == "fails whenever games >= 64: 9 of 9 such inputs failed, 0 of 12 others"
+
+
+def _dk_wrong_when(cond):
+    from gamecert.kit.octal.game import OctalAnswer
+
+    entry = registry.get("dawson_kayles")
+    game = entry.game
+
+    def solver(heaps):
+        right = game.oracle(heaps)
+        if not cond(heaps):
+            return right
+        return OctalAnswer("Second") if right.winner == "First" else OctalAnswer("First", (1, 0, 0))
+
+    return entry, solver
+
+
+def _probe(cond) -> str:
+    """The disguise probe of the rule ``count[6] >= 1`` (some heap is 6) on a dawson_kayles
+    solver wrong where ``cond`` holds, from the failing heaps (6,) and (6, 3)."""
+    import time
+
+    from gamecert.engine.judge.diagnose import _disguise
+    from gamecert.engine.judge.labeller import Labeller
+
+    entry, solver = _dk_wrong_when(cond)
+    game = entry.game
+    st = structure_of(game, (6,))
+    labeller = Labeller(entry, [SolverRunner(entry, "planted", solver)], {}, time.monotonic() + 60)
+    mutator = Mutator(game, st, random.Random(1), list(range(1, 200)), [], 10**6)
+    mutator.numeric = True
+    ran = []
+    why = _disguise(
+        mutator,
+        parse_rule("count[6] >= 1"),
+        [(6,), (6, 3)],
+        random.Random(2),
+        labeller,
+        game,
+        time.monotonic() + 60,
+        ran.extend,
+    )
+    assert len(ran) >= 5, "the probes ran on the candidate and teach the next round"
+    return why
+
+
+def test_a_rule_naming_the_shrunk_value_is_tried_on_its_relatives():
+    """Issue 45: `fails whenever some number is 6` stated for a program wrong on n % 12 == 6. The
+    probe runs failing inputs with 6 replaced by values of its classes (18, 30, ... and others
+    sharing a residue or its bit length): for the program wrong on every heap 6 mod 12 enough of
+    them fail that the rule is called the shrunk input in disguise; for a program wrong on the
+    heap 6 alone (the control) none fails and the rule stands."""
+    why = _probe(lambda heaps: any(h % 12 == 6 for h in heaps))
+    assert "the shrunk input in disguise" in why and "`count[6] >= 1`" in why, why
+    assert _probe(lambda heaps: 6 in heaps) == ""

@@ -113,16 +113,22 @@ def test_failed_allocation_under_the_limit_is_re_not_mle(tmp_path: Path) -> None
 def test_threaded_python_starts_at_the_default_limit(tmp_path: Path) -> None:
     """threading.Thread with the default stack size (glibc sizes it by the stack limit, which
     is the memory limit) and with a big chosen one (a contest idiom) both run at 256 MB."""
-    plain = program(tmp_path, """
+    plain = program(
+        tmp_path,
+        """
         import threading
         t = threading.Thread(target=print, args=("Bob",))
         t.start()
         t.join()
-    """, "plain_thread.py")
+    """,
+        "plain_thread.py",
+    )
     with open_runner(plain, DEFAULT) as runner:
         result = runner.run("\n")
     assert (result.status, result.stdout) == ("ok", "Bob\n"), result.describe()
-    with open_runner(Candidate.parse(str(HERE / "candidates" / "deep_recursion.py")), DEFAULT) as runner:
+    with open_runner(
+        Candidate.parse(str(HERE / "candidates" / "deep_recursion.py")), DEFAULT
+    ) as runner:
         result = runner.run("50000\n")
     assert (result.status, result.stdout) == ("ok", "50000\n"), result.describe()
 
@@ -130,14 +136,16 @@ def test_threaded_python_starts_at_the_default_limit(tmp_path: Path) -> None:
 def test_java_starts_at_the_default_limit(tmp_path: Path) -> None:
     """`java -cp DIR Main` with the JVM's default settings answers at 256 MB."""
     javac, _ = tool("javac"), tool("java")
-    (tmp_path / "Main.java").write_text(textwrap.dedent("""
+    (tmp_path / "Main.java").write_text(
+        textwrap.dedent("""
         public class Main {
             public static void main(String[] args) throws Exception {
                 java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
                 System.out.println("Bob " + in.readLine().length());
             }
         }
-    """))
+    """)
+    )
     subprocess.run([javac, "-d", str(tmp_path), str(tmp_path / "Main.java")], check=True)
     with open_runner(Candidate.parse(f"java -cp {tmp_path} Main"), Limits(time_s=5.0)) as runner:
         result = runner.run("WORD\n")
@@ -147,7 +155,9 @@ def test_java_starts_at_the_default_limit(tmp_path: Path) -> None:
 def test_node_starts_at_the_default_limit(tmp_path: Path) -> None:
     """`node x.js` answers at 256 MB."""
     tool("node")
-    (tmp_path / "x.js").write_text('const s = require("fs").readFileSync(0, "utf8").trim();\nconsole.log("Bob " + s.length);\n')
+    (tmp_path / "x.js").write_text(
+        'const s = require("fs").readFileSync(0, "utf8").trim();\nconsole.log("Bob " + s.length);\n'
+    )
     with open_runner(Candidate.parse(f"node {tmp_path / 'x.js'}"), Limits(time_s=5.0)) as runner:
         result = runner.run("WORD\n")
     assert (result.status, result.stdout) == ("ok", "Bob 4\n"), result.describe()
@@ -161,7 +171,9 @@ def test_near_limit_tle_that_passes_on_a_rerun_is_ok_with_a_note(tmp_path: Path)
     """A first run just over the CPU limit (as on a loaded machine) is re-run fresh; the
     re-run's pass stands, and the note tells the first run's CPU time."""
     marker = tmp_path / "ran-once"
-    candidate = program(tmp_path, f"""
+    candidate = program(
+        tmp_path,
+        f"""
         import os, time
         if not os.path.exists({str(marker)!r}):
             open({str(marker)!r}, "w").close()
@@ -169,11 +181,16 @@ def test_near_limit_tle_that_passes_on_a_rerun_is_ok_with_a_note(tmp_path: Path)
             while time.process_time() < end:
                 pass
         print("Bob")
-    """)
-    with open_runner(candidate, Limits(time_s=0.3), contain=False) as runner:  # it marks its first run outside its scratch folder
+    """,
+    )
+    with open_runner(
+        candidate, Limits(time_s=0.3), contain=False
+    ) as runner:  # it marks its first run outside its scratch folder
         result = runner.run("\n")
     assert (result.status, result.stdout) == ("ok", "Bob\n"), result.describe()
-    assert result.fresh and "not confirmed" in result.note and "first run: CPU time 0.3" in result.note
+    assert (
+        result.fresh and "not confirmed" in result.note and "first run: CPU time 0.3" in result.note
+    )
 
 
 def test_busy_loop_tle_names_cpu_time_in_milliseconds(tmp_path: Path) -> None:
@@ -183,17 +200,35 @@ def test_busy_loop_tle_names_cpu_time_in_milliseconds(tmp_path: Path) -> None:
         result = runner.run("\n")
     assert result.status == "tle", result.describe()
     shown = re.fullmatch(r"CPU time ([0-9.]+) s > limit 0\.001 s", result.detail)
-    if shown is not None:  # the figure shown is literally over the limit (never "0.001 s > limit 0.001 s")
+    if (
+        shown is not None
+    ):  # the figure shown is literally over the limit (never "0.001 s > limit 0.001 s")
         assert float(shown.group(1)) > 0.001 and result.cpu_s > 0.001, result.detail
     else:  # the watch stopped it, and the CPU time charged at the end is not over: said so
-        assert result.detail.startswith("stopped at the CPU-time limit of 0.001 s"), result.detail
+        assert result.detail.startswith(
+            "killed when its CPU time, read while it ran, passed the limit of 0.001 s"
+        ), result.detail
     assert "0.000 s >" not in result.detail
 
 
 def test_a_tle_line_is_literally_true_at_any_rounding() -> None:
-    """Issue 27: a test stopped with 1.989 s charged once reaped read "CPU time 1.989 s > limit 2 s"."""
-    assert cpu_over(1.989, 2.0, True) == ("stopped at the CPU-time limit of 2 s (the watch read more); "
-                                          "1.989 s charged once all its processes were reaped")
+    """Issue 27: a test stopped with 1.989 s charged once reaped read "CPU time 1.989 s > limit 2 s".
+    Issue 45: the line under the limit says plainly what killed it (the watch or the kernel's
+    RLIMIT_CPU), what was measured after it ended and which reading decides, never "ended by the
+    limit; 1.989 s charged" (which read as a contradiction)."""
+    watched, kernel = cpu_over(1.989, 2.0, True), cpu_over(1.989, 2.0, False)
+    assert watched.startswith(
+        "killed when its CPU time, read while it ran, passed the limit of 2 s"
+    )
+    assert (
+        "all its processes together had used 1.989 s" in watched
+        and "the first one decides" in watched
+    )
+    assert kernel.startswith(
+        "killed by the kernel when a process of it reached the CPU-time limit of 2 s (RLIMIT_CPU)"
+    )
+    assert "had used 1.989 s" in kernel and "the kernel decides" in kernel
+    assert "charged" not in watched + kernel and "ended by" not in watched + kernel
     for cpu in (2.0001, 2.0004, 2.00049, 2.3, 2.0000001):
         shown = re.fullmatch(r"CPU time ([0-9.]+) s > limit 2 s", cpu_over(cpu, 2.0, True))
         assert shown is not None and float(shown.group(1)) > 2.0, cpu_over(cpu, 2.0, True)
@@ -217,14 +252,19 @@ def test_sleeping_program_is_idle_tle_after_a_rerun(tmp_path: Path) -> None:
 def test_wall_clock_stop_that_does_not_repeat_gives_the_rerun(tmp_path: Path) -> None:
     """Blocked on the first run only: the fresh re-run's answer stands, with a note."""
     marker = tmp_path / "ran-once"
-    candidate = program(tmp_path, f"""
+    candidate = program(
+        tmp_path,
+        f"""
         import os, time
         if not os.path.exists({str(marker)!r}):
             open({str(marker)!r}, "w").close()
             time.sleep(60)
         print("Bob")
-    """)
-    with open_runner(candidate, Limits(time_s=0.25), contain=False) as runner:  # it marks its first run outside its scratch folder
+    """,
+    )
+    with open_runner(
+        candidate, Limits(time_s=0.25), contain=False
+    ) as runner:  # it marks its first run outside its scratch folder
         result = runner.run("\n")
     assert (result.status, result.stdout) == ("ok", "Bob\n"), result.describe()
     assert "wall-clock stop" in result.note

@@ -228,12 +228,13 @@ def test_syntax_error_is_ce_before_any_run(tmp_path: Path) -> None:
 def test_busy_loop_is_tle_on_cpu_time(tmp_path: Path, fork_server: bool) -> None:
     """A busy loop is stopped near the CPU limit (not at the rounded-up RLIMIT_CPU): TLE."""
     limits = Limits(time_s=0.3)
-    start = time.monotonic()
     result = run_once(copy_candidate(tmp_path, "hang_busy.py"), "WORD\n", limits, fork_server)
     assert result.status == "tle" and result.detail.startswith("CPU time ") and "> limit 0.3 s" in result.detail
     # stopped near the limit, so confirmed by one re-run in a fresh process: two runs in all
     assert "confirmed by a re-run" in result.note
-    assert result.cpu_s >= 0.3 and time.monotonic() - start < 2 * limits.wall_s + 1
+    # near the limit in CPU seconds, which a busy machine does not stretch (the wall clock it
+    # was once bounded by does): well before RLIMIT_CPU's whole second
+    assert 0.3 <= result.cpu_s < 0.9, result.cpu_s
 
 
 @PATHS

@@ -41,7 +41,14 @@ def project(tmp_path: Path) -> Path:
 def _run(project: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("GAMECERT_PROFILE", None)
-    return subprocess.run([sys.executable, *args], cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _gamecert(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -70,14 +77,29 @@ def test_new_game_writes_four_marked_modules_and_list_names_the_first_stub(proje
     for part in PARTS:
         assert (project / part / f"{NAME}.py").is_file()
         assert f"wrote {part}/{NAME}.py" in out.stdout
-    for extra in (f"tests/broken/{NAME}.py", f"examples/{NAME}/correct.py", f"examples/{NAME}/wrong.py"):
+    for extra in (
+        f"tests/broken/{NAME}.py",
+        f"examples/{NAME}/correct.py",
+        f"examples/{NAME}/wrong.py",
+    ):
         assert (project / extra).is_file() and f"wrote {extra}" in out.stdout, extra
     line = _list_line(project, NAME)
     assert f"oracles/{NAME}.py is not finished" in line
     oracle_file = project / "oracles" / f"{NAME}.py"
     named = re.findall(r"DemoGame\.(\w+) \(line (\d+)\)", line)
-    assert {m for m, _ in named} >= {"parse_input", "format_input", "size", "parse_answer", "format_answer",
-                                     "minimax", "oracle", "explain", "exhaustive_spaces", "samples", "max_size"}
+    assert {m for m, _ in named} >= {
+        "parse_input",
+        "format_input",
+        "size",
+        "parse_answer",
+        "format_answer",
+        "minimax",
+        "oracle",
+        "explain",
+        "exhaustive_spaces",
+        "samples",
+        "max_size",
+    }
     for member, number in named:
         text = _marked_line(oracle_file, int(number))
         following = _marked_line(oracle_file, int(number) + 1)
@@ -85,15 +107,32 @@ def test_new_game_writes_four_marked_modules_and_list_names_the_first_stub(proje
             text.strip().startswith(f"{member} = todo_value(")
         ), (member, number, text)
     # new-game itself lists what every part still needs, not only the oracle's
-    for part, stub in (("fast", "closed_form"), ("strategies", "largest"), ("proofs", "check_closed_form")):
-        assert re.search(rf"{part}/{NAME}\.py: still to write: .*\b{stub} \(line \d+\)", out.stdout), out.stdout
+    for part, stub in (
+        ("fast", "closed_form"),
+        ("strategies", "largest"),
+        ("proofs", "check_closed_form"),
+    ):
+        assert re.search(
+            rf"{part}/{NAME}\.py: still to write: .*\b{stub} \(line \d+\)", out.stdout
+        ), out.stdout
 
 
 def test_conformance_suite_fails_a_scaffolded_game_with_the_registry_message(project):
     """`pytest` picks the new game up at once and fails it, saying which file and which stubs."""
     assert _gamecert(project, "new-game", NAME).returncode == 0
-    out = _run(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_conformance.py",
-               "-k", NAME, "--gamecert-profile", "quick")
+    out = _run(
+        project,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "tests/test_conformance.py",
+        "-k",
+        NAME,
+        "--gamecert-profile",
+        "quick",
+    )
     assert out.returncode == 1, out.stdout + out.stderr
     assert f"FAILED tests/test_conformance.py::test_registered[{NAME}]" in out.stdout
     assert f"oracles/{NAME}.py is not finished: still to write: DemoGame." in out.stdout
@@ -108,19 +147,66 @@ def test_finishing_a_part_moves_the_message_to_the_next_part(project):
         "class DemoGame(StonesOnce):\n    name = 'demo_game'\n\n\nGAME = DemoGame()\n"
     )
     line = _list_line(project, NAME)
-    assert re.search(rf"fast/{NAME}\.py is not finished: still to write: closed_form \(line \d+\)", line), line
+    assert re.search(
+        rf"fast/{NAME}\.py is not finished: still to write: closed_form \(line \d+\)", line
+    ), line
 
     fast_file = project / "fast" / f"{NAME}.py"
-    fast_file.write_text(fast_file.read_text().replace("@todo\n", "").replace(
-        '    """The answer for ``instance``, as GAME.parse_answer would return it. Add a doctest."""',
-        "    from gamecert.fast.stones_once import closed_form as solve\n\n    return solve(instance)",
-    ))
+    fast_file.write_text(
+        fast_file.read_text()
+        .replace("@todo\n", "")
+        .replace(
+            '    """The answer for ``instance``, as GAME.parse_answer would return it. Add a doctest."""',
+            "    from gamecert.fast.stones_once import closed_form as solve\n\n    return solve(instance)",
+        )
+    )
     line = _list_line(project, NAME)
     assert f"strategies/{NAME}.py is not finished: still to write: instances" in line
 
-    (project / "strategies" / f"{NAME}.py").write_text("from gamecert.strategies.stones_once import *  # noqa: F403\n")
+    (project / "strategies" / f"{NAME}.py").write_text(
+        "from gamecert.strategies.stones_once import *  # noqa: F403\n"
+    )
     (project / "proofs" / f"{NAME}.py").write_text("CLAIMS = []\n")
-    assert _list_line(project, NAME) == f"{NAME}: Game of Stones (Codeforces 768E); solvers: closed_form"
+    # issue 45: the examples are still new-game's stubs (they only exit "still to write"): not finished
+    line = _list_line(project, NAME)
+    assert (
+        line.startswith(f"{NAME}: UNFINISHED, ")
+        and f"examples/{NAME}/correct.py: still to write" in line
+    ), line
+    assert f"examples/{NAME}/wrong.py: still to write" in line
+    for which in ("correct", "wrong"):
+        shutil.copy(
+            ROOT / "examples" / "stones_once" / f"{which}.py",
+            project / "examples" / NAME / f"{which}.py",
+        )
+    assert (
+        _list_line(project, NAME)
+        == f"{NAME}: Game of Stones (Codeforces 768E); solvers: closed_form"
+    )
+
+
+def test_new_game_ends_clean_from_the_console_script(project, tmp_path):
+    """Issue 45: `gamecert new-game NAME` run as the console script (the project root not on
+    sys.path, from another folder) reported its own broken-solvers scaffold as "does not import:
+    No module named 'tests'". It now names what that file still has to write, like every part."""
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import gamecert; sys.path.remove(sys.argv[1]); "
+        "from gamecert.commands.cli import main; sys.argv = ['gamecert', 'new-game', sys.argv[2]]; main()"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GAMECERT_PROFILE")}
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(project), NAME],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "does not import" not in out.stdout and "No module named" not in out.stdout, out.stdout
+    assert re.search(
+        rf"tests/broken/{NAME}\.py: still to write: off_by_one \(line \d+\)", out.stdout
+    ), out.stdout
 
 
 def test_refusals_exit_2_with_one_line_and_touch_nothing(project):
@@ -128,7 +214,9 @@ def test_refusals_exit_2_with_one_line_and_touch_nothing(project):
     for bad in ("Demo", "1demo", "demo-game", "_demo", "class", "démo", ""):
         out = _gamecert(project, "new-game", bad)
         assert out.returncode == 2, (bad, out.stdout, out.stderr)
-        assert out.stderr.count("\n") == 1 and out.stderr.startswith("gamecert: error: game name"), (bad, out.stderr)
+        assert out.stderr.count("\n") == 1 and out.stderr.startswith(
+            "gamecert: error: game name"
+        ), (bad, out.stderr)
         assert "Traceback" not in out.stderr
     for existing in ("word_game", "stones_once"):
         before = {p: (project / p / f"{existing}.py").read_bytes() for p in PARTS}
@@ -153,10 +241,14 @@ def test_a_half_present_game_gets_only_its_missing_parts(project):
 def test_no_scaffolded_file_in_the_real_tree():
     """The tests above work in copies: the real project has no demo game."""
     assert not [p for p in PARTS if (ROOT / p / f"{NAME}.py").exists()]
-    assert not (ROOT / "tests" / "broken" / f"{NAME}.py").exists() and not (ROOT / "examples" / NAME).exists()
+    assert (
+        not (ROOT / "tests" / "broken" / f"{NAME}.py").exists()
+        and not (ROOT / "examples" / NAME).exists()
+    )
 
 
 # ---- the markers, in process ---------------------------------------------------------------------
+
 
 def test_unfinished_lists_exactly_what_is_still_marked():
     """A stub leaves the list once its mark is gone; nothing marked means finished ("")."""
@@ -208,7 +300,11 @@ def test_templates_compile_and_name_the_game():
         for octal in (None, "0.07"):
             text = render(part, "some_game", octal)
             compile(text, f"{part}/some_game.py", "exec")
-            assert not re.search(r"__[A-Z_]+__", text), (part, octal, re.findall(r"__[A-Z_]+__", text))
+            assert not re.search(r"__[A-Z_]+__", text), (
+                part,
+                octal,
+                re.findall(r"__[A-Z_]+__", text),
+            )
     assert "class SomeGame(Game):" in render("oracles", "some_game")
     assert 'name = "some_game"' in render("oracles", "some_game")
 

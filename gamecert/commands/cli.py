@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from gamecert.commands.files import read_text
@@ -298,7 +299,40 @@ def _still_marked(entry: Any) -> str:
         )
         for n, f in sorted(entry.solvers.items())
     ]
+    found += _examples_to_write(source, entry.name)
     return "; ".join(f"{where}: {text}" for where, text in found if text)
+
+
+#: what a scaffolded example candidate says until it is written (gamecert new-game's template)
+EXAMPLE_STUB = "is still to write"
+
+
+def _examples_to_write(source: object, name: str) -> list[tuple[str, str]]:
+    """The game's example candidates (``examples/NAME/*``) that are still new-game's stub, which
+    exits saying it "is still to write": a game is not finished while they are."""
+    from gamecert.engine import registry
+
+    if source.kind == "project":  # type: ignore[attr-defined]
+        root, shown = registry.checkout_root(), f"examples/{name}"
+    elif source.kind == "folder":  # type: ignore[attr-defined]
+        root = Path(source.where)  # type: ignore[attr-defined]
+        shown = str(root / "examples" / name)
+    else:
+        return []
+    folder = root / "examples" / name if root is not None else None
+    if folder is None or not folder.is_dir():
+        return []
+    out = []
+    for path in sorted(folder.iterdir()):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        except OSError:
+            continue
+        if f"example candidate for {name} {EXAMPLE_STUB}" in text:
+            out.append(
+                (f"{shown}/{path.name}", "still to write (it is new-game's stub, which only exits)")
+            )
+    return out
 
 
 def _explain(game: str, path: str | None) -> int:

@@ -154,8 +154,15 @@ def _layout(directory: str | None) -> Layout:
 
 def _still_to_write(layout: Layout, path: Path) -> str:
     """What a freshly written module still has marked (its ``UNFINISHED``)."""
+    from gamecert.engine.registry import project_module
+
+    dotted = layout.module(path)
     try:
-        module = importlib.import_module(layout.module(path))
+        module = (
+            project_module(dotted)
+            if dotted.startswith("tests.") and not layout.folder
+            else importlib.import_module(dotted)
+        )
     except Exception as exc:  # a template that does not import would be a bug here: say so
         return f"does not import: {type(exc).__name__}: {exc}"
     return str(getattr(module, "UNFINISHED", "") or "")

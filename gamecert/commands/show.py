@@ -63,7 +63,7 @@ def describe(entry: Any) -> str:
         f"  {game.time_limit:g} s per test, {game.memory_limit_mb} MB{batch}",
         f"  largest size the constraints allow: {game.max_size:,} (in the game's size measure)",
     ]
-    out += ["", f"Samples ({len(game.samples)}):"]
+    out += ["", f"Samples ({_samples_count(game)}):"]
     for k, (text, answer) in enumerate(game.samples, 1):
         out += [f"  sample {k}: input"] + _block(text) + ["  output"] + _block(answer)
     out += ["", "Exhaustive spaces (families checked input by input, by increasing size):"]
@@ -71,6 +71,24 @@ def describe(entry: Any) -> str:
         out.append(f"  {space.name}: {space.description} ({_sizes(space.sizes)})")
     out += ["", "Evidence rests on:"] + _evidence(entry)
     return "\n".join(out) + "\n"
+
+
+def _samples_count(game: Any) -> str:
+    """The samples counted as inputs and, for a batch format, as the games certify counts.
+
+    >>> from types import SimpleNamespace as G
+    >>> _samples_count(G(samples=[("x", "y")], max_batch=1))
+    '1 input'
+    """
+    n = len(game.samples)
+    text = f"{n} input{'s' if n != 1 else ''}"
+    if getattr(game, "max_batch", 1) <= 1:
+        return text
+    try:
+        games = sum(len(game.split(game.parse_input(t))) for t, _ in game.samples)
+    except Exception:  # noqa: BLE001 - a sample the game cannot read: counted as inputs only
+        return text
+    return f"{text} of {games} game{'s' if games != 1 else ''} in all; certify counts the games"
 
 
 def _evidence(entry: Any) -> list[str]:

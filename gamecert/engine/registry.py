@@ -451,6 +451,60 @@ def resolve(selector: str) -> list[Entry]:
     return all_entries() if selector == "all" else [get(selector)]
 
 
+def checkout_root() -> Path | None:
+    """The source checkout the game parts are imported from (None for an installation)."""
+    try:
+        package = importlib.import_module("gamecert.oracles")
+    except ModuleNotFoundError:
+        return None
+    for path in getattr(package, "__path__", ()):
+        root = Path(path).resolve().parent
+        if (root / "pyproject.toml").is_file() and root.name != "gamecert":
+            return root
+    return None
+
+
+def project_module(dotted: str) -> ModuleType:
+    """A module of the checkout's ``tests`` folder (``tests.broken.NAME``): imported by name
+    where the checkout's root is on ``sys.path`` (pytest, ``python -m`` from it), else from its
+    files, so that the ``gamecert`` console script, which runs with no project root on
+    ``sys.path``, finds it too. A missing file is a :class:`ModuleNotFoundError` naming it."""
+    try:
+        return importlib.import_module(dotted)
+    except ModuleNotFoundError as exc:
+        head = dotted.split(".")
+        if exc.name not in {".".join(head[:k]) for k in range(1, len(head))}:
+            raise
+        root = checkout_root()
+        if root is None:
+            raise
+    for k in range(1, len(head) + 1):
+        name = ".".join(head[:k])
+        if name in sys.modules:
+            continue
+        path = root.joinpath(*head[:k])
+        file = path / "__init__.py" if k < len(head) else path.with_suffix(".py")
+        if k < len(head) and not file.is_file() and path.is_dir():  # a namespace package
+            package = ModuleType(name)
+            package.__path__ = [str(path)]
+            sys.modules[name] = package
+            continue
+        if not file.is_file():
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        spec = importlib.util.spec_from_file_location(
+            name, file, submodule_search_locations=[str(path)] if k < len(head) else None
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return sys.modules[dotted]
+
+
 def broken_solvers(name: str) -> dict[str, Any]:
     """The deliberately broken solvers kept for game ``name``: ``{name: gamecert.kit.broken.Broken}``.
 
@@ -462,7 +516,7 @@ def broken_solvers(name: str) -> dict[str, Any]:
     if source.kind == "project":
         where, load = (
             f"tests/broken/{name}.py",
-            lambda: importlib.import_module(f"tests.broken.{name}"),
+            lambda: project_module(f"tests.broken.{name}"),
         )
     elif source.kind == "folder":
         where = str(Path(source.where, "tests", "broken", f"{name}.py"))

@@ -252,9 +252,11 @@ class SweepBelow:
                     and group.runs * per_run > deadline - now
                 ):
                     # a size cut part-way claims nothing: the sweep ends now, with the claim it would have
+                    runs = f"{group.runs:,} run{'' if group.runs == 1 else 's'}"
                     self.sweep_ended = (
-                        f"; {sp.name} at size {size} was not started: {group.runs:,} runs of "
-                        f"{per_run * 1e3:.2f} ms each would not end in the {deadline - now:.1f} s left"
+                        f"; {sp.name} size {size} was not started: its {runs} at "
+                        f"{per_run * 1e3:.2f} ms each need about {group.runs * per_run:.1f} s, "
+                        f"and {deadline - now:.1f} s were left"
                     )
                     return
                 started = time.monotonic()
@@ -292,8 +294,9 @@ class SweepBelow:
         ):
             granted = getattr(self, "shrink_granted", self.shrink_s)
             cut = getattr(failure, "shrink_cut", "") or "its time was up"
+            steps = failure.shrink[0]
             self.outcome.unfinished.append(
-                f"shrinking stopped after {failure.shrink[0]} smaller inputs in {failure.shrink_s:.1f} s ({cut}; it "
-                f"had {granted:.0f} s, the profile's {self.shrink_s:g} s or what the fault's size asked for, "
-                "within the budget and the fault's reserve)"
+                f"shrinking stopped at size {failure.size} ({cut}), after trying {steps:,} smaller "
+                f"input{'' if steps == 1 else 's'} in {failure.shrink_s:.1f} s of the "
+                f"{granted:.0f} s it had; a smaller failing input may exist"
             )

@@ -32,6 +32,7 @@ its parity ``name%2``). string_cut gives its runs of cuttable positions (``run[L
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -40,7 +41,13 @@ from gamecert.kit.shrink import structure_of
 
 #: the size-like features every game gets modular, power-of-two and digit features of
 BASES = ("size", "bytes", "parts", "longest", "games", "distinct", "max_value", "xor", "xor_class")
-MODULI = tuple(range(2, 13))
+MODULI = tuple(range(2, 17))
+#: the moduli a part's value and an indexed count's key (a run's length) get residue classes of
+VALUE_MODULI = tuple(range(2, 17))
+KEY_MODULI = tuple(range(2, 7))
+#: the heads of indexed counts (``head[k]``, k a number) whose keys get classes: residues of k,
+#: ``head[>=k]``; a part's value gets its own (``count[v%12=6]``, ``count[bits=5]``)
+KEYED = ("mult", "run", "eqrun", "value", "length")
 
 Features = dict[str, int]
 
@@ -75,10 +82,22 @@ def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[st
     for a, b in zip(labels, labels[1:]):
         if a == b:
             counts[f"adjacent[{a}]"] += 1
+    run = 1
+    for k in range(1, len(labels) + 1):  # maximal runs of equal parts, of two or more
+        if k < len(labels) and labels[k] == labels[k - 1]:
+            run += 1
+            continue
+        if run >= 2:
+            counts[f"eqrun[{run}]"] += 1
+        run = 1
     if structure is not None and structure.value is not None and parts:
         try:
             values = [int(structure.value(p)) for p in parts]
             numbers["max_value"], numbers["min_value"] = max(values), min(values)
+            if not any(isinstance(p, str) for p in parts):  # numbers, not letters or digits
+                for v in values:
+                    for name in value_classes(v):
+                        counts[name] += 1
         except Exception:  # noqa: BLE001 - values that are not numbers: none
             pass
     if structure is not None and structure.value_class is not None and parts:
@@ -86,7 +105,12 @@ def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[st
             classes = [structure.value_class(p) for p in parts]
             for cls, c in Counter(classes).items():
                 counts[f"class[{cls}]"] += c
-            if all(isinstance(c, int) for c in classes):
+            # the xor of the classes is a Sprague-Grundy total only where the classes are Grundy
+            # values; a game whose classes are something else (digit_game: a digit's parity)
+            # says so with ``classes_are_grundy = False`` and gets no xor_class
+            if getattr(game, "classes_are_grundy", True) and all(
+                isinstance(c, int) for c in classes
+            ):
                 total = 0
                 for c in classes:
                     total ^= c
@@ -121,12 +145,16 @@ def features_of(game: Any, instance: Any, text: str | None = None) -> Features:
     if any("max_value" in g for g in per_game):
         out["max_value"] = max(g["max_value"] for g in per_game if "max_value" in g)
         out["min_value"] = min(g["min_value"] for g in per_game if "min_value" in g)
-    if batched:
+    if batched:  # the games by their length (a class of lengths: ``length[%2=0]``, even ones)
+        for n in lengths:
+            counts[f"length[{n}]"] += 1
         out["games"] = len(singles)
         out["first_parts"], out["last_parts"] = lengths[0], lengths[-1]
-        out["games_xor_nonzero"] = sum(1 for g in per_game if g.get("xor_class"))
+        if any("xor_class" in g for g in per_game):
+            out["games_xor_nonzero"] = sum(1 for g in per_game if g.get("xor_class"))
     elif "xor_class" in per_game[0]:
         out["xor_class"] = per_game[0]["xor_class"]
+    counts.update(keyed_classes(counts))
     for name, value in counts.items():
         out[name] = value
         if not name.startswith("adjacent[") and name not in BASES:
@@ -140,7 +168,52 @@ def features_of(game: Any, instance: Any, text: str | None = None) -> Features:
         out[f"{base}.pow2"] = x - _nearest_pow2(x)
         out[f"{base}.bits"] = bin(x).count("1") if x >= 0 else 0
         out[f"{base}.digits"] = len(str(abs(x)))
+        out[f"{base}.bitlen"] = abs(x).bit_length()
+        out[f"{base}.dsum"] = sum(map(int, str(abs(x))))
     return out
+
+
+def value_classes(v: int) -> list[str]:
+    """The classes of one part's value (a pile, a heap) its count features are named by: its
+    residues, bit length, binary ones, whether a power of two, decimal digits and their sum.
+
+    >>> value_classes(18)[:3]
+    ['count[v%2=0]', 'count[v%3=0]', 'count[v%4=2]']
+    >>> value_classes(16)[-5:]
+    ['count[bits=5]', 'count[ones=1]', 'count[pow2]', 'count[digits=2]', 'count[dsum=7]']
+    """
+    out = [f"count[v%{k}={v % k}]" for k in VALUE_MODULI]
+    a = abs(v)
+    out += [f"count[bits={a.bit_length()}]", f"count[ones={bin(a).count('1')}]"]
+    if a and a & (a - 1) == 0:
+        out.append("count[pow2]")
+    out += [f"count[digits={len(str(a))}]", f"count[dsum={sum(map(int, str(a)))}]"]
+    return out
+
+
+_KEYED = re.compile(r"^(\w+)\[(\d+)\]$")
+
+
+def keyed_classes(counts: Mapping[str, int]) -> dict[str, int]:
+    """Classes of an indexed count's keys (:data:`KEYED` heads): ``run[%2=0]`` runs of even
+    length, ``run[%3=1]``, ``run[>=9]`` runs of 9 or more (for every key seen), summed.
+
+    >>> sorted(keyed_classes({"run[2]": 1, "run[5]": 2}).items())[:4]
+    [('run[%2=0]', 1), ('run[%2=1]', 2), ('run[%3=2]', 3), ('run[%4=1]', 2)]
+    """
+    keyed: dict[str, dict[int, int]] = {}
+    for name, c in counts.items():
+        m = _KEYED.match(name)
+        if m and m.group(1) in KEYED and c:
+            keyed.setdefault(m.group(1), {})[int(m.group(2))] = c
+    out: Counter[str] = Counter()
+    for head, by_key in keyed.items():
+        for key, c in by_key.items():
+            for k in KEY_MODULI:
+                out[f"{head}[%{k}={key % k}]"] += c
+        for low in by_key:
+            out[f"{head}[>={low}]"] = sum(c for key, c in by_key.items() if key >= low)
+    return dict(out)
 
 
 def _nearest_pow2(x: int) -> int:
@@ -173,6 +246,9 @@ def noun(name: str, part: str = "part", measure: str = "") -> str:
         return f"the parity of {_the(noun(name[:-2], part, measure))}"
     head, _, rest = name.partition("[")
     key = rest[:-1] if rest.endswith("]") else ""
+    klass = _key_class(head, key, part)
+    if klass:
+        return klass
     if head == "count" and key:
         return f"the count of {part} {key}"
     if head == "mult" and key:
@@ -183,6 +259,10 @@ def noun(name: str, part: str = "part", measure: str = "") -> str:
         return f"{part}s of class {key}"
     if head == "run" and key:
         return f"runs of exactly {key}"
+    if head == "length" and key:
+        return f"games of exactly {key} {part}s"
+    if head == "eqrun" and key:
+        return f"runs of exactly {key} equal {part}s"
     if head == "value" and key:
         return f"{part}s of value {key}"
     base, dot, what = name.partition(".")
@@ -210,11 +290,68 @@ def noun(name: str, part: str = "part", measure: str = "") -> str:
             "pow2": f"{inner} minus the nearest power of two",
             "bits": f"the binary ones of {inner}",
             "digits": f"the decimal digits of {inner}",
+            "bitlen": f"the bit length of {inner}",
+            "dsum": f"the digit sum of {inner}",
         }.get(what, name)
     base, pct, k = name.partition("%")
     if pct:
         return f"{_the(noun(base, part, measure))} mod {k}"
     return plain.get(name, name)
+
+
+_HEADS = {
+    "mult": "{part}s occurring",
+    "run": "runs of length",
+    "eqrun": "runs of equal {part}s of length",
+    "value": "{part}s of value",
+    "length": "games of length",
+}
+
+
+def _key_class(head: str, key: str, part: str) -> str:
+    """A class's noun: a value's (``count[v%12=6]``) or an indexed count's key's (``run[%2=0]``).
+
+    >>> _key_class("count", "v%12=6", "heap"), _key_class("run", "%2=0", "letter")
+    ('heaps that are 6 mod 12', 'runs of even length')
+    >>> _key_class("mult", ">=4", "letter"), _key_class("count", "bits=20", "pile")
+    ('letters occurring 4 or more times', 'piles of bit length 20')
+    """
+    if head == "count":
+        what, _, v = key.partition("=")
+        if what == "v%2" and v:
+            return f"{'odd' if v == '1' else 'even'} {part}s"
+        if what.startswith("v%") and v:
+            return f"{part}s that are {v} mod {what[2:]}"
+        words = {
+            "bits": f"{part}s of bit length {v}",
+            "ones": f"{part}s with {v} binary ones",
+            "digits": f"{part}s of {v} decimal digits",
+            "dsum": f"{part}s whose decimal digits sum to {v}",
+        }
+        if what in words and v:
+            return words[what]
+        if key == "pow2":
+            return f"{part}s that are powers of two"
+        return ""
+    if head not in _HEADS:
+        return ""
+    lead = _HEADS[head].format(part=part)
+    times = " times" if head == "mult" else ""
+    if key.startswith("%") and "=" in key:
+        k, _, r = key[1:].partition("=")
+        if k == "2":
+            parity = "odd" if r == "1" else "even"
+            return (
+                f"{lead} an {parity} number of times"
+                if times
+                else lead.replace("of length", f"of {parity} length").replace(
+                    "of value", f"of {parity} value"
+                )
+            )
+        return f"{lead} {r} mod {k}{times}"
+    if key.startswith(">="):
+        return f"{lead} {key[2:]} or more{times}"
+    return ""
 
 
 def _the(text: str) -> str:
@@ -234,6 +371,19 @@ def literal_words(name: str, op: str, value: int, part: str = "part", measure: s
     head, _, rest = name.partition("[")
     key = rest[:-1] if rest.endswith("]") else ""
     if op == ">=" and value == 1 and key and not name.endswith("%2"):
+        what, _, v = key.partition("=")
+        if head == "count" and what.startswith("v%") and v:
+            k = what[2:]
+            return (
+                f"some {part} is {'odd' if v == '1' else 'even'}"
+                if k == "2"
+                else f"some {part} is {v} mod {k}"
+            )
+        if head == "count" and what == "bits" and v:
+            return f"some {part} has bit length {v}"
+        klass = _key_class(head, key, part)
+        if klass:
+            return f"one or more {klass}"
         if head == "mult":
             return f"some {part} occurs exactly {key} times"
         if head == "count":
@@ -242,6 +392,8 @@ def literal_words(name: str, op: str, value: int, part: str = "part", measure: s
             return f"{key}{key} occurs"
         if head == "run":
             return f"a run of exactly {key}"
+    if name.endswith("%2") and (op, value) in ((">=", 1), ("<=", 0)):  # odd, even
+        op, value = "==", int(op == ">=")
     if name.endswith("%2") and op == "==":
         return f"{_the(noun(name[:-2], part, measure))} is {'odd' if value else 'even'}"
     return f"{noun(name, part, measure)}: {_OPS.get(op, op)} {value:,}"

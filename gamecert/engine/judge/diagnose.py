@@ -18,23 +18,40 @@ labels each pass or fail against the expected answer (the same judge as the cert
    and the rule is learned again, while time is left. A diagnosis that states no rule lists the
    features that differ most between failing and passing inputs instead.
 
+Where the inputs come from is :mod:`gamecert.engine.judge.mutate` (mutations, the whole space's
+draws, the check pool), how they run :mod:`gamecert.engine.judge.labeller`, the values of a
+rule's class and the probe of a rule naming the shrunk input's own value
+:mod:`gamecert.engine.judge.classes`. A rule is stated only if it also holds for
+:data:`MIN_RECALL` of the fresh inputs that failed, and, where it names a part value literally
+(``count[6] >= 1``), only if that value's relatives (18, 30, 42 ...) pass.
+
 It costs only the time it is given (the profile's share of the budget; see
 :func:`seconds_for`) and runs only after a fault: a right program pays nothing.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from gamecert.engine.judge.judge import Judge, Stats
+from gamecert.engine.judge.classes import class_values, literal_values, relatives
+from gamecert.engine.judge.labeller import Labeller, digest, fresh
 from gamecert.engine.judge.learn import Rule, differences, learn
+from gamecert.engine.judge.mutate import (
+    Mutator,
+    check_pool,
+    draws_from,
+    nearby_family,
+    numeric_parts,
+    part_values,
+    smaller_inputs,
+    walks,
+)
 from gamecert.kit.features import features_of
 from gamecert.kit.shrink import structure_of
 
@@ -47,6 +64,14 @@ MAX_SHARE = 0.20
 #: ``GAMECERT_DIAGNOSE=0`` turns the diagnosis after a fault off (the test suite does, for its many
 #: certifications of wrong programs: tests/conftest.py; tests/test_diagnose.py turns it back on)
 ENV_VAR = "GAMECERT_DIAGNOSE"
+#: ... and holds for at least this share of the fresh inputs that failed (recall)
+MIN_RECALL = 0.75
+#: values tried in place of a value a rule names literally (the disguise probe), at most, and the
+#: share of them failing (two at least) that says the value is not the class: a relative shares
+#: one class of the value's (a residue mod k for one k, its bit length), so a program wrong on a
+#: residue fails on only some of them, and one wrong on the value alone on none
+DISGUISE_PROBES = 24
+DISGUISE_SHARE = 0.1
 #: inputs that passed in the certification learned from, at most
 KNOWN_MAX = 200
 #: inputs whose text is longer than this many times the failing input's (and 4 KB) are not drawn
@@ -119,165 +144,6 @@ def seconds_for(budget_s: float, share: float) -> float:
     return max(0.0, min(share, MAX_SHARE) * budget_s)
 
 
-class _Labeller:
-    """Runs inputs on the candidate, one thread per runner, and keeps every label."""
-
-    def __init__(
-        self,
-        entry: Any,
-        runners: list[Any],
-        expected_cache: dict[str, tuple[Any, str]],
-        deadline: float,
-    ) -> None:
-        self.game = entry.game
-        self.judges = [Judge(entry, r, Stats(), expected_cache=expected_cache) for r in runners]
-        self.deadline = deadline
-        self.seen: dict[bytes, bool] = {}
-        self.runs = 0
-        self.taken = 0  # inputs handed to a runner (the runs, and those running)
-        #: runs in all, at most (None: the time alone bounds them)
-        self.limit: int | None = None
-        self.lock = threading.Lock()
-
-    def label(self, items: list[tuple[Any, str]], until: float) -> list[tuple[Any, str, bool]]:
-        """``items`` (instance, text) run and labelled (True: fails) until ``until`` or the limit of
-        runs; those not reached are left out. The result is in the order of ``items``, and by
-        counts the items run are the first ones whatever the threads' timing."""
-        done: list[tuple[int, Any, str, bool]] = []
-        queue = list(reversed(list(enumerate(items))))
-        errors: list[BaseException] = []
-
-        def work(judge: Judge) -> None:
-            try:
-                while time.monotonic() < min(until, self.deadline):
-                    with self.lock:
-                        if (
-                            not queue
-                            or errors
-                            or (self.limit is not None and self.taken >= self.limit)
-                        ):
-                            return
-                        k, (inst, text) = queue.pop()
-                        self.taken += 1
-                    failed = judge.run_one(inst, "diagnosis", text=text, count=False) is not None
-                    with self.lock:
-                        self.runs += 1
-                        self.seen[_digest(text)] = failed
-                        done.append((k, inst, text, failed))
-            except BaseException as exc:  # noqa: BLE001 - the other threads stop, then it is raised
-                with self.lock:
-                    errors.append(exc)
-
-        threads = [threading.Thread(target=work, args=(j,), daemon=True) for j in self.judges[1:]]
-        for t in threads:
-            t.start()
-        work(self.judges[0])
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
-        return [(inst, text, failed) for _, inst, text, failed in sorted(done, key=lambda d: d[0])]
-
-
-class Mutator:
-    """Random structural mutations of an input, each a valid input or nothing."""
-
-    def __init__(
-        self,
-        game: Any,
-        structure: Any,
-        rng: random.Random,
-        values: list[int],
-        singles: list[Any],
-        max_text: int,
-    ) -> None:
-        self.game, self.st, self.rng = game, structure, rng
-        self.values = values or [structure.smallest]
-        self.singles = singles
-        self.batched = getattr(game, "max_batch", 1) > 1
-        self.max_text = max_text
-
-    def _state(self, instance: Any) -> list[tuple[Any, ...]]:
-        singles = self.game.split(instance) if self.batched else (instance,)
-        return [tuple(self.st.parts(g)) for g in singles]
-
-    def _instance(self, state: list[tuple[Any, ...]]) -> Any:
-        games = [self.st.build(p) for p in state]
-        return games[0] if len(games) == 1 else self.game.merge(games)
-
-    def _value(self, part: Any) -> int:
-        r = self.rng.random()
-        if r < 0.3:
-            return cast(int, self.st.value(part)) + self.rng.choice((-1, 1))
-        return self.rng.choice(self.values)
-
-    def _mutate_game(self, g: tuple[Any, ...]) -> tuple[Any, ...]:
-        rng, n = self.rng, len(g)
-        has_values = self.st.value is not None and self.st.with_value is not None
-        kind = rng.randrange(8)
-        k = rng.randrange(n)
-        if kind == 0 and n > 1:
-            return g[:k] + g[k + 1 :]
-        if kind == 1:  # copies of one part, one or a few; or a part of a new value
-            part = g[rng.randrange(n)]
-            if has_values and rng.random() < 0.4:
-                return g[:k] + (self.st.with_value(part, self._value(part)),) + g[k:]
-            return g[:k] + (part,) * rng.choice((1, 1, 2, 3, 4, 7)) + g[k:]
-        if kind in (2, 3) and has_values:
-            return g[:k] + (self.st.with_value(g[k], self._value(g[k])),) + g[k + 1 :]
-        if kind == 4 and has_values:  # every part of one value given another
-            old = g[k]
-            new = self.st.with_value(old, self._value(old))
-            return tuple(new if p == old else p for p in g)
-        if kind == 5 and n > 1:
-            i, j = rng.randrange(n), rng.randrange(n)
-            parts = list(g)
-            parts[i], parts[j] = parts[j], parts[i]
-            return tuple(parts)
-        if kind == 6 and n > 1:
-            a = rng.randrange(n)
-            b = rng.randrange(a + 1, n + 1)
-            return g[:a] + g[b:] if b - a < n else g
-        a = rng.randrange(n)
-        b = rng.randrange(a + 1, min(n, a + 8) + 1)
-        return g[:b] + g[a:b] + g[b:]
-
-    def mutate(self, instance: Any, steps: int = 1) -> tuple[Any, str] | None:
-        state = self._state(instance)
-        rng = self.rng
-        for _ in range(steps):
-            if self.batched and rng.random() < 0.25:
-                k = rng.randrange(len(state))
-                kind = rng.randrange(3)
-                if kind == 0 and len(state) > 1:
-                    state = state[:k] + state[k + 1 :]
-                elif kind == 1 and len(state) < self.game.max_batch:
-                    state = state[:k] + [state[k]] + state[k:]
-                elif self.singles and len(state) < self.game.max_batch:
-                    state = state[:k] + self._state(rng.choice(self.singles))[:1] + state[k:]
-            else:
-                k = rng.randrange(len(state))
-                if state[k]:
-                    state = state[:k] + [self._mutate_game(state[k])] + state[k + 1 :]
-        return self.valid(state)
-
-    def valid(self, state: list[tuple[Any, ...]]) -> tuple[Any, str] | None:
-        if not state or any(not g for g in state):
-            return None
-        try:
-            inst = self._instance(state)
-            text = self.game.format_input(inst)
-            if (
-                not isinstance(text, str)
-                or len(text) > self.max_text
-                or self.game.parse_input(text) != inst
-            ):
-                return None
-        except Exception:  # noqa: BLE001 - not a valid input: never run
-            return None
-        return inst, text
-
-
 def diagnose(
     entry: Any,
     failure: Any,
@@ -316,7 +182,7 @@ def diagnose(
     runners: list[Any] = []
     try:
         _open_all(open_runner, max(1, jobs), runners)
-        labeller = _Labeller(
+        labeller = Labeller(
             entry, runners, expected_cache if expected_cache is not None else {}, deadline
         )
         labeller.limit = runs
@@ -364,7 +230,7 @@ def _diagnose(
     entry: Any,
     failure: Any,
     structure: Any,
-    labeller: _Labeller,
+    labeller: Labeller,
     rng: random.Random,
     started: float,
     deadline: float,
@@ -379,11 +245,13 @@ def _diagnose(
     # the inputs to mutate besides the fault's: those the certification ran (from the strategies
     # and the families), else a few drawn from the strategies now
     draws = [inst for inst, _ in known[:40]]
-    if len(draws) < 10:
-        draws += _draws(entry, rng, max_text, seconds)
-    values = _values(structure, game, [failure.instance, *draws])
+    # the whole input space: draws from the game's strategies, fresh inputs far from the fault
+    space = draws_from(entry, rng, max_text, seconds, 40 if seconds >= 5 else 12)
+    draws += space[: max(0, 20 - len(draws))]
+    values = part_values(structure, game, [failure.instance, *draws, *space])
     singles = [s for d in draws for s in (game.split(d) if game.max_batch > 1 else (d,))]
     mutator = Mutator(game, structure, rng, values, singles, max_text)
+    mutator.numeric = numeric_parts(game, structure, failure.instance)
     rows: list[dict[str, int]] = []
     labels: list[bool] = []
     failing = [failure.instance]
@@ -397,10 +265,10 @@ def _diagnose(
 
     rows.append(features_of(game, failure.instance, failure.input_text))
     labels.append(True)
-    labeller.seen[_digest(failure.input_text)] = True
+    labeller.seen[digest(failure.input_text)] = True
     # the inputs that already passed in this certification (a sample of them), labelled without a run
     for inst, text in known:
-        d = _digest(text)
+        d = digest(text)
         if d not in labeller.seen:
             labeller.seen[d] = False
             rows.append(features_of(game, inst, text))
@@ -411,13 +279,13 @@ def _diagnose(
     train_until = started + (seconds if limit is not None else 0.5 * seconds)
     if limit is not None:
         labeller.limit = limit // 2
-    near = _fresh(labeller, [m for m in (mutator.mutate(failure.instance) for _ in range(60)) if m])
-    near += _fresh(labeller, list(_smaller(game, failure.instance, mutator, 20)))
-    near += _fresh(labeller, list(_nearby_family(game, failure.size, mutator, 24)))
-    near += _fresh(labeller, [(d, game.format_input(d)) for d in draws])
+    near = fresh(labeller, [m for m in (mutator.mutate(failure.instance) for _ in range(60)) if m])
+    near += fresh(labeller, list(smaller_inputs(game, failure.instance, mutator, 20)))
+    near += fresh(labeller, list(nearby_family(game, failure.size, mutator, 24)))
+    near += fresh(labeller, [(d, game.format_input(d)) for d in draws])
     add(labeller.label(near, train_until))
     while time.monotonic() < train_until and (limit is None or labeller.runs < limit // 2):
-        batch = _walks(mutator, failing, draws, rng, labeller, 40)
+        batch = walks(mutator, failing, draws, rng, labeller, 40)
         if not batch:
             break
         add(labeller.label(batch, train_until))
@@ -452,11 +320,14 @@ def _diagnose(
             if limit is None
             else max(MIN_SATISFYING, (limit - labeller.runs) // (2 if rounds >= 3 else 4))
         )
-        pool, sat_set = _check_pool(
+        mutator.classes = class_values(
+            rule
+        )  # its fresh inputs hold values of its classes, anywhere
+        pool, sat_set = check_pool(
             mutator,
             rule,
             failing,
-            draws,
+            draws + space,
             rng,
             labeller,
             game,
@@ -465,24 +336,39 @@ def _diagnose(
             rows if shuffle else None,
         )
         labelled = labeller.label(pool, until)
-        s = [f for _, t, f in labelled if _digest(t) in sat_set]
-        o = [f for _, t, f in labelled if _digest(t) not in sat_set]
+        s = [f for _, t, f in labelled if digest(t) in sat_set]
+        o = [f for _, t, f in labelled if digest(t) not in sat_set]
         if checked[0] == rule.text():  # learned again unchanged: its earlier fresh inputs count too
             s, o = checked[1] + s, checked[2] + o
         checked = (rule.text(), s, o)
         result.satisfying, result.satisfying_failed = len(s), sum(s)
         result.others, result.others_failed = len(o), sum(o)
         result.rule, result.words = rule.text(), rule.words(structure.part_name, game.size_measure)
-        if len(s) >= MIN_SATISFYING and sum(s) >= PRECISION * len(s):
+        add(labelled)  # the fresh inputs teach the next round
+        precise = len(s) >= MIN_SATISFYING and sum(s) >= PRECISION * len(s)
+        disguise = ""
+        if precise and not shuffle:
+            disguise = _disguise(mutator, rule, failing, rng, labeller, game, until, add)
+        if precise and result.recall >= MIN_RECALL and not disguise:
             result.status = "class"
             stated = result
         elif len(s) < MIN_SATISFYING:
-            result.why = f"only {len(s)} fresh inputs satisfying the best rule were found and run"
-        else:
+            result.why = (
+                f"only {len(s)} fresh inputs satisfying the best rule "
+                f"(`{rule.text()}`) were found and run"
+            )
+        elif not precise:
             result.why = (
                 f"the best rule learned held on {sum(s)} of {len(s)} fresh inputs satisfying it"
             )
-        add(labelled)  # the fresh inputs teach the next round
+        elif disguise:
+            result.why = disguise
+        else:
+            result.why = (
+                f"the best rule learned, `{rule.text()}`, holds for only {sum(s)} of "
+                f"{sum(s) + sum(o)} fresh failing inputs (recall {result.recall:.0%}, under "
+                f"{MIN_RECALL:.0%}): it names a part of the failing class, not the class"
+            )
     if stated is not None:
         result = stated
     result.rounds = rounds
@@ -497,159 +383,43 @@ def _diagnose(
     return result
 
 
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
-
-
-def _fresh(labeller: _Labeller, items: list[tuple[Any, str]]) -> list[tuple[Any, str]]:
-    """``items`` never run in this diagnosis, each once."""
-    out, seen = [], set()
-    for inst, text in items:
-        d = _digest(text)
-        if d not in labeller.seen and d not in seen:
-            seen.add(d)
-            out.append((inst, text))
-    return out
-
-
-def _draws(entry: Any, rng: random.Random, max_text: int, seconds: float) -> list[Any]:
-    """A few inputs from the game's strategies (the oracle's reach first), none too long."""
-    from gamecert.engine.plan.draws import draw_examples
-
-    game = entry.game
-    n = 20 if seconds >= 5 else 8
-    out: list[Any] = []
-    for strategy in (entry.oracle_instances(), entry.instances()):
-        if len(out) >= n:
-            break
-        try:
-            for inst in draw_examples(strategy, n, rng.randrange(2**31)):
-                if len(game.format_input(inst)) <= max_text:
-                    out.append(inst)
-        except Exception:  # noqa: BLE001 - a strategy that cannot draw here: the mutations still run
-            continue
-    return out
-
-
-def _values(structure: Any, game: Any, instances: list[Any]) -> list[int]:
-    """The part values seen in ``instances`` (the failing input and the draws), and one beyond."""
-    if structure.value is None:
-        return []
-    seen: set[int] = set()
-    for inst in instances:
-        for single in game.split(inst) if game.max_batch > 1 else (inst,):
-            for p in structure.parts(single):
-                try:
-                    seen.add(int(structure.value(p)))
-                except Exception:  # noqa: BLE001 - a part without a number
-                    pass
-    if seen:
-        seen |= (
-            set(range(min(seen), max(seen) + 2))
-            if max(seen) - min(seen) < 4096
-            else {max(seen) + 1}
-        )
-    return sorted(seen)
-
-
-def _smaller(game: Any, instance: Any, mutator: Mutator, limit: int) -> Iterator[tuple[Any, str]]:
-    try:
-        for k, cand in enumerate(game.smaller(instance)):
-            if k >= 4 * limit:
-                return
-            ok = mutator.valid(mutator._state(cand)) if cand is not None else None
-            if ok is not None:
-                yield ok
-    except Exception:  # noqa: BLE001 - the game's shrinker failed here: its moves end
-        return
-
-
-def _nearby_family(game: Any, size: int, mutator: Mutator, limit: int) -> Iterator[tuple[Any, str]]:
-    """Inputs of the deciding-feature families at sizes near ``size`` (single games)."""
-    from gamecert.kit.deciding import feature_spaces
-
-    try:
-        spaces = feature_spaces(game)
-    except Exception:  # noqa: BLE001 - none to take
-        return
-    for sp in spaces:
-        sizes = [s for s in sp.sizes if abs(s - size) <= 2]
-        for s in sizes:
-            taken = 0
-            for inst in sp.instances(s):
-                ok = mutator.valid(mutator._state(inst))
-                if ok is not None:
-                    yield ok
-                    taken += 1
-                if taken >= max(1, limit // max(1, len(sizes) * len(spaces))):
-                    break
-
-
-def _walks(
-    mutator: Mutator,
-    failing: list[Any],
-    draws: list[Any],
-    rng: random.Random,
-    labeller: _Labeller,
-    n: int,
-) -> list[tuple[Any, str]]:
-    """``n`` random walks of one to four steps: three in four from a failing input, the rest from a draw."""
-    out = []
-    for _ in range(4 * n):
-        start = rng.choice(failing) if not draws or rng.random() < 0.75 else rng.choice(draws)
-        m = mutator.mutate(start, rng.choice((1, 1, 2, 3, 4)))
-        if m is not None:
-            out.append(m)
-        if len(out) >= n:
-            break
-    return _fresh(labeller, out)
-
-
-def _check_pool(
+def _disguise(
     mutator: Mutator,
     rule: Rule,
     failing: list[Any],
-    draws: list[Any],
     rng: random.Random,
-    labeller: _Labeller,
+    labeller: Labeller,
     game: Any,
     until: float,
-    want: int = 400,
-    shuffled: list[dict[str, int]] | None = None,
-) -> tuple[list[tuple[Any, str]], set[bytes]]:
-    """Fresh inputs drawn to satisfy ``rule`` and to violate it, about as many of each: walks
-    from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule.
-    ``shuffled`` (the control): the rule is asked of another input's features, drawn from these."""
-    sat: list[tuple[Any, str]] = []
-    other: list[tuple[Any, str]] = []
-    seen: set[bytes] = set()
-    starts = [i for i in failing if rule.holds(features_of(game, i))] or failing
-    budget_s = max(0.05, 0.25 * (until - time.monotonic()))
-    stop = time.monotonic() + budget_s
-    tries = 0
-    while time.monotonic() < stop and (len(sat) < want or len(other) < want) and tries < 40 * want:
-        tries += 1
-        pick = rng.random()
-        base = rng.choice(starts) if pick < 0.6 or not draws else rng.choice(draws)
-        m = mutator.mutate(base, rng.choice((1, 1, 2, 3, 5)))
-        if m is None:
-            continue
-        d = _digest(m[1])
-        if d in labeller.seen or d in seen:
-            continue
-        seen.add(d)
-        holds = rule.holds(rng.choice(shuffled) if shuffled else features_of(game, m[0], m[1]))
-        if holds and len(sat) < want:
-            sat.append(m)
-            if rng.random() < 0.5:
-                starts.append(m[0])
-        elif not holds and len(other) < want:
-            other.append(m)
-    # alternated, so a run the time cuts short has both kinds
-    mixed = []
-    for k in range(max(len(sat), len(other))):
-        mixed += ([sat[k]] if k < len(sat) else []) + ([other[k]] if k < len(other) else [])
-    return mixed, {_digest(t) for _, t in sat}
+    add: Callable[[list[tuple[Any, str, bool]]], None],
+) -> str:
+    """Why ``rule`` is the shrunk input in disguise ("" if it is not, or names no value): where
+    it names a part value literally (``count[6] >= 1``), failing inputs it holds for are run
+    with that value replaced by others of its classes (18, 30, 42 ... for 6: its residues, its
+    bit length); if :data:`DISGUISE_SHARE` of them fail too (two at least), the value alone is
+    not what the class is about. The
+    probes run on the candidate and teach the next round."""
+    named = literal_values(rule, mutator.numeric)
+    if not named:
+        return ""
+    starts = [i for i in failing if rule.holds(features_of(game, i))][-20:] or failing[:1]
+    probes = []
+    for v in named:
+        for w in relatives(rng, v, mutator.low, max(mutator.high, 4 * abs(v)), DISGUISE_PROBES):
+            m = mutator.replaced(rng.choice(starts), v, w)
+            if m is not None:
+                probes.append(m)
+    ran = labeller.label(fresh(labeller, probes), until)
+    add(ran)
+    failed = [inst for inst, _, f in ran if f]
+    if len(ran) >= 5 and len(failed) >= max(2, DISGUISE_SHARE * len(ran)):
+        return (
+            f"the best rule learned, `{rule.text()}`, names the value "
+            f"{', '.join(map(str, named))} of the failing inputs, but {len(failed)} of {len(ran)} "
+            f"inputs with it replaced by other values of its classes (its residues, its bit "
+            f"length) failed too: the shrunk input in disguise, not a class"
+        )
+    return ""
 
 
 def diagnose_fault(

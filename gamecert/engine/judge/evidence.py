@@ -45,6 +45,7 @@ from gamecert.engine.judge.fault_words import (  # noqa: F401 (evidence.found_by
 from gamecert.engine.judge.judge import Failure
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.plan.plan import PHASES
+from gamecert.engine.report.basis import answers_basis
 from gamecert.engine.report.reports import (
     Certificate,
     FailureReport,
@@ -341,6 +342,7 @@ def build_certificate(
         random_inputs=stats.random_inputs,
         judged_by=dict(stats.judged_by),
         solvers=tuple(sorted(entry.solvers)),
+        answers_rest_on=answers_basis(entry),
         left_out=left,
         incomplete=incomplete_sentence(left, budget_to_complete(outcome), plan.by_counts)
         if left

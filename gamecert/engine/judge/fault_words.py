@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamecert.engine.judge.judge import Failure, visible
+from gamecert.engine.judge.shape import input_shape
 from gamecert.kit.game import Game
 from gamecert.verdict import Verdict
 
@@ -183,6 +184,12 @@ def failure_lines(game: Game, failure: Failure) -> list[str]:
 def _block(label: str, text: str, keep: int = 600) -> str:
     """A labelled value: one line inline, several lines as an indented block (never joined)."""
     body = text.rstrip("\n")
+    shaped = input_shape(body, keep) if label == "input" else None
+    if shaped is not None:  # a long input by its shape, the whole of it in the report's input.in
+        lines = [visible(line) for line in shaped]
+        if len(lines) == 1:
+            return f"  {label + ':':<9} {lines[0]}"
+        return f"  {label}: {lines[0]}\n" + "\n".join(f"    {line}" for line in lines[1:])
     clipped = (
         body if len(body) <= keep else body[:keep] + f"\n... ({len(body) - keep} more characters)"
     )

@@ -80,11 +80,29 @@ def diagnosis_markdown(data: Mapping[str, Any] | None) -> list[str]:
         out += [
             "",
             f"Learned from {data.get('learned_on', 0):,} inputs ({data.get('learned_failing', 0):,} failing) "
-            f"near the shrunk input, in {rounds} round{'s' if rounds != 1 else ''}; {data.get('runs', 0):,} runs "
-            f"in {data.get('seconds', 0):.1f} s of the {data.get('budget_s', 0):.1f} s it had. A class is "
+            f"near the shrunk input and from the whole input space, in {rounds} "
+            f"round{'s' if rounds != 1 else ''}; {_runs(data)}. A class is "
             'evidence on the inputs tried, not a proof (docs/certify.md, "When it fails").',
         ]
     return out
+
+
+def _runs(data: Mapping[str, Any]) -> str:
+    """The runs and the time, against the share of the budget it had.
+
+    >>> _runs({"runs": 1, "seconds": 2.0, "budget_s": 9.0})
+    '1 run in 2.0 s of its 9.0 s share of the budget'
+    >>> _runs({"runs": 662, "seconds": 11.0, "budget_s": 9.0})
+    '662 runs in 11.0 s; its share of the budget was 9.0 s, and the runs under way at its end were finished'
+    """
+    runs, took, share = data.get("runs", 0), data.get("seconds", 0), data.get("budget_s", 0)
+    head = f"{runs:,} run{'s' if runs != 1 else ''} in {took:.1f} s"
+    if took > share:
+        return (
+            f"{head}; its share of the budget was {share:.1f} s, and the runs under way at its "
+            "end were finished"
+        )
+    return f"{head} of its {share:.1f} s share of the budget"
 
 
 __all__ = ["diagnosis_line", "diagnosis_markdown", "diagnosis_short"]

@@ -15,164 +15,32 @@ temporary file beside them and moved over with :func:`os.replace`.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from typing import Any, ClassVar
 
 from gamecert.engine.report.diagnosis import diagnosis_markdown
+from gamecert.engine.report.provenance import Provenance, gamecert_version, judge_provenance
 from gamecert.engine.report.spaces import FamilyEvidence, SpaceEvidence
-from gamecert.kit import escape
+from gamecert.engine.report.text import (
+    GOT_KEEP,
+    clip,
+    fence,
+    n_of,
+    one_line,
+    safe_name,
+    timestamp,
+    visible,
+    without_verdict,
+)
 from gamecert.verdict import CERTIFIED, INCOMPLETE, INTERRUPTED
 
 REPORT_FILES = ("report.md", "report.json", "input.in", "expected.ans")
 CERTIFICATE_FILES = ("certificate.md", "certificate.json")
 
-#: how much of a candidate's output a report keeps (the whole thing goes nowhere: it may be huge)
-GOT_KEEP = 4000
-
 
 # ---- data ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """What was judged and by what: the program (its language, the sha256 of its source and of its
-    binary, how it was compiled) and the judge (gamecert's version, Python, the OS).
-
-    ``compile_option`` and ``python_option`` are the ``--compile`` and ``--python`` given ("" for
-    the defaults), so that ``gamecert replay`` builds the program the same way again.
-    """
-
-    language: str = ""
-    source: str = ""
-    source_sha256: str = ""
-    binary_sha256: str = ""
-    compile_command: str = ""
-    compiler_version: str = ""
-    compile_option: str = ""
-    python_option: str = ""
-    gamecert_version: str = ""
-    python_version: str = ""
-    os: str = ""
-
-    @classmethod
-    def of(
-        cls, candidate: Any, compile_option: str | None = None, python_option: str | None = None
-    ) -> Provenance:
-        """The provenance of a :class:`gamecert.engine.run.sandbox.Candidate` (any object with its fields),
-        judged by this gamecert on this machine."""
-        source = getattr(candidate, "source", None)
-        command = tuple(getattr(candidate, "compile_command", ()) or ())
-        return cls(
-            language=str(getattr(candidate, "language", "") or ""),
-            source=str(source) if source else "",
-            source_sha256=str(getattr(candidate, "source_sha256", "") or ""),
-            binary_sha256=str(getattr(candidate, "binary_sha256", "") or ""),
-            compile_command=shlex.join(command) if command else "",
-            compiler_version=str(getattr(candidate, "compiler_version", "") or ""),
-            compile_option=compile_option or "",
-            python_option=python_option or "",
-            **judge_provenance(),
-        )
-
-    @classmethod
-    def from_json(cls, data: Any) -> Provenance:
-        """From a report's ``provenance`` object; unknown keys and non-text values are dropped."""
-        if not isinstance(data, Mapping):
-            return cls()
-        names = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in names and isinstance(v, str)})
-
-    def program_sha256(self) -> str:
-        """The hash that identifies the program run: the source's, else the binary's."""
-        return self.source_sha256 or self.binary_sha256
-
-    def lines(self) -> list[str]:
-        """Markdown list items for report.md and certificate.md (what is known, nothing blank)."""
-        out = []
-        if self.language:
-            what = f"{self.language}" + (
-                f", source `{visible(self.source)}`" if self.source else ""
-            )
-            out.append(f"- **Program:** {what}")
-        if self.source_sha256:
-            out.append(f"- **Source sha256:** `{self.source_sha256}`")
-        if self.binary_sha256:
-            out.append(f"- **Binary sha256:** `{self.binary_sha256}`")
-        if self.compile_command:
-            out.append(
-                f"- **Compiled with:** `{visible(self.compile_command)}`"
-                + (" (from --compile)" if self.compile_option else "")
-            )
-        if self.compiler_version:
-            out.append(
-                f"- **Compiler/interpreter:** {visible(self.compiler_version)}"
-                + (f" (--python {visible(self.python_option)})" if self.python_option else "")
-            )
-        if self.gamecert_version or self.python_version or self.os:
-            out.append(
-                f"- **Judged by:** gamecert {self.gamecert_version or '?'}, Python {self.python_version or '?'}, "
-                f"{self.os or 'unknown OS'}"
-            )
-        return out
-
-
-def gamecert_version() -> str:
-    """The installed gamecert's version (package metadata), else the source tree's ``__version__``."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-
-        return version("gamecert")
-    except (ImportError, PackageNotFoundError):
-        from gamecert import __version__
-
-        return __version__
-
-
-def judge_provenance() -> dict[str, str]:
-    """gamecert's version, the Python running it and the OS, as :class:`Provenance` fields."""
-    import platform
-    import sys
-
-    python = f"{platform.python_version()} ({sys.implementation.name})"
-    return {
-        "gamecert_version": gamecert_version(),
-        "python_version": python,
-        "os": platform.platform(),
-    }
-
-
-def visible(text: str, keep_newlines: bool = False) -> str:
-    r"""``text`` with control and invisible characters (NUL, ESC, other C0 and C1 codes, format
-    characters such as U+200B, separators other than the plain space, default-ignorable code
-    points such as U+034F, combining marks standing alone) shown as escapes, so that what a
-    candidate printed can neither drive a terminal nor hide in a report
-    (:func:`gamecert.kit.escape.visible`). ``keep_newlines`` keeps line feeds (for blocks).
-
-    >>> print(visible("Bob\x1b[2J\x00\u200b\xa0."))
-    Bob\x1b[2J\x00\u200b\xa0.
-    >>> print(visible("a\nb\tc", keep_newlines=True))
-    a
-    b\tc
-    """
-    return escape.visible(text, keep_newlines)  # (the one place: gamecert.kit.escape)
-
-
-def without_verdict(reason: str, verdict: str) -> str:
-    """``reason`` without a leading copy of the verdict word, which a report states once.
-
-    >>> without_verdict("TLE: CPU time limit 2 s exceeded (2.31 s)", "TLE")
-    'CPU time limit 2 s exceeded (2.31 s)'
-    >>> without_verdict("TLE: TLE: x", "TLE"), without_verdict("expected 1", "WA")
-    ('x', 'expected 1')
-    """
-    prefix = f"{verdict}: "
-    while verdict and reason.startswith(prefix):
-        reason = reason[len(prefix) :]
-    return reason
 
 
 @dataclass(frozen=True)
@@ -289,12 +157,12 @@ class FailureReport:
         ]
         out.append(
             f"- **Verdict:** {self.verdict}: "
-            f"{_one_line(self.fault or without_verdict(self.reason, self.verdict))}"
+            f"{one_line(self.fault or without_verdict(self.reason, self.verdict))}"
         )
         out.append(f"- **Candidate:** `{visible(self.candidate_spec)}`")
         out.append(
             f"- **Found by:** {visible(self.found_by or self.phase)} (input size {self.size}; "
-            f"after {self.tests_run} tests)"
+            f"after {n_of(self.tests_run, 'test')})"
         )
         if self.interrupted:
             out.append(
@@ -303,13 +171,13 @@ class FailureReport:
         return out
 
     def _section_input(self, _shown: str) -> list[str]:
-        return ["## Input", "", _fence(self.input)]
+        return ["## Input", "", fence(self.input)]
 
     def _section_expected(self, _shown: str) -> list[str]:
-        return ["## Expected", "", _fence(self.expected)]
+        return ["## Expected", "", fence(self.expected)]
 
     def _section_got(self, _shown: str) -> list[str]:
-        out = ["## Got", "", _fence(self.got if self.got else "(no output)")]
+        out = ["## Got", "", fence(self.got if self.got else "(no output)")]
         texts = (self.input + self.expected + self.got + self.stderr_tail).replace("\n", "")
         if visible(texts) != texts:  # (isprintable() lets zero-width and combining marks through)
             out += [
@@ -320,7 +188,7 @@ class FailureReport:
         return out
 
     def _section_why(self, _shown: str) -> list[str]:
-        reason = _one_line(without_verdict(self.reason, self.verdict))
+        reason = one_line(without_verdict(self.reason, self.verdict))
         lines = [self.fault] if self.fault else []
         if reason and reason.replace("'", "").rpartition(": ")[2] != self.fault.rpartition(": ")[2]:
             lines.append(reason)
@@ -329,10 +197,10 @@ class FailureReport:
     def _section_reproduce(self, _shown: str) -> list[str]:
         if not self.reproduce:
             return []
-        return ["## Reproduce", "", "From this folder:", "", _fence(self.reproduce, lang="sh")]
+        return ["## Reproduce", "", "From this folder:", "", fence(self.reproduce, lang="sh")]
 
     def _section_stderr(self, _shown: str) -> list[str]:
-        return ["## Last lines of stderr", "", _fence(self.stderr_tail)] if self.stderr_tail else []
+        return ["## Last lines of stderr", "", fence(self.stderr_tail)] if self.stderr_tail else []
 
     def _section_explanation(self, _shown: str) -> list[str]:
         return [
@@ -365,11 +233,11 @@ class FailureReport:
         return [
             "## Replay",
             "",
-            _fence(self.replay_command(shown), lang="sh"),
+            fence(self.replay_command(shown), lang="sh"),
             "",
             "The whole certification again, same seed:",
             "",
-            _fence(self.rerun_command(), lang="sh"),
+            fence(self.rerun_command(), lang="sh"),
             "",
             "`input.in` and `expected.ans` beside this file hold the input and the expected output.",
         ]
@@ -423,6 +291,8 @@ class Certificate:
     judged_by: dict[str, int] = field(default_factory=dict)
     #: the fast solvers the game registers (how many agreed where all of them answered)
     solvers: tuple[str, ...] = ()
+    #: what the expected answers rest on, one line per range of sizes (report/basis.py)
+    answers_rest_on: tuple[str, ...] = ()
     #: what of the plan did not run to its end (:func:`gamecert.engine.judge.evidence.left_out`);
     #: empty: the evidence is complete, the verdict CERTIFIED
     left_out: tuple[str, ...] = ()
@@ -466,6 +336,7 @@ class Certificate:
         kwargs["largest_sizes"] = tuple(kwargs.get("largest_sizes", ()))
         kwargs["notes"] = tuple(kwargs.get("notes", ()))
         kwargs["solvers"] = tuple(kwargs.get("solvers", ()))
+        kwargs["answers_rest_on"] = tuple(kwargs.get("answers_rest_on", ()))
         kwargs["left_out"] = tuple(kwargs.get("left_out", ()))
         kwargs["provenance"] = Provenance.from_json(kwargs.get("provenance"))
         return cls(**kwargs)
@@ -481,14 +352,15 @@ class Certificate:
             )
         else:
             lines.append(
-                f"random: {self.random_examples} games in {self.random_inputs} Hypothesis examples "
+                f"random: {n_of(self.random_examples, 'game')} in {self.random_inputs} Hypothesis examples "
                 f"(inputs), seed {self.seed}"
             )
         if self.judged_by:
             lines.append(self.rests_on())
+        lines += [f"expected answers for {line}" for line in self.answers_rest_on]
         if self.largest_sizes:
             sizes = ", ".join(str(s) for s in self.largest_sizes)
-            lines.append(f"largest: {len(self.largest_sizes)} inputs at sizes {sizes}")
+            lines.append(f"largest: {n_of(len(self.largest_sizes), 'input')} at sizes {sizes}")
         else:
             lines.append("largest: none run")
         share = (
@@ -549,7 +421,7 @@ class Certificate:
             f"- **Candidate:** `{visible(self.candidate_spec)}`",
             f"- **Profile:** {self.profile}; **seed:** {self.seed}",
             f"- **Limits:** {self.time_limit_s:g} s per test, {self.memory_limit_mb} MB",
-            f"- **Tests:** {self.tests} inputs judged in {self.runs} runs, {self.elapsed_s:.1f} s "
+            f"- **Tests:** {n_of(self.tests, 'input')} judged in {n_of(self.runs, 'run')}, {self.elapsed_s:.1f} s "
             f"({self.tests_per_second:.0f} tests/s)"
             + (
                 f"; budget {self.budget_s:g} s, {self.jobs} runner(s) in parallel"
@@ -608,58 +480,21 @@ def _run_line(report: FailureReport) -> str:
     return ", ".join(parts)
 
 
-def _one_line(text: str, keep: int = 300) -> str:
-    """The first line of ``text``, escaped and clipped, for a list item."""
-    line = text.strip().split("\n")[0] if text.strip() else ""
-    return visible(line if len(line) <= keep else line[: keep - 3] + "...")
-
-
-def _fence(text: str, lang: str = "text") -> str:
-    r"""A Markdown code block that survives backticks inside ``text``; control and invisible
-    characters escaped (newlines kept).
-
-    >>> print(_fence("a\x00b\n"))
-    ```text
-    a\x00b
-    ```
-    """
-    text = visible(text, keep_newlines=True)
-    ticks = "```"
-    while ticks in text:
-        ticks += "`"
-    body = text if text.endswith("\n") else text + "\n"
-    return f"{ticks}{lang}\n{body}{ticks}"
-
-
-def clip(text: str, keep: int = GOT_KEEP) -> str:
-    """At most ``keep`` characters, saying how much was cut.
-
-    >>> clip("abcdef", 3)
-    'abc\\n... (3 more characters not shown)'
-    """
-    if len(text) <= keep:
-        return text
-    return text[:keep] + f"\n... ({len(text) - keep} more characters not shown)"
-
-
-# ---- writing -------------------------------------------------------------------------------
-
-
-def timestamp(now: datetime | None = None) -> str:
-    """A sortable, filesystem-safe timestamp.
-
-    >>> timestamp(datetime(2024, 5, 6, 7, 8, 9, 123456))
-    '20240506-070809-123'
-    """
-    now = now or datetime.now()
-    return now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
-
-
-def safe_name(name: str) -> str:
-    """A candidate name usable as a directory name.
-
-    >>> safe_name("java -cp build Main")
-    'java--cp-build-Main'
-    """
-    cleaned = re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-.")
-    return (cleaned or "candidate")[:60]
+__all__ = [
+    "CERTIFICATE_FILES",
+    "GOT_KEEP",
+    "REPORT_FILES",
+    "Certificate",
+    "FailureReport",
+    "FamilyEvidence",
+    "Provenance",
+    "SpaceEvidence",
+    "clip",
+    "gamecert_version",
+    "how_it_ran",
+    "judge_provenance",
+    "safe_name",
+    "timestamp",
+    "visible",
+    "without_verdict",
+]

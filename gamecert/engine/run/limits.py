@@ -136,18 +136,23 @@ def cpu_over(cpu: float, limit: float, watched: bool) -> str:
     >>> cpu_over(2.0004, 2.0, True)
     'CPU time 2.0004 s > limit 2 s'
     >>> cpu_over(1.989, 2.0, True)
-    'stopped at the CPU-time limit of 2 s (the watch read more); 1.989 s charged once all its processes were reaped'
+    'killed when its CPU time, read while it ran, passed the limit of 2 s; read again after it ended, all its processes together had used 1.989 s (the two readings count differently; the first one decides)'
     >>> cpu_over(1.989, 2.0, False)
-    'ended by the CPU-time limit of 2 s (RLIMIT_CPU); 1.989 s charged once all its processes were reaped'
+    'killed by the kernel when a process of it reached the CPU-time limit of 2 s (RLIMIT_CPU); read again after it ended, all its processes together had used 1.989 s (the kernel counts in ticks, the reading after the end exactly; the kernel decides)'
     """
     if cpu > limit:
         places = 3
         while places < 9 and round(cpu, places) <= limit:
             places += 1
         return f"CPU time {cpu:.{places}f} s > limit {limit:g} s"
-    how = (
-        "stopped at the CPU-time limit of {:g} s (the watch read more)"
-        if watched
-        else "ended by the CPU-time limit of {:g} s (RLIMIT_CPU)"
+    if watched:
+        return (
+            f"killed when its CPU time, read while it ran, passed the limit of {limit:g} s; read "
+            f"again after it ended, all its processes together had used {cpu:.3f} s (the two "
+            "readings count differently; the first one decides)"
+        )
+    return (
+        f"killed by the kernel when a process of it reached the CPU-time limit of {limit:g} s "
+        f"(RLIMIT_CPU); read again after it ended, all its processes together had used {cpu:.3f} s "
+        "(the kernel counts in ticks, the reading after the end exactly; the kernel decides)"
     )
-    return how.format(limit) + f"; {cpu:.3f} s charged once all its processes were reaped"
