@@ -72,7 +72,7 @@ class _Display:
         self.progress.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.progress.__exit__(*exc)
 
     def phase(self, name: str, deadline: float | None) -> None:

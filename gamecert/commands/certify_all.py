@@ -189,8 +189,8 @@ def certify_registered_command(args: Any) -> int:
     failed = batch.failed
     for row in failed:
         echo(f"\n{row.game}/{row.solver}:")
-        for line in row.failure:
-            echo(line)
+        for text in row.failure:
+            echo(text)
     incomplete = sum(r.verdict == INCOMPLETE for r in rows)
     outcome = (
         f"{len(failed)} failed"

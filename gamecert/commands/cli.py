@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from gamecert.commands.files import read_text
 from gamecert.engine import interrupts
@@ -19,7 +20,9 @@ EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: same exit status and one line
+    def error(
+        self, message: str
+    ) -> NoReturn:  # argparse's own errors: same exit status and one line
         print(f"gamecert: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
@@ -275,7 +278,7 @@ def _list() -> int:
     return EXIT_USAGE if problems else EXIT_OK
 
 
-def _still_marked(entry: object) -> str:
+def _still_marked(entry: Any) -> str:
     """What a loaded game still has marked @todo or todo_value (its modules' UNFINISHED line
     dropped by hand, the marks left), with the file: "" when nothing is."""
     from gamecert.engine import registry
@@ -393,8 +396,8 @@ def _coverage(game: str, examples: int) -> int:
     drawn = [0]
 
     def features(
-        instance: object,
-    ) -> object:  # each example counted on the live line as it is drawn
+        instance: Any,
+    ) -> Any:  # each example counted on the live line as it is drawn
         drawn[0] += 1
         live.counted("examples drawn", drawn[0], examples)
         return entry.features(instance)
@@ -414,7 +417,7 @@ class _QuietStream:
     text nobody reads any more is dropped.
     """
 
-    def __init__(self, stream: object) -> None:
+    def __init__(self, stream: Any) -> None:
         self._stream = stream
         self.closed_pipe = False
 
@@ -444,7 +447,7 @@ class _QuietStream:
             except BrokenPipeError:
                 self._gone()
 
-    def __getattr__(self, name: str) -> object:
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 

@@ -158,7 +158,7 @@ def prove_command(args: argparse.Namespace) -> int:
             checked[0] += 1
 
         checked = [0]
-        for item in sorted([*entries, *problems], key=lambda item: item.name):
+        for item in sorted([*entries, *problems], key=lambda item: item.name):  # type: ignore[attr-defined]  # (an Entry or a Problem: each has a name)
             if isinstance(item, registry.Problem):
                 echo(item.describe())  # one line, then on with the other games
             else:

@@ -32,9 +32,12 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # (what Item.repr_failure may return)
 
 from gamecert.errors import GamecertError
 from gamecert.verdict import INCOMPLETE, INTERRUPTED, PASSING, passing_status
@@ -408,7 +411,7 @@ class _CandidateSession:
         for key, value in report.user_properties:
             if key not in ("gamecert_evidence", "gamecert_failure", "gamecert_error"):
                 continue
-            data = json.loads(value)
+            data = json.loads(cast(str, value))  # (written as JSON text by the items)
             target = next((t for t in self.targets if t.group_id == data["group"]), None)
             if target is None:
                 continue
@@ -675,7 +678,9 @@ class CandidateItem(pytest.Item):
         lines.extend(f"note:     {n}" for n in failure.notes)
         raise CandidateFault("\n".join(lines))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
         from gamecert.kit.escape import visible
 
         if isinstance(

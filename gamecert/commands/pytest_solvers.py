@@ -39,9 +39,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # (what Item.repr_failure may return)
 
 from gamecert.errors import GamecertError
 from gamecert.verdict import PASSING
@@ -368,15 +371,15 @@ class _Session:
             for index, claim in enumerate(entry.claims):
                 parts = claim.slices(self.slices)
                 for k, part in enumerate(parts):
-                    item = ClaimItem.from_parent(group, name=part.name.replace("::", ": "))
-                    item.entry, item.index, item.part, item.parts, item.claim = (
+                    node = ClaimItem.from_parent(group, name=part.name.replace("::", ": "))
+                    node.entry, node.index, node.part, node.parts, node.claim = (
                         entry,
                         index,
                         k,
                         len(parts),
                         part,
                     )
-                    items.append(item)
+                    items.append(node)
 
     # -- results, in the controller --
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -386,7 +389,7 @@ class _Session:
         for key, value in report.user_properties:
             if key not in (_EVIDENCE, _FAILURE, _ERROR, _CLAIM):
                 continue
-            data = json.loads(value)
+            data = json.loads(cast(str, value))  # (written as JSON text by the items)
             if key == _CLAIM:
                 self.claim_reports.setdefault((data["game"], data["claim"]), {})[data["part"]] = (
                     data
@@ -416,6 +419,7 @@ class _Session:
         from gamecert.engine.solvers import Row, evidence_summary
 
         outcome, complete = merged_outcome(*self.planned(solver.entry), solver.evidence)
+        lines: tuple[str, ...]
         verdict, lines = passing_word(outcome), ()
         if solver.failures:
             failure, lines = self._report(solver, outcome, complete)
@@ -643,7 +647,7 @@ def merge_claim(game: str, claim: Any, reports: dict[int, dict[str, Any]]) -> An
 
     parts = max((r["parts"] for r in reports.values()), default=1)
     seconds = sum(r["seconds"] for r in reports.values())
-    ordered = [reports.get(k) for k in range(parts)]
+    ordered: list[Any] = [reports.get(k) for k in range(parts)]  # (each checked for None below)
     if all(r is not None and r["status"] == "holds" for r in ordered):
         if parts == 1:
             evidence = Evidence(ordered[0]["level"], ordered[0]["detail"])
@@ -702,7 +706,9 @@ class _Item(pytest.Item):
     #: made by gamecert, not collected from a file (see :func:`_generated`)
     gamecert_item = True
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, SolverFault):
             return str(excinfo.value)
         if isinstance(excinfo.value, GamecertError):

@@ -14,6 +14,7 @@ import re
 import shutil
 import sys
 import textwrap
+from typing import Any
 
 from gamecert.kit.escape import visible
 
@@ -91,7 +92,7 @@ class Live:
     around the line only when it is the terminal too (``cmd > file`` keeps its lines in the file).
     """
 
-    def __init__(self, title: str, console: object = None) -> None:
+    def __init__(self, title: str, console: Any = None) -> None:
         import time
 
         from rich.console import Console
@@ -127,7 +128,7 @@ class Live:
         self.progress.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.progress.__exit__(*exc)
 
     def step(self, doing: str) -> None:
@@ -141,7 +142,7 @@ class Live:
         now = self.clock()
         fresh = self.count is None or self.count[0] != what or done < self.count[1]
         # a fresh count began when the step, or the count before it, last moved
-        began = self._counted_at if fresh else self.count[3]
+        began = self._counted_at if fresh or self.count is None else self.count[3]
         self.count, self._counted_at = (what, done, total, began), now
         self.refresh(force=fresh or done >= total)
 

@@ -10,9 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from gamecert.errors import UsageError
 from gamecert.kit.escape import visible
+
+if TYPE_CHECKING:
+    from gamecert.engine.testpack.testpack import Outcome
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -165,7 +169,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
     return 1 if outcome.faults else 0
 
 
-def least_tests(entry: object) -> int:
+def least_tests(entry: Any) -> int:
     """The fewest tests a package of ``entry``'s game holds, known before any work: its distinct
     samples and one test per designed family (the largest inputs and the time tests come on top,
     once the inputs are drawn and the programs timed)."""
@@ -211,7 +215,7 @@ class _Live:
         if not text.startswith("  "):
             self.live.step(text.split(":", 1)[0])
 
-    def ran(self, program: object, k: int, n: int) -> None:
+    def ran(self, program: Any, k: int, n: int) -> None:
         self.live.extra = f"{visible(program.name)}, " + (
             f"test {k}/{n}" if n else f"{k} inputs tried"
         )
@@ -221,7 +225,7 @@ class _Live:
         self.live.counted(what, done, total)
 
 
-def _matrix(o: object) -> str:
+def _matrix(o: Outcome) -> str:
     from gamecert.engine.testpack import testset as ts
     from gamecert.engine.testpack.testpack import mutation_score, strength_line, tn
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gamecert.engine.execute import Executor
 from gamecert.engine.interrupts import _signals_deferred
@@ -284,7 +284,9 @@ def run_one_certification(
                 0.0,
                 min(
                     sanitizer_s,
-                    executor.start + SHARES["random"] * plan.budget_s - time.monotonic(),
+                    executor.start
+                    + cast(float, SHARES["random"]) * plan.budget_s  # (the random phase has one)
+                    - time.monotonic(),
                 ),
             ),
         )
@@ -315,6 +317,7 @@ def run_one_certification(
             except GamecertError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the fault found must be reported whatever the diagnosis did
+                assert outcome.failure is not None  # (fault is one)
                 outcome.failure.notes.append(
                     f"the diagnosis stopped on an internal error of gamecert's "
                     f"({type(exc).__name__}: {exc}); the fault stands as found"

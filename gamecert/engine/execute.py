@@ -257,6 +257,7 @@ class Executor(SweepBelow):
                     ahead = getattr(runner, "expect", None)
                     if ahead is not None:  # the chunk's inputs in order: each sent ahead of its run
                         ahead(chunk.texts)
+                    assert judge is not None  # (made with the runner)
                     try:
                         began = time.monotonic()
                         outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
@@ -380,7 +381,7 @@ class Executor(SweepBelow):
                     and not self.outcome.failures
                     and self.error is None
                 ):
-                    self.midway, _ = None, self.midway()
+                    self.midway, _ = None, self.midway()  # type: ignore[misc]  # (called before the None is stored; mypy reads it after)
                 if (
                     phase is None
                     or self.outcome.failures
@@ -580,7 +581,7 @@ class Executor(SweepBelow):
             for o in [self._register(g)]
         ]
         yield from by_time(
-            lanes,
+            lanes,  # type: ignore[arg-type]  # mypy types the lambdas above by their loop-binding defaults
             self.spent,
             lambda: (
                 None

@@ -32,7 +32,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import Any
+from typing import Any, Literal
 
 import gamecert
 from gamecert.errors import AnswerError, GamecertError, GameError, InputError
@@ -256,13 +256,14 @@ class section:  # noqa: N801 - used as ``with section(...)``, like a function
             except (ValueError, OSError):
                 pass
 
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> Literal[False]:
         if not self.outer:
             return False
         _active.pop(threading.get_ident(), None)
         if exc is None:
             return False
         if isinstance(exc, GameTimeout):
+            assert self.limit is not None  # (set by __enter__)
             raise timeout_error(self.game, self.what, self.limit, _tb_frames(tb)) from None
         if isinstance(exc, Exception):
             blamed = blame(exc, self.game, self.what) if self.blame_errors else None

@@ -4,7 +4,7 @@ resumed, and the live progress handed to the front end's display."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from typing import Any
 
 from gamecert.engine.judge import guided
@@ -105,7 +105,10 @@ class _Progress:
 
 
 def phase_lines(
-    outcome: Outcome, only_failed: bool = False, skip: set[str] = frozenset(), game: Any = None
+    outcome: Outcome,
+    only_failed: bool = False,
+    skip: Set[str] = frozenset(),
+    game: Any = None,
 ) -> list[str]:
     """One line per phase that ran: what ran, and whether the budget cut it short or it failed."""
     failed = {f.phase for f in outcome.failures}

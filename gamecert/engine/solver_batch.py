@@ -28,7 +28,7 @@ from gamecert.engine.solvers import (
 from gamecert.verdict import PASSING
 
 #: (game, solver, profile name, seed, examples, report folder)
-Task = tuple[Any, ...]
+Task = tuple[str, str, str, int, int | None, str]
 
 
 @dataclass(frozen=True)
@@ -198,6 +198,7 @@ class _Scheduler:
         self.tested = tested
         #: tests run by each running solver's process, and the tests of its plan (as it says)
         self.live: dict[Any, tuple[int, int]] = {}
+        self.planned: dict[tuple[str, str], int]
         self.tests_done, self.planned = 0, {}
         self.shared = _shared_keys(tasks)
         self.ready: list[tuple[str, tuple[Any, ...]]] = [
@@ -370,7 +371,7 @@ def _child(conn: Any, kind: str, args: tuple[Any, ...]) -> None:
             "ok",
             plan_answers(*args)
             if kind == "answers"
-            else certify_one(*args, display=_PipeDisplay(conn)),
+            else certify_one(*args, display=_PipeDisplay(conn)),  # type: ignore[misc]  # (args: a Task, six values)
         )
     except BaseException as exc:  # noqa: BLE001 - handed to the command, which raises it
         result = ("error", exc)

@@ -116,7 +116,7 @@ def listed_plan(plan: Plan) -> Plan:
     phases = []
     for phase in plan.phases:
         groups = tuple(_listed_group(g) for g in phase.groups())
-        phases.append(replace(phase, groups=lambda groups=groups: iter(groups)))
+        phases.append(replace(phase, groups=lambda groups=groups: iter(groups)))  # type: ignore[misc]  # mypy cannot type a lambda whose default binds a loop variable
     return replace(plan, phases=tuple(phases))
 
 
@@ -290,6 +290,7 @@ def _write_failure(entry: Any, solver: str, outcome: Outcome, report_dir: str) -
     """The failure as ``gamecert certify GAME CANDIDATE`` shows it, and its report, written."""
 
     failure = outcome.failure
+    assert failure is not None  # (called only on a failure)
     report = build_report(
         entry,
         SolverSubject(entry.name, solver),

@@ -91,7 +91,7 @@ def summary_rows(
     >>> summary_rows([CandidateResult("a.py", "a", "WA", 1, input="1\n2\x1b\n", tests=5, elapsed_s=1.25)])
     [('a.py', 'WA', '1\\n2\\x1b', '5', '1.2 s', '-')]
     """
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for r in results:
         shown = visible(r.input.rstrip("\n"))
         if len(shown) > keep:

@@ -8,10 +8,17 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamecert.engine.judge.judge import ChunkOutcome, Failure
 from gamecert.engine.plan.plan import Group
+
+if TYPE_CHECKING:
+    import threading
+
+    from gamecert.engine.judge.judge import Judge, Stats
+    from gamecert.engine.judge.outcome import GroupOutcome, Outcome
+    from gamecert.engine.plan.plan import Plan
 
 #: a space of at most this many inputs below a fault is first checked for sizes that need no run
 #: (every input already ran and passed), which are counted swept even when the budget is spent
@@ -34,6 +41,41 @@ def _call(display: Any, name: str, *args: Any) -> None:
 class SweepBelow:
     """The executor's work below (and at) a fault's size, the passes it need not run again, and
     the run's going on (plainly) after a fault that did not stand."""
+
+    # the executor's state this mixin reads and sets (declared for type checking; each is set in
+    # Executor.__init__, sweep_ended in _sweep_below, and described there)
+    entry: Any
+    plan: Plan
+    jobs: int
+    display: Any
+    stats: Stats
+    outcome: Outcome
+    stop: threading.Event
+    judges: list[Judge]
+    by_key: dict[str, GroupOutcome]
+    shrink_s: float
+    error: BaseException | None
+    stop_after: int | None
+    segment: int
+    start: float
+    fault_deadline: float | None
+    unextended: float | None
+    passed: set[bytes]
+    _structured: set[str]
+    confirming: set[int]
+    plain_reason: str | None
+    sweep_ended: str
+
+    if TYPE_CHECKING:
+
+        def _run_phase(
+            self,
+            groups: Iterator[Group],
+            interleave: bool,
+            deadline: float | None,
+            name: str,
+            depth: bool = False,
+        ) -> None: ...
 
     def _remember_passed(self, outcome: ChunkOutcome) -> None:
         """The single games of ``outcome``'s runs that passed, if the sweep below a fault may meet
@@ -94,6 +136,7 @@ class SweepBelow:
         if (
             self.unextended is not None
         ):  # what a shrink was granted past the budget and left unused is not the sweep's
+            assert self.fault_deadline is not None  # (set with unextended)
             self.fault_deadline = min(self.fault_deadline, max(self.unextended, time.monotonic()))
         # by counts there is no budget: the sweep gets the profile's shrinking time
         swept_until = time.monotonic() + self.shrink_s if self.plan.by_counts else None
@@ -155,7 +198,8 @@ class SweepBelow:
                     f"({len(planned) - len(left)} of {len(planned)} sizes of spaces and structured families ran "
                     f"whole; the minimal line says which spaces were swept{self.sweep_ended})"
                 )
-            if not smaller or found.size >= failure.size:
+            # (when smaller, found is the new failure: `found is None` only tells mypy so)
+            if not smaller or found is None or found.size >= failure.size:
                 break
             failure = found
         self._sweep_at(failure)

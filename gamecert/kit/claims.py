@@ -107,7 +107,8 @@ def split_range(
     """
     weights: Sequence[float] = [cost(i) if cost else 1.0 for i in range(first, last + 1)]
     total = sum(weights)
-    out, start, done = [], first, 0.0
+    out: list[tuple[int, int]] = []
+    start, done = first, 0.0
     for offset, w in enumerate(weights):
         i = first + offset
         done += w

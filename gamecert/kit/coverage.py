@@ -50,7 +50,7 @@ def collect(
         suppress_health_check=list(HealthCheck),
     )
     @given(instances())
-    def draw(instance):
+    def draw(instance: Any) -> None:
         counts["(examples)"] += 1
         counts.update(set(features(instance)))
 

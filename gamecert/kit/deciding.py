@@ -51,7 +51,7 @@ class DecidingFeature:
 
     def settings(self) -> list[tuple[int, int, Any, Any]]:
         """Every (size, order, value, place), smallest size first, in declaration order within a size."""
-        out = []
+        out: list[tuple[int, int, Any, Any]] = []
         for value in self.values:
             for place in self.places(value):
                 out.append((self.size(value, place), len(out), value, place))

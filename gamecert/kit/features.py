@@ -64,9 +64,9 @@ def _label(game: Any, structure: Any, part: Any) -> str:
     return str(part)[:12]
 
 
-def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter, dict[str, int]]:
+def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[str], dict[str, int]]:
     """Summable counts and the per-game numbers (length, distinct, values) of one single game."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     numbers: dict[str, int] = {}
     parts = tuple(structure.parts(single)) if structure is not None else ()
     numbers["length"] = len(parts)
@@ -131,7 +131,7 @@ def features_of(game: Any, instance: Any, text: str | None = None) -> Features:
     singles = tuple(game.split(instance)) if batched else (instance,)
     text = game.format_input(instance) if text is None else text
     out: Features = {"size": int(game.size(instance)), "bytes": len(text.encode())}
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     per_game = []
     for single in singles:
         c, numbers = _single_features(game, structure, single)
@@ -206,7 +206,7 @@ def keyed_classes(counts: Mapping[str, int]) -> dict[str, int]:
         m = _KEYED.match(name)
         if m and m.group(1) in KEYED and c:
             keyed.setdefault(m.group(1), {})[int(m.group(2))] = c
-    out: Counter = Counter()
+    out: Counter[str] = Counter()
     for head, by_key in keyed.items():
         for key, c in by_key.items():
             for k in KEY_MODULI:

@@ -129,7 +129,7 @@ def shrink_targets(size: int, smallest: int = 1, dense: int = 64) -> list[int]:
     return out
 
 
-def drop_chunks(items: tuple) -> Iterator[tuple]:
+def drop_chunks(items: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
     """``items`` with one chunk removed, chunks halving from half the items to one; never empty.
     Removing a chunk equal to the one before it gives the same items as removing that one, so it
     is left out: a run of equal items costs a candidate or two per chunk size, not one per chunk.

@@ -97,6 +97,14 @@ class Shrinker:
     ``failing_game`` is the 1-based index of the game of a batch that failed, if known.
     """
 
+    # set by shrink(): the current failing input (as parts, as an instance, its text, its key)
+    state: list[tuple[Any, ...]]
+    current: Any
+    text: str
+    key: tuple[int, int, str]
+    improved: bool
+    moved: tuple[int, int] | None
+
     def __init__(
         self,
         game: Any,
@@ -127,11 +135,11 @@ class Shrinker:
         self._canon_part: dict[Any, Any] = {}
 
     # ---- the state: a list of games, each a tuple of parts ----------------------------------
-    def _state(self, instance: Any) -> list[tuple]:
+    def _state(self, instance: Any) -> list[tuple[Any, ...]]:
         singles = self.game.split(instance) if self.batched else (instance,)
         return [tuple(self.st.parts(g)) for g in singles]
 
-    def _instance(self, state: Sequence[Sequence]) -> Any:
+    def _instance(self, state: Sequence[Sequence[Any]]) -> Any:
         games = [self.st.build(p) for p in state]
         if not self.batched:
             return games[0]
@@ -140,7 +148,7 @@ class Shrinker:
     def _key(self, inst: Any, text: str) -> tuple[int, int, str]:
         return (self.game.size(inst), len(text), text)
 
-    def _try(self, state: Sequence[Sequence]) -> bool:
+    def _try(self, state: Sequence[Sequence[Any]]) -> bool:
         """Run ``state`` if it is a valid input smaller than the current one; True if it fails
         (it becomes the current input)."""
         # the time is checked before any work: building and validating a candidate of a million
@@ -199,6 +207,9 @@ class Shrinker:
         return found
 
     def _canonical_of(self, part: Any) -> Any:
+        # _canonical came here with a value_class, from callers that checked _has_values()
+        assert self.st.value is not None and self.st.with_value is not None
+        assert self.st.value_class is not None
         v = self.st.value(part)
         cls = self.st.value_class(part)
         best = self._canon.get(cls)
@@ -215,6 +226,7 @@ class Shrinker:
         return self.st.with_value(part, min(best, v))
 
     def _lowest(self, part: Any) -> Any:
+        assert self.st.with_value is not None  # its callers checked _has_values()
         return self.st.with_value(part, self.st.smallest)
 
     # ---- the steps -------------------------------------------------------------------------
@@ -239,7 +251,7 @@ class Shrinker:
         self.step = "values: every one the smallest"
         self._try([tuple(self._lowest(p) for p in g) for g in self.state])
 
-    def _search(self, count: int, make: Callable[[int], list[tuple]]) -> None:
+    def _search(self, count: int, make: Callable[[int], list[tuple[Any, ...]]]) -> None:
         """Binary search for the smallest m in [1, count) for which ``make(m)`` fails."""
         lo, hi = 1, count
         while lo < hi:
@@ -252,8 +264,8 @@ class Shrinker:
     def _halve(
         self,
         count: Callable[[], int],
-        start: Callable[[int], list[tuple]],
-        end: Callable[[int], list[tuple]],
+        start: Callable[[int], list[tuple[Any, ...]]],
+        end: Callable[[int], list[tuple[Any, ...]]],
     ) -> None:
         """Halving, as ddmin's first level: the first half kept, else the last half, again from
         what fails, until neither half fails. Each candidate has half the parts of the one before,
@@ -301,7 +313,7 @@ class Shrinker:
             self.step = "binary search on the count of games (a suffix)"
             self._search(len(self.state), lambda m: self.state[len(self.state) - m :])
 
-    def _filled(self, length: int, batch: bool) -> list[tuple]:
+    def _filled(self, length: int, batch: bool) -> list[tuple[Any, ...]]:
         """Every game at ``length`` parts (cut, or its own parts repeated), and with ``batch`` the
         batch filled to the game's largest by its own games repeated."""
         games = [(g * -(-length // len(g)))[:length] for g in self.state]
@@ -327,8 +339,8 @@ class Shrinker:
 
     def _ddmin(
         self,
-        items: Callable[[], tuple],
-        put: Callable[[tuple], list[tuple]],
+        items: Callable[[], tuple[Any, ...]],
+        put: Callable[[tuple[Any, ...]], list[tuple[Any, ...]]],
         name: str,
         final: bool,
     ) -> None:
@@ -386,7 +398,7 @@ class Shrinker:
                     break
                 chunk //= 2
 
-    def _with_game(self, g: int, parts: tuple) -> list[tuple]:
+    def _with_game(self, g: int, parts: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         return [*self.state[:g], parts, *self.state[g + 1 :]]
 
     def _each_value(self, g: int) -> None:
@@ -395,21 +407,21 @@ class Shrinker:
         if not self._has_values():
             return
         self.step = "each value searched down"
+        value, with_value = self.st.value, self.st.with_value
+        assert value is not None and with_value is not None  # _has_values() said so
         for k in range(len(self.state[g])):
             if k >= len(self.state[g]):
                 return
             part = self.state[g][k]
 
-            def at(v: int, k: int = k) -> list[tuple]:
+            def at(v: int, k: int = k) -> list[tuple[Any, ...]]:
                 parts = self.state[g]
-                return self._with_game(
-                    g, parts[:k] + (self.st.with_value(parts[k], v),) + parts[k + 1 :]
-                )
+                return self._with_game(g, parts[:k] + (with_value(parts[k], v),) + parts[k + 1 :])
 
             canon = self._canonical(part)
             if canon != part:
                 self._try(self._with_game(g, self.state[g][:k] + (canon,) + self.state[g][k + 1 :]))
-            v = self.st.value(self.state[g][k])
+            v = value(self.state[g][k])
             lo, hi = self.st.smallest, v
             while lo < hi:
                 mid = (lo + hi) // 2
@@ -432,8 +444,8 @@ class Shrinker:
             if g >= len(self.state):
                 break
             self._ddmin(
-                lambda g=g: self.state[g],
-                lambda parts, g=g: self._with_game(g, parts),
+                lambda g=g: self.state[g],  # type: ignore[misc]  # mypy cannot type a lambda whose default binds a loop variable
+                lambda parts, g=g: self._with_game(g, parts),  # type: ignore[misc]  # (the same)
                 f"{self.st.part_name}s",
                 final,
             )
@@ -454,7 +466,7 @@ class Shrinker:
         self.text = text if text is not None else self.game.format_input(instance)
         self.key = self._key(instance, self.text)
         self.seen.add(_digest(self.text))
-        self.moved: tuple[int, int] | None = None
+        self.moved = None
         finished, cut = False, ""
         try:
             while True:

@@ -35,11 +35,11 @@ class Derived:
     numbers: list[int]
 
     #: the search's own (:class:`gamecert.engine.judge.guided_mutate.Mutations`)
-    put: Callable[[list[tuple], tuple, int], list[tuple] | None]
+    put: Callable[[list[tuple[Any, ...]], tuple[Any, ...], int], list[tuple[Any, ...]] | None]
 
     def differences(
-        self, state: list[tuple], delta: int, residue: bool = False
-    ) -> list[Callable[[], list[tuple] | None]]:
+        self, state: list[tuple[Any, ...]], delta: int, residue: bool = False
+    ) -> list[Callable[[], list[tuple[Any, ...]] | None]]:
         """Candidates that add ``delta`` (the difference of a comparison's derived operands) to
         the input: to each game's count, and to its values, one part or spread over parts; the
         count changed with its values' total kept, or with parts of the smallest value. Where both
@@ -47,7 +47,7 @@ class Derived:
         does not show) the count is changed by every step from -3 to +16."""
         if not delta or abs(delta) > 4 * MAX_TEXT:
             return []
-        out: list[Callable[[], list[tuple] | None]] = []
+        out: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         games = list(range(len(state)))
         if len(games) > 4:  # the game whose value it is is not known: four of them
             games = self.rng.sample(games, 4)
@@ -65,7 +65,7 @@ class Derived:
                     out.append(functools.partial(self.pad, state, g, d))
         return out
 
-    def shift(self, state: list[tuple], g: int) -> list[tuple] | None:
+    def shift(self, state: list[tuple[Any, ...]], g: int) -> list[tuple[Any, ...]] | None:
         """Every value of game ``g`` moved by one amount (its differences kept, its level changed:
         a float computed from the values rounds otherwise at another level), most often so that
         its greatest value becomes a dictionary number; None if a value cannot be taken."""
@@ -90,7 +90,7 @@ class Derived:
         out[g] = moved + state[g][len(parts) :]
         return out
 
-    def pad(self, state: list[tuple], g: int, by: int) -> list[tuple] | None:
+    def pad(self, state: list[tuple[Any, ...]], g: int, by: int) -> list[tuple[Any, ...]] | None:
         """Game ``g`` with ``by`` parts of the smallest value put in at random places (or, ``by``
         below 0, as many of its smallest-valued parts taken out): a count changed with what the
         smallest value adds to a sum, a sum of squares, kept (nothing, for a 0)."""
@@ -116,7 +116,9 @@ class Derived:
         out[g] = tuple(parts)
         return out
 
-    def recount(self, state: list[tuple], g: int, count: int) -> list[tuple] | None:
+    def recount(
+        self, state: list[tuple[Any, ...]], g: int, count: int
+    ) -> list[tuple[Any, ...]] | None:
         """Game ``g`` with ``count`` parts and its values' total kept: parts copied or dropped at
         random, then what they added or took spread over the parts (a count's residue met
         without losing a sum already met); None if the total cannot be kept."""
@@ -130,7 +132,9 @@ class Derived:
         now = sum(_number(self.st.value, p) or 0 for p in made[g])
         return self.spread(made, g, total - now) if now != total else made
 
-    def spread(self, state: list[tuple], g: int, delta: int) -> list[tuple] | None:
+    def spread(
+        self, state: list[tuple[Any, ...]], g: int, delta: int
+    ) -> list[tuple[Any, ...]] | None:
         """``delta`` added to game ``g``'s values, part by part in a random order, each kept
         between the structure's smallest value and the greatest the game's parts hold (a value
         the game refuses is never run: :meth:`build` checks); None if it does not fit."""

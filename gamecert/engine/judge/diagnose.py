@@ -100,7 +100,7 @@ class Diagnosis:
     #: when no rule holds: the best rule learned, unchecked or under the precision (for the record)
     tried: str = ""
     #: when no rule holds: the features that differ most between failing and passing inputs
-    differ: list[dict] = field(default_factory=list)
+    differ: list[dict[str, Any]] = field(default_factory=list)
     why: str = ""
 
     @property
@@ -152,7 +152,7 @@ def diagnose(
     *,
     jobs: int = 1,
     seed: int = 0,
-    expected_cache: dict | None = None,
+    expected_cache: dict[str, tuple[Any, str]] | None = None,
     shuffle_features: bool = False,
     runs: int | None = None,
     known: Sequence[tuple[Any, str]] = (),
@@ -431,7 +431,7 @@ def diagnose_fault(
     jobs: int,
     started: float,
     reserve_s: float,
-    expected_cache: dict | None = None,
+    expected_cache: dict[str, tuple[Any, str]] | None = None,
     known: Sequence[tuple[Any, str]] = (),
 ) -> None:
     """The hook after a certification's fault is confirmed and shrunk: its diagnosis, kept in

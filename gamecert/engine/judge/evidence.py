@@ -132,7 +132,7 @@ def minimality_of(
             if shrink is not None and not finished:  # other inputs below k were not all tried
                 text += f"; shrinking stopped after {shrink[0]:,} smaller inputs: a smaller one may fail"
             return text
-        if finished:
+        if finished and shrink is not None:
             return f"locally minimal: none of the {shrink[0]:,} smaller inputs tried from it fails"
         if shrink is not None:
             return f"not shown minimal: shrinking stopped by its budget after {shrink[0]:,} smaller inputs"
@@ -189,7 +189,9 @@ def build_report(
     """The report of ``failure``; ``provenance`` defaults to the candidate's own (built with the
     default compile command and interpreter)."""
     game = entry.game
-    plan = plan if plan is not None else outcome.plan
+    if plan is None:
+        assert outcome is not None  # a report without an outcome is given its plan
+        plan = outcome.plan
     try:
         with gamecode.section(game.name, "explain()"):
             explanation = game.explain(failure.instance).describe()

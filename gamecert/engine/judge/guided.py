@@ -72,7 +72,7 @@ class Report:
     unconfirmed: list[str] = field(default_factory=list)
     #: runs whose coverage record could not be read (the program's own text: ignored)
     malformed: int = 0
-    reached: set = field(default_factory=set)
+    reached: set[Any] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
 
 
@@ -97,7 +97,7 @@ class Search(Mutations):
         self.rng = random.Random(seed)
         self.suspect = suspect
         self.seen_texts: set[int] = set()
-        self.features: set = set()
+        self.features: set[Any] = set()
         #: the closest each comparison site's operands came unequal, over every run
         self.nearest: dict[Any, float] = {}
         self.corpus: list[Item] = []
@@ -115,11 +115,11 @@ class Search(Mutations):
         self.smaller = True
 
     # ---- the structure --------------------------------------------------------------------
-    def state(self, instance: Any) -> list[tuple]:
+    def state(self, instance: Any) -> list[tuple[Any, ...]]:
         singles = self.game.split(instance) if self.batched else (instance,)
         return [tuple(self.st.parts(g)) for g in singles]
 
-    def build(self, state: Sequence[tuple]) -> tuple[Any, str] | None:
+    def build(self, state: Sequence[tuple[Any, ...]]) -> tuple[Any, str] | None:
         """The valid input ``state`` stands for, and its text; None if it is not one or ran before."""
         if not state or (not self.batched and len(state) != 1):
             return None
@@ -233,7 +233,7 @@ class Search(Mutations):
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
         seeds = list(seeds)
-        queue: list[Callable[[], list[tuple] | None]] = []
+        queue: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         turn = 0
         while time.monotonic() < deadline:
             turn += 1
@@ -275,7 +275,7 @@ class Search(Mutations):
         return self.report
 
 
-def evidence(built: Instrumented, reached: set, runs: int) -> list[str]:
+def evidence(built: Instrumented, reached: set[Any], runs: int) -> list[str]:
     """The coverage lines of the certificate and the report: how much of the program's own code
     the guided phase's inputs reached, and where the rest is."""
     sites = built.sites
@@ -479,7 +479,9 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     try:
         slower = dataclasses.replace(limits, time_s=limits.time_s * 3)
         runner = open_runner(
-            built.candidate, slower, contain=getattr(plain.containment, "enabled", True)
+            built.candidate,
+            slower,
+            contain=getattr(getattr(plain, "containment", None), "enabled", True),
         )
     except (GamecertError, OSError) as exc:
         outcome.notes.append(f"the guided phase did not run: its runner did not start ({exc})")

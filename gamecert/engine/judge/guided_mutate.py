@@ -40,7 +40,7 @@ RESIDUE = 16
 class Item:
     instance: Any
     text: str
-    state: list[tuple]
+    state: list[tuple[Any, ...]]
     cov: Coverage
     picked: int = 0
 
@@ -83,9 +83,9 @@ class Mutations(Derived):
     corpus: list[Item]
     strings: list[str]
 
-    def sites(self, state: list[tuple]) -> list[tuple[tuple, int]]:
+    def sites(self, state: list[tuple[Any, ...]]) -> list[tuple[tuple[Any, ...], int]]:
         """The numbers of an input and where they stand: ("batch",), ("count", g), ("value", g, i)."""
-        out: list[tuple[tuple, int]] = [(("batch",), len(state))] if self.batched else []
+        out: list[tuple[tuple[Any, ...], int]] = [(("batch",), len(state))] if self.batched else []
         for g, parts in enumerate(state):
             out.append((("count", g), len(parts)))
             if self.st.value is not None:
@@ -96,7 +96,9 @@ class Mutations(Derived):
                         pass
         return out
 
-    def put(self, state: list[tuple], where: tuple, v: int) -> list[tuple] | None:
+    def put(
+        self, state: list[tuple[Any, ...]], where: tuple[Any, ...], v: int
+    ) -> list[tuple[Any, ...]] | None:
         state = list(state)
         if where[0] == "batch":
             if v < 1 or v > max(1, self.game.max_batch):
@@ -128,19 +130,19 @@ class Mutations(Derived):
         state[g] = parts[: where[2]] + (part,) + parts[where[2] + 1 :]
         return state
 
-    def i2s(self, item: Item) -> list[Callable[[], list[tuple] | None]]:
+    def i2s(self, item: Item) -> list[Callable[[], list[tuple[Any, ...]] | None]]:
         """Input-to-state candidates of a kept input, each made when called: each operand that
         equals one of its numbers replaced by the other operand and its neighbours; string
         operands replaced in place."""
-        out: list[Callable[[], list[tuple] | None]] = []
+        out: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         sites = self.sites(item.state)
-        by_value: dict[int, list[tuple]] = {}
+        by_value: dict[int, list[tuple[Any, ...]]] = {}
         for where, v in sites:
             by_value.setdefault(v, []).append(where)
         # in tiers: the other operand itself where it is a constant (it stands nowhere in the
         # input), then its neighbours; then the same for operands the input holds
-        tiers: list[list[Callable[[], list[tuple] | None]]] = [[], [], [], []]
-        diffs: list[Callable[[], list[tuple] | None]] = []
+        tiers: list[list[Callable[[], list[tuple[Any, ...]] | None]]] = [[], [], [], []]
+        diffs: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         for kind, a, b in item.cov.cmps:
             if kind == "s":
                 tiers[0] += [
@@ -182,13 +184,15 @@ class Mutations(Derived):
             small = isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) < RESIDUE
             if kind == "i" and (small or (a not in by_value and b not in by_value)):
                 diffs += self.differences(item.state, b - a, residue=small)
-        for tier in tiers:
-            self.rng.shuffle(tier)
-            out += tier
+        for level in tiers:
+            self.rng.shuffle(level)
+            out += level
         self.rng.shuffle(diffs)  # an allowance of their own: they are a step of their own
         return out[:I2S_MAX] + diffs[:DIFFS_MAX]
 
-    def sequences_in(self, state: list[tuple], a: tuple, b: tuple) -> list[tuple[int, tuple]]:
+    def sequences_in(
+        self, state: list[tuple[Any, ...]], a: tuple[Any, ...], b: tuple[Any, ...]
+    ) -> list[tuple[int, tuple[Any, ...]]]:
         """(game, the other operand) of a comparison of two sequences of numbers one of which
         holds a game's values in some order (the program sorted or counted them)."""
         if self.st.value is None:
@@ -201,7 +205,9 @@ class Mutations(Derived):
                     out.append((g, other))
         return out
 
-    def sequence_put(self, state: list[tuple], g: int, values: tuple) -> list[tuple] | None:
+    def sequence_put(
+        self, state: list[tuple[Any, ...]], g: int, values: tuple[Any, ...]
+    ) -> list[tuple[Any, ...]] | None:
         """Game ``g``'s parts set to ``values`` (its first part the template of each)."""
         if self.st.with_value is None or not state[g]:
             return None
@@ -213,12 +219,14 @@ class Mutations(Derived):
         out[g] = parts
         return out
 
-    def strings_in(self, state: list[tuple], x: str, y: str) -> list[list[tuple] | None]:
+    def strings_in(
+        self, state: list[tuple[Any, ...]], x: str, y: str
+    ) -> list[list[tuple[Any, ...]] | None]:
         if not x or not all(
             isinstance(p, str) and len(p) == 1 for parts in state for p in parts[:1]
         ):
             return []
-        out = []
+        out: list[list[tuple[Any, ...]] | None] = []
         for g, parts in enumerate(state):
             text = "".join(parts)
             at = text.find(x)
@@ -231,7 +239,7 @@ class Mutations(Derived):
             out.append(s)
         return out
 
-    def havoc(self) -> list[tuple] | None:
+    def havoc(self) -> list[tuple[Any, ...]] | None:
         rng = self.rng
         # the newest inputs (what reached code last) 40% of the time, those that reach the most
         # code 30%, else the least tried of three
@@ -250,7 +258,7 @@ class Mutations(Derived):
             state = self.change(state) or state
         return state
 
-    def change(self, state: list[tuple]) -> list[tuple] | None:
+    def change(self, state: list[tuple[Any, ...]]) -> list[tuple[Any, ...]] | None:
         rng = self.rng
         g = rng.randrange(len(state))
         parts = state[g]
@@ -310,9 +318,9 @@ class Mutations(Derived):
             else:
                 state.insert(rng.randrange(len(state) + 1), pick)
             return state
-        other = rng.choice(self.corpus).state[0]
+        donor = rng.choice(self.corpus).state[0]
         cut = rng.randrange(len(parts) + 1)
-        return [parts[:cut] + other[cut:]]
+        return [parts[:cut] + donor[cut:]]
 
 
 __all__ = ["I2S_MAX", "Item", "Mutations", "f32_neighbours", "near"]

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamecert.engine import gamecode, interrupts
+from gamecert.engine.judge.stats import Stats
 from gamecert.engine.plan.plan import Chunk
 
 
@@ -99,7 +100,7 @@ def run_chunk_in_process(
                     return runs + 1, tests + count, found
             else:
                 if took > slowest:
-                    slowest = _timed_again(judge, text, lambda inst=inst: what(game, chunk, inst))
+                    slowest = _timed_again(judge, text, lambda inst=inst: what(game, chunk, inst))  # type: ignore[misc]  # mypy cannot type a lambda whose default binds a loop variable
                 fast_runs += 1
                 fast_tests += count
                 if run_sources is None:
@@ -121,7 +122,7 @@ def _timed_again(judge: Any, text: str, named: Callable[[], str]) -> float:
     """Run the input again through the runner, which times the solver's CPU: the slowest test
     if it is; the slowest CPU time so far."""
     result = judge.runner.run(text)
-    stats = judge.stats
+    stats: Stats = judge.stats
     with stats.lock:
         if result.status == "ok" and (result.cpu_s or 0.0) > stats.slowest_cpu_s:
             stats.slowest_cpu_s = result.cpu_s or 0.0

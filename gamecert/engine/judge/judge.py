@@ -77,7 +77,7 @@ class Failure:
     #: where the re-runs ran (a registered solver runs in-process: no fresh process)
     rerun_where: str = "in fresh processes"
     #: when it fails: the diagnosis's findings (gamecert.engine.judge.diagnose.Diagnosis.to_json)
-    diagnosis: dict | None = None
+    diagnosis: dict[str, Any] | None = None
     #: the input as first found, before it was shrunk ("": this one; a sample is named by it)
     found_input: str = ""
 
@@ -139,7 +139,7 @@ class Judge:
         self._draw = random.SystemRandom()
         #: set once faults did not reproduce as a judge runs the program (:data:`NOT_REPRODUCED_MAX` times)
         #: or an audit caught one (the note, a str): every later test of this runner runs that way
-        self.plain_only = False
+        self.plain_only: bool | str = False
         #: the smallest failure any run has shown so far, kept for a run that is interrupted
         #: while it shrinks or narrows one (every failure run_one returns is a genuine fault)
         self.smallest_seen: Failure | None = None
@@ -401,7 +401,9 @@ class Judge:
         """A pass re-run plainly, its output compared with ``seen`` (:func:`.audit.audit_pass`)."""
         from gamecert.engine.judge.audit import audit_pass
 
-        return audit_pass(self, instance, chunk, text, seen, how)
+        # (typed here: audit.py imports nothing of this module, which would be a circle)
+        audited: Failure | None = audit_pass(self, instance, chunk, text, seen, how)
+        return audited
 
     # -- after a fault --
     def settle(self, found: Failure, shrink_seconds: float | Callable[[], float]) -> Failure | None:
@@ -537,7 +539,8 @@ class Judge:
         many smaller inputs ran and whether the search ended by itself or by its budget."""
         from gamecert.engine.judge.shrinking import minimise
 
-        return minimise(self, found, seconds)
+        shrunk: Failure = minimise(self, found, seconds)  # (typed here: shrinking imports no judge)
+        return shrunk
 
 
 def _ask(shrink_seconds: Callable[..., float], wanted: float) -> float:

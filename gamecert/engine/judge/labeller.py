@@ -15,7 +15,11 @@ class Labeller:
     """Runs inputs on the candidate, one thread per runner, and keeps every label."""
 
     def __init__(
-        self, entry: Any, runners: list[Any], expected_cache: dict, deadline: float
+        self,
+        entry: Any,
+        runners: list[Any],
+        expected_cache: dict[str, tuple[Any, str]],
+        deadline: float,
     ) -> None:
         self.game = entry.game
         self.judges = [Judge(entry, r, Stats(), expected_cache=expected_cache) for r in runners]

@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gamecert.kit.features import get, literal_words
 
@@ -110,7 +111,7 @@ def _best_tests(
     """The ``top`` tests of best gain on the ``covered`` rows (each drops some passing row)."""
     big_p = sum(1 for i in covered if labels[i])
     big_n = len(covered) - big_p
-    found: list[tuple] = []
+    found: list[tuple[Any, ...]] = []
     for name, column in columns.items():
         pos: dict[int, int] = {}
         neg: dict[int, int] = {}
@@ -130,7 +131,7 @@ def _best_tests(
             below_p += pos.get(v, 0)
             below_n += neg.get(v, 0)
             cum[v] = (below_p, below_n)
-        best: tuple | None = None  # the best test of this feature
+        best: tuple[Any, ...] | None = None  # the best test of this feature
         for v in pos:
             le_p, le_n = cum[v]
             eq_p, eq_n = pos[v], neg.get(v, 0)
@@ -182,7 +183,7 @@ def learn(
     beam: list[tuple[tuple[Condition, ...], list[int]]] = [((), list(range(len(rows))))]
     root = (sum(1 for y in labels if y), sum(1 for y in labels if not y))
     done: list[tuple[tuple[Condition, ...], list[int]]] = []
-    seen: set[frozenset] = set()
+    seen: set[frozenset[Condition]] = set()
     for _ in range(max_tests):
         grown = []
         for tests, covered in beam:
@@ -204,7 +205,7 @@ def learn(
     if not done:
         return None
 
-    def final(item: tuple[tuple[Condition, ...], list[int]]) -> tuple:
+    def final(item: tuple[tuple[Condition, ...], list[int]]) -> tuple[int, int, int]:
         tests, covered = item
         p = sum(1 for i in covered if labels[i])
         n = len(covered) - p
@@ -269,7 +270,7 @@ def _pruned(
 
 def differences(
     rows: Sequence[Mapping[str, int]], labels: Sequence[bool], top: int = 5
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The features whose values differ most between failing and passing rows: for each, the
     single test that best separates them (by FOIL's gain), with the share of failing and of
     passing rows it holds for; the ``top`` best, plainest first on a tie."""

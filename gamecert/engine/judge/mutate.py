@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from gamecert.engine.judge.classes import draw_value, log_uniform
 from gamecert.engine.judge.labeller import Labeller, digest, fresh
@@ -47,11 +47,11 @@ class Mutator:
         except Exception:  # noqa: BLE001 - no parts to look at: the values alone say
             return []
 
-    def _state(self, instance: Any) -> list[tuple]:
+    def _state(self, instance: Any) -> list[tuple[Any, ...]]:
         singles = self.game.split(instance) if self.batched else (instance,)
         return [tuple(self.st.parts(g)) for g in singles]
 
-    def _instance(self, state: list[tuple]) -> Any:
+    def _instance(self, state: list[tuple[Any, ...]]) -> Any:
         games = [self.st.build(p) for p in state]
         return games[0] if len(games) == 1 else self.game.merge(games)
 
@@ -59,7 +59,7 @@ class Mutator:
         rng = self.rng
         r = rng.random()
         if r < 0.25:
-            return self.st.value(part) + rng.choice((-1, 1))
+            return cast(int, self.st.value(part)) + rng.choice((-1, 1))
         if r < 0.5 and self.classes:  # a value of the rule's class, anywhere in the range
             v = draw_value(rng, rng.choice(self.classes), self.low, self.high)
             if v is not None:
@@ -78,7 +78,7 @@ class Mutator:
         ]
         return self.valid(state)
 
-    def _mutate_game(self, g: tuple) -> tuple:
+    def _mutate_game(self, g: tuple[Any, ...]) -> tuple[Any, ...]:
         rng, n = self.rng, len(g)
         has_values = self.st.value is not None and self.st.with_value is not None
         kind = rng.randrange(8)
@@ -128,7 +128,7 @@ class Mutator:
                     state = state[:k] + [self._mutate_game(state[k])] + state[k + 1 :]
         return self.valid(state)
 
-    def valid(self, state: list[tuple]) -> tuple[Any, str] | None:
+    def valid(self, state: list[tuple[Any, ...]]) -> tuple[Any, str] | None:
         if not state or any(not g for g in state):
             return None
         try:
@@ -263,7 +263,7 @@ def check_pool(
     until: float,
     want: int = 400,
     shuffled: list[dict[str, int]] | None = None,
-) -> tuple[list, set[bytes]]:
+) -> tuple[list[tuple[Any, str]], set[bytes]]:
     """Fresh inputs drawn to satisfy ``rule`` and to violate it, about as many of each: walks
     from inputs that satisfy it (mutating toward it) and from the draws, filtered by the rule.
     ``shuffled`` (the control): the rule is asked of another input's features, drawn from these."""

@@ -64,7 +64,7 @@ class Outcome:
         sweep of smaller inputs after a fault is a later search), whatever the runners' timing."""
         ordered = [f for f in self.failures if f.order is not None]
         if ordered:
-            return max(ordered, key=lambda f: (f.order[0], -f.order[1]))
+            return max(ordered, key=lambda f: (f.order[0], -f.order[1]))  # type: ignore[index]  # each of `ordered` has an order
         return min(self.failures, key=Failure.sort_key) if self.failures else None
 
     def done_chunks(self) -> set[str]:

@@ -270,6 +270,7 @@ def _search(
             failure, finding = check.run(kind, instance, text)
             ran[kind] += 1
             if finding is not None:
+                assert failure is not None  # a finding comes with the failure it makes
                 failure.notes.append(
                     f"found by the sanitizer phase on an input from {where} (size {failure.size})"
                 )

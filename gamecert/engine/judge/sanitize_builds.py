@@ -119,7 +119,8 @@ class Check:
 
             runner = open_runner(self.candidate, self.limits, contain=self.contain)
             self._plain = Judge(self.entry, runner, Stats(), expected_cache=self.cache)
-        return self._plain
+        plain: Judge = self._plain
+        return plain
 
     def memcheck(self, instance: Any, text: str) -> str:
         """valgrind's memcheck on an ``-O0 -g`` build: its first uninitialised read in the

@@ -6,7 +6,10 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
 
 def derive_seed(seed: int, block: int) -> int:
@@ -18,7 +21,7 @@ def derive_seed(seed: int, block: int) -> int:
     return seed * 1000 + block
 
 
-def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
+def draw_examples(strategy: SearchStrategy[Any], n: int, seed: int) -> list[Any]:
     """``n`` examples of ``strategy`` (fewer if it has fewer), the same for the same seed and
     Hypothesis version whatever else is loaded: Hypothesis mixes constants found in the loaded
     modules into its choices, so they are held out while drawing."""
@@ -63,7 +66,7 @@ def _without_local_constants() -> Iterator[None]:
     empty = providers.Constants()
 
     def clear() -> None:
-        inner = getattr(cache, "cache", None)
+        inner: Any = getattr(cache, "cache", None)
         if hasattr(inner, "clear"):
             inner.clear()
 

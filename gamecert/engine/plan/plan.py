@@ -410,7 +410,7 @@ def _family_groups(
             key,
             label,
             adversary=getattr(family, "adversary", ""),
-            lazy=lambda family=family, key=key, where=where, start=start, stop=stop: _cut_lazily(
+            lazy=lambda family=family, key=key, where=where, start=start, stop=stop: _cut_lazily(  # type: ignore[misc]  # mypy cannot type a lambda whose default binds a loop variable
                 game,
                 phase,
                 key,

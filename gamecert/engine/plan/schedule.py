@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 #: the families run to their end may take at most this share of the runner time left; the rest is
 #: kept for the families that cannot end, so that they advance too
@@ -167,15 +167,16 @@ def _fitting(
         (lane for lane in active if need[lane.key] is not None),
         key=lambda ln: (need[ln.key], ln.order),
     )
+    needs = cast(Mapping[str, float], need)  # every lane of `known` has its need
     chosen, total = [], 0.0
     for lane in known:
-        if lane.key in committed and total + need[lane.key] <= left:
+        if lane.key in committed and total + needs[lane.key] <= left:
             chosen.append(lane)
-            total += need[lane.key]
+            total += needs[lane.key]
     for lane in known:
-        if lane.key not in committed and total + need[lane.key] <= FIT_SHARE * left:
+        if lane.key not in committed and total + needs[lane.key] <= FIT_SHARE * left:
             chosen.append(lane)
-            total += need[lane.key]
+            total += needs[lane.key]
     committed.intersection_update(lane.key for lane in chosen)
     return chosen
 
@@ -216,7 +217,9 @@ def budgets_wanted(outcome: Any, spent: Mapping[str, Spent], jobs: int) -> dict[
     for phase, before in (("coverage", 0.0), ("worst", SHARES["coverage"])):
         if phase in outcome.cut:
             groups = [g for g in outcome.groups if g.phase == phase]
-            wanted = budget_to_finish(groups, spent, jobs, SHARES[phase] - before)
+            share = SHARES[phase]
+            assert share is not None and before is not None  # the designed phases have shares
+            wanted = budget_to_finish(groups, spent, jobs, share - before)
             if wanted is not None:
                 out[phase] = wanted
     return out

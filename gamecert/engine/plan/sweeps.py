@@ -196,6 +196,7 @@ def _exhaustive_groups(
     sizes = sorted({s for sizes in allowed for s in sizes})
     used = 0
     closed: set[str] = set()  # by counts: a space stops at its first size that does not fit
+    singles: list[Any]
     for size in sizes:
         names, singles, texts, seen, counts = [], [], [], set(), []
         for sp, sp_sizes in zip(spaces, allowed):

@@ -116,6 +116,7 @@ def even_cuts(
     """
     total, nbytes, n = sum(costs), sum(sizes), len(costs)
     parts = max(1, math.ceil(total / max(1, max_cost)), math.ceil(nbytes / max(1, max_bytes)))
+    cuts: list[int]
     while True:
         cuts, done, cost, size = [], 0, 0, 0
         fits = True

@@ -328,7 +328,7 @@ def _hide_harness(bound: list[str], binds: list[tuple[str, str]]) -> list[str]:
     return out
 
 
-def _add_files(folder: str, extra: dict[str, str] | None) -> None:
+def _add_files(folder: str, extra: dict[str, str | None] | None) -> None:
     """Copy ``extra`` files (name in the copy: source path) into the supervisor's private copy."""
     for name, source in (extra or {}).items():
         if not source:  # (a library that could not be built)
@@ -384,7 +384,7 @@ def base_python() -> str:
 _supervisor_copy: list[str] = []
 
 
-def supervisor_copy(extra: dict[str, str] | None = None) -> str:
+def supervisor_copy(extra: dict[str, str | None] | None = None) -> str:
     """A private copy of the supervisor's folder (made once per process, removed at exit), bound
     into sandboxes: its path names nothing of gamecert, so a candidate reading its mounts or
     ``/proc/1/cmdline`` sees no sign of the harness."""

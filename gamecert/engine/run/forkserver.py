@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 from collections import deque
+from typing import Any, cast
 
 from gamecert.engine.run.supervisor._sv_procs import _READY, BATCH_MAX, _killpg
 
@@ -162,6 +163,7 @@ class ForkServerClient:
         return data
 
     def _fill(self, deadline: float) -> None:
+        assert self.sock is not None  # (called while the server runs)
         fd = self.sock.fileno()
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([fd], [], [], left)[0]:
@@ -211,6 +213,7 @@ class ForkServerClient:
         if self.proc is None:
             self.restarts += 1
             self._start()
+        assert self.sock is not None  # (opened by _start)
         try:
             sending = time.perf_counter_ns(), time.process_time_ns(), 0
             socket.send_fds(self.sock, [b"P" if plain else b"R"], list(fds))
@@ -235,6 +238,7 @@ class ForkServerClient:
         if self.proc is None:
             self.restarts += 1
             self._start()
+        assert self.sock is not None  # (opened by _start)
         try:
             socket.send_fds(self.sock, [b"B"], [fd for pair in pairs for fd in pair])
         except OSError:
@@ -307,6 +311,7 @@ class ForkServerClient:
         ``bench/candidate_throughput.py``)."""
         if self.proc is None:
             self._start()
+        assert self.sock is not None  # (opened by _start)
         self.sock.sendall(b"F%d\n" % count)
         words = self._readline(60.0).split()
         #: per child of the floor's loop: minor page faults and CPU seconds
@@ -335,6 +340,7 @@ class ForkServerClient:
         if self.proc is None:
             self._log.close()
             return
+        assert self.sock is not None  # (a server runs)
         try:
             self.sock.shutdown(socket.SHUT_WR)
         except OSError:
@@ -466,8 +472,8 @@ class Lookahead:
                 self.size = max(1, min(BATCH_SIZE_MAX, 2 * self.size, budget))
             else:
                 self.size = 1
-        _, files, report = self.ready.popleft()
-        made.extend(files)
+        _, kept, report = self.ready.popleft()
+        made.extend(kept)
         report["fds"] = (made[0], made[1])
         self.used += 1
         return report
@@ -484,7 +490,7 @@ class Lookahead:
             # a report left unread would be taken for a later test's (receive returns at once for
             # a request to a server that is gone)
             reports = [self.client.receive(sent) for sent in token[1]]
-            return None if None in reports else reports
+            return None if None in reports else cast(list[dict], reports)
         return self.client.receive_batch(token)
 
     def _served_in_c(self, plain: bool) -> bool:
@@ -509,7 +515,7 @@ class Lookahead:
             self.queue.popleft() for _ in range(min(self.size, max(1, (len(self.queue) + 1) // 2)))
         ]
         files: list[list[int]] = []
-        token = None
+        token: tuple[Any, ...] | None = None
         try:
             for text in texts:
                 files.append(list(self.make_files(text.encode())))
@@ -545,8 +551,8 @@ class Lookahead:
         texts = self.pending()
         ready, self.ready = self.ready, deque()
         batches, self.batches = self.batches, deque()
-        for _, files, _ in ready:
-            for fd in files:
+        for _, taken, _ in ready:
+            for fd in taken:
                 os.close(fd)
         for _, files, token in batches:
             try:

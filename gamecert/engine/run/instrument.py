@@ -194,7 +194,7 @@ def _read_python(fields: dict[str, str]) -> Coverage:
     features = frozenset(
         ("b", int(i), bool(side), _bucket(int(count))) for i, side, count in branches
     )
-    out = []
+    out: list[tuple[str, object, object]] = []
     reached = frozenset(("c", row[0]) for row in cmps if len(row) == 1)  # the comparisons that ran
     for row in cmps:
         if len(row) != 3:
@@ -532,7 +532,9 @@ def _python(candidate: Any) -> Instrumented:
         raise NoRoute(f"the source does not parse as this Python's: {exc}") from None
     rewriter = _Rewriter(text.splitlines())
     tree = rewriter.visit(tree)
-    future = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"]
+    future: list[ast.stmt] = [
+        n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"
+    ]
     body = [n for n in tree.body if n not in future]
     doc = ast.unparse(ast.Module(future, [])) + "\n" if future else ""
     code = doc + _PROLOGUE + ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))

@@ -131,11 +131,11 @@ class Runner:
                 box = os.path.join(self._private, "box")
                 os.mkdir(box, 0o755)
             except OSError as exc:
-                root = _scratch_root()
+                scratch = _scratch_root()
                 where = (
-                    f"{root} (from $GAMECERT_TMPDIR)"
+                    f"{scratch} (from $GAMECERT_TMPDIR)"
                     if os.environ.get("GAMECERT_TMPDIR")
-                    else (root or "/tmp")
+                    else (scratch or "/tmp")
                 )
                 raise UsageError(
                     f"cannot make a scratch folder for the candidate in {where}: "
@@ -441,8 +441,9 @@ class Runner:
         return classify(report, out_size, stdout, stderr_tail, self.limits, self.mode)
 
     def _cleanup(self) -> None:
-        if getattr(self, "_build_copy", None):
-            shutil.rmtree(self._build_copy, ignore_errors=True)
+        build_copy = getattr(self, "_build_copy", None)  # (None if __init__ failed before it)
+        if build_copy:
+            shutil.rmtree(build_copy, ignore_errors=True)
             self._build_copy = None
         for cap in (
             self.cap,

@@ -67,7 +67,8 @@ def open_stretched(candidate: Any, limits: Any) -> Any:
     the problem's limit (``testpack_limit``, see :func:`timed`)."""
     from gamecert.engine.run.sandbox import open_runner
 
-    runner = open_runner(candidate, replace(limits, time_s=STRETCH * limits.time_s))
+    # (Any: the runner is given an attribute and its run() is replaced, below)
+    runner: Any = open_runner(candidate, replace(limits, time_s=STRETCH * limits.time_s))
     runner.testpack_limit = limits.time_s
     confirming = runner.run
 

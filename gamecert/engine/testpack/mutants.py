@@ -94,6 +94,7 @@ def _functions(tree: ast.Module, name: str, owner: str | None) -> list[ast.Funct
     ``self.method`` inside its class), in a fixed order."""
     top = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     methods: dict[str, ast.FunctionDef] = {}
+    node: ast.AST  # (a statement of the module here, any node of a function below)
     if owner is not None:
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == owner:
@@ -123,7 +124,7 @@ def _functions(tree: ast.Module, name: str, owner: str | None) -> list[ast.Funct
 
 def _sites(functions: Sequence[ast.FunctionDef]) -> list[tuple[int, int, str, Any]]:
     """(function index, node index in ``ast.walk`` order, kind, detail) for every change."""
-    out = []
+    out: list[tuple[int, int, str, Any]] = []
     for fi, f in enumerate(functions):
         skip: set[int] = set()
         for node in ast.walk(f):
@@ -154,8 +155,8 @@ def _sites(functions: Sequence[ast.FunctionDef]) -> list[tuple[int, int, str, An
     return out
 
 
-def _apply(node: ast.AST, kind: str, detail: Any) -> str:
-    """Change ``node`` in place; say what changed."""
+def _apply(node: Any, kind: str, detail: Any) -> str:
+    """Change ``node`` (an ast node of the class ``kind`` was found on) in place; say what changed."""
     if kind == "operator swapped":
         before = type(node.op).__name__
         node.op = _BINOPS[type(node.op)]()
@@ -254,7 +255,7 @@ def load(mutant_source: str, solver: Callable[..., Any], tag: str) -> Callable[.
     exec(compile(mutant_source, f"<{tag} of {module.__name__}>", "exec"), fresh.__dict__)  # noqa: S102 - the project's own solver code, changed
     if owner is None:
         return fresh.__dict__[name]
-    obj = solver.__self__
+    obj = solver.__self__  # type: ignore[attr-defined]  # (a bound method: it has an owner)
     cls = fresh.__dict__[owner]
     kwargs = {
         f.name: getattr(obj, f.name)

@@ -43,7 +43,7 @@ def spread_order(n: int) -> list[int]:
         if k not in seen:
             seen.add(k)
             out.append(k)
-    step = n - 1
+    step: float = n - 1
     while len(out) < n and step > 1:
         half = step / 2
         x = half
@@ -105,6 +105,7 @@ def packed_smallest(entry: Any, pool: Sequence[ts.Test]) -> list[ts.Test]:
     )
     if game.max_batch <= 1:
         return small
+    batch: list[Any]
     out, batch, count = [], [], 0
     for t in small + [None]:
         n = len(game.split(t.instance)) if t is not None else game.max_batch + 1

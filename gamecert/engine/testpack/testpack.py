@@ -489,6 +489,7 @@ def measure(
     equivalent, undecided, survivors, pool_killers = [], [], {}, {}
     for m, r in zip(alive, on_pool):
         if r.kills:
+            assert pool is not None  # (on_pool was run on it)
             k = min(r.kills)
             pool_killers[m.name] = (
                 f"killed by the planned input {pool[0][k].origin} ({r.kills[k][0]}), left out by --max-tests"
@@ -513,14 +514,14 @@ def measure(
                     "not run": "not certified (--no-certify)",
                 }[caught]
             )
-            slow = [
+            ratios = [
                 float(v.split()[1].rstrip("x"))
                 for v in program_rows[p.name]
                 if v.startswith("slow ")
             ]
-            if slow:
+            if ratios:
                 survivors[p.name] += (
-                    f"; over the limit on {len(slow)} tests but at most {max(slow):.1f}x it: a TLE "
+                    f"; over the limit on {len(ratios)} tests but at most {max(ratios):.1f}x it: a TLE "
                     "there would not hold on a faster judge (no 2x margin), so it is no kill"
                 )
     outcome = Outcome(

@@ -617,7 +617,11 @@ class OctalHeapGame(Game):
         def heaps(h: int, place: str) -> tuple[int, ...]:
             if place == "alone":
                 return (h,)
-            return (partner(h), h) if place == "second" else pairs + (partner(h), h)  # type: ignore[operator]
+            p = partner(h)
+            assert (
+                p is not None
+            )  # places() offers "second" and "last" only to a heap with a partner
+            return (p, h) if place == "second" else pairs + (p, h)
 
         return [
             DecidingFeature(
@@ -969,7 +973,7 @@ class OctalParts:
         >>> sorted(octal_parts("0.07", "dawson_kayles").exports("strategies"))
         ['coverage', 'features', 'instances', 'largest', 'oracle_instances', 'worst_cases']
         """
-        table = {
+        table: dict[str, dict[str, Any]] = {
             "oracles": {"GAME": self.game},
             "fast": {"SOLVERS": self.solvers},
             "strategies": {

@@ -316,6 +316,7 @@ class NativeServer:
             if pid:
                 self.status = status
                 return
+            assert end is not None  # (a wait without one blocks until the process ends)
             if time.monotonic() > end:
                 os.kill(self.pid, signal.SIGKILL)
                 end = None

@@ -121,7 +121,7 @@ def _own_state() -> tuple:
     ``sched_setaffinity`` reach any process of the same user, dumpable or not). A test can only
     lower them, never raise them back: a hard limit lowered would make every later test's setup
     fail (it cannot set its own limits above it)."""
-    limits = []
+    limits: list[tuple[int, int] | None] = []
     for which in _RLIMITS:
         try:
             limits.append(resource.getrlimit(which))

@@ -44,7 +44,7 @@ import types
 try:
     import ctypes
 except ImportError:  # (an interpreter without it: the fork stays os.fork)
-    ctypes = None
+    ctypes = None  # type: ignore[assignment]  # (then the code below checks it for None)
 
 #: the signals a fresh interpreter ignores (SIGPIPE, and SIGXFSZ where it exists)
 _IGNORED = tuple(
@@ -172,7 +172,7 @@ class PythonMode:
                 tree = ast.parse(f.read())
         except (OSError, SyntaxError, ValueError):
             return names
-        stdlib = getattr(sys, "stdlib_module_names", frozenset())
+        stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
         for node in tree.body:
             if isinstance(node, ast.Import):
                 names += [alias.name for alias in node.names]
@@ -199,7 +199,7 @@ class PythonMode:
         unbuffered = fd != 0 and isinstance(getattr(like, "buffer", None), io.FileIO)
         # the stream outlives this function: it becomes sys.stdin/stdout/stderr
         buf = open(fd, mode + "b", 0 if unbuffered else -1, closefd=False)  # noqa: SIM115
-        (buf if unbuffered else buf.raw).name = ("<stdin>", "<stdout>", "<stderr>")[fd]
+        (buf if unbuffered else buf.raw).name = ("<stdin>", "<stdout>", "<stderr>")[fd]  # type: ignore[misc, attr-defined]  # typeshed: read-only, and the FileIO under a buffer unseen
         stream = io.TextIOWrapper(
             buf,
             encoding=getattr(like, "encoding", "utf-8"),
@@ -208,7 +208,7 @@ class PythonMode:
             line_buffering=getattr(like, "line_buffering", False),
             write_through=getattr(like, "write_through", False),
         )
-        stream.mode = mode
+        stream.mode = mode  # type: ignore[misc]  # (typeshed: read-only; the interpreter's own streams have it set)
         return stream
 
     def install_python_state(self) -> None:
@@ -223,9 +223,9 @@ class PythonMode:
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 2)
         os.close(null)
-        sys.stdin = sys.__stdin__ = self._std_stream(0)
-        sys.stdout = sys.__stdout__ = self._std_stream(1)
-        sys.stderr = sys.__stderr__ = self._std_stream(2)
+        sys.stdin = sys.__stdin__ = self._std_stream(0)  # type: ignore[misc]  # a fresh interpreter's own streams
+        sys.stdout = sys.__stdout__ = self._std_stream(1)  # type: ignore[misc]  # a fresh interpreter's own streams
+        sys.stderr = sys.__stderr__ = self._std_stream(2)  # type: ignore[misc]  # a fresh interpreter's own streams
         os.dup2(log, 2)
         os.close(log)
         _find_depth_fields()
@@ -234,21 +234,20 @@ class PythonMode:
         sys.path[:] = [os.path.dirname(os.path.realpath(self.path)), *self.base_sys_path]
         main = types.ModuleType("__main__")
         main.__file__ = self.path
-        main.__cached__ = None
-        main.__builtins__ = builtins
+        main.__cached__ = None  # type: ignore[attr-defined]  # (a __main__ module's attributes)
+        main.__builtins__ = builtins  # type: ignore[attr-defined]  # (the same)
         main.__loader__ = self._loader("__main__", self.path)
         main.__spec__ = None
         self.main_module = main
 
     def _child_mark(self, slot: int) -> None:
         """Bench only (``server.py``'s profile): a stamp of a test's child, in the shared page."""
-        if self.child_marks is not None:
-            self.child_marks[8 * slot : 8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
-            self.child_marks[64 + 8 * slot : 72 + 8 * slot] = time.process_time_ns().to_bytes(
-                8, "little"
-            )
+        marks = self.child_marks  # type: ignore[attr-defined]  # (the server's, _Server's)
+        if marks is not None:
+            marks[8 * slot : 8 * slot + 8] = time.perf_counter_ns().to_bytes(8, "little")
+            marks[64 + 8 * slot : 72 + 8 * slot] = time.process_time_ns().to_bytes(8, "little")
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            self.child_marks[128 + 8 * slot : 136 + 8 * slot] = faults.to_bytes(8, "little")
+            marks[128 + 8 * slot : 136 + 8 * slot] = faults.to_bytes(8, "little")
 
     def launch_set_up(self) -> None:
         """In a test's process :class:`ZygoteFork` made: :meth:`launch_python`, or the exit
@@ -266,7 +265,7 @@ class PythonMode:
         program's fresh process and leave the server's frames (raises :class:`Launch`);
         ``set_up_in_c``: made by :class:`ZygoteFork`, dumpable with an empty mask already."""
         if not set_up_in_c:
-            procs._set_dumpable(self.prctl, True)  # the program's own process, as after an exec
+            procs._set_dumpable(self.prctl, True)  # type: ignore[attr-defined]  # (prctl: the server's) the program's own process, as after an exec
             # the C module's calls: signal.py's wrappers turn every number into an enum member,
             # which writes to objects all over the image (copy-on-write faults, ~0.1 ms a test)
             _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
@@ -319,7 +318,7 @@ def _align_depth() -> bool:
     return True
 
 
-class _Zygote(ctypes.Structure if ctypes else object):
+class _Zygote(ctypes.Structure if ctypes else object):  # type: ignore[misc]  # a base chosen at run time
     """``struct tl_zygote`` in testloop.c, field for field."""
 
     _fields_ = (

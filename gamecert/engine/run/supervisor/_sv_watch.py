@@ -193,6 +193,7 @@ class WatchMode:
         self.native_charged += int(spent * 1e9)
         self.native_served += 1
         if self.native_served > 1 and spent > SERVER_CPU_S and self.native is server:
+            assert server is not None  # (checked above: the `is` test widens it again for mypy)
             server._gone()
             self.native, self.native_shim = None, None
             self.native_why = (

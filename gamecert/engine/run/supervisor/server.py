@@ -284,6 +284,7 @@ class _Server(WatchMode, PythonMode):
             return None
         tail = report.pop("tail_bytes")
         if self.marks is not None:
+            assert self.child_marks is not None  # (made with marks)
             child = [
                 int.from_bytes(self.child_marks[i : i + 8], "little") for i in range(0, 192, 8)
             ]
