@@ -53,10 +53,15 @@ from gamecert.engine.report.reports import Provenance
 from gamecert.engine.run.contain import probe, stamp
 from gamecert.engine.run.limits import game_limits
 from gamecert.engine.run.subjects import IN_PROCESS_NOTE, SOLVER_PREFIX, SolverRunner, SolverSubject
+
+# the front ends import the summary's names from here
 from gamecert.engine.summary import (
+    SUMMARY_HEADERS,  # noqa: F401
     CandidateResult,
+    summary_lines,  # noqa: F401
+    summary_rows,  # noqa: F401
     write_summary,
-)  # noqa: F401 (the front ends import them from here)
+)
 from gamecert.errors import GamecertError, UsageError
 from gamecert.verdict import INCOMPLETE, INTERRUPTED, Verdict, passing_status
 

@@ -35,8 +35,8 @@ from gamecert.engine.plan.draws import derive_seed, draw_examples
 from gamecert.engine.plan.profiles import Profile
 from gamecert.engine.plan.spaces import (
     _swept_sizes,
-    space_inputs,
-)  # noqa: F401 (plan.space_inputs, as before)
+    space_inputs,  # noqa: F401 (plan.space_inputs, as before)
+)
 from gamecert.errors import GamecertError, InputError
 from gamecert.kit.deciding import feature_families, feature_spaces
 from gamecert.kit.game import Game
