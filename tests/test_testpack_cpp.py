@@ -49,7 +49,7 @@ def _broken_validator(part: str) -> str:
 def _lax_checker(entry) -> cpp.Judge:
     """A checker that never calls the game's judge a WA (any readable output is OK)."""
     part = cpp.game_part(entry)
-    text = cpp.source("checker", part).replace("if (!why.empty()) gc::quit(gc::WA, why);", "")
+    text = cpp.source("checker", part).replace('if (!why.empty()) quitf(_wa, "%s", why.c_str());', "")
     good = cpp.Judge.of(entry)
     return cpp.Judge(good.validator, cpp.build(text, "check"))
 
@@ -57,7 +57,9 @@ def _lax_checker(entry) -> cpp.Judge:
 def _crlf_validator(entry) -> cpp.Judge:
     """A validator whose end of line also takes CR LF (a Windows-style reader)."""
     text = cpp.source("validator", cpp.game_part(entry)).replace(
-        "if (peek() != '\\n') fail(", "if (peek() == '\\r') advance();\n        if (peek() != '\\n') fail(", 1)
+        "void eoln() { s.readEoln(); }",
+        "void eoln() {\n        if (s.peek() == '\\r') s.advance();\n        s.readEoln();\n    }",
+    )
     good = cpp.Judge.of(entry)
     return cpp.Judge(cpp.build(text, "validator"), good.checker)
 

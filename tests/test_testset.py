@@ -39,7 +39,7 @@ from gamecert.engine import registry
 from gamecert.engine.testpack import testpack as tp
 from gamecert.engine.testpack import testset as ts
 from gamecert.kit.standalone import program as standalone_program
-from gamecert.kit.tokens import verdict_of
+from gamecert.kit.tokens import testlib_verdict, verdict_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
@@ -234,10 +234,10 @@ def _battery_disagreements(name: str, checker) -> tuple[int, list[str]]:
         answer = game.format_answer(expected)
         outputs = _variants(answer, ALTERNATIVES[name]) + [game.format_answer(s(inst)) for s in entry.solvers.values()]
         for output in outputs:
-            verdict, _ = verdict_of(game, inst, output, expected)
+            verdict, said = verdict_of(game, inst, output, expected)
             code, why = checker(text, output, answer)
             seen += 1
-            if code != {"OK": 0, "WA": 1, "PE": 2}[verdict.value]:
+            if code != {"OK": 0, "WA": 1, "PE": 2}[testlib_verdict(verdict.value, said)]:
                 bad.append(f"{output!r}: gamecert {verdict.value}, checker {code} ({why})")
     return seen, bad
 

@@ -31,7 +31,7 @@ from gamecert.engine.testpack import margins
 from gamecert.engine.testpack import mutants as mutants_mod
 from gamecert.engine.testpack.margins import STRETCH, is_kill, is_timed_out, timed  # noqa: F401 - ts.is_kill
 from gamecert.errors import AnswerError, GamecertError
-from gamecert.kit.tokens import verdict_of
+from gamecert.kit.tokens import testlib_verdict, verdict_of
 
 #: kills of one mutant collected before it is left alone (the set cover needs a few, not all)
 KILL_CAP = 6
@@ -674,13 +674,13 @@ def runs_matrix(
                     programs.index(program) * len(tests) + k + 1,
                     len(programs) * len(tests),
                 )
-            verdict, _, stdout = cache[key]
+            verdict, said, stdout = cache[key]
             row.append(verdict)
             if checker is not None and verdict in code_of:
                 if (k, stdout) not in judged:
                     judged[k, stdout] = checker(t.text, stdout, t.expected_text)
                 code, why = judged[k, stdout]
-                if code != code_of[verdict]:
+                if code != code_of[testlib_verdict(verdict, said)]:
                     disagreements.append(
                         f"test {k + 1:02d}, {program.name}: gamecert says {verdict}, checker.py "
                         f"exits {code} ({why[:100]})"
