@@ -83,9 +83,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--format",
         default="polygon",
-        choices=["polygon", "plain", "dmoj"],
+        choices=["polygon", "plain", "dmoj", "kattis"],
         help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
-        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp) or plain "
+        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp), kattis (problem.yaml, "
+        "data/sample and data/secret, input_validators and output_validators, as Kattis' verifyproblem and DOMjudge "
+        "load it) or plain "
         "(tests/, validator.py and checker.py)",
     )
     t.add_argument(

@@ -12,7 +12,9 @@
 // answer file FAIL), its message on standard error, and the same message on standard output where
 // DMOJ reads it; and the Kattis/DOMjudge convention (`check INPUT ANSWER FEEDBACK_DIR < OUTPUT`,
 // exit 42 accepted, 43 rejected, judgemessage.txt) when the third argument is a directory.
-// Compile with -DGAMECERT_NO_TESTLIB to take gamecert's reader even where testlib.h is found.
+// Compile with -DGAMECERT_NO_TESTLIB to take gamecert's reader even where testlib.h is found;
+// with GAMECERT_KATTIS defined (a Kattis package's input validator) the validator exits as Kattis'
+// input validators do: 42 valid, 43 invalid.
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -21,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#if !defined(GAMECERT_NO_TESTLIB) && defined(__has_include)
+#if !defined(GAMECERT_NO_TESTLIB) && !defined(GAMECERT_KATTIS) && defined(__has_include)
 #if __has_include("testlib.h")
 #include "testlib.h"
 #define GAMECERT_TESTLIB 1
@@ -37,7 +39,7 @@ enum TResult { _ok = 0, _wa = 1, _pe = 2, _fail = 3, _dirt = 4, _unexpected_eof 
 namespace gcl {
 enum Kind { VALIDATED, INPUT, OUTPUT, ANSWER };
 struct Run {
-    bool checker = false, kattis = false, appes = false;
+    bool checker = false, kattis = false, appes = false, kattis_input = false;
     std::string result_file, feedback_dir, testset = "tests", group;
 };
 inline Run &run() {
@@ -243,6 +245,10 @@ inline std::vector<std::string> positional(int argc, char **argv) {
         result = _dirt;
     std::string text = printable(result == _dirt && message == "ok" ? "Extra information in the output file" : message);
     if (result == _dirt || result == _unexpected_eof) result = _pe;
+    if (r.kattis_input) {
+        std::fprintf(stderr, "%s\n", text.c_str());
+        std::exit(result == _ok ? 42 : 43);
+    }
     if (r.kattis) {
         std::string path = r.feedback_dir + "/judgemessage.txt";
         if (FILE *f = std::fopen(path.c_str(), "w")) {
@@ -300,6 +306,9 @@ inline void registerTestlibCmd(int argc, char **argv) {
 
 inline void registerValidation(int argc, char **argv) {
     gcl::positional(argc, argv);
+#ifdef GAMECERT_KATTIS
+    gcl::run().kattis_input = true;
+#endif
     inf.open(gcl::read_stream(stdin), "stdin", gcl::VALIDATED);
 }
 #endif  // GAMECERT_TESTLIB

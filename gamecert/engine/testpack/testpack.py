@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.judge.judge import expected_answer
-from gamecert.engine.testpack import cpp, dmoj, plainjudge, polygon, strength
+from gamecert.engine.testpack import cpp, dmoj, kattis, plainjudge, polygon, strength
 from gamecert.engine.testpack import mutants as mutants_mod
 from gamecert.engine.testpack import testset as ts
 from gamecert.errors import GamecertError
@@ -115,7 +115,7 @@ def _build(
     entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]
 ) -> Outcome:
     code = standalone_code(entry)
-    if knobs.format in ("polygon", "dmoj"):
+    if knobs.format in ("polygon", "dmoj", "kattis"):
         cpp.game_part(entry)  # a game without its C++ part is told so before any work
     game = entry.game
     user = ts.user_programs(against)
@@ -223,7 +223,11 @@ def _valid_only(
 ) -> tuple[list[ts.Test], list[Any]]:
     """The tests that pass strict validation (gamecert's: valid and written as the format says;
     the C++ validator's where g++ is): a test that fails it is never written."""
-    judge = cpp.Judge.of(entry) if knobs.format in ("polygon", "dmoj") and cpp.compiler() else None
+    judge = (
+        cpp.Judge.of(entry)
+        if knobs.format in ("polygon", "dmoj", "kattis") and cpp.compiler()
+        else None
+    )
     kept: list[int] = []
     for k, t in enumerate(tests):
         why = cpp.strict_fault(entry.game, t.text) or (
@@ -537,7 +541,13 @@ def measure(
     )
     outcome.broken_rows = broken_rows
     outcome.layout = (
-        "polygon" if polygon.is_polygon(out) else "dmoj" if dmoj.is_dmoj(out) else "plain"
+        "polygon"
+        if polygon.is_polygon(out)
+        else "dmoj"
+        if dmoj.is_dmoj(out)
+        else "kattis"
+        if kattis.is_kattis(out)
+        else "plain"
     )
     outcome.pool_killed = sorted(pool_killers)
     outcome.usage = {
@@ -618,6 +628,10 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
             else "DMOJ's: `init.yml` (the cases, 1 point each; DMOJ's bridged checker over `files/check.cpp`, type "
             "testlib; set the time and memory limits below in the site's problem settings); "
             if o.layout == "dmoj"
+            else "Kattis': `problem.yaml`, `data/sample` and `data/secret` (the same tests as `.in` and "
+            "`.ans`), `input_validators/` and `output_validators/` (the validator and checker below, in "
+            "Kattis' exit codes 42 and 43), `submissions/accepted/`; "
+            if o.layout == "kattis"
             else ""
         )
         + f"`tests/{tn(1, len(o.tests))}`..`tests/{tn(len(o.tests), len(o.tests))}` (inputs) and the same names with "
@@ -632,7 +646,7 @@ def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
                 if o.layout == "polygon"
                 else "; "
             )
-            if o.layout in ("polygon", "dmoj")
+            if o.layout in ("polygon", "dmoj", "kattis")
             else "`validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` (exit 0 OK, 1 WA, 2 PE, "
             "3 fail), standard library only; "
         )
