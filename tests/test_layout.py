@@ -252,7 +252,6 @@ SPLIT_PENDING = {
     "gamecert.engine.run.supervisor.server",
     "gamecert.engine.report.reports",
     "gamecert.engine.judge.judge",
-    "gamecert.engine.testpack.testset",
     "gamecert.engine.judge.guided",
     "gamecert.engine.judge.diagnose",
     "gamecert.engine.solvers",
@@ -263,7 +262,6 @@ SPLIT_PENDING = {
     "gamecert.engine.plan.plan",
     "gamecert.engine.run.sandbox",
     "gamecert.engine.certification",
-    "gamecert.engine.testpack.testpack",
 }
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import copy
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 

@@ -33,13 +33,13 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.testpack import mutants as mutants_mod
-from gamecert.engine.testpack import polygon
 from gamecert.engine import registry
+from gamecert.engine.testpack import mutants as mutants_mod
+from gamecert.engine.testpack import polygon, selection
 from gamecert.engine.testpack import testpack as tp
 from gamecert.engine.testpack import testset as ts
 from gamecert.kit.standalone import program as standalone_program
-from gamecert.kit.tokens import testlib_verdict, verdict_of
+from gamecert.kit.tokens import verdict_of, verdict_under_testlib
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
@@ -237,7 +237,7 @@ def _battery_disagreements(name: str, checker) -> tuple[int, list[str]]:
             verdict, said = verdict_of(game, inst, output, expected)
             code, why = checker(text, output, answer)
             seen += 1
-            if code != {"OK": 0, "WA": 1, "PE": 2}[testlib_verdict(verdict.value, said)]:
+            if code != {"OK": 0, "WA": 1, "PE": 2}[verdict_under_testlib(verdict.value, said)]:
                 bad.append(f"{output!r}: gamecert {verdict.value}, checker {code} ({why})")
     return seen, bad
 
@@ -475,7 +475,7 @@ def test_search_order_is_certifys():
     entry = registry.get("digit_game")
     game = entry.game
     pool = ts.build_pool(entry, 2, 20)
-    order = [t for t, _ in ts.search_order(entry, pool, [None] * len(pool))]
+    order = [t for t, _ in selection.search_order(entry, pool, [None] * len(pool))]
     assert len({t.text for t in order}) == len(order)
     groups = [t.group for t in order]
     last_designed = max(k for k, g in enumerate(groups) if g.startswith("family:"))
@@ -501,11 +501,11 @@ def test_search_never_reruns_an_input():
     prog = ts.Program("examples/wrong", str(ROOT / "examples" / "word_game" / "wrong.py"), "project")
     ts._RUNS.clear()
     try:
-        first = ts.search_kill(entry, prog, pool, answers, 60)
+        first = selection.search_kill(entry, prog, pool, answers, 60)
         assert first is not None
         ts._RUNS.clear()
         ts._RUNS[prog.spec, first[0].text] = ("OK", "", "")
-        second = ts.search_kill(entry, prog, pool, answers, 60)
+        second = selection.search_kill(entry, prog, pool, answers, 60)
         assert second is not None and second[0].text != first[0].text
         # certify's failing input, where the search finds none: read back, run again, kept only if it kills
         passing = next(t.text for t in pool if t.text != first[0].text

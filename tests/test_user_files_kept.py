@@ -48,7 +48,7 @@ def test_output_options_are_all_covered():
     import re
 
     text = "".join(p.read_text() for p in (ROOT / "gamecert" / "commands").glob("*.py"))
-    options = set(re.findall(r'add_argument\("(--(?:out|[a-z-]*dir))"', text))
+    options = set(re.findall(r'add_argument\(\s*"(--(?:out|[a-z-]*dir))"', text))
     assert options == {"--out", "--report-dir", "--plot-dir", "--dir"}, options
 
 

@@ -301,7 +301,8 @@ class _Live:
 
 def _matrix(o: object) -> str:
     from gamecert.engine.testpack import testset as ts
-    from gamecert.engine.testpack.testpack import mutation_score, strength_line, tn
+    from gamecert.engine.testpack.outcome import tn
+    from gamecert.engine.testpack.writeup import mutation_score, strength_line
 
     lines = []
     width = max([len(p.name) for p in o.programs] + [8])

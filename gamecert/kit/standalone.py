@@ -23,7 +23,7 @@ give gamecert's verdict on every output it judged (a disagreement names the game
 Exit codes (testlib's): checker 0 OK, 1 WA, 2 PE, 3 fail (the input or the answer file is
 bad: the package's fault, never the participant's); validator 0 valid, 3 invalid. A missing or an
 extra token is PE here, as testlib.h says it (gamecert's own judge calls it WA, as ``wcmp`` does:
-:func:`gamecert.kit.tokens.testlib_verdict`).
+:func:`gamecert.kit.tokens.verdict_under_testlib`).
 """
 
 from __future__ import annotations

@@ -208,14 +208,14 @@ class AnswerReader:
 MISSING_TOKEN, EXTRA_TOKEN = "unexpected end of output", "extra token"
 
 
-def testlib_verdict(verdict: str, why: str) -> str:
+def verdict_under_testlib(verdict: str, why: str) -> str:
     """The verdict a testlib checker gives where gamecert gives ``verdict`` for ``why``: the same,
     except a missing or an extra token, which gamecert calls WA (as ``wcmp`` does) and testlib.h
     PE (its "unexpected end of file" and "extra information in the output file").
 
-    >>> testlib_verdict("WA", "extra token after the answer: 1 more, the first 'x'")
+    >>> verdict_under_testlib("WA", "extra token after the answer: 1 more, the first 'x'")
     'PE'
-    >>> testlib_verdict("WA", "token 1: expected First or Second, got 'first'")
+    >>> verdict_under_testlib("WA", "token 1: expected First or Second, got 'first'")
     'WA'
     """
     if verdict == "WA" and why.startswith((MISSING_TOKEN, EXTRA_TOKEN)):

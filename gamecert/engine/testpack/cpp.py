@@ -33,7 +33,7 @@ from typing import Any
 
 from gamecert.engine.testpack.testset import PackageError
 from gamecert.errors import GamecertError
-from gamecert.kit.tokens import testlib_verdict, verdict_of
+from gamecert.kit.tokens import verdict_of, verdict_under_testlib
 
 HERE = Path(__file__).resolve().parent
 #: the build command of both files (testlib's own are built like this on judges)
@@ -290,7 +290,7 @@ def disagreements(
             verdict, said = verdict_of(game, inst, output, expected)
             code, why = judge.check(text, output, answer)
             seen += 1
-            if code != CODES[testlib_verdict(verdict.value, said)]:
+            if code != CODES[verdict_under_testlib(verdict.value, said)]:
                 bad.append(
                     f"checker on {text[:30]!r}, output {output[:40]!r}: gamecert {verdict.value}, "
                     f"check.cpp exits {code} ({why[:100]})"
