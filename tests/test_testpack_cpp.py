@@ -124,6 +124,10 @@ def test_problem_xml_read_as_polygon_documents_it(tmp_path):
         with pytest.raises(ts.PackageError, match=fault):
             polygon.read_problem_xml(out)
     (out / "problem.xml").write_text(text)
+    (out / "check.cpp").unlink()  # Polygon's <copy path="check.cpp"/> must name a file (issue 46)
+    with pytest.raises(ts.PackageError, match="copy"):
+        polygon.read_problem_xml(out)
+    (out / "check.cpp").write_text((out / "files" / "check.cpp").read_text())
     (out / "tests" / "03.a").unlink()
     with pytest.raises(ts.PackageError, match="03.a"):
         polygon.read_problem_xml(out)

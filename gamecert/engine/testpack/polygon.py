@@ -5,7 +5,9 @@ Polygon (``--format polygon``)::
 
     problem.xml                      names, limits, the tests (samples marked), checker, validator, solutions
     tests/01 tests/01.a ...          the inputs and their answers (``tests/%02d``, ``tests/%02d.a``)
-    files/validator.cpp check.cpp    plain C++17, testlib's protocol, no testlib.h (:mod:`.cpp`)
+    files/validator.cpp check.cpp    C++17 on testlib's API: the judge's testlib.h, else gamecert's reader (:mod:`.cpp`)
+    check.cpp                        the checker again, where problem.xml's <copy path="check.cpp"/> says
+    statement-sections/english/      name.tex legend.tex input.tex output.tex example.NN(.a), the game's text
     files/validator.py checker.py    the same in standard-library Python (where no compiler is)
     solutions/model.py               the model solution: the game's right program, standalone
     statements/english/problem.tex   a statement stub: the rules, input and output formats, limits
@@ -342,6 +344,11 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
         raise PackageError(
             f"problem.xml: the checker's type is {checker.get('type')!r}, not testlib"
         )
+    for copy in checker.findall("copy"):
+        if not (package / copy.get("path", "")).is_file():
+            raise PackageError(
+                f"problem.xml: the checker's <copy path={copy.get('path')!r}/> names no file of the package"
+            )
     validators = [source(v, "validator") for v in need(assets, "validators").findall("validator")]
     if not validators:
         raise PackageError("problem.xml: no validator")
