@@ -563,3 +563,33 @@ def test_check_against_live_line_and_pipe(tmp_path):
     assert run.returncode == 0
     assert b"runs of" in seen and b"final" in seen
     assert stdout.splitlines()[-1] == piped.stdout.splitlines()[-1]
+
+
+def test_profile_sets_the_build_knobs(monkeypatch):
+    """``gamecert tests --profile`` (issue 46): quick sets the smaller knobs and skips certifying
+    survivors; an option given wins over its profile; ``$GAMECERT_PROFILE`` is read when no
+    --profile is given, and an unknown one is a usage error."""
+    import argparse
+
+    from gamecert.commands.tests_cmd import PROFILE_KNOBS, add_parser, apply_profile
+    from gamecert.errors import UsageError
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    monkeypatch.delenv("GAMECERT_PROFILE", raising=False)
+    args = parser.parse_args(["tests", "word_game", "--out", "x", "--profile", "quick", "--per-space", "77"])
+    apply_profile(args)
+    quick = PROFILE_KNOBS["quick"]
+    assert (args.per_family, args.per_space, args.search_seconds, args.mutant_seconds) == (
+        quick["per_family"], 77, quick["search_seconds"], quick["mutant_seconds"])
+    assert args.no_certify
+    args = parser.parse_args(["tests", "word_game", "--out", "x"])
+    apply_profile(args)
+    assert (args.per_family, args.per_space, args.no_certify) == (24, 300, False)
+    monkeypatch.setenv("GAMECERT_PROFILE", "quick")
+    args = parser.parse_args(["tests", "word_game", "--out", "x"])
+    apply_profile(args)
+    assert args.per_family == quick["per_family"] and args.no_certify
+    monkeypatch.setenv("GAMECERT_PROFILE", "fastest")
+    with pytest.raises(UsageError, match="fastest"):
+        apply_profile(parser.parse_args(["tests", "word_game", "--out", "x"]))

@@ -137,6 +137,19 @@ def test_an_edited_file_is_refused_kept_or_discarded(tmp_path):
     assert (pkg / "tests" / "01").read_text() == "AB\n"
 
 
+def test_tests_out_names_an_edited_script_at_once(tmp_path):
+    """``gamecert tests GAME --out DIR`` over a package whose script.txt the setter edited: exit 2
+    in one line naming script.txt, before any build; the edit is there afterwards."""
+    build = _fake_package(tmp_path / "build")
+    (build / "script.txt").write_text("gen 3 > 03\n")
+    tp.commit_out(build, tmp_path / "pkg")
+    (tmp_path / "pkg" / "script.txt").write_text("gen 4 > 03\n")
+    run = _cli("tests", "word_game", "--out", str(tmp_path / "pkg"))
+    assert run.returncode == 2 and "script.txt edited since gamecert wrote it" in run.stderr, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "pkg" / "script.txt").read_text() == "gen 4 > 03\n"
+
+
 @pytest.mark.slow
 def test_report_dir_and_new_game_dir_keep_the_users_file(tmp_path):
     """``certify --report-dir DIR`` (a wrong program, so a report is written there) and
