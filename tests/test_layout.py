@@ -259,23 +259,7 @@ def test_the_circle_finder_finds_a_circle():
         GRAPH["gamecert.kit.game"] = saved
 
 
-#: engine modules that passed 600 lines when the code was first formatted (ruff format at 100
-#: columns); each is split by idea in the commits after that one, and leaves this list then
-SPLIT_PENDING = {
-    "gamecert.engine.testpack.testset",
-    "gamecert.engine.testpack.testpack",
-}
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(m, marks=pytest.mark.xfail(reason="over 600 since the reformat; to split"))
-        if m in SPLIT_PENDING
-        else m
-        for m in sorted(m for m in MODULES if layer(m) == "engine")
-    ],
-)
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer(m) == "engine"))
 def test_no_engine_module_is_over_600_lines(module):
     lines = MODULES[module].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_ENGINE_LINES, f"{module} has {lines} lines"

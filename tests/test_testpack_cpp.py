@@ -24,7 +24,6 @@ from __future__ import annotations
 import copy
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -49,7 +48,7 @@ def _broken_validator(part: str) -> str:
 def _lax_checker(entry) -> cpp.Judge:
     """A checker that never calls the game's judge a WA (any readable output is OK)."""
     part = cpp.game_part(entry)
-    text = cpp.source("checker", part).replace("if (!why.empty()) gc::quit(gc::WA, why);", "")
+    text = cpp.source("checker", part).replace('if (!why.empty()) quitf(_wa, "%s", why.c_str());', "")
     good = cpp.Judge.of(entry)
     return cpp.Judge(good.validator, cpp.build(text, "check"))
 
@@ -57,7 +56,9 @@ def _lax_checker(entry) -> cpp.Judge:
 def _crlf_validator(entry) -> cpp.Judge:
     """A validator whose end of line also takes CR LF (a Windows-style reader)."""
     text = cpp.source("validator", cpp.game_part(entry)).replace(
-        "if (peek() != '\\n') fail(", "if (peek() == '\\r') advance();\n        if (peek() != '\\n') fail(", 1)
+        "void eoln() { s.readEoln(); }",
+        "void eoln() {\n        if (s.peek() == '\\r') s.advance();\n        s.readEoln();\n    }",
+    )
     good = cpp.Judge.of(entry)
     return cpp.Judge(cpp.build(text, "validator"), good.checker)
 
@@ -123,6 +124,10 @@ def test_problem_xml_read_as_polygon_documents_it(tmp_path):
         with pytest.raises(ts.PackageError, match=fault):
             polygon.read_problem_xml(out)
     (out / "problem.xml").write_text(text)
+    (out / "check.cpp").unlink()  # Polygon's <copy path="check.cpp"/> must name a file (issue 46)
+    with pytest.raises(ts.PackageError, match="copy"):
+        polygon.read_problem_xml(out)
+    (out / "check.cpp").write_text((out / "files" / "check.cpp").read_text())
     (out / "tests" / "03.a").unlink()
     with pytest.raises(ts.PackageError, match="03.a"):
         polygon.read_problem_xml(out)

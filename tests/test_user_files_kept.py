@@ -103,9 +103,51 @@ def test_control_an_unchecked_writer_loses_the_file(tmp_path, monkeypatch):
     """Control: with the folder check taken out of the package writer, the same call empties the
     user's folder, and the survival check above sees it."""
     user = _user_folder(tmp_path)
-    monkeypatch.setattr(tp, "check_out", lambda out: None)
+    monkeypatch.setattr(tp, "check_out", lambda out, edits="refuse": None)
     tp.commit_out(_fake_package(tmp_path / "build"), user)
     assert not _kept(user)
+
+
+def test_an_edited_file_is_refused_kept_or_discarded(tmp_path):
+    """A file gamecert wrote and the setter edited (issue 46): the rebuild refuses naming it, and
+    keeps the old package whole; with edits "keep" the edit goes into the new package (and is seen
+    again at the next rebuild: the mark keeps gamecert's hash); with "discard" gamecert's is
+    written. Control: under a mark of the older form (names only) the same edit is lost without a
+    word, which is what the hashes prevent."""
+    pkg = tmp_path / "pkg"
+    tp.commit_out(_fake_package(tmp_path / "b1"), pkg)
+    assert "  tests/01" in (pkg / tp.MARK).read_text()
+    tp.commit_out(_fake_package(tmp_path / "b2"), pkg)  # not edited: replaced without a word
+    (pkg / "tests" / "01").write_text("AB\n# the setter's test\n")
+    with pytest.raises(ts.PackageError, match="tests/01 edited since gamecert wrote it"):
+        tp.commit_out(_fake_package(tmp_path / "b3"), pkg)
+    with pytest.raises(ts.PackageError, match="--keep-edits"):
+        tp.check_out(pkg)
+    assert (pkg / "tests" / "01").read_text() == "AB\n# the setter's test\n"
+    assert tp.commit_out(_fake_package(tmp_path / "b4"), pkg, "keep") == ["tests/01"]
+    assert (pkg / "tests" / "01").read_text() == "AB\n# the setter's test\n"
+    assert tp.edited_files(pkg) == ["tests/01"]
+    assert tp.commit_out(_fake_package(tmp_path / "b5"), pkg, "discard") == []
+    assert (pkg / "tests" / "01").read_text() == "AB\n" and tp.edited_files(pkg) == []
+    # control: the older mark, names only
+    names = [line.partition("  ")[2] for line in (pkg / tp.MARK).read_text().splitlines()[1:]]
+    (pkg / tp.MARK).write_text("\n".join([tp.MARK_HEAD, *names]) + "\n")
+    (pkg / "tests" / "01").write_text("AB\n# the setter's test\n")
+    tp.commit_out(_fake_package(tmp_path / "b6"), pkg)
+    assert (pkg / "tests" / "01").read_text() == "AB\n"
+
+
+def test_tests_out_names_an_edited_script_at_once(tmp_path):
+    """``gamecert tests GAME --out DIR`` over a package whose script.txt the setter edited: exit 2
+    in one line naming script.txt, before any build; the edit is there afterwards."""
+    build = _fake_package(tmp_path / "build")
+    (build / "script.txt").write_text("gen 3 > 03\n")
+    tp.commit_out(build, tmp_path / "pkg")
+    (tmp_path / "pkg" / "script.txt").write_text("gen 4 > 03\n")
+    run = _cli("tests", "word_game", "--out", str(tmp_path / "pkg"))
+    assert run.returncode == 2 and "script.txt edited since gamecert wrote it" in run.stderr, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "pkg" / "script.txt").read_text() == "gen 4 > 03\n"
 
 
 @pytest.mark.slow

@@ -52,28 +52,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--per-family",
         type=int,
-        default=24,
+        default=None,
         metavar="N",
         help="inputs of each designed family in the plan (default 24: the first 12 and 12 spread out)",
     )
     t.add_argument(
         "--per-space",
         type=int,
-        default=300,
+        default=None,
         metavar="N",
         help="smallest inputs of each exhaustive space in the plan (default 300)",
     )
     t.add_argument(
         "--search-seconds",
         type=float,
-        default=60.0,
+        default=None,
         metavar="S",
         help="runs spent looking for an input that kills a wrong program the chosen tests miss (default 60)",
     )
     t.add_argument(
         "--mutant-seconds",
         type=float,
-        default=10.0,
+        default=None,
         metavar="S",
         help="in-process time for each mutant on the plan (default 10)",
     )
@@ -87,9 +87,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--format",
         default="polygon",
-        choices=["polygon", "plain", "dmoj"],
+        choices=["polygon", "plain", "dmoj", "kattis"],
         help="the package's layout: polygon (problem.xml, files/validator.cpp and check.cpp, the model solution, "
-        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp) or plain "
+        "doall.sh; the default), dmoj (init.yml, the bridged testlib checker files/check.cpp), kattis (problem.yaml, "
+        "data/sample and data/secret, input_validators and output_validators, as Kattis' verifyproblem and DOMjudge "
+        "load it) or plain "
         "(tests/, validator.py and checker.py)",
     )
     t.add_argument(
@@ -97,6 +99,76 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not run `gamecert certify --profile quick` on the wrong programs the package misses",
     )
+    t.add_argument(
+        "--profile",
+        default=None,
+        choices=[*PROFILE_KNOBS, "ci"],
+        help="how hard the build looks (default: $GAMECERT_PROFILE, else default): quick "
+        + "; default ".join(
+            ", ".join(f"{k.replace('_', '-')} {v}" for k, v in PROFILE_KNOBS[p].items())
+            for p in ("quick", "default")
+        )
+        + "; thorough more; an option given wins over its profile",
+    )
+    edits = t.add_mutually_exclusive_group()
+    edits.add_argument(
+        "--keep-edits",
+        action="store_true",
+        help="a file of the package gamecert wrote and you edited since is kept in the rebuilt package "
+        "(default: the rebuild refuses and names it)",
+    )
+    edits.add_argument(
+        "--discard-edits",
+        action="store_true",
+        help="a file of the package you edited is written over by gamecert's",
+    )
+
+
+#: ``gamecert tests --profile``: the build's knobs per profile (an option given on the command
+#: line wins); ``quick`` also skips certifying the wrong programs the package misses
+PROFILE_KNOBS: dict[str, dict[str, float | int | bool]] = {
+    "quick": {
+        "per_family": 6,
+        "per_space": 60,
+        "search_seconds": 10.0,
+        "mutant_seconds": 2.0,
+        "certify": False,
+    },
+    "default": {
+        "per_family": 24,
+        "per_space": 300,
+        "search_seconds": 60.0,
+        "mutant_seconds": 10.0,
+        "certify": True,
+    },
+    "thorough": {
+        "per_family": 48,
+        "per_space": 1000,
+        "search_seconds": 300.0,
+        "mutant_seconds": 30.0,
+        "certify": True,
+    },
+}
+
+
+def apply_profile(args: argparse.Namespace) -> None:
+    """Fill the knobs not given from ``--profile``, else ``$GAMECERT_PROFILE``, else default."""
+    import os
+
+    from gamecert.engine.plan.profiles import ALIASES, ENV_VAR
+
+    name = args.profile or os.environ.get(ENV_VAR) or "default"
+    name = ALIASES.get(name, name)
+    if name not in PROFILE_KNOBS:
+        raise UsageError(
+            f"unknown profile {name!r} (from ${ENV_VAR}); choose one of {', '.join(PROFILE_KNOBS)}"
+        )
+    knobs = PROFILE_KNOBS[name]
+    for key in ("per_family", "per_space", "search_seconds", "mutant_seconds"):
+        if getattr(args, key) is None:
+            setattr(args, key, knobs[key])
+    if not knobs["certify"]:
+        args.no_certify = True
 
 
 def run_tests_command(args: argparse.Namespace) -> int:
@@ -104,6 +176,7 @@ def run_tests_command(args: argparse.Namespace) -> int:
     from gamecert.engine.testpack import outdir
     from gamecert.engine.testpack import testpack as tp
 
+    apply_profile(args)
     for name in ("max_tests", "per_family", "per_space"):
         if getattr(args, name) < 1:
             raise UsageError(
@@ -143,19 +216,22 @@ def run_tests_command(args: argparse.Namespace) -> int:
 
     from gamecert.engine.testpack import testset as ts
 
+    kept: list[str] = []
+    edits = "keep" if args.keep_edits else "discard" if args.discard_edits else "refuse"
     if args.out is not None:
         out = Path(args.out).resolve()
-        outdir.check_out(out)  # before any work: a folder of the user's is refused, never emptied
+        # before any work: a folder of the user's is refused, never emptied; an edit named
+        outdir.check_out(out, edits)
     with _Live(f"tests {args.game}") as live:
         ts.ON_RUN, ts.ON_STEP = live.ran, live.counted
         try:
             if args.check is not None:
                 outcome = tp.check(entry, Path(args.check), args.against, knobs, live.say)
             else:
-                tmp = outdir.atomic_out(out)
+                tmp = outdir.atomic_out(out, edits)
                 try:
                     outcome = tp.build(entry, tmp, args.against, knobs, live.say)
-                    outdir.commit_out(tmp, out)
+                    kept = outdir.commit_out(tmp, out, edits)
                 finally:
                     if tmp.exists():
                         import shutil
@@ -165,6 +241,8 @@ def run_tests_command(args: argparse.Namespace) -> int:
             ts.ON_RUN = ts.ON_STEP = None
     print(visible(_matrix(outcome), keep_newlines=True))  # (program names are the user's files)
     if args.check is None:
+        for name in kept:
+            print(f"kept your edit of {visible(name)} (--keep-edits), in place of gamecert's")
         print(f"package: {out}")
     return 1 if outcome.faults else 0
 
@@ -227,7 +305,8 @@ class _Live:
 
 def _matrix(o: Outcome) -> str:
     from gamecert.engine.testpack import testset as ts
-    from gamecert.engine.testpack.testpack import mutation_score, strength_line, tn
+    from gamecert.engine.testpack.outcome import tn
+    from gamecert.engine.testpack.writeup import mutation_score, strength_line
 
     lines = []
     width = max([len(p.name) for p in o.programs] + [8])

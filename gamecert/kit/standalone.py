@@ -21,7 +21,9 @@ give gamecert's verdict on every output it judged (a disagreement names the game
 ``standalone_code`` as at fault).
 
 Exit codes (testlib's): checker 0 OK, 1 WA, 2 PE, 3 fail (the input or the answer file is
-bad: the package's fault, never the participant's); validator 0 valid, 3 invalid.
+bad: the package's fault, never the participant's); validator 0 valid, 3 invalid. A missing or an
+extra token is PE here, as testlib.h says it (gamecert's own judge calls it WA, as ``wcmp`` does:
+:func:`gamecert.kit.tokens.verdict_under_testlib`).
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class Reader:
 
     def _next(self, what):
         if self.at_end():
-            raise WA("unexpected end of output: expected " + what)
+            raise PE("unexpected end of output: expected " + what)
         self.position += 1
         return self.tokens[self.position - 1]
 
@@ -108,7 +110,7 @@ class Reader:
 
     def finish(self):
         if not self.at_end():
-            raise WA("extra tokens after the answer, the first " + shown(self.tokens[self.position]))
+            raise PE("extra tokens after the answer, the first " + shown(self.tokens[self.position]))
 
 
 def input_lines(text):

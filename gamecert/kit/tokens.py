@@ -204,6 +204,25 @@ class AnswerReader:
             )
 
 
+#: the starts of the two WA messages :class:`AnswerReader` gives for a missing and an extra token
+MISSING_TOKEN, EXTRA_TOKEN = "unexpected end of output", "extra token"
+
+
+def verdict_under_testlib(verdict: str, why: str) -> str:
+    """The verdict a testlib checker gives where gamecert gives ``verdict`` for ``why``: the same,
+    except a missing or an extra token, which gamecert calls WA (as ``wcmp`` does) and testlib.h
+    PE (its "unexpected end of file" and "extra information in the output file").
+
+    >>> verdict_under_testlib("WA", "extra token after the answer: 1 more, the first 'x'")
+    'PE'
+    >>> verdict_under_testlib("WA", "token 1: expected First or Second, got 'first'")
+    'WA'
+    """
+    if verdict == "WA" and why.startswith((MISSING_TOKEN, EXTRA_TOKEN)):
+        return "PE"
+    return verdict
+
+
 def _hint(token: str, choices: Sequence[str]) -> str:
     """Why a near miss is a miss: case, or a character that looks like a separator and is not one."""
     odd = [ch for ch in token if ch.isspace() or not ch.isprintable()]

@@ -33,7 +33,7 @@ from typing import Any
 
 from gamecert.engine.testpack.testset import PackageError
 from gamecert.errors import GamecertError
-from gamecert.kit.tokens import verdict_of
+from gamecert.kit.tokens import verdict_of, verdict_under_testlib
 
 HERE = Path(__file__).resolve().parent
 #: the build command of both files (testlib's own are built like this on judges)
@@ -75,9 +75,17 @@ def source(kind: str, part: str) -> str:
 _BUILT: dict[str, Path] = {}
 
 
-def build(text: str, what: str) -> Path:
-    """``text`` built with g++ into a cached executable (by the text's hash, once a process)."""
-    key = hashlib.sha256(text.encode()).hexdigest()[:20]
+def testlib_flags(testlib: Path | None) -> list[str]:
+    """The flags that choose the reader: ``-I DIR`` to build through the ``testlib.h`` in ``DIR``
+    (as a judge with its own builds it), else gamecert's own reader even where g++ would find a
+    ``testlib.h`` (``-DGAMECERT_NO_TESTLIB``)."""
+    return ["-I", str(testlib)] if testlib is not None else ["-DGAMECERT_NO_TESTLIB"]
+
+
+def build(text: str, what: str, flags: Sequence[str] = ()) -> Path:
+    """``text`` built with g++ (and ``flags``) into a cached executable (by the text's and the
+    flags' hash, once a process)."""
+    key = hashlib.sha256("\0".join([text, *flags]).encode()).hexdigest()[:20]
     if key in _BUILT and _BUILT[key].exists():
         return _BUILT[key]
     folder = Path(tempfile.mkdtemp(prefix="gamecert-cpp-"))
@@ -86,7 +94,7 @@ def build(text: str, what: str) -> Path:
     exe = folder / what
     try:
         done = subprocess.run(
-            [*GXX, "-o", str(exe), str(src)], capture_output=True, text=True, timeout=300
+            [*GXX, *flags, "-o", str(exe), str(src)], capture_output=True, text=True, timeout=300
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise PackageError(f"g++ could not build {what}.cpp: {exc}") from None
@@ -108,10 +116,14 @@ class Judge:
         self.work = Path(tempfile.mkdtemp(prefix="gamecert-cppjudge-"))
 
     @classmethod
-    def of(cls, entry: Any, part: str | None = None) -> Judge:
+    def of(cls, entry: Any, part: str | None = None, testlib: Path | None = None) -> Judge:
+        """The game's validator and checker built with gamecert's reader, or through the
+        ``testlib.h`` in the folder ``testlib``."""
         part = game_part(entry) if part is None else part
+        flags = testlib_flags(testlib)
         return cls(
-            build(source("validator", part), "validator"), build(source("checker", part), "check")
+            build(source("validator", part), "validator", flags),
+            build(source("checker", part), "check", flags),
         )
 
     def validate(self, data: str | bytes) -> str:
@@ -275,10 +287,10 @@ def disagreements(
             game.format_answer(s(inst)) for s in entry.solvers.values()
         ]
         for output in list(dict.fromkeys(outputs))[:outputs_per_input]:
-            verdict, _ = verdict_of(game, inst, output, expected)
+            verdict, said = verdict_of(game, inst, output, expected)
             code, why = judge.check(text, output, answer)
             seen += 1
-            if code != CODES[verdict.value]:
+            if code != CODES[verdict_under_testlib(verdict.value, said)]:
                 bad.append(
                     f"checker on {text[:30]!r}, output {output[:40]!r}: gamecert {verdict.value}, "
                     f"check.cpp exits {code} ({why[:100]})"

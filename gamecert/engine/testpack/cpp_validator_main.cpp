@@ -1,11 +1,11 @@
 
-// ---- the validator: standard input, strictly; exit 0 valid, 3 invalid (testlib's FAIL) --------
-int main() {
-    gc::Strict in(gc::read_stream(stdin));
-    try {
-        read_input(in);
-    } catch (const gc::Fault &fault) {
-        gc::quit(gc::FAIL, fault.message);
-    }
-    return gc::OK;
+// ---- the validator, testlib's: standard input, strictly; exit 0 valid, 3 invalid (FAIL) -----
+int main(int argc, char **argv) {
+    registerValidation(argc, argv);
+    gc::Strict in(inf);
+    read_input(in);
+#ifdef GAMECERT_KATTIS
+    return 42;  // Kattis: valid
+#endif
+    return 0;
 }

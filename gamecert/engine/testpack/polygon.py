@@ -5,7 +5,9 @@ Polygon (``--format polygon``)::
 
     problem.xml                      names, limits, the tests (samples marked), checker, validator, solutions
     tests/01 tests/01.a ...          the inputs and their answers (``tests/%02d``, ``tests/%02d.a``)
-    files/validator.cpp check.cpp    plain C++17, testlib's protocol, no testlib.h (:mod:`.cpp`)
+    files/validator.cpp check.cpp    C++17 on testlib's API: the judge's testlib.h, else gamecert's reader (:mod:`.cpp`)
+    check.cpp                        the checker again, where problem.xml's <copy path="check.cpp"/> says
+    statement-sections/english/      name.tex legend.tex input.tex output.tex example.NN(.a), the game's text
     files/validator.py checker.py    the same in standard-library Python (where no compiler is)
     solutions/model.py               the model solution: the game's right program, standalone
     statements/english/problem.tex   a statement stub: the rules, input and output formats, limits
@@ -29,11 +31,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import cpp, dmoj, recipes
+from gamecert.engine.testpack import cpp, dmoj, kattis, recipes
 from gamecert.engine.testpack.testset import PackageError, Test
 from gamecert.kit.standalone import program as standalone_program
 
-FORMATS = ("polygon", "plain", "dmoj")
+FORMATS = ("polygon", "plain", "dmoj", "kattis")
 #: Polygon's source types of the files it holds
 CPP_TYPE, PYTHON_TYPE = "cpp.g++17", "python.3"
 
@@ -84,6 +86,13 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
         (out / "init.yml").write_text(dmoj.init_yml(entry, tests, width(len(tests))))
         return
     model = model_solution(entry)
+    if fmt == "kattis":
+        checker = (where / "check.cpp").read_text()
+        kattis.write(out, entry, tests, (where / "validator.cpp").read_text(), checker, model)
+        return
+    # Polygon's packages hold the checker at the root too (problem.xml's <copy path="check.cpp"/>)
+    shutil.copyfile(where / "check.cpp", out / "check.cpp")
+    write_statement_sections(out, entry)
     (out / "solutions").mkdir(exist_ok=True)
     if model is not None:
         shutil.copyfile(model, out / "solutions" / f"model{model.suffix}")
@@ -124,6 +133,31 @@ def model_solution(entry: Any) -> Path | None:
 
     right = [Path(p.spec) for p in project_programs(entry)[1]]
     return next((p for p in right if p.name == "correct.py"), right[0] if right else None)
+
+
+def write_statement_sections(out: Path, entry: Any) -> None:
+    """``statement-sections/english/``, as Polygon's packages hold the statement: name.tex,
+    legend.tex, input.tex, output.tex and example.NN / example.NN.a for each sample, from the game's
+    own text (what ``gamecert show`` prints)."""
+    game = entry.game
+    where = out / "statement-sections" / "english"
+    where.mkdir(parents=True, exist_ok=True)
+    for name, text in (
+        ("name.tex", game.title),
+        ("legend.tex", game.rules or "(the rules)"),
+        ("input.tex", game.input_format or "(the input)"),
+        ("output.tex", game.output_format or "(the output)"),
+    ):
+        (where / name).write_text(_tex(text) + "\n")
+    for k, (sample, answer) in enumerate(game.samples, 1):
+        (where / f"example.{k:02d}").write_text(sample)
+        (where / f"example.{k:02d}.a").write_text(
+            answer if answer.endswith("\n") else answer + "\n"
+        )
+
+
+def _tex(text: str) -> str:
+    return "".join("\\" + c if c in "&%$#_{}" else c for c in text)
 
 
 def statement(entry: Any) -> str:
@@ -310,6 +344,11 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
         raise PackageError(
             f"problem.xml: the checker's type is {checker.get('type')!r}, not testlib"
         )
+    for copy in checker.findall("copy"):
+        if not (package / copy.get("path", "")).is_file():
+            raise PackageError(
+                f"problem.xml: the checker's <copy path={copy.get('path')!r}/> names no file of the package"
+            )
     validators = [source(v, "validator") for v in need(assets, "validators").findall("validator")]
     if not validators:
         raise PackageError("problem.xml: no validator")

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gamecert.engine import gamecode
+from gamecert.engine.testpack import selection
 from gamecert.engine.testpack import testset as ts
 from gamecert.kit.deciding import feature_family
 
@@ -338,7 +339,7 @@ def choose(
         )
     covered = set().union(*(kills.get(k, set()) for k in chosen))
     rest = sorted((k for k in range(len(pool)) if k not in roles), key=lambda k: (sizes[k], k))
-    for k in ts.greedy_cover(rest, kills, sizes, covered, max_tests - len(chosen)):
+    for k in selection.greedy_cover(rest, kills, sizes, covered, max_tests - len(chosen)):
         roles[k] = "kills a mutant or broken solver"
         chosen.append(k)
     worst = [k for ix in families.values() for k in ix if pool[k].origin.startswith("worst")]

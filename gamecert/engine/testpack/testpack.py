@@ -8,69 +8,25 @@ the proof) and ``kills.csv`` (tests x programs, with verdicts). The choice of te
 
 from __future__ import annotations
 
-import csv
-import io
 import runpy
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gamecert.engine.judge.judge import expected_answer
-from gamecert.engine.testpack import cpp, dmoj, plainjudge, polygon, strength
+from gamecert.engine.testpack import cpp, dmoj, kattis, plainjudge, polygon, selection, strength
 from gamecert.engine.testpack import mutants as mutants_mod
 from gamecert.engine.testpack import testset as ts
+from gamecert.engine.testpack.outcome import Knobs, Outcome, tn  # noqa: F401 - tp.Knobs, tp.Outcome
+from gamecert.engine.testpack.survivors import (  # noqa: F401 - tp._CERTIFIED, tp._certify_input
+    _CERTIFIED,
+    _certify_catches,
+    _certify_input,
+)
+from gamecert.engine.testpack.writeup import kills_csv, mutation_score, readme  # noqa: F401
 from gamecert.errors import GamecertError
 from gamecert.kit.tokens import verdict_of
-
-
-@dataclass
-class Knobs:
-    max_tests: int = 100
-    per_family: int = 24
-    per_space: int = 300
-    search_seconds: float = 60.0
-    mutant_budget: float = 10.0
-    max_mutants: int | None = None
-    #: run ``gamecert certify --profile quick`` on each wrong program the package misses
-    certify_survivors: bool = True
-    #: the package's layout: ``polygon`` or ``plain`` (:mod:`.polygon`)
-    format: str = "polygon"
-
-
-@dataclass
-class Outcome:
-    """What a build or a check found; ``faults`` make the exit status 1."""
-
-    tests: list[ts.Test]
-    mutant_names: list[str]
-    mutant_rows: dict[str, list[str]]
-    equivalent: list[str]
-    undecided: list[str]
-    survivors: dict[str, str]
-    programs: list[ts.Program]
-    program_rows: dict[str, list[str]]
-    right_rows: dict[str, list[str]]
-    faults: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    #: the project's broken solvers (tests/broken/GAME.py), in-process: verdict per test
-    broken_rows: dict[str, list[str]] = field(default_factory=dict)
-    #: mutants a planned input kills that no test of the package kills
-    pool_killed: list[str] = field(default_factory=list)
-    #: (right program, test index) -> (CPU seconds, peak MB) as the runner measured them
-    usage: dict[tuple[str, int], tuple[float, float]] = field(default_factory=dict)
-    #: the package's layout (:data:`.polygon.FORMATS`)
-    layout: str = "plain"
-
-    def killed(self, name: str, rows: dict[str, list[str]]) -> list[int]:
-        return [k for k, v in enumerate(rows[name]) if ts.is_kill(v)]
-
-
-def tn(k: int, count: int) -> str:
-    """Test ``k`` (from 1) of ``count`` as its file is named: ``tests/01`` .. ``tests/NN``."""
-    return f"{k:0{polygon.width(count)}d}"
 
 
 def standalone_code(entry: Any) -> str:
@@ -115,7 +71,7 @@ def _build(
     entry: Any, out: Path, against: Sequence[str], knobs: Knobs, say: Callable[[str], None]
 ) -> Outcome:
     code = standalone_code(entry)
-    if knobs.format in ("polygon", "dmoj"):
+    if knobs.format in ("polygon", "dmoj", "kattis"):
         cpp.game_part(entry)  # a game without its C++ part is told so before any work
     game = entry.game
     user = ts.user_programs(against)
@@ -168,7 +124,7 @@ def _build(
             f"  {prog.name} passes every chosen test; looking for an input that kills it ({share:.0f} s)"
         )
         began = time.perf_counter()
-        found = ts.search_kill(entry, prog, pool, answers, share)
+        found = selection.search_kill(entry, prog, pool, answers, share)
         left = max(0.0, left - (time.perf_counter() - began))
         if found is None and knobs.certify_survivors:
             found = _certify_input(
@@ -193,7 +149,7 @@ def _build(
         by_search.add(len(tests) - 1)
     # only the small exhaustive tests the set cover chose are packed (a wrong program's killing
     # input stays as it was found: a batch may hide it, as a t = 1 path shows)
-    packed = ts.pack(
+    packed = selection.pack(
         entry, tests, {k for k, t in enumerate(tests) if t.group != "exhaustive" or k in by_search}
     )
     if packed is not tests:
@@ -223,7 +179,11 @@ def _valid_only(
 ) -> tuple[list[ts.Test], list[Any]]:
     """The tests that pass strict validation (gamecert's: valid and written as the format says;
     the C++ validator's where g++ is): a test that fails it is never written."""
-    judge = cpp.Judge.of(entry) if knobs.format in ("polygon", "dmoj") and cpp.compiler() else None
+    judge = (
+        cpp.Judge.of(entry)
+        if knobs.format in ("polygon", "dmoj", "kattis") and cpp.compiler()
+        else None
+    )
     kept: list[int] = []
     for k, t in enumerate(tests):
         why = cpp.strict_fault(entry.game, t.text) or (
@@ -538,7 +498,13 @@ def measure(
     )
     outcome.broken_rows = broken_rows
     outcome.layout = (
-        "polygon" if polygon.is_polygon(out) else "dmoj" if dmoj.is_dmoj(out) else "plain"
+        "polygon"
+        if polygon.is_polygon(out)
+        else "dmoj"
+        if dmoj.is_dmoj(out)
+        else "kattis"
+        if kattis.is_kattis(out)
+        else "plain"
     )
     outcome.pool_killed = sorted(pool_killers)
     outcome.usage = {
@@ -552,302 +518,3 @@ def measure(
         (out / "kills.csv").write_text(kills_csv(outcome))
         (out / "README.md").write_text(readme(entry, outcome, muts) + polygon.readme_section(out))
     return outcome
-
-
-def kills_csv(o: Outcome) -> str:
-    """Tests x programs (wrong, right, broken solvers, mutants), then a last row ``killed``: for
-    each column the number of tests that kill it, and in its origin cell the totals."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    programs = [p.name for p in o.programs]
-    broken = sorted(o.broken_rows)
-    names = programs + [f"broken/{n}" for n in broken] + o.mutant_names
-    w.writerow(["test", "origin", "bytes", *names])
-    for k, t in enumerate(o.tests):
-        cells = (
-            [o.program_rows[n][k] for n in programs]
-            + [o.broken_rows[n][k] for n in broken]
-            + [o.mutant_rows[n][k] for n in o.mutant_names]
-        )
-        w.writerow([tn(k + 1, len(o.tests)), t.origin, t.bytes, *cells])
-    rows = (
-        [o.program_rows[n] for n in programs]
-        + [o.broken_rows[n] for n in broken]
-        + [o.mutant_rows[n] for n in o.mutant_names]
-    )
-    w.writerow(["killed", strength_line(o), "", *[sum(ts.is_kill(v) for v in r) for r in rows]])
-    return buf.getvalue()
-
-
-def strength_counts(o: Outcome) -> dict[str, tuple[int, int]]:
-    """(killed, of) for the wrong programs, the broken solvers and the non-equivalent mutants."""
-    wrong = [p for p in o.programs if p.kind != "right"]
-    broken_killed = sum(1 for r in o.broken_rows.values() if any(ts.is_kill(v) for v in r))
-    return {
-        "wrong programs": (len(wrong) - len(o.survivors), len(wrong)),
-        "broken solvers": (broken_killed, len(o.broken_rows)),
-        "mutants": mutation_score(o),
-    }
-
-
-def strength_line(o: Outcome) -> str:
-    c = strength_counts(o)
-    missed = len(o.pool_killed) + len(o.survivors) + c["broken solvers"][1] - c["broken solvers"][0]
-    return (
-        "; ".join(f"{name} killed {k}/{n}" for name, (k, n) in c.items())
-        + f"; caught by the plan or certify but not by this package: {missed}"
-    )
-
-
-def mutation_score(o: Outcome) -> tuple[int, int]:
-    killed = sum(1 for n in o.mutant_names if any(ts.is_kill(v) for v in o.mutant_rows[n]))
-    return killed, len(o.mutant_names) - len(o.equivalent)
-
-
-def readme(entry: Any, o: Outcome, muts: Sequence[Any]) -> str:
-    game = entry.game
-    killed, non_eq = mutation_score(o)
-    wrong = [p for p in o.programs if p.kind != "right"]
-    right = [p for p in o.programs if p.kind == "right"]
-    lines = [
-        f"# Tests for {game.title} ({entry.name})",
-        "",
-        "Written by `gamecert tests`. Layout: "
-        + (
-            "Polygon's: `problem.xml`; "
-            if o.layout == "polygon"
-            else "DMOJ's: `init.yml` (the cases, 1 point each; DMOJ's bridged checker over `files/check.cpp`, type "
-            "testlib; set the time and memory limits below in the site's problem settings); "
-            if o.layout == "dmoj"
-            else ""
-        )
-        + f"`tests/{tn(1, len(o.tests))}`..`tests/{tn(len(o.tests), len(o.tests))}` (inputs) and the same names with "
-        "`.a` (the expected answers), samples first; "
-        + (
-            "`files/validator.cpp` and `files/check.cpp` (plain C++17, testlib's protocol: the validator exits 3 "
-            "with the line and column of the first fault; `check INPUT OUTPUT ANSWER` exits 0 OK, 1 WA, 2 PE, 3 "
-            "fail), the same in Python (`files/validator.py`, `files/checker.py`)"
-            + (
-                ", the model solution in `solutions/`, `doall.sh` (builds, validates every test, checks the model "
-                "solution on each); "
-                if o.layout == "polygon"
-                else "; "
-            )
-            if o.layout in ("polygon", "dmoj")
-            else "`validator.py` (exit 0 valid, 3 invalid) and `checker.py INPUT OUTPUT ANSWER` (exit 0 OK, 1 WA, 2 PE, "
-            "3 fail), standard library only; "
-        )
-        + "`kills.csv`: tests x programs, with verdicts (a TLE kill with its margin: CPU time over the limit).",
-        "",
-        f"Limits: {game.time_limit:g} s CPU, {game.memory_limit_mb} MB per test.",
-        "",
-        "## Tests",
-        "",
-        f"Each mutant and broken solver runs on the tests smallest first until {ts.KILL_CAP} of them kill it (its "
-        "later cells in `kills.csv` are `-`, not run): a test's counts are of those run on it.",
-        "",
-    ]
-    for k, t in enumerate(o.tests):
-        progs = [p.name for p in wrong if ts.is_kill(o.program_rows[p.name][k])]
-        mk = sum(1 for n in o.mutant_names if ts.is_kill(o.mutant_rows[n][k]))
-        bk = [n for n, r in o.broken_rows.items() if ts.is_kill(r[k])]
-        lines.append(
-            f"- `tests/{tn(k + 1, len(o.tests))}` {t.origin}"
-            + (f" [{t.role}]" if t.role else "")
-            + f"; size {game.size(t.instance)}, {t.bytes} bytes; kills {mk} mutants, {len(bk)} broken solvers"
-            + (f" and {', '.join(progs)}" if progs else "")
-        )
-    lines += [
-        "",
-        "## Totals",
-        "",
-        f"- tests: {len(o.tests)}, {sum(t.bytes for t in o.tests):,} bytes of input",
-        f"- mutation score: {killed} / {non_eq} non-equivalent mutants killed"
-        + (f" ({100 * killed / non_eq:.1f}%)" if non_eq else ""),
-        f"- mutants made: {len(o.mutant_names)} ({len(o.equivalent)} equivalent on the planned inputs, "
-        f"{len(o.undecided)} undecided: stopped by their time budget or hung)",
-        f"- wrong programs killed: {len(wrong) - len(o.survivors)} / {len(wrong)} (run through gamecert's runner "
-        "with the problem's limits)",
-    ]
-    c = strength_counts(o)
-    lines += [
-        f"- broken solvers killed (tests/broken/{entry.name}.py, in-process): {c['broken solvers'][0]} / "
-        f"{c['broken solvers'][1]}",
-        f"- strength: {strength_line(o)} (mutants: a planned input kills them; wrong programs: "
-        "`gamecert certify` was run on each survivor, see below)",
-    ]
-    lines += [
-        "",
-        "## Time and memory tests",
-        "",
-        "Kept because a slow or memory-hungry program (a slow wrong program the project keeps, a right "
-        "program, a registered solver) used the most time or memory on them among the largest and "
-        "worst-case inputs. CPU time as gamecert's runner measured it on this machine (noisy under load):",
-        "",
-    ]
-    ref = next(
-        (p.name for p in right if p.name == "examples/correct"), right[0].name if right else None
-    )
-    timed = [k for k, t in enumerate(o.tests) if "time/memory" in t.role]
-    for k in timed:
-        cpu = {p.name: o.usage[p.name, k] for p in right if (p.name, k) in o.usage}
-        slowest = max(cpu, key=lambda n: cpu[n][0]) if cpu else None
-        lines.append(
-            f"- `tests/{tn(k + 1, len(o.tests))}`: "
-            + (f"reference {ref} {cpu[ref][0]:.2f} s, {cpu[ref][1]:.0f} MB; " if ref in cpu else "")
-            + (
-                f"slowest right program {slowest} {cpu[slowest][0]:.2f} s (limit {game.time_limit:g} s)"
-                if slowest
-                else "not timed"
-            )
-            + f"; {t_role(o.tests[k])}"
-        )
-    if not timed:
-        lines.append("- none")
-    lines += ["", "## Proof", ""]
-    for p in right:
-        ok = all(v == "OK" for v in o.program_rows[p.name])
-        lines.append(f"- right program {p.name}: {'passes every test' if ok else 'FAILS a test'}")
-    for name, row in o.right_rows.items():
-        lines.append(
-            f"- registered solver {name}: {'passes every test' if all(v == 'OK' for v in row) else 'FAILS a test'}"
-        )
-    lines.append(
-        f"- the validator accepts every test: {'yes' if not any('validator' in f for f in o.faults) else 'NO'}"
-    )
-    lines.append(
-        f"- the checker gives gamecert's verdict on every judged output: "
-        f"{'yes' if not any('checker' in f for f in o.faults) else 'NO'}"
-    )
-    for f in o.faults:
-        lines.append(f"- FAULT: {f}")
-    lines += ["", "## Wrong programs", ""]
-    for p in wrong:
-        ks = o.killed(p.name, o.program_rows)
-        verdicts = sorted({o.program_rows[p.name][k] for k in ks})
-        lines.append(
-            f"- {p.name}"
-            + (f" ({p.what})" if p.what else "")
-            + ": "
-            + (
-                f"killed by {', '.join(tn(k + 1, len(o.tests)) for k in ks)} ({', '.join(verdicts)})"
-                if ks
-                else f"SURVIVES: {o.survivors.get(p.name, '')}"
-            )
-        )
-    by_name = {m.name: m for m in muts}
-    lines += [
-        "",
-        "## Mutants",
-        "",
-        "Equivalent on the planned inputs (no input of the plan, every pool input included, tells them from "
-        "the oracle):",
-        "",
-    ]
-    lines += [
-        f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in o.equivalent
-    ] or ["- none"]
-    lines += [
-        "",
-        "Undecided (their time budget ran out, or they hung, before every input was tried):",
-        "",
-    ]
-    lines += [
-        f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in o.undecided
-    ] or ["- none"]
-    survivors = [
-        n
-        for n in o.mutant_names
-        if n not in o.equivalent
-        and n not in o.undecided
-        and not any(ts.is_kill(v) for v in o.mutant_rows[n])
-    ]
-    lines += ["", "Surviving (killed by a planned input that did not fit in the package):", ""]
-    lines += [
-        f"- {n}: {by_name[n].kind} at {by_name[n].where}: {by_name[n].what}" for n in survivors
-    ] or ["- none"]
-    lines += ["", *[f"- {note}" for note in o.notes]] if o.notes else []
-    return "\n".join(lines) + "\n"
-
-
-#: program spec -> (whether certify --profile quick caught it, the input of its report): once a build
-_CERTIFIED: dict[str, tuple[bool | None, str | None]] = {}
-
-
-def _certify(
-    entry: Any, program: ts.Program, say: Callable[[str], None], seconds: float = 60.0
-) -> tuple[bool | None, str | None]:
-    """``gamecert certify --profile quick --budget SECONDS`` on ``program``: whether it finds a
-    fault, and the failing input its report holds (run on a program the package misses: a package
-    should kill what certify catches). The budget is the search's (``--search-seconds``), not the
-    quick profile's 10 s: on a loaded machine those 10 s ended before the coverage family reached
-    a fault certify finds in 3 s on an idle one."""
-    import subprocess
-    import sys
-
-    if program.spec in _CERTIFIED:
-        return _CERTIFIED[program.spec]
-    say(
-        f"  {program.name} passes every test: certifying it (quick profile) to see whether certify catches it"
-    )
-    with tempfile.TemporaryDirectory(prefix="gamecert-tests-certify-") as tmp:
-        try:
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "gamecert",
-                    "certify",
-                    entry.name,
-                    program.spec,
-                    "--profile",
-                    "quick",
-                    "--budget",
-                    f"{max(10.0, seconds):g}",
-                    "--report-dir",
-                    tmp,
-                ],
-                capture_output=True,
-                timeout=900 + seconds,
-            )
-        except subprocess.TimeoutExpired:
-            _CERTIFIED[program.spec] = (None, None)
-            return None, None
-        inputs = sorted(Path(tmp).glob("*/*/input.in"))
-        text = inputs[0].read_text(errors="replace") if inputs else None
-    _CERTIFIED[program.spec] = ({0: False, 1: True}.get(done.returncode), text)
-    return _CERTIFIED[program.spec]
-
-
-def _certify_catches(
-    entry: Any, program: ts.Program, say: Callable[[str], None], seconds: float = 60.0
-) -> bool | None:
-    return _certify(entry, program, say, seconds)[0]
-
-
-def _certify_input(
-    entry: Any, program: ts.Program, say: Callable[[str], None], seconds: float = 60.0
-) -> tuple[ts.Test, Any] | None:
-    """The input certify's report fails ``program`` on, as a test, where certify catches it and
-    the input, read back and run again here, kills it."""
-    caught, text = _certify(entry, program, say, seconds)
-    if not caught or text is None:
-        return None
-    try:
-        inst = entry.game.parse_input(text)
-    except GamecertError:
-        return None
-    test = ts.Test(inst, entry.game.format_input(inst), "certify's failing input", "certify")
-    expected = ts.expected_texts(entry, [test])[0]
-    ts._RUNS[program.spec, test.text] = found = ts.run_verdict(
-        entry, ts.runner_for(program, entry), test, expected
-    )
-    verdict = found[0]
-    if not ts.is_kill(verdict):
-        return None
-    say(f"  {program.name}: certify's failing input kills it ({verdict}); it goes in the package")
-    return test, expected
-
-
-def t_role(t: ts.Test) -> str:
-    return t.role.split("time/memory: ", 1)[-1]

@@ -1,0 +1,166 @@
+"""A package as Kattis and DOMjudge load it (issue 46), judged by their own tools.
+
+What is checked:
+- ``--format kattis`` (problem.yaml, data/sample and data/secret, input_validators,
+  output_validators, submissions/accepted): the layout read back, and Kattis' input-validator
+  exit codes (42 valid, 43 invalid) and output-validator convention (``check INPUT ANSWER
+  FEEDBACK_DIR < OUTPUT``: 42, 43) from the package's own files, built with g++;
+- Kattis' ``verifyproblem`` (problemtools, from PyPI; skipped, saying so, where it is not on PATH)
+  finds no error in a string_cut and a dawson_kayles package (parts config, data, submissions,
+  validators: the statement part needs LaTeX); control: the same package with a checker that
+  rejects every output gets errors (the accepted submission is judged through it);
+- a Polygon package after ``p2d`` (PyPI) conversion: verifyproblem finds no error in the checker
+  and the submissions, now built through p2d's own testlib.h; the two errors left are p2d's:
+  it writes no input validator (for any package) and no statement without a PDF one.
+
+verifyproblem runs ``.py`` submissions with ``pypy3``; where pypy3 is not installed the test gives
+it a language file (``XDG_CONFIG_HOME``) running them with python3 instead, as a judge machine's
+own configuration would.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from gamecert.engine import registry
+from gamecert.engine.testpack import cpp, kattis, polygon
+from gamecert.engine.testpack import testset as ts
+
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+needs_verifyproblem = pytest.mark.skipif(
+    shutil.which("verifyproblem") is None,
+    reason="Kattis' verifyproblem is not on PATH (pip install problemtools)",
+)
+needs_p2d = pytest.mark.skipif(
+    shutil.which("p2d") is None, reason="p2d is not on PATH (pip install p2d)"
+)
+
+
+def _package(where: Path, name: str, fmt: str) -> Path:
+    entry = registry.get(name)
+    pool = ts.build_pool(entry, 1, 2)
+    samples = [t for t in pool if t.group == "samples"]
+    tests = samples + [t for t in pool if t.group != "samples"][:6]
+    ts.expected_texts(entry, tests)
+    out = where / name.replace("_", "")
+    polygon.write_tests(out, tests)
+    polygon.write_files(out, entry, entry.game.standalone_code, fmt, tests)
+    return out
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    if shutil.which("pypy3") is None:
+        conf = tmp_path / "xdg" / "problemtools"
+        conf.mkdir(parents=True)
+        (conf / "languages.yaml").write_text(
+            "python3:\n    compile: 'python3 -m py_compile {files}'\n    run: 'python3 \"{mainfile}\"'\n"
+        )
+        env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
+    return env
+
+
+def _verify(package: Path, tmp_path: Path) -> tuple[list[str], str]:
+    done = subprocess.run(
+        ["verifyproblem", "-p", "config", "data", "submissions", "validators", "--", package.name],
+        cwd=package.parent,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=_env(tmp_path),
+    )
+    text = done.stdout + done.stderr
+    return re.findall(r"^ERROR .*$", text, re.M), text
+
+
+@needs_gxx
+def test_kattis_layout_and_exit_codes(tmp_path):
+    out = _package(tmp_path, "string_cut", "kattis")
+    assert kattis.is_kattis(out) and not polygon.is_polygon(out)
+    assert "validation: custom" in (out / "problem.yaml").read_text()
+    samples = sorted(p.name for p in (out / "data" / "sample").iterdir())
+    assert samples == ["01.ans", "01.in", "02.ans", "02.in"]
+    assert len(list((out / "data" / "secret").glob("*.in"))) == 6
+    assert (out / "submissions" / "accepted" / "model.py").is_file()
+    validator_src = (out / "input_validators" / "validator" / "validator.cpp").read_text()
+    checker_src = (out / "output_validators" / "checker" / "check.cpp").read_text()
+    assert checker_src == (out / "files" / "check.cpp").read_text()  # the same file everywhere
+    validator = cpp.build(validator_src, "validator")
+    checker = cpp.build(checker_src, "check")
+    text = (out / "data" / "sample" / "01.in").read_text()
+    assert subprocess.run([str(validator)], input=text.encode()).returncode == 42
+    assert subprocess.run([str(validator)], input=text.encode() + b" ").returncode == 43
+    feedback = tmp_path / "fb"
+    feedback.mkdir()
+    args = [
+        str(checker),
+        str(out / "data" / "sample" / "01.in"),
+        str(out / "data" / "sample" / "01.ans"),
+        str(feedback),
+    ]
+    right = (out / "data" / "sample" / "01.ans").read_bytes()
+    assert subprocess.run(args, input=right).returncode == 42
+    assert subprocess.run(args, input=b"First 999999\n").returncode == 43
+    assert (feedback / "judgemessage.txt").read_text().strip()
+
+
+@needs_gxx
+@needs_verifyproblem
+@pytest.mark.long
+@pytest.mark.parametrize("name", ["string_cut", "dawson_kayles"])
+def test_verifyproblem_accepts_the_kattis_package(name, tmp_path):
+    out = _package(tmp_path, name, "kattis")
+    errors, text = _verify(out, tmp_path)
+    assert not errors and "tested: 0 errors" in text, text[-2000:]
+
+
+@needs_gxx
+@needs_verifyproblem
+@pytest.mark.long
+def test_control_verifyproblem_sees_a_checker_that_rejects_everything(tmp_path):
+    out = _package(tmp_path, "string_cut", "kattis")
+    check = out / "output_validators" / "checker" / "check.cpp"
+    check.write_text(check.read_text().replace('quitf(_ok, "ok");', 'quitf(_wa, "control");'))
+    errors, text = _verify(out, tmp_path)
+    assert errors and "accepted/model.py" in text, text[-2000:]
+
+
+@needs_gxx
+@needs_verifyproblem
+@needs_p2d
+@pytest.mark.long
+def test_verifyproblem_after_p2d(tmp_path):
+    """The Polygon package of string_cut converted by p2d: its checker, built through p2d's own
+    testlib.h, judges the accepted submission AC on every test; the errors left are p2d's own."""
+    pkg = _package(tmp_path / "polygon", "string_cut", "polygon")
+    assert (pkg / "check.cpp").read_text() == (pkg / "files" / "check.cpp").read_text()
+    assert (pkg / "statement-sections" / "english" / "legend.tex").is_file()
+    converted = tmp_path / "converted" / "stringcut.zip"
+    converted.parent.mkdir()
+    done = subprocess.run(
+        ["p2d", "--code", "stringcut", "-y", "-o", str(converted), str(pkg)],
+        cwd=converted.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
+    out = converted.parent / "stringcut"
+    with zipfile.ZipFile(converted) as z:
+        z.extractall(out)
+    assert (
+        out / "output_validators" / "checker" / "testlib.h"
+    ).is_file()  # p2d's, Kattis' convention
+    errors, text = _verify(out, tmp_path)
+    assert "AC" in text and "accepted/model.py" in text
+    assert set(errors) <= {
+        "ERROR No input format validators found",
+        "ERROR Names exist for languages without problem statements: en",
+    }, text[-2000:]
