@@ -13,9 +13,11 @@ int main() {
     const int n = static_cast<int>(s.size());
     vector<int> g(n + 1, 0);
     auto after = [&](int len, int k) { return g[max(0, k - 2)] ^ g[max(0, len - k - 1)]; };
+    vector<char> seen(n + 2, 0);
     for (int len = 1; len <= n; ++len) {
-        vector<char> seen(len + 2, 0);
-        for (int k = 1; k <= len; ++k) {
+        fill(seen.begin(), seen.begin() + len + 2, 0);
+        // cuts k and len + 1 - k leave the same two runs: half of them give every option
+        for (int k = 1; k <= (len + 1) / 2; ++k) {
             int v = after(len, k);
             if (v <= len + 1) seen[v] = 1;
         }
