@@ -34,7 +34,7 @@ from gamecert.engine.judge.evidence import (
 )
 from gamecert.engine.judge.judge import visible
 from gamecert.engine.judge.outcome import Outcome
-from gamecert.engine.judge.sanitize import applies, phase_seconds, run_phase
+from gamecert.engine.judge.sanitize import applies, phase_seconds, prebuild, run_phase
 from gamecert.engine.options import (  # noqa: F401 (certification.options, as before)
     MAX_BUDGET_S,
     Options,
@@ -277,6 +277,7 @@ def run_one_certification(
         )
 
     if not plan.by_counts and not applies(candidate):  # within the budget, before the random phase
+        prebuild(candidate, getattr(provenance, "compile_option", "") or None)
         executor.midway_share = sanitizer_s / plan.budget_s  # (taken from the phases before it)
         executor.midway = lambda: sanitizer(
             executor.outcome,

@@ -36,6 +36,7 @@ the inputs, runs the phase within its time and settles a finding.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -162,6 +163,37 @@ def phase_seconds(budget_s: float) -> float:
     return min(CAP_SECONDS, SHARE * budget_s)
 
 
+#: the sanitizer builds compiling beside the plan's phases (:func:`prebuild`), by source and command
+_PREBUILDS: dict[tuple[str, str | None], threading.Thread] = {}
+
+
+def _prebuild_key(candidate: Any, compile: str | None) -> tuple[str, str | None]:
+    return str(getattr(candidate, "source", "")), compile
+
+
+def prebuild(candidate: Any, compile: str | None = None) -> None:
+    """Start compiling ``candidate``'s sanitizer builds now, in the background, beside the plan's
+    first phases (each build is cached as every build is): the phase's own seconds then go to its
+    runs, not to three compilers, which on a loaded machine took more than all of them (a C++
+    program's quick certification ran 33 s of its 10). A build that fails here fails again, and is
+    said, when the phase makes it; the phase waits for these builds until its deadline only."""
+    key = _prebuild_key(candidate, compile)
+    if applies(candidate) or key in _PREBUILDS:
+        return
+    from gamecert.engine.run.toolchains import sanitizer_build
+
+    def work() -> None:
+        for kind in BUILDS:
+            try:
+                sanitizer_build(candidate.source, kind, compile=compile)
+            except Exception:  # noqa: BLE001 - said by the phase, which builds it again
+                pass
+
+    thread = threading.Thread(target=work, daemon=True, name="gamecert-sanitizer-builds")
+    _PREBUILDS[key] = thread
+    thread.start()
+
+
 def run_phase(
     entry: Any,
     candidate: Any,
@@ -205,6 +237,9 @@ def run_phase(
             )
         allowed = phase_seconds(plan.budget_s) if seconds is None else seconds
         deadline = time.monotonic() + allowed
+        early = _PREBUILDS.get(_prebuild_key(candidate, check.compile))
+        if early is not None:  # the builds started beside the plan: done by now, or by the deadline
+            early.join(max(0.0, deadline - time.monotonic()))
         found, ran, skipped, why_not = _search(check, inputs, deadline, kinds)
         if skipped and found is None and fault is None:
             outcome.cut[PHASE] = allowed
@@ -254,14 +289,19 @@ def _search(
     ran: dict[str, int] = dict.fromkeys(BUILDS, 0)
     why_not: dict[str, str] = {}
     made: list[str] = []
+    late = 0  # runs left out because their build was not started before the deadline
     for kind in kinds:
+        if time.monotonic() > deadline:  # a compiler is never started past the phase's time
+            why_not[kind] = "not built: the phase's time was up before its compiler could start"
+            late += len(inputs)
+            continue
         try:
             check.build(kind)
         except GamecertError as exc:
             why_not[kind] = _why_not(exc, check.candidate)
             continue
         made.append(kind)
-    skipped = 0
+    skipped = late
     for where, instance, text in inputs:
         for kind in made:
             if time.monotonic() > deadline:
