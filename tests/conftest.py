@@ -31,9 +31,22 @@ import os
 
 import pytest
 
-collect_ignore_glob = ["candidates/*", "candidates_certify/*", "candidates_engine/*", "candidates_evidence/*",
-                       "hostile/*", "golden/*", "games_bad/*", "games_ok/*", "slow_right/*", "unseen_wrong/*",
-                       "shrink_wrong/*", "uncaught/*", "guided_wrong/*", "wrong_kinds/*"]
+collect_ignore_glob = [
+    "candidates/*",
+    "candidates_certify/*",
+    "candidates_engine/*",
+    "candidates_evidence/*",
+    "hostile/*",
+    "golden/*",
+    "games_bad/*",
+    "games_ok/*",
+    "slow_right/*",
+    "unseen_wrong/*",
+    "shrink_wrong/*",
+    "uncaught/*",
+    "guided_wrong/*",
+    "wrong_kinds/*",
+]
 
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
 

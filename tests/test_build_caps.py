@@ -41,8 +41,12 @@ BOMBS = {
     "rust": ("build_bomb.rs", ("rustc",)),
     "java": ("BuildBomb.java", ("javac", "java")),
 }
-RIGHT = {"c": "c/word_game_right.c", "cpp": "cpp/word_game_right.cpp", "rust": "rust/word_game_right.rs",
-         "java": "java/right_solution.java"}
+RIGHT = {
+    "c": "c/word_game_right.c",
+    "cpp": "cpp/word_game_right.cpp",
+    "rust": "rust/word_game_right.rs",
+    "java": "java/right_solution.java",
+}
 TOOLS = {"c": ("gcc",), "cpp": ("g++",), "rust": ("rustc",), "java": ("javac", "java")}
 
 
@@ -51,13 +55,18 @@ def need(tools: tuple[str, ...]) -> None:
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         if os.environ.get("GAMECERT_SKIP_LANGUAGES") != "1":
-            pytest.fail(f"{', '.join(missing)} not installed (GAMECERT_SKIP_LANGUAGES=1 skips knowingly)")
+            pytest.fail(
+                f"{', '.join(missing)} not installed (GAMECERT_SKIP_LANGUAGES=1 skips knowingly)"
+            )
         pytest.skip(f"GAMECERT_SKIP_LANGUAGES=1 and {', '.join(missing)} not installed")
 
 
 def memory_cgroups() -> bool:
-    return os.geteuid() == 0 and os.access(buildcap.V1_MEMORY, os.W_OK) and \
-        os.path.isfile(os.path.join(buildcap.V1_MEMORY, "cgroup.procs"))
+    return (
+        os.geteuid() == 0
+        and os.access(buildcap.V1_MEMORY, os.W_OK)
+        and os.path.isfile(os.path.join(buildcap.V1_MEMORY, "cgroup.procs"))
+    )
 
 
 def mem_available_mb() -> int:
@@ -132,7 +141,7 @@ class Watch:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self) -> "Watch":
+    def __enter__(self) -> Watch:
         self._thread.start()
         return self
 
@@ -184,9 +193,13 @@ def check_unharmed(watch: Watch, cap_mb: int = CAP_MB, per_process: bool = False
     all under a 512 MB cap)."""
     assert not watch.fired, f"the watch had to stop the build: {watch.fired}"
     if per_process:
-        assert watch.peak_one <= cap_mb, f"a process of the build held {watch.peak_one} MB (cap {cap_mb} MB)"
+        assert watch.peak_one <= cap_mb, (
+            f"a process of the build held {watch.peak_one} MB (cap {cap_mb} MB)"
+        )
     else:
-        assert watch.peak_rss <= cap_mb + 64, f"the build's processes held {watch.peak_rss} MB (cap {cap_mb} MB)"
+        assert watch.peak_rss <= cap_mb + 64, (
+            f"the build's processes held {watch.peak_rss} MB (cap {cap_mb} MB)"
+        )
     assert watch.drop < cap_mb + SLACK_MB, f"MemAvailable fell by {watch.drop} MB during the build"
 
 
@@ -195,20 +208,25 @@ def test_a_compile_bomb_is_ce_naming_the_memory_cap(kind: str, small_cap: Path) 
     """Under a memory cgroup: CE, the first line says the memory cap stopped it (the kernel killed
     the compiler), and from outside the build never held more than the cap."""
     if not memory_cgroups():
-        pytest.skip("no writable cgroup v1 memory controller here (root needed); the RLIMIT_AS test covers this")
+        pytest.skip(
+            "no writable cgroup v1 memory controller here (root needed); the RLIMIT_AS test covers this"
+        )
     name, tools = BOMBS[kind]
     need(tools)
     error, watch = build_bomb(name)
     check_unharmed(watch)
     assert error is not None, "the bomb compiled"
     first = error.output.splitlines()[0]
-    assert first.startswith("(compilation stopped by the build's memory cap") and f"{CAP_MB} MB (a memory cgroup" in first, \
-        error.output[:600]
+    assert (
+        first.startswith("(compilation stopped by the build's memory cap")
+        and f"{CAP_MB} MB (a memory cgroup" in first
+    ), error.output[:600]
 
 
 @pytest.mark.parametrize("kind", sorted(BOMBS))
-def test_a_compile_bomb_under_the_address_space_cap(kind: str, small_cap: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_compile_bomb_under_the_address_space_cap(
+    kind: str, small_cap: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without cgroups (GAMECERT_CGROUPS=0): the address-space cap stops the bomb, CE names it;
     the compiler did start (its own words on running out of memory follow the line)."""
     monkeypatch.setenv("GAMECERT_CGROUPS", "0")
@@ -220,15 +238,24 @@ def test_a_compile_bomb_under_the_address_space_cap(kind: str, small_cap: Path,
     check_unharmed(watch, cap, per_process=True)
     assert error is not None, "the bomb compiled"
     lines = error.output.splitlines()
-    assert lines[0].startswith("(compilation stopped by the build's memory cap") and \
-        f"address-space cap of {cap} MB (RLIMIT_AS" in lines[0], error.output[:600]
+    assert (
+        lines[0].startswith("(compilation stopped by the build's memory cap")
+        and f"address-space cap of {cap} MB (RLIMIT_AS" in lines[0]
+    ), error.output[:600]
     # the compiler's own words on running out: cc1plus says either, by where its allocation failed
-    said = {"java": ("java.lang.OutOfMemoryError",), "rust": ("tried to allocate more memory than available",),
-            "cpp-constexpr": ("virtual memory exhausted", "out of memory allocating")}
-    assert any(words in error.output for words in said.get(kind, ("out of memory allocating",))), error.output[:600]
+    said = {
+        "java": ("java.lang.OutOfMemoryError",),
+        "rust": ("tried to allocate more memory than available",),
+        "cpp-constexpr": ("virtual memory exhausted", "out of memory allocating"),
+    }
+    assert any(words in error.output for words in said.get(kind, ("out of memory allocating",))), (
+        error.output[:600]
+    )
 
 
-def test_the_watch_catches_an_uncapped_bomb(small_cap: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_watch_catches_an_uncapped_bomb(
+    small_cap: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The check can fail: with the caps taken away (no cgroup, an address-space cap of 64 GB) the
     /dev/zero bomb grows past the watch's limit and the watch has to kill it; no cap is named."""
     need(("gcc",))
@@ -242,8 +269,9 @@ def test_the_watch_catches_an_uncapped_bomb(small_cap: Path, monkeypatch: pytest
 
 @pytest.mark.parametrize("language", sorted(RIGHT))
 @pytest.mark.parametrize("cgroups", ("1", "0"))
-def test_normal_builds_fit_the_default_caps(language: str, cgroups: str, tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_normal_builds_fit_the_default_caps(
+    language: str, cgroups: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each language's right program builds under the default caps, with a memory cgroup and
     with the address-space cap in its place (javac then gets its JVM options)."""
     need(TOOLS[language])
@@ -258,20 +286,31 @@ def test_the_file_size_and_process_caps(tmp_path: Path, monkeypatch: pytest.Monk
     """A step writing a file past the file-size cap is stopped (SIGXFSZ) and the cap named; one
     starting more processes than the process cap (a pids cgroup, as root) likewise."""
     monkeypatch.setattr(buildcap, "BUILD_FILE_BYTES", 1 << 20)
-    rc, out = toolchains._run_build(["sh", "-c", "head -c 5000000 /dev/zero > big; exit $?"], tmp_path, 30)
-    assert rc != 0 and out.splitlines()[0] == \
-        "(compilation stopped by the build's file-size cap: a file it wrote reached 1 MB)", out
+    rc, out = toolchains._run_build(
+        ["sh", "-c", "head -c 5000000 /dev/zero > big; exit $?"], tmp_path, 30
+    )
+    assert (
+        rc != 0
+        and out.splitlines()[0]
+        == "(compilation stopped by the build's file-size cap: a file it wrote reached 1 MB)"
+    ), out
     assert (tmp_path / "big").stat().st_size == 1 << 20
     rc, out = toolchains._run_build(["sh", "-c", "head -c 500000 /dev/zero > small"], tmp_path, 30)
     assert rc == 0 and out == ""
     if not (os.geteuid() == 0 and os.path.isfile(os.path.join(buildcap.V1_PIDS, "cgroup.procs"))):
-        pytest.skip("no writable cgroup v1 pids controller here: the process cap is not held (file-size cap checked)")
+        pytest.skip(
+            "no writable cgroup v1 pids controller here: the process cap is not held (file-size cap checked)"
+        )
     monkeypatch.setattr(buildcap, "BUILD_PROCESSES", 20)
     forks = "i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done; wait; exit 1"
     rc, out = toolchains._run_build(["sh", "-c", forks], tmp_path, 30)
-    assert rc != 0 and out.splitlines()[0] == ("(compilation stopped by the build's process cap: it tried to have "
-                                              "more than 20 processes and threads (a pids cgroup))"), out
-    rc, out = toolchains._run_build(["sh", "-c", forks.replace("40", "5").replace("exit 1", "exit 0")], tmp_path, 30)
+    assert rc != 0 and out.splitlines()[0] == (
+        "(compilation stopped by the build's process cap: it tried to have "
+        "more than 20 processes and threads (a pids cgroup))"
+    ), out
+    rc, out = toolchains._run_build(
+        ["sh", "-c", forks.replace("40", "5").replace("exit 1", "exit 0")], tmp_path, 30
+    )
     assert rc == 0
 
 

@@ -25,8 +25,10 @@ SECRET = "s3cr3t-7f1c9a-not-for-candidates"
 #: a C source under a --compile command that makes {exe} a script printing the step's environment
 #: (what any compiler, preprocessor or assembler of the step would see)
 C_SOURCE = "int main(void) { return 0; }\n"
-ENV_DUMP = ("sh -c \"{ printf '#!/bin/sh\\ncat <<\\\\E\\n'; tr '\\\\000' '\\\\n' < /proc/self/environ; "
-            "printf 'E\\n'; } > {exe} && chmod +x {exe}\"")
+ENV_DUMP = (
+    "sh -c \"{ printf '#!/bin/sh\\ncat <<\\\\E\\n'; tr '\\\\000' '\\\\n' < /proc/self/environ; "
+    "printf 'E\\n'; } > {exe} && chmod +x {exe}\""
+)
 
 #: Rust: rustc's environment as bytes, one variable read by name, and HOME at compile time
 RUST_ENVIRON = r"""
@@ -43,7 +45,9 @@ def _built_output(tmp_path, name: str, source: str, compile: str | None) -> str:
     path = tmp_path / name
     path.write_text(source)
     build = toolchains.prepare(path, compile=compile)
-    return subprocess.run(list(build.argv), capture_output=True, text=True, timeout=30, check=True).stdout
+    return subprocess.run(
+        list(build.argv), capture_output=True, text=True, timeout=30, check=True
+    ).stdout
 
 
 def _old_environment(home: str) -> dict[str, str]:
@@ -51,9 +55,13 @@ def _old_environment(home: str) -> dict[str, str]:
     return dict(os.environ)
 
 
-@pytest.mark.parametrize("name,source,compile,compiler", [("environ.c", C_SOURCE, ENV_DUMP, "sh"),
-                                                          ("environ.rs", RUST_ENVIRON, None, "rustc")])
-def test_a_build_carries_none_of_the_users_variables(tmp_path, monkeypatch, name, source, compile, compiler):
+@pytest.mark.parametrize(
+    "name,source,compile,compiler",
+    [("environ.c", C_SOURCE, ENV_DUMP, "sh"), ("environ.rs", RUST_ENVIRON, None, "rustc")],
+)
+def test_a_build_carries_none_of_the_users_variables(
+    tmp_path, monkeypatch, name, source, compile, compiler
+):
     """Built with a secret variable set in the harness: the program's output (its compiler's
     environment, embedded) holds no trace of it nor of the user's HOME, yet shows the build ran
     with the clean environment (PATH and the C.UTF-8 locale); the control, the old environment,

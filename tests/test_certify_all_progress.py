@@ -40,8 +40,10 @@ def _on_a_terminal(tmp_path: Path) -> str:
 def test_certify_all_shows_tests_done_of_the_total_and_the_time_left_on_a_terminal(tmp_path):
     """word_game's two solvers (465,568 tests, several seconds): the status line says, part-way,
     how many tests ran of the total planned and about how long is left."""
-    seen = [(int(done.replace(",", "")), int(total.replace(",", "")), left)
-            for done, total, left in COUNTS.findall(_on_a_terminal(tmp_path))]
+    seen = [
+        (int(done.replace(",", "")), int(total.replace(",", "")), left)
+        for done, total, left in COUNTS.findall(_on_a_terminal(tmp_path))
+    ]
     part_way = [(done, total, left) for done, total, left in seen if 0 < done < total]
     assert part_way, seen[:5]
     assert {total for _, total, _ in part_way} == {465_568}
@@ -50,8 +52,14 @@ def test_certify_all_shows_tests_done_of_the_total_and_the_time_left_on_a_termin
 
 def test_certify_all_writes_no_progress_to_a_pipe(tmp_path):
     """To a pipe, the same command prints its lines and table, and no status line."""
-    proc = subprocess.run([*COMMAND, "--report-dir", str(tmp_path)], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, COLUMNS="200"), timeout=300)
+    proc = subprocess.run(
+        [*COMMAND, "--report-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, COLUMNS="200"),
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "2 solvers, 465568 tests" in proc.stdout
     assert not COUNTS.search(proc.stdout + proc.stderr), (proc.stdout + proc.stderr)[:2000]

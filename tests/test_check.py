@@ -21,8 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def check(game: str, path: Path | str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gamecert", "check", game, str(path)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", "check", game, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
 
 
 def test_parse_blocks_names_comments_and_escapes():
@@ -47,15 +52,18 @@ def test_parse_blocks_names_comments_and_escapes():
     assert claims[1].file_line(2) == 11
 
 
-@pytest.mark.parametrize("text,message", [
-    ("AB\n", "line 1: text outside a claim"),
-    ("--- answer\nBob\n", "line 1: '--- answer' without"),
-    ("--- input\nAB\n", "has no '--- answer'"),
-    ("--- input\nAB\n--- input\nA\n--- answer\nAlice\n", "line 3: the claim started on line 1"),
-    ("--- input\nAB\n--- answers\nBob\n", "line 3: nothing may follow"),
-    ("--- input\nAB\n--- expected\nBob\n", "line 3: unknown marker"),
-    ("# only comments\n", "holds no claims"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("AB\n", "line 1: text outside a claim"),
+        ("--- answer\nBob\n", "line 1: '--- answer' without"),
+        ("--- input\nAB\n", "has no '--- answer'"),
+        ("--- input\nAB\n--- input\nA\n--- answer\nAlice\n", "line 3: the claim started on line 1"),
+        ("--- input\nAB\n--- answers\nBob\n", "line 3: nothing may follow"),
+        ("--- input\nAB\n--- expected\nBob\n", "line 3: unknown marker"),
+        ("# only comments\n", "holds no claims"),
+    ],
+)
 def test_format_errors_name_the_line(text, message):
     with pytest.raises(UsageError, match=message.replace("(", r"\(")):
         parse_claims(text)
@@ -97,7 +105,10 @@ def test_check_command_on_the_word_game_editorial():
     false = [line for line in proc.stdout.splitlines() if "FALSE" in line]
     assert len(false) == 1 and "maximum size multiple of three" in false[0]
     assert "right answer: 'Alice'" in proc.stdout
-    assert proc.stdout.strip().splitlines()[-1] == "word_game: 7 claims: 6 hold, 1 false, 0 with an invalid input"
+    assert (
+        proc.stdout.strip().splitlines()[-1]
+        == "word_game: 7 claims: 6 hold, 1 false, 0 with an invalid input"
+    )
 
 
 def test_check_command_reports_invalid_inputs_with_line_and_rule():
@@ -110,7 +121,9 @@ def test_check_command_reports_invalid_inputs_with_line_and_rule():
 
 def test_all_claims_holding_exits_0(tmp_path):
     path = tmp_path / "c.txt"
-    path.write_text("--- input\nabacaba\n--- answer\nFirst\n2\n--- input\nabcde\n--- answer\nSecond\n")
+    path.write_text(
+        "--- input\nabacaba\n--- answer\nFirst\n2\n--- input\nabcde\n--- answer\nSecond\n"
+    )
     proc = check("string_cut", path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 claims: 2 hold" in proc.stdout

@@ -58,11 +58,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                     elif size <= e.game.minimax_reach:
                         cases.append((e.name, space.name, size))
                         ids.append(f"{e.name}-{space.name}-{size}")
-        metafunc.parametrize("exhaustive_case" if "exhaustive_case" in names else "minimax_case", cases, ids=ids)
+        metafunc.parametrize(
+            "exhaustive_case" if "exhaustive_case" in names else "minimax_case", cases, ids=ids
+        )
         return
     if "solver_name" in names:
         pairs = registry.solver_ids(entries)
-        metafunc.parametrize(("entry_name", "solver_name"), pairs, ids=[f"{g}-{s}" for g, s in pairs])
+        metafunc.parametrize(
+            ("entry_name", "solver_name"), pairs, ids=[f"{g}-{s}" for g, s in pairs]
+        )
     elif "entry_name" in names:
         metafunc.parametrize("entry_name", [e.name for e in entries])
 
@@ -101,7 +105,9 @@ def test_solver_exhaustive(exhaustive_case):
     name, solver, space_name, size = exhaustive_case
     entry = registry.get(name)
     space = next(s for s in entry.game.exhaustive_spaces() if s.name == space_name)
-    result = sweep(entry.game, solver, entry.solvers[solver], oracle_reference(entry.game), space, [size])
+    result = sweep(
+        entry.game, solver, entry.solvers[solver], oracle_reference(entry.game), space, [size]
+    )
     assert result.tests > 0
     assert result.disagreement is None, result.disagreement.describe()
 
@@ -109,8 +115,16 @@ def test_solver_exhaustive(exhaustive_case):
 def test_solver_random_within_oracle(entry_name, solver_name, gamecert_profile):
     """Each fast solver equals the oracle on random inputs up to the oracle's reach."""
     entry = registry.get(entry_name)
-    result = random_check(entry.game, solver_name, entry.solvers[solver_name], oracle_reference(entry.game),
-                          entry.oracle_instances(), gamecert_profile.examples, SEED, "within the oracle's reach")
+    result = random_check(
+        entry.game,
+        solver_name,
+        entry.solvers[solver_name],
+        oracle_reference(entry.game),
+        entry.oracle_instances(),
+        gamecert_profile.examples,
+        SEED,
+        "within the oracle's reach",
+    )
     assert result.disagreement is None, result.disagreement.describe()
 
 
@@ -126,10 +140,20 @@ def test_solver_random_full_size(entry_name, solver_name, gamecert_profile):
             "register a second, independent solver for the sizes beyond"
         )
         peer = oracle_reference(entry.game)
-    result = random_check(entry.game, solver_name, solver, peer, entry.instances(),
-                          gamecert_profile.large_examples, SEED, f"whole input space vs {peer[0]}")
+    result = random_check(
+        entry.game,
+        solver_name,
+        solver,
+        peer,
+        entry.instances(),
+        gamecert_profile.large_examples,
+        SEED,
+        f"whole input space vs {peer[0]}",
+    )
     assert result.disagreement is None, result.disagreement.describe()
-    result = fixed_check(entry.game, solver_name, solver, peer, entry.strategies.largest(), "maximum sizes")
+    result = fixed_check(
+        entry.game, solver_name, solver, peer, entry.strategies.largest(), "maximum sizes"
+    )
     assert result.tests > 0
     assert result.disagreement is None, result.disagreement.describe()
 
@@ -150,8 +174,12 @@ def test_strategies_produce_valid_inputs(entry_name, gamecert_profile):
     entry = registry.get(entry_name)
     game = entry.game
 
-    @settings(max_examples=gamecert_profile.examples, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=gamecert_profile.examples,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(entry.instances())
     def check(instance):
         assert 1 <= game.size(instance) <= game.max_size
@@ -169,7 +197,12 @@ def test_answers_round_trip_and_garbage_is_rejected_as_pe_or_wa(entry_name):
         instance = game.parse_input(text)
         answer = game.oracle(instance)
         assert game.parse_answer(game.format_answer(answer), instance) == answer
-        assert game.parse_answer("  " + game.format_answer(answer).replace("\n", " \r\n") + "\n\n", instance) == answer
+        assert (
+            game.parse_answer(
+                "  " + game.format_answer(answer).replace("\n", " \r\n") + "\n\n", instance
+            )
+            == answer
+        )
         for garbage in ("", "\n", "?!", "\x00", game.format_answer(answer) * 2 + "x"):
             with pytest.raises(AnswerError):
                 game.parse_answer(garbage, instance)
@@ -199,8 +232,12 @@ def test_explanations_agree_with_minimax(entry_name, gamecert_profile):
     entry = registry.get(entry_name)
     game = entry.game
 
-    @settings(max_examples=max(10, gamecert_profile.examples // 5), database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=max(10, gamecert_profile.examples // 5),
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(entry.oracle_instances())
     def check(instance):
         for single in game.split(instance):
@@ -210,7 +247,9 @@ def test_explanations_agree_with_minimax(entry_name, gamecert_profile):
             assert explanation.first_player_wins is not None, "explain() must say who wins"
             if game.size(single) <= game.minimax_reach:
                 truth = game.first_player_wins(game.minimax(single))
-                assert explanation.first_player_wins == truth, f"minimax says first wins: {truth}\n{text}"
+                assert explanation.first_player_wins == truth, (
+                    f"minimax says first wins: {truth}\n{text}"
+                )
             if explanation.first_player_wins:
                 assert explanation.winning_moves or explanation.no_moves, text
             else:
@@ -232,7 +271,9 @@ def test_families_are_valid_and_counted(entry_name):
             # every input counted; checked one in `step` (the first and last always) until 2 MB of
             # input text have been parsed (a family of 10**6-pile inputs is checked on a few)
             step, parsed = max(1, family.count // 200), 0
-            for n, instance in enumerate(gamecode.checked_family(game, where, family.count, family.instances())):
+            for n, instance in enumerate(
+                gamecode.checked_family(game, where, family.count, family.instances())
+            ):
                 if (n % step == 0 and parsed < 2 << 20) or n == family.count - 1:
                     parsed += len(gamecode.check_input(game, instance, where))
 
@@ -247,7 +288,9 @@ def test_shrinker_moves_are_valid(entry_name):
     starts = [game.parse_input(text) for text, _ in game.samples] + list(entry.strategies.largest())
     for start in starts:
         parsed = 0  # at most 300 moves and about 2 MB of input text from each start
-        for move in itertools.islice(gamecode.guarded(game.name, "smaller()", game.smaller(start)), 300):
+        for move in itertools.islice(
+            gamecode.guarded(game.name, "smaller()", game.smaller(start)), 300
+        ):
             parsed += len(gamecode.check_input(game, move, "smaller()"))
             if parsed > 2 << 20:
                 break
@@ -262,5 +305,7 @@ def test_explanations_render(entry_name):
     starts += [x for x in entry.strategies.largest() if game.size(x) <= game.oracle_reach]
     for start in starts:
         for single in game.split(start):
-            page = gamecode.call(game.name, "explain()", lambda x: game.explain(x).describe(), single)
+            page = gamecode.call(
+                game.name, "explain()", lambda x: game.explain(x).describe(), single
+            )
             assert isinstance(page, str) and page.strip(), single

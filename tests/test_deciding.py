@@ -44,11 +44,29 @@ def _smallest(path: Path) -> int | None:
 SMALLEST = [(p.parent.name, p) for p in sorted(WRONG.glob("*/*.py")) if _smallest(p) is not None]
 
 
-def _certify(tmp_path: Path, game: str, program: Path, *args: str, timeout: float = 300) -> tuple[Any, dict, float]:
+def _certify(
+    tmp_path: Path, game: str, program: Path, *args: str, timeout: float = 300
+) -> tuple[Any, dict, float]:
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", game, str(program), "--report-dir",
-                           str(tmp_path), *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            game,
+            str(program),
+            "--report-dir",
+            str(tmp_path),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=timeout,
+    )
     elapsed = time.monotonic() - start
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
@@ -56,6 +74,7 @@ def _certify(tmp_path: Path, game: str, program: Path, *args: str, timeout: floa
 
 
 # ---- item 0: the families -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", FEATURED)
 def test_every_game_declares_a_deciding_feature_and_its_family_is_whole(name):
@@ -89,7 +108,9 @@ def test_string_cut_ladder_holds_every_length_once_with_its_answer_from_the_rule
 
     entry = registry.get("string_cut")
     ladder = next(f for f in entry.game.deciding_features() if f.name == "input-size")
-    singles = [s for _size, _order, value, place in ladder.settings() for s in ladder.games(value, place)]
+    singles = [
+        s for _size, _order, value, place in ladder.settings() for s in ladder.games(value, place)
+    ]
     assert [len(s) for s in singles] == list(range(1, 5001))
     for s in singles:
         n = len(s)
@@ -120,8 +141,12 @@ def test_digit_game_every_digit_at_every_position_decides():
                 seen.add((int(digits[winning[0]]), winning[0] + 1, n))
             elif not winning:  # every digit of the class loses for its owner: each one decides
                 seen.update((int(digits[i]), i + 1, n) for i in own)
-    expected = {(d, p, n) for d in range(10) for p in range(1 if d else 2, 1001)
-                for n in {p, 1000 if p % 2 == 0 else 999}}
+    expected = {
+        (d, p, n)
+        for d in range(10)
+        for p in range(1 if d else 2, 1001)
+        for n in {p, 1000 if p % 2 == 0 else 999}
+    }
     assert expected <= seen
 
 
@@ -137,7 +162,9 @@ def test_word_game_string_cut_stones_once_settings_are_decided():
                 (single,) = feature.games(value, place)
                 answer = entry.game.oracle(single)
                 alone = (place[1] if isinstance(place, tuple) else place) == "alone"
-                assert answer == (alone_first if alone else {"word_game": "Bob", "stones_once": "YES"}[name])
+                assert answer == (
+                    alone_first if alone else {"word_game": "Bob", "stones_once": "YES"}[name]
+                )
     entry = registry.get("dawson_kayles")  # an octal game: every heap value beside its partner
     (feature,) = entry.game.deciding_features()
     for value in feature.values:
@@ -166,7 +193,9 @@ def test_the_digit_family_catches_the_late_digit_program_at_n_20():
     solve = entry.solvers["closed_form"]
 
     def first_failure(program: Path):
-        with open_runner(Candidate.parse(str(program)), Limits(time_s=1.0, memory_mb=256)) as runner:
+        with open_runner(
+            Candidate.parse(str(program)), Limits(time_s=1.0, memory_mb=256)
+        ) as runner:
             for run in feature_family(game, feature).instances():
                 result = runner.run(game.format_input(run))
                 assert result.status == "ok", result.describe()
@@ -184,6 +213,7 @@ def test_the_digit_family_catches_the_late_digit_program_at_n_20():
 
 
 # ---- item 2: the smallest size, exactly -------------------------------------------------------
+
 
 def test_each_game_keeps_a_wrong_program_of_known_smallest_size():
     """Every seed game (the octal games are generated: their wrong programs are generic) keeps one."""
@@ -230,7 +260,9 @@ def _in_process(monkeypatch, budget: float, late: bool = False):
     # (no first pass: the size ladder, 5,000 strings, would take a budget of seconds whole)
     profile = dataclasses.replace(get_profile("default"), first_pass=False)
     plan = make_plan(entry, profile, 1, budget_s=budget, sample_solvers=False)
-    start = time.monotonic()  # the executor's own start is a moment later: the sleep ends past it too
+    start = (
+        time.monotonic()
+    )  # the executor's own start is a moment later: the sleep ends past it too
     outcome = Executor(entry, plan, lambda: SolverRunner(entry, "wrong", wrong), jobs=1).run()
     return outcome, time.monotonic() - start
 
@@ -245,17 +277,28 @@ def test_the_sweep_below_a_fault_does_not_run_again_what_passed(monkeypatch):
     outcome, elapsed = _in_process(monkeypatch, 6.0)
     failure = outcome.failure
     assert failure is not None and failure.input_text.strip() == RUN51
-    family = [g for g in outcome.groups if g.key.startswith("exhaustive-decides-run-length-neighbours-size-")]
+    family = [
+        g
+        for g in outcome.groups
+        if g.key.startswith("exhaustive-decides-run-length-neighbours-size-")
+    ]
     assert family and all(g.completed and g.runs_done == 0 for g in family), family
-    assert len(family) == len([s for s in registry.get("string_cut").game.deciding_features()[0].sizes() if s < 53])
-    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours"), \
-        minimality(outcome, failure)
-    assert any(g.key.startswith("exhaustive-ab-strings-size-") and g.runs_done for g in outcome.groups)
+    assert len(family) == len(
+        [s for s in registry.get("string_cut").game.deciding_features()[0].sizes() if s < 53]
+    )
+    assert minimality(outcome, failure).startswith(
+        "minimal in size within decides-run-length-neighbours"
+    ), minimality(outcome, failure)
+    assert any(
+        g.key.startswith("exhaustive-ab-strings-size-") and g.runs_done for g in outcome.groups
+    )
     assert elapsed < 6.0 + 3 + 5, elapsed
 
 
 @pytest.mark.slow
-def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_needs_a_run(monkeypatch):
+def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_needs_a_run(
+    monkeypatch,
+):
     """The failing run itself ends past the budget (no reserve left): no smaller input may run,
     but the family's games below the fault all ran and passed before it, so the report still says
     minimal in size within that family, and that the sweep did not start."""
@@ -268,9 +311,12 @@ def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_nee
     failure = outcome.failure
     assert failure is not None and failure.input_text.strip() == RUN51
     assert any("did not start" in u for u in outcome.unfinished), outcome.unfinished
-    assert not any(g.runs_done for g in outcome.groups if g.key.startswith("exhaustive-")), "ran past the budget"
-    assert minimality(outcome, failure).startswith("minimal in size within decides-run-length-neighbours"), \
-        minimality(outcome, failure)
+    assert not any(g.runs_done for g in outcome.groups if g.key.startswith("exhaustive-")), (
+        "ran past the budget"
+    )
+    assert minimality(outcome, failure).startswith(
+        "minimal in size within decides-run-length-neighbours"
+    ), minimality(outcome, failure)
 
 
 @pytest.mark.slow
@@ -278,14 +324,16 @@ def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_nee
 def test_the_issue_digit_program_is_caught_under_the_default_profile(tmp_path, seed):
     """Under the default profile and budget, whatever the seed: caught, at n = 20, and shown
     minimal within the deciding-feature family."""
-    _proc, report, _ = _certify(tmp_path, "digit_game", WRONG / "digit_game" / "digit8_late.py", "--seed", seed)
+    _proc, report, _ = _certify(
+        tmp_path, "digit_game", WRONG / "digit_game" / "digit8_late.py", "--seed", seed
+    )
     assert report["verdict"] == "WA" and report["size"] == 20
     assert "decides-digit-value-position" in report["minimality"].split(":")[0]
 
 
 # ---- item 4: the budget -----------------------------------------------------------------------
 
-LATE = '''# a string_cut program right until a wall-clock moment, then wrong (and slow) on strings of 100+ letters
+LATE = """# a string_cut program right until a wall-clock moment, then wrong (and slow) on strings of 100+ letters
 import io, sys, time
 s = sys.stdin.readline().strip()
 sys.stdin = io.StringIO(s + "\\n")
@@ -296,7 +344,7 @@ if time.time() > {deadline} and len(s) >= 100:
     print("Second")
     sys.exit()
 {body}
-'''
+"""
 
 
 @pytest.mark.slow
@@ -310,15 +358,35 @@ def test_a_late_fault_ends_within_the_budget_and_says_what_was_not_done(tmp_path
     body = (ROOT / "examples" / "string_cut" / "correct.py").read_text()
     program = tmp_path / "late.py"
     program.write_text(LATE.format(deadline=time.time() + 7, body=body))
-    proc, report, elapsed = _certify(tmp_path / "r", "string_cut", program, "--seed", "1", "--budget", "10")
+    proc, report, elapsed = _certify(
+        tmp_path / "r", "string_cut", program, "--seed", "1", "--budget", "10"
+    )
     # the machine's own fixed cost, measured now beside it: a run that does next to nothing (start-up,
     # the build, the sandbox, the samples); a loaded machine stretches it, and the bound with it
     start = time.monotonic()
-    subprocess.run([sys.executable, "-m", "gamecert", "certify", "string_cut", str(ROOT / "examples" / "string_cut" / "correct.py"),
-                    "--phases", "samples", "--budget", "1", "--report-dir", str(tmp_path / "fixed")],
-                   capture_output=True, cwd=ROOT, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "string_cut",
+            str(ROOT / "examples" / "string_cut" / "correct.py"),
+            "--phases",
+            "samples",
+            "--budget",
+            "1",
+            "--report-dir",
+            str(tmp_path / "fixed"),
+        ],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     fixed = time.monotonic() - start
     # the budget with its quarter, the fault's reserve (3 s for this budget), twice the fixed cost
     assert elapsed < 10 * 1.25 + 3 + 2 * fixed + 3, (elapsed, fixed)
     assert "not done:" in proc.stdout, proc.stdout
-    assert any(note.startswith("not finished within the budget") for note in report["notes"]), report["notes"]
+    assert any(note.startswith("not finished within the budget") for note in report["notes"]), (
+        report["notes"]
+    )

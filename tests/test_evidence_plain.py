@@ -29,16 +29,32 @@ ROOT = HERE.parent
 MINE = HERE / "candidates_evidence"
 
 
-def certify(tmp_path: Path, game: str, program: Path, *args: str,
-            audit_rate: str | None = None) -> tuple[subprocess.CompletedProcess[str], Path]:
+def certify(
+    tmp_path: Path, game: str, program: Path, *args: str, audit_rate: str | None = None
+) -> tuple[subprocess.CompletedProcess[str], Path]:
     env = dict(os.environ)
     env.pop("GAMECERT_EXHAUSTIVE_RUNS", None)
     env.pop(RATE_VARIABLE, None)
     if audit_rate is not None:
         env[RATE_VARIABLE] = audit_rate
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", game, str(program),
-                           "--report-dir", str(tmp_path / "reports"), *args],
-                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            game,
+            str(program),
+            "--report-dir",
+            str(tmp_path / "reports"),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     return proc, Path(last)
@@ -52,25 +68,50 @@ def test_a_recursion_fault_reproduces_under_plain_python(tmp_path: Path) -> None
     positions); with every phase the sweep below a 1,000-letter fault spent the whole 30 s
     budget, which adds nothing to what is checked here."""
     program = ROOT / "tests" / "wrong" / "string_cut" / "recursive_run.py"
-    proc, folder = certify(tmp_path, "string_cut", program, "--budget", "10", "--seed", "5", "--jobs", "1",
-                           "--phases", "largest")
+    proc, folder = certify(
+        tmp_path,
+        "string_cut",
+        program,
+        "--budget",
+        "10",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--phases",
+        "largest",
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((folder / "report.json").read_text())
     assert report["verdict"] == "RE"
-    assert "re-run 3 times in plain `python FILE` processes, as a judge runs the program: failed 3 of 3" in \
-        " ".join(report["notes"])
-    plain = subprocess.run([contain.base_python(), str(program)], input=(folder / "input.in").read_text(),
-                           capture_output=True, text=True, timeout=60)
-    assert plain.returncode != 0 and "RecursionError" in plain.stderr, (plain.returncode, plain.stderr[-300:])
+    assert (
+        "re-run 3 times in plain `python FILE` processes, as a judge runs the program: failed 3 of 3"
+        in " ".join(report["notes"])
+    )
+    plain = subprocess.run(
+        [contain.base_python(), str(program)],
+        input=(folder / "input.in").read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert plain.returncode != 0 and "RecursionError" in plain.stderr, (
+        plain.returncode,
+        plain.stderr[-300:],
+    )
 
 
 def test_a_program_right_only_under_the_harness_is_caught_by_the_audit(tmp_path: Path) -> None:
     """Right in the zygote, wrong on every input as `python FILE`: the first audit (a plain run
     of the first passing input) finds it."""
-    proc, folder = certify(tmp_path, "word_game", MINE / "harness_only_right.py", "--budget", "10", "--seed", "1")
+    proc, folder = certify(
+        tmp_path, "word_game", MINE / "harness_only_right.py", "--budget", "10", "--seed", "1"
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((folder / "report.json").read_text())
-    assert report["verdict"] == "WA" and "found by an audit" in " ".join(report["notes"]), report["notes"]
+    assert report["verdict"] == "WA" and "found by an audit" in " ".join(report["notes"]), report[
+        "notes"
+    ]
 
 
 def test_faults_that_never_show_plainly_are_not_the_candidates(tmp_path: Path) -> None:
@@ -78,8 +119,19 @@ def test_faults_that_never_show_plainly_are_not_the_candidates(tmp_path: Path) -
     plainly 10 times, never fails, and is not counted; the run goes on, every later test as a
     judge runs the program (issue 42: it used to stop there, every later phase at 0 tests), and
     the certificate says what was seen and how the rest ran."""
-    proc, folder = certify(tmp_path, "word_game", MINE / "harness_only_wrong.py", "--budget", "10", "--seed", "1",
-                           "--jobs", "1", "--profile", "quick")
+    proc, folder = certify(
+        tmp_path,
+        "word_game",
+        MINE / "harness_only_wrong.py",
+        "--budget",
+        "10",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--profile",
+        "quick",
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     certificate = json.loads((folder / "certificate.json").read_text())
     notes = " ".join(certificate["notes"])
@@ -88,7 +140,8 @@ def test_faults_that_never_show_plainly_are_not_the_candidates(tmp_path: Path) -
     assert "every later test ran as a judge runs it" in notes, notes
     # the designed phases and the sweep ran tests after it (before the fix: none, at any budget)
     ran = sum(f["done"] for f in certificate["families"]) + sum(
-        s["inputs"] for s in certificate["exhaustive"])
+        s["inputs"] for s in certificate["exhaustive"]
+    )
     assert ran > 0, proc.stdout
 
 
@@ -100,29 +153,49 @@ def test_a_fault_seen_in_a_plain_run_that_does_not_come_back_is_reported(tmp_pat
     contained, so that the program can leave a mark outside its box; a shell script is exec'd.)"""
     mark = tmp_path / "seen"
     program = tmp_path / "first_run_wrong.sh"
-    program.write_text(f"#!/bin/sh\nread word\nif [ -e {mark} ]; then\n"
-                       "  exec /usr/bin/env python3 -c 'import sys; w=sys.argv[1]; t=0\n"
-                       "for l in set(w):\n c=w.count(l); t^=3 if c%3==0 else c%3\n"
-                       "print(\"Alice\" if t else \"Bob\")' \"$word\"\n"
-                       f"fi\ntouch {mark}\necho Nobody\n")
+    program.write_text(
+        f"#!/bin/sh\nread word\nif [ -e {mark} ]; then\n"
+        "  exec /usr/bin/env python3 -c 'import sys; w=sys.argv[1]; t=0\n"
+        "for l in set(w):\n c=w.count(l); t^=3 if c%3==0 else c%3\n"
+        'print("Alice" if t else "Bob")\' "$word"\n'
+        f"fi\ntouch {mark}\necho Nobody\n"
+    )
     program.chmod(0o755)
-    proc, folder = certify(tmp_path, "word_game", program, "--budget", "10", "--seed", "1", "--jobs", "1",
-                           "--profile", "quick", "--no-contain")
+    proc, folder = certify(
+        tmp_path,
+        "word_game",
+        program,
+        "--budget",
+        "10",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--profile",
+        "quick",
+        "--no-contain",
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((folder / "report.json").read_text())
     assert report["verdict"] == "WA" and mark.exists()
-    assert "nondeterministic: the input failed in 1 of 11 runs" in " ".join(report["notes"]), report["notes"]
+    assert "nondeterministic: the input failed in 1 of 11 runs" in " ".join(report["notes"]), (
+        report["notes"]
+    )
 
 
 #: the programs right only under the fork server, wrong plainly on every word holding a B (the
 #: samples hold none): (file, how each test starts)
-FORK_SERVER_ONLY = [("forkserver_only_right_on_b.c", "native fork server"),
-                    ("zygote_only_right_on_b.py", "zygote")]
+FORK_SERVER_ONLY = [
+    ("forkserver_only_right_on_b.c", "native fork server"),
+    ("zygote_only_right_on_b.py", "zygote"),
+]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,start", FORK_SERVER_ONLY)
-def test_a_program_right_only_under_the_fork_server_is_not_certified(tmp_path: Path, name: str, start: str) -> None:
+def test_a_program_right_only_under_the_fork_server_is_not_certified(
+    tmp_path: Path, name: str, start: str
+) -> None:
     """A C program that looks for the fork server's preloaded library in /proc/self/maps, and a
     Python program that looks for the frame below its own, each wrong plainly only on words
     holding a B: the plain audits drawn among the passes (at 1 in 4 here, over the exhaustive
@@ -132,20 +205,49 @@ def test_a_program_right_only_under_the_fork_server_is_not_certified(tmp_path: P
     `python3 FILE` from outside, gives the wrong answer. Control: with the audit off (rate 0) the
     same program is CERTIFIED, and its certificate says nothing bounds it."""
     program = MINE / name
-    proc, folder = certify(tmp_path, "word_game", program, "--budget", "6", "--seed", "1", "--phases", "exhaustive",
-                           audit_rate="0.25")
+    proc, folder = certify(
+        tmp_path,
+        "word_game",
+        program,
+        "--budget",
+        "6",
+        "--seed",
+        "1",
+        "--phases",
+        "exhaustive",
+        audit_rate="0.25",
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((folder / "report.json").read_text())
     notes = " ".join(report["notes"])
     assert report["verdict"] == "WA" and "found by an audit" in notes and start in notes, notes
     assert "B" in report["input"] and "(the confirmation, the shrinking) ran that way too" in notes
-    argv = [contain.base_python(), str(program)] if name.endswith(".py") else list(toolchains.prepare(program).argv)
+    argv = (
+        [contain.base_python(), str(program)]
+        if name.endswith(".py")
+        else list(toolchains.prepare(program).argv)
+    )
     plain = subprocess.run(argv, input=report["input"], capture_output=True, text=True, timeout=60)
-    assert plain.stdout.strip() == report["got"].strip() != report["expected"].strip(), (plain.stdout, report)
-    control, where = certify(tmp_path / "off", "word_game", program, "--budget", "4", "--seed", "1",
-                             "--phases", "exhaustive", audit_rate="0")
+    assert plain.stdout.strip() == report["got"].strip() != report["expected"].strip(), (
+        plain.stdout,
+        report,
+    )
+    control, where = certify(
+        tmp_path / "off",
+        "word_game",
+        program,
+        "--budget",
+        "4",
+        "--seed",
+        "1",
+        "--phases",
+        "exhaustive",
+        audit_rate="0",
+    )
     assert control.returncode == 0, control.stdout + control.stderr
-    line = next(x for x in (where / "certificate.md").read_text().splitlines() if "plain audits" in x)
+    line = next(
+        x for x in (where / "certificate.md").read_text().splitlines() if "plain audits" in x
+    )
     assert f"plain audits: none ({RATE_VARIABLE}=0)" in line, line
 
 
@@ -155,19 +257,36 @@ def test_the_certificate_states_the_bound_its_audits_give(tmp_path: Path) -> Non
     rounded up at the third decimal of the percentage); the JSON keeps the line."""
     program = tmp_path / "right.c"
     program.write_text(RIGHT_C)
-    proc, folder = certify(tmp_path, "word_game", program, "--budget", "4", "--seed", "1", "--phases", "exhaustive",
-                           audit_rate="0.125")
+    proc, folder = certify(
+        tmp_path,
+        "word_game",
+        program,
+        "--budget",
+        "4",
+        "--seed",
+        "1",
+        "--phases",
+        "exhaustive",
+        audit_rate="0.125",
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     data = json.loads((folder / "certificate.json").read_text())
     line = data["audit_line"]
-    match = re.search(r"plain audits: (\d+) of the ([\d,]+) passing tests run through the native fork server "
-                      r".*probability 1/8\).* on at least ([\d.]+)% of the inputs would have been caught with "
-                      r"probability 99% \(1-\(1-x\)\^(\d+) >= 0.99 for x >= ([\d.]+)%\)", line)
+    match = re.search(
+        r"plain audits: (\d+) of the ([\d,]+) passing tests run through the native fork server "
+        r".*probability 1/8\).* on at least ([\d.]+)% of the inputs would have been caught with "
+        r"probability 99% \(1-\(1-x\)\^(\d+) >= 0.99 for x >= ([\d.]+)%\)",
+        line,
+    )
     assert match, line
     n, pool, shown, n_again, shown_again = match.groups()
     assert n == n_again and shown == shown_again and 0 < int(n) < int(pool.replace(",", ""))
     assert float(shown) == math.ceil(caught_share(int(n)) * 1e5) / 1e3
-    assert 1 - (1 - float(shown) / 100) ** int(n) >= 0.99 > 1 - (1 - (float(shown) - 0.002) / 100) ** int(n)
+    assert (
+        1 - (1 - float(shown) / 100) ** int(n)
+        >= 0.99
+        > 1 - (1 - (float(shown) - 0.002) / 100) ** int(n)
+    )
     assert line in (folder / "certificate.md").read_text()
 
 
@@ -186,14 +305,17 @@ int main(void) {
 
 @pytest.mark.long
 @pytest.mark.parametrize("name,start", FORK_SERVER_ONLY[:1])
-def test_the_default_audit_rate_catches_the_native_program_at_the_default_budget(tmp_path: Path, name: str,
-                                                                               start: str) -> None:
+def test_the_default_audit_rate_catches_the_native_program_at_the_default_budget(
+    tmp_path: Path, name: str, start: str
+) -> None:
     """The C program right only under the native fork server, certified as a user would (the
     default rate, 1 in 128, and the default 60 s budget): not certified, found by an audit."""
     proc, folder = certify(tmp_path, "word_game", MINE / name, "--seed", "2")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((folder / "report.json").read_text())
-    assert report["verdict"] == "WA" and "found by an audit" in " ".join(report["notes"]), report["notes"]
+    assert report["verdict"] == "WA" and "found by an audit" in " ".join(report["notes"]), report[
+        "notes"
+    ]
 
 
 def test_the_audit_line_says_what_ran(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,7 +336,9 @@ def test_the_audit_line_says_what_ran(monkeypatch: pytest.MonkeyPatch) -> None:
     assert shown == math.ceil(caught_share(30) * 1e5) / 1e3 and 1 - (1 - shown / 100) ** 30 >= 0.99
     more = audit_statement(Stats(audit_kind="native", audit_pool=4000, audits_drawn=31, audits=33))
     assert float(re.search(r"on at least ([\d.]+)%", more).group(1)) < shown
-    assert "too few tests for a bound" in audit_statement(Stats(audit_kind="zygote", audit_pool=9, audits=1))
+    assert "too few tests for a bound" in audit_statement(
+        Stats(audit_kind="zygote", audit_pool=9, audits=1)
+    )
     monkeypatch.setenv(RATE_VARIABLE, "0")
     assert "nothing bounds" in audit_statement(Stats(audit_kind="zygote", audit_pool=9))
 
@@ -245,6 +369,10 @@ def test_a_plain_run_of_a_native_program_is_an_exec_not_a_clone(tmp_path: Path) 
     with open_runner(Candidate.parse(str(program)), Limits()) as runner:
         if not runner.startup.startswith("native"):
             pytest.skip(f"no native fork server here: {runner.startup}")
-        before, plain, after = runner.run("x\n"), runner.run_fresh("x\n", quiet=False), runner.run("x\n")
+        before, plain, after = (
+            runner.run("x\n"),
+            runner.run_fresh("x\n", quiet=False),
+            runner.run("x\n"),
+        )
     assert (before.started, before.stdout) == (after.started, after.stdout) == ("native", "clone\n")
     assert (plain.started, plain.stdout) == ("plain", "exec\n")

@@ -66,8 +66,11 @@ def families(name: str) -> list[Family]:
     """The designed families: the deciding-feature families the game declares, its coverage
     families and its worst cases."""
     entry = registry.get(name)
-    return (feature_families(entry.game) + list(entry.strategies.coverage())
-            + list(entry.strategies.worst_cases()))
+    return (
+        feature_families(entry.game)
+        + list(entry.strategies.coverage())
+        + list(entry.strategies.worst_cases())
+    )
 
 
 def family(name: str, family_name: str) -> Family:
@@ -111,7 +114,9 @@ def test_families_are_valid_deterministic_and_counted(name):
         assert fam.name not in seen_names and fam.description
         seen_names.add(fam.name)
         assert fam.kind in ("coverage", "worst")
-        assert fam.kind == "coverage" or fam.adversary, f"{fam.name}: a worst case says what it attacks"
+        assert fam.kind == "coverage" or fam.adversary, (
+            f"{fam.name}: a worst case says what it attacks"
+        )
         step = max(1, fam.count // 40)
         n = 0
         for n, (a, b) in enumerate(itertools.zip_longest(fam.instances(), fam.instances()), 1):
@@ -120,11 +125,14 @@ def test_families_are_valid_deterministic_and_counted(name):
             if name not in BUILT_IN or ((n % step == 0 or n == fam.count) and len(a) < 10**5):
                 assert game.parse_input(game.format_input(a)) == a, f"{fam.name}: instance {n}"
         assert n == fam.count, f"{fam.name}: lists {n}, says {fam.count}"
-        if fam.count <= 10_000:  # no input twice (the largest families are checked by their components)
+        if (
+            fam.count <= 10_000
+        ):  # no input twice (the largest families are checked by their components)
             assert len(set(fam.instances())) == fam.count, f"{fam.name} repeats an input"
 
 
 # ---- component values present (computed here) --------------------------------------------------
+
 
 def test_word_game_components():
     """Every count 1..40 alone; 1..39 mixed, each of A..Z in that role; each letter alone at
@@ -197,8 +205,12 @@ def _winning_cuts(s: str) -> list[int]:
     total = 0
     for _, n in found:
         total ^= g(n)
-    return [p + k - 1 for p, n in found for k in range(1, n + 1)
-            if total ^ g(n) ^ g(max(0, k - 2)) ^ g(max(0, n - k - 1)) == 0]
+    return [
+        p + k - 1
+        for p, n in found
+        for k in range(1, n + 1)
+        if total ^ g(n) ^ g(max(0, k - 2)) ^ g(max(0, n - k - 1)) == 0
+    ]
 
 
 def test_string_cut_worst_cases():
@@ -233,9 +245,12 @@ def test_digit_game_components():
     assert pairs == {(k, n) for k in range(1, 101) for n in range(1, 1001)}
     assert {len(b) for b in listed("digit_game", "t-values")} == set(range(1, 101))
     kinds = {0: {""}, 1: {"odd", "even"}}
-    expected = {(n, a, b) for n in range(1, 1001)
-                for a in kinds.get((n + 1) // 2, {"odd", "even", "mixed"})
-                for b in kinds.get(n // 2, {"odd", "even", "mixed"})}
+    expected = {
+        (n, a, b)
+        for n in range(1, 1001)
+        for a in kinds.get((n + 1) // 2, {"odd", "even", "mixed"})
+        for b in kinds.get(n // 2, {"odd", "even", "mixed"})
+    }
     singles = listed("digit_game", "parity-classes-single")
     assert all(len(b) == 1 for b in singles)
     assert {_class(b[0]) for b in singles} == expected and len(singles) == len(expected)
@@ -260,8 +275,10 @@ def test_digit_game_worst_cases():
         right = closed_form(batch)
         first500 = closed_form(tuple(d[:500] if len(d) % 2 == 0 else d[:499] for d in batch))
         assert all(right[k] != first500[k] for k in range(50, 100))
-    assert all(len(set(b)) == 100 and len(game.format_input(b)) == 100_604
-               for b in listed("digit_game", "distinct-max"))
+    assert all(
+        len(set(b)) == 100 and len(game.format_input(b)) == 100_604
+        for b in listed("digit_game", "distinct-max")
+    )
     extremes = listed("digit_game", "extremes")
     assert any(len(b) == 1 and len(b[0]) == 1000 for b in extremes)
     assert any(len(b) == 100 and max(map(len, b)) == 1 for b in extremes)
@@ -271,7 +288,9 @@ def test_stones_once_components():
     """Every size 1..60 alone; each size with others, once with xor 0; piles 1..100; all sizes at once."""
     from gamecert.fast.stones_once import closed_form
 
-    assert {p[0] for p in listed("stones_once", "pile-size-alone") if len(p) == 1} == set(range(1, 61))
+    assert {p[0] for p in listed("stones_once", "pile-size-alone") if len(p) == 1} == set(
+        range(1, 61)
+    )
     mixed = listed("stones_once", "pile-size-mixed")
     zero = set()
     for piles in mixed:
@@ -283,16 +302,24 @@ def test_stones_once_components():
     # past 100 piles: every power of two up to 2**19, and 1, 2, 5 times every power of ten up to
     # 10**5, each count with either answer (10**6 piles with either: the worst cases, below)
     ladder = {(len(p), closed_form(p)) for p in listed("stones_once", "pile-count-ladder")}
-    counts = {2**k for k in range(7, 20)} | {a * 10**k for k in range(2, 5) for a in (1, 2, 5) if a * 10**k > 100}
+    counts = {2**k for k in range(7, 20)} | {
+        a * 10**k for k in range(2, 5) for a in (1, 2, 5) if a * 10**k > 100
+    }
     assert ladder == {(n, answer) for n in counts | {10**5} for answer in ("YES", "NO")}
     shapes = {(len(p), len(p) % 2, closed_form(p)) for p in listed("stones_once", "max-shapes")}
-    assert {(n, answer) for n, _, answer in shapes} == {(10**6, "YES"), (10**6, "NO"), (10**6 - 1, "YES")}
+    assert {(n, answer) for n, _, answer in shapes} == {
+        (10**6, "YES"),
+        (10**6, "NO"),
+        (10**6 - 1, "YES"),
+    }
     assert all(set(p) == set(range(1, 61)) for p in listed("stones_once", "every-size"))
     game = registry.get("stones_once").game
     varied = listed("stones_once", "max-varied")
     (piles,) = varied
     text = game.format_input(piles)
-    assert len(piles) == 10**6 and len(text) == 3_000_008 and len(set(piles)) == 51  # every size 10..60
+    assert (
+        len(piles) == 10**6 and len(text) == 3_000_008 and len(set(piles)) == 51
+    )  # every size 10..60
     # YES, decided by the last pile, and lost when the input is cut at 2**20 bytes
     assert closed_form(piles) == "YES" and closed_form(piles[:-1]) == "NO"
     kept = len(text[: 1 << 20].split()) - 2
@@ -323,6 +350,7 @@ def test_octal_components():
 
 # ---- every wrong program fails on the families ----------------------------------------------------
 
+
 def _wrong_programs() -> list[tuple[str, Path]]:
     return [(name, path) for name in BUILT_IN for path in sorted((WRONG / name).glob("*.py"))]
 
@@ -330,7 +358,7 @@ def _wrong_programs() -> list[tuple[str, Path]]:
 def _header(path: Path) -> tuple[str, str]:
     first, second = path.read_text().splitlines()[:2]
     assert first.startswith("# kind: ") and second.startswith("# expect: "), path
-    return first[len("# kind: "):], second[len("# expect: "):].strip()
+    return first[len("# kind: ") :], second[len("# expect: ") :].strip()
 
 
 def _round_robin(fams: list[Family]) -> Iterator:
@@ -375,7 +403,7 @@ def _named_family(path: Path) -> str | None:
     for line in path.read_text().splitlines()[:5]:
         for mark in ("# family: ", "// family: "):
             if line.startswith(mark):
-                return line[len(mark):].strip()
+                return line[len(mark) :].strip()
     return None
 
 
@@ -395,7 +423,9 @@ def _first_failure(name: str, path: Path):
     named = _named_family(path)
     first = [family(name, named)] if named is not None else []
     with open_runner(Candidate.parse(str(path)), _limits(entry.game)) as runner:
-        named_first = _sent_ahead(entry.game, runner, itertools.chain(*(f.instances() for f in first)))
+        named_first = _sent_ahead(
+            entry.game, runner, itertools.chain(*(f.instances() for f in first))
+        )
         for instance in itertools.chain(named_first, _round_robin(families(name))):
             found = _verdict(name, entry, runner, instance)
             if found is not None:
@@ -422,7 +452,9 @@ def test_wrong_program_fails_on_a_family(name, path):
     assert found[0] == expect, found[:2]
     # the judging is honest: the game's right example program passes that same input
     entry = registry.get(name)
-    with open_runner(Candidate.parse(str(ROOT / "examples" / name / "correct.py")), _limits(entry.game)) as runner:
+    with open_runner(
+        Candidate.parse(str(ROOT / "examples" / name / "correct.py")), _limits(entry.game)
+    ) as runner:
         assert _verdict(name, entry, runner, found[2]) is None
 
 
@@ -442,14 +474,22 @@ def test_smaller_yields_valid_smaller_inputs(name):
     """Every candidate ``smaller()`` yields is a valid input of smaller size or fewer games."""
     entry = registry.get(name)
     game = entry.game
-    cases = SHRINK_CASES.get(name) or [*(game.parse_input(t) for t, _ in game.samples), *entry.strategies.largest()]
+    cases = SHRINK_CASES.get(name) or [
+        *(game.parse_input(t) for t, _ in game.samples),
+        *entry.strategies.largest(),
+    ]
     for instance in cases:
         out = list(itertools.islice(game.smaller(instance), 3000))
-        assert out or name not in BUILT_IN, instance  # a game's smallest sample may have nothing smaller
+        assert out or name not in BUILT_IN, (
+            instance
+        )  # a game's smallest sample may have nothing smaller
         for x in out:
             assert game.parse_input(game.format_input(x)) == x
-            assert game.size(x) < game.size(instance) or len(game.split(x)) < len(game.split(instance)) or (
-                len(game.format_input(x)) < len(game.format_input(instance)))
+            assert (
+                game.size(x) < game.size(instance)
+                or len(game.split(x)) < len(game.split(instance))
+                or (len(game.format_input(x)) < len(game.format_input(instance)))
+            )
 
 
 def test_smaller_shortens_one_run_keeping_the_others():
@@ -480,7 +520,11 @@ def test_run_shortening_keeps_every_other_run_on_random_strings():
                 if x is None:
                     continue
                 shift = len(s) - len(x)
-                want = before[:k] + [(p, target)] * bool(target) + [(q - shift, m) for q, m in before[k + 1 :]]
+                want = (
+                    before[:k]
+                    + [(p, target)] * bool(target)
+                    + [(q - shift, m) for q, m in before[k + 1 :]]
+                )
                 assert runs(x) == want, (s, k, target, x)
                 checked += 1
     assert checked > 1000
@@ -496,11 +540,14 @@ def _fails_with(name: str, path: Path):
     return runner, fails
 
 
-@pytest.mark.parametrize(("name", "start", "smallest"), [
-    ("string_cut", "a" * 288, "a" * 50),
-    ("stones_once", (55,) + (7,) * 59 + (45,), None),
-    ("digit_game", ("1" * 999,) * 40 + ("21",) + ("13" * 500,) * 59, None),
-])
+@pytest.mark.parametrize(
+    ("name", "start", "smallest"),
+    [
+        ("string_cut", "a" * 288, "a" * 50),
+        ("stones_once", (55,) + (7,) * 59 + (45,), None),
+        ("digit_game", ("1" * 999,) * 40 + ("21",) + ("13" * 500,) * 59, None),
+    ],
+)
 def test_minimise_reaches_the_smallest_failure(name, start, smallest):
     """Greedy minimisation with ``smaller()`` (gamecert.engine.plan.crosscheck.minimise, its default budget)
     takes the example's failure to the smallest failing input: ``a`` x 50 for string_cut (the

@@ -13,7 +13,6 @@ import itertools
 import random
 
 import pytest
-
 from gamecert.fast import digit_game
 
 # ---- digit_game: the previous code ---------------------------------------------------------------
@@ -61,8 +60,11 @@ def _digit_strings() -> list[str]:
 DIGITS = _digit_strings()
 
 
-@pytest.mark.parametrize("new, old", [(digit_game._closed_one, _closed_one_before),
-                                      (digit_game._play_out, _play_out_before)], ids=["closed_form", "play_out"])
+@pytest.mark.parametrize(
+    "new, old",
+    [(digit_game._closed_one, _closed_one_before), (digit_game._play_out, _play_out_before)],
+    ids=["closed_form", "play_out"],
+)
 def test_digit_game_solvers_equal_the_previous_code(new, old):
     """Every parity pattern up to 16 digits, every string up to 4 digits and 2,000 random ones
     up to 1,000 digits: the same winner as before."""
@@ -76,7 +78,10 @@ def test_digit_game_check_catches_a_wrong_play_out():
     def wrong(digits: str) -> int:
         n = len(digits)
         last_odd = 0
-        for mine, marks, unwanted in ((digits[0::2], n // 2, 0), (digits[1::2], max(0, (n - 1) // 2 - 1), 1)):
+        for mine, marks, unwanted in (
+            (digits[0::2], n // 2, 0),
+            (digits[1::2], max(0, (n - 1) // 2 - 1), 1),
+        ):
             odd = sum(mine.count(d) for d in "13579")
             pool = [len(mine) - odd, odd]
             taken = min(marks, pool[unwanted])
@@ -91,7 +96,9 @@ def test_digit_game_check_catches_a_wrong_play_out():
 # ---- parse_word: the previous code ---------------------------------------------------------------
 
 
-def _parse_word_before(text: str, alphabet: str, alphabet_name: str, max_len: int, noun: str) -> str:
+def _parse_word_before(
+    text: str, alphabet: str, alphabet_name: str, max_len: int, noun: str
+) -> str:
     from gamecert.errors import InputError
     from gamecert.kit.game import input_lines, reject_spaces, reject_trailing, require_line
 
@@ -105,7 +112,9 @@ def _parse_word_before(text: str, alphabet: str, alphabet_name: str, max_len: in
             if ch not in alphabet:
                 raise InputError(1, f"only {alphabet_name} are allowed, got {ch!r}", column=column)
     if len(word) > max_len:
-        raise InputError(1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1)
+        raise InputError(
+            1, f"the {noun} must have 1 to {max_len} letters, got {len(word)}", column=max_len + 1
+        )
     reject_trailing(lines, 1)
     return word
 
@@ -136,7 +145,11 @@ def test_parse_word_equals_the_previous_code(alphabet):
     from gamecert.kit.game import parse_word
 
     args = (alphabet, "the letters", 5, "string")
-    bad = [t for t in _word_texts() if _outcome(parse_word, t, *args) != _outcome(_parse_word_before, t, *args)]
+    bad = [
+        t
+        for t in _word_texts()
+        if _outcome(parse_word, t, *args) != _outcome(_parse_word_before, t, *args)
+    ]
     assert not bad, f"{len(bad)} texts differ, first {bad[0]!r}"
 
 
@@ -150,7 +163,9 @@ def test_parse_word_check_catches_a_lax_quick_path():
         return _parse_word_before(text, alphabet, alphabet_name, max_len, noun)
 
     args = ("ab", "the letters", 3, "string")
-    assert any(_outcome(lax, t, *args) != _outcome(_parse_word_before, t, *args) for t in _word_texts())
+    assert any(
+        _outcome(lax, t, *args) != _outcome(_parse_word_before, t, *args) for t in _word_texts()
+    )
 
 
 # ---- string_cut: the previous search for the winning cut ---------------------------------------
@@ -200,7 +215,11 @@ def _cut_strings() -> list[str]:
         if kind < 0.3:
             out.append("".join(rng.choice("abc") for _ in range(n)))
         elif kind < 0.6:
-            out.append("".join(rng.choice(["ab" * rng.randint(1, 40), "c", "aa", "abc"]) for _ in range(n))[:n])
+            out.append(
+                "".join(
+                    rng.choice(["ab" * rng.randint(1, 40), "c", "aa", "abc"]) for _ in range(n)
+                )[:n]
+            )
         else:
             out.append("".join(rng.choice("ab") for _ in range(n)))
     return out
@@ -249,7 +268,9 @@ def test_string_cut_periodic_values_equal_the_periodic_table():
     from gamecert.fast import string_cut
 
     table = string_cut._period_table()
-    assert [string_cut.run_grundy_periodic(n) for n in range(6000)] == [table.grundy(n) for n in range(6000)]
+    assert [string_cut.run_grundy_periodic(n) for n in range(6000)] == [
+        table.grundy(n) for n in range(6000)
+    ]
 
 
 def test_string_cut_oracle_cuts_equal_the_previous_generator():
@@ -262,5 +283,7 @@ def test_string_cut_oracle_cuts_equal_the_previous_generator():
             if piece[i - 2] == piece[i]:
                 yield i
 
-    strings = ["".join(t) for n in range(0, 9) for t in itertools.product("abc", repeat=n)] + STRINGS[-1500:]
+    strings = [
+        "".join(t) for n in range(0, 9) for t in itertools.product("abc", repeat=n)
+    ] + STRINGS[-1500:]
     assert all(cuts(s) == list(before(s)) for s in strings)

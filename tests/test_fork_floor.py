@@ -80,7 +80,10 @@ def ignoring(*numbers: int):
 def test_a_python_test_starts_from_a_fresh_interpreters_signals(tmp_path: Path) -> None:
     program = tmp_path / "signals.py"
     program.write_text(PY_SIGNALS)
-    with ignoring(signal.SIGINT, signal.SIGQUIT), open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+    with (
+        ignoring(signal.SIGINT, signal.SIGQUIT),
+        open_runner(Candidate.parse(str(program)), LIMITS) as runner,
+    ):
         assert runner.mode == "fork-server"
         forked, plain = runner.run(""), runner.run_plain("")
     assert (forked.status, plain.status) == ("ok", "ok"), (forked.describe(), plain.describe())
@@ -88,11 +91,19 @@ def test_a_python_test_starts_from_a_fresh_interpreters_signals(tmp_path: Path) 
     seen = set(plain.stdout.split())
     # as `python FILE` from a clean start: SIGINT's handler, SIGPIPE and SIGXFSZ ignored, no other
     assert f"{int(signal.SIGINT)}:int" in seen and f"{int(signal.SIGQUIT)}:ign" not in seen
-    assert seen == {f"{int(signal.SIGINT)}:int", f"{int(signal.SIGPIPE)}:ign", f"{int(signal.SIGXFSZ)}:ign"}
+    assert seen == {
+        f"{int(signal.SIGINT)}:int",
+        f"{int(signal.SIGPIPE)}:ign",
+        f"{int(signal.SIGXFSZ)}:ign",
+    }
 
 
-@pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler")
-def test_a_native_clone_starts_from_an_exec_tests_signals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.skipif(
+    native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler"
+)
+def test_a_native_clone_starts_from_an_exec_tests_signals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = tmp_path / "signals.c"
     source.write_text(C_SIGNALS)
     exe = tmp_path / "signals"
@@ -103,13 +114,17 @@ def test_a_native_clone_starts_from_an_exec_tests_signals(tmp_path: Path, monkey
             monkeypatch.setenv("GAMECERT_NATIVE_FORKSERVER", flag)
             with open_runner(Candidate.parse(str(exe)), LIMITS) as runner:
                 results = [runner.run("") for _ in range(3)]
-            assert {r.started for r in results} == {"native" if flag == "1" else "exec"}, runner.startup
+            assert {r.started for r in results} == {"native" if flag == "1" else "exec"}, (
+                runner.startup
+            )
             assert {r.status for r in results} == {"ok"}, results[0].describe()
             seen[flag] = {r.stdout for r in results}
     assert seen["1"] == seen["0"] == {"end\n"}
 
 
-def test_the_breakdown_stamps_every_part_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_breakdown_stamps_every_part_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     program = tmp_path / "echo.py"
     program.write_text("import sys\nprint(int(sys.stdin.readline()) * 2)\n")
     monkeypatch.setenv("GAMECERT_SV_PROFILE", "1")
@@ -121,28 +136,52 @@ def test_the_breakdown_stamps_every_part_in_order(tmp_path: Path, monkeypatch: p
     assert len(profile) == 5
     # the Python path; the C loop (supervisor/testloop.c: the zygote's fork in it); the C loop up
     # to the fork, then the Python watch (a test not over by the first scan: the first one, say)
-    python = ["recv", "pipe", "mem_before", "spawn", "close_fds", "watch_setup", "ended", "wait4", "kill_all",
-              "charge", "mem_after", "drain"]
+    python = [
+        "recv",
+        "pipe",
+        "mem_before",
+        "spawn",
+        "close_fds",
+        "watch_setup",
+        "ended",
+        "wait4",
+        "kill_all",
+        "charge",
+        "mem_after",
+        "drain",
+    ]
     loop = ["recv", "l_start", "l_request", "l_reply", "l_ended", "l_reaped", "l_done", "drain"]
     handed = [*loop[:4], *python[5:]]
     paths = []
     for k, prof in enumerate(profile):
         server = prof["server"]
-        server = [mark for mark in server if mark[0] not in ("scan", "scanned")]  # the watch's, if any
+        server = [
+            mark for mark in server if mark[0] not in ("scan", "scanned")
+        ]  # the watch's, if any
         names = [name for name, *_ in server]
-        order = next((o for o in (python, loop, handed) if names[-len(o):] == o), None)
+        order = next((o for o in (python, loop, handed) if names[-len(o) :] == o), None)
         assert order is not None, names
         paths.append("python" if order is python else "loop" if order is loop else "handed")
         # the previous test's clean-up, after its report, comes first in this test's list
-        assert names[:-len(order)] == ([] if k == 0 else ["clean", "scratch", "ipc"]), names
+        assert names[: -len(order)] == ([] if k == 0 else ["clean", "scratch", "ipc"]), names
         walls = [wall for _, wall, *_ in server]
         assert walls == sorted(walls)
         client = dict((name, wall) for name, wall, *_ in prof["client"])
         start, code, done = prof["child"][:3]
         # one clock: the client sends before the server receives, the child runs within the watch
         assert client["run"] <= client["sending"] <= dict(zip(names, walls))["recv"]
-        forked, ended = ("mem_before", "ended") if order is python else ("l_request", "l_ended" if order is loop else "ended")
-        assert dict(zip(names, walls))[forked] <= start <= code <= done <= dict(zip(names, walls))[ended]
+        forked, ended = (
+            ("mem_before", "ended")
+            if order is python
+            else ("l_request", "l_ended" if order is loop else "ended")
+        )
+        assert (
+            dict(zip(names, walls))[forked]
+            <= start
+            <= code
+            <= done
+            <= dict(zip(names, walls))[ended]
+        )
         assert walls[-1] <= client["replied"]
         assert prof["minflt"] > 0
     # with the loop's library, the zygote's fast tests are forked and followed by it
@@ -205,8 +244,16 @@ WORDS = ["abc", "fail", "x", "crash", "hello", "loud", "fail", "zz", "", "crash"
 
 
 def _seen(results) -> list[tuple]:
-    return [(r.status, r.stdout, r.exit_code, r.signal, r.detail.split(";")[0] if r.status != "ok" else "")
-            for r in results]
+    return [
+        (
+            r.status,
+            r.stdout,
+            r.exit_code,
+            r.signal,
+            r.detail.split(";")[0] if r.status != "ok" else "",
+        )
+        for r in results
+    ]
 
 
 def _program(tmp_path: Path, source: str = MIXED) -> Candidate:
@@ -216,8 +263,9 @@ def _program(tmp_path: Path, source: str = MIXED) -> Candidate:
 
 
 @pytest.mark.parametrize("contained", [True, False])
-def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(tmp_path: Path, contained: bool,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tests_sent_ahead_get_the_answers_of_tests_run_one_at_a_time(
+    tmp_path: Path, contained: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _steady(monkeypatch)  # (under load 7, one test over 50 ms of wall: 30 of 33 were sent ahead)
     limits = Limits(time_s=2.0, memory_mb=256, output_bytes=1000)
     with open_runner(_program(tmp_path), limits, contain=contained) as runner:
@@ -243,7 +291,9 @@ def _steady(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forkserver, "AHEAD_MAX_WALL_S", 30.0)
 
 
-def test_a_run_out_of_order_drops_the_test_sent_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_out_of_order_drops_the_test_sent_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _steady(monkeypatch)
     from gamecert.engine.run.testio import GATE
 
@@ -255,11 +305,19 @@ def test_a_run_out_of_order_drops_the_test_sent_ahead(tmp_path: Path, monkeypatc
         assert runner._ahead.pending() == [] and GATE._running == 0
         third, other = runner.run("c\n"), runner.run("zz\n")  # "c" runs again; then the queue ends
         assert runner._ahead.queue == type(runner._ahead.queue)()
-    assert [r.stdout for r in (first, second, plain, third, other)] == ["a\n", "b\n", "q\n", "c\n", "zz\n"]
+    assert [r.stdout for r in (first, second, plain, third, other)] == [
+        "a\n",
+        "b\n",
+        "q\n",
+        "c\n",
+        "zz\n",
+    ]
     assert GATE._running == 0
 
 
-def test_a_server_lost_with_a_test_sent_ahead_runs_it_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_server_lost_with_a_test_sent_ahead_runs_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _steady(monkeypatch)
     import os
 
@@ -295,21 +353,27 @@ def test_forks_refused_are_the_test_that_made_them(tmp_path: Path) -> None:
         runner.expect([word + "\n" for word in words])
         ahead = [runner.run(word + "\n") for word in words]
     for seen in (alone, ahead):
-        assert [r.status for r in seen] == ["re" if w == "forks" else "ok" for w in words], \
-            [r.describe() for r in seen]
+        assert [r.status for r in seen] == ["re" if w == "forks" else "ok" for w in words], [
+            r.describe() for r in seen
+        ]
         # (refused at the cap, or seen over the limit by the first scan while it still forks:
         # which comes first is the machine's timing, the verdict is the same)
-        assert all("process limit exceeded" in r.detail for r, w in zip(seen, words) if w == "forks"), \
-            [r.detail for r in seen]
+        assert all(
+            "process limit exceeded" in r.detail for r, w in zip(seen, words) if w == "forks"
+        ), [r.detail for r in seen]
 
 
-@pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler")
+@pytest.mark.skipif(
+    native_shim.shim_path() is None or shutil.which("gcc") is None, reason="no C compiler"
+)
 def test_native_tests_sent_ahead_get_the_same_answers(tmp_path: Path) -> None:
     source = tmp_path / "rev.c"
-    source.write_text('#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n'
-                      'int main(void) { char w[64] = ""; if (scanf("%63s", w) != 1) return 4;\n'
-                      ' if (!strcmp(w, "crash")) abort();\n int n = strlen(w);\n'
-                      ' for (int i = n - 1; i >= 0; i--) putchar(w[i]);\n putchar(10); return 0; }\n')
+    source.write_text(
+        "#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n"
+        'int main(void) { char w[64] = ""; if (scanf("%63s", w) != 1) return 4;\n'
+        ' if (!strcmp(w, "crash")) abort();\n int n = strlen(w);\n'
+        " for (int i = n - 1; i >= 0; i--) putchar(w[i]);\n putchar(10); return 0; }\n"
+    )
     exe = tmp_path / "rev"
     subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
     with open_runner(Candidate.parse(str(exe)), LIMITS) as runner:
@@ -373,7 +437,10 @@ def test_a_python_tests_process_group_is_its_own_on_both_paths(tmp_path: Path) -
         killed, killed_plain = runner.run("kill\n"), runner.run_plain("kill\n")
         after = runner.run("\n")
         assert runner.server_pid == server
-    assert forked.stdout == plain.stdout == after.stdout == "True refused\n", (forked.stdout, plain.stdout)
+    assert forked.stdout == plain.stdout == after.stdout == "True refused\n", (
+        forked.stdout,
+        plain.stdout,
+    )
     for result in (killed, killed_plain):
         assert result.status == "re" and result.stdout == "True refused\n", result.describe()
         assert "SIGTERM" in result.describe() or "15" in result.describe(), result.describe()
@@ -406,7 +473,9 @@ def test_a_python_tests_process_is_set_up_as_python_files(tmp_path: Path) -> Non
     assert {r.stdout for r in forked} == {plain.stdout}, (forked[-1].stdout, plain.stdout)
     lines = plain.stdout.splitlines()
     assert lines[0] == "dumpable 1", lines[0]
-    assert lines[1] == "blocked 0000000000000000 ignored 0000000001001000", lines[1]  # SIGPIPE, SIGXFSZ
+    assert lines[1] == "blocked 0000000000000000 ignored 0000000001001000", lines[
+        1
+    ]  # SIGPIPE, SIGXFSZ
     assert lines[2] == "open [0, 1, 2, 3]", lines[2]
     assert lines[3].endswith("leader True"), lines[3]
 
@@ -441,7 +510,9 @@ def _reports(runner) -> list[dict]:
     return seen
 
 
-def test_the_serve_loop_in_c_reports_as_the_python_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_serve_loop_in_c_reports_as_the_python_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A zygote's plain fast tests are read, run, reported and checked in C (testloop.c's
     tl_serve, report key ``serve``) unless the bench's profile is on, when the Python loop runs
     them: both give the same report, field for field (times aside), on a right answer, a long
@@ -462,25 +533,44 @@ def test_the_serve_loop_in_c_reports_as_the_python_path(tmp_path: Path, monkeypa
             results = [runner.run(word + "\n") for word in words]
         got[profile] = reports, results
     (served, served_results), (python, python_results) = got["0"], got["1"]
-    assert [r.describe().split(",")[0] for r in served_results] == [r.describe().split(",")[0] for r in python_results]
+    assert [r.describe().split(",")[0] for r in served_results] == [
+        r.describe().split(",")[0] for r in python_results
+    ]
     assert [r.stdout for r in served_results] == [r.stdout for r in python_results]
     # an uncaught exception or SystemExit ends by the interpreter's whole finalisation (~20 ms,
     # past the first scan: the Python watch ends those); the others end in a few ms
     quick = [i for i, word in enumerate(words) if word not in ("exit", "raise")]
     # (a busy machine can push any test past the first scan: most, not all, are served in C)
-    assert sum(bool(served[i].get("serve")) for i in quick) >= len(quick) // 2, [(r.get("serve"), r["wall"]) for r in served]
+    assert sum(bool(served[i].get("serve")) for i in quick) >= len(quick) // 2, [
+        (r.get("serve"), r["wall"]) for r in served
+    ]
     assert not any(r.get("serve") for r in python)
     # (and "parked": whether the serve loop's test ran in a process parked ahead, the C report's own)
     # (cg_cpu: the test's CPU from the cpuacct cgroup, a time like utime)
-    timed = {"pid", "utime", "stime", "wall", "maxrss_kb", "cg_kb", "cg_cpu", "fds", "serve", "parked", "prof",
-             "minflt", "sampled_kb"}
+    timed = {
+        "pid",
+        "utime",
+        "stime",
+        "wall",
+        "maxrss_kb",
+        "cg_kb",
+        "cg_cpu",
+        "fds",
+        "serve",
+        "parked",
+        "prof",
+        "minflt",
+        "sampled_kb",
+    }
     compared = 0
     for c_report, py_report in zip(served, python):
         if not c_report.get("serve") or not py_report.get("loop"):
             continue
         compared += 1
         assert set(c_report) - timed == set(py_report) - timed
-        assert {k: v for k, v in c_report.items() if k not in timed} == {k: v for k, v in py_report.items() if k not in timed}
+        assert {k: v for k, v in c_report.items() if k not in timed} == {
+            k: v for k, v in py_report.items() if k not in timed
+        }
         for key in ("utime", "stime", "wall"):
             assert isinstance(c_report[key], float) and c_report[key] >= 0
     assert compared >= 2, (served, python)

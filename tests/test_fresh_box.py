@@ -31,8 +31,12 @@ from gamecert.engine.run.testio import _read_head_fd
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 LIMITS = Limits(time_s=1.0, memory_mb=64)
 ROOT_SANDBOX = contain.probe().enabled and os.geteuid() == 0
-needs_root_sandbox = pytest.mark.skipif(not ROOT_SANDBOX, reason="needs the sandbox as root (cgroups, nsenter)")
-needs_nsenter = pytest.mark.skipif(not (ROOT_SANDBOX and shutil.which("nsenter")), reason="needs nsenter as root")
+needs_root_sandbox = pytest.mark.skipif(
+    not ROOT_SANDBOX, reason="needs the sandbox as root (cgroups, nsenter)"
+)
+needs_nsenter = pytest.mark.skipif(
+    not (ROOT_SANDBOX and shutil.which("nsenter")), reason="needs nsenter as root"
+)
 
 
 def program(tmp_path: Path, name: str) -> Candidate:
@@ -54,8 +58,12 @@ def supervisor(runner) -> int:
 
 def inside(runner, *argv: str, ns: str = "--net") -> str:
     """A command run from the host in one of the sandbox's namespaces."""
-    return subprocess.run(["nsenter", "-t", str(supervisor(runner)), ns, *argv],
-                          capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["nsenter", "-t", str(supervisor(runner)), ns, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 # -- the network: no connection of one test is there in the next -------------------------------
@@ -73,13 +81,20 @@ def test_no_tcp_connection_outlives_a_test(tmp_path: Path) -> None:
         assert inside(runner, "cat", "/proc/net/tcp").splitlines()[1:] == []
         lo = inside(runner, "cat", "/proc/net/dev")
         assert "lo:" in lo
-        flags = inside(runner, "python3", "-c", "import socket,fcntl,struct; s=socket.socket(); "
-                       "print(struct.unpack('16sH', fcntl.ioctl(s, 0x8913, struct.pack('16sH', b'lo', 0)))[1])")
+        flags = inside(
+            runner,
+            "python3",
+            "-c",
+            "import socket,fcntl,struct; s=socket.socket(); "
+            "print(struct.unpack('16sH', fcntl.ioctl(s, 0x8913, struct.pack('16sH', b'lo', 0)))[1])",
+        )
         assert int(flags) & 1 == 0  # IFF_UP off
 
 
 @needs_nsenter
-def test_the_network_program_does_see_time_wait_with_loopback_up(tmp_path: Path, monkeypatch) -> None:
+def test_the_network_program_does_see_time_wait_with_loopback_up(
+    tmp_path: Path, monkeypatch
+) -> None:
     """The control: with bubblewrap's own namespace (``GAMECERT_DARK_NET=0``: loopback up, as
     before), the second test finds the first one's connection in TIME_WAIT and answers wrong."""
     monkeypatch.setenv("GAMECERT_DARK_NET", "0")
@@ -96,7 +111,9 @@ def test_the_network_program_does_see_time_wait_with_loopback_up(tmp_path: Path,
 
 @needs_nsenter
 @pytest.mark.parametrize("fork_server", [True, False], ids=["zygote", "plain"])
-def test_attributes_of_the_box_folders_do_not_outlive_a_test(tmp_path: Path, fork_server: bool) -> None:
+def test_attributes_of_the_box_folders_do_not_outlive_a_test(
+    tmp_path: Path, fork_server: bool
+) -> None:
     """traces.py sets an extended attribute and a mode on /box and /tmp themselves (no inode is
     added: the old clean-up did not look) and answers wrong if it finds them: every test is
     right, and from the host /box has no attribute and its mode back after the clean-up."""
@@ -105,8 +122,14 @@ def test_attributes_of_the_box_folders_do_not_outlive_a_test(tmp_path: Path, for
             result = runner.run(f"attrs /tmp\n{word}\n")
             assert result.status == "ok" and result.stdout == f"{word}\n", result
         runner.run("none\nc\n")  # (the clean-up of a test runs before the next one starts)
-        seen = inside(runner, "python3", "-c", "import os; print(os.listxattr('/box'), os.listxattr('/tmp'), "
-                      "oct(os.stat('/box').st_mode & 0o7777))", ns="--mount")
+        seen = inside(
+            runner,
+            "python3",
+            "-c",
+            "import os; print(os.listxattr('/box'), os.listxattr('/tmp'), "
+            "oct(os.stat('/box').st_mode & 0o7777))",
+            ns="--mount",
+        )
         assert seen.split() == ["[]", "[]", "0o777"], seen
 
 
@@ -116,23 +139,37 @@ def test_the_attribute_program_does_see_what_it_left(tmp_path: Path) -> None:
     work, scratch = tmp_path / "work", tmp_path / "scratch"
     work.mkdir()
     scratch.mkdir()
-    runs = [subprocess.run([sys.executable, str(HOSTILE / "traces.py")], input="attrs\nok\n", cwd=work,
-                           env={**os.environ, "TMPDIR": str(scratch)}, capture_output=True, text=True)
-            for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, str(HOSTILE / "traces.py")],
+            input="attrs\nok\n",
+            cwd=work,
+            env={**os.environ, "TMPDIR": str(scratch)},
+            capture_output=True,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     assert runs[0].stdout == "ok\n"
     assert runs[1].stdout.startswith("carried: ") and "user.trace" in runs[1].stdout
 
 
 def _ioprio(pid: int) -> int:
-    return ctypes.CDLL(None, use_errno=True).syscall(252 if os.uname().machine == "x86_64" else 31, 1, pid)
+    return ctypes.CDLL(None, use_errno=True).syscall(
+        252 if os.uname().machine == "x86_64" else 31, 1, pid
+    )
 
 
 @needs_root_sandbox
 @pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="ioprio_get's number")
-@pytest.mark.parametrize("name,fork_server", [("traces.py", True), ("ioprio.c", True), ("ioprio.c", False)],
-                         ids=["zygote", "native", "exec"])
-def test_an_io_priority_set_on_the_supervisor_is_not_inherited(tmp_path: Path, name: str, fork_server: bool,
-                                                               monkeypatch) -> None:
+@pytest.mark.parametrize(
+    "name,fork_server",
+    [("traces.py", True), ("ioprio.c", True), ("ioprio.c", False)],
+    ids=["zygote", "native", "exec"],
+)
+def test_an_io_priority_set_on_the_supervisor_is_not_inherited(
+    tmp_path: Path, name: str, fork_server: bool, monkeypatch
+) -> None:
     """The program makes every process it sees idle for I/O (the supervisor and a fork server,
     same user) and answers wrong if it starts idle: the attack lands (the supervisor is idle,
     read from the host), yet every test starts with a fresh process's priority."""
@@ -156,8 +193,12 @@ def test_the_io_priority_program_does_see_an_inherited_one(tmp_path: Path) -> No
     if cc is None:
         pytest.skip("no C compiler")
     subprocess.run([cc, "-O1", "-o", str(binary), str(HOSTILE / "ioprio.c")], check=True)
-    out = subprocess.run(["/bin/sh", "-c", f"echo 'parent a' | {binary}; echo 'parent b' | {binary}"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["/bin/sh", "-c", f"echo 'parent a' | {binary}; echo 'parent b' | {binary}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.split() == ["a", "carried"]
 
 
@@ -199,8 +240,11 @@ def _cold_files(tmp_path: Path) -> Path:
 def _cache_then_hold(tmp_path: Path) -> tuple[list, int]:
     data = _cold_files(tmp_path)
     with open_runner(program(tmp_path, "traces.py"), LIMITS) as runner:
-        results = [runner.run(f"cache {data / 'a.bin'}\na\n"), runner.run(f"cache {data / 'b.bin'}\nb\n"),
-                   runner.run("hold 70\nc\n")]
+        results = [
+            runner.run(f"cache {data / 'a.bin'}\na\n"),
+            runner.run(f"cache {data / 'b.bin'}\nb\n"),
+            runner.run("hold 70\nc\n"),
+        ]
         peak = int((Path(runner.memory.path) / "memory.max_usage_in_bytes").read_text())
     return results, peak
 
@@ -224,7 +268,11 @@ def test_without_emptying_the_cache_hides_the_memory(tmp_path: Path, monkeypatch
     descriptor left out) measures the 70 MB test against 80 MB of earlier cache and passes it."""
     monkeypatch.setenv("GAMECERT_READABLE", str(tmp_path / "data"))
     config = memcg.MemoryCap.config
-    monkeypatch.setattr(memcg.MemoryCap, "config", lambda self: {k: v for k, v in config(self).items() if k != "empty"})
+    monkeypatch.setattr(
+        memcg.MemoryCap,
+        "config",
+        lambda self: {k: v for k, v in config(self).items() if k != "empty"},
+    )
     (_, _, hold), peak = _cache_then_hold(tmp_path)
     assert hold.status == "ok" and hold.max_rss_mb < 64, hold
     assert peak > 64 << 20  # the kernel saw more than the limit; the base hid it
@@ -248,7 +296,9 @@ def test_cpu_of_children_reaped_by_the_kernel_is_charged(tmp_path: Path) -> None
 
 
 @needs_root_sandbox
-def test_without_cpuacct_the_kernel_reaped_children_go_uncounted(tmp_path: Path, monkeypatch) -> None:
+def test_without_cpuacct_the_kernel_reaped_children_go_uncounted(
+    tmp_path: Path, monkeypatch
+) -> None:
     """The control: without the cgroups (``GAMECERT_CGROUPS=0``) the same 0.6 s is charged as a
     few milliseconds."""
     monkeypatch.setenv("GAMECERT_CGROUPS", "0")
@@ -294,7 +344,9 @@ def test_sparse_output_costs_nothing_and_scratch_has_its_own_cap(tmp_path: Path)
         scratch = runner.run("scratch 40 b\n")
         full = runner.run("scratch 70 c\n")
         flood = runner.run("dense 33 d\n")
-    assert sparse.status == "ok" and len(sparse.stdout) <= 8192 and sparse.stdout.endswith("\na\n"), sparse.status
+    assert (
+        sparse.status == "ok" and len(sparse.stdout) <= 8192 and sparse.stdout.endswith("\na\n")
+    ), sparse.status
     assert took < 5
     assert scratch.status == "ok" and scratch.stdout == "b\n", scratch
     assert full.status == "re" and full.exit_code == 3, full
@@ -306,8 +358,9 @@ def test_with_the_output_cap_on_every_file_scratch_is_ole(tmp_path: Path, monkey
     """The control: with every file capped at the output limit (the file cap as it was), the
     harmless 40 MB scratch file is OLE."""
     own = Limits.supervisor_limits
-    monkeypatch.setattr(Limits, "supervisor_limits",
-                        lambda self, **kw: own(self, **{**kw, "scratch_bytes": 0}))
+    monkeypatch.setattr(
+        Limits, "supervisor_limits", lambda self, **kw: own(self, **{**kw, "scratch_bytes": 0})
+    )
     with open_runner(program(tmp_path, "output.c"), Limits(time_s=2.0, memory_mb=256)) as runner:
         scratch = runner.run("scratch 40 b\n")
     assert scratch.status == "ole", scratch
@@ -321,8 +374,11 @@ def test_the_cgroup_join_prefix_enters_every_group() -> None:
         groups = [os.path.join(folder, name) for name in ("a", "b")]
         for group in groups:
             os.mkdir(group)
-        out = subprocess.run([*cgroups.join_prefix(groups), "/bin/sh", "-c", "echo $$"], capture_output=True,
-                             text=True)
+        out = subprocess.run(
+            [*cgroups.join_prefix(groups), "/bin/sh", "-c", "echo $$"],
+            capture_output=True,
+            text=True,
+        )
         return_code = out.returncode
         pids = [Path(group, "cgroup.procs").read_text().strip() for group in groups]
     assert return_code == 0 and pids[0] == pids[1] == out.stdout.strip()
@@ -357,7 +413,9 @@ def test_a_stopped_fork_server_is_replaced_within_the_next_test(tmp_path: Path) 
         left = _states(runner)
     assert first.started == "native" and attack.status == "ok", (first, attack)
     assert "T" in stopped, stopped
-    assert [r.stdout for r in after] == ["c\n", "d\n", "e\n"] and all(r.status == "ok" for r in after), after
+    assert [r.stdout for r in after] == ["c\n", "d\n", "e\n"] and all(
+        r.status == "ok" for r in after
+    ), after
     assert all(r.started == "native" and r.wall_s < LIMITS.wall_s for r in after), after
     assert "T" not in left, left
 
@@ -369,10 +427,20 @@ def test_no_write_reaches_the_fork_servers_memory(tmp_path: Path) -> None:
     no write lands, and the tests cloned after it find the global as the program started it. The
     control, in the same sandbox: the same three routes into a child of its own all land."""
     with open_runner(program(tmp_path, "poison.c"), LIMITS) as runner:
-        results = [runner.run(f"{what} {word}\n") for what, word in
-                   (("none", "a"), ("poison", "b"), ("none", "c"), ("none", "d"), ("child", "e"))]
+        results = [
+            runner.run(f"{what} {word}\n")
+            for what, word in (
+                ("none", "a"),
+                ("poison", "b"),
+                ("none", "c"),
+                ("none", "d"),
+                ("child", "e"),
+            )
+        ]
     assert all(r.status == "ok" and r.started == "native" for r in results), results
-    assert [r.stdout for r in results] == ["a 0 0\n", "b 0 0\n", "c 0 0\n", "d 0 0\n", "e 7 3\n"], results
+    assert [r.stdout for r in results] == ["a 0 0\n", "b 0 0\n", "c 0 0\n", "d 0 0\n", "e 7 3\n"], (
+        results
+    )
 
 
 # -- the zygote's hash seed --------------------------------------------------------------------
@@ -385,7 +453,9 @@ def _first_letters(tmp_path: Path, tests: int, **kw) -> tuple[set[str], list[str
     return {r.stdout for r in results}, [r.started for r in results]
 
 
-@pytest.mark.skipif(not contain.probe().enabled, reason="the zygote's turnover is the contained supervisor's")
+@pytest.mark.skipif(
+    not contain.probe().enabled, reason="the zygote's turnover is the contained supervisor's"
+)
 def test_the_hash_seed_varies_over_a_zygotes_tests(tmp_path: Path, monkeypatch) -> None:
     """set_order.py answers with a set's first letter, which the hash seed decides: with a new
     zygote every 4 tests (each with its own seed, as ZYGOTE_TESTS does every 2000) 32 tests give

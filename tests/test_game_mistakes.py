@@ -34,18 +34,45 @@ WRONG = BAD / "examples" / "wrong.py"
 HANG_GUARD_S = 120
 
 
-def _gamecert(*args: str, games: Path = BAD, seconds: float = 2.0, cwd: Path | None = None,
-              **kw) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "GAMECERT_GAMES": str(games), "GAMECERT_GAME_SECONDS": str(seconds),
-           "PYTHONPATH": str(ROOT)}
+def _gamecert(
+    *args: str, games: Path = BAD, seconds: float = 2.0, cwd: Path | None = None, **kw
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "GAMECERT_GAMES": str(games),
+        "GAMECERT_GAME_SECONDS": str(seconds),
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("GAMECERT_PROFILE", None)
-    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True,
-                          env=env, cwd=cwd or ROOT, timeout=HANG_GUARD_S, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd or ROOT,
+        timeout=HANG_GUARD_S,
+        **kw,
+    )
 
 
-def _certify(game: str, candidate: Path, report_dir: Path, *extra: str, **kw) -> subprocess.CompletedProcess[str]:
-    return _gamecert("certify", game, str(candidate), "--seed", "1", "--budget", "6", "--jobs", "1",
-                     "--report-dir", str(report_dir), *extra, **kw)
+def _certify(
+    game: str, candidate: Path, report_dir: Path, *extra: str, **kw
+) -> subprocess.CompletedProcess[str]:
+    return _gamecert(
+        "certify",
+        game,
+        str(candidate),
+        "--seed",
+        "1",
+        "--budget",
+        "6",
+        "--jobs",
+        "1",
+        "--report-dir",
+        str(report_dir),
+        *extra,
+        **kw,
+    )
 
 
 def _line_of(marker: str) -> int:
@@ -61,12 +88,18 @@ def _game_error(out: subprocess.CompletedProcess[str], game: str) -> str:
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1, out.stderr
     assert lines[0].startswith(f"gamecert: GAME ERROR in {game}: "), lines[0]
-    assert not re.search(r"^(WA|RE|TLE|PE|MLE|OLE) ", out.stdout, re.M), out.stdout  # no candidate blamed
+    assert not re.search(r"^(WA|RE|TLE|PE|MLE|OLE) ", out.stdout, re.M), (
+        out.stdout
+    )  # no candidate blamed
     return lines[0]
 
 
 def _no_report(report_dir: Path, game: str) -> None:
-    found = [p for p in (report_dir / game).glob("*") if p.is_dir()] if (report_dir / game).exists() else []
+    found = (
+        [p for p in (report_dir / game).glob("*") if p.is_dir()]
+        if (report_dir / game).exists()
+        else []
+    )
     assert not found, f"a report or certificate was written: {found}"
 
 
@@ -75,10 +108,13 @@ def test_control_the_toy_game_without_a_mistake_certifies_and_catches(tmp_path):
     """The same toy game without a mistake: the right program is certified, the wrong one is
     caught (WA) with exit 1. So each error below comes from the mistake, not the toy game."""
     right = _certify("toy_ok", OK / "examples" / "toy_ok" / "correct.py", tmp_path, games=OK)
-    assert right.returncode == 0 and re.search(r"(CERTIFIED|PASSED \(incomplete\)); certificate in", right.stdout), \
-        right.stdout + right.stderr
+    assert right.returncode == 0 and re.search(
+        r"(CERTIFIED|PASSED \(incomplete\)); certificate in", right.stdout
+    ), right.stdout + right.stderr
     wrong = _certify("toy_ok", OK / "examples" / "toy_ok" / "wrong.py", tmp_path, games=OK)
-    assert wrong.returncode == 1 and "WA (wrong answer)" in wrong.stdout, wrong.stdout + wrong.stderr
+    assert wrong.returncode == 1 and "WA (wrong answer)" in wrong.stdout, (
+        wrong.stdout + wrong.stderr
+    )
 
 
 def test_a_family_yielding_an_invalid_input_stops_the_run(tmp_path):
@@ -93,12 +129,16 @@ def test_a_family_yielding_an_invalid_input_stops_the_run(tmp_path):
 def test_a_family_whose_count_is_wrong_is_named(tmp_path):
     """A family declaring 100 inputs and yielding 99 is never shown complete."""
     line = _game_error(_certify("family_count", RIGHT, tmp_path), "family_count")
-    assert "the coverage family 'every-n' (coverage()) declares count=100 but yields 99 inputs" in line
+    assert (
+        "the coverage family 'every-n' (coverage()) declares count=100 but yields 99 inputs" in line
+    )
 
 
 def test_a_largest_input_past_the_limit_is_named(tmp_path):
     """largest() with n = 101 (limit 100) is a GAME ERROR, not an RE of the right program."""
-    line = _game_error(_certify("largest_over", RIGHT, tmp_path, "--phases", "largest"), "largest_over")
+    line = _game_error(
+        _certify("largest_over", RIGHT, tmp_path, "--phases", "largest"), "largest_over"
+    )
     assert "largest() in the strategies yields an invalid input" in line and "got 101" in line
 
 
@@ -111,7 +151,10 @@ def test_an_oracle_contradicting_a_sample_shows_both_answers(tmp_path):
 def test_a_fast_solver_contradicting_a_sample_is_named(tmp_path):
     """... and against every fast solver."""
     line = _game_error(_certify("sample_solver", RIGHT, tmp_path), "sample_solver")
-    assert "the fast solver closed_form answers 'Second\\n' on sample 2 ('4\\n'), which says 'First\\n'" in line
+    assert (
+        "the fast solver closed_form answers 'Second\\n' on sample 2 ('4\\n'), which says 'First\\n'"
+        in line
+    )
 
 
 def test_an_oracle_that_raises_names_its_file_function_and_line(tmp_path):
@@ -130,7 +173,9 @@ def test_an_oracle_that_raises_names_its_file_function_and_line(tmp_path):
 def test_a_fast_solver_that_hangs_is_stopped_and_named(tmp_path):
     """Beyond the oracle's reach (n > 60) both fast solvers loop forever at n = 77: the run
     ends with a GAME ERROR naming the solver and where it was, instead of hanging."""
-    line = _game_error(_certify("solver_hangs", RIGHT, tmp_path, "--phases", "coverage"), "solver_hangs")
+    line = _game_error(
+        _certify("solver_hangs", RIGHT, tmp_path, "--phases", "coverage"), "solver_hangs"
+    )
     assert re.search(r"the fast solver \w+ did not finish within 2 s", line), line
     assert f"in _forever, line {_line_of('a loop that never ends')}" in line
 
@@ -154,11 +199,34 @@ def test_sigterm_ends_a_run_stuck_in_game_code_and_keeps_the_fault(tmp_path):
     smaller() touches a file as it enters its endless loop: the signal is sent then, not after
     a fixed wait."""
     stuck = tmp_path / "stuck"
-    env = {**os.environ, "GAMECERT_GAMES": str(BAD), "GAMECERT_GAME_SECONDS": "600", "PYTHONPATH": str(ROOT),
-           "GAMECERT_TOY_STUCK_FILE": str(stuck)}
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "shrinker_hangs", str(WRONG), "--seed", "1",
-                             "--jobs", "1", "--report-dir", str(tmp_path / "reports")], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "GAMECERT_GAMES": str(BAD),
+        "GAMECERT_GAME_SECONDS": "600",
+        "PYTHONPATH": str(ROOT),
+        "GAMECERT_TOY_STUCK_FILE": str(stuck),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "shrinker_hangs",
+            str(WRONG),
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--report-dir",
+            str(tmp_path / "reports"),
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         # the run finds its fault (about a second) and enters smaller(), which never returns
         for _ in range(1200):
@@ -199,7 +267,9 @@ def test_a_report_keeps_the_fault_when_explain_raises(tmp_path):
 def test_prove_goes_on_past_a_claim_that_raises(tmp_path):
     """prove: a claim whose check raises is one GAME ERROR line; the next claim is checked; exit 2."""
     out = _gamecert("prove", "claim_raises")
-    assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
+    assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, (
+        out.stdout + out.stderr
+    )
     assert "[GAME ERROR] mod-3" in out.stdout
     assert f"in check, line {_line_of('the mistake: an IndexError')}: IndexError" in out.stdout
     assert "[holds] after" in out.stdout
@@ -240,16 +310,47 @@ def test_ensure_recursion_works_inside_a_hypothesis_test():
 def test_the_conformance_suite_catches_the_mistakes_in_a_games_folder():
     """`pytest tests/test_conformance.py` with the mistakes' folder in GAMECERT_GAMES fails
     exactly the items that check what each mistake breaks (the same suite passes toy_ok)."""
-    games = ("family_zero", "family_count", "largest_over", "sample_oracle", "sample_solver", "shrinker_invalid",
-             "explain_raises", "oracle_raises")
-    env = {**os.environ, "GAMECERT_GAMES": f"{BAD}{os.pathsep}{OK}", "GAMECERT_GAME_SECONDS": "2",
-           "PYTHONPATH": str(ROOT)}
+    games = (
+        "family_zero",
+        "family_count",
+        "largest_over",
+        "sample_oracle",
+        "sample_solver",
+        "shrinker_invalid",
+        "explain_raises",
+        "oracle_raises",
+    )
+    env = {
+        **os.environ,
+        "GAMECERT_GAMES": f"{BAD}{os.pathsep}{OK}",
+        "GAMECERT_GAME_SECONDS": "2",
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("PYTEST_XDIST_WORKER", None)
     selected = " or ".join(f"[{g}]" for g in games) + " or [toy_ok]"
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                          "tests/test_conformance.py", "-k", selected.replace("[", "").replace("]", ""),
-                          "--gamecert-profile", "quick", "-rfp"],
-                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "tests/test_conformance.py",
+            "-k",
+            selected.replace("[", "").replace("]", ""),
+            "--gamecert-profile",
+            "quick",
+            "-rfp",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
     failed = set(re.findall(r"^FAILED tests/test_conformance.py::(\w+)\[(\w+)", out.stdout, re.M))
     expected = {
         ("test_families_are_valid_and_counted", "family_zero"),
@@ -299,8 +400,14 @@ with gamecode.section("g", "long limit", seconds=30.0):
 third = hang_in_section(0.3)  # a shorter limit than the alarm pending
 print(first, second, third)
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     first, second, third = (float(x) for x in out.stdout.split())
     assert 0.95 <= first < 3.0
@@ -325,6 +432,11 @@ def test_an_alarm_a_section_left_armed_does_not_kill_the_process_at_exit():
     the alarm is turned off before the interpreter puts SIGALRM's default action back. Before, a
     certify process could die by SIGALRM (exit -14) at its very end. Shown to fail without the
     exit handler (gamecode._disarm): the process ends by SIGALRM."""
-    out = subprocess.run([sys.executable, "-c", ALARM_AT_EXIT], capture_output=True, text=True, timeout=60,
-                         cwd=Path(__file__).resolve().parent.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", ALARM_AT_EXIT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert (out.returncode, out.stdout) == (0, "done\n"), (out.returncode, out.stderr[-2000:])

@@ -58,12 +58,16 @@ def test_python_rewrite_records_branch_sides_and_comparison_operands(tmp_path, m
     monkeypatch.setattr(inst._Rewriter, "visit_Compare", lambda self, node: node)
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "other"))
     bare = inst.instrument(Candidate.parse(str(program)))
-    cov = inst.read_coverage(_run([sys.executable, str(bare.candidate.python_file)], text).stderr, "python")
+    cov = inst.read_coverage(
+        _run([sys.executable, str(bare.candidate.python_file)], text).stderr, "python"
+    )
     assert cov is not None and ("i", 3, 57) not in cov.cmps
 
 
-@pytest.mark.skipif(any(not __import__("shutil").which(t) for t in ("gcc", "g++", "objdump", "addr2line")),
-                    reason="needs GCC and binutils")
+@pytest.mark.skipif(
+    any(not __import__("shutil").which(t) for t in ("gcc", "g++", "objdump", "addr2line")),
+    reason="needs GCC and binutils",
+)
 def test_native_build_records_blocks_and_operands(tmp_path, monkeypatch):
     """The C build with GCC's coverage flags and gamecert's runtime: the comparison n == 987654
     with the input's count as an operand, blocks that are the program's own (each named by a line
@@ -79,18 +83,26 @@ def test_native_build_records_blocks_and_operands(tmp_path, monkeypatch):
     assert cov is not None
     assert {(3, 987654), (987654, 3)} & {(a, b) for k, a, b in cov.cmps if k == "i"}
     assert cov.sites and cov.sites <= set(built.sites)
-    line = next(n for n, s in enumerate(program.read_text().splitlines(), 1) if "987654) total" in s)
+    line = next(
+        n for n, s in enumerate(program.read_text().splitlines(), 1) if "987654) total" in s
+    )
     assert line in {s.line for s in built.sites.values()}
     assert inst.read_coverage(_run(list(plain.argv), "3\n1 2 3\n").stderr, "c") is None
     word = inst.instrument(Candidate.parse(str(WRONG / "word_game" / "zugzwang.c")))
     cov = inst.read_coverage(_run(list(word.candidate.argv), "ABC\n").stderr, "c")
     assert ("s", "ABC", "ZUGZWANG") in cov.cmps
     source = tmp_path / "io.cpp"
-    source.write_text('#include <iostream>\n#include <string>\nint main() { std::string w; std::cin >> w;'
-                      ' std::cout << (w == "AB" ? "Bob" : "Alice") << "\\n"; }\n')
+    source.write_text(
+        "#include <iostream>\n#include <string>\nint main() { std::string w; std::cin >> w;"
+        ' std::cout << (w == "AB" ? "Bob" : "Alice") << "\\n"; }\n'
+    )
     cpp = inst.instrument(Candidate.parse(str(source)))
     done = _run(list(cpp.candidate.argv), "ABC\n")
-    assert done.returncode == 0 and done.stdout == "Alice\n" and inst.read_coverage(done.stderr, "cpp") is not None
+    assert (
+        done.returncode == 0
+        and done.stdout == "Alice\n"
+        and inst.read_coverage(done.stderr, "cpp") is not None
+    )
 
 
 def _search(game: str) -> guided.Search:
@@ -105,13 +117,21 @@ def test_input_to_state_puts_the_other_operand_where_one_stood():
     neighbours; a comparison whose operand stands nowhere in the input gives none of them
     (the control); a string compared with a game's word replaces it."""
     search = _search("stones_once")
-    item = guided.Item((1, 2, 3), "3\n1 2 3\n", [(1, 2, 3)], inst.Coverage(cmps=(("i", 3, 987654),)))
+    item = guided.Item(
+        (1, 2, 3), "3\n1 2 3\n", [(1, 2, 3)], inst.Coverage(cmps=(("i", 3, 987654),))
+    )
     counts = {len(s[0]) for s in (make() for make in search.i2s(item)) if s is not None}
     assert {987654, 987653, 987655} <= counts
-    item = guided.Item((1, 2, 3), "3\n1 2 3\n", [(1, 2, 3)], inst.Coverage(cmps=(("i", 5, 987654),)))
-    assert not {len(s[0]) for s in (make() for make in search.i2s(item)) if s is not None} & {987654}
+    item = guided.Item(
+        (1, 2, 3), "3\n1 2 3\n", [(1, 2, 3)], inst.Coverage(cmps=(("i", 5, 987654),))
+    )
+    assert not {len(s[0]) for s in (make() for make in search.i2s(item)) if s is not None} & {
+        987654
+    }
     words = _search("word_game")
-    item = guided.Item("ABC", "ABC\n", [tuple("ABC")], inst.Coverage(cmps=(("s", "ABC", "ZUGZWANG"),)))
+    item = guided.Item(
+        "ABC", "ABC\n", [tuple("ABC")], inst.Coverage(cmps=(("s", "ABC", "ZUGZWANG"),))
+    )
     assert [tuple("ZUGZWANG")] in [make() for make in words.i2s(item)]
     assert words.build([tuple("ZUGZWANG")])[1] == "ZUGZWANG\n"
     assert words.build([tuple("zug")]) is None  # not a valid input: never run
@@ -137,8 +157,8 @@ def test_the_guided_phase_costs_a_fifth_of_the_budget_only_where_it_runs():
 
 def test_near_gives_the_operand_its_neighbours_and_the_float_it_rounds_to():
     """Numbers tried for an operand: itself, +-1, +-2, and past 2^24 the float32 it rounds to."""
-    got = guided.near(2 ** 24 + 3, random.Random(1))
-    assert {2 ** 24 + 3, 2 ** 24 + 2, 2 ** 24 + 4, 2 ** 24 + 4 - 1} <= set(got)
+    got = guided.near(2**24 + 3, random.Random(1))
+    assert {2**24 + 3, 2**24 + 2, 2**24 + 4, 2**24 + 4 - 1} <= set(got)
     assert guided.near(33.25, random.Random(1)) == [32, 33, 34]
 
 
@@ -151,11 +171,15 @@ def test_a_candidate_without_a_route_is_told_why(tmp_path, monkeypatch):
         return
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
     source = tmp_path / "own.c"
-    source.write_text("#include <stdio.h>\nint strcmp(const char *a, const char *b) { return *a - *b; }\n"
-                      "int main(void) { puts(strcmp(\"a\", \"b\") ? \"Alice\" : \"Bob\"); return 0; }\n")
+    source.write_text(
+        "#include <stdio.h>\nint strcmp(const char *a, const char *b) { return *a - *b; }\n"
+        'int main(void) { puts(strcmp("a", "b") ? "Alice" : "Bob"); return 0; }\n'
+    )
     plain = Candidate.parse(str(source))
     assert _run(list(plain.argv), "A\n").stdout == "Alice\n"
-    with pytest.raises(inst.NoRoute, match="the instrumented build failed where the plain one built"):
+    with pytest.raises(
+        inst.NoRoute, match="the instrumented build failed where the plain one built"
+    ):
         inst.instrument(plain)
 
 
@@ -166,24 +190,56 @@ def test_the_guided_phase_in_a_certification(tmp_path):
     gets the line saying the guided phase did not run and why, and is certified all the same."""
     env = {**os.environ, "GAMECERT_CACHE": str(tmp_path / "cache")}
     argv = [sys.executable, "-m", "gamecert", "certify", "word_game"]
-    done = subprocess.run([*argv, str(ROOT / "examples" / "word_game" / "correct.py"), "--phases", "guided",
-                           "--budget", "10", "--report-dir", str(tmp_path)], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=180)
+    done = subprocess.run(
+        [
+            *argv,
+            str(ROOT / "examples" / "word_game" / "correct.py"),
+            "--phases",
+            "guided",
+            "--budget",
+            "10",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "  guided " in done.stdout
     cert = json.loads((Path(done.stdout.strip().splitlines()[-1]) / "certificate.json").read_text())
     notes = "\n".join(cert["notes"])
     assert "guided phase (python, measured on its" in notes and "branch sides taken" in notes
     correct = ROOT / "examples" / "word_game" / "correct.py"
-    done = subprocess.run([*argv, f"{sys.executable} {correct}", "--phases", "guided", "--budget", "5",
-                           "--report-dir", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, env=env,
-                          timeout=180)
+    done = subprocess.run(
+        [
+            *argv,
+            f"{sys.executable} {correct}",
+            "--phases",
+            "guided",
+            "--budget",
+            "5",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     cert = json.loads((Path(done.stdout.strip().splitlines()[-1]) / "certificate.json").read_text())
-    assert any(n.startswith("the guided phase did not run: the candidate is a command line") for n in cert["notes"])
+    assert any(
+        n.startswith("the guided phase did not run: the candidate is a command line")
+        for n in cert["notes"]
+    )
 
 
 # ---- long: the wrong programs no family reaches ---------------------------------------------
+
 
 def _smallest(path: Path) -> int | None:
     for line in path.read_text().splitlines()[:12]:
@@ -194,9 +250,24 @@ def _smallest(path: Path) -> int | None:
 
 def _certify(tmp_path: Path, program: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
-    done = subprocess.run([sys.executable, "-m", "gamecert", "certify", program.parent.name, str(program),
-                           "--report-dir", str(tmp_path), *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            program.parent.name,
+            str(program),
+            "--report-dir",
+            str(tmp_path),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+    )
     folder = Path(done.stdout.strip().splitlines()[-1])
     name = "report.json" if done.returncode == 1 else "certificate.json"
     return done, json.loads((folder / name).read_text()) if (folder / name).exists() else {}
@@ -220,15 +291,24 @@ def test_caught_by_the_guided_phase(tmp_path, program, seed):
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_certified_without_the_guided_phase(tmp_path, program):
     """The control: the default profile's every other phase, seed 1, certifies the program."""
-    done, _ = _certify(tmp_path, program, "--phases", "samples,coverage,worst,exhaustive,random,largest", "--seed", "1")
+    done, _ = _certify(
+        tmp_path,
+        program,
+        "--phases",
+        "samples,coverage,worst,exhaustive,random,largest",
+        "--seed",
+        "1",
+    )
     assert done.returncode == 0, done.stdout[-3000:]
 
 
 # ---- issue 47: comparison distance and the difference put back --------------------------------
 
 
-@pytest.mark.skipif(any(not __import__("shutil").which(t) for t in ("gcc", "objdump", "addr2line")),
-                    reason="needs GCC and binutils")
+@pytest.mark.skipif(
+    any(not __import__("shutil").which(t) for t in ("gcc", "objdump", "addr2line")),
+    reason="needs GCC and binutils",
+)
 def test_native_build_reports_how_close_each_comparison_came(tmp_path, monkeypatch):
     """The runtime reports, per comparison site, the closest its operands came: |sum - 777| for
     the derived sum of tests/guided_wrong/stones_once/sum777_mod3.c is 771 on three piles of 1, 2, 3
@@ -237,12 +317,17 @@ def test_native_build_reports_how_close_each_comparison_came(tmp_path, monkeypat
     program = WRONG / "stones_once" / "sum777_mod3.c"
     built = inst.instrument(Candidate.parse(str(program)))
     far = inst.read_coverage(_run(list(built.candidate.argv), "3\n1 2 3\n").stderr, "c")
-    close = inst.read_coverage(_run(list(built.candidate.argv), "13\n" + "60 " * 13 + "\n").stderr, "c")
+    close = inst.read_coverage(
+        _run(list(built.candidate.argv), "13\n" + "60 " * 13 + "\n").stderr, "c"
+    )
     assert far is not None and close is not None
     assert 771 in dict(far.near).values() and 3 in dict(close.near).values()
     site = next(s for s, d in far.near if d == 771)
     assert dict(close.near)[site] == 3
-    assert inst.read_coverage(_run(list(Candidate.parse(str(program)).argv), "3\n1 2 3\n").stderr, "c") is None
+    assert (
+        inst.read_coverage(_run(list(Candidate.parse(str(program)).argv), "3\n1 2 3\n").stderr, "c")
+        is None
+    )
 
 
 def test_python_rewrite_reports_how_close_each_comparison_came(tmp_path, monkeypatch):
@@ -251,8 +336,10 @@ def test_python_rewrite_reports_how_close_each_comparison_came(tmp_path, monkeyp
     (the control) reports no distance."""
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
     program = tmp_path / "sum.py"
-    program.write_text("n = int(input())\npiles = list(map(int, input().split()))\n"
-                       "print('NO' if sum(piles) == 777 else 'YES')\n")
+    program.write_text(
+        "n = int(input())\npiles = list(map(int, input().split()))\n"
+        "print('NO' if sum(piles) == 777 else 'YES')\n"
+    )
     built = inst.instrument(Candidate.parse(str(program)))
     done = _run([sys.executable, str(built.candidate.python_file)], "3\n1 2 3\n")
     cov = inst.read_coverage(done.stderr, "python")
@@ -260,7 +347,9 @@ def test_python_rewrite_reports_how_close_each_comparison_came(tmp_path, monkeyp
     monkeypatch.setattr(inst._Rewriter, "visit_Compare", lambda self, node: node)
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "other"))
     bare = inst.instrument(Candidate.parse(str(program)))
-    cov = inst.read_coverage(_run([sys.executable, str(bare.candidate.python_file)], "3\n1 2 3\n").stderr, "python")
+    cov = inst.read_coverage(
+        _run([sys.executable, str(bare.candidate.python_file)], "3\n1 2 3\n").stderr, "python"
+    )
     assert cov is not None and cov.near == ()
 
 
@@ -300,14 +389,20 @@ def test_a_list_compared_with_the_inputs_values_is_put_in_their_place(tmp_path, 
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
     program = WRONG / "stones_once" / "multiset.py"
     built = inst.instrument(Candidate.parse(str(program)))
-    cov = inst.read_coverage(_run([sys.executable, str(built.candidate.python_file)], "5\n58 5 17 29 41\n").stderr,
-                             "python")
+    cov = inst.read_coverage(
+        _run([sys.executable, str(built.candidate.python_file)], "5\n58 5 17 29 41\n").stderr,
+        "python",
+    )
     assert cov is not None and ("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)) in cov.cmps
     search = _search("stones_once")
     state = [(58, 5, 17, 29, 41)]
-    item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)),)))
+    item = guided.Item(
+        None, "", state, inst.Coverage(cmps=(("l", (5, 17, 29, 41, 58), (5, 17, 29, 42, 58)),))
+    )
     assert [(5, 17, 29, 42, 58)] in [make() for make in search.i2s(item)]
-    item = guided.Item(None, "", state, inst.Coverage(cmps=(("l", (1, 2, 3), (5, 17, 29, 42, 58)),)))
+    item = guided.Item(
+        None, "", state, inst.Coverage(cmps=(("l", (1, 2, 3), (5, 17, 29, 42, 58)),))
+    )
     assert [(5, 17, 29, 42, 58)] not in [make() for make in search.i2s(item)]
 
 
@@ -337,7 +432,9 @@ def test_after_a_fault_the_search_goes_on_below_its_size():
             return SimpleNamespace(size=size(inst))
 
         search = guided.Search(entry, judge, inst.Instrumented(None, "c", ""), 1, suspect)
-        search.search([(1, 2, 3), (60, 60), (5, 5, 5)], __import__("time").monotonic() + 3, smaller=smaller)
+        search.search(
+            [(1, 2, 3), (60, 60), (5, 5, 5)], __import__("time").monotonic() + 3, smaller=smaller
+        )
         return search, judge, found
 
     search, judge, found = search_with(True)

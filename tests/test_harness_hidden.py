@@ -44,9 +44,15 @@ def base_with_gamecert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("base")
     (base / "bin").mkdir()
     shutil.copy2(real, base / "bin" / real.name)
-    shutil.copytree(prefix / "lib" / VERSION, base / "lib" / VERSION, copy_function=os.link, symlinks=True,
-                    ignore=lambda folder, names: [n for n in names if folder == str(prefix / "lib" / VERSION)
-                                                  and n in SKIP_STDLIB])
+    shutil.copytree(
+        prefix / "lib" / VERSION,
+        base / "lib" / VERSION,
+        copy_function=os.link,
+        symlinks=True,
+        ignore=lambda folder, names: [
+            n for n in names if folder == str(prefix / "lib" / VERSION) and n in SKIP_STDLIB
+        ],
+    )
     site = base / "lib" / VERSION / "site-packages"
     site.mkdir()
     ignore = shutil.ignore_patterns("__pycache__")
@@ -57,9 +63,21 @@ def base_with_gamecert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gamecert\nVersion: 0.2.0\n")
     python = base / "bin" / real.name
-    said = subprocess.run([str(python), "-c", "import sys, gamecert.oracles.word_game as m; print(sys.prefix, m.__file__)"],
-                          capture_output=True, text=True, cwd="/", timeout=60)
-    assert said.returncode == 0 and said.stdout.split() == [str(base), str(site / "gamecert/oracles/word_game.py")], said
+    said = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import sys, gamecert.oracles.word_game as m; print(sys.prefix, m.__file__)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd="/",
+        timeout=60,
+    )
+    assert said.returncode == 0 and said.stdout.split() == [
+        str(base),
+        str(site / "gamecert/oracles/word_game.py"),
+    ], said
     return base
 
 
@@ -103,10 +121,14 @@ def test_a_hostile_candidate_finds_nothing_of_the_harness(as_base: Path) -> None
     assert got == {w: oracle_answer(w) for w in WORDS}, got
 
 
-def test_without_the_cover_it_reads_the_oracle(as_base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_cover_it_reads_the_oracle(
+    as_base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The check can fail: with nothing covered, the same program imports the oracle from the
     base's site-packages and says so instead of answering."""
     monkeypatch.setattr(contain, "_hide_harness", lambda bound, binds: [])
     got = answers()
-    assert all("imported the oracle from" in line and "site-packages/gamecert/oracles" in line
-               for line in got.values()), got
+    assert all(
+        "imported the oracle from" in line and "site-packages/gamecert/oracles" in line
+        for line in got.values()
+    ), got

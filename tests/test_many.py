@@ -25,16 +25,37 @@ WRONG = ROOT / "examples" / "word_game" / "wrong.py"
 
 def run(*args: str, cwd: Path = ROOT, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40")
-    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
 
 
 def certify(tmp_path: Path, *candidates: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     """Samples and the exhaustive phase only: these tests are about rows, the table and exit
     statuses, which the wrong program's AAA (found by the sweep) and a certificate of the right
     one decide; the families (over 1,000 runs a candidate) add nothing to them."""
-    proc = run("certify", "word_game", *candidates, "--profile", "quick", "--examples", "0", "--seed", "3",
-               "--jobs", "1", "--phases", "exhaustive", "--report-dir", str(tmp_path / "reports"))
+    proc = run(
+        "certify",
+        "word_game",
+        *candidates,
+        "--profile",
+        "quick",
+        "--examples",
+        "0",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--phases",
+        "exhaustive",
+        "--report-dir",
+        str(tmp_path / "reports"),
+    )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     return proc, tmp_path / "reports" / "summary.json"
 
@@ -68,10 +89,15 @@ def test_several_candidates_give_a_row_each_and_exit_1(tmp_path, broken_cpp):
     assert rows[2]["input"] == "" and rows[2]["tests"] > 0
     # the plain-text table (stdout is not a terminal): header, then one line per candidate
     lines = proc.stdout.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.startswith("candidate ") and "verdict" in line)
-    table = lines[head + 1:head + 4]
-    assert [line.split()[:2] for line in table] == [[str(WRONG), "WA"], [str(broken_cpp), "CE"],
-                                                    [str(RIGHT), "PASSED"]]
+    head = next(
+        i for i, line in enumerate(lines) if line.startswith("candidate ") and "verdict" in line
+    )
+    table = lines[head + 1 : head + 4]
+    assert [line.split()[:2] for line in table] == [
+        [str(WRONG), "WA"],
+        [str(broken_cpp), "CE"],
+        [str(RIGHT), "PASSED"],
+    ]
     assert "PASSED (incomplete)" in table[2]
     assert "AAA" in table[0] and "/" not in table[0].split("WA", 1)[1].split()[0]
 
@@ -100,7 +126,9 @@ def test_all_passed_exits_0_and_strict_exits_1_on_incomplete_evidence(tmp_path):
     proc, summary = certify(tmp_path, str(folder))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     data = json.loads(summary.read_text())
-    assert [r["verdict"] for r in data["candidates"]] == [PASSED, PASSED] and data["exit_status"] == 0
+    assert [r["verdict"] for r in data["candidates"]] == [PASSED, PASSED] and data[
+        "exit_status"
+    ] == 0
     assert "2 passed (incomplete)" in proc.stdout and "all certified" not in proc.stdout
     strict, summary = certify(tmp_path / "strict", str(folder), "--strict")
     assert strict.returncode == 1, strict.stdout + strict.stderr
@@ -129,12 +157,38 @@ def test_an_empty_folder_is_a_usage_error(tmp_path):
 def test_pytest_route_with_several_candidates_writes_the_summary(tmp_path, broken_cpp):
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20", PYTHONPATH=str(ROOT))
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
-         "--candidate", f"word_game={WRONG}", "--candidate", f"word_game={broken_cpp}",
-         "--candidate", f"word_game={RIGHT}", "--candidate-profile", "quick", "--candidate-examples", "0",
-         "--candidate-seed", "5", "--candidate-report-dir", str(tmp_path / "reports"),
-         "--candidate-phases", "exhaustive,random,largest"],  # the summary's rows: the designed families add nothing
-        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=240)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "2",
+            "--candidate",
+            f"word_game={WRONG}",
+            "--candidate",
+            f"word_game={broken_cpp}",
+            "--candidate",
+            f"word_game={RIGHT}",
+            "--candidate-profile",
+            "quick",
+            "--candidate-examples",
+            "0",
+            "--candidate-seed",
+            "5",
+            "--candidate-report-dir",
+            str(tmp_path / "reports"),
+            "--candidate-phases",
+            "exhaustive,random,largest",
+        ],  # the summary's rows: the designed families add nothing
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=240,
+    )
     assert proc.returncode == 1, proc.stdout[-3000:]
     assert "gamecert summary" in proc.stdout
     data = json.loads((tmp_path / "reports" / "summary.json").read_text())

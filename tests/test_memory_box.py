@@ -30,8 +30,10 @@ from gamecert.engine.run.sandbox import Candidate, open_runner
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 LIMITS = Limits(time_s=2.0, memory_mb=64)
 contained = contain.probe().enabled
-needs_controller = pytest.mark.skipif(not (contained and memcg.available()),
-                                      reason="no memory controller gamecert can use here (root, cgroup v1 or v2)")
+needs_controller = pytest.mark.skipif(
+    not (contained and memcg.available()),
+    reason="no memory controller gamecert can use here (root, cgroup v1 or v2)",
+)
 
 
 def program(tmp_path: Path, name: str) -> Candidate:
@@ -45,16 +47,23 @@ def kernel_figures(runner) -> dict[str, int]:
     """The runner's memory cgroup as the kernel sees it, read from the host."""
     path = Path(runner.memory.path)
     if runner.memory.version == 1:
-        return {"limit": int((path / "memory.limit_in_bytes").read_text()),
-                "max_usage": int((path / "memory.max_usage_in_bytes").read_text())}
-    return {"limit": int((path / "memory.max").read_text()), "max_usage": int((path / "memory.peak").read_text())}
+        return {
+            "limit": int((path / "memory.limit_in_bytes").read_text()),
+            "max_usage": int((path / "memory.max_usage_in_bytes").read_text()),
+        }
+    return {
+        "limit": int((path / "memory.max").read_text()),
+        "max_usage": int((path / "memory.peak").read_text()),
+    }
 
 
 MEMFD = [("memfd.py", True), ("memfd.py", False), ("memfd.c", True)]
 
 
 @needs_controller
-@pytest.mark.parametrize("name,fork_server", MEMFD, ids=["python-zygote", "python-plain", "c-native"])
+@pytest.mark.parametrize(
+    "name,fork_server", MEMFD, ids=["python-zygote", "python-plain", "c-native"]
+)
 def test_anonymous_files_are_the_tests_memory(tmp_path: Path, name: str, fork_server: bool) -> None:
     """128 MB in eight unmapped anonymous files, under a 64 MB limit: MLE; the kernel never let the
     cgroup past the limit and its headroom; the next test on the same runner starts from zero."""
@@ -64,7 +73,9 @@ def test_anonymous_files_are_the_tests_memory(tmp_path: Path, name: str, fork_se
         figures = kernel_figures(runner)
     assert flood.status == "mle", flood
     assert "memory" in flood.detail
-    assert flood.started == ("native" if name.endswith(".c") else "zygote" if fork_server else "exec")
+    assert flood.started == (
+        "native" if name.endswith(".c") else "zygote" if fork_server else "exec"
+    )
     assert figures["limit"] == (64 + memcg.HEADROOM_MB) << 20
     assert figures["max_usage"] <= figures["limit"]
     assert small.status == "ok" and small.stdout.strip() == "hello", small
@@ -126,14 +137,20 @@ def _namespace_objects(runner) -> str:
     pid = runner.server_pid
     out = []
     for kind in ("shm", "msg", "sem"):
-        text = subprocess.run(["nsenter", "-t", str(pid), "--ipc", "cat", f"/proc/sysvipc/{kind}"],
-                              capture_output=True, text=True, check=True).stdout
+        text = subprocess.run(
+            ["nsenter", "-t", str(pid), "--ipc", "cat", f"/proc/sysvipc/{kind}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         out += text.splitlines()[1:]
     return "\n".join(out)
 
 
-@pytest.mark.skipif(not contained or os.geteuid() != 0 or not shutil.which("nsenter"),
-                    reason="needs the sandbox, root and nsenter to look into its IPC namespace")
+@pytest.mark.skipif(
+    not contained or os.geteuid() != 0 or not shutil.which("nsenter"),
+    reason="needs the sandbox, root and nsenter to look into its IPC namespace",
+)
 def test_sysv_and_posix_ipc_do_not_outlive_a_test(tmp_path: Path) -> None:
     """ipc.c makes a SysV segment, queue and semaphore set and a POSIX queue, and answers wrong if
     an earlier test left them: three tests in a row on one runner are all right, and the sandbox's
@@ -172,7 +189,8 @@ def test_a_sysv_segment_is_the_tests_memory(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not contained, reason="needs the sandbox")
 def test_without_the_controller_memory_is_per_process_and_the_line_says_so(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The control: no memory cgroup (GAMECERT_CGROUPS=0): the 128 MB memfd flood under a 64 MB
     limit passes, and the accounting line says memory was limited per process only."""
     monkeypatch.setenv("GAMECERT_CGROUPS", "0")
@@ -190,4 +208,6 @@ def test_the_accounting_line_names_the_memory_controller(tmp_path: Path) -> None
         members_during = Path(runner.memory.path, "cgroup.procs").read_text().split()
     assert runner.memory is None  # closed with the runner
     assert "cgroup v" in line and "memory controller" in line and "MLE at 64 MB" in line
-    assert members_during == [], "between tests the memory cgroup holds no process (the supervisor stays out)"
+    assert members_during == [], (
+        "between tests the memory cgroup holds no process (the supervisor stays out)"
+    )

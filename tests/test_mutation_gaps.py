@@ -62,7 +62,9 @@ def test_sweep_checks_every_size_it_is_given():
     passing sweep counts every instance of every size."""
     game = registry.get("word_game").game
     # one word per size: "A", "AA", "AAA", "AAAA"
-    space = ExhaustiveSpace("one-letter words", "A, AA, AAA, AAAA", (1, 2, 3, 4), lambda n: ["A" * n])
+    space = ExhaustiveSpace(
+        "one-letter words", "A, AA, AAA, AAAA", (1, 2, 3, 4), lambda n: ["A" * n]
+    )
 
     # one letter with c copies: c = 1, 2 -> Alice removes them all; 3 -> Alice removes all
     # three; 4 -> Alice removes one, leaving 3 -> ... worked by hand: a single letter is always a
@@ -73,9 +75,13 @@ def test_sweep_checks_every_size_it_is_given():
     passing = sweep(game, "right", lambda word: "Alice", oracle_reference(game), space)
     assert passing.disagreement is None and passing.tests == 4
     for size in (1, 4):
-        found = sweep(game, f"wrong-at-{size}", wrong_at(size), oracle_reference(game), space).disagreement
+        found = sweep(
+            game, f"wrong-at-{size}", wrong_at(size), oracle_reference(game), space
+        ).disagreement
         assert found is not None and found.instance == "A" * size, size
-    found = sweep(game, "wrong-at-2", wrong_at(2), oracle_reference(game), space, sizes=[2, 3]).disagreement
+    found = sweep(
+        game, "wrong-at-2", wrong_at(2), oracle_reference(game), space, sizes=[2, 3]
+    ).disagreement
     assert found is not None and found.instance == "AA"
 
 
@@ -101,14 +107,17 @@ def test_string_cut_rejects_5001_letters_and_accepts_5000():
     assert info.value.line == 1
 
 
-@pytest.mark.parametrize(("text", "line"), [
-    ("1\n3\n012\n", 3),  # leading zero
-    ("2\n1\n5\n2\n07\n", 5),  # leading zero in the second game
-    ("1\n3\n12\n", 3),  # fewer digits than n
-    ("1\n2\n123\n", 3),  # more digits than n
-    ("1\n1001\n" + "1" * 1001 + "\n", 2),  # n above 1000
-    ("101\n" + "1\n1\n" * 101, 1),  # t above 100
-])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("1\n3\n012\n", 3),  # leading zero
+        ("2\n1\n5\n2\n07\n", 5),  # leading zero in the second game
+        ("1\n3\n12\n", 3),  # fewer digits than n
+        ("1\n2\n123\n", 3),  # more digits than n
+        ("1\n1001\n" + "1" * 1001 + "\n", 2),  # n above 1000
+        ("101\n" + "1\n1\n" * 101, 1),  # t above 100
+    ],
+)
 def test_digit_game_rejects_leading_zero_and_wrong_lengths(text, line):
     """Guards digit_game's validator: a number with a leading zero (the statement's numbers have
     none), a number whose length is not n, n > 1000 and t > 100 are InputErrors on their line.
@@ -182,8 +191,11 @@ def _wrong_class_rule(a, b, c, d, raze_to_move, ops):
     return ops.If(last_in_odd_class, a >= 1, c == 0)
 
 
-@pytest.mark.parametrize("make", [digit_proofs.induction_claim, digit_proofs.rule_matches_search_claim],
-                         ids=["z3-induction", "exhaustive-states"])
+@pytest.mark.parametrize(
+    "make",
+    [digit_proofs.induction_claim, digit_proofs.rule_matches_search_claim],
+    ids=["z3-induction", "exhaustive-states"],
+)
 def test_digit_game_rule_claims_refute_a_wrong_rule(make):
     """Guards the induction claim (z3) and the rule-vs-search claim: a rule that tests Breach's
     digits for the wrong parity is refuted, at a reachable state where the reduced search (an
@@ -232,7 +244,6 @@ def test_periodicity_claim_holds_for_the_true_values():
     assert periodicity_claim(OctalGame.parse("0.137"))().level == "all sizes"
 
 
-
 # ---- explanations tell the oracle's winner -------------------------------------------------------
 
 #: from a game's oracle answer to one single game: does the first player win? (read off each
@@ -269,8 +280,13 @@ def test_explanation_names_the_oracles_winner(game_name):
             for instance in itertools.islice(space.instances(size), 400):
                 answer = game.oracle(instance)
                 explanation = game.explain(instance)
-                assert explanation.first_player_wins == FIRST_PLAYER_WINS[game_name](answer), instance
-                assert explanation.outcome.startswith(WINNER_WORD[game_name](answer)), (instance, explanation.outcome)
+                assert explanation.first_player_wins == FIRST_PLAYER_WINS[game_name](answer), (
+                    instance
+                )
+                assert explanation.outcome.startswith(WINNER_WORD[game_name](answer)), (
+                    instance,
+                    explanation.outcome,
+                )
                 checked += 1
     assert checked > 20
 
@@ -328,7 +344,14 @@ def test_string_cut_judge_rejects_a_winning_cut_that_is_not_the_smallest():
     assert game.judge("aaaa", 3, 2)
     assert game.judge("abacaba", 4, 2)  # the sample: cuts 2, 4 and 6 each leave two single cuts
     space = next(s for s in game.exhaustive_spaces() if s.name == "abc-strings")
-    found = sweep(game, "largest_winning_cut", largest_winning_cut, oracle_reference(game), space, sizes=[1, 2, 3, 4])
+    found = sweep(
+        game,
+        "largest_winning_cut",
+        largest_winning_cut,
+        oracle_reference(game),
+        space,
+        sizes=[1, 2, 3, 4],
+    )
     assert found.disagreement is not None and found.disagreement.instance == "aaaa"
 
 

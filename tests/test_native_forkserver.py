@@ -83,14 +83,26 @@ def _run_served(server, data: bytes, tmp: Path, cwd_fd=None):
         for fd in (fin, fout, ferr):
             os.close(fd)
     _, status, usage = os.wait4(pid, 0)
-    return os.waitstatus_to_exitcode(status), (tmp / "out").read_bytes(), (tmp / "err").read_bytes(), usage
+    return (
+        os.waitstatus_to_exitcode(status),
+        (tmp / "out").read_bytes(),
+        (tmp / "err").read_bytes(),
+        usage,
+    )
 
 
 def _run_exec(argv, data: bytes, tmp: Path):
     (tmp / "in").write_bytes(data)
     with open(tmp / "in", "rb") as fin:
-        done = subprocess.run(argv, stdin=fin, capture_output=True, env=ENV, start_new_session=True, timeout=60,
-                              preexec_fn=native._default_signals)  # a fresh start, whatever pytest ignores
+        done = subprocess.run(
+            argv,
+            stdin=fin,
+            capture_output=True,
+            env=ENV,
+            start_new_session=True,
+            timeout=60,
+            preexec_fn=native._default_signals,
+        )  # a fresh start, whatever pytest ignores
     return done.returncode, done.stdout, done.stderr
 
 
@@ -106,13 +118,17 @@ def test_global_state_is_fresh_in_every_test(shim, programs, tmp_path):
     constructor ran once, the counters count this input only, the destructor runs at exit)."""
     rng = random.Random(18)
     inputs = [b""] + [
-        " ".join(str(rng.randint(-50, 50)) for _ in range(rng.randint(1, 20))).encode() for _ in range(39)
+        " ".join(str(rng.randint(-50, 50)) for _ in range(rng.randint(1, 20))).encode()
+        for _ in range(39)
     ]
     with served(programs["globals"], shim) as server:
         _assert_same_as_exec(server, [programs["globals"]], inputs, tmp_path)
         code, out, err, _ = _run_served(server, b"1 2 3", tmp_path)
     assert out.decode().splitlines() == [
-        "ctor 1", "sum 6 counter 3 calls 3 constructed 1", "pid-ok 1 tid-is-pid 1", "dtor 3"
+        "ctor 1",
+        "sum 6 counter 3 calls 3 constructed 1",
+        "pid-ok 1 tid-is-pid 1",
+        "dtor 3",
     ]
     assert (code, err) == (6 % 7, b"stderr line 3\n")
 
@@ -151,7 +167,13 @@ def test_a_program_that_forks_and_starts_threads(shim, programs, tmp_path):
     with served(programs["forker"], shim) as server:
         _assert_same_as_exec(server, [programs["forker"]], [b"%d" % k for k in range(6)], tmp_path)
         out = _run_served(server, b"3", tmp_path)[1].decode().splitlines()
-    assert out == ["thread 3", "child 0 ppid-ok 1", "child 1 ppid-ok 1", "child 2 ppid-ok 1", "children 3 status-sum 3"]
+    assert out == [
+        "thread 3",
+        "child 0 ppid-ok 1",
+        "child 1 ppid-ok 1",
+        "child 2 ppid-ok 1",
+        "children 3 status-sum 3",
+    ]
 
 
 def test_the_c_librarys_thread_state_is_the_new_processs(shim, programs, tmp_path):
@@ -182,7 +204,9 @@ def test_the_test_process_is_a_child_of_the_caller(shim, programs, tmp_path):
         pid = server.spawn(fin, fout, 2)
         os.close(fin)
         os.close(fout)
-        assert pid != server.pid and _ppid(pid) == os.getpid()  # a zombie keeps its stat until waited
+        assert (
+            pid != server.pid and _ppid(pid) == os.getpid()
+        )  # a zombie keeps its stat until waited
         waited, status, usage = os.wait4(pid, 0)
         assert (waited, os.waitstatus_to_exitcode(status)) == (pid, 0)
         own = int((tmp_path / "out").read_text()) / 1e6
@@ -230,7 +254,9 @@ def test_the_shim_does_nothing_without_its_socket(shim, programs, tmp_path):
     """Preloaded without the control socket, the shim leaves the program alone: it runs once,
     normally (and sees the variable, which nobody scrubbed)."""
     env = dict(ENV, LD_PRELOAD=shim)
-    done = subprocess.run([programs["envcheck"]], env=env, capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+    done = subprocess.run(
+        [programs["envcheck"]], env=env, capture_output=True, stdin=subprocess.DEVNULL, timeout=60
+    )
     lines = done.stdout.decode().splitlines()
     assert done.returncode == 0 and lines[0] == "getenv set" and lines[2] == "var hello"
 
@@ -254,11 +280,17 @@ def test_a_test_process_cannot_trace_or_read_the_server(shim, programs, tmp_path
     """The server is non-dumpable: a test process (same user, no capabilities) can neither
     ptrace it nor open its memory or environment; the same program can trace a dumpable
     sibling with the same credentials (so the refusal is the server's doing)."""
-    with served(programs["ptracer"], shim, child_setup=_drop_capabilities) as tracer, \
-            served(programs["waiter"], shim, child_setup=_drop_capabilities) as other:
+    with (
+        served(programs["ptracer"], shim, child_setup=_drop_capabilities) as tracer,
+        served(programs["waiter"], shim, child_setup=_drop_capabilities) as other,
+    ):
         assert _capabilities(tracer.pid) == 0
         out = _run_served(tracer, b"%d" % tracer.pid, tmp_path)[1].decode().splitlines()
-        assert out == ["attach Operation not permitted", "mem Permission denied", "environ Permission denied"]
+        assert out == [
+            "attach Operation not permitted",
+            "mem Permission denied",
+            "environ Permission denied",
+        ]
         # the control: a test process of the other server, in its main (it said so), blocked
         # reading a pipe; before main it may still be non-dumpable, as its server is
         in_r, in_w = os.pipe()
@@ -280,7 +312,9 @@ def test_a_static_binary_is_not_started(shim, programs, tmp_path):
     """A statically linked program gets None from start (it could not load the shim) and is
     never run: the file it would create at once does not appear."""
     exe = tmp_path / "marker-static"
-    done = subprocess.run(["gcc", "-static", "-O2", "-o", str(exe), str(SOURCES / "marker.c")], capture_output=True)
+    done = subprocess.run(
+        ["gcc", "-static", "-O2", "-o", str(exe), str(SOURCES / "marker.c")], capture_output=True
+    )
     if done.returncode != 0:
         pytest.skip(f"no static C library: {done.stderr.decode(errors='replace').strip()[:200]}")
     flag = tmp_path / "ran"
@@ -302,7 +336,9 @@ def test_a_preload_that_does_not_load_gives_none_and_leaves_nothing(programs, tm
     """A shim the loader cannot load: the program runs as itself and exits, start says so and
     reaps it; no process of it is left."""
     before = _children()
-    server, why = native.start_ex([programs["envcheck"]], ENV, str(tmp_path / "missing.so"), timeout_s=10)
+    server, why = native.start_ex(
+        [programs["envcheck"]], ENV, str(tmp_path / "missing.so"), timeout_s=10
+    )
     assert server is None and "exited before the hello" in why
     assert _children() <= before
 

@@ -114,24 +114,34 @@ def test_a_test_that_reaches_the_fork_server_changes_nothing_of_the_next(tmp_pat
         if not runner.startup.startswith("native fork server"):
             pytest.skip(f"no native fork server here: {runner.startup}")
         served = _served(runner)
-        looped = bool(runner._client.config.get("testloop"))  # (the supervisor has its C serve loop)
+        looped = bool(
+            runner._client.config.get("testloop")
+        )  # (the supervisor has its C serve loop)
         first = runner.run("probe\n")
         results = []
         for mode in MODES:
             results.append((mode, runner.run(f"{mode}\n")))
-            for _ in range(3):  # (a fork server that was hit is started anew: its first tests are fresh)
+            for _ in range(
+                3
+            ):  # (a fork server that was hit is started anew: its first tests are fresh)
                 results.append(("probe", runner.run("probe\n")))
     assert first.status == "ok", first.describe()
-    assert [(m, r.status) for m, r in results] == [(m, "ok") for m, _ in results], \
-        [(m, r.describe()) for m, r in results]
+    assert [(m, r.status) for m, r in results] == [(m, "ok") for m, _ in results], [
+        (m, r.describe()) for m, r in results
+    ]
     if looped:  # (some ran there)
         assert any(served), served
-    assert all(int(r.stdout.split()[1]) >= 1 for m, r in results if m != "probe"), results  # the fork server
-    assert all(r.stdout.split()[3] == "0" for m, r in results if m == "reach"), \
-        [r.stdout for m, r in results if m == "reach"]  # no ptrace, no /proc/PID/mem, environ, fd/N
+    assert all(int(r.stdout.split()[1]) >= 1 for m, r in results if m != "probe"), (
+        results
+    )  # the fork server
+    assert all(r.stdout.split()[3] == "0" for m, r in results if m == "reach"), [
+        r.stdout for m, r in results if m == "reach"
+    ]  # no ptrace, no /proc/PID/mem, environ, fd/N
     assert {r.stdout for m, r in results if m == "probe"} == {first.stdout}
     assert " signal " not in first.stdout and f"policy {os.sched_getscheduler(0)} " in first.stdout
-    assert first.stdout.startswith("2/3 "), first.stdout  # RLIMIT_CPU: the test's (2 s, hard one more)
+    assert first.stdout.startswith("2/3 "), (
+        first.stdout
+    )  # RLIMIT_CPU: the test's (2 s, hard one more)
 
 
 def _served(runner) -> list[bool]:
@@ -188,6 +198,10 @@ def test_a_native_tests_process_limit_is_exact(tmp_path: Path) -> None:
     limits = Limits(time_s=2.0, memory_mb=256, processes=6)
     with open_runner(Candidate.parse(str(program)), limits) as runner:
         if runner.cap is None or not runner.startup.startswith("native fork server"):
-            pytest.skip(f"no pids cgroup or no native fork server here: {runner.accounting}; {runner.startup}")
+            pytest.skip(
+                f"no pids cgroup or no native fork server here: {runner.accounting}; {runner.startup}"
+            )
         results = [runner.run(f"{n}\n") for n in (0, 5, 5, 6, 5, 6, 0)]
-    assert [r.status for r in results] == ["ok", "ok", "ok", "re", "ok", "re", "ok"], [r.describe() for r in results]
+    assert [r.status for r in results] == ["ok", "ok", "ok", "re", "ok", "re", "ok"], [
+        r.describe() for r in results
+    ]

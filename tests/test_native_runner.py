@@ -26,9 +26,19 @@ from gamecert.engine.run.toolchains import MissingToolchain
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
 LIMITS = Limits(time_s=2.0, memory_mb=256)
-WORDS = ["A", "AB", "ZADACHA", "AAA", "ABCABCABC", "Z" * 40, "QWERTYUIOPASDFGHJKLZXCVBNMQWERTYUIOPASDF"]
+WORDS = [
+    "A",
+    "AB",
+    "ZADACHA",
+    "AAA",
+    "ABCABCABC",
+    "Z" * 40,
+    "QWERTYUIOPASDFGHJKLZXCVBNMQWERTYUIOPASDF",
+]
 
-pytestmark = pytest.mark.skipif(native_shim.shim_path() is None, reason="no C compiler: no native fork server")
+pytestmark = pytest.mark.skipif(
+    native_shim.shim_path() is None, reason="no C compiler: no native fork server"
+)
 
 
 def compiled(tmp_path: Path, source: Path) -> Path:
@@ -41,7 +51,9 @@ def compiled(tmp_path: Path, source: Path) -> Path:
     return out
 
 
-def both_ways(program: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, str]:
+def both_ways(
+    program: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list, list, str]:
     """(status, stdout, exit code, signal) of every input through the fork server and exec'd."""
     seen = {}
     startup = ""
@@ -52,7 +64,9 @@ def both_ways(program: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch)
                 startup = runner.startup
             results = [runner.run(text) for text in inputs]
             # every run went the way asked (the fork server really served them all)
-            assert {r.started for r in results} == {"native" if flag == "1" else "exec"}, runner.startup
+            assert {r.started for r in results} == {"native" if flag == "1" else "exec"}, (
+                runner.startup
+            )
             seen[flag] = [(r.status, r.stdout, r.exit_code, r.signal) for r in results]
     return seen["1"], seen["0"], startup
 
@@ -61,9 +75,20 @@ def both_ways(program: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch)
 SMALL_WORDS = ["".join(p) for n in range(1, 5) for p in itertools.product("ABC", repeat=n)]
 
 
-@pytest.mark.parametrize("source", ["cpp/word_game_right.cpp", "cpp/word_game_wrong.cpp", "c/word_game_right.c",
-                                    "c/word_game_wrong.c", "rust/word_game_right.rs", "rust/word_game_wrong.rs"])
-def test_word_game_programs_agree_both_ways(tmp_path: Path, source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "source",
+    [
+        "cpp/word_game_right.cpp",
+        "cpp/word_game_wrong.cpp",
+        "c/word_game_right.c",
+        "c/word_game_wrong.c",
+        "rust/word_game_right.rs",
+        "rust/word_game_wrong.rs",
+    ],
+)
+def test_word_game_programs_agree_both_ways(
+    tmp_path: Path, source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The project's right and wrong word_game programs, built as gamecert builds them (the
     toolchains' usual flags; Rust where it is installed): the same status, output, exit code
     and signal on every input through the fork server and exec'd."""
@@ -75,7 +100,9 @@ def test_word_game_programs_agree_both_ways(tmp_path: Path, source: str, monkeyp
             pytest.skip(str(exc))
     else:
         program = compiled(tmp_path, PROGRAMS / source)
-    served, execd, startup = both_ways(program, [w + "\n" for w in SMALL_WORDS + WORDS], monkeypatch)
+    served, execd, startup = both_ways(
+        program, [w + "\n" for w in SMALL_WORDS + WORDS], monkeypatch
+    )
     assert startup.startswith("native fork server"), startup
     assert served == execd
     if "wrong" in source:  # the comparison covers wrong answers, not only right ones
@@ -88,8 +115,9 @@ def test_word_game_programs_agree_both_ways(tmp_path: Path, source: str, monkeyp
     ("native/forker.c", ["3\n", "5\n"]),
     ("native/readall.c", ["x" * 100_000, "", "abc\n" * 50_000]),
 ])  # fmt: skip
-def test_state_crashes_forks_and_big_inputs_agree(tmp_path: Path, source: str, inputs: list[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_state_crashes_forks_and_big_inputs_agree(
+    tmp_path: Path, source: str, inputs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Global state is fresh in every test, crashes and exit codes are the same, a program that
     forks and starts a thread works, big inputs are read whole: as with an exec per test."""
     program = compiled(tmp_path, PROGRAMS / source)
@@ -98,13 +126,18 @@ def test_state_crashes_forks_and_big_inputs_agree(tmp_path: Path, source: str, i
     assert served == execd
 
 
-def test_a_static_program_is_execd_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_static_program_is_execd_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A statically linked program cannot take the preloaded shim: every test is exec'd, and the
     runner says why."""
     out = tmp_path / "static_right"
     try:
-        subprocess.run(["gcc", "-static", "-O2", "-o", str(out), str(PROGRAMS / "c/word_game_right.c")], check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["gcc", "-static", "-O2", "-o", str(out), str(PROGRAMS / "c/word_game_right.c")],
+            check=True,
+            capture_output=True,
+        )
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("no static C library here")
     monkeypatch.delenv("GAMECERT_NATIVE_FORKSERVER", raising=False)

@@ -24,8 +24,10 @@ from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
 from gamecert.engine.run.testio import GATE
 
-pytestmark = pytest.mark.skipif(native_shim.shim_path() is None or shutil.which("gcc") is None,
-                                reason="no C compiler: no native fork server")
+pytestmark = pytest.mark.skipif(
+    native_shim.shim_path() is None or shutil.which("gcc") is None,
+    reason="no C compiler: no native fork server",
+)
 
 KINDS = r"""
 #define _GNU_SOURCE
@@ -96,8 +98,12 @@ def program(tmp_path_factory) -> Path:
 def _seen(results) -> list[tuple]:
     """What a judge reads of each result (the figures of time and memory aside; a test over a
     limit may be killed at a watchdog scan or end by itself first, whichever path runs it)."""
-    return [(r.status, r.started) if r.status in ("tle", "mle") else
-            (r.status, r.stdout, r.exit_code, r.signal, r.stderr_tail.splitlines()[-1:], r.started) for r in results]
+    return [
+        (r.status, r.started)
+        if r.status in ("tle", "mle")
+        else (r.status, r.stdout, r.exit_code, r.signal, r.stderr_tail.splitlines()[-1:], r.started)
+        for r in results
+    ]
 
 
 class _Recorder:
@@ -162,7 +168,10 @@ def test_fast_tests_give_the_python_paths_results(program: Path, monkeypatch) ->
     assert all(r.stderr_tail.endswith("the last line") for r in flood)
     # the C loop ran most of them (a first test starts the fork server through the Python path;
     # one still running at the first scan, a machine's hiccup, is handed over)
-    assert sum(loop_alone) >= len(FAST) // 2 and sum(loop_ahead) >= len(FAST) // 2, (loop_alone, loop_ahead)
+    assert sum(loop_alone) >= len(FAST) // 2 and sum(loop_ahead) >= len(FAST) // 2, (
+        loop_alone,
+        loop_ahead,
+    )
 
 
 def test_slow_and_leftover_tests_are_handed_to_the_python_path(program: Path, monkeypatch) -> None:
@@ -175,7 +184,9 @@ def test_slow_and_leftover_tests_are_handed_to_the_python_path(program: Path, mo
     assert loop[1:4] == [False, False, False] and loop[-1], loop
 
 
-def test_a_broken_loop_is_caught_by_the_comparison(program: Path, monkeypatch, tmp_path: Path) -> None:
+def test_a_broken_loop_is_caught_by_the_comparison(
+    program: Path, monkeypatch, tmp_path: Path
+) -> None:
     """The comparison above fails for a loop whose exit status is wrong (a copy of the loop
     that reports every test as exit 0)."""
     _needs_pids_cgroup(program)
@@ -193,8 +204,9 @@ def test_a_broken_loop_is_caught_by_the_comparison(program: Path, monkeypatch, t
 
 
 @pytest.mark.parametrize("why", ["not built", "not loaded"])
-def test_without_the_library_the_python_path_runs_every_test(program: Path, monkeypatch, tmp_path: Path,
-                                                              why: str) -> None:
+def test_without_the_library_the_python_path_runs_every_test(
+    program: Path, monkeypatch, tmp_path: Path, why: str
+) -> None:
     _needs_pids_cgroup(program)
     reference = _reference(program, FAST[:8], monkeypatch)
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
@@ -214,7 +226,9 @@ def test_without_the_library_the_python_path_runs_every_test(program: Path, monk
 
 
 def test_tests_sent_ahead_are_dropped_and_run_again_when_asked(program: Path, monkeypatch) -> None:
-    monkeypatch.setattr(forkserver, "AHEAD_MAX_WALL_S", 30.0)  # every test counts as fast, whatever the load
+    monkeypatch.setattr(
+        forkserver, "AHEAD_MAX_WALL_S", 30.0
+    )  # every test counts as fast, whatever the load
     words = [f"w{k:02d}" for k in range(40)]
     with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
         ahead = runner._ahead
@@ -223,7 +237,9 @@ def test_tests_sent_ahead_are_dropped_and_run_again_when_asked(program: Path, mo
         pending = ahead.pending()
         assert len(ahead.batches) <= 1 and pending and pending[0] == words[12] + "\n", pending
         assert ahead.size > 1  # fast tests: the batches grew
-        other = runner.run_plain("other\n").stdout  # not the expected run: everything sent ahead is dropped
+        other = runner.run_plain(
+            "other\n"
+        ).stdout  # not the expected run: everything sent ahead is dropped
         assert ahead.pending() == [] and GATE._running == 0
         assert list(ahead.queue) == [w + "\n" for w in words[12:]]  # and asked for again, in order
         got += [runner.run(w + "\n").stdout for w in words[12:30]]
@@ -236,8 +252,12 @@ def test_tests_sent_ahead_are_dropped_and_run_again_when_asked(program: Path, mo
     assert used < sent
 
 
-def test_a_server_lost_with_a_batch_in_flight_runs_its_tests_again(program: Path, monkeypatch) -> None:
-    monkeypatch.setattr(forkserver, "AHEAD_MAX_WALL_S", 30.0)  # every test counts as fast, whatever the load
+def test_a_server_lost_with_a_batch_in_flight_runs_its_tests_again(
+    program: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(
+        forkserver, "AHEAD_MAX_WALL_S", 30.0
+    )  # every test counts as fast, whatever the load
     words = [f"v{k:02d}" for k in range(60)]
     with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
         runner.expect([w + "\n" for w in words])
@@ -251,7 +271,9 @@ def test_a_server_lost_with_a_batch_in_flight_runs_its_tests_again(program: Path
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to tell apart")
-def test_a_test_gets_back_the_cpus_the_program_started_with(program: Path, monkeypatch, tmp_path: Path) -> None:
+def test_a_test_gets_back_the_cpus_the_program_started_with(
+    program: Path, monkeypatch, tmp_path: Path
+) -> None:
     """The loop keeps the fork server on its own CPU; the shim gives each test's process back
     the CPUs the program started with. A shim that does not is caught."""
     _needs_pids_cgroup(program)
@@ -263,7 +285,9 @@ def test_a_test_gets_back_the_cpus_the_program_started_with(program: Path, monke
     broken = tmp_path / "shim.c"
     text = native_shim.SOURCE.read_text()
     assert "        sched_setaffinity(0, sizeof gc_cpus, &gc_cpus);\n" in text
-    broken.write_text(text.replace("        sched_setaffinity(0, sizeof gc_cpus, &gc_cpus);\n", "        ;\n"))
+    broken.write_text(
+        text.replace("        sched_setaffinity(0, sizeof gc_cpus, &gc_cpus);\n", "        ;\n")
+    )
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(native_shim, "SOURCE", broken)
     results, loop = _runs(program, words, ahead=False)
@@ -320,7 +344,9 @@ int main(void) {  /* "lower": the output size limit of every other process it ca
 
 
 @pytest.mark.parametrize("loop", ["1", "0"])
-def test_a_test_that_lowers_the_fork_servers_limits_does_not_reach_the_next_ones(tmp_path, monkeypatch, loop):
+def test_a_test_that_lowers_the_fork_servers_limits_does_not_reach_the_next_ones(
+    tmp_path, monkeypatch, loop
+):
     """The fork server runs as the test's user and its pid is in /proc: a test can lower its hard
     limits (prlimit), which every later clone would inherit (here the output size: every later
     right answer was OLE). The supervisor checks them after every test and starts a new server."""
@@ -366,7 +392,9 @@ int main(void) {  /* "renice": the nice value of every other process it can reac
 
 
 @pytest.mark.parametrize("loop", ["1", "0"])
-def test_a_test_that_renices_the_fork_server_does_not_slow_the_next_ones(tmp_path, monkeypatch, loop):
+def test_a_test_that_renices_the_fork_server_does_not_slow_the_next_ones(
+    tmp_path, monkeypatch, loop
+):
     """A test can also raise the fork server's nice value (setpriority), which every later clone
     would inherit. The server compares its priority with the one it started with before each
     clone, and a new server serves the next tests."""
@@ -442,11 +470,15 @@ def test_a_batch_sent_to_two_servers_has_every_live_report_read() -> None:
     lost, and its tests run again); a report left unread would be taken for a later test's, which
     then shows an empty output (seen: a loaded run of the test above). Checked on a stand-in
     client that answers in order."""
+
     class Client:
         contained, config, generation = True, {"mode": "exec", "native_shim": "shim"}, 2
 
         def __init__(self) -> None:
-            self.answers = ["r1", "r2"]  # the live server's answers to the batch's last two requests
+            self.answers = [
+                "r1",
+                "r2",
+            ]  # the live server's answers to the batch's last two requests
 
         def receive(self, token):
             if token is None or token[0] != self.generation:
@@ -458,4 +490,6 @@ def test_a_batch_sent_to_two_servers_has_every_live_report_read() -> None:
     assert ahead._receive(("each", [(1, "to the dead server"), (2, "r1"), (2, "r2")])) is None
     assert client.answers == []  # both of the live server's answers were read
     client.answers = ["r3"]
-    assert ahead._receive(("each", [None, (2, "r3")])) is None and client.answers == []  # (one not sent)
+    assert (
+        ahead._receive(("each", [None, (2, "r3")])) is None and client.answers == []
+    )  # (one not sent)

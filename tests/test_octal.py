@@ -106,6 +106,7 @@ def test_splitting_without_taking_is_covered():
 
 # ---- a heap game from its code ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("code", ["0.07", "0.137", "4.07", "0.15"])
 def test_octal_game_searches_agree_exhaustively(code):
     """On every multiset of heaps with at most 12 tokens: the plain minimax, the Sprague-Grundy
@@ -135,7 +136,14 @@ def test_octal_game_formats():
     assert game.name == "dawson_kayles"
     assert game.parse_input("3\n1 2 1000\n") == (1, 2, 1000)
     assert game.format_input((1, 2, 1000)) == "3\n1 2 1000\n"
-    for text, line in [("0\n\n", 1), ("2\n1\n", 2), ("2\n1  2\n", 2), ("1\n1001\n", 2), ("1\n5\nx\n", 3), ("1\n", 2)]:
+    for text, line in [
+        ("0\n\n", 1),
+        ("2\n1\n", 2),
+        ("2\n1  2\n", 2),
+        ("1\n1001\n", 2),
+        ("1\n5\nx\n", 3),
+        ("1\n", 2),
+    ]:
         with pytest.raises(InputError) as info:
             game.parse_input(text)
         assert info.value.line == line, text
@@ -143,14 +151,28 @@ def test_octal_game_formats():
         game.parse_input("2\n3 07\n")
     assert info.value.column == 3
     assert game.parse_answer("Second\n", (1,)) == OctalAnswer("Second")
-    assert game.parse_answer(" First \r\n 2  0 3 ", (1, 5)) == OctalAnswer("First", (2, 3, 0))  # either order
+    assert game.parse_answer(" First \r\n 2  0 3 ", (1, 5)) == OctalAnswer(
+        "First", (2, 3, 0)
+    )  # either order
     assert game.format_answer(OctalAnswer("First", (2, 3, 0))) == "First\n2 3 0\n"
     # a wrong word, a missing or extra token, a number out of its range: WA; a malformed number: PE
-    for bad in ("first", "First\n", "First\n1 2\n", "First\n1 -2 0\n", "Second\n1 0 0\n", "First\n1 2 0 0\n",
-                "First\n1 1001 0\n"):
+    for bad in (
+        "first",
+        "First\n",
+        "First\n1 2\n",
+        "First\n1 -2 0\n",
+        "Second\n1 0 0\n",
+        "First\n1 2 0 0\n",
+        "First\n1 1001 0\n",
+    ):
         with pytest.raises(WrongAnswerError):
             game.parse_answer(bad, (1,))
-    for bad in ("First\n1 2 x\n", "First\n1 99999999999999999999 0\n", "First\n01 2 0\n", "First\n1 +2 0\n"):
+    for bad in (
+        "First\n1 2 x\n",
+        "First\n1 99999999999999999999 0\n",
+        "First\n01 2 0\n",
+        "First\n1 +2 0\n",
+    ):
         with pytest.raises(PresentationError):
             game.parse_answer(bad, (1,))
 
@@ -236,6 +258,7 @@ def test_plot_skipped_without_matplotlib(monkeypatch, tmp_path):
 
 # ---- several right answers: any winning move, judged against the position --------------------------
 
+
 def _rule_moves(digits, h):
     """Every move from a heap of ``h`` read off the code's digits, as heaps left ``(a, b)``, a >= b,
     0 for no heap. Digit ``d_j`` (j tokens taken): 1 may leave nothing, 2 one heap, 4 two heaps."""
@@ -257,7 +280,7 @@ def _after(heaps, i, a, b):
     return tuple(sorted(heaps[: i - 1] + heaps[i:] + tuple(x for x in (a, b) if x)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _mover_wins(digits, heaps):
     """Plain win/lose search over whole positions, written here from the rules above."""
     return any(
@@ -315,7 +338,13 @@ def test_judge_accepts_exactly_the_winning_moves(code):
                     for b in range(min(a, h + 1 - a) + 1):
                         reason = game.judge(heaps, OctalAnswer("First", (i, a, b)), expected)
                         if not wins:
-                            assert reason.startswith("wrong winner: the second player wins"), (heaps, i, a, b, reason)
+                            assert reason.startswith("wrong winner: the second player wins"), (
+                                heaps,
+                                i,
+                                a,
+                                b,
+                                reason,
+                            )
                         elif (i, a, b) in good:
                             assert reason is None, (heaps, i, a, b, reason)
                             accepted["winning move"] += 1
@@ -350,7 +379,9 @@ def test_a_different_winning_move_is_accepted_through_the_text():
     expected = game.oracle((7,))
     for text in ("First\n1 5 0\n", "First\n1 2 3\n", "First\n1 3 2"):
         assert game.judge((7,), game.parse_answer(text, (7,)), expected) is None, text
-    assert game.judge((7,), game.parse_answer("First\n1 4 1\n", (7,)), expected).startswith("losing move")
+    assert game.judge((7,), game.parse_answer("First\n1 4 1\n", (7,)), expected).startswith(
+        "losing move"
+    )
     why = game.judge((7,), game.parse_answer("First\n1 4 2\n", (7,)), expected)
     assert why.startswith("illegal move") and "taking 1" in why
     assert "no heap 2" in game.judge((7,), game.parse_answer("First\n2 5 0\n", (7,)), expected)
@@ -361,8 +392,44 @@ def test_dawson_kayles_sequence_matches_the_literature():
     """0.07's values start 0 0 1 1 2 0 3 1 1 0 3 3 2 2 4 0 5 2 2 3 3 0 1 1 3 0 2 1 1 0 4 5 2 7 4 0
     (OEIS A002187, n >= 0); Dawson's chess 0.137 on n is Dawson's Kayles on n + 1, so its
     preperiod 52 and period 34 (test_known_periods) make 0.07's 53 and 34."""
-    from_literature = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5,
-                       2, 7, 4, 0]
+    from_literature = [
+        0,
+        0,
+        1,
+        1,
+        2,
+        0,
+        3,
+        1,
+        1,
+        0,
+        3,
+        3,
+        2,
+        2,
+        4,
+        0,
+        5,
+        2,
+        2,
+        3,
+        3,
+        0,
+        1,
+        1,
+        3,
+        0,
+        2,
+        1,
+        1,
+        0,
+        4,
+        5,
+        2,
+        7,
+        4,
+        0,
+    ]
     game = octal_parts("0.07", "dawson_kayles").game
     assert [game.grundy(n) for n in range(len(from_literature))] == from_literature
     dawson, chess = OctalGame.parse("0.07"), OctalGame.parse("0.137")
@@ -382,8 +449,12 @@ def test_samples_mix_the_minimax_and_both_winners():
         winners.add(got.winner)
         if sum(heaps) <= 8:
             small += 1
-            assert (got.winner == "First") == _mover_wins(game.octal.digits, tuple(sorted(heaps))), text
-            assert got.move is None or got.move in _brute_winning_moves(game.octal.digits, heaps), text
+            assert (got.winner == "First") == _mover_wins(
+                game.octal.digits, tuple(sorted(heaps))
+            ), text
+            assert got.move is None or got.move in _brute_winning_moves(game.octal.digits, heaps), (
+                text
+            )
     assert winners == {"First", "Second"} and small >= 3
     assert max(sum(game.parse_input(t)) for t, _ in game.samples) > 1000
 
@@ -428,6 +499,9 @@ def test_strategies_reach_large_varied_inputs():
     distinct heap sizes."""
     from hypothesis import find
 
-    found = find(octal_parts("0.07").instances(), lambda h: len(h) == 100 and len(set(h)) > 30,
-                 settings=settings(max_examples=2000, database=None))
+    found = find(
+        octal_parts("0.07").instances(),
+        lambda h: len(h) == 100 and len(set(h)) > 30,
+        settings=settings(max_examples=2000, database=None),
+    )
     assert len(found) == 100

@@ -101,22 +101,34 @@ def test_a_test_that_reaches_the_parked_process_changes_nothing_of_the_next(tmp_
         first = runner.run("probe\n")
         results, reached = [], set()
         for mode in MODES:
-            for _ in range(5):  # (the program can list /proc before the server has parked the next one)
+            for _ in range(
+                5
+            ):  # (the program can list /proc before the server has parked the next one)
                 results.append((mode, runner.run(f"{mode}\n")))
                 results.append(("probe", runner.run("probe\n")))
-                results.append(("probe", runner.run("probe\n")))  # (its parked process forked afresh)
+                results.append(
+                    ("probe", runner.run("probe\n"))
+                )  # (its parked process forked afresh)
                 if results[-3][1].stdout.startswith("touched 1"):
                     reached.add(mode)
                     break
     assert first.status == "ok", first.describe()
-    assert [(m, r.status) for m, r in results] == [(m, "ok") for m, _ in results], \
-        [(m, r.describe()) for m, r in results]
+    assert [(m, r.status) for m, r in results] == [(m, "ok") for m, _ in results], [
+        (m, r.describe()) for m, r in results
+    ]
     if not reached:
-        pytest.skip(f"no process parked here (the zygote's C serve loop is off: {runner.accounting})")
+        pytest.skip(
+            f"no process parked here (the zygote's C serve loop is off: {runner.accounting})"
+        )
     assert reached == set(MODES), [(m, r.stdout) for m, r in results if m != "probe"]
-    assert all(r.stdout.split()[:2] in (["touched", "0"], ["touched", "1"]) for m, r in results if m != "probe")
-    assert all(r.stdout.split()[2:] == ["breached", "0"] for m, r in results if m == "reach"), \
-        [r.stdout for m, r in results if m == "reach"]  # no ptrace, no /proc/PID/mem, environ, fd/N
+    assert all(
+        r.stdout.split()[:2] in (["touched", "0"], ["touched", "1"])
+        for m, r in results
+        if m != "probe"
+    )
+    assert all(r.stdout.split()[2:] == ["breached", "0"] for m, r in results if m == "reach"), [
+        r.stdout for m, r in results if m == "reach"
+    ]  # no ptrace, no /proc/PID/mem, environ, fd/N
     assert {r.stdout for m, r in results if m == "probe"} == {first.stdout}
     assert "[]" in first.stdout and str(os.sched_getscheduler(0)) in first.stdout.split()
 
@@ -147,5 +159,7 @@ def test_a_parked_process_leaves_the_test_its_process_limit(tmp_path: Path) -> N
         if runner.cap is None:
             pytest.skip(f"no pids cgroup here: {runner.accounting}")
         results = [runner.run(f"{n}\n") for n in (0, 5, 5, 6, 5, 6, 0)]
-    assert [r.status for r in results] == ["ok", "ok", "ok", "re", "ok", "re", "ok"], [r.describe() for r in results]
+    assert [r.status for r in results] == ["ok", "ok", "ok", "re", "ok", "re", "ok"], [
+        r.describe() for r in results
+    ]
     assert all("process limit exceeded" in r.detail for r in results if r.status == "re")

@@ -26,7 +26,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TESTS = ["tests", "word_game", "--max-mutants", "6", "--search-seconds", "0", "--no-certify"]
 
 
-def _pty_run(args: list[str], until: str, stdout_file: Path | None = None, timeout: float = 120) -> str:
+def _pty_run(
+    args: list[str], until: str, stdout_file: Path | None = None, timeout: float = 120
+) -> str:
     """What a terminal shows of ``gamecert ARGS`` (escapes removed) until ``until`` shows, when
     the command is stopped with SIGTERM; with ``stdout_file``, standard output goes there."""
     pid, fd = pty.fork()
@@ -64,14 +66,23 @@ def test_tests_counts_the_mutants_and_inputs_on_a_terminal(tmp_path):
     are counted too. Control: the same command to a pipe prints its timestamped steps and none
     of the live line's counts."""
     shown = _pty_run([*TESTS, "--out", str(tmp_path / "pkg")], until=" runs")
-    assert re.search(r"tests word_game: mutants \| [\d,]+ of ([\d,]+) inputs the solvers were timed on", shown), shown
-    judged = [int(k) for k in re.findall(r"tests word_game: mutants \| (\d+) of 6 mutants judged", shown)]
+    assert re.search(
+        r"tests word_game: mutants \| [\d,]+ of ([\d,]+) inputs the solvers were timed on", shown
+    ), shown
+    judged = [
+        int(k) for k in re.findall(r"tests word_game: mutants \| (\d+) of 6 mutants judged", shown)
+    ]
     assert judged and max(judged) == 6, shown
     assert re.search(r"tests word_game: time tests \| \d+ of \d+ runs", shown), shown
     assert "0 runs of 0 programs" not in shown
 
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", *TESTS, "--out", str(tmp_path / "pkg2")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamecert", *TESTS, "--out", str(tmp_path / "pkg2")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     lines = []
     try:
         for line in proc.stderr:
@@ -91,10 +102,26 @@ def test_certify_to_a_file_keeps_its_lines_while_the_live_line_is_on_the_termina
     printed on the terminal through the live display, not into the file; it is in the file and
     not on the terminal. Control: the live line itself is on the terminal."""
     out = tmp_path / "out.txt"
-    shown = _pty_run(["certify", "word_game", str(ROOT / "examples/word_game/wrong.py"), "--phases", "samples",
-                      "--budget", "3", "--seed", "1", "--report-dir", str(tmp_path / "r")],
-                     until="no such text: read to the end", stdout_file=out)
+    shown = _pty_run(
+        [
+            "certify",
+            "word_game",
+            str(ROOT / "examples/word_game/wrong.py"),
+            "--phases",
+            "samples",
+            "--budget",
+            "3",
+            "--seed",
+            "1",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        until="no such text: read to the end",
+        stdout_file=out,
+    )
     written = out.read_text()
     assert "samples     FAIL (WA)" in written and "WA (wrong answer)" in written, written
     assert "FAIL (WA)" not in shown, shown
-    assert ": samples" in shown and " s of 3 s" in shown, shown  # the control: the live line is on the terminal
+    assert ": samples" in shown and " s of 3 s" in shown, (
+        shown
+    )  # the control: the live line is on the terminal

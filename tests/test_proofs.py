@@ -39,8 +39,10 @@ def _claim_params():
             params.append(pytest.param(name, None, 0, str(exc), id=f"{name}::unregistered"))
             continue
         for i, c in enumerate(claims):
-            params += [pytest.param(name, i, k, None, id=f"{name}::{part.name}")
-                       for k, part in enumerate(c.slices(slice_count()))]
+            params += [
+                pytest.param(name, i, k, None, id=f"{name}::{part.name}")
+                for k, part in enumerate(c.slices(slice_count()))
+            ]
     return params
 
 
@@ -70,7 +72,9 @@ def test_slices_partition_each_cut_claim():
                     continue
                 spans = [p.span for p in parts]
                 assert spans[0][0] == claim.span[0] and spans[-1][1] == claim.span[1], spans
-                assert all(a[1] + 1 == b[0] and a[0] <= a[1] for a, b in zip(spans, spans[1:])), spans
+                assert all(a[1] + 1 == b[0] and a[0] <= a[1] for a, b in zip(spans, spans[1:])), (
+                    spans
+                )
                 assert len(parts) <= count and len({p.name for p in parts}) == len(parts)
             cut += claim.span is not None
     assert cut >= 2  # the digit_game solver check and the word_game xor rule
@@ -82,12 +86,19 @@ def test_the_xor_rule_counts_what_it_checked():
     claim = next(c for c in registry.get("word_game").claims if c.span is not None)
     game = registry.get("word_game").game
     spaces = {space.name: space for space in game.exhaustive_spaces()}
-    expect = {name: sum(1 for n in space.sizes if n <= 5 for _ in space.instances(n)) for name, space in spaces.items()}
+    expect = {
+        name: sum(1 for n in space.sizes if n <= 5 for _ in space.instances(n))
+        for name, space in spaces.items()
+    }
     detail = claim.part(1, 5)().detail
-    assert detail.startswith(f"{expect['letter-count multisets']} multisets of letter counts (every word of 1..5 "
-                             f"letters up to renaming), and {expect['short-words']} words of 1..3 letters"), detail
+    assert detail.startswith(
+        f"{expect['letter-count multisets']} multisets of letter counts (every word of 1..5 "
+        f"letters up to renaming), and {expect['short-words']} words of 1..3 letters"
+    ), detail
     detail = claim.part(4, 5)().detail  # no short word in the range: not mentioned
-    assert "over A-Z" not in detail and detail.startswith(f"{sum(1 for n in (4, 5) for _ in spaces['letter-count multisets'].instances(n))} multisets")
+    assert "over A-Z" not in detail and detail.startswith(
+        f"{sum(1 for n in (4, 5) for _ in spaces['letter-count multisets'].instances(n))} multisets"
+    )
 
 
 def test_the_string_cut_reduction_counts_distinct_strings():
@@ -97,7 +108,12 @@ def test_the_string_cut_reduction_counts_distinct_strings():
     from gamecert.proofs.string_cut import reduction_claim
 
     families = (("abc", 4), ("ab", 6))
-    distinct = {"".join(t) for a, n in families for k in range(1, n + 1) for t in itertools.product(a, repeat=k)}
+    distinct = {
+        "".join(t)
+        for a, n in families
+        for k in range(1, n + 1)
+        for t in itertools.product(a, repeat=k)
+    }
     detail = reduction_claim(families)().detail
     assert detail.startswith(f"{len(distinct)} distinct strings"), (len(distinct), detail)
 
@@ -105,7 +121,9 @@ def test_the_string_cut_reduction_counts_distinct_strings():
 def test_a_slice_refutes_where_the_whole_claim_does():
     """A closed form wrong at count 33 makes the xor rule fail; cut into 8 slices, the slices
     before the failure hold and the slice holding it refutes at the word the whole claim names."""
-    claim = word_proofs.xor_rule_claim(lambda c, ops: ops.If(c == 33, 0, word_proofs.editorial_closed_form(c, ops)))
+    claim = word_proofs.xor_rule_claim(
+        lambda c, ops: ops.If(c == 33, 0, word_proofs.editorial_closed_form(c, ops))
+    )
     with pytest.raises(ClaimRefuted) as whole:
         claim()
     assert len(whole.value.index) == 33
@@ -124,6 +142,7 @@ def test_a_slice_refutes_where_the_whole_claim_does():
 
 # ---- wrong claims ----------------------------------------------------------------------------
 
+
 def _first_difference(truth, claim, limit):
     return next(n for n in range(limit) if truth(n) != claim(n))
 
@@ -137,8 +156,16 @@ def _wrong_only_at_999(c, ops):
     return ops.If(c == 999, 0, word_proofs.editorial_closed_form(c, ops))
 
 
-@pytest.mark.parametrize("make", [word_proofs.recurrence_claim, word_proofs.induction_claim], ids=["z3-bounded", "z3-induction"])
-@pytest.mark.parametrize("wrong", [_mod3_zero_at_multiples, _wrong_only_at_999], ids=["zero-at-multiples", "wrong-at-999"])
+@pytest.mark.parametrize(
+    "make",
+    [word_proofs.recurrence_claim, word_proofs.induction_claim],
+    ids=["z3-bounded", "z3-induction"],
+)
+@pytest.mark.parametrize(
+    "wrong",
+    [_mod3_zero_at_multiples, _wrong_only_at_999],
+    ids=["zero-at-multiples", "wrong-at-999"],
+)
 def test_wrong_letter_closed_form_is_refuted_at_first_break(make, wrong):
     """A period-3 form with a wrong value is refuted at the first count where it breaks, by the
     bounded z3 check and by the induction alike (the index from the rules-only oracle)."""
@@ -174,12 +201,20 @@ def test_wrong_period_is_refuted(wrong_period):
     not repeat; with a table, where the table first disagrees with the run DP."""
     game = OctalGame.parse("0.137")
     e = game.periodicity().preperiod
-    expected = next(n + wrong_period for n in range(e, 10_000) if run_grundy_dp(n + wrong_period) != run_grundy_dp(n))
+    expected = next(
+        n + wrong_period
+        for n in range(e, 10_000)
+        if run_grundy_dp(n + wrong_period) != run_grundy_dp(n)
+    )
     with pytest.raises(ClaimRefuted) as info:
         check_period(game, e, wrong_period)
     assert info.value.index == expected
     table = [run_grundy_dp(n) for n in range(e + wrong_period)]
-    expected_table = _first_difference(_dawson_truth, lambda n: table[n] if n < len(table) else table[e + (n - e) % wrong_period], 10_000)
+    expected_table = _first_difference(
+        _dawson_truth,
+        lambda n: table[n] if n < len(table) else table[e + (n - e) % wrong_period],
+        10_000,
+    )
     with pytest.raises(ClaimRefuted) as info:
         check_periodic_table(game, e, wrong_period, table)
     assert info.value.index == expected_table
@@ -197,6 +232,7 @@ def test_preperiod_one_too_small_is_refuted():
 
 
 # ---- the prove command ---------------------------------------------------------------------------
+
 
 def _fake_entry(claims):
     class Proofs:
@@ -227,7 +263,9 @@ def test_prove_reports_refuted_claim_with_index_and_exit_1(monkeypatch, capsys):
 
 def test_prove_exit_0_and_plot(monkeypatch, capsys, tmp_path):
     """All claims holding gives exit 0; --plot-dir draws each PLOTS entry as a PNG."""
-    pytest.importorskip("matplotlib")  # the plot is an optional extra; test_octal covers its absence
+    pytest.importorskip(
+        "matplotlib"
+    )  # the plot is an optional extra; test_octal covers its absence
     entry = _fake_entry([Claim("ok", "always", lambda: Evidence("all sizes", "argument"))])
     entry.proofs.PLOTS = word_proofs.PLOTS
     monkeypatch.setattr(registry, "load_all", lambda selector: ([entry], []))

@@ -28,15 +28,35 @@ C_RIGHT = ROOT / "tests" / "programs" / "c" / "word_game_right.c"
 
 def run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40")
-    proc = subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=timeout,
+    )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     return proc
 
 
 def certify(tmp_path: Path, candidate: Path, *extra: str) -> Path:
-    proc = run("certify", "word_game", str(candidate), "--profile", "quick", "--examples", "0", "--seed", "2",
-               "--jobs", "1", "--report-dir", str(tmp_path / "reports"), *extra)
+    proc = run(
+        "certify",
+        "word_game",
+        str(candidate),
+        "--profile",
+        "quick",
+        "--examples",
+        "0",
+        "--seed",
+        "2",
+        "--jobs",
+        "1",
+        "--report-dir",
+        str(tmp_path / "reports"),
+        *extra,
+    )
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     return Path(proc.stdout.strip().splitlines()[-1])
 
@@ -80,13 +100,20 @@ def test_a_certificate_records_the_binary_the_compile_command_and_the_compiler(t
     path = certify(tmp_path, C_RIGHT)
     data = json.loads((path / "certificate.json").read_text())
     prov = data["provenance"]
-    assert data["verdict"] in ("CERTIFIED", "PASSED (incomplete)")  # passed: the evidence is not this test's
+    assert data["verdict"] in (
+        "CERTIFIED",
+        "PASSED (incomplete)",
+    )  # passed: the evidence is not this test's
     assert prov["language"] == "c" and prov["source_sha256"] == sha256(C_RIGHT)
     words = prov["compile_command"].split()
     binary = Path(words[words.index("-o") + 1])
     assert binary.is_file() and prov["binary_sha256"] == sha256(binary)
     assert "-DONLINE_JUDGE" in words and "-O2" in words
-    first = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0].strip()
+    first = (
+        subprocess.run(["gcc", "--version"], capture_output=True, text=True)
+        .stdout.splitlines()[0]
+        .strip()
+    )
     assert prov["compiler_version"] == first
     judge_fields_are_right(prov)
 
@@ -125,12 +152,19 @@ def test_replay_builds_with_the_reports_compile_command(tmp_path):
     """A program wrong only when built with -DBUG: the report made with --compile adding it must
     replay as WA (built the same way), though the default build of the same source is right."""
     src = tmp_path / "bug.c"
-    src.write_text(C_RIGHT.read_text().replace('puts(x ? "Alice" : "Bob");',
-                                               '#ifdef BUG\n    if (strlen(word) == 3) x = !x;\n#endif\n'
-                                               '    puts(x ? "Alice" : "Bob");'))
+    src.write_text(
+        C_RIGHT.read_text().replace(
+            'puts(x ? "Alice" : "Bob");',
+            "#ifdef BUG\n    if (strlen(word) == 3) x = !x;\n#endif\n"
+            '    puts(x ? "Alice" : "Bob");',
+        )
+    )
     path = certify(tmp_path, src, "--compile", "gcc -O2 -DBUG -o {exe} {src}")
     data = json.loads((path / "report.json").read_text())
-    assert data["verdict"] == "WA" and data["provenance"]["compile_option"] == "gcc -O2 -DBUG -o {exe} {src}"
+    assert (
+        data["verdict"] == "WA"
+        and data["provenance"]["compile_option"] == "gcc -O2 -DBUG -o {exe} {src}"
+    )
     assert "-DBUG" in data["provenance"]["compile_command"]
     replay = run("replay", str(path))
     assert replay.returncode == 1 and "verdict:  WA" in replay.stdout, replay.stdout + replay.stderr

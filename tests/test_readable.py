@@ -33,24 +33,49 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="5")
-    proc = subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=timeout,
+    )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     return proc
 
 
-def certify(tmp_path: Path, game: str, source: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+def certify(
+    tmp_path: Path, game: str, source: str, *extra: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
     program = tmp_path / "cand.py"
     program.write_text(source)
-    proc = run("certify", game, str(program), "--profile", "quick", "--examples", "0", "--seed", "4", "--jobs", "1",
-               "--report-dir", str(tmp_path / "reports"), *extra)
+    proc = run(
+        "certify",
+        game,
+        str(program),
+        "--profile",
+        "quick",
+        "--examples",
+        "0",
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--report-dir",
+        str(tmp_path / "reports"),
+        *extra,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     return proc, Path(proc.stdout.strip().splitlines()[-1])
 
 
 def test_control_bytes_are_escaped_in_report_md_and_on_the_terminal(tmp_path):
-    proc, path = certify(tmp_path, "word_game",
-                         "import sys\nsys.stdin.read()\nsys.stdout.write('Alice\\x1b[2J\\x00\\u200b\\n')\n")
+    proc, path = certify(
+        tmp_path,
+        "word_game",
+        "import sys\nsys.stdin.read()\nsys.stdout.write('Alice\\x1b[2J\\x00\\u200b\\n')\n",
+    )
     md = (path / "report.md").read_text()
     for raw in ("\x1b", "\x00", "\u200b"):
         assert raw not in md and raw not in proc.stdout
@@ -60,20 +85,46 @@ def test_control_bytes_are_escaped_in_report_md_and_on_the_terminal(tmp_path):
 
 
 def test_the_verdict_word_appears_once_in_the_reason_lines(tmp_path):
-    proc, path = certify(tmp_path, "word_game", "import sys\nsys.stdin.read()\nwhile True:\n    pass\n",
-                         "--time-limit", "0.3", "--exhaustive-runs", "0")
+    proc, path = certify(
+        tmp_path,
+        "word_game",
+        "import sys\nsys.stdin.read()\nwhile True:\n    pass\n",
+        "--time-limit",
+        "0.3",
+        "--exhaustive-runs",
+        "0",
+    )
     data = json.loads((path / "report.json").read_text())
     assert data["verdict"] == "TLE"
     assert not data["reason"].startswith("TLE")
-    verdict_line = next(line for line in (path / "report.md").read_text().splitlines() if line.startswith("- **Verdict:**"))
+    verdict_line = next(
+        line
+        for line in (path / "report.md").read_text().splitlines()
+        if line.startswith("- **Verdict:**")
+    )
     assert verdict_line.count("TLE") == 1, verdict_line
     why = next(line for line in proc.stdout.splitlines() if line.strip().startswith("why:"))
     assert "TLE" not in why, why
 
 
 def test_a_doubled_verdict_in_a_stored_reason_is_shown_once():
-    report = FailureReport("word_game", "c", "c.py", "TLE", "time limit exceeded", "A\n", "Alice\n", "",
-                           "TLE: TLE: CPU time limit 2 s exceeded (2.40 s)", 1, "quick", "samples", 1, "", "now")
+    report = FailureReport(
+        "word_game",
+        "c",
+        "c.py",
+        "TLE",
+        "time limit exceeded",
+        "A\n",
+        "Alice\n",
+        "",
+        "TLE: TLE: CPU time limit 2 s exceeded (2.40 s)",
+        1,
+        "quick",
+        "samples",
+        1,
+        "",
+        "now",
+    )
     line = next(x for x in report.describe().splitlines() if x.startswith("- **Verdict:**"))
     assert line == "- **Verdict:** TLE: CPU time limit 2 s exceeded (2.40 s)"
     assert report.to_json()["reason"] == "CPU time limit 2 s exceeded (2.40 s)"
@@ -92,7 +143,10 @@ def test_multi_line_values_are_blocks_on_the_terminal_and_in_replay(tmp_path):
 def test_string_cut_explained_at_5000_letters_agrees_with_the_fast_solvers():
     rng = random.Random(11)
     strings = ["a" * 5000, "ab" * 2500]
-    strings += ["".join(rng.choice(alphabet) for _ in range(5000)) for alphabet in ("ab", "aab", "abc", "aaaab")]
+    strings += [
+        "".join(rng.choice(alphabet) for _ in range(5000))
+        for alphabet in ("ab", "aab", "abc", "aaaab")
+    ]
     for s in strings:
         e = STRINGS.explain(s)
         smallest = periodic_table(s)
@@ -106,9 +160,11 @@ def test_string_cut_explained_at_5000_letters_agrees_with_the_fast_solvers():
         assert bool(cuts) == e.first_player_wins
         if cuts:
             assert cuts[0] == smallest
-        for p in cuts:  # each listed cut leaves value 0, by the quadratic DP on the pieces it leaves
+        for (
+            p
+        ) in cuts:  # each listed cut leaves value 0, by the quadratic DP on the pieces it leaves
             value = 0
-            for piece in (s[:p - 1], s[p:]):
+            for piece in (s[: p - 1], s[p:]):
                 for _, length in cuttable_runs(piece):
                     value ^= run_grundy_dp(length)
             assert value == 0, (s[:20], p)
@@ -118,8 +174,10 @@ def test_string_cut_explained_at_5000_letters_agrees_with_the_fast_solvers():
 def test_digit_game_explained_at_n_1000_agrees_with_the_fast_solvers():
     rng = random.Random(12)
     games = ["1" + "2" * 999, "2" * 999 + "1", "1" * 1000, "2" + "1" * 998 + "2", "2" * 999 + "3"]
-    games += [str(rng.randint(1, 9)) + "".join(rng.choice(pool) for _ in range(998 + rng.randint(0, 1)))
-              for pool in ("0123456789", "13579", "02468", "1111112")]
+    games += [
+        str(rng.randint(1, 9)) + "".join(rng.choice(pool) for _ in range(998 + rng.randint(0, 1)))
+        for pool in ("0123456789", "13579", "02468", "1111112")
+    ]
     for digits in games:
         (winner,) = closed_form((digits,))
         assert play_out((digits,)) == (winner,)
@@ -160,16 +218,46 @@ def test_explain_command_and_reports_beyond_reach(tmp_path):
 #: the escape it must show as: controls (Cc), format characters (Cf: zero-width, BOM, bidi),
 #: separators (Zl, Zp, Zs), private use (Co), unassigned (Cn), default-ignorable marks and letters
 #: (U+034F, variation selectors, a Hangul filler), a combining mark standing alone (Mn)
-HOSTILE = {"\x1b": r"\x1b", "\x00": r"\x00", "\x07": r"\x07", "\x9b": r"\x9b", "\u200b": r"\u200b",
-           "\u200d": r"\u200d", "\ufeff": r"\ufeff", "\u202e": r"\u202e", "\u2066": r"\u2066",
-           "\u061c": r"\u061c", "\u2028": r"\u2028", "\u2029": r"\u2029", "\u00a0": r"\xa0",
-           "\u3000": r"\u3000", "\ue000": r"\ue000", "\U000f0000": r"\U000f0000", "\u0378": r"\u0378",
-           "\U0010ffff": r"\U0010ffff", "\u034f": r"\u034f", "\ufe0f": r"\ufe0f", "\U000e0100": r"\U000e0100",
-           "\U000e01ef": r"\U000e01ef", "\u3164": r"\u3164", "\u115f": r"\u115f", "\U000e0041": r"\U000e0041",
-           "\u180b": r"\u180b"}
+HOSTILE = {
+    "\x1b": r"\x1b",
+    "\x00": r"\x00",
+    "\x07": r"\x07",
+    "\x9b": r"\x9b",
+    "\u200b": r"\u200b",
+    "\u200d": r"\u200d",
+    "\ufeff": r"\ufeff",
+    "\u202e": r"\u202e",
+    "\u2066": r"\u2066",
+    "\u061c": r"\u061c",
+    "\u2028": r"\u2028",
+    "\u2029": r"\u2029",
+    "\u00a0": r"\xa0",
+    "\u3000": r"\u3000",
+    "\ue000": r"\ue000",
+    "\U000f0000": r"\U000f0000",
+    "\u0378": r"\u0378",
+    "\U0010ffff": r"\U0010ffff",
+    "\u034f": r"\u034f",
+    "\ufe0f": r"\ufe0f",
+    "\U000e0100": r"\U000e0100",
+    "\U000e01ef": r"\U000e01ef",
+    "\u3164": r"\u3164",
+    "\u115f": r"\u115f",
+    "\U000e0041": r"\U000e0041",
+    "\u180b": r"\u180b",
+}
 #: text that is shown as it is: letters with their marks (composed and not), other scripts, symbols
-PLAIN = ["Alice", "Bob", "caf\u00e9", "cafe\u0301", "\u0928\u093f", "\u4e2d\u6587", "\u00bd \u2192 \u2713",
-         "\U0001f600", "a\\x1b (a backslash, as printed)"]
+PLAIN = [
+    "Alice",
+    "Bob",
+    "caf\u00e9",
+    "cafe\u0301",
+    "\u0928\u093f",
+    "\u4e2d\u6587",
+    "\u00bd \u2192 \u2713",
+    "\U0001f600",
+    "a\\x1b (a backslash, as printed)",
+]
 
 
 def _old_visible(text: str) -> str:
@@ -207,10 +295,26 @@ def test_hostile_output_and_file_name_never_reach_the_terminal_or_report_md(tmp_
     tail = "".join(HOSTILE)
     name = "x\x1b]0;pwned\x07\x1b[2J\u202e\u200b.py"
     program = tmp_path / name
-    program.write_text("import sys\nsys.stdin.read()\nsys.stdout.write('Alice' + "
-                       f"{tail!r} + '\\n')\n")
-    proc = run("certify", "word_game", str(program), "--profile", "quick", "--examples", "0", "--seed", "4",
-               "--jobs", "1", "--budget", "3", "--report-dir", str(tmp_path / "reports"))
+    program.write_text(
+        f"import sys\nsys.stdin.read()\nsys.stdout.write('Alice' + {tail!r} + '\\n')\n"
+    )
+    proc = run(
+        "certify",
+        "word_game",
+        str(program),
+        "--profile",
+        "quick",
+        "--examples",
+        "0",
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--budget",
+        "3",
+        "--report-dir",
+        str(tmp_path / "reports"),
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     path = Path(proc.stdout.strip().splitlines()[-1])
     md = (path / "report.md").read_text()

@@ -23,7 +23,10 @@ def fake_parts(monkeypatch):
             "oracles": types.SimpleNamespace(GAME=_Renamed("fake_game")),
             "fast": types.SimpleNamespace(SOLVERS={"s": lambda i: "Alice"}),
             "strategies": types.SimpleNamespace(
-                instances=lambda: None, oracle_instances=lambda: None, features=lambda i: [], largest=lambda: []
+                instances=lambda: None,
+                oracle_instances=lambda: None,
+                features=lambda i: [],
+                largest=lambda: [],
             ),
             "proofs": types.SimpleNamespace(CLAIMS=[]),
         }
@@ -38,7 +41,9 @@ def fake_parts(monkeypatch):
             module.__dict__.update(vars(modules[part]))
             monkeypatch.setitem(sys.modules, f"gamecert.{part}.fake_game", module)
         monkeypatch.setattr(
-            registry, "_module_names", lambda part: real(part) | ({"fake_game"} if part in present else set())
+            registry,
+            "_module_names",
+            lambda part: real(part) | ({"fake_game"} if part in present else set()),
         )
         registry.get.cache_clear()
 
@@ -75,18 +80,32 @@ def test_missing_part_is_named_with_what_was_found(fake_parts, missing):
 def test_game_name_must_match_module(fake_parts):
     """oracles/X.py defining a game named Y (a double or misplaced registration) is an error."""
     fake_parts(oracles=types.SimpleNamespace(GAME=_Renamed("word_game")))
-    with pytest.raises(RegistryError, match=r"oracles/fake_game.py defines a game named 'word_game'"):
+    with pytest.raises(
+        RegistryError, match=r"oracles/fake_game.py defines a game named 'word_game'"
+    ):
         registry.get("fake_game")
 
 
 @pytest.mark.parametrize(
     ("part", "value", "needle"),
     [
-        ("oracles", types.SimpleNamespace(GAME=object()), "GAME must be an instance of gamecert.kit.game.Game"),
+        (
+            "oracles",
+            types.SimpleNamespace(GAME=object()),
+            "GAME must be an instance of gamecert.kit.game.Game",
+        ),
         ("fast", types.SimpleNamespace(SOLVERS={}), "SOLVERS must be a non-empty dict"),
         ("fast", types.SimpleNamespace(), "fast/fake_game.py must define SOLVERS"),
-        ("strategies", types.SimpleNamespace(instances=lambda: None), "must define oracle_instances"),
-        ("proofs", types.SimpleNamespace(CLAIMS=[], UNFINISHED="write claim_x (line 3)"), "is not finished: write claim_x"),
+        (
+            "strategies",
+            types.SimpleNamespace(instances=lambda: None),
+            "must define oracle_instances",
+        ),
+        (
+            "proofs",
+            types.SimpleNamespace(CLAIMS=[], UNFINISHED="write claim_x (line 3)"),
+            "is not finished: write claim_x",
+        ),
     ],
 )
 def test_bad_parts_are_named(fake_parts, part, value, needle):

@@ -42,7 +42,10 @@ REPORT = FailureReport(
     cpu_s=0.009,
     max_rss_mb=9.0,
     tests_run=5,
-    notes=("expected answer from the oracle", "processes, CPU and memory: counted by the supervisor (pids.max 67)"),
+    notes=(
+        "expected answer from the oracle",
+        "processes, CPU and memory: counted by the supervisor (pids.max 67)",
+    ),
     containment="contained (bubblewrap 0.11.0): own namespaces; accounting: counted by the supervisor",
     fault="the winner: expected Alice, got Bob",
     reproduce="python3 /src/examples/word_game/wrong.py < input.in",
@@ -68,7 +71,7 @@ CERT = Certificate(
     created="20240506-070809-123",
     left_out=("exhaustive (letter-count multisets up to size 20 of 40)",),
     incomplete="left out: exhaustive (letter-count multisets up to size 20 of 40); a budget of about 94 s would "
-               "complete it (--budget 94), at this run's speed",
+    "complete it (--budget 94), at this run's speed",
 )
 
 
@@ -76,9 +79,13 @@ def _golden(name: str, text: str) -> None:
     path = GOLDEN / name
     if REGEN:
         path.write_text(text)
-        pytest.fail(f"{name} regenerated: review the diff, then run again without GAMECERT_REGEN_GOLDEN")
+        pytest.fail(
+            f"{name} regenerated: review the diff, then run again without GAMECERT_REGEN_GOLDEN"
+        )
     assert path.exists(), f"missing golden file {path}; run with GAMECERT_REGEN_GOLDEN=1"
-    assert text == path.read_text(), f"{name} changed; if intended, regenerate with GAMECERT_REGEN_GOLDEN=1"
+    assert text == path.read_text(), (
+        f"{name} changed; if intended, regenerate with GAMECERT_REGEN_GOLDEN=1"
+    )
 
 
 def test_report_markdown_matches_golden():
@@ -171,6 +178,7 @@ def test_backticks_in_output_do_not_break_the_markdown():
 
 # ---- the fault at the game's level (issue 36) ---------------------------------------------------------------
 
+
 def _fault(game: str, text: str, expected: str, got: str) -> str:
     from gamecert.engine import registry
     from gamecert.engine.judge.evidence import game_fault
@@ -179,21 +187,61 @@ def _fault(game: str, text: str, expected: str, got: str) -> str:
     return game_fault(g, g.parse_input(text), expected, got)
 
 
-@pytest.mark.parametrize("game, text, expected, got, said", [
-    ("string_cut", "a\n", "Second\n", "First\n2\n", "the winner: expected Second, got First"),
-    ("string_cut", "abacaba\n", "First\n2\n", "Second\n", "the winner: expected First, got Second"),
-    ("word_game", "AAA\n", "Alice\n", "Bob\n", "the winner: expected Alice, got Bob"),
-    ("stones_once", "1\n5\n", "NO\n", "YES\n", "the winner: expected NO, got YES"),
-    ("digit_game", "2\n1\n2\n1\n3\n", "2\n1\n", "2\n2\n", "the winner of game 2 of 2: expected 1, got 2"),
-    # controls: a difference that is not the winner is named as a difference, the same answer as nothing
-    ("string_cut", "abacaba\n", "First\n2\n", "First\n3\n",
-     "the first token that differs, token 2 (the cut position after First): expected 2, got 3"),
-    ("word_game", "AAA\n", "Alice\n", "alice\n", "the first token that differs, token 1 (Alice or Bob): expected Alice, got alice"),
-    ("string_cut", "abcde\n", "Second\n", "Second\n5\n", "an extra token after the answer: token 2, 5"),
-    ("string_cut", "abacaba\n", "First\n2\n", "First\n", "the output ends before token 2 (the cut position after First): expected 2"),
-    ("string_cut", "abacaba\n", "First\n2\n", "First  2\r\n", ""),
-])
-def test_the_first_line_of_why_names_the_token_that_differs_and_what_it_means(game, text, expected, got, said):
+@pytest.mark.parametrize(
+    "game, text, expected, got, said",
+    [
+        ("string_cut", "a\n", "Second\n", "First\n2\n", "the winner: expected Second, got First"),
+        (
+            "string_cut",
+            "abacaba\n",
+            "First\n2\n",
+            "Second\n",
+            "the winner: expected First, got Second",
+        ),
+        ("word_game", "AAA\n", "Alice\n", "Bob\n", "the winner: expected Alice, got Bob"),
+        ("stones_once", "1\n5\n", "NO\n", "YES\n", "the winner: expected NO, got YES"),
+        (
+            "digit_game",
+            "2\n1\n2\n1\n3\n",
+            "2\n1\n",
+            "2\n2\n",
+            "the winner of game 2 of 2: expected 1, got 2",
+        ),
+        # controls: a difference that is not the winner is named as a difference, the same answer as nothing
+        (
+            "string_cut",
+            "abacaba\n",
+            "First\n2\n",
+            "First\n3\n",
+            "the first token that differs, token 2 (the cut position after First): expected 2, got 3",
+        ),
+        (
+            "word_game",
+            "AAA\n",
+            "Alice\n",
+            "alice\n",
+            "the first token that differs, token 1 (Alice or Bob): expected Alice, got alice",
+        ),
+        (
+            "string_cut",
+            "abcde\n",
+            "Second\n",
+            "Second\n5\n",
+            "an extra token after the answer: token 2, 5",
+        ),
+        (
+            "string_cut",
+            "abacaba\n",
+            "First\n2\n",
+            "First\n",
+            "the output ends before token 2 (the cut position after First): expected 2",
+        ),
+        ("string_cut", "abacaba\n", "First\n2\n", "First  2\r\n", ""),
+    ],
+)
+def test_the_first_line_of_why_names_the_token_that_differs_and_what_it_means(
+    game, text, expected, got, said
+):
     """The game's level first: the first token that differs, called the winner only when it is
     one (the game says so, or its words decide who wins on the samples)."""
     assert _fault(game, text, expected, got) == said
@@ -202,10 +250,12 @@ def test_the_first_line_of_why_names_the_token_that_differs_and_what_it_means(ga
 def test_why_lines_put_the_game_first_and_say_a_reason_once():
     from gamecert.engine.judge.evidence import why_lines
 
-    assert why_lines("the winner: expected Alice, got Bob", "expected 'Alice', got 'Bob'") == \
-        ["the winner: expected Alice, got Bob"]
-    assert why_lines("the winner: expected Second, got First", "token 2 (x): 2 is outside 1..1") == \
-        ["the winner: expected Second, got First", "token 2 (x): 2 is outside 1..1"]
+    assert why_lines("the winner: expected Alice, got Bob", "expected 'Alice', got 'Bob'") == [
+        "the winner: expected Alice, got Bob"
+    ]
+    assert why_lines(
+        "the winner: expected Second, got First", "token 2 (x): 2 is outside 1..1"
+    ) == ["the winner: expected Second, got First", "token 2 (x): 2 is outside 1..1"]
     assert why_lines("", "TLE: over") == ["TLE: over"]
 
 
@@ -218,7 +268,17 @@ def test_a_failing_sample_is_named_as_the_sample_it_is():
     from gamecert.verdict import Verdict
 
     game = registry.get("string_cut").game
-    shrunk = Failure(Verdict.WA, "aaaa", "aaaa\n", "First\n2\n", "Second\n", "x", "samples", 4, found_input="abcde\n")
+    shrunk = Failure(
+        Verdict.WA,
+        "aaaa",
+        "aaaa\n",
+        "First\n2\n",
+        "Second\n",
+        "x",
+        "samples",
+        4,
+        found_input="abcde\n",
+    )
     assert found_by(game, shrunk) == "sample 2 (`abcde`), shrunk to size 4"
     whole = Failure(Verdict.WA, "abcde", "abcde\n", "Second\n", "First\n2\n", "x", "samples", 5)
     assert found_by(game, whole) == "sample 2 (`abcde`)"
@@ -230,8 +290,19 @@ def test_the_report_reads_top_down_with_how_it_ran_once_at_the_end():
     """report.md's sections in the issue's order; the containment and the runner's accounting once,
     after the evidence (control: the golden report holds both)."""
     md = REPORT.describe("x")
-    order = ["**Verdict:**", "## Input", "## Expected", "## Got", "## Why", "## Reproduce", "## The game",
-             "## Evidence", "## Notes", "## Replay", "## How it ran"]
+    order = [
+        "**Verdict:**",
+        "## Input",
+        "## Expected",
+        "## Got",
+        "## Why",
+        "## Reproduce",
+        "## The game",
+        "## Evidence",
+        "## Notes",
+        "## Replay",
+        "## How it ran",
+    ]
     at = [md.index(h) for h in order]
     assert at == sorted(at), list(zip(order, at))
     assert md.count("Containment") == 1 and md.count("counted by the supervisor") == 1, md
@@ -247,7 +318,10 @@ def test_an_incomplete_certificate_never_says_certified():
     assert "- **Incomplete:** left out: exhaustive" in text
     whole = reports.Certificate(**{**CERT.__dict__, "left_out": (), "incomplete": ""})
     assert whole.verdict == "CERTIFIED" and whole.describe().startswith("# CERTIFIED")
-    assert CERT.to_json()["verdict"] == "PASSED (incomplete)" and whole.to_json()["verdict"] == "CERTIFIED"
+    assert (
+        CERT.to_json()["verdict"] == "PASSED (incomplete)"
+        and whole.to_json()["verdict"] == "CERTIFIED"
+    )
 
 
 def test_the_brief_minimal_line_says_when_shrinking_was_cut() -> None:
@@ -259,7 +333,9 @@ def test_the_brief_minimal_line_says_when_shrinking_was_cut() -> None:
     from gamecert.engine.judge import evidence
 
     ev = SimpleNamespace(name="decides", up_to=906, inputs=10, complete=True)
-    outcome = SimpleNamespace(plan=SimpleNamespace(spaces=[("decides", "", (1, 2, 3))], structured=()))
+    outcome = SimpleNamespace(
+        plan=SimpleNamespace(spaces=[("decides", "", (1, 2, 3))], structured=())
+    )
     original = evidence.space_evidence, evidence.structured_evidence
     evidence.space_evidence, evidence.structured_evidence = (lambda o: [ev]), (lambda o: [])
     try:
@@ -267,5 +343,8 @@ def test_the_brief_minimal_line_says_when_shrinking_was_cut() -> None:
         whole = evidence.minimality_of(outcome, 907, (5, True), brief=True)
     finally:
         evidence.space_evidence, evidence.structured_evidence = original
-    assert cut.startswith("smallest in size: no input of size < 907") and "a smaller one may fail" in cut
+    assert (
+        cut.startswith("smallest in size: no input of size < 907")
+        and "a smaller one may fail" in cut
+    )
     assert "may fail" not in whole

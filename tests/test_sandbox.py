@@ -40,11 +40,12 @@ def copy_candidate(tmp_path: Path, name: str, source: Path = CANDIDATES) -> Path
     return target
 
 
-def live_processes_mentioning(marker: str, exclude: set[int], settle_s: float = 2.0) -> list[tuple[int, str]]:
+def live_processes_mentioning(
+    marker: str, exclude: set[int], settle_s: float = 2.0
+) -> list[tuple[int, str]]:
     """Live (non-zombie) processes whose command line contains ``marker``, other than those in
     ``exclude`` (a supervisor and the child it holds ready for the next test). A process just sent
     SIGKILL takes a moment to exit on a loaded machine: asked again for up to ``settle_s``."""
-    import time
 
     deadline = time.monotonic() + settle_s
     while True:
@@ -60,7 +61,12 @@ def _live_once(marker: str, exclude: set[int]) -> list[tuple[int, str]]:
         if not name.isdigit() or int(name) in exclude or int(name) == os.getpid():
             continue
         try:
-            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cmdline = (
+                Path(f"/proc/{name}/cmdline")
+                .read_bytes()
+                .replace(b"\0", b" ")
+                .decode(errors="replace")
+            )
             state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
@@ -97,7 +103,9 @@ def _is_zombie(pid: int) -> bool:
 def test_correct_candidate_answers_like_the_oracle(fork_server: bool) -> None:
     """A correct word_game program is OK with the oracle's answer on either path."""
     rng = random.Random(5)
-    words = ["ZADACHA", "WORD"] + ["".join(rng.choice(LETTERS[:5]) for _ in range(rng.randint(1, 40))) for _ in range(8)]
+    words = ["ZADACHA", "WORD"] + [
+        "".join(rng.choice(LETTERS[:5]) for _ in range(rng.randint(1, 40))) for _ in range(8)
+    ]
     with open_runner(Candidate.parse(str(CORRECT)), FAST, fork_server=fork_server) as runner:
         assert runner.mode == ("fork-server" if fork_server else "fresh-process")
         for word in words:
@@ -108,12 +116,26 @@ def test_correct_candidate_answers_like_the_oracle(fork_server: bool) -> None:
             assert result.cpu_s < FAST.time_s and result.max_rss_mb > 0
 
 
-INTERPRETER_MODES = ["plain", "exit", "os_exit", "sys_exit_none", "raise", "atexit", "exit_big", "exit_huge",
-                     "exit_object", "exit_then_atexit", "exit_joins_threads", "close_stdout"]
+INTERPRETER_MODES = [
+    "plain",
+    "exit",
+    "os_exit",
+    "sys_exit_none",
+    "raise",
+    "atexit",
+    "exit_big",
+    "exit_huge",
+    "exit_object",
+    "exit_then_atexit",
+    "exit_joins_threads",
+    "close_stdout",
+]
 
 
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
-def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unbuffered: bool) -> None:
+def test_fork_server_behaves_like_plain_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unbuffered: bool
+) -> None:
     """input(), exit(), os._exit, sys.exit(), stdin.buffer, argv, sys.path[0], cwd, tracebacks,
     atexit and stdout buffering look the same under the fork server as under `python FILE` in a
     judge's environment: PYTHONUNBUFFERED set in the harness's own does not reach the candidate."""
@@ -125,9 +147,15 @@ def test_fork_server_behaves_like_plain_python(tmp_path: Path, monkeypatch: pyte
     results = {}
     for fork_server in (True, False):
         with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server) as runner:
-            results[fork_server] = [runner.run(f"{mode}\nmore input\n") for mode in INTERPRETER_MODES]
+            results[fork_server] = [
+                runner.run(f"{mode}\nmore input\n") for mode in INTERPRETER_MODES
+            ]
     for mode, forked, fresh in zip(INTERPRETER_MODES, results[True], results[False]):
-        assert (forked.stdout, forked.exit_code, forked.status) == (fresh.stdout, fresh.exit_code, fresh.status), mode
+        assert (forked.stdout, forked.exit_code, forked.status) == (
+            fresh.stdout,
+            fresh.exit_code,
+            fresh.status,
+        ), mode
         assert forked.stderr_tail.splitlines()[-1:] == fresh.stderr_tail.splitlines()[-1:], mode
     by_mode = dict(zip(INTERPRETER_MODES, results[True]))
     plain = by_mode["plain"].stdout
@@ -169,7 +197,10 @@ def test_every_test_draws_its_own_random_numbers(tmp_path: Path, fork_server: bo
 def test_same_answers_both_paths_on_random_words() -> None:
     """The fork server and a fresh process give the same stdout for the same inputs."""
     rng = random.Random(11)
-    inputs = [GAME.format_input("".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 40)))) for _ in range(6)]
+    inputs = [
+        GAME.format_input("".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 40))))
+        for _ in range(6)
+    ]
     outputs = {}
     for fork_server in (True, False):
         with open_runner(Candidate.parse(str(CORRECT)), FAST, fork_server=fork_server) as runner:
@@ -229,7 +260,11 @@ def test_busy_loop_is_tle_on_cpu_time(tmp_path: Path, fork_server: bool) -> None
     """A busy loop is stopped near the CPU limit (not at the rounded-up RLIMIT_CPU): TLE."""
     limits = Limits(time_s=0.3)
     result = run_once(copy_candidate(tmp_path, "hang_busy.py"), "WORD\n", limits, fork_server)
-    assert result.status == "tle" and result.detail.startswith("CPU time ") and "> limit 0.3 s" in result.detail
+    assert (
+        result.status == "tle"
+        and result.detail.startswith("CPU time ")
+        and "> limit 0.3 s" in result.detail
+    )
     # stopped near the limit, so confirmed by one re-run in a fresh process: two runs in all
     assert "confirmed by a re-run" in result.note
     # near the limit in CPU seconds, which a busy machine does not stretch (the wall clock it
@@ -266,7 +301,12 @@ def test_fork_bomb_hits_the_process_limit(tmp_path: Path, fork_server: bool) -> 
 @PATHS
 def test_memory_hog_is_mle(tmp_path: Path, fork_server: bool) -> None:
     """Allocating without end: MLE from the measured memory, which the message shows."""
-    result = run_once(copy_candidate(tmp_path, "memory_hog.py"), "WORD\n", Limits(time_s=2.0, memory_mb=128), fork_server)
+    result = run_once(
+        copy_candidate(tmp_path, "memory_hog.py"),
+        "WORD\n",
+        Limits(time_s=2.0, memory_mb=128),
+        fork_server,
+    )
     assert result.status == "mle", result.describe()
     assert result.max_rss_mb >= 128 and "limit 128 MB" in result.detail
     assert f"memory used {result.max_rss_mb:.1f} MB (" in result.detail
@@ -304,7 +344,9 @@ def test_invalid_utf8_output_never_raises(tmp_path: Path, fork_server: bool) -> 
 @PATHS
 def test_python_deep_recursion_on_a_big_thread_stack(tmp_path: Path, fork_server: bool) -> None:
     """setrecursionlimit + threading.stack_size, as contest Python solutions do: works on both paths."""
-    result = run_once(copy_candidate(tmp_path, "deep_recursion.py"), "100000\n", Limits(time_s=2.0), fork_server)
+    result = run_once(
+        copy_candidate(tmp_path, "deep_recursion.py"), "100000\n", Limits(time_s=2.0), fork_server
+    )
     assert (result.status, result.stdout) == ("ok", "100000\n"), result.describe()
 
 
@@ -336,7 +378,9 @@ print("ok", os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0))
 
 
 @PATHS
-def test_a_test_that_lowers_its_supervisors_limits_does_not_fail_the_next_ones(tmp_path: Path, fork_server: bool) -> None:
+def test_a_test_that_lowers_its_supervisors_limits_does_not_fail_the_next_ones(
+    tmp_path: Path, fork_server: bool
+) -> None:
     """A program can lower its supervisor's hard limits and priority (prlimit and setpriority
     reach any process of the same user, the sandbox's init too), which every later test would
     inherit: with a hard limit under the test's own, each later test's setup failed (exit 125).
@@ -350,8 +394,17 @@ def test_a_test_that_lowers_its_supervisors_limits_does_not_fail_the_next_ones(t
         results = [runner.run(text) for text in texts]
     assert [r.status for r in results] == ["ok"] * 6, [r.describe() for r in results]
     first = results[0].stdout
-    assert first.split()[:2] == ["ok", str(os.sched_getscheduler(0))], first  # the harness's own policy
-    assert [r.stdout for r in results] == [first, "lowered\n" + first, first, "idled\n" + first, first, first]
+    assert first.split()[:2] == ["ok", str(os.sched_getscheduler(0))], (
+        first
+    )  # the harness's own policy
+    assert [r.stdout for r in results] == [
+        first,
+        "lowered\n" + first,
+        first,
+        "idled\n" + first,
+        first,
+        first,
+    ]
 
 
 @PATHS
@@ -359,7 +412,9 @@ def test_candidate_that_kills_its_supervisor(tmp_path: Path, fork_server: bool) 
     """Not contained, a candidate that kills its parent takes down the supervisor, not the
     harness: RE, and the runner keeps working with a new supervisor."""
     path = copy_candidate(tmp_path, "kill_parent.py")
-    with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server, contain=False) as runner:
+    with open_runner(
+        Candidate.parse(str(path)), FAST, fork_server=fork_server, contain=False
+    ) as runner:
         first_server = runner.server_pid
         result = runner.run("WORD\n")
         assert result.status == "re" and "supervisor" in result.detail
@@ -389,12 +444,17 @@ def test_scratch_folder_is_fresh_and_removed(tmp_path: Path, fork_server: bool) 
     a private one, removed with the runner."""
     path = copy_candidate(tmp_path, "scratch_files.py")
     for contain in (True, False):
-        with open_runner(Candidate.parse(str(path)), FAST, fork_server=fork_server, contain=contain) as runner:
+        with open_runner(
+            Candidate.parse(str(path)), FAST, fork_server=fork_server, contain=contain
+        ) as runner:
             first, second = runner.run("A\n"), runner.run("A\n")
             contained = runner.containment.enabled
         cwd1, state1 = first.stdout.split()
         cwd2, state2 = second.stdout.split()
-        assert (state1, state2) == ("empty", "empty") and cwd1 == cwd2, (first.stdout, second.stdout)
+        assert (state1, state2) == ("empty", "empty") and cwd1 == cwd2, (
+            first.stdout,
+            second.stdout,
+        )
         if contained:
             assert cwd1 == "/box"
         else:
@@ -410,8 +470,10 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
     compiler = shutil.which("g++")
     if compiler is None:
         if os.environ.get("GAMECERT_SKIP_NATIVE") != "1":
-            pytest.fail("g++ is not installed: the native (C++) candidate cannot be compiled; "
-                        "install g++, or set GAMECERT_SKIP_NATIVE=1 to skip these checks knowingly")
+            pytest.fail(
+                "g++ is not installed: the native (C++) candidate cannot be compiled; "
+                "install g++, or set GAMECERT_SKIP_NATIVE=1 to skip these checks knowingly"
+            )
         pytest.skip("GAMECERT_SKIP_NATIVE=1: the native (C++) candidate checks are skipped")
     binary = tmp_path_factory.mktemp("native") / "native"
     subprocess.run([compiler, "-O2", "-o", str(binary), str(CANDIDATES / "native.cpp")], check=True)
@@ -437,7 +499,9 @@ def test_native_deep_recursion_needs_the_raised_stack(native: Path) -> None:
     as judges do, and crashes under an 8 MB stack."""
     raised = run_once_command(f"{native} deep", "1000000\n", Limits(time_s=2.0, memory_mb=256))
     assert (raised.status, raised.stdout) == ("ok", "500000\n"), raised.describe()
-    small = run_once_command(f"{native} deep", "1000000\n", Limits(time_s=2.0, memory_mb=256, stack_mb=8))
+    small = run_once_command(
+        f"{native} deep", "1000000\n", Limits(time_s=2.0, memory_mb=256, stack_mb=8)
+    )
     assert (small.status, small.signal) == ("re", signal.SIGSEGV), small.describe()
 
 
@@ -490,7 +554,9 @@ def test_parse_executable_and_command_line(tmp_path: Path, monkeypatch: pytest.M
         ("sh -c 'unterminated", "not a valid command line"),
     ],
 )
-def test_parse_rejects_with_a_clear_message(spec: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parse_rejects_with_a_clear_message(
+    spec: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Missing files, unknown commands and bad quoting are UsageErrors that say what is wrong."""
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UsageError, match=message):
@@ -538,7 +604,9 @@ for ring in (-4, -5):  # the user's keyring and user session keyring: they outli
 
 
 @PATHS
-def test_a_key_a_test_adds_to_the_users_keyrings_is_gone_for_the_next(tmp_path: Path, fork_server: bool) -> None:
+def test_a_key_a_test_adds_to_the_users_keyrings_is_gone_for_the_next(
+    tmp_path: Path, fork_server: bool
+) -> None:
     """The user's keyrings belong to the sandbox's user namespace, the runner's: a key one test
     adds (add_key, no privilege needed) the next test found. They are emptied after a test."""
     if os.uname().machine != "x86_64":
@@ -550,4 +618,9 @@ def test_a_key_a_test_adds_to_the_users_keyrings_is_gone_for_the_next(tmp_path: 
     assert [r.status for r in results] == ["ok"] * 4, [r.describe() for r in results]
     if results[1].stdout != "True\nTrue\n":
         pytest.skip(f"keys cannot be added here: {results[1].stdout!r}")
-    assert [r.stdout for r in results] == ["False\nFalse\n", "True\nTrue\n", "False\nFalse\n", "False\nFalse\n"]
+    assert [r.stdout for r in results] == [
+        "False\nFalse\n",
+        "True\nTrue\n",
+        "False\nFalse\n",
+        "False\nFalse\n",
+    ]

@@ -48,7 +48,13 @@ CASES = {
     "word_hash_overflow.c": ("word_game", "asan", "ZZZZZZ\n", "ZZZZZ\n", None),
     "stones_table_oob.cpp": ("stones_once", "asan", "2\n3\n60\n", "2\n3\n59\n", 60),
     "digit_uninit_branch.c": ("digit_game", "pattern", "1\n1\n2\n", "2\n1\n3\n2\n22\n", 1),
-    "digit_shift_width.cpp": ("digit_game", "asan", "1\n67\n" + "2" * 66 + "1\n", "1\n63\n" + "2" * 62 + "1\n", 65),
+    "digit_shift_width.cpp": (
+        "digit_game",
+        "asan",
+        "1\n67\n" + "2" * 66 + "1\n",
+        "1\n63\n" + "2" * 62 + "1\n",
+        65,
+    ),
     # issue 47: the heap counted from whatever is there; the 0xA5 fill (odd) shows it, 0x5A (even) does not
     "stones_heap_parity.cpp": ("stones_once", "zero", "2\n1\n1\n", "1\n7\n", 2),
 }
@@ -81,39 +87,92 @@ def test_messages_are_read() -> None:
     inlined library's), a libstdc++ assertion; the build folder's path becomes the source's name.
     The controls: a crash without a sanitizer's report, a stack overflow and an allocation the
     sanitizer refused are no finding."""
-    ub = read_finding("asan", _result(stderr="/c/.building-q1/main.cpp:12:7: runtime error: shift exponent 64 is "
-                                             "too large for 64-bit type 'long long unsigned int'\n"), "x.cpp")
+    ub = read_finding(
+        "asan",
+        _result(
+            stderr="/c/.building-q1/main.cpp:12:7: runtime error: shift exponent 64 is "
+            "too large for 64-bit type 'long long unsigned int'\n"
+        ),
+        "x.cpp",
+    )
     assert ub is not None and ub.kind == "shift exponent" and ub.where == "x.cpp:12"
     assert ub.line.startswith("x.cpp:12:7: runtime error: shift exponent 64")
-    report = ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x5\nREAD of size 4 at 0x6 "
-              "thread T0\n    #0 0x55 in std::vector<int>::operator[](unsigned long) /usr/include/c++/12/bits/"
-              "stl_vector.h:1123\n    #1 0x55 in main /c/build/ab12/main.cpp:9\n\nSUMMARY: AddressSanitizer: "
-              "heap-buffer-overflow /usr/include/c++/12/bits/stl_vector.h:1123 in operator[]\n")
+    report = (
+        "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x5\nREAD of size 4 at 0x6 "
+        "thread T0\n    #0 0x55 in std::vector<int>::operator[](unsigned long) /usr/include/c++/12/bits/"
+        "stl_vector.h:1123\n    #1 0x55 in main /c/build/ab12/main.cpp:9\n\nSUMMARY: AddressSanitizer: "
+        "heap-buffer-overflow /usr/include/c++/12/bits/stl_vector.h:1123 in operator[]\n"
+    )
     asan = read_finding("asan", _result(stdout=report), "x.cpp")
-    assert asan is not None and asan.where == "x.cpp:9" and asan.kind == "AddressSanitizer: heap-buffer-overflow"
+    assert (
+        asan is not None
+        and asan.where == "x.cpp:9"
+        and asan.kind == "AddressSanitizer: heap-buffer-overflow"
+    )
     assert "READ of size 4" in asan.line
-    aborted = ("==1==ERROR: AddressSanitizer: ABRT on unknown address 0x1\n    #3 0x7 in std::__glibcxx_assert_fail"
-               "(char const*, int, char const*, char const*) (/lib/libstdc++.so.6+0xd09ed)\n    #5 0x5 in main "
-               "/c/.building-z/main.cpp:3\n")
-    assertion = read_finding("asan", _result(stdout=aborted, stderr="/usr/include/c++/12/bits/stl_vector.h:1123: "
-                                                                   "...: Assertion '__n < this->size()' failed."), "x.cpp")
-    assert assertion is not None and assertion.where == "x.cpp:3" and "'__n < this->size()'" in assertion.line
+    aborted = (
+        "==1==ERROR: AddressSanitizer: ABRT on unknown address 0x1\n    #3 0x7 in std::__glibcxx_assert_fail"
+        "(char const*, int, char const*, char const*) (/lib/libstdc++.so.6+0xd09ed)\n    #5 0x5 in main "
+        "/c/.building-z/main.cpp:3\n"
+    )
+    assertion = read_finding(
+        "asan",
+        _result(
+            stdout=aborted,
+            stderr="/usr/include/c++/12/bits/stl_vector.h:1123: "
+            "...: Assertion '__n < this->size()' failed.",
+        ),
+        "x.cpp",
+    )
+    assert (
+        assertion is not None
+        and assertion.where == "x.cpp:3"
+        and "'__n < this->size()'" in assertion.line
+    )
     assert read_finding("asan", _result(stderr="Segmentation fault\n"), "x.cpp") is None
-    vg = ("==9== Use of uninitialised value of size 8\n==9==    at 0x4: _itoa_word (_itoa.c:180)\n"
-          "==9==    by 0x5: main (main.cpp:21)\n==9==  Uninitialised value was created by a heap allocation\n"
-          "==9==    at 0x6: operator new[](unsigned long) (vg_replace_malloc.c:640)\n")
-    assert read_memcheck(vg, "x.cpp") == ("x.cpp:21: Use of uninitialised value of size 8 (valgrind memcheck, "
-                                          "-O0 -g), a value created by a heap allocation at vg_replace_malloc.c:640")
-    heap = ("==9== Conditional jump or move depends on uninitialised value(s)\n==9==    at 0x1: main (main.cpp:29)\n"
-            "==9==  Uninitialised value was created by a heap allocation\n==9==    at 0x4: operator new[](unsigned "
-            "long) (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n==9==    by 0x1: main (main.cpp:21)\n")
-    assert read_memcheck(heap, "x.cpp").endswith("a value created by a heap allocation at x.cpp:21")  # the source's frame
-    assert read_memcheck("==9== Invalid read of size 4\n==9==    at 0x5: main (main.cpp:3)\n", "x.cpp") == ""
-    assert read_finding("asan", _result(stdout="==1==ERROR: AddressSanitizer: stack-overflow on address 0x7\n"
-                                               "    #0 0x5 in f /c/.building-z/main.cpp:3\n"), "x.cpp") is None
-    assert read_finding("asan", _result(stdout="==1==ERROR: AddressSanitizer: requested allocation size 0x1 "
-                                               "exceeds maximum\n==1==ERROR: AddressSanitizer: allocation-size-too-big"),
-                        "x.cpp") is None
+    vg = (
+        "==9== Use of uninitialised value of size 8\n==9==    at 0x4: _itoa_word (_itoa.c:180)\n"
+        "==9==    by 0x5: main (main.cpp:21)\n==9==  Uninitialised value was created by a heap allocation\n"
+        "==9==    at 0x6: operator new[](unsigned long) (vg_replace_malloc.c:640)\n"
+    )
+    assert read_memcheck(vg, "x.cpp") == (
+        "x.cpp:21: Use of uninitialised value of size 8 (valgrind memcheck, "
+        "-O0 -g), a value created by a heap allocation at vg_replace_malloc.c:640"
+    )
+    heap = (
+        "==9== Conditional jump or move depends on uninitialised value(s)\n==9==    at 0x1: main (main.cpp:29)\n"
+        "==9==  Uninitialised value was created by a heap allocation\n==9==    at 0x4: operator new[](unsigned "
+        "long) (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n==9==    by 0x1: main (main.cpp:21)\n"
+    )
+    assert read_memcheck(heap, "x.cpp").endswith(
+        "a value created by a heap allocation at x.cpp:21"
+    )  # the source's frame
+    assert (
+        read_memcheck("==9== Invalid read of size 4\n==9==    at 0x5: main (main.cpp:3)\n", "x.cpp")
+        == ""
+    )
+    assert (
+        read_finding(
+            "asan",
+            _result(
+                stdout="==1==ERROR: AddressSanitizer: stack-overflow on address 0x7\n"
+                "    #0 0x5 in f /c/.building-z/main.cpp:3\n"
+            ),
+            "x.cpp",
+        )
+        is None
+    )
+    assert (
+        read_finding(
+            "asan",
+            _result(
+                stdout="==1==ERROR: AddressSanitizer: requested allocation size 0x1 "
+                "exceeds maximum\n==1==ERROR: AddressSanitizer: allocation-size-too-big"
+            ),
+            "x.cpp",
+        )
+        is None
+    )
 
 
 def _need_gcc() -> None:
@@ -140,15 +199,26 @@ def test_each_program_fires_at_its_line(name: str, cache: Path) -> None:
             assert finding.where == f"{path}:{_header_line(path)}", finding
         else:
             assert finding.kind == "uninitialised memory" and "answers WA" in finding.line
-            if shutil.which("valgrind"):  # memcheck on the -O0 -g build names the lines the header names
-                used, made = re.search(r"used at line (\d+), made at line (\d+)", path.read_text()).groups()
+            if shutil.which(
+                "valgrind"
+            ):  # memcheck on the -O0 -g build names the lines the header names
+                used, made = re.search(
+                    r"used at line (\d+), made at line (\d+)", path.read_text()
+                ).groups()
                 line = check.memcheck(entry.game.parse_input(showing), showing)
-                assert line.startswith(f"{path}:{used}: ") and line.endswith(f"at {path}:{made}"), line
+                assert line.startswith(f"{path}:{used}: ") and line.endswith(f"at {path}:{made}"), (
+                    line
+                )
                 seen = check.memcheck(entry.game.parse_input(quiet), quiet)
                 assert (seen != "") is (name in READ_ON_EVERY_INPUT), seen
-        assert check.plain_judge().run_one(entry.game.parse_input(showing), "sanitizer", text=showing) is None
+        assert (
+            check.plain_judge().run_one(entry.game.parse_input(showing), "sanitizer", text=showing)
+            is None
+        )
         assert check.run(kind, entry.game.parse_input(quiet), quiet) == (None, None)
-        assert "-fsanitize=address" in check.reproduce(kind) or "auto-var-init" in check.reproduce(kind)
+        assert "-fsanitize=address" in check.reproduce(kind) or "auto-var-init" in check.reproduce(
+            kind
+        )
     finally:
         check.close()
 
@@ -185,19 +255,26 @@ def test_phase_on_a_right_program_finds_nothing(cache: Path) -> None:
     _need_gcc()
     outcome, said = _phase("word_game", PROGRAMS / "c" / "word_game_right.c", ("worst", "largest"))
     assert outcome.failures == [] and len(said) == 1, said
-    assert "10 inputs (2 samples, 4 worst, 4 largest)" in said[0] and "no undefined behaviour seen" in said[0]
+    assert (
+        "10 inputs (2 samples, 4 worst, 4 largest)" in said[0]
+        and "no undefined behaviour seen" in said[0]
+    )
     assert all(f"({n})" in said[0] for n in (10,)) and said[0].count("(10)") == 3, said
-    assert outcome.notes == [f"sanitizer phase: {said[0].strip()[len('sanitizer'):].strip()}"]
+    assert outcome.notes == [f"sanitizer phase: {said[0].strip()[len('sanitizer') :].strip()}"]
     bad, lines = _phase("word_game", UB / "word_hash_overflow.c", ("worst",))
     assert [f.verdict for f in bad.failures] == [Verdict.UB], lines
     found = bad.failures[0]
     assert found.phase == "sanitizer" and found.shrink is not None and found.size <= 7, found
-    assert any(n.startswith("reproduce: ") and "-fsanitize=address,undefined" in n for n in found.notes)
+    assert any(
+        n.startswith("reproduce: ") and "-fsanitize=address,undefined" in n for n in found.notes
+    )
     assert any("the judge's build answers right on this input" in n for n in found.notes)
 
 
 @pytest.mark.slow
-def test_sanitizer_runs_cut_by_its_time_are_not_certified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sanitizer_runs_cut_by_its_time_are_not_certified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The phase's time is part of the budget (the first line says how much) and runs it leaves
     out make the evidence incomplete: with no time for it, a right C program is PASSED
     (incomplete), the sentence naming the sanitizer runs; the control, with its time, CERTIFIED."""
@@ -205,12 +282,21 @@ def test_sanitizer_runs_cut_by_its_time_are_not_certified(tmp_path: Path, monkey
     from gamecert.engine.certification import certify, options
     from gamecert.engine.judge import sanitize
 
-    opts = options(registry.get("word_game"), budget=12, seed=1, jobs=1, phases="samples", report_dir=str(tmp_path))
+    opts = options(
+        registry.get("word_game"),
+        budget=12,
+        seed=1,
+        jobs=1,
+        phases="samples",
+        report_dir=str(tmp_path),
+    )
     program = str(PROGRAMS / "c" / "word_game_right.c")
     control = certify(opts, program)
     assert "budget 12 s (up to 3 s of it for sanitizer runs)" in control.lines[0], control.lines[0]
     cert = json.loads((Path(control.path) / "certificate.json").read_text())
-    assert "sanitizer runs" not in cert["incomplete"] and "no undefined behaviour seen" in " ".join(cert["notes"])
+    assert "sanitizer runs" not in cert["incomplete"] and "no undefined behaviour seen" in " ".join(
+        cert["notes"]
+    )
     monkeypatch.setattr(sanitize, "CAP_SECONDS", 0.0)
     cut = certify(opts, program)
     cert = json.loads((Path(cut.path) / "certificate.json").read_text())
@@ -219,7 +305,9 @@ def test_sanitizer_runs_cut_by_its_time_are_not_certified(tmp_path: Path, monkey
     assert any("runs left out at the phase's time cap" in n for n in cert["notes"]), cert["notes"]
 
 
-def test_a_cut_phase_runs_its_first_inputs_under_every_build(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cut_phase_runs_its_first_inputs_under_every_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Time for three runs: the first input under each of the three builds, not the asan build on
     three inputs (CI: an uninitialised read only the pattern build shows went unseen when asan took
     the whole phase); the rest are counted as left out. The sources of inputs are taken in turn."""
@@ -250,12 +338,32 @@ def test_a_cut_phase_runs_its_first_inputs_under_every_build(monkeypatch: pytest
 
 # ---- long: whole certifications ---------------------------------------------------------------
 
-def _certify(tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True) -> tuple[int, str, dict, Path]:
+
+def _certify(
+    tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True
+) -> tuple[int, str, dict, Path]:
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     env["GAMECERT_SANITIZE"] = "1" if sanitize else "0"
-    proc = subprocess.run([sys.executable, "-m", "gamecert", "certify", game, str(program), "--report-dir",
-                           str(tmp_path), "--profile", "default", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            game,
+            str(program),
+            "--report-dir",
+            str(tmp_path),
+            "--profile",
+            "default",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
+    )
     folder = Path(proc.stdout.strip().splitlines()[-1])
     name = "report.json" if proc.returncode == 1 else "certificate.json"
     data = json.loads((folder / name).read_text()) if (folder / name).is_file() else {}
@@ -270,7 +378,9 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
     UB program is UB, at the line its header names and, where known, at its smallest size."""
     _need_gcc()
     game, kind, _, _, smallest = CASES[name]
-    status, out, report, folder = _certify(tmp_path, game, UB / name, "--seed", str(seed), "--budget", "6")
+    status, out, report, folder = _certify(
+        tmp_path, game, UB / name, "--seed", str(seed), "--budget", "6"
+    )
     assert status == 1 and report.get("verdict") == "UB", out
     assert report["phase"] == "sanitizer"
     if kind == "asan":
@@ -284,9 +394,16 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
         assert report["size"] == smallest, (report["size"], report["input"])
     assert any(n.startswith("reproduce: ") for n in report["notes"])
     if seed == 1:  # replay: the judge's build answers right, then a sanitizer build fires again
-        again = subprocess.run([sys.executable, "-m", "gamecert", "replay", str(folder)], capture_output=True,
-                               text=True, cwd=ROOT, timeout=300)
-        assert again.returncode == 1 and "verdict:  UB (undefined behaviour)" in again.stdout, again.stdout
+        again = subprocess.run(
+            [sys.executable, "-m", "gamecert", "replay", str(folder)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+        )
+        assert again.returncode == 1 and "verdict:  UB (undefined behaviour)" in again.stdout, (
+            again.stdout
+        )
 
 
 @pytest.mark.long
@@ -296,7 +413,9 @@ def test_ub_programs_pass_without_the_phase(name: str, tmp_path: Path) -> None:
     or PASSED (incomplete) at this short budget), so it is the phase, not a family, that finds them."""
     _need_gcc()
     game = CASES[name][0]
-    status, out, cert, _ = _certify(tmp_path, game, UB / name, "--seed", "1", "--budget", "10", sanitize=False)
+    status, out, cert, _ = _certify(
+        tmp_path, game, UB / name, "--seed", "1", "--budget", "10", sanitize=False
+    )
     # nothing found: CERTIFIED, or PASSED (incomplete) where the short budget cut the plan
     assert status == 0 and cert.get("verdict") in ("CERTIFIED", "PASSED (incomplete)"), out
     assert not any("sanitizer phase" in n for n in cert.get("notes", [])), cert.get("notes")
@@ -308,10 +427,15 @@ def test_right_programs_no_false_alarm(program: str, tmp_path: Path) -> None:
     """The right C and C++ programs of tests/programs pass with the phase on (no finding: CERTIFIED,
     or PASSED (incomplete) at this short budget), and the certificate says what it ran."""
     _need_gcc()
-    status, out, cert, _ = _certify(tmp_path, "word_game", PROGRAMS / program, "--seed", "1", "--budget", "10")
+    status, out, cert, _ = _certify(
+        tmp_path, "word_game", PROGRAMS / program, "--seed", "1", "--budget", "10"
+    )
     # nothing found: CERTIFIED, or PASSED (incomplete) where the short budget cut the plan
     assert status == 0 and cert.get("verdict") in ("CERTIFIED", "PASSED (incomplete)"), out
-    assert any(n.startswith("sanitizer phase: ") and "no undefined behaviour seen" in n for n in cert["notes"]), cert
+    assert any(
+        n.startswith("sanitizer phase: ") and "no undefined behaviour seen" in n
+        for n in cert["notes"]
+    ), cert
 
 
 @pytest.mark.slow
@@ -325,8 +449,13 @@ def test_a_build_that_fails_only_instrumented_is_said(cache: Path, tmp_path: Pat
     refusing.write_text("#ifdef __SANITIZE_ADDRESS__\n#error no sanitizers here\n#endif\n" + right)
     outcome, said = _phase("word_game", refusing, ())
     assert outcome.failures == [] and len(said) == 1, said
-    assert "-fsanitize=address,undefined not run: " in said[0] and "no sanitizers here" in said[0], said
-    assert "-O0 -ftrivial-auto-var-init=pattern (2)" in said[0] and "-O0 -ftrivial-auto-var-init=zero (2)" in said[0]
+    assert (
+        "-fsanitize=address,undefined not run: " in said[0] and "no sanitizers here" in said[0]
+    ), said
+    assert (
+        "-O0 -ftrivial-auto-var-init=pattern (2)" in said[0]
+        and "-O0 -ftrivial-auto-var-init=zero (2)" in said[0]
+    )
     plain = tmp_path / "plain.c"
     plain.write_text(right)
     _, lines = _phase("word_game", plain, ())
@@ -345,17 +474,41 @@ def test_a_faults_input_gets_the_sanitizers_word(cache: Path) -> None:
     entry = registry.get("word_game")
     plan = make_plan(entry, get_profile("default"), 1, budget_s=8, phases=())
     text = "ZZZZZZZ\n"
-    for program, fires in ((UB / "word_hash_overflow.c", True), (PROGRAMS / "c" / "word_game_right.c", False)):
-        fault = Failure(Verdict.WA, entry.game.parse_input(text), text, "Alice\n", "Bob\n", "stand-in", "coverage", 7)
+    for program, fires in (
+        (UB / "word_hash_overflow.c", True),
+        (PROGRAMS / "c" / "word_game_right.c", False),
+    ):
+        fault = Failure(
+            Verdict.WA,
+            entry.game.parse_input(text),
+            text,
+            "Alice\n",
+            "Bob\n",
+            "stand-in",
+            "coverage",
+            7,
+        )
         outcome = Outcome(plan, Stats(), failures=[fault])
         said: list[str] = []
-        run_phase(entry, Candidate.parse(str(program)), plan, outcome, game_limits(entry.game), said.append)
+        run_phase(
+            entry,
+            Candidate.parse(str(program)),
+            plan,
+            outcome,
+            game_limits(entry.game),
+            said.append,
+        )
         assert [f.verdict for f in outcome.failures] == [Verdict.WA], program
         notes = [n for n in fault.notes if n.startswith("under the sanitizer build")]
         if fires:
-            assert len(notes) == 1 and f"word_hash_overflow.c:{_header_line(program)}:" in notes[0], fault.notes
+            assert (
+                len(notes) == 1 and f"word_hash_overflow.c:{_header_line(program)}:" in notes[0]
+            ), fault.notes
             assert "reproduce: " in notes[0] and outcome.notes == [], outcome.notes
         else:
             assert notes == [] and len(outcome.notes) == 1, (fault.notes, outcome.notes)
-            assert "1 input (1 the fault)" in outcome.notes[0] and "no undefined behaviour seen" in outcome.notes[0]
+            assert (
+                "1 input (1 the fault)" in outcome.notes[0]
+                and "no undefined behaviour seen" in outcome.notes[0]
+            )
             assert "(1)" in outcome.notes[0] and "auto-var-init" not in outcome.notes[0]

@@ -27,19 +27,47 @@ from gamecert.errors import GamecertError
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 #: evidence a certificate counts; equal between a one-process and a two-gateway run
-COUNTS = ("tests", "runs", "samples", "random_examples", "largest_sizes", "exhaustive", "verdict", "seed")
+COUNTS = (
+    "tests",
+    "runs",
+    "samples",
+    "random_examples",
+    "largest_sizes",
+    "exhaustive",
+    "verdict",
+    "seed",
+)
 
 
 def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40", PYTHONPATH=str(ROOT))
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--rootdir={cwd}",
-         "--candidate-profile", "quick", "--candidate-examples", "10", "--candidate-seed", "11",
-         "--candidate-report-dir=reports",
-         # verdicts and counts merged over gateways: the designed families add only runs
-         "--candidate-phases", "exhaustive,random,largest", *args],
-        capture_output=True, text=True, cwd=cwd, env=env, timeout=150,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            f"--rootdir={cwd}",
+            "--candidate-profile",
+            "quick",
+            "--candidate-examples",
+            "10",
+            "--candidate-seed",
+            "11",
+            "--candidate-report-dir=reports",
+            # verdicts and counts merged over gateways: the designed families add only runs
+            "--candidate-phases",
+            "exhaustive,random,largest",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=150,
     )
 
 
@@ -94,12 +122,18 @@ def test_two_gateways_give_the_one_process_verdicts(tmp_path):
     assert cert["candidate_spec"] == str(here / "sub" / "right.py")
     for key in COUNTS:  # runs less the plain audits, which are drawn at random, not by the seed
         if key == "runs":
-            assert cert[key] - cert["audits"] == single[key] - single["audits"], (key, cert["audits"], single["audits"])
+            assert cert[key] - cert["audits"] == single[key] - single["audits"], (
+                key,
+                cert["audits"],
+                single["audits"],
+            )
         else:
             assert cert[key] == single[key], key
     assert any("gw0" in n and "gw1" in n for n in cert["notes"]), cert["notes"]
     for host in ("host-a", "host-b"):  # the gateways' folders never held the programs
-        assert not list((tmp_path / host).rglob("prog.py")) and not list((tmp_path / host).rglob("right.py"))
+        assert not list((tmp_path / host).rglob("prog.py")) and not list(
+            (tmp_path / host).rglob("right.py")
+        )
 
 
 @pytest.mark.slow
@@ -120,18 +154,42 @@ def test_a_worker_that_receives_other_bytes_refuses_them(tmp_path):
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="20", PYTHONPATH=env_path)
     env.pop("PYTEST_ADDOPTS", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "tamper", f"--rootdir={here}",
-         *_two_gateways(tmp_path), "--candidate", "word_game=sub/right.py", "--candidate-profile", "quick",
-         "--candidate-examples", "0", "--candidate-report-dir=reports"],
-        capture_output=True, text=True, cwd=here, env=env, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-p",
+            "tamper",
+            f"--rootdir={here}",
+            *_two_gateways(tmp_path),
+            "--candidate",
+            "word_game=sub/right.py",
+            "--candidate-profile",
+            "quick",
+            "--candidate-examples",
+            "0",
+            "--candidate-report-dir=reports",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=here,
+        env=env,
+        timeout=120,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "arrived with sha256" in proc.stdout and "refusing to run a different program" in proc.stdout
+    assert (
+        "arrived with sha256" in proc.stdout
+        and "refusing to run a different program" in proc.stdout
+    )
     assert "NOT CERTIFIED" in proc.stdout
     assert not (here / "reports").exists()
 
 
 # ---- shipments, in one process -------------------------------------------------------------------
+
 
 def test_source_shipment_round_trip_and_tampering(tmp_path):
     """A source travels as bytes and is prepared from them in another folder; changed bytes, or
@@ -144,13 +202,17 @@ def test_source_shipment_round_trip_and_tampering(tmp_path):
     assert again.source_sha256 == candidate.source_sha256 and again.name == candidate.name
     assert again.source.parent == (tmp_path / "ok").resolve()
     (tmp_path / "bad").mkdir()
-    forged = Shipment(shipment.spec, "source", shipment.name, shipment.sha256, shipment.data + b"\n# x\n")
+    forged = Shipment(
+        shipment.spec, "source", shipment.name, shipment.sha256, shipment.data + b"\n# x\n"
+    )
     with pytest.raises(ShipmentError, match="arrived with sha256"):
         unpack(forged, tmp_path / "bad")
     with pytest.raises(ShipmentError, match="malformed"):
         unpack(Shipment("x", "source", "../x.py", shipment.sha256, shipment.data), tmp_path / "bad")
     with pytest.raises(ShipmentError, match="malformed"):
-        Shipment.from_wire({"spec": "x", "kind": "source", "name": "x.py", "sha256": "", "data": "!!"})
+        Shipment.from_wire(
+            {"spec": "x", "kind": "source", "name": "x.py", "sha256": "", "data": "!!"}
+        )
 
 
 def test_executable_and_command_shipments(tmp_path):
@@ -171,6 +233,7 @@ def test_executable_and_command_shipments(tmp_path):
 
 
 # ---- even work units ---------------------------------------------------------------------------------
+
 
 def _cost(chunk) -> int:
     return sum(run_cost(t) for t in chunk.texts)
@@ -203,11 +266,19 @@ def test_every_registered_plan_has_even_items(profile):
     prof = get_profile(profile)
     for name in registry.game_names():
         entry = registry.get(name)
-        plan = make_plan(entry, prof, 5, examples=prof.examples, exhaustive_tests=exhaustive_tests(entry.game, prof))
+        plan = make_plan(
+            entry,
+            prof,
+            5,
+            examples=prof.examples,
+            exhaustive_tests=exhaustive_tests(entry.game, prof),
+        )
         for group in plan.all_groups():
             costs = [_cost(c) for c in group.chunks]
             for c in group.chunks:
-                assert len(c.instances) == 1 or (_cost(c) <= CHUNK_RUNS and sum(map(len, c.texts)) <= CHUNK_BYTES)
+                assert len(c.instances) == 1 or (
+                    _cost(c) <= CHUNK_RUNS and sum(map(len, c.texts)) <= CHUNK_BYTES
+                )
             if len(costs) > 1 and group.phase not in ("largest", "coverage", "worst"):
                 biggest_run = max(run_cost(t) for c in group.chunks for t in c.texts)
                 assert min(costs) * 2 >= max(costs) - biggest_run, (name, group.key, costs)
@@ -224,8 +295,10 @@ def test_builds_that_differ_between_hosts_are_noted():
     candidate = Candidate.parse(str(EXAMPLES / "word_game" / "correct.py"))
     target = _Target("word_game=x", None, candidate, None, None, 0, 1, "g", pack(candidate))
     object.__setattr__(candidate, "binary_sha256", "a" * 64)
-    target.evidence = {"c0": {"worker": "gw0", "host": "h1", "binary_sha256": "a" * 64},
-                       "c1": {"worker": "gw1", "host": "h2", "binary_sha256": "a" * 64}}
+    target.evidence = {
+        "c0": {"worker": "gw0", "host": "h1", "binary_sha256": "a" * 64},
+        "c1": {"worker": "gw1", "host": "h2", "binary_sha256": "a" * 64},
+    }
     assert len(_where_it_ran(target)) == 1
     target.evidence["c1"]["binary_sha256"] = "b" * 64
     notes = _where_it_ran(target)

@@ -25,22 +25,24 @@ from gamecert.commands.pytest_solvers import batches, inprocess_work
 from gamecert.engine import registry
 from gamecert.engine.judge.judge import Judge
 from gamecert.engine.plan.profiles import get_profile
-from gamecert.engine.solvers import solver_plan
 from gamecert.engine.run.subjects import SolverRunner
+from gamecert.engine.solvers import solver_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED, EXAMPLES = "11", "10"
 
 #: the plugin comes from its entry point once gamecert is installed with it; a checkout whose
 #: installed metadata predates it loads it by module name (both at once would register it twice)
-_INSTALLED = any(ep.name == "gamecert_solvers" for ep in importlib.metadata.entry_points(group="pytest11"))
+_INSTALLED = any(
+    ep.name == "gamecert_solvers" for ep in importlib.metadata.entry_points(group="pytest11")
+)
 PLUGIN = () if _INSTALLED else ("-p", "gamecert.commands.pytest_solvers")
 
 #: a word_game solver wrong at every letter count divisible by 3 (smallest failing word: AAA),
 #: registered beside the real ones; and word_game's claims replaced by a short cut one that
 #: holds, two wrong ones (a closed form wrong at count 5 inside a cut range, a recurrence wrong
 #: at the multiples of 3 that cannot be cut) and the induction (holds, cannot be cut)
-PLANT = '''
+PLANT = """
 import dataclasses, types
 from gamecert.engine import registry
 from gamecert.proofs import word_game as proofs
@@ -66,7 +68,7 @@ _planted = dataclasses.replace(_entry, solvers={**_entry.solvers, "thirds": _bro
                                proofs=types.SimpleNamespace(CLAIMS=_claims))
 _get = registry.get
 registry.get = lambda name: _planted if name == "word_game" else _get(name)
-'''
+"""
 
 
 def _env(here: Path) -> dict[str, str]:
@@ -79,17 +81,42 @@ def _env(here: Path) -> dict[str, str]:
 
 def _pytest(here: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--rootdir={here}", "-p", "plant",
-         *PLUGIN, *args],
-        capture_output=True, text=True, cwd=here, env=_env(here), timeout=150, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            f"--rootdir={here}",
+            "-p",
+            "plant",
+            *PLUGIN,
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=here,
+        env=_env(here),
+        timeout=150,
+        check=False,
     )
 
 
 def _gamecert(here: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The command, in one process, with the same solver and claims planted."""
-    code = f"import sys, plant; from gamecert.commands import cli; sys.exit(cli.main({list(args)!r}))"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=here,
-                          env=_env(here), timeout=150, check=False)
+    code = (
+        f"import sys, plant; from gamecert.commands import cli; sys.exit(cli.main({list(args)!r}))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=here,
+        env=_env(here),
+        timeout=150,
+        check=False,
+    )
 
 
 def _rows(out: str) -> dict[str, list[str]]:
@@ -122,46 +149,87 @@ def test_split_solvers_give_the_single_process_table_and_catch_a_broken_one(tmp_
     the split route's report naming both workers and calling the input minimal in size from the
     merged evidence. A failing solver's test count differs by design: the split route runs every
     item, one process stops at the first fault."""
-    split = _pytest(tmp_path, "-n", "2", "--solvers", "word_game", "--solvers-profile", "quick",
-                    "--solvers-seed", SEED, "--solvers-examples", EXAMPLES, "--solvers-report-dir=split",
-                    "--solvers-item-work", "300")  # about 20 items a solver, some of several chunks
+    split = _pytest(
+        tmp_path,
+        "-n",
+        "2",
+        "--solvers",
+        "word_game",
+        "--solvers-profile",
+        "quick",
+        "--solvers-seed",
+        SEED,
+        "--solvers-examples",
+        EXAMPLES,
+        "--solvers-report-dir=split",
+        "--solvers-item-work",
+        "300",
+    )  # about 20 items a solver, some of several chunks
     assert split.returncode == 1, split.stdout + split.stderr
-    alone = _gamecert(tmp_path, "certify", "word_game", "--profile", "quick", "--seed", SEED, "--examples", EXAMPLES,
-                      "--jobs", "1", "--report-dir", "alone")
+    alone = _gamecert(
+        tmp_path,
+        "certify",
+        "word_game",
+        "--profile",
+        "quick",
+        "--seed",
+        SEED,
+        "--examples",
+        EXAMPLES,
+        "--jobs",
+        "1",
+        "--report-dir",
+        "alone",
+    )
     assert alone.returncode == 1, alone.stdout + alone.stderr
     rows, single = _rows(split.stdout), _rows(alone.stdout)
-    assert sorted(rows) == sorted(single) == ["closed_form", "count_table", "thirds"], (split.stdout, alone.stdout)
+    assert sorted(rows) == sorted(single) == ["closed_form", "count_table", "thirds"], (
+        split.stdout,
+        alone.stdout,
+    )
     for name in ("closed_form", "count_table"):
         assert rows[name] == single[name], name
-        assert rows[name][2].startswith(("CERTIFIED", "PASSED")) and int(rows[name][1].replace(",", "")) > 0
+        assert (
+            rows[name][2].startswith(("CERTIFIED", "PASSED"))
+            and int(rows[name][1].replace(",", "")) > 0
+        )
     assert rows["thirds"][2] == single["thirds"][2] == "WA"
     assert "failed in" in rows["thirds"][0]
     report, one = _report(tmp_path / "split"), _report(tmp_path / "alone")
     for key in ("verdict", "input", "expected", "got", "size", "seed", "profile"):
         assert report[key] == one[key], key
     assert report["input"] == "AAA\n" and report["candidate_spec"] == "solver:thirds"
-    assert report["minimality"].startswith("minimal in size within letter-count multisets"), report["minimality"]
+    assert report["minimality"].startswith("minimal in size within letter-count multisets"), report[
+        "minimality"
+    ]
     workers = next(n for n in report["notes"] if n.startswith("items run by"))
     assert "gw0" in workers and "gw1" in workers, workers
     # a registered solver is re-run where it lives, and the report says so even after shrinking
     assert any("in the same process" in n for n in report["notes"]), report["notes"]
     assert not any("in fresh processes" in n for n in report["notes"]), report["notes"]
     assert "word_game/thirds:" in split.stdout and "report and replay command in" in split.stdout
-    assert re.search(r"3 solvers, [\d,]+ tests in .*; 1 failed \(seed 11\)", split.stdout), split.stdout
+    assert re.search(r"3 solvers, [\d,]+ tests in .*; 1 failed \(seed 11\)", split.stdout), (
+        split.stdout
+    )
 
 
 def _section(out: str, title: str) -> str:
     """The lines of the pytest summary section ``title`` (the plugin's own output)."""
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if re.match(rf"^=+ {title} =+$", line))
-    end = next((i for i in range(start + 1, len(lines)) if re.match(r"^=+ .* =+$", lines[i])), len(lines))
-    return "\n".join(lines[start + 1:end])
+    end = next(
+        (i for i in range(start + 1, len(lines)) if re.match(r"^=+ .* =+$", lines[i])), len(lines)
+    )
+    return "\n".join(lines[start + 1 : end])
 
 
 def _claim_lines(out: str) -> list[str]:
     """The lines ``gamecert prove`` prints for each game and claim, times left out."""
-    return [re.sub(r" \([\d.]+ s\)$", "", line) for line in out.splitlines()
-            if line.startswith(("  [", "      ")) or re.match(r"^\w+: \d+ claims?$", line)]
+    return [
+        re.sub(r" \([\d.]+ s\)$", "", line)
+        for line in out.splitlines()
+        if line.startswith(("  [", "      ")) or re.match(r"^\w+: \d+ claims?$", line)
+    ]
 
 
 def test_split_proofs_print_what_prove_prints_and_a_slice_refutes(tmp_path):
@@ -178,25 +246,48 @@ def test_split_proofs_print_what_prove_prints_and_a_slice_refutes(tmp_path):
     shown = _section(split.stdout, "gamecert prove")
     spread = _claim_lines(shown)
     assert len(spread) == len(single) and spread[0] == "word_game: 4 claims", (spread, single)
-    cut = single.index("  [holds] xor rule, words of 1..9 letters") + 1  # its evidence, whole or in slices
-    assert [a for i, a in enumerate(spread) if i != cut] == [b for i, b in enumerate(single) if i != cut]
-    assert spread[cut].startswith("      exhaustive: 4 slices checked apart, each holding: "), spread[cut]
-    assert "(every word of 1.." in spread[cut] and "..9 letters up to renaming)" in spread[cut], spread[cut]
+    cut = (
+        single.index("  [holds] xor rule, words of 1..9 letters") + 1
+    )  # its evidence, whole or in slices
+    assert [a for i, a in enumerate(spread) if i != cut] == [
+        b for i, b in enumerate(single) if i != cut
+    ]
+    assert spread[cut].startswith("      exhaustive: 4 slices checked apart, each holding: "), (
+        spread[cut]
+    )
+    assert "(every word of 1.." in spread[cut] and "..9 letters up to renaming)" in spread[cut], (
+        spread[cut]
+    )
     assert "fails first at AAAAA: " in shown and "fails first at 3: " in shown
     count = re.search(r"^(\d+ of \d+ claims hold) \(", alone.stdout, re.MULTILINE).group(1)
     assert count == "2 of 4 claims hold" and re.search(rf"^{count} \(", shown, re.MULTILINE), shown
     refuted = [line for line in alone.stdout.splitlines() if line.startswith("REFUTED at ")]
-    assert len(refuted) == 2 and all(line in shown.splitlines() for line in refuted), (refuted, shown)
+    assert len(refuted) == 2 and all(line in shown.splitlines() for line in refuted), (
+        refuted,
+        shown,
+    )
 
 
 def test_a_claim_with_a_slice_not_run_is_not_established(tmp_path):
     """Without xdist, `--prove-slices 3`: a slice deselected leaves its claim NOT ESTABLISHED,
     never held."""
     name = "prove/word_game::xor rule, words of 1..9 letters"
-    listed = _pytest(tmp_path, "-p", "no:xdist", "--prove", "word_game", "--prove-slices", "3", "--co")
+    listed = _pytest(
+        tmp_path, "-p", "no:xdist", "--prove", "word_game", "--prove-slices", "3", "--co"
+    )
     slices = [line for line in listed.stdout.splitlines() if line.startswith(name + " [")]
     assert len(slices) == 3, listed.stdout
-    run = _pytest(tmp_path, "-p", "no:xdist", "--prove", "word_game", "--prove-slices", "3", "--deselect", slices[1])
+    run = _pytest(
+        tmp_path,
+        "-p",
+        "no:xdist",
+        "--prove",
+        "word_game",
+        "--prove-slices",
+        "3",
+        "--deselect",
+        slices[1],
+    )
     assert run.returncode == 1, run.stdout + run.stderr
     shown = _section(run.stdout, "gamecert prove")
     assert "[NOT ESTABLISHED] xor rule, words of 1..9 letters" in shown
@@ -238,4 +329,10 @@ def test_items_cover_the_plan_once_in_order():
         items = batches(chunks, work)
         assert [c.key for item in items for c in item] == [c.key for c in chunks]
         assert all(len(item) == 1 or sum(map(inprocess_work, item)) <= work for item in items)
-    assert len(batches(chunks, 0)) == len(chunks) > len(batches(chunks, 300)) > len(batches(chunks, 10**9)) == 1
+    assert (
+        len(batches(chunks, 0))
+        == len(chunks)
+        > len(batches(chunks, 300))
+        > len(batches(chunks, 10**9))
+        == 1
+    )

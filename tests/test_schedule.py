@@ -23,14 +23,24 @@ class FakeChunk:
 
 def _lanes(groups: dict[str, int], per_chunk: int = 100, first: frozenset[str] = frozenset()):
     """(key, chunks, runs, on_list, on_chunk, first pass) per group of ``groups`` (key: runs)."""
+
     def chunks(key: str, runs: int):
         for start in range(0, runs, per_chunk):
             yield FakeChunk(key, tuple(range(start, min(runs, start + per_chunk))))
-    return [(key, chunks(key, runs), runs, lambda: None, lambda: None, key in first) for key, runs in groups.items()]
+
+    return [
+        (key, chunks(key, runs), runs, lambda: None, lambda: None, key in first)
+        for key, runs in groups.items()
+    ]
 
 
-def _simulate(groups: dict[str, int], cost: dict[str, float], runner_s: float, order=by_time,
-              first: frozenset[str] = frozenset()) -> dict[str, int]:
+def _simulate(
+    groups: dict[str, int],
+    cost: dict[str, float],
+    runner_s: float,
+    order=by_time,
+    first: frozenset[str] = frozenset(),
+) -> dict[str, int]:
     """Runs handed out per group before ``runner_s`` seconds of one runner are spent, each run of
     group g costing ``cost[g]`` seconds."""
     clock = 0.0
@@ -64,7 +74,10 @@ def test_a_cheap_family_that_fits_runs_to_its_end():
     share what is left, each touched."""
     done = _simulate(GROUPS, COST, 48.0)
     assert done["ladder"] == GROUPS["ladder"] and done["small"] == GROUPS["small"]
-    assert 0 < done["expensive-a"] < GROUPS["expensive-a"] and 0 < done["expensive-b"] < GROUPS["expensive-b"]
+    assert (
+        0 < done["expensive-a"] < GROUPS["expensive-a"]
+        and 0 < done["expensive-b"] < GROUPS["expensive-b"]
+    )
 
 
 def test_control_one_chunk_of_each_in_turn_leaves_the_ladder_unended():
@@ -80,7 +93,9 @@ def test_a_first_pass_ends_where_nothing_is_measured_to_fit():
     unmarked, is time-shared and does not."""
     cost = {**COST, "ladder": 0.0098}
     marked = _simulate(GROUPS, cost, 60.0, first=frozenset({"ladder"}))
-    assert marked["ladder"] == GROUPS["ladder"] and all(marked[k] >= 100 or marked[k] == GROUPS[k] for k in GROUPS)
+    assert marked["ladder"] == GROUPS["ladder"] and all(
+        marked[k] >= 100 or marked[k] == GROUPS[k] for k in GROUPS
+    )
     assert _simulate(GROUPS, cost, 60.0)["ladder"] < GROUPS["ladder"]
 
 
@@ -90,7 +105,9 @@ def test_with_nothing_fitting_the_families_share_the_time_equally():
     cost = {"a": 0.01, "b": 0.05}
     done = _simulate(groups, cost, 100.0)
     seconds = {k: done[k] * cost[k] for k in groups}
-    assert abs(seconds["a"] - seconds["b"]) <= 100 * 0.05 + 1e-9  # within one chunk of the dearer one
+    assert (
+        abs(seconds["a"] - seconds["b"]) <= 100 * 0.05 + 1e-9
+    )  # within one chunk of the dearer one
 
 
 def test_no_fit_share_means_no_family_is_run_to_its_end(monkeypatch):
@@ -104,11 +121,16 @@ def test_no_fit_share_means_no_family_is_run_to_its_end(monkeypatch):
 def test_without_a_deadline_every_chunk_comes_in_plan_order():
     """By counts (no deadline) every chunk is handed out, one of each group in turn."""
     spent: dict[str, Spent] = {}
-    got = [(c.group, c.instances[0]) for c in by_time(_lanes({"a": 250, "b": 120}), spent, lambda: None)]
+    got = [
+        (c.group, c.instances[0])
+        for c in by_time(_lanes({"a": 250, "b": 120}), spent, lambda: None)
+    ]
     assert got == [("a", 0), ("b", 0), ("a", 100), ("b", 100), ("a", 200)]
 
 
-@pytest.mark.parametrize("runs,handed,spent,want", [(10, 4, Spent(4, 1.0, 0.25), 1.5), (10, 10, Spent(10, 1, 0.1), 0.0)])
+@pytest.mark.parametrize(
+    "runs,handed,spent,want", [(10, 4, Spent(4, 1.0, 0.25), 1.5), (10, 10, Spent(10, 1, 0.1), 0.0)]
+)
 def test_remaining_seconds(runs, handed, spent, want):
     """What a group still needs, at the time its last finished chunk took a run."""
     assert schedule.remaining_seconds(runs, handed, spent) == pytest.approx(want)

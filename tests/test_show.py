@@ -17,13 +17,23 @@ from gamecert.kit.claims import Claim, Evidence
 ROOT = Path(__file__).resolve().parent.parent
 
 #: the problems' limits (statements; /work GAMES.md): seconds, MB
-LIMITS = {"word_game": (2, 256), "string_cut": (2, 256), "digit_game": (1, 256), "stones_once": (3, 256),
-          "dawson_kayles": (1, 256)}
+LIMITS = {
+    "word_game": (2, 256),
+    "string_cut": (2, 256),
+    "digit_game": (1, 256),
+    "stones_once": (3, 256),
+    "dawson_kayles": (1, 256),
+}
 
 
 def _gamecert(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("name", registry.game_names())
@@ -51,11 +61,19 @@ def test_show_prints_every_part_of_the_game(name):
 def test_show_on_the_command_line():
     """Exit 0 and the page on stdout; an unknown game is one line on stderr with exit 2."""
     ok = _gamecert("show", "word_game")
-    assert ok.returncode == 0 and ok.stdout.startswith("word_game: ") and "2 s per test, 256 MB" in ok.stdout
+    assert (
+        ok.returncode == 0
+        and ok.stdout.startswith("word_game: ")
+        and "2 s per test, 256 MB" in ok.stdout
+    )
     assert "  sample 1: input\n    ZADACHA\n  output\n    Alice\n" in ok.stdout
     bad = _gamecert("show", "no_such_game")
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr.count("\n") == 1 and "unknown game 'no_such_game'" in bad.stderr and "Traceback" not in bad.stderr
+    assert (
+        bad.stderr.count("\n") == 1
+        and "unknown game 'no_such_game'" in bad.stderr
+        and "Traceback" not in bad.stderr
+    )
 
 
 @pytest.mark.parametrize("name", sorted(LIMITS))
@@ -68,22 +86,34 @@ def test_games_carry_the_problems_limits(name):
 def test_every_game_and_the_scaffold_state_formats_limits_and_claim_levels():
     """Every registered game fills in rules and formats and states each claim's level; the
     scaffold's oracle template asks for all of them."""
-    assert set(LIMITS) == set(registry.game_names("project"))  # games elsewhere state their own problems
+    assert set(LIMITS) == set(
+        registry.game_names("project")
+    )  # games elsewhere state their own problems
     for entry in registry.all_entries():
         for attr in ("rules", "input_format", "output_format"):
-            assert isinstance(getattr(entry.game, attr), str) and getattr(entry.game, attr).strip(), (entry.name, attr)
+            assert (
+                isinstance(getattr(entry.game, attr), str) and getattr(entry.game, attr).strip()
+            ), (entry.name, attr)
         assert all(c.level for c in entry.claims), entry.name
     from gamecert.commands.new_game import _ORACLE
 
-    for needle in ("time_limit = ", "memory_limit_mb = ", "rules = todo_value(", "input_format = todo_value(",
-                   "output_format = todo_value(", "AnswerReader"):
+    for needle in (
+        "time_limit = ",
+        "memory_limit_mb = ",
+        "rules = todo_value(",
+        "input_format = todo_value(",
+        "output_format = todo_value(",
+        "AnswerReader",
+    ):
         assert needle in _ORACLE, needle
 
 
 def test_prove_does_not_count_a_claim_whose_evidence_is_weaker_than_stated():
     """A claim stating 'all sizes' whose check only gives 'bounded' evidence is NOT ESTABLISHED,
     so the levels `show` prints cannot overstate what `prove` finds."""
-    overstated = Claim("toy", "a toy claim", lambda: Evidence("bounded", "n <= 3"), level="all sizes")
+    overstated = Claim(
+        "toy", "a toy claim", lambda: Evidence("bounded", "n <= 3"), level="all sizes"
+    )
     outcome = check_claim("toy", overstated)
     assert outcome.status == "NOT ESTABLISHED" and "'all sizes'" in outcome.detail
     honest = Claim("toy", "a toy claim", lambda: Evidence("bounded", "n <= 3"), level="bounded")

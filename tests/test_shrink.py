@@ -46,10 +46,14 @@ def shrink(game, fails, instance, **kw):
 
 
 def _digit_batch(rng, games=100, n=1000):
-    return tuple(str(rng.randint(1, 9)) + "".join(str(rng.randint(0, 9)) for _ in range(n - 1)) for _ in range(games))
+    return tuple(
+        str(rng.randint(1, 9)) + "".join(str(rng.randint(0, 9)) for _ in range(n - 1))
+        for _ in range(games)
+    )
 
 
 # ---- each step ---------------------------------------------------------------------------------
+
 
 def test_binary_search_on_the_count_takes_logarithmic_runs():
     """A count threshold past 30,000 piles: 40,000 piles of assorted sizes down to exactly 32,769
@@ -145,7 +149,9 @@ def test_the_failing_game_moves_to_position_one():
     rng = random.Random(8)
     batch = _digit_batch(rng, 100, 30)
     target = batch[41]
-    result = shrink(DIGITS, lambda inst, text: any(g[:5] == target[:5] for g in inst), batch, failing_game=42)
+    result = shrink(
+        DIGITS, lambda inst, text: any(g[:5] == target[:5] for g in inst), batch, failing_game=42
+    )
     assert result.moved == (42, 100)
     assert result.instance == (target[:5],)
 
@@ -166,7 +172,9 @@ def test_a_count_in_all_reached_from_a_batch_of_short_games():
     shorter grown by their own digits) gives 32,800 digits: size 328, the exact smallest. Without
     the step the shrink ends above it (control)."""
     rng = random.Random(13)
-    batch = tuple(g for pair in zip(_digit_batch(rng, 50, 1000), _digit_batch(rng, 50, 10)) for g in pair)
+    batch = tuple(
+        g for pair in zip(_digit_batch(rng, 50, 1000), _digit_batch(rng, 50, 10)) for g in pair
+    )
     fails = lambda inst, text: sum(map(len, inst)) >= 32_768  # noqa: E731
     assert fails(batch, "")
     result = shrink(DIGITS, fails, batch, max_runs=60)
@@ -190,6 +198,7 @@ def test_the_batch_is_filled_to_its_largest_where_the_games_are_few():
 
 def _without_fill(game, fails, instance):
     """The control: the same shrink without the step that brings every game to one length."""
+
     class NoFill(Shrinker):
         def _fill(self):
             pass
@@ -217,6 +226,7 @@ def test_a_late_heap_position_in_dawson_kayles():
 
 # ---- the claim ------------------------------------------------------------------------------------
 
+
 def test_finished_means_every_offered_reduction_of_the_result_passes():
     """The claim checked by hand: from the result, every single removal and every lower value is
     a valid input that passes (or no input at all)."""
@@ -226,9 +236,9 @@ def test_finished_means_every_offered_reduction_of_the_result_passes():
     s = result.instance
     assert len(s) == 3
     for k in range(len(s)):
-        assert not fails(s[:k] + s[k + 1:], "")
+        assert not fails(s[:k] + s[k + 1 :], "")
         for v in range(ord(s[k]) - 97):
-            lowered = s[:k] + chr(97 + v) + s[k + 1:]
+            lowered = s[:k] + chr(97 + v) + s[k + 1 :]
             assert not fails(lowered, "")
 
 
@@ -247,7 +257,9 @@ def test_steps_left_out_for_size_are_said_and_not_finished():
     have finished, and the cut says which steps were left out."""
     rng = random.Random(12)
     piles = tuple(rng.randint(1, 60) for _ in range(3000))
-    result = shrink(STONES, lambda inst, text: len(inst) >= 2000, piles, exhaustive_parts=100, level_chunks=8)
+    result = shrink(
+        STONES, lambda inst, text: len(inst) >= 2000, piles, exhaustive_parts=100, level_chunks=8
+    )
     assert len(result.instance) == 2000
     assert not result.finished
     assert "single piles removed" in result.cut
@@ -263,12 +275,15 @@ def test_invalid_candidates_never_run():
 def test_every_registered_game_declares_its_structure():
     for game in (WORDS, CUT, DIGITS, STONES, DAWSON):
         assert isinstance(game.structure(), Structure), game.name
-        assert structure_of(game, None) is game.structure() or isinstance(structure_of(game, None), Structure)
+        assert structure_of(game, None) is game.structure() or isinstance(
+            structure_of(game, None), Structure
+        )
 
 
 def test_the_default_structure():
     class Plain:
         max_batch = 1
+
     assert default_structure(Plain(), "abc").parts("abc") == ("a", "b", "c")
     assert default_structure(Plain(), (3, 4)).value(3) == 3
     assert default_structure(Plain(), 3.5) is None
@@ -277,9 +292,17 @@ def test_the_default_structure():
 # ---- wrong programs, certified -------------------------------------------------------------------
 
 LONG = pytest.mark.long
-PROGRAMS = ["stones_once/count32769.py", "stones_once/parity50004.py", "digit_game/digits32768.py", "stones_once/bytes1874314.py",
-            "digit_game/bytes65536.py", "string_cut/xx_zz.py", "word_game/jkqxz.py", "digit_game/late64.py",
-            "dawson_kayles/heaps63.py"]
+PROGRAMS = [
+    "stones_once/count32769.py",
+    "stones_once/parity50004.py",
+    "digit_game/digits32768.py",
+    "stones_once/bytes1874314.py",
+    "digit_game/bytes65536.py",
+    "string_cut/xx_zz.py",
+    "word_game/jkqxz.py",
+    "digit_game/late64.py",
+    "dawson_kayles/heaps63.py",
+]
 
 
 def _smallest(program: Path) -> int:
@@ -295,9 +318,23 @@ def test_reported_at_the_exact_smallest_size(tmp_path, path, seed):
     game = program.parent.name
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     proc = subprocess.run(
-        [sys.executable, "-m", "gamecert", "certify", game, str(program), "--seed", seed,
-         "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            game,
+            str(program),
+            "--seed",
+            seed,
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())

@@ -31,9 +31,24 @@ def _budget() -> list[str]:
 def _certify(tmp_path: Path, program: Path, seed: str) -> tuple[subprocess.CompletedProcess, dict]:
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     proc = subprocess.run(
-        [sys.executable, "-m", "gamecert", "certify", "string_cut", str(program), "--seed", seed,
-         "--report-dir", str(tmp_path), *_budget()],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "string_cut",
+            str(program),
+            "--seed",
+            seed,
+            "--report-dir",
+            str(tmp_path),
+            *_budget(),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
     )
     where = Path(proc.stdout.strip().splitlines()[-1])
     name = "report.json" if (where / "report.json").exists() else "certificate.json"
@@ -50,7 +65,10 @@ def test_a_program_wrong_at_one_length_is_caught_by_default(tmp_path, program, s
     proc, report = _certify(tmp_path, WRONG / program, seed)
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert report["verdict"] == "WA"
-    assert report["size"] == {"len3001.py": 3001, "len4700_short_scan.py": 4700, "len4096.cpp": 4096}[program]
+    assert (
+        report["size"]
+        == {"len3001.py": 3001, "len4700_short_scan.py": 4700, "len4096.cpp": 4096}[program]
+    )
 
 
 @pytest.mark.long
@@ -61,7 +79,10 @@ def test_the_right_program_stays_certified_and_says_what_budget_would_end_the_cu
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     if "coverage" in report["cut_phases"]:
         assert report["verdict"] == "PASSED (incomplete)" and "CERTIFIED" not in proc.stdout
-        assert "  incomplete: left out: coverage" in proc.stdout and "would complete it (--budget " in proc.stdout
+        assert (
+            "  incomplete: left out: coverage" in proc.stdout
+            and "would complete it (--budget " in proc.stdout
+        )
         assert "would complete it (--budget " in report["incomplete"]
     else:
         assert report["verdict"] in ("CERTIFIED", "PASSED (incomplete)")

@@ -39,15 +39,35 @@ def _certify(program: str, report_dir: Path) -> tuple[subprocess.CompletedProces
     env = {**os.environ, "GAMECERT_GAMES": str(OK), "PYTHONPATH": str(ROOT)}
     env.pop("GAMECERT_PROFILE", None)
     start = time.monotonic()
-    out = subprocess.run([sys.executable, "-m", "gamecert", "certify", "toy_ok", str(PROGRAMS / program),
-                          "--seed", "1", "--budget", f"{BUDGET_S:g}", "--report-dir", str(report_dir)],
-                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            "toy_ok",
+            str(PROGRAMS / program),
+            "--seed",
+            "1",
+            "--budget",
+            f"{BUDGET_S:g}",
+            "--report-dir",
+            str(report_dir),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
     return out, time.monotonic() - start
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("program, code, verdict", [("slow_right.py", 0, "PASSED (incomplete)"),
-                                                    ("slow_wrong.py", 1, "TLE")])
+@pytest.mark.parametrize(
+    "program, code, verdict",
+    [("slow_right.py", 0, "PASSED (incomplete)"), ("slow_wrong.py", 1, "TLE")],
+)
 def test_a_slow_program_ends_within_the_budget_and_says_what_ran(tmp_path, program, code, verdict):
     out, wall = _certify(program, tmp_path)
     text = out.stdout + out.stderr
@@ -60,5 +80,7 @@ def test_a_slow_program_ends_within_the_budget_and_says_what_ran(tmp_path, progr
         assert "CERTIFIED" not in out.stdout, text  # the word is kept for complete evidence
     else:
         why = next(line for line in out.stdout.splitlines() if line.strip().startswith("why:"))
-        over = re.search(r"CPU time ([0-9.]+) s > limit 2 s", why)  # literally over, or said otherwise
+        over = re.search(
+            r"CPU time ([0-9.]+) s > limit 2 s", why
+        )  # literally over, or said otherwise
         assert (float(over.group(1)) > 2.0) if over else "CPU-time limit of 2 s" in why, why

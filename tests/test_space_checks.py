@@ -31,7 +31,9 @@ class _Toy:
 
 
 def _all(game, count, every=10, step=7):
-    return list(plan.space_inputs(game, range(count), "the exhaustive space 'toy' at size 1", every, step))
+    return list(
+        plan.space_inputs(game, range(count), "the exhaustive space 'toy' at size 1", every, step)
+    )
 
 
 def test_every_input_comes_through_in_order_with_its_text():
@@ -44,7 +46,10 @@ def test_every_input_comes_through_in_order_with_its_text():
 
 @pytest.mark.parametrize("bad", [0, 30, 94])
 def test_a_bad_first_sampled_or_last_input_is_a_game_error(bad):
-    with pytest.raises(GameError, match=rf"the exhaustive space 'toy' at size 1 yields an invalid input .*{bad} is not"):
+    with pytest.raises(
+        GameError,
+        match=rf"the exhaustive space 'toy' at size 1 yields an invalid input .*{bad} is not",
+    ):
         _all(_Toy(bad={bad}), 95)
 
 

@@ -137,8 +137,14 @@ def test_a_million_piles_parse_and_format_quickly():
 
 
 def _run(program: str, text: str) -> str:
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "stones_once" / program)], input=text,
-                         capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "stones_once" / program)],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return out.stdout.strip()
 
 

@@ -10,8 +10,8 @@ from gamecert.commands import cli
 from gamecert.engine import registry
 from gamecert.engine.judge.judge import Judge
 from gamecert.engine.plan.profiles import get_profile
-from gamecert.engine.solvers import certify_solver
 from gamecert.engine.run.subjects import SolverRunner
+from gamecert.engine.solvers import certify_solver
 from gamecert.verdict import Verdict
 from tests.broken.string_cut import gives_up_on_long_input
 from tests.broken.word_game import multiples_of_three_lose
@@ -167,7 +167,7 @@ def test_a_broken_solver_is_caught_with_the_answers_computed_once_in_certify_all
     """The scheduler of ``certify GAME`` with two runners at once (plans and answers shared
     through forked processes): a broken solver registered beside the right ones fails, on the
     input it fails on when certified alone, and the right ones pass."""
-    from gamecert.engine import solver_batch, solvers
+    from gamecert.engine import solver_batch
 
     entry = registry.get("word_game")
     broken = replace(entry, solvers={**entry.solvers, "thirds": multiples_of_three_lose})

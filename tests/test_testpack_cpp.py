@@ -48,7 +48,9 @@ def _broken_validator(part: str) -> str:
 def _lax_checker(entry) -> cpp.Judge:
     """A checker that never calls the game's judge a WA (any readable output is OK)."""
     part = cpp.game_part(entry)
-    text = cpp.source("checker", part).replace('if (!why.empty()) quitf(_wa, "%s", why.c_str());', "")
+    text = cpp.source("checker", part).replace(
+        'if (!why.empty()) quitf(_wa, "%s", why.c_str());', ""
+    )
     good = cpp.Judge.of(entry)
     return cpp.Judge(good.validator, cpp.build(text, "check"))
 
@@ -74,10 +76,17 @@ def test_word_game_cpp_agrees_with_gamecert():
     seen, bad = cpp.disagreements(entry, judge, cpp.small_inputs(entry, 3))
     assert seen > 150 and not bad, bad[:5]
     assert "line 1, column 4" in judge.validate("ABC") and "end of line" in judge.validate("ABC")
-    assert "line 1, column 4" in judge.validate("ABC\r\n") and "carriage return" in judge.validate("ABC\r\n")
+    assert "line 1, column 4" in judge.validate("ABC\r\n") and "carriage return" in judge.validate(
+        "ABC\r\n"
+    )
     assert judge.validate("ABC\n") == ""
-    assert judge.check("AB\n", "  Bob \r\n", "Bob\n")[0] == 0 and judge.check("AB\n", "bob\n", "Bob\n")[0] == 1
-    assert judge.check("AB\n", "Bob\n", "Carol\n")[0] == 3  # a bad answer file is the package's fault
+    assert (
+        judge.check("AB\n", "  Bob \r\n", "Bob\n")[0] == 0
+        and judge.check("AB\n", "bob\n", "Bob\n")[0] == 1
+    )
+    assert (
+        judge.check("AB\n", "Bob\n", "Carol\n")[0] == 3
+    )  # a bad answer file is the package's fault
 
 
 @needs_gxx
@@ -87,8 +96,10 @@ def test_word_game_controls_are_caught():
     accepts any readable output each disagree with gamecert on the same battery."""
     entry = registry.get("word_game")
     inputs = cpp.small_inputs(entry, 1)
-    no_eof = cpp.Judge(cpp.build(cpp.source("validator", _broken_validator(cpp.game_part(entry))), "validator"),
-                       cpp.Judge.of(entry).checker)
+    no_eof = cpp.Judge(
+        cpp.build(cpp.source("validator", _broken_validator(cpp.game_part(entry))), "validator"),
+        cpp.Judge.of(entry).checker,
+    )
     for broken in (no_eof, _crlf_validator(entry), _lax_checker(entry)):
         _, bad = cpp.disagreements(entry, broken, inputs, stop_at_first=True)
         assert bad
@@ -117,9 +128,11 @@ def test_problem_xml_read_as_polygon_documents_it(tmp_path):
     assert got["checker"] == "files/check.cpp" and got["validators"] == ["files/validator.cpp"]
     assert got["solutions"] == {"main": "solutions/model.py"}
     text = (out / "problem.xml").read_text()
-    for broken, fault in ((text.replace("<test-count>6<", "<test-count>7<"), "test-count"),
-                          (text.replace('type="testlib"', 'type="exe"'), "testlib"),
-                          (text.replace("files/validator.cpp", "files/nothing.cpp"), "not in the package")):
+    for broken, fault in (
+        (text.replace("<test-count>6<", "<test-count>7<"), "test-count"),
+        (text.replace('type="testlib"', 'type="exe"'), "testlib"),
+        (text.replace("files/validator.cpp", "files/nothing.cpp"), "not in the package"),
+    ):
         (out / "problem.xml").write_text(broken)
         with pytest.raises(ts.PackageError, match=fault):
             polygon.read_problem_xml(out)
@@ -178,6 +191,7 @@ def test_tle_kills_need_a_2x_margin(tmp_path):
 
 # ---- long: every registered game ----------------------------------------------------------------
 
+
 @needs_gxx
 @pytest.mark.long
 @pytest.mark.parametrize("name", GAMES)
@@ -189,19 +203,28 @@ def test_every_game_cpp_agrees_with_gamecert(name):
     entry = registry.get(name)
     judge = cpp.Judge.of(entry)
     pool = [t.text for t in ts.build_pool(entry, 1, 1)]
-    small = cpp.small_inputs(entry, 4 if name == "dawson_kayles" else 8)  # dawson_kayles: ~250 outputs an input
+    small = cpp.small_inputs(
+        entry, 4 if name == "dawson_kayles" else 8
+    )  # dawson_kayles: ~250 outputs an input
     seen, bad = cpp.disagreements(entry, judge, small)
     rest = sorted((t for t in pool if t not in small), key=len)
-    big = [t for t in rest if len(t) < 100_000] + rest[-1:]  # the largest input, and the others under 100 KB
-    big_seen, big_bad = cpp.disagreements(entry, judge, big, outputs_per_input=30, broken_per_input=30)
+    big = [t for t in rest if len(t) < 100_000] + rest[
+        -1:
+    ]  # the largest input, and the others under 100 KB
+    big_seen, big_bad = cpp.disagreements(
+        entry, judge, big, outputs_per_input=30, broken_per_input=30
+    )
     assert seen + big_seen > 500 and not bad + big_bad, (bad + big_bad)[:5]
     if name == "dawson_kayles":  # another winning move than the answer file's is accepted
         game = entry.game
         text = "2\n5 8\n"
         inst = game.parse_input(text)
         answer = game.format_answer(game.oracle(inst))
-        others = [o for o in cpp.answer_variants(answer) if o.split() != answer.split()
-                  and judge.check(text, o, answer)[0] == 0]
+        others = [
+            o
+            for o in cpp.answer_variants(answer)
+            if o.split() != answer.split() and judge.check(text, o, answer)[0] == 0
+        ]
         assert others, "no other winning move accepted"
 
 
@@ -213,8 +236,10 @@ def test_every_game_controls_are_caught(name):
     that accepts any readable output are each caught by the battery."""
     entry = registry.get(name)
     inputs = cpp.small_inputs(entry, 3)
-    no_eof = cpp.Judge(cpp.build(cpp.source("validator", _broken_validator(cpp.game_part(entry))), "validator"),
-                       cpp.Judge.of(entry).checker)
+    no_eof = cpp.Judge(
+        cpp.build(cpp.source("validator", _broken_validator(cpp.game_part(entry))), "validator"),
+        cpp.Judge.of(entry).checker,
+    )
     for broken in (no_eof, _crlf_validator(entry), _lax_checker(entry)):
         _, bad = cpp.disagreements(entry, broken, inputs, stop_at_first=True)
         assert bad
@@ -235,7 +260,9 @@ def test_doall_builds_validates_and_checks(tmp_path):
     assert not [p for p in out.rglob("*") if "build" in p.name]  # nothing left in the package
 
 
-def _python_validator_disagreements(name: str, tmp_path: Path, main: str | None = None) -> tuple[int, list[str]]:
+def _python_validator_disagreements(
+    name: str, tmp_path: Path, main: str | None = None
+) -> tuple[int, list[str]]:
     from gamecert.engine.testpack import testpack as tp
     from gamecert.kit import standalone
 
@@ -264,8 +291,11 @@ def test_python_validator_is_strict_too(name, tmp_path):
 
     seen, bad = _python_validator_disagreements(name, tmp_path)
     assert seen > 100 and not bad, bad[:5]
-    lenient = standalone.VALIDATOR_MAIN.split("    if \"\\r\" in text:")[0] + '    return ""\n' + (
-        standalone.VALIDATOR_MAIN.split('    return ""\n', 2)[-1])
+    lenient = (
+        standalone.VALIDATOR_MAIN.split('    if "\\r" in text:')[0]
+        + '    return ""\n'
+        + (standalone.VALIDATOR_MAIN.split('    return ""\n', 2)[-1])
+    )
     assert "carriage" not in lenient
     _, bad = _python_validator_disagreements(name, tmp_path, lenient)
     assert bad

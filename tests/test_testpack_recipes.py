@@ -24,13 +24,16 @@ import pytest
 
 from gamecert.engine import registry
 from gamecert.engine.testpack import polygon, recipes
-from gamecert.engine.testpack import testset as ts
 from gamecert.engine.testpack import testpack as tp
+from gamecert.engine.testpack import testset as ts
 
 #: every registered game (`gamecert list`)
 GAMES = tuple(registry.game_names())
 #: what the broken control does to gen.py: every run one short
-ONE_SHORT = ("    return chunk * _count(count, token)\n", "    return chunk * (_count(count, token) - (1 if star else 0))\n")
+ONE_SHORT = (
+    "    return chunk * _count(count, token)\n",
+    "    return chunk * (_count(count, token) - (1 if star else 0))\n",
+)
 
 
 def _package(tmp_path: Path, name: str) -> tuple[Path, list[ts.Test]]:
@@ -43,7 +46,9 @@ def _package(tmp_path: Path, name: str) -> tuple[Path, list[ts.Test]]:
     tests, groups, huge = [], set(), 0
     for t in pool:
         if t.group == "samples" or (t.group not in groups and t.group != "exhaustive"):
-            if t.bytes > 1_000_000:  # one test of megabytes is enough (each costs a second to make again)
+            if (
+                t.bytes > 1_000_000
+            ):  # one test of megabytes is enough (each costs a second to make again)
                 if huge:
                     continue
                 huge += 1
@@ -68,8 +73,11 @@ def _script(out: Path) -> list[tuple[list[str], int]]:
 
 
 def _gen(out: Path, args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-I", "-S", str(out / "files" / "gen.py"), *args],
-                          capture_output=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(out / "files" / "gen.py"), *args],
+        capture_output=True,
+        timeout=60,
+    )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -84,7 +92,9 @@ def test_every_recipe_makes_its_test_byte_for_byte(name, tmp_path):
     for args, n in script:
         run = _gen(out, args)
         assert run.returncode == 0, run.stderr
-        assert run.stdout == (out / "tests" / f"{n:0{w}d}").read_bytes(), f"test {n}: gen {' '.join(args)[:80]}"
+        assert run.stdout == (out / "tests" / f"{n:0{w}d}").read_bytes(), (
+            f"test {n}: gen {' '.join(args)[:80]}"
+        )
     listed = polygon.read_problem_xml(out)["generated"]
     assert listed == {n: recipes.cmd(args) for args, n in script}
     section = polygon.readme_section(out)
@@ -104,16 +114,23 @@ def test_an_edited_recipe_gives_a_valid_test(name, tmp_path):
     w = polygon.width(len(list((out / "tests").glob("*.a"))))
     for args, n in _script(out):
         huge = (out / "tests" / f"{n:0{w}d}").stat().st_size > 1_000_000
-        k = next((i for i, a in enumerate(args) if re.search(r"[*^]\d+$", a) and int(re.split(r"[*^]", a)[-1]) > 2), None)
+        k = next(
+            (
+                i
+                for i, a in enumerate(args)
+                if re.search(r"[*^]\d+$", a) and int(re.split(r"[*^]", a)[-1]) > 2
+            ),
+            None,
+        )
         if k is None:
             continue
         head, count = re.match(r"(.*[*^])(\d+)$", args[k]).groups()
         # far past the bounds (once a game): a batch of 101 games, or two million letters, piles or heaps
-        far = 101 if head.endswith("^") else 2 * 10 ** 6
+        far = 101 if head.endswith("^") else 2 * 10**6
         # one less; a test of megabytes (seconds of validation) a thousandth of its count
         less = max(2, int(count) // 1000) if huge else int(count) - 1
         for new, ok in ((less, True), *([(far, False)] if not edited else [])):
-            changed = args[:k] + [f"{head}{new}"] + args[k + 1:]
+            changed = args[:k] + [f"{head}{new}"] + args[k + 1 :]
             run = _gen(out, changed)
             if ok:
                 assert run.returncode == 0, run.stderr
@@ -132,7 +149,9 @@ def test_a_broken_gen_is_caught(tmp_path):
     generated test again and compares the bytes) and `sh doall.sh gen` exit 1 naming the tests;
     the right gen.py passes both."""
     out, _ = _package(tmp_path, "string_cut")
-    run = subprocess.run(["sh", str(out / "doall.sh"), "gen"], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["sh", str(out / "doall.sh"), "gen"], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0 and "made again byte for byte" in run.stdout, run.stdout + run.stderr
     gen = out / "files" / "gen.py"
     good = gen.read_text()
@@ -140,7 +159,9 @@ def test_a_broken_gen_is_caught(tmp_path):
     gen.write_text(good.replace(*ONE_SHORT))
     with pytest.raises(ts.PackageError, match="byte for byte"):
         polygon.read_problem_xml(out)
-    run = subprocess.run(["sh", str(out / "doall.sh"), "gen"], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["sh", str(out / "doall.sh"), "gen"], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 1 and "does not make tests/" in run.stdout, run.stdout + run.stderr
 
 
@@ -151,8 +172,10 @@ def test_problem_xml_generated_tests(tmp_path):
     assert polygon.read_problem_xml(out)["generated"]
     text = (out / "problem.xml").read_text()
     first = re.search(r'<test cmd="[^"]*" method="generated"', text).group(0)
-    for broken, fault in ((text.replace(first, '<test method="generated"', 1), "generated with a cmd"),
-                          (text.replace(first, first.replace('cmd="gen ', 'cmd="nogen '), 1), "not an executable")):
+    for broken, fault in (
+        (text.replace(first, '<test method="generated"', 1), "generated with a cmd"),
+        (text.replace(first, first.replace('cmd="gen ', 'cmd="nogen '), 1), "not an executable"),
+    ):
         (out / "problem.xml").write_text(broken)
         with pytest.raises(ts.PackageError, match=fault):
             polygon.read_problem_xml(out)

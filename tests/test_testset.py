@@ -44,7 +44,9 @@ from gamecert.kit.tokens import verdict_of, verdict_under_testlib
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("word_game", "string_cut", "digit_game", "stones_once", "dawson_kayles")
 #: small knobs: the package is built in seconds, not minutes
-KNOBS = tp.Knobs(max_tests=60, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40)
+KNOBS = tp.Knobs(
+    max_tests=60, per_family=4, per_space=40, search_seconds=60, mutant_budget=2.0, max_mutants=40
+)
 _BUILT: dict[str, tuple[Path, tp.Outcome]] = {}
 
 
@@ -91,19 +93,37 @@ def _judge_alone(package: Path, program: Path, game, column: str | None = None) 
         rows = list(csv.reader((package / "kills.csv").read_text().splitlines()))
         col = rows[0].index(column)
         killing = {row[0] for row in rows[1:] if ts.is_kill(row[col])}
-        tests.sort(key=lambda t: t.name not in killing)  # stable: killing tests first, in their order
+        tests.sort(
+            key=lambda t: t.name not in killing
+        )  # stable: killing tests first, in their order
     codes = []
     for test in tests:
         with open(test, "rb") as stdin:
-            run = subprocess.run([sys.executable, "-I", str(program)], stdin=stdin, capture_output=True,
-                                 preexec_fn=_limits(game), timeout=60)
+            run = subprocess.run(
+                [sys.executable, "-I", str(program)],
+                stdin=stdin,
+                capture_output=True,
+                preexec_fn=_limits(game),
+                timeout=60,
+            )
         if run.returncode != 0:
             codes.append(4)
             break
         out = package / "out.txt"
         out.write_bytes(run.stdout)
-        check = subprocess.run([sys.executable, "-I", "-S", str(polygon.script_path(package, "checker")), str(test), str(out),
-                                f"{test}.a"], capture_output=True, timeout=60)
+        check = subprocess.run(
+            [
+                sys.executable,
+                "-I",
+                "-S",
+                str(polygon.script_path(package, "checker")),
+                str(test),
+                str(out),
+                f"{test}.a",
+            ],
+            capture_output=True,
+            timeout=60,
+        )
         assert check.returncode in (0, 1, 2), check.stderr
         codes.append(check.returncode)
         if check.returncode:
@@ -116,7 +136,9 @@ def _judge_alone(package: Path, program: Path, game, column: str | None = None) 
 #: loaded 2-core machine. The default run builds word_game's; the long run (GAMECERT_LONG_TESTS=1)
 #: the other games' too, or those GAMECERT_TESTSET_GAMES names (a comma-separated list, or all).
 _PACKAGE_GAMES = os.environ.get("GAMECERT_TESTSET_GAMES", "all")
-PACKAGE_GAMES = GAMES if _PACKAGE_GAMES == "all" else tuple(g for g in GAMES if g in _PACKAGE_GAMES.split(","))
+PACKAGE_GAMES = (
+    GAMES if _PACKAGE_GAMES == "all" else tuple(g for g in GAMES if g in _PACKAGE_GAMES.split(","))
+)
 
 
 @pytest.mark.slow
@@ -144,11 +166,20 @@ def _judged_by_its_own_checker(name, packages):
     out, outcome = packages(name)
     game = registry.get(name).game
     assert not outcome.faults, outcome.faults
-    wrong = sorted((ROOT / "tests" / "wrong" / name).glob("*.py")) + [ROOT / "examples" / name / "wrong.py"]
+    wrong = sorted((ROOT / "tests" / "wrong" / name).glob("*.py")) + [
+        ROOT / "examples" / name / "wrong.py"
+    ]
     for program in wrong:
-        codes = _judge_alone(out, program, game, "examples/wrong" if program.parent.parent.name == "examples" else program.stem)
-        assert codes and codes[-1] != 0, (f"{program.name} passes every test of the package "
-                                          f"({outcome.survivors.get(program.stem, 'not a survivor in its own matrix')})")
+        codes = _judge_alone(
+            out,
+            program,
+            game,
+            "examples/wrong" if program.parent.parent.name == "examples" else program.stem,
+        )
+        assert codes and codes[-1] != 0, (
+            f"{program.name} passes every test of the package "
+            f"({outcome.survivors.get(program.stem, 'not a survivor in its own matrix')})"
+        )
     codes = _judge_alone(out, ROOT / "examples" / name / "correct.py", game)
     assert codes == [0] * len(outcome.tests)
     # a program only slow (at most 2x the limit on every test) is no kill that holds: named, not killed
@@ -157,26 +188,71 @@ def _judged_by_its_own_checker(name, packages):
     assert "the validator accepts every test: yes" in readme and "mutation score:" in readme
     header = (out / "kills.csv").read_text().splitlines()[0].split(",")
     assert header[:3] == ["test", "origin", "bytes"] and len(header) == (
-        3 + len(outcome.programs) + len(outcome.broken_rows) + len(outcome.mutant_names))
+        3 + len(outcome.programs) + len(outcome.broken_rows) + len(outcome.mutant_names)
+    )
     # samples first
     width = max(2, len(str(len(outcome.tests))))
     first = (out / "tests" / f"{1:0{width}d}").read_text()
     assert first == game.samples[0][0]
     for t in (out / "tests").iterdir():
         if "." not in t.name:
-            v = subprocess.run([sys.executable, "-I", "-S", str(polygon.script_path(out, "validator")), str(t)],
-                               capture_output=True)
+            v = subprocess.run(
+                [sys.executable, "-I", "-S", str(polygon.script_path(out, "validator")), str(t)],
+                capture_output=True,
+            )
             assert v.returncode == 0, (t.name, v.stderr)
 
 
 BROKEN_INPUTS = {
-    "word_game": ["", "\n", "abc\n", "AB C\n", " AB\n", "A" * 41 + "\n", "AB\nCD\n", "AB\t\n", "É\n"],
+    "word_game": [
+        "",
+        "\n",
+        "abc\n",
+        "AB C\n",
+        " AB\n",
+        "A" * 41 + "\n",
+        "AB\nCD\n",
+        "AB\t\n",
+        "É\n",
+    ],
     "string_cut": ["", "ABC\n", "ab c\n", "a" * 5001 + "\n", "ab\n\nx\n", "ab \n"],
-    "digit_game": ["", "0\n", "101\n" + "1\n1\n" * 101, "1\n2\n1\n", "1\n1\n0\n", "1\n2\n05\n", "1\n1001\n" + "1" * 1001 + "\n",
-                   "2\n1\n1\n", "1\n1\n1\nextra\n", "01\n1\n1\n", "1\n 1\n1\n", "1\n1\n+\n"],
-    "stones_once": ["", "0\n", "1\n61\n", "1\n0\n", "2\n1\n", "1\n1\n1\n", "1\n-1\n", "1\n 5\n", "1\n05\n"],
-    "dawson_kayles": ["", "0\n\n", "1\n0\n", "1\n1001\n", "2\n1  2\n", "2\n1\n", "1\n1 \n", "101\n" + " ".join(["1"] * 101) + "\n",
-                      "1\n1\n1\n", "1\n01\n"],
+    "digit_game": [
+        "",
+        "0\n",
+        "101\n" + "1\n1\n" * 101,
+        "1\n2\n1\n",
+        "1\n1\n0\n",
+        "1\n2\n05\n",
+        "1\n1001\n" + "1" * 1001 + "\n",
+        "2\n1\n1\n",
+        "1\n1\n1\nextra\n",
+        "01\n1\n1\n",
+        "1\n 1\n1\n",
+        "1\n1\n+\n",
+    ],
+    "stones_once": [
+        "",
+        "0\n",
+        "1\n61\n",
+        "1\n0\n",
+        "2\n1\n",
+        "1\n1\n1\n",
+        "1\n-1\n",
+        "1\n 5\n",
+        "1\n05\n",
+    ],
+    "dawson_kayles": [
+        "",
+        "0\n\n",
+        "1\n0\n",
+        "1\n1001\n",
+        "2\n1  2\n",
+        "2\n1\n",
+        "1\n1 \n",
+        "101\n" + " ".join(["1"] * 101) + "\n",
+        "1\n1\n1\n",
+        "1\n01\n",
+    ],
 }
 
 
@@ -188,51 +264,88 @@ def test_validator_rejects_broken_inputs(name, tmp_path):
     path = tmp_path / "validator.py"
     path.write_text(standalone_program("validator", name, entry.game.standalone_code))
     for text in BROKEN_INPUTS[name]:
-        run = subprocess.run([sys.executable, "-I", "-S", str(path)], input=text.encode(), capture_output=True)
+        run = subprocess.run(
+            [sys.executable, "-I", "-S", str(path)], input=text.encode(), capture_output=True
+        )
         assert run.returncode == 3 and run.stderr.startswith(b"FAIL "), (text[:30], run.returncode)
         with pytest.raises(Exception):  # noqa: B017, PT011 - any InputError
             entry.game.parse_input(text)
-    good = [s for s, _ in entry.game.samples] + [entry.game.format_input(x) for space in entry.game.exhaustive_spaces()
-                                                  for x in itertools.islice(space.all(), 5)]
+    good = [s for s, _ in entry.game.samples] + [
+        entry.game.format_input(x)
+        for space in entry.game.exhaustive_spaces()
+        for x in itertools.islice(space.all(), 5)
+    ]
     for text in good:
-        run = subprocess.run([sys.executable, "-I", "-S", str(path)], input=text.encode(), capture_output=True)
+        run = subprocess.run(
+            [sys.executable, "-I", "-S", str(path)], input=text.encode(), capture_output=True
+        )
         assert run.returncode == 0, (text[:30], run.stderr)
 
 
 def _variants(text: str, alternatives: tuple[str, ...]) -> list[str]:
     """Outputs made from a right one: tokens changed, dropped, doubled, written wrongly."""
     toks = text.split()
-    out = [text, text.replace("\n", "\r\n"), "\t" + text + "  \n\n", "", text + " x\n", " ".join(toks) + "\n"]
+    out = [
+        text,
+        text.replace("\n", "\r\n"),
+        "\t" + text + "  \n\n",
+        "",
+        text + " x\n",
+        " ".join(toks) + "\n",
+    ]
     for k, tok in enumerate(toks):
         if 3 <= k < len(toks) - 2:  # a long output: its first three and last two tokens
             continue
-        forms = [tok.lower(), tok.upper(), "0" + tok, "+" + tok, tok + "\u00a0", tok + "\x00", "-0", "-" + tok,
-                 "99999999999999999999", "4294967296", "1.0", *alternatives]
+        forms = [
+            tok.lower(),
+            tok.upper(),
+            "0" + tok,
+            "+" + tok,
+            tok + "\u00a0",
+            tok + "\x00",
+            "-0",
+            "-" + tok,
+            "99999999999999999999",
+            "4294967296",
+            "1.0",
+            *alternatives,
+        ]
         if tok.lstrip("-").isdigit():
             forms += [str(int(tok) + 1), str(int(tok) - 1), "0"]
         for form in forms:
-            out.append(" ".join(toks[:k] + [form] + toks[k + 1:]) + "\n")
-        out.append(" ".join(toks[:k] + toks[k + 1:]) + "\n")
-        out.append(" ".join(toks[:k + 1] + [tok] + toks[k + 1:]) + "\n")
+            out.append(" ".join(toks[:k] + [form] + toks[k + 1 :]) + "\n")
+        out.append(" ".join(toks[:k] + toks[k + 1 :]) + "\n")
+        out.append(" ".join(toks[: k + 1] + [tok] + toks[k + 1 :]) + "\n")
     return out
 
 
-ALTERNATIVES = {"word_game": ("Alice", "Bob"), "string_cut": ("First", "Second", "First 1", "First 2"),
-                "digit_game": ("1", "2", "3"), "stones_once": ("YES", "NO"),
-                "dawson_kayles": ("First", "Second", "First 1 0 0", "First 1 1 0")}
+ALTERNATIVES = {
+    "word_game": ("Alice", "Bob"),
+    "string_cut": ("First", "Second", "First 1", "First 2"),
+    "digit_game": ("1", "2", "3"),
+    "stones_once": ("YES", "NO"),
+    "dawson_kayles": ("First", "Second", "First 1 0 0", "First 1 1 0"),
+}
 
 
 def _battery_disagreements(name: str, checker) -> tuple[int, list[str]]:
     entry = registry.get(name)
     game = entry.game
-    inputs = [game.parse_input(s) for s, _ in game.samples] + [x for space in game.exhaustive_spaces()
-                                                                  for x in itertools.islice(space.all(), 12)]
+    inputs = [game.parse_input(s) for s, _ in game.samples] + [
+        x for space in game.exhaustive_spaces() for x in itertools.islice(space.all(), 12)
+    ]
     seen, bad = 0, []
     for inst in inputs:
-        expected = entry.game.oracle(inst) if game.size(inst) <= game.oracle_reach else entry.solvers[sorted(entry.solvers)[0]](inst)
+        expected = (
+            entry.game.oracle(inst)
+            if game.size(inst) <= game.oracle_reach
+            else entry.solvers[sorted(entry.solvers)[0]](inst)
+        )
         text = game.format_input(inst)
         answer = game.format_answer(expected)
-        outputs = _variants(answer, ALTERNATIVES[name]) + [game.format_answer(s(inst)) for s in entry.solvers.values()]
+        outputs = _variants(answer, ALTERNATIVES[name]) + [
+            game.format_answer(s(inst)) for s in entry.solvers.values()
+        ]
         for output in outputs:
             verdict, said = verdict_of(game, inst, output, expected)
             code, why = checker(text, output, answer)
@@ -254,16 +367,22 @@ def test_checker_agrees_with_gamecert_on_a_battery(name, tmp_path):
     dawson_kayles another winning move), wrong ones (other words, case, extra and missing
     tokens, a no-break space, a NUL) and PE ones (leading zeros, '+', '-0', past int32): the
     checker's exit code is gamecert's verdict each time."""
-    seen, bad = _battery_disagreements(name, _checker_of(name, registry.get(name).game.standalone_code, tmp_path))
+    seen, bad = _battery_disagreements(
+        name, _checker_of(name, registry.get(name).game.standalone_code, tmp_path)
+    )
     assert seen > 200 and not bad, bad[:5]
 
 
 #: deliberately lax standalone parts (fixtures): the battery must catch each
 LAX = {
-    "word_game": lambda code: code.replace('("Alice", "Bob")', '("Alice", "Bob", "alice", "bob")').replace(
-        "return None if got == expected", "return None if got.lower() == expected.lower()"),
+    "word_game": lambda code: code.replace(
+        '("Alice", "Bob")', '("Alice", "Bob", "alice", "bob")'
+    ).replace("return None if got == expected", "return None if got.lower() == expected.lower()"),
     "digit_game": lambda code: code.replace("zip(got, expected)", "zip(got[:1], expected[:1])"),
-    "string_cut": lambda code: code + "\n\ndef malformed(token):\n    return '' if token.lstrip('+0').isdigit() or token == '0' else 'bad'\n",
+    "string_cut": lambda code: (
+        code
+        + "\n\ndef malformed(token):\n    return '' if token.lstrip('+0').isdigit() or token == '0' else 'bad'\n"
+    ),
 }
 
 
@@ -284,17 +403,34 @@ def test_equivalent_mutant_rule(tmp_path):
     entry = registry.get("word_game")
     muts = {m.what + "@" + m.where: m for m in mutants_mod.make_mutants(entry.solvers)}
     equivalent = next(m for k, m in muts.items() if k.startswith("26 -> 27"))
-    killed_by_sample = next(m for m in muts.values() if m.kind == "condition negated" and m.solver == "closed_form")
+    killed_by_sample = next(
+        m for m in muts.values() if m.kind == "condition negated" and m.solver == "closed_form"
+    )
     pool = ts.build_pool(entry, 60, 300)
     answers = ts.expected_texts(entry, pool)
     # a mutant that only a 39- or 40-letter count tells apart: row lookup changed for counts with (c - 1) % 3 + 1 == 3
-    only_big = [m for m in muts.values() if m.solver == "count_table" and m.kind == "table entry changed" and "3 -> 4" in m.what]
+    only_big = [
+        m
+        for m in muts.values()
+        if m.solver == "count_table" and m.kind == "table entry changed" and "3 -> 4" in m.what
+    ]
     tests = pool[:2]
     for t, a in zip(tests, answers[:2]):
         t.expected_text = entry.game.format_answer(a)
     _write(tmp_path, tests, entry)
     chosen = [equivalent, killed_by_sample, *only_big]
-    outcome = tp.measure(entry, tmp_path, tests, answers[:2], chosen, [], [], KNOBS, lambda s: None, pool=(pool, answers))
+    outcome = tp.measure(
+        entry,
+        tmp_path,
+        tests,
+        answers[:2],
+        chosen,
+        [],
+        [],
+        KNOBS,
+        lambda s: None,
+        pool=(pool, answers),
+    )
     assert outcome.equivalent == [equivalent.name]
     assert killed_by_sample.name not in outcome.equivalent
     assert any(v != "OK" for v in outcome.mutant_rows[killed_by_sample.name])
@@ -302,7 +438,9 @@ def test_equivalent_mutant_rule(tmp_path):
     assert non_equivalent == len(chosen) - 1
     for m in only_big:
         if all(v == "OK" for v in outcome.mutant_rows[m.name]):
-            assert any(note.startswith(m.name + ": killed by the planned input") for note in outcome.notes)
+            assert any(
+                note.startswith(m.name + ": killed by the planned input") for note in outcome.notes
+            )
     assert killed == sum(1 for m in chosen if any(v != "OK" for v in outcome.mutant_rows[m.name]))
 
 
@@ -315,22 +453,37 @@ def test_mutants_cover_every_kind():
         kinds |= {m.kind for m in mutants_mod.make_mutants(registry.get(name).solvers)}
     assert kinds == set(mutants_mod.KINDS)
     entry = registry.get("word_game")
-    m = next(m for m in mutants_mod.make_mutants(entry.solvers) if m.kind == "operator swapped" and m.solver == "closed_form")
+    m = next(
+        m
+        for m in mutants_mod.make_mutants(entry.solvers)
+        if m.kind == "operator swapped" and m.solver == "closed_form"
+    )
     words = ["A", "AA", "AAA", "AB", "AAB", "ZADACHA"]
-    res = mutants_mod.evaluate(entry.game, entry.solvers, [m], words, [entry.game.oracle(w) for w in words], [1.0] * 6)
+    res = mutants_mod.evaluate(
+        entry.game, entry.solvers, [m], words, [entry.game.oracle(w) for w in words], [1.0] * 6
+    )
     assert res[0].kills
 
 
-@pytest.mark.parametrize("argv", [
-    ["tests", "no_such_game", "--out", "x"],
-    ["tests", "word_game", "--out", "x", "--max-tests", "0"],
-    ["tests", "word_game", "--out", "x", "--against", "/nonexistent/prog.py"],
-    ["tests", "word_game", "--check", "/nonexistent/package"],
-    ["tests", "word_game"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tests", "no_such_game", "--out", "x"],
+        ["tests", "word_game", "--out", "x", "--max-tests", "0"],
+        ["tests", "word_game", "--out", "x", "--against", "/nonexistent/prog.py"],
+        ["tests", "word_game", "--check", "/nonexistent/package"],
+        ["tests", "word_game"],
+    ],
+)
 def test_usage_errors_are_one_line(argv, tmp_path):
     """Bad use: exit 2 and one line on stderr, no traceback."""
-    run = subprocess.run([sys.executable, "-m", "gamecert", *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "gamecert", *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and run.stderr.strip().count("\n") == 0
 
@@ -352,8 +505,19 @@ def _reads_a_hand_edited_package(packages, tmp_path):
     assert any(f.startswith(f"tests/{n1}.a is not a right answer (WA") for f in faults)
     assert any(f.startswith(f"tests/{n2}: not a valid input") for f in faults)
     assert f"tests/{n3}.a is missing" in faults
-    run = subprocess.run([sys.executable, "-m", "gamecert", "tests", "word_game", "--check", str(tmp_path / "nothing")],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "tests",
+            "word_game",
+            "--check",
+            str(tmp_path / "nothing"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2 and "no tests/ folder" in run.stderr
 
 
@@ -370,8 +534,10 @@ def _assert_unseen_killed(name: str, packages) -> None:
     game = registry.get(name).game
     programs = sorted((UNSEEN / name).iterdir())
     assert programs
-    verdicts = {p.name: plainjudge.judge(out, p, game.time_limit, game.memory_limit_mb, stop_at_first=True)
-                for p in programs}
+    verdicts = {
+        p.name: plainjudge.judge(out, p, game.time_limit, game.memory_limit_mb, stop_at_first=True)
+        for p in programs
+    }
     survivors = [n for n, row in verdicts.items() if all(v == "OK" for v in row)]
     assert not survivors, survivors
     assert not [n for n, row in verdicts.items() if "CE" in row]
@@ -412,18 +578,33 @@ def test_plain_judge_rejects_wrong_and_passes_right(tmp_path):
 
     entry = registry.get("word_game")
     words = ["ZADACHA", "WORD", "AAA", "AB"]
-    tests = [ts.Test(w, w + "\n", "t", "t", expected_text=entry.game.format_answer(entry.game.oracle(w))) for w in words]
+    tests = [
+        ts.Test(w, w + "\n", "t", "t", expected_text=entry.game.format_answer(entry.game.oracle(w)))
+        for w in words
+    ]
     _write(tmp_path, tests, entry)
-    ok = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_right.c", 2.0, 256)
-    bad = plainjudge.judge(tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_wrong.c", 2.0, 256)
+    ok = plainjudge.judge(
+        tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_right.c", 2.0, 256
+    )
+    bad = plainjudge.judge(
+        tmp_path, ROOT / "tests" / "programs" / "c" / "word_game_wrong.c", 2.0, 256
+    )
     assert ok == ["OK"] * 4 and "WA" in bad
     import shutil
 
-    if shutil.which("node"):  # node under the address-space cap could not start its threads and hung
+    if shutil.which(
+        "node"
+    ):  # node under the address-space cap could not start its threads and hung
         js = ROOT / "tests" / "programs" / "javascript"
         assert plainjudge.judge(tmp_path, js / "word_game_right.js", 2.0, 256) == ["OK"] * 4
         assert "WA" in plainjudge.judge(tmp_path, js / "word_game_wrong.js", 2.0, 256)
-    slow = plainjudge.judge(tmp_path, ROOT / "tests" / "slow_right" / "word_game" / "burn.py", 1.0, 256, stop_at_first=True)
+    slow = plainjudge.judge(
+        tmp_path,
+        ROOT / "tests" / "slow_right" / "word_game" / "burn.py",
+        1.0,
+        256,
+        stop_at_first=True,
+    )
     assert slow[0] == "TLE" and slow[1:] == ["-"] * 3
 
 
@@ -434,10 +615,16 @@ def test_right_program_without_2x_margin_is_a_fault(tmp_path):
     pool = ts.build_pool(entry, 1, 1)[:2]
     answers = ts.expected_texts(entry, pool)
     _write(tmp_path, pool, entry)
-    right = [ts.Program("examples/correct", str(ROOT / "examples" / "word_game" / "correct.py"), "right"),
-             ts.Program("burn", str(ROOT / "tests" / "slow_right" / "word_game" / "burn.py"), "right")]
+    right = [
+        ts.Program(
+            "examples/correct", str(ROOT / "examples" / "word_game" / "correct.py"), "right"
+        ),
+        ts.Program("burn", str(ROOT / "tests" / "slow_right" / "word_game" / "burn.py"), "right"),
+    ]
     ts._RUNS.clear()
-    outcome = tp.measure(entry, tmp_path, pool, answers, [], [], right, KNOBS, lambda s: None, write=False)
+    outcome = tp.measure(
+        entry, tmp_path, pool, answers, [], [], right, KNOBS, lambda s: None, write=False
+    )
     margin = [f for f in outcome.faults if "no 2x margin" in f]
     assert len(margin) == 1 and margin[0].startswith("the right program burn "), outcome.faults
     assert all(v == "OK" for v in outcome.program_rows["burn"])
@@ -455,7 +642,9 @@ def test_choose_keeps_the_must_haves_and_the_limit():
     assert len(chosen) == 30 and len(set(chosen)) == 30
     roles = [pool[k].role for k in chosen]
     assert sum(r == "sample" for r in roles) == 2 and len(pool) - 1 in chosen
-    assert any(r == "deciding feature" for r in roles) and pool[len(pool) - 2].role.startswith("kills")
+    assert any(r == "deciding feature" for r in roles) and pool[len(pool) - 2].role.startswith(
+        "kills"
+    )
     with pytest.raises(ts.PackageError, match="--max-tests 3 is below"):
         strength.choose(entry, pool, kills, {}, 3)
 
@@ -479,11 +668,14 @@ def test_search_order_is_certifys():
     assert len({t.text for t in order}) == len(order)
     groups = [t.group for t in order]
     last_designed = max(k for k, g in enumerate(groups) if g.startswith("family:"))
-    assert all(g == "exhaustive" for g in groups[groups.index("exhaustive"):])
+    assert all(g == "exhaustive" for g in groups[groups.index("exhaustive") :])
     assert groups.index("exhaustive") > last_designed
     batch = next(f for f in entry.strategies.coverage() if f.name == "n-batch-position")
-    assert sum(t.origin.startswith("coverage family n-batch-position") for t in order) + sum(
-        t.group == "family:n-batch-position" for t in pool) >= batch.count
+    assert (
+        sum(t.origin.startswith("coverage family n-batch-position") for t in order)
+        + sum(t.group == "family:n-batch-position" for t in pool)
+        >= batch.count
+    )
     packed = [t for t in order if t.origin.endswith("packed")]
     assert packed
     for t in packed:
@@ -498,7 +690,9 @@ def test_search_never_reruns_an_input():
     entry = registry.get("word_game")
     pool = ts.build_pool(entry, 2, 40)
     answers = ts.expected_texts(entry, pool)
-    prog = ts.Program("examples/wrong", str(ROOT / "examples" / "word_game" / "wrong.py"), "project")
+    prog = ts.Program(
+        "examples/wrong", str(ROOT / "examples" / "word_game" / "wrong.py"), "project"
+    )
     ts._RUNS.clear()
     try:
         first = selection.search_kill(entry, prog, pool, answers, 60)
@@ -508,8 +702,11 @@ def test_search_never_reruns_an_input():
         second = selection.search_kill(entry, prog, pool, answers, 60)
         assert second is not None and second[0].text != first[0].text
         # certify's failing input, where the search finds none: read back, run again, kept only if it kills
-        passing = next(t.text for t in pool if t.text != first[0].text
-                       and ts._RUNS.get((prog.spec, t.text), ("",))[0] == "OK")
+        passing = next(
+            t.text
+            for t in pool
+            if t.text != first[0].text and ts._RUNS.get((prog.spec, t.text), ("",))[0] == "OK"
+        )
         for text, kills in ((first[0].text, True), (passing, False)):
             tp._CERTIFIED[prog.spec] = (True, text)
             got = tp._certify_input(entry, prog, lambda s: None)
@@ -534,20 +731,38 @@ def test_check_against_live_line_and_pipe(tmp_path):
     tests = ts.build_pool(entry, 1, 3)[:5]
     ts.expected_texts(entry, tests)
     package, against = tmp_path / "pkg", tmp_path / "against"
-    _write(package, tests, entry, "polygon")  # problem.xml read back, check.cpp judges the folder's program
+    _write(
+        package, tests, entry, "polygon"
+    )  # problem.xml read back, check.cpp judges the folder's program
     against.mkdir()
     (against / "silent.py").write_text("import sys\nsys.stdin.read()\n")
-    argv = [sys.executable, "-m", "gamecert", "tests", "dawson_kayles", "--check", str(package), "--max-mutants", "0",
-            "--no-certify", "--against", str(against)]
+    argv = [
+        sys.executable,
+        "-m",
+        "gamecert",
+        "tests",
+        "dawson_kayles",
+        "--check",
+        str(package),
+        "--max-mutants",
+        "0",
+        "--no-certify",
+        "--against",
+        str(against),
+    ]
     piped = subprocess.run(argv, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0, piped.stderr[-1000:]
-    assert "runs of" not in piped.stderr and all(line.startswith("[") for line in piped.stderr.splitlines())
+    assert "runs of" not in piped.stderr and all(
+        line.startswith("[") for line in piped.stderr.splitlines()
+    )
     row = next(line for line in piped.stdout.splitlines() if line.startswith("silent.py "))
     assert "SURVIVES" not in row and ("WA" in row or "PE" in row)
     if shutil.which("g++"):
         assert "check.cpp" in piped.stderr
     master, slave = pty.openpty()
-    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, env={**os.environ, "COLUMNS": "200"})
+    run = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=slave, env={**os.environ, "COLUMNS": "200"}
+    )
     os.close(slave)
     seen = b""
     while True:
@@ -577,11 +792,17 @@ def test_profile_sets_the_build_knobs(monkeypatch):
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers())
     monkeypatch.delenv("GAMECERT_PROFILE", raising=False)
-    args = parser.parse_args(["tests", "word_game", "--out", "x", "--profile", "quick", "--per-space", "77"])
+    args = parser.parse_args(
+        ["tests", "word_game", "--out", "x", "--profile", "quick", "--per-space", "77"]
+    )
     apply_profile(args)
     quick = PROFILE_KNOBS["quick"]
     assert (args.per_family, args.per_space, args.search_seconds, args.mutant_seconds) == (
-        quick["per_family"], 77, quick["search_seconds"], quick["mutant_seconds"])
+        quick["per_family"],
+        77,
+        quick["search_seconds"],
+        quick["mutant_seconds"],
+    )
     assert args.no_certify
     args = parser.parse_args(["tests", "word_game", "--out", "x"])
     apply_profile(args)

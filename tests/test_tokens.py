@@ -56,7 +56,12 @@ CASES = [
     ("string_cut", "abacaba\n", "First\n2x\n", "PE"),
     ("string_cut", "abacaba\n", "First\n99999999999999999999999\n", "PE"),  # huge: too long
     ("string_cut", "abacaba\n", "First\n2147483648\n", "PE"),  # beyond int32
-    ("string_cut", "abacaba\n", "First\n\u0662\n", "PE"),  # ARABIC-INDIC DIGIT TWO is not an ASCII digit
+    (
+        "string_cut",
+        "abacaba\n",
+        "First\n\u0662\n",
+        "PE",
+    ),  # ARABIC-INDIC DIGIT TWO is not an ASCII digit
     ("string_cut", "abacaba\n", f"First{NBSP}\n2\n", "WA"),
     ("string_cut", "abacaba\n", "first\n2\n", "WA"),
     ("string_cut", "abacaba\n", "First\n2\n2\n", "WA"),  # extra token
@@ -110,7 +115,9 @@ def _verdict(game_name: str, text: str, output: str) -> tuple[str, str]:
     return verdict.value, why
 
 
-@pytest.mark.parametrize("game_name,text,output,verdict", CASES, ids=[f"{g}-{o!r}" for g, _, o, _ in CASES])
+@pytest.mark.parametrize(
+    "game_name,text,output,verdict", CASES, ids=[f"{g}-{o!r}" for g, _, o, _ in CASES]
+)
 def test_verdict_of_each_output(game_name, text, output, verdict):
     """parse_answer then judge give the verdict a testlib checker gives."""
     got, why = _verdict(game_name, text, output)
@@ -120,6 +127,7 @@ def test_verdict_of_each_output(game_name, text, output, verdict):
 def test_every_game_reads_through_the_shared_reader(monkeypatch):
     """Every registered game's parse_answer splits its output with gamecert.kit.tokens: a reader
     that refuses every output makes every game refuse its own sample answer."""
+
     def refuse(text):
         raise WrongAnswerError("refused by the test")
 
@@ -135,17 +143,34 @@ def test_the_table_catches_a_lax_reader(monkeypatch):
     gamecert did before), the table fails: a no-break space, leading zeros, '+' and '-0' all get
     a verdict other than testlib's."""
     monkeypatch.setattr(tokens, "split_tokens", str.split)
-    monkeypatch.setattr(tokens, "_malformed", lambda token: "" if token.strip("+-").isdigit() else "not digits")
+    monkeypatch.setattr(
+        tokens, "_malformed", lambda token: "" if token.strip("+-").isdigit() else "not digits"
+    )
     missed = [(g, o) for g, t, o, v in CASES if _verdict(g, t, o)[0] != v]
-    for needle in (("word_game", f"Alice{NBSP}\n"), ("string_cut", "First\n0002\n"), ("string_cut", "First\n+2\n"),
-                   ("string_cut", "First\n-0\n"), ("digit_game", "02\n1\n1\n2\n"), ("string_cut", f"First{NBSP}\n2\n")):
+    for needle in (
+        ("word_game", f"Alice{NBSP}\n"),
+        ("string_cut", "First\n0002\n"),
+        ("string_cut", "First\n+2\n"),
+        ("string_cut", "First\n-0\n"),
+        ("digit_game", "02\n1\n1\n2\n"),
+        ("string_cut", f"First{NBSP}\n2\n"),
+    ):
         assert needle in missed, needle
 
 
-@pytest.mark.parametrize("token,why", [
-    ("0002", "leading zero"), ("00", "leading zero"), ("-0", "minus zero"), ("-01", "leading zero"),
-    ("+2", "'+' sign"), ("-", "not a digit"), ("1e3", "not a digit"), ("9" * 21, "longer than 20"),
-])
+@pytest.mark.parametrize(
+    "token,why",
+    [
+        ("0002", "leading zero"),
+        ("00", "leading zero"),
+        ("-0", "minus zero"),
+        ("-01", "leading zero"),
+        ("+2", "'+' sign"),
+        ("-", "not a digit"),
+        ("1e3", "not a digit"),
+        ("9" * 21, "longer than 20"),
+    ],
+)
 def test_integer_syntax_follows_testlib(token, why):
     """readInt's rules: optional '-', ASCII digits, no '+', no leading zeros, no -0, <= 20 chars."""
     with pytest.raises(PresentationError, match=why.replace("+", r"\+")):
@@ -177,13 +202,17 @@ def test_messages_name_the_token_and_escape_what_cannot_be_seen():
         reader.word(("First", "Second"), "First or Second")
         reader.integer(1, 9, "the cut position")
     message = str(info.value)
-    assert "token 2 (the cut position)" in message and "\x00" not in message and "\x1b" not in message
+    assert (
+        "token 2 (the cut position)" in message and "\x00" not in message and "\x1b" not in message
+    )
     assert "\\x00" in message
     with pytest.raises(WrongAnswerError, match="extra tokens after the answer: 2 more"):
         reader = AnswerReader("Alice Bob Alice")
         reader.word(("Alice", "Bob"), "Alice or Bob")
         reader.finish()
-    with pytest.raises(WrongAnswerError, match="unexpected end of output after 1 token: expected the cut"):
+    with pytest.raises(
+        WrongAnswerError, match="unexpected end of output after 1 token: expected the cut"
+    ):
         reader = AnswerReader("First")
         reader.word(("First", "Second"), "First or Second")
         reader.integer(1, 9, "the cut position")
@@ -196,7 +225,9 @@ def test_a_malformed_claimed_answer_is_false_and_says_why():
     from gamecert.commands.check import check_claim, parse_claims
 
     entry = registry.get("string_cut")
-    claims = parse_claims("--- input\nabacaba\n--- answer\nFirst\n02\n--- input\nabacaba\n--- answer\nfirst\n2\n")
+    claims = parse_claims(
+        "--- input\nabacaba\n--- answer\nFirst\n02\n--- input\nabacaba\n--- answer\nfirst\n2\n"
+    )
     results = [check_claim(entry, c) for c in claims]
     assert [r.status for r in results] == ["false", "false"]
     assert "not a well-formed output" in results[0].detail and "leading zero" in results[0].detail
@@ -205,16 +236,16 @@ def test_a_malformed_claimed_answer_is_false_and_says_why():
 
 # ---- real candidate runs ---------------------------------------------------------------------------
 
-WORD_GAME_SOLVER = '''import sys
+WORD_GAME_SOLVER = """import sys
 word = sys.stdin.readline().strip()
 total = 0
 for letter in set(word):
     c = word.count(letter)
     total ^= 3 if c % 3 == 0 else c % 3
 sys.stdout.write(("Alice" if total else "Bob") + {end!r})
-'''
+"""
 
-DIGIT_GAME_SOLVER = '''import sys
+DIGIT_GAME_SOLVER = """import sys
 data = sys.stdin.read().split()
 out = []
 for k in range(int(data[0])):
@@ -224,23 +255,47 @@ for k in range(int(data[0])):
     else:
         out.append(2 if any(int(x) % 2 == 0 for x in d[1::2]) else 1)
 sys.stdout.write("".join({fmt!r}.format(w) for w in out))
-'''
+"""
 
 
-def _certify(game: str, program: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _certify(
+    game: str, program: Path, tmp_path: Path
+) -> tuple[subprocess.CompletedProcess[str], Path]:
     """Samples, the exhaustive sweep and 3 random examples: every answer is read the same way
     in every phase, so the families (about 1,000 runs) are left out."""
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40")
     proc = subprocess.run(
-        [sys.executable, "-m", "gamecert", "certify", game, str(program), "--profile", "quick", "--examples", "3",
-         "--phases", "exhaustive,random", "--seed", "3", "--report-dir", str(tmp_path / "reports")],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            game,
+            str(program),
+            "--profile",
+            "quick",
+            "--examples",
+            "3",
+            "--phases",
+            "exhaustive,random",
+            "--seed",
+            "3",
+            "--report-dir",
+            str(tmp_path / "reports"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
     )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     return proc, Path(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("end,certified", [("\r\n", True), ("\n", True), (NBSP, False), (NBSP + "\n", False)])
+@pytest.mark.parametrize(
+    "end,certified", [("\r\n", True), ("\n", True), (NBSP, False), (NBSP + "\n", False)]
+)
 def test_certify_reads_whitespace_as_a_judge_does(tmp_path, end, certified):
     """A right word_game program ending its answer with CRLF is certified; the same program
     ending it with a no-break space is not (WA on the first input, with the reason named)."""
@@ -249,7 +304,10 @@ def test_certify_reads_whitespace_as_a_judge_does(tmp_path, end, certified):
     proc, path = _certify("word_game", program, tmp_path)
     if certified:
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        assert json.loads((path / "certificate.json").read_text())["verdict"] in ("CERTIFIED", "PASSED (incomplete)")
+        assert json.loads((path / "certificate.json").read_text())["verdict"] in (
+            "CERTIFIED",
+            "PASSED (incomplete)",
+        )
         return
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((path / "report.json").read_text())

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-
 from gamecert.engine.run import toolchains
 from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
@@ -62,8 +61,10 @@ def need(tools: tuple[str, ...]) -> None:
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         if os.environ.get("GAMECERT_SKIP_LANGUAGES") != "1":
-            pytest.fail(f"{', '.join(missing)} not installed: install it, or set GAMECERT_SKIP_LANGUAGES=1 "
-                        "to skip these language checks knowingly")
+            pytest.fail(
+                f"{', '.join(missing)} not installed: install it, or set GAMECERT_SKIP_LANGUAGES=1 "
+                "to skip these language checks knowingly"
+            )
         pytest.skip(f"GAMECERT_SKIP_LANGUAGES=1 and {', '.join(missing)} not installed")
 
 
@@ -82,12 +83,21 @@ def answers(candidate: Candidate, limits: Limits) -> dict[str, tuple[str, str]]:
     return out
 
 
-def gamecert(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True,
-                          env=env or dict(os.environ), cwd=cwd, timeout=300)
+def gamecert(
+    *args: str, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        env=env or dict(os.environ),
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 # ---- every installed language: right answers, wrong answers, provenance -------------------------
+
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_right_and_wrong_programs(language: str) -> None:
@@ -122,10 +132,16 @@ def test_provenance_fields(language: str) -> None:
         assert candidate.binary is not None and candidate.binary.exists()
         assert len(candidate.binary_sha256) == 64
         if language != "java":
-            assert candidate.binary_sha256 == hashlib.sha256(candidate.binary.read_bytes()).hexdigest()
+            assert (
+                candidate.binary_sha256 == hashlib.sha256(candidate.binary.read_bytes()).hexdigest()
+            )
             assert candidate.argv == (str(candidate.binary),)
     else:
-        assert candidate.compile_command == () and candidate.binary is None and candidate.binary_sha256 == ""
+        assert (
+            candidate.compile_command == ()
+            and candidate.binary is None
+            and candidate.binary_sha256 == ""
+        )
     assert (candidate.python_file is not None) == (language == "python")
 
 
@@ -138,17 +154,22 @@ def test_cpp_and_c_use_the_newest_gnu_standard_and_online_judge() -> None:
     for command, std in ((cpp, "-std=gnu++"), (c, "-std=gnu")):
         assert {"-O2", "-DONLINE_JUDGE"} <= set(command)
         chosen = next(w for w in command if w.startswith(std))
-        newer = [s for s in (toolchains.CPP_STANDARDS if std.endswith("++") else toolchains.C_STANDARDS)
-                 if int(s) > int(chosen[len(std):])]
+        newer = [
+            s
+            for s in (toolchains.CPP_STANDARDS if std.endswith("++") else toolchains.C_STANDARDS)
+            if int(s) > int(chosen[len(std) :])
+        ]
         for s in newer:  # each newer standard is really refused by this compiler
             x = "c++" if std.endswith("++") else "c"
-            rc = subprocess.run([command[0], f"{std}{s}", "-fsyntax-only", "-x", x, os.devnull],
-                                capture_output=True).returncode
+            rc = subprocess.run(
+                [command[0], f"{std}{s}", "-fsyntax-only", "-x", x, os.devnull], capture_output=True
+            ).returncode
             assert rc != 0, f"{std}{s} is accepted but {chosen} was chosen"
     assert c[-1] == "-lm"
 
 
 # ---- the cache --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", COMPILED)
 def test_build_is_cached(language: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -158,7 +179,7 @@ def test_build_is_cached(language: str, monkeypatch: pytest.MonkeyPatch, tmp_pat
     need(tools)
     path = PROGRAMS / right
     first = toolchains.prepare(path)
-    entry = (first.binary if language == "java" else first.binary.parent)
+    entry = first.binary if language == "java" else first.binary.parent
     inode = entry.stat().st_ino
     started: list[list[str]] = []
     real = toolchains._run_build
@@ -178,7 +199,9 @@ def test_build_is_cached(language: str, monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert not fresh.cached and len(started) == 1 and fresh.argv != first.argv
 
 
-def test_a_changed_cache_entry_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_cache_entry_is_built_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A cached binary overwritten after its build (a poisoned cache) is not reused: the source
     is compiled again, and the sha256 the candidate records is that of the file that runs."""
     need(("gcc",))
@@ -193,21 +216,30 @@ def test_a_changed_cache_entry_is_built_again(tmp_path: Path, monkeypatch: pytes
     assert not toolchains.prepare(path).binary.read_bytes().startswith(b"#!")
 
 
-def test_parallel_builds_of_one_source_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parallel_builds_of_one_source_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Builds of one source racing in a fresh cache all succeed and end in the same entry,
     with no temporary folders left behind."""
     need(("gcc",))
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
     with ThreadPoolExecutor(4) as pool:
-        builds = list(pool.map(lambda _: toolchains.prepare(PROGRAMS / "c/word_game_right.c"), range(4)))
+        builds = list(
+            pool.map(lambda _: toolchains.prepare(PROGRAMS / "c/word_game_right.c"), range(4))
+        )
     assert len({b.argv for b in builds}) == 1 and len({b.binary_sha256 for b in builds}) == 1
-    assert [p.name for p in (tmp_path / "cache" / "build").iterdir()] == [builds[0].binary.parent.name]
-    assert answers(Candidate.parse(str(PROGRAMS / "c/word_game_right.c")), NATIVE)["ZADACHA"] == ("ok", "Alice")
+    assert [p.name for p in (tmp_path / "cache" / "build").iterdir()] == [
+        builds[0].binary.parent.name
+    ]
+    assert answers(Candidate.parse(str(PROGRAMS / "c/word_game_right.c")), NATIVE)["ZADACHA"] == (
+        "ok",
+        "Alice",
+    )
 
 
 # ---- compile errors ---------------------------------------------------------------------------
 
-BROKEN_CPP = b"#include <cstdio>\nint main() { int x = ; puts(\"\x1b[2J\"); }\n"
+BROKEN_CPP = b'#include <cstdio>\nint main() { int x = ; puts("\x1b[2J"); }\n'
 
 
 def test_compile_error_carries_message_and_command(tmp_path: Path, build_cache: Path) -> None:
@@ -219,10 +251,14 @@ def test_compile_error_carries_message_and_command(tmp_path: Path, build_cache: 
     with pytest.raises(CompileError) as caught:
         Candidate.parse(str(source))
     exc = caught.value
-    assert f"{source}:2:" in exc.output and "error" in exc.output  # the user's path, not the build folder's
+    assert (
+        f"{source}:2:" in exc.output and "error" in exc.output
+    )  # the user's path, not the build folder's
     assert exc.command[0].endswith("g++") and "-DONLINE_JUDGE" in exc.command
     assert "\x1b" not in exc.output and "\x1b" not in str(exc)
-    assert (build_cache / "build").is_dir() and not list((build_cache / "build").glob(".building-*"))
+    assert (build_cache / "build").is_dir() and not list(
+        (build_cache / "build").glob(".building-*")
+    )
 
 
 def test_certify_a_broken_source_is_ce(tmp_path: Path) -> None:
@@ -237,7 +273,9 @@ def test_certify_a_broken_source_is_ce(tmp_path: Path) -> None:
     report = Path(proc.stdout.strip().splitlines()[-1])
     data = json.loads((report / "report.json").read_text())
     assert (data["verdict"], data["input"], data["phase"]) == ("CE", "", "compile")
-    assert "expected primary-expression" in data["stderr_tail"] and data["candidate_spec"] == str(source)
+    assert "expected primary-expression" in data["stderr_tail"] and data["candidate_spec"] == str(
+        source
+    )
     assert "\x1b" not in (report / "report.md").read_text()
 
 
@@ -253,11 +291,18 @@ def test_run_build_time_limit_and_output_cap(tmp_path: Path) -> None:
     """A compile step past its time limit is killed (exit -9, said); long output is clipped."""
     rc, out = toolchains._run_build(["sh", "-c", "sleep 30"], tmp_path, 0.5)
     assert rc == -9 and "longer than 0.5 s" in out
-    rc, out = toolchains._run_build(["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x; exit 3"], tmp_path, 30)
-    assert rc == 3 and "output clipped: 300000 bytes" in out and len(out) < toolchains.BUILD_OUTPUT_BYTES + 100
+    rc, out = toolchains._run_build(
+        ["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x; exit 3"], tmp_path, 30
+    )
+    assert (
+        rc == 3
+        and "output clipped: 300000 bytes" in out
+        and len(out) < toolchains.BUILD_OUTPUT_BYTES + 100
+    )
 
 
 # ---- missing toolchains, options --------------------------------------------------------------
+
 
 def test_go_source_needs_go(tmp_path: Path) -> None:
     """Go: where go is missing, exit 2 with one line naming it; where installed, right and wrong."""
@@ -266,11 +311,15 @@ def test_go_source_needs_go(tmp_path: Path) -> None:
         proc = gamecert("certify", "word_game", str(go), "--report-dir", str(tmp_path))
         assert proc.returncode == 2 and proc.stdout == ""
         assert proc.stderr.strip().splitlines() == [
-            "gamecert: error: go is not installed (not on PATH); it is needed to compile .go sources"]
+            "gamecert: error: go is not installed (not on PATH); it is needed to compile .go sources"
+        ]
         return
     expected = {word: ("ok", oracle_answer(word)) for word in WORDS}
     assert answers(Candidate.parse(str(go)), NATIVE) == expected
-    assert answers(Candidate.parse(str(PROGRAMS / "go" / "word_game_wrong.go")), NATIVE)["AAA"] == ("ok", "Bob")
+    assert answers(Candidate.parse(str(PROGRAMS / "go" / "word_game_wrong.go")), NATIVE)["AAA"] == (
+        "ok",
+        "Bob",
+    )
 
 
 def test_missing_compiler_is_exit_2(tmp_path: Path) -> None:
@@ -278,11 +327,18 @@ def test_missing_compiler_is_exit_2(tmp_path: Path) -> None:
     empty = tmp_path / "empty-path"
     empty.mkdir()
     env = dict(os.environ, PATH=str(empty), GAMECERT_CACHE=str(tmp_path / "cache"))
-    proc = gamecert("certify", "word_game", str(PROGRAMS / "cpp/word_game_right.cpp"), "--report-dir",
-                    str(tmp_path / "r"), env=env)
+    proc = gamecert(
+        "certify",
+        "word_game",
+        str(PROGRAMS / "cpp/word_game_right.cpp"),
+        "--report-dir",
+        str(tmp_path / "r"),
+        env=env,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == [
-        "gamecert: error: g++ is not installed (not on PATH); it is needed to compile .cpp sources"]
+        "gamecert: error: g++ is not installed (not on PATH); it is needed to compile .cpp sources"
+    ]
 
 
 def test_python_option(tmp_path: Path) -> None:
@@ -297,7 +353,9 @@ def test_python_option(tmp_path: Path) -> None:
     with pytest.raises(MissingToolchain, match="no-such-python-9 is not installed"):
         Candidate.parse(str(right), python="no-such-python-9")
     if shutil.which("pypy3") is None:
-        proc = gamecert("certify", "word_game", str(right), "--python", "pypy3", "--report-dir", str(tmp_path))
+        proc = gamecert(
+            "certify", "word_game", str(right), "--python", "pypy3", "--report-dir", str(tmp_path)
+        )
         assert proc.returncode == 2 and "pypy3 is not installed" in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
     with pytest.raises(UsageError, match="--python applies to .py"):
@@ -309,15 +367,19 @@ def test_compile_override(tmp_path: Path) -> None:
     defined says so under the default, and not under an override without it."""
     need(("g++",))
     source = tmp_path / "which.cpp"
-    source.write_text('#include <cstdio>\nint main() {\n#ifdef ONLINE_JUDGE\nputs("judge");\n#else\n'
-                      'puts("local");\n#endif\n}\n')
+    source.write_text(
+        '#include <cstdio>\nint main() {\n#ifdef ONLINE_JUDGE\nputs("judge");\n#else\n'
+        'puts("local");\n#endif\n}\n'
+    )
     outputs = []
     for compile_ in (None, "g++ -O1 -o {exe} {src}"):
         candidate = Candidate.parse(str(source), compile=compile_)
         with open_runner(candidate, NATIVE) as runner:
             outputs.append(runner.run("").stdout.strip())
     assert outputs == ["judge", "local"]
-    assert candidate.compile_command[1:3] == ("-O1", "-o") and candidate.compile_command[0].endswith("g++")
+    assert candidate.compile_command[1:3] == ("-O1", "-o") and candidate.compile_command[
+        0
+    ].endswith("g++")
     with pytest.raises(UsageError, match=r"must name the executable it makes as \{exe\}"):
         Candidate.parse(str(source), compile="g++ {src}")
     with pytest.raises(UsageError, match="--compile applies to compiled languages"):
@@ -330,13 +392,38 @@ def test_compile_override(tmp_path: Path) -> None:
 def test_certify_end_to_end_with_compile_option(tmp_path: Path) -> None:
     """The CLI passes --compile through: the right C++ program is certified, the wrong one is WA."""
     need(("g++",))
-    common = ("--profile", "quick", "--examples", "5", "--seed", "3", "--compile", "g++ -O2 -o {exe} {src}")
+    common = (
+        "--profile",
+        "quick",
+        "--examples",
+        "5",
+        "--seed",
+        "3",
+        "--compile",
+        "g++ -O2 -o {exe} {src}",
+    )
     env = dict(os.environ, GAMECERT_EXHAUSTIVE_RUNS="40")
-    ok = gamecert("certify", "word_game", str(PROGRAMS / "cpp/word_game_right.cpp"), *common,
-                  "--report-dir", str(tmp_path / "a"), env=env)
-    assert ok.returncode == 0 and ("CERTIFIED" in ok.stdout or "PASSED (incomplete)" in ok.stdout), ok.stdout + ok.stderr
-    bad = gamecert("certify", "word_game", str(PROGRAMS / "cpp/word_game_wrong.cpp"), *common,
-                   "--report-dir", str(tmp_path / "b"), env=env)
+    ok = gamecert(
+        "certify",
+        "word_game",
+        str(PROGRAMS / "cpp/word_game_right.cpp"),
+        *common,
+        "--report-dir",
+        str(tmp_path / "a"),
+        env=env,
+    )
+    assert ok.returncode == 0 and (
+        "CERTIFIED" in ok.stdout or "PASSED (incomplete)" in ok.stdout
+    ), ok.stdout + ok.stderr
+    bad = gamecert(
+        "certify",
+        "word_game",
+        str(PROGRAMS / "cpp/word_game_wrong.cpp"),
+        *common,
+        "--report-dir",
+        str(tmp_path / "b"),
+        env=env,
+    )
     assert bad.returncode == 1, bad.stdout + bad.stderr
     data = json.loads((Path(bad.stdout.strip().splitlines()[-1]) / "report.json").read_text())
     assert data["verdict"] == "WA"
@@ -344,15 +431,22 @@ def test_certify_end_to_end_with_compile_option(tmp_path: Path) -> None:
 
 # ---- Java: which class to run -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
         ("public class Main { public static void main(String[] a) {} }", "Main"),
         ("// public class Wrong {}\n/* public class Worse {} */\npublic class Right {}", "Right"),
-        ('class H { String s = "public class X {"; char c = \'{\'; }\npublic final class Y {}', "Y"),
-        ('class H { String t = """\n  public class Z { \\""" }\n  """; }\npublic class Real {}', "Real"),
+        (
+            "class H { String s = \"public class X {\"; char c = '{'; }\npublic final class Y {}",
+            "Y",
+        ),
+        (
+            'class H { String t = """\n  public class Z { \\""" }\n  """; }\npublic class Real {}',
+            "Real",
+        ),
         ("class Outer { public static class Inner {} }\npublic class Top {}", "Top"),
-        ("@SuppressWarnings(\"x\")\npublic class Ann<T extends Comparable<T>> {}", "Ann"),
+        ('@SuppressWarnings("x")\npublic class Ann<T extends Comparable<T>> {}', "Ann"),
         ("public interface Api {}\nclass Impl {}", "Api"),
         ("public record Point(int x) {}", "Point"),
         ("class A {}\nclass Sol { public static void main(String[] args) {} }", "Sol"),

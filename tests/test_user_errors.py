@@ -30,9 +30,18 @@ WRONG = ROOT / "examples" / "word_game" / "wrong.py"
 CORRECT = ROOT / "examples" / "word_game" / "correct.py"
 
 
-def gamecert(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gamecert", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=timeout, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+def gamecert(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def usage_line(proc: subprocess.CompletedProcess[str]) -> str:
@@ -43,8 +52,9 @@ def usage_line(proc: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
-def on_a_terminal(*args: str, env: dict[str, str] | None = None, until: str | None = None,
-                  timeout: float = 120) -> str:
+def on_a_terminal(
+    *args: str, env: dict[str, str] | None = None, until: str | None = None, timeout: float = 120
+) -> str:
     """The command's output as a terminal shows it (a pseudo-terminal read to its end, or until
     ``until`` shows, when the command is stopped with SIGTERM)."""
     pid, fd = pty.fork()
@@ -54,7 +64,10 @@ def on_a_terminal(*args: str, env: dict[str, str] | None = None, until: str | No
         os.execv(sys.executable, [sys.executable, "-m", "gamecert", *args])
     out = b""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and select.select([fd], [], [], max(0.1, deadline - time.monotonic()))[0]:
+    while (
+        time.monotonic() < deadline
+        and select.select([fd], [], [], max(0.1, deadline - time.monotonic()))[0]
+    ):
         try:
             data = os.read(fd, 1 << 16)
         except OSError:  # the child has ended and closed its side
@@ -74,13 +87,16 @@ def on_a_terminal(*args: str, env: dict[str, str] | None = None, until: str | No
 
 # ---- a Python program that does not compile --------------------------------------------------------------
 
+
 def test_a_python_syntax_error_is_ce_with_the_interpreters_message_and_no_test(tmp_path):
     """`certify` of a .py file with a syntax error: CE up front like a C++ compile error, the
     interpreter's SyntaxError as the message, no test run (it was RE after 4.5 s of runs, the
     SyntaxError in the stderr tail). Control: the same file mended is no CE."""
     bad = tmp_path / "sol.py"
     bad.write_text("import sys\nword = sys.stdin.readline(\nprint('Alice')\n")
-    proc = gamecert("certify", "word_game", str(bad), "--budget", "30", "--report-dir", str(tmp_path / "r"))
+    proc = gamecert(
+        "certify", "word_game", str(bad), "--budget", "30", "--report-dir", str(tmp_path / "r")
+    )
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     assert proc.stdout.startswith("CE (compilation error): "), proc.stdout
     assert "SyntaxError: '(' was never closed" in proc.stdout.splitlines()[0]
@@ -97,6 +113,7 @@ def test_a_python_syntax_error_is_ce_with_the_interpreters_message_and_no_test(t
 
 # ---- a file gamecert does not build -----------------------------------------------------------------------
 
+
 def test_a_file_of_another_language_gets_a_hint_for_it(tmp_path):
     """`certify word_game sol.rb` said "give a command line such as 'python3 sol.rb'"; it names
     Ruby, says gamecert does not build it and how to pass its command line. Control: a file with
@@ -105,7 +122,10 @@ def test_a_file_of_another_language_gets_a_hint_for_it(tmp_path):
 
     (tmp_path / "sol.rb").write_text("puts 'Alice'\n")
     line = usage_line(gamecert("certify", "word_game", str(tmp_path / "sol.rb")))
-    assert "Ruby (.rb) is not a language gamecert builds" in line and f"'ruby {tmp_path / 'sol.rb'}'" in line
+    assert (
+        "Ruby (.rb) is not a language gamecert builds" in line
+        and f"'ruby {tmp_path / 'sol.rb'}'" in line
+    )
     assert "python3" not in line
     (tmp_path / "solution").write_text("echo Alice\n")
     with pytest.raises(UsageError, match=r"chmod \+x .*solution; a script needs a #! line"):
@@ -116,6 +136,7 @@ def test_a_file_of_another_language_gets_a_hint_for_it(tmp_path):
 
 
 # ---- a folder of candidates -------------------------------------------------------------------------------
+
 
 def test_a_folders_skipped_files_are_named(tmp_path):
     """A folder given to `certify` was expanded to its source files and the rest dropped without
@@ -128,30 +149,45 @@ def test_a_folders_skipped_files_are_named(tmp_path):
     (tmp_path / "old").mkdir()
     said: list[str] = []
     assert expand_candidates([str(tmp_path)], say=said.append) == [str(tmp_path / "a.py")]
-    assert len(said) == 1 and said[0].endswith("skipped 3 (not a source file gamecert builds, or a folder: give a "
-                                               "program as a command line to run it): notes.txt, old/, sol.rb"), said
+    assert len(said) == 1 and said[0].endswith(
+        "skipped 3 (not a source file gamecert builds, or a folder: give a "
+        "program as a command line to run it): notes.txt, old/, sol.rb"
+    ), said
     for name in ("notes.txt", "sol.rb"):
         (tmp_path / name).unlink()
     (tmp_path / "old").rmdir()
     said.clear()
-    assert expand_candidates([str(tmp_path)], say=said.append) == [str(tmp_path / "a.py")] and said == []
+    assert (
+        expand_candidates([str(tmp_path)], say=said.append) == [str(tmp_path / "a.py")]
+        and said == []
+    )
 
 
 # ---- certify GAME with no program ----------------------------------------------------------------------
 
+
 def test_certify_a_game_without_a_program_says_so_first(tmp_path):
     """`certify GAME` with the program forgotten ran the registered solvers for a minute under a
     line that did not say a program was missing; the first line says so and how to give one."""
-    proc = subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "word_game", "--report-dir", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamecert", "certify", "word_game", "--report-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         first = proc.stdout.readline()
     finally:
         proc.terminate()
         proc.communicate(timeout=60)
-    assert first.startswith("no program given: certifying word_game's 2 registered solvers (closed_form, "
-                            "count_table) against its oracle"), first
-    assert first.rstrip().endswith("; to judge a program: gamecert certify word_game PROGRAM"), first
+    assert first.startswith(
+        "no program given: certifying word_game's 2 registered solvers (closed_form, "
+        "count_table) against its oracle"
+    ), first
+    assert first.rstrip().endswith("; to judge a program: gamecert certify word_game PROGRAM"), (
+        first
+    )
 
 
 def test_certify_all_refuses_phases_before_any_work():
@@ -166,11 +202,23 @@ def test_certify_all_refuses_phases_before_any_work():
 
 # ---- replay from any file of a report ----------------------------------------------------------------------
 
+
 def test_replay_takes_any_file_of_the_report_folder(tmp_path):
     """`replay reports/.../report.md` was "not a directory"; report.md, input.in and the folder
     replay the same. Control: a file outside any report folder is one line naming the folder to give."""
-    proc = gamecert("certify", "word_game", str(WRONG), "--phases", "samples", "--budget", "10", "--seed", "1",
-                    "--report-dir", str(tmp_path))
+    proc = gamecert(
+        "certify",
+        "word_game",
+        str(WRONG),
+        "--phases",
+        "samples",
+        "--budget",
+        "10",
+        "--seed",
+        "1",
+        "--report-dir",
+        str(tmp_path),
+    )
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     folder = Path(proc.stdout.strip().splitlines()[-1])
     outputs = []
@@ -186,6 +234,7 @@ def test_replay_takes_any_file_of_the_report_folder(tmp_path):
 
 # ---- options before work ------------------------------------------------------------------------------------
 
+
 def test_tests_refuses_too_few_tests_before_any_work(tmp_path):
     """`tests word_game --max-tests 5` was refused after 9 s of pool, mutants and time tests; it
     is refused before the first step. Control: the least number it names passes that check."""
@@ -195,13 +244,18 @@ def test_tests_refuses_too_few_tests_before_any_work(tmp_path):
     proc = gamecert("tests", "word_game", "--out", str(tmp_path / "pkg"), "--max-tests", "5")
     line = usage_line(proc)
     least = least_tests(registry.get("word_game"))
-    assert f"--max-tests 5 is below the {least} tests every word_game package holds at least" in line
+    assert (
+        f"--max-tests 5 is below the {least} tests every word_game package holds at least" in line
+    )
     assert "pool:" not in proc.stderr and "mutants:" not in proc.stderr
     assert not (tmp_path / "pkg").exists()
-    assert least == len(registry.get("word_game").game.samples) + 5 > 5  # 2 samples, 4 coverage + 1 worst family
+    assert (
+        least == len(registry.get("word_game").game.samples) + 5 > 5
+    )  # 2 samples, 4 coverage + 1 worst family
 
 
 # ---- list with an unfinished game ---------------------------------------------------------------------------
+
 
 def _games_folder(tmp_path: Path, oracle_tail: str) -> Path:
     """A copy of tests/games_ok plus a game ``half`` whose oracle ends with ``oracle_tail``."""
@@ -213,13 +267,21 @@ def _games_folder(tmp_path: Path, oracle_tail: str) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("tail,needle", [
-    # the author's title still a stub of the kit (its module's UNFINISHED line dropped by hand)
-    ("from gamecert.kit.todo import todo_value\nGAME.__class__.title = todo_value('the title')\n",
-     "half: UNFINISHED, "),
-    # game code that raises when the game is read (a property not yet written)
-    ("GAME.__class__.title = property(lambda self: 1 // 0)\n", "half: BROKEN, GAME ERROR in half: "),
-])
+@pytest.mark.parametrize(
+    "tail,needle",
+    [
+        # the author's title still a stub of the kit (its module's UNFINISHED line dropped by hand)
+        (
+            "from gamecert.kit.todo import todo_value\nGAME.__class__.title = todo_value('the title')\n",
+            "half: UNFINISHED, ",
+        ),
+        # game code that raises when the game is read (a property not yet written)
+        (
+            "GAME.__class__.title = property(lambda self: 1 // 0)\n",
+            "half: BROKEN, GAME ERROR in half: ",
+        ),
+    ],
+)
 def test_list_names_an_unfinished_game_and_lists_the_others(tmp_path, tail, needle):
     """`GAMECERT_GAMES=DIR gamecert list` with one game of DIR unfinished: a GAME ERROR alone, or
     that game listed as if finished; now every good game is listed, the unfinished one named on
@@ -229,15 +291,23 @@ def test_list_names_an_unfinished_game_and_lists_the_others(tmp_path, tail, need
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     lines = proc.stdout.splitlines()
     assert any(line.startswith(needle) for line in lines), proc.stdout
-    for good in ("toy_ok: Take one or two", "word_game: A word game", "string_cut: Playing with String"):
+    for good in (
+        "toy_ok: Take one or two",
+        "word_game: A word game",
+        "string_cut: Playing with String",
+    ):
         assert any(line.startswith(good) for line in lines), proc.stdout
     for part in ("oracles", "fast", "strategies", "proofs"):
         (folder / part / "half.py").unlink()
     control = gamecert("list", env={"GAMECERT_GAMES": str(folder)})
-    assert control.returncode == 0 and "half" not in control.stdout, (control.stdout, control.stderr)
+    assert control.returncode == 0 and "half" not in control.stdout, (
+        control.stdout,
+        control.stderr,
+    )
 
 
 # ---- explain on a terminal ------------------------------------------------------------------------------------
+
 
 def test_explain_is_rendered_on_a_terminal_and_markdown_to_a_pipe(tmp_path):
     """`explain` printed raw markdown (`**Outcome:**`, `|---|`) on a terminal; there it is rendered
@@ -245,6 +315,8 @@ def test_explain_is_rendered_on_a_terminal_and_markdown_to_a_pipe(tmp_path):
     given = tmp_path / "in.txt"
     given.write_text("ZADACHA\n")
     shown = on_a_terminal("explain", "word_game", str(given), timeout=60)
-    assert "Outcome:" in shown and "**" not in shown and "|---|" not in shown and "─" in shown, shown
+    assert "Outcome:" in shown and "**" not in shown and "|---|" not in shown and "─" in shown, (
+        shown
+    )
     piped = gamecert("explain", "word_game", str(given))
     assert piped.returncode == 0 and "**Outcome:**" in piped.stdout and "|---|" in piped.stdout

@@ -27,8 +27,14 @@ KEEP = b"the user's own notes\n"
 
 def _cli(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, GAMECERT_CACHE=os.environ.get("GAMECERT_CACHE", "/tmp/gc-cache-tests"))
-    return subprocess.run([sys.executable, "-m", "gamecert", *argv], capture_output=True, text=True, timeout=300,
-                          cwd=cwd or ROOT, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "gamecert", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd or ROOT,
+        env=env,
+    )
 
 
 def _user_folder(tmp_path: Path) -> Path:
@@ -57,7 +63,11 @@ def test_tests_out_refuses_a_folder_of_the_users(tmp_path):
     (before any build), keep.txt untouched; a sub-folder of the user's too."""
     folder = _user_folder(tmp_path)
     run = _cli("tests", "word_game", "--out", str(folder))
-    assert run.returncode == 2 and "not a gamecert package" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert (
+        run.returncode == 2
+        and "not a gamecert package" in run.stderr
+        and len(run.stderr.strip().splitlines()) == 1
+    )
     assert _kept(folder) and sorted(p.name for p in folder.iterdir()) == ["keep.txt"]
     nested = tmp_path / "nested"
     (nested / "deep").mkdir(parents=True)
@@ -88,11 +98,16 @@ def test_a_package_is_replaced_only_when_it_is_gamecerts(tmp_path):
     (again / "README.md").write_text("# new package\n")
     tp.commit_out(again, tmp_path / "pkg")
     assert (tmp_path / "pkg" / "README.md").read_text() == "# new package\n"
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".pkg-")]  # no temporary folder left
+    assert not [
+        p for p in tmp_path.iterdir() if p.name.startswith(".pkg-")
+    ]  # no temporary folder left
     (tmp_path / "pkg" / "keep.txt").write_bytes(KEEP)
     with pytest.raises(ts.PackageError, match="keep.txt"):
         tp.commit_out(_fake_package(tmp_path / "build4"), tmp_path / "pkg")
-    assert _kept(tmp_path / "pkg") and (tmp_path / "pkg" / "README.md").read_text() == "# new package\n"
+    assert (
+        _kept(tmp_path / "pkg")
+        and (tmp_path / "pkg" / "README.md").read_text() == "# new package\n"
+    )
     user = _user_folder(tmp_path)
     with pytest.raises(ts.PackageError, match="not a gamecert package"):
         tp.commit_out(_fake_package(tmp_path / "build5"), user)
@@ -145,7 +160,9 @@ def test_tests_out_names_an_edited_script_at_once(tmp_path):
     tp.commit_out(build, tmp_path / "pkg")
     (tmp_path / "pkg" / "script.txt").write_text("gen 4 > 03\n")
     run = _cli("tests", "word_game", "--out", str(tmp_path / "pkg"))
-    assert run.returncode == 2 and "script.txt edited since gamecert wrote it" in run.stderr, run.stderr
+    assert run.returncode == 2 and "script.txt edited since gamecert wrote it" in run.stderr, (
+        run.stderr
+    )
     assert len(run.stderr.strip().splitlines()) == 1
     assert (tmp_path / "pkg" / "script.txt").read_text() == "gen 4 > 03\n"
 
@@ -155,8 +172,19 @@ def test_report_dir_and_new_game_dir_keep_the_users_file(tmp_path):
     """``certify --report-dir DIR`` (a wrong program, so a report is written there) and
     ``new-game --dir DIR`` write beside keep.txt and never over it."""
     folder = _user_folder(tmp_path)
-    run = _cli("certify", "word_game", str(ROOT / "examples" / "word_game" / "wrong.py"), "--profile", "quick",
-               "--budget", "2", "--phases", "coverage", "--report-dir", str(folder))
+    run = _cli(
+        "certify",
+        "word_game",
+        str(ROOT / "examples" / "word_game" / "wrong.py"),
+        "--profile",
+        "quick",
+        "--budget",
+        "2",
+        "--phases",
+        "coverage",
+        "--report-dir",
+        str(folder),
+    )
     assert run.returncode == 1, run.stderr[-500:]
     assert _kept(folder) and (folder / "word_game").is_dir()
     (tmp_path / "games").mkdir()

@@ -40,8 +40,11 @@ def _run(capsys, *args: str) -> tuple[int, str]:
 
 
 def test_list_show_and_coverage_fit(narrow, capsys):
-    for args in (["list"], *(["show", name] for name in registry.game_names()), ["coverage", "word_game",
-                                                                                 "--examples", "50"]):
+    for args in (
+        ["list"],
+        *(["show", name] for name in registry.game_names()),
+        ["coverage", "word_game", "--examples", "50"],
+    ):
         code, out = _run(capsys, *args)
         assert code in (0, 2) and out, args
         assert not _too_long(out), (args, _too_long(out))
@@ -51,8 +54,15 @@ def test_prove_fits(narrow, capsys, monkeypatch):
     from gamecert.proofs import word_game as proofs
 
     entry = registry.get("word_game")
-    quick = dataclasses.replace(entry, proofs=types.SimpleNamespace(
-        CLAIMS=[proofs.recurrence_claim(n_max=50), proofs.induction_claim(check_options_up_to=50)]))
+    quick = dataclasses.replace(
+        entry,
+        proofs=types.SimpleNamespace(
+            CLAIMS=[
+                proofs.recurrence_claim(n_max=50),
+                proofs.induction_claim(check_options_up_to=50),
+            ]
+        ),
+    )
     monkeypatch.setattr(registry, "load_all", lambda selector=None: ([quick], []))
     code, out = _run(capsys, "prove", "word_game")
     assert code == 0 and "2 of 2 claims hold" in out, out
@@ -60,13 +70,26 @@ def test_prove_fits(narrow, capsys, monkeypatch):
 
 
 def test_certify_the_registered_solvers_fits(narrow, capsys):
-    code, out = _run(capsys, "certify", "word_game", "--profile", "quick", "--examples", "3", "--seed", "1",
-                     "--jobs", "1")
+    code, out = _run(
+        capsys,
+        "certify",
+        "word_game",
+        "--profile",
+        "quick",
+        "--examples",
+        "3",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+    )
     assert code == 0, out
     assert "Registered solvers against the oracle" in out and "closed_form" in out
     assert not _too_long(out), _too_long(out)
     table = (narrow / "reports" / "solvers.md").read_text()
-    assert "letter-count multisets" in table  # the evidence clipped on the terminal is whole in the file
+    assert (
+        "letter-count multisets" in table
+    )  # the evidence clipped on the terminal is whole in the file
 
 
 @pytest.mark.slow
@@ -80,7 +103,18 @@ def test_certify_candidates_fit(narrow, capsys):
     right.write_text((ROOT / "examples/word_game/correct.py").read_text())
     wrong = narrow / "wrong.py"
     wrong.write_text((ROOT / "examples/word_game/wrong.py").read_text())
-    common = ("--profile", "quick", "--examples", "0", "--seed", "7", "--jobs", "2", "--budget", "3")
+    common = (
+        "--profile",
+        "quick",
+        "--examples",
+        "0",
+        "--seed",
+        "7",
+        "--jobs",
+        "2",
+        "--budget",
+        "3",
+    )
     code, out = _run(capsys, "certify", "word_game", "right.py", "wrong.py", *common)
     assert code == 1, out
     blocks = out.split("\n[2/2] wrong.py\n")
@@ -102,13 +136,19 @@ def test_a_live_lines_neighbours_never_cut_a_path():
     from gamecert.commands.screen import Live
 
     path = "/tmp/" + "a-long-folder/" * 5 + "wrong-program.py"
-    text = f"[  12.0 s]   {path} passes every chosen test; looking for an input that kills it (60 s)"
+    text = (
+        f"[  12.0 s]   {path} passes every chosen test; looking for an input that kills it (60 s)"
+    )
     buffer = io.StringIO()
-    Live("tests word_game", Console(file=buffer, width=50, force_terminal=True, color_system=None)).line(text)
+    Live(
+        "tests word_game", Console(file=buffer, width=50, force_terminal=True, color_system=None)
+    ).line(text)
     lines = buffer.getvalue().splitlines()
     assert any(line.strip() == path for line in lines), lines
     assert all(len(line) <= 50 for line in lines if path not in line), lines
 
     folded = io.StringIO()
-    Console(file=folded, width=50, force_terminal=True, color_system=None).print(text, markup=False, highlight=False)
+    Console(file=folded, width=50, force_terminal=True, color_system=None).print(
+        text, markup=False, highlight=False
+    )
     assert not any(path in line for line in folded.getvalue().splitlines())  # the control: cut

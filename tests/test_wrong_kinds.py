@@ -4,6 +4,7 @@ TLE; a token too many after one shape of batch, WA; a heap index zero-padded fro
 profile with seeds 1 and 2 and must get the verdict its ``# expect:`` line names. Where the
 shrink finishes, the size is the ``# smallest:`` one; a TLE's shrink is often cut by its budget
 (each try costs the time limit), and then its report must say that a smaller input may fail."""
+
 from __future__ import annotations
 
 import json
@@ -28,9 +29,24 @@ def _header(program: Path, key: str) -> str:
 @pytest.mark.parametrize("seed", ["1", "2"])
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_caught_under_the_default_profile(program: Path, seed: str, tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "gamecert", "certify", program.parent.name, str(program),
-                           "--seed", seed, "--report-dir", str(tmp_path)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            program.parent.name,
+            str(program),
+            "--seed",
+            seed,
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+    )
     assert done.returncode == 1, done.stdout[-3000:]
     report = json.loads((Path(done.stdout.strip().splitlines()[-1]) / "report.json").read_text())
     assert report["verdict"] == _header(program, "expect"), report["verdict"]

@@ -33,10 +33,18 @@ CASES = [
     pytest.param("word_game", "count39.py", "coverage", marks=LONG),  # a letter exactly 39 times
     ("string_cut", "run51.py", "coverage"),  # a run of exactly 51 cuttable positions
     ("stones_once", "pile47.py", "coverage"),  # a pile of exactly 47 stones
-    pytest.param("digit_game", "read100000.py", "worst", marks=LONG),  # reads only the first 100,000 bytes
+    pytest.param(
+        "digit_game", "read100000.py", "worst", marks=LONG
+    ),  # reads only the first 100,000 bytes
     ("digit_game", "first500.py", "worst"),  # reads only the first 500 digits of a number
 ]
-IDS = ["word_game-count39", "string_cut-run51", "stones_once-pile47", "digit_game-read100000", "digit_game-first500"]
+IDS = [
+    "word_game-count39",
+    "string_cut-run51",
+    "stones_once-pile47",
+    "digit_game-read100000",
+    "digit_game-first500",
+]
 
 
 def _expected_verdict(program: Path) -> str:
@@ -44,13 +52,18 @@ def _expected_verdict(program: Path) -> str:
     return line.split(":", 1)[1].strip()
 
 
-def _phase_inputs(game: str, phase: str, seed: int, groups: int | None = None) -> list[tuple[str, tuple[str, ...]]]:
+def _phase_inputs(
+    game: str, phase: str, seed: int, groups: int | None = None
+) -> list[tuple[str, tuple[str, ...]]]:
     """Every input of ``phase`` (of its first ``groups`` groups: the random phase is endless) in
     the plan ``gamecert certify GAME --phases PHASE --seed SEED`` makes (the default profile),
     chunk by chunk, in the order the run takes them."""
     plan = make_plan(registry.get(game), get_profile("default"), seed, phases=[phase])
-    return [(chunk.key, chunk.texts) for group in itertools.islice(plan.phase(phase).groups(), groups)
-            for chunk in group.iter_chunks()]
+    return [
+        (chunk.key, chunk.texts)
+        for group in itertools.islice(plan.phase(phase).groups(), groups)
+        for chunk in group.iter_chunks()
+    ]
 
 
 @pytest.mark.slow
@@ -64,14 +77,35 @@ def test_the_designed_phase_catches_it_whatever_the_seed(tmp_path, game, name, p
     program = WRONG / game / name
     env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     proc = subprocess.run(
-        [sys.executable, "-m", "gamecert", "certify", game, str(program), "--phases", phase,
-         "--budget", "600", "--seed", "1", "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "gamecert",
+            "certify",
+            game,
+            str(program),
+            "--phases",
+            phase,
+            "--budget",
+            "600",
+            "--seed",
+            "1",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
     assert report["verdict"] == _expected_verdict(program)
-    assert report["phase"] in (phase, "exhaustive")  # exhaustive: a smaller one found by the sweep below
+    assert report["phase"] in (
+        phase,
+        "exhaustive",
+    )  # exhaustive: a smaller one found by the sweep below
 
 
 @pytest.mark.parametrize("game", ["string_cut", "digit_game"])
