@@ -330,10 +330,45 @@ def test_a_cut_phase_runs_its_first_inputs_under_every_build(
     clock = iter(range(100))
     monkeypatch.setattr(sanitize.time, "monotonic", lambda: next(clock))
     inputs = [("samples", None, "a"), ("worst-x", None, "bb"), ("largest", None, "ccc")]
-    found, ran, skipped, why_not = sanitize._search(fake, inputs, 2.5, tuple(sanitize.BUILDS))  # noqa: SLF001
+    # the clock ticks once a look: three before the builds (none started past the deadline),
+    # then one before each run; time for three runs ends at 5.5
+    found, ran, skipped, why_not = sanitize._search(fake, inputs, 5.5, tuple(sanitize.BUILDS))  # noqa: SLF001
     assert found is None and not why_not
     assert fake.runs == [("asan", "a"), ("pattern", "a"), ("zero", "a")], fake.runs
     assert ran == {"asan": 1, "pattern": 1, "zero": 1} and skipped == 6
+
+
+def test_no_compiler_is_started_past_the_phases_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phase whose time is up before its builds (they compile beside the plan's first phases,
+    and the phase waits for them only until its deadline) starts no compiler: each build is named
+    as not built and its runs counted as left out, so the evidence is incomplete. Control: with
+    time, every build is made."""
+    from gamecert.engine.judge import sanitize
+
+    class Fake:
+        candidate = None
+
+        def __init__(self) -> None:
+            self.built: list[str] = []
+
+        def build(self, kind: str) -> None:
+            self.built.append(kind)
+
+        def run(self, kind: str, instance: object, text: str) -> tuple[None, None]:
+            return None, None
+
+    inputs = [("samples", None, "a"), ("largest", None, "ccc")]
+    late = Fake()
+    monkeypatch.setattr(sanitize.time, "monotonic", lambda: 10.0)
+    found, ran, skipped, why_not = sanitize._search(late, inputs, 5.0, tuple(sanitize.BUILDS))  # noqa: SLF001
+    assert late.built == [] and found is None and skipped == 6
+    assert sorted(why_not) == sorted(sanitize.BUILDS) and all(
+        "not built" in why for why in why_not.values()
+    )
+    early = Fake()
+    monkeypatch.setattr(sanitize.time, "monotonic", lambda: 0.0)
+    sanitize._search(early, inputs, 5.0, tuple(sanitize.BUILDS))  # noqa: SLF001
+    assert early.built == list(sanitize.BUILDS)
 
 
 # ---- long: whole certifications ---------------------------------------------------------------
