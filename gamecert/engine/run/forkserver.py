@@ -195,7 +195,14 @@ class ForkServerClient:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
-        self.proc.wait()
+        try:
+            # with a timeout, Popen never blocks on its wait lock: a close run from a signal's
+            # handler (SIGTERM) while the interrupted code was inside this Popen's wait or poll
+            # would otherwise wait forever for a lock its own thread holds (seen: `gamecert tests`
+            # hung after SIGTERM, its supervisor already a zombie)
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass  # killed above; the interrupted wait reaps it
         self.proc = None
         if self._init is not None:
             select.select(
