@@ -53,9 +53,10 @@ def _pty_run(
         if not stopped and until in ANSI.sub("", out.decode(errors="replace")):
             os.kill(pid, signal.SIGTERM)
             stopped = True
-    if not stopped:
+    if (os.waitpid(pid, os.WNOHANG) if stopped else (0, 0)) == (0, 0):
+        # not seen, or not ended by SIGTERM within the time: never wait on it unbounded
         os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
+        os.waitpid(pid, 0)
     os.close(fd)
     return ANSI.sub("\n", out.decode(errors="replace")).replace("\r", "\n")
 
