@@ -54,9 +54,20 @@ TOOLS = {
 }
 
 
+#: a runtime started per test (a JVM, node): its certification needs the cores to itself, so
+#: these run one at a time after the other long tests (.ci/run); three at once on 2 cores run a
+#: JVM at a third of the rate the cores are sized for
+ALONE = (".java", ".js")
+
+
 @pytest.mark.long
 @pytest.mark.parametrize(
-    "game, program", CASES, ids=[f"{g}-{p.parent.name}-{p.name}" for g, p in CASES]
+    "game, program",
+    [
+        pytest.param(g, p, marks=pytest.mark.alone) if p.suffix in ALONE else (g, p)
+        for g, p in CASES
+    ],
+    ids=[f"{g}-{p.parent.name}-{p.name}" for g, p in CASES],
 )
 def test_a_right_program_is_certified_in_the_default_minute(
     tmp_path: Path, game: str, program: Path
