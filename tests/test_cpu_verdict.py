@@ -45,12 +45,17 @@ def test_a_sibling_ended_by_the_cpu_limit_makes_the_test_tle(tmp_path, monkeypat
     with open_runner(Candidate.parse(str(source)), LIMITS) as runner:
         result = runner.run("ZADACHA\n")
     assert result.status == "tle" and result.stdout == "Alice\n", result.describe()
-    assert result.exit_code == 0 and "CPU-time limit" in result.detail, result.describe()
     first = reports[0]
+    charged = max(first["utime"] + first["stime"], first.get("cg_cpu", 0.0))
+    if "CPU-time limit" not in result.detail:
+        # the other route to the same verdict, by timing: the test's charged CPU (all its
+        # processes, the kernel's figure) passed the limit before the sibling's backstop fired
+        assert result.cpu_s > LIMITS.time_s and "CPU time" in result.detail, result.describe()
+        return
+    assert result.exit_code == 0, result.describe()
     assert first["others_xcpu"] >= 1 and first["status"] == 0, first
     # control: without the count of processes SIGXCPU ended, the same figures (the charged CPU
     # time under the limit: the backstop ended the sibling at its own 2 s) are a pass
     old = {k: v for k, v in first.items() if k != "others_xcpu"}
-    charged = max(old["utime"] + old["stime"], old.get("cg_cpu", 0.0))
     expected = "ok" if charged <= LIMITS.time_s else "tle"
     assert real(old, 6, "Alice\n", "", LIMITS, "exec").status == expected
