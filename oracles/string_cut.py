@@ -410,23 +410,31 @@ def judge(inp, got, expected):
         )
 
     def smaller(self, instance: str) -> Iterator[str]:
-        """Smaller strings, largest cuts first: one run of cuttable positions shortened (to 1,
-        2, ... up to one less, the other runs kept as they are), then one run removed whole, then
-        chunks of letters deleted (halving sizes). Every candidate is a valid string.
+        """Smaller strings, largest cuts first: one run of cuttable positions removed whole (the
+        others kept as they are), the same runs packed into the fewest letters
+        (:func:`packed_runs`), one run shortened (to 1 for each run in turn, then 2, ... up to
+        one less), then chunks of letters deleted (halving sizes). Every candidate is a valid
+        string. The runs are tried in turn at each target, so a run whose shortening never fails
+        (the one a program gets wrong) costs one try per target, not all of its targets first.
 
         >>> list(GAME.smaller("aaaaa"))[:3]
-        ['aaa', 'aaaa', 'aa']
+        ['aa', 'aaa', 'aaaa']
         """
         runs = cut_runs(instance)
-        for k, (_start, length) in enumerate(runs):
-            for target in shrink_targets(length):
-                found = _with_run(instance, runs, k, target)
-                if found is not None:
-                    yield found
         for k in range(len(runs)):
             found = _with_run(instance, runs, k, 0)
             if found is not None:
                 yield found
+        packed = packed_runs([length for _, length in runs])
+        if packed is not None and len(packed) < len(instance):
+            yield packed  # the same runs, in the same order, with the fewest letters around them
+        targets = [shrink_targets(length) for _, length in runs]
+        for i in range(max(map(len, targets), default=0)):
+            for k, run_targets in enumerate(targets):
+                if i < len(run_targets):
+                    found = _with_run(instance, runs, k, run_targets[i])
+                    if found is not None:
+                        yield found
         yield from _smaller_strings(instance)
 
 
@@ -516,6 +524,37 @@ def cut_runs(s: str) -> list[tuple[int, int]]:
             out[-1] = (out[-1][0], out[-1][1] + 1)
         else:
             out.append((i, 1))
+    return out
+
+
+def packed_runs(lengths: list[int]) -> str | None:
+    """The shortest string found whose runs of cuttable positions are ``lengths``, in that order:
+    each run's letters alternate two letters (``length + 2`` of them), the next run's first
+    letter is the last of the one before (one position between them that is not cuttable), and
+    the letters are chosen from three so that no other position is cuttable; None when there is
+    no run, or the string is not within the game's 5000 letters. The game's value depends on the
+    runs' lengths only, and a program that looks at a run's neighbours sees the same order.
+
+    >>> packed_runs([1]), packed_runs([2, 1]), cut_runs(packed_runs([40, 1]))
+    ('aba', 'ababcb', [(2, 40), (43, 1)])
+    >>> len(packed_runs([40, 1])), packed_runs([])
+    (44, None)
+    """
+    if not lengths or any(length < 1 for length in lengths):
+        return None
+    letters: list[str] = []
+    for length in lengths:
+        if not letters:
+            pair = "ab"
+        else:  # start on the last letter; alternate with one that is neither it nor the one before
+            last, before = letters[-1], letters[-2]
+            other = next(c for c in "abc" if c not in (last, before))
+            pair = last + other
+            letters.pop()  # (shared)
+        letters += [pair[i % 2] for i in range(length + 2)]
+    out = "".join(letters)
+    if len(out) > MAX_LEN or [n for _, n in cut_runs(out)] != list(lengths):
+        return None
     return out
 
 

@@ -3,9 +3,10 @@
 :func:`minimise` runs the kit's structural shrinker (:mod:`gamecert.kit.shrink`: batch position,
 values, binary searches on counts, ddmin by halves) on the failing input, each candidate run
 once on the candidate, and then the greedy search over the game's ``smaller()`` moves from what
-it reached. ``Failure.shrink`` says how many smaller inputs ran in all and whether both ended by
-themselves; ``Failure.shrink_cut`` what was cut when they did not. :func:`wanted_seconds` is the
-time a fault of that size asks for: a run's cost times the runs a shrink from its size takes.
+it reached (and the structural shrink again from where those got to).
+``Failure.shrink`` says how many smaller inputs ran in all and whether both ended by themselves;
+``Failure.shrink_cut`` what was cut when they did not. :func:`wanted_seconds` is the time a fault
+of that size asks for: a run's cost times the runs a shrink from its size takes.
 """
 
 from __future__ import annotations
@@ -106,76 +107,43 @@ def structural(judge: Any, found: Any, deadline: float) -> tuple[Any, int, bool,
 
 def minimise(judge: Any, found: Any, seconds: float) -> Any:
     """Structural shrinking, then greedy over ``game.smaller``: take the first smaller input that
-    still fails (same verdict), repeat. The result is confirmed in a fresh process."""
+    still fails (same verdict), repeat; where the moves got further, the structural shrink again
+    from there (at most three rounds). The result is confirmed in a fresh process."""
     game = judge.game
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
-    current, tried, done, cut = structural(judge, found, deadline)
-    # the digests of the texts met (128 bits, as the executor keeps of passed games): a long
-    # input's candidates are not all kept whole
-    seen: set[bytes] = {_digest(found.input_text), _digest(current.input_text)}
+    moves = _Moves(judge, game, found, deadline)
+    current, done, cut = found, False, ""
     finished = False
-    strict = type(game).smaller is not Game.smaller
-    while True:
-        improved = False
-        last: Any = None
-        offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
-        for candidate in offered:
-            if time.perf_counter() > deadline or tried >= SHRINK_EVALUATIONS:
+    for _round in range(3):
+        before = current
+        current, runs, done, cut = structural(judge, current, deadline)
+        moves.tried += runs
+        moves.seen.add(_digest(current.input_text))
+        while True:
+            better, error = moves.first_failing(current, None)
+            if error == "time":
                 return _ended(
                     current,
-                    tried,
+                    moves.tried,
                     False,
                     cut or "its time was up during the game's smaller() moves",
                     time.perf_counter() - start,
                 )
-            if candidate == last:  # the candidate before it again (a chunk of a run of equal parts)
-                continue
-            last = candidate
-            # formatted first: a text met before (by its digest) is left out before it is parsed,
-            # the dearer half of validating a long input
-            if strict:  # an invalid input from the game's own shrinker is its author's mistake
-                text = gamecode.call(
-                    game.name,
-                    "format_input on an input from smaller() (the game's shrinker)",
-                    game.format_input,
-                    candidate,
+            if error:
+                if isinstance(error, GameError):  # a bug or a hang in the shrinker
+                    raise error
+                # a game's shrinker is the game author's code
+                current.notes.append(
+                    f"shrinking stopped: {game.name}'s smaller() failed on this input "
+                    f"({type(error).__name__}: {error})"
                 )
-                if isinstance(text, str) and _digest(text) in seen:
-                    continue
-                text = gamecode.check_input(
-                    game, candidate, "smaller() (the game's shrinker)", text
-                )
-            else:  # the kit's generic moves may offer invalid inputs, which are skipped
-                try:
-                    text = game.format_input(candidate)
-                    if not isinstance(text, str) or _digest(text) in seen:
-                        continue
-                    seen.add(_digest(text))
-                    if game.parse_input(text) != candidate:
-                        continue
-                except Exception:  # noqa: BLE001 - not a valid input: nobody can use it
-                    continue
-            seen.add(_digest(text))
-            tried += 1
-            again = judge.run_one(candidate, found.phase, text=text, count=False)
-            if again is not None and again.verdict == found.verdict:
-                again.notes = list(current.notes)
-                again.reruns, again.rerun_where = found.reruns, found.rerun_where
-                current = again
-                improved = True
+                return _ended(current, moves.tried, False, cut, time.perf_counter() - start)
+            if better is None:
+                finished = True
                 break
-        if isinstance(offered.error, GameError):  # a bug or a hang in the shrinker
-            raise offered.error
-        if offered.error is not None:  # a game's shrinker is the game author's code
-            exc = offered.error
-            current.notes.append(
-                f"shrinking stopped: {game.name}'s smaller() failed on this input "
-                f"({type(exc).__name__}: {exc})"
-            )
-            return _ended(current, tried, False, cut, time.perf_counter() - start)
-        if not improved:
-            finished = True
+            current = better
+        if done or current is before:
             break
     if current is not found:
         # the shrunk input, confirmed in a fresh process as the original was
@@ -187,8 +155,71 @@ def minimise(judge: Any, found: Any, seconds: float) -> Any:
                 f"a smaller failing input was found but did not fail when re-run "
                 f"{judge.rerun_where}; the input as found is reported"
             )
-            return _ended(found, tried, False, cut, time.perf_counter() - start)
-    return _ended(current, tried, finished and done, cut, time.perf_counter() - start)
+            return _ended(found, moves.tried, False, cut, time.perf_counter() - start)
+    return _ended(current, moves.tried, finished and done, cut, time.perf_counter() - start)
+
+
+class _Moves:
+    """The game's ``smaller()`` moves from an input, each run once on the candidate (a text met
+    before, by its digest, is not run again)."""
+
+    def __init__(self, judge: Any, game: Any, found: Any, deadline: float) -> None:
+        self.judge, self.game, self.found, self.deadline = judge, game, found, deadline
+        self.tried = 0
+        # the digests of the texts met (128 bits, as the executor keeps of passed games): a long
+        # input's candidates are not all kept whole
+        self.seen: set[bytes] = {_digest(found.input_text)}
+        self.strict = type(game).smaller is not Game.smaller
+
+    def first_failing(self, current: Any, limit: int | None) -> tuple[Any, Any]:
+        """(the first of ``current``'s moves, at most ``limit`` of them, that fails as the fault
+        did, or None; "" or "time" (the deadline or the evaluations' cap came first) or the
+        exception the game's smaller() raised)."""
+        game, found = self.game, self.found
+        last: Any = None
+        offered = _guarded(gamecode.guarded(game.name, "smaller()", game.smaller(current.instance)))
+        taken = 0
+        for candidate in offered:
+            if time.perf_counter() > self.deadline or self.tried >= SHRINK_EVALUATIONS:
+                return None, "time"
+            if limit is not None and taken >= limit:
+                return None, ""
+            if candidate == last:  # the candidate before it again (a chunk of a run of equal parts)
+                continue
+            last = candidate
+            taken += 1
+            # formatted first: a text met before (by its digest) is left out before it is parsed,
+            # the dearer half of validating a long input
+            if self.strict:  # an invalid input from the game's own shrinker is its author's mistake
+                text = gamecode.call(
+                    game.name,
+                    "format_input on an input from smaller() (the game's shrinker)",
+                    game.format_input,
+                    candidate,
+                )
+                if isinstance(text, str) and _digest(text) in self.seen:
+                    continue
+                text = gamecode.check_input(
+                    game, candidate, "smaller() (the game's shrinker)", text
+                )
+            else:  # the kit's generic moves may offer invalid inputs, which are skipped
+                try:
+                    text = game.format_input(candidate)
+                    if not isinstance(text, str) or _digest(text) in self.seen:
+                        continue
+                    self.seen.add(_digest(text))
+                    if game.parse_input(text) != candidate:
+                        continue
+                except Exception:  # noqa: BLE001 - not a valid input: nobody can use it
+                    continue
+            self.seen.add(_digest(text))
+            self.tried += 1
+            again = self.judge.run_one(candidate, found.phase, text=text, count=False)
+            if again is not None and again.verdict == found.verdict:
+                again.notes = list(current.notes)
+                again.reruns, again.rerun_where = found.reruns, found.rerun_where
+                return again, ""
+        return None, offered.error or ""
 
 
 def _ended(failure: Any, tried: int, finished: bool, cut: str, spent: float) -> Any:
