@@ -30,13 +30,20 @@ MINE = HERE / "candidates_evidence"
 
 
 def certify(
-    tmp_path: Path, game: str, program: Path, *args: str, audit_rate: str | None = None
+    tmp_path: Path,
+    game: str,
+    program: Path,
+    *args: str,
+    audit_rate: str | None = None,
+    sanitize: bool = True,
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
     env = dict(os.environ)
     env.pop("GAMECERT_EXHAUSTIVE_RUNS", None)
     env.pop(RATE_VARIABLE, None)
     if audit_rate is not None:
         env[RATE_VARIABLE] = audit_rate
+    if not sanitize:
+        env["GAMECERT_SANITIZE"] = "0"
     proc = subprocess.run(
         [
             sys.executable,
@@ -203,7 +210,9 @@ def test_a_program_right_only_under_the_fork_server_is_not_certified(
     on a loaded machine) find one, and the report says so (the shrinking then runs plainly, where
     the fault shows); the reported input, exec'd or run as
     `python3 FILE` from outside, gives the wrong answer. Control: with the audit off (rate 0) the
-    same program is CERTIFIED, and its certificate says nothing bounds it."""
+    same program is CERTIFIED, and its certificate says nothing bounds it (the sanitizer phase off
+    too: its run of the judge's build as a judge runs it would find it, see
+    test_the_sanitizer_phase_hands_back_a_fault_of_the_judges_build)."""
     program = MINE / name
     proc, folder = certify(
         tmp_path,
@@ -243,6 +252,7 @@ def test_a_program_right_only_under_the_fork_server_is_not_certified(
         "--phases",
         "exhaustive",
         audit_rate="0",
+        sanitize=False,  # (its run of the judge's build as a judge runs it is an audit too)
     )
     assert control.returncode == 0, control.stdout + control.stderr
     line = next(

@@ -280,7 +280,6 @@ def test_sanitizer_runs_cut_by_its_time_are_not_certified(
     (incomplete), the sentence naming the sanitizer runs; the control, with its time, CERTIFIED."""
     _need_gcc()
     from gamecert.engine.certification import certify, options
-    from gamecert.engine.judge import sanitize
 
     opts = options(
         registry.get("word_game"),
@@ -297,12 +296,21 @@ def test_sanitizer_runs_cut_by_its_time_are_not_certified(
     assert "sanitizer runs" not in cert["incomplete"] and "no undefined behaviour seen" in " ".join(
         cert["notes"]
     )
-    monkeypatch.setattr(sanitize, "CAP_SECONDS", 0.0)
+    from gamecert.engine import certification
+
+    real = certification.run_phase
+
+    def no_time(*args: object, **kwargs: object) -> None:  # neither its share nor the core's
+        real(*args, **{**kwargs, "seconds": 0.0, "core_seconds": 0.0})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(certification, "run_phase", no_time)
     cut = certify(opts, program)
     cert = json.loads((Path(cut.path) / "certificate.json").read_text())
     assert cut.status == 0 and cut.verdict == "PASSED (incomplete)", cut.lines
     assert "sanitizer runs (cut at the phase's time)" in cert["incomplete"], cert["incomplete"]
-    assert any("runs left out at the phase's time cap" in n for n in cert["notes"]), cert["notes"]
+    assert any("runs of its core left out at the phase's time cap" in n for n in cert["notes"]), (
+        cert["notes"]
+    )
 
 
 def test_a_cut_phase_runs_its_first_inputs_under_every_build(
@@ -375,9 +383,14 @@ def test_no_compiler_is_started_past_the_phases_time(monkeypatch: pytest.MonkeyP
 
 
 def _certify(
-    tmp_path: Path, game: str, program: Path, *args: str, sanitize: bool = True
+    tmp_path: Path,
+    game: str,
+    program: Path,
+    *args: str,
+    sanitize: bool = True,
+    env: dict[str, str] | None = None,
 ) -> tuple[int, str, dict, Path]:
-    env = {k: v for k, v in os.environ.items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
+    env = {k: v for k, v in (env or os.environ).items() if k != "GAMECERT_EXHAUSTIVE_RUNS"}
     env["GAMECERT_SANITIZE"] = "1" if sanitize else "0"
     proc = subprocess.run(
         [
@@ -405,16 +418,29 @@ def _certify(
     return proc.returncode, proc.stdout + proc.stderr, data, folder
 
 
+#: the phases whose inputs the sanitizer phase runs (its core)
+PHASE_INPUTS = ("--phases", "samples,worst,largest")
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("seed", (1, 2))
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
     """Certified under the default profile (a short budget: the phase runs after the plan), each
-    UB program is UB, at the line its header names and, where known, at its smallest size."""
+    UB program is UB, at the line its header names and, where known, at its smallest size. The
+    plan holds the phases whose inputs the sanitizer phase runs (the samples, worst and largest
+    inputs), and the sanitizer builds are made first, into the build cache the certification
+    reads (as a user's second run finds them): the run ends when they are done, and its budget
+    (30 s) is room for a loaded machine, where a whole plan and three compilers did not fit in
+    6 s (CI, at three certifications at once)."""
     _need_gcc()
+    from gamecert.engine.run.toolchains import sanitizer_build
+
     game, kind, _, _, smallest = CASES[name]
+    for build in BUILDS:
+        sanitizer_build(UB / name, build)
     status, out, report, folder = _certify(
-        tmp_path, game, UB / name, "--seed", str(seed), "--budget", "6"
+        tmp_path, game, UB / name, "--seed", str(seed), "--budget", "30", *PHASE_INPUTS
     )
     assert status == 1 and report.get("verdict") == "UB", out
     assert report["phase"] == "sanitizer"
@@ -547,3 +573,120 @@ def test_a_faults_input_gets_the_sanitizers_word(cache: Path) -> None:
                 and "no undefined behaviour seen" in outcome.notes[0]
             )
             assert "(1)" in outcome.notes[0] and "auto-var-init" not in outcome.notes[0]
+
+
+def test_the_phases_depth_cut_by_its_time_leaves_the_core_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The inputs handed in (the guided corpus) are the phase's depth: cut by the phase's time,
+    they are counted apart and leave no core run out, while the core's inputs go on until the
+    core's own deadline. Control: with no later deadline for the core, the same clock leaves core
+    runs out."""
+    from gamecert.engine.judge import sanitize
+
+    class Fake:
+        candidate = None
+        plain_fault = None
+        depth_left = 0
+
+        def __init__(self) -> None:
+            self.runs: list[tuple[str, str]] = []
+
+        def build(self, kind: str) -> None:
+            pass
+
+        def run(self, kind: str, instance: object, text: str) -> tuple[None, None]:
+            self.runs.append((kind, text))
+            return None, None
+
+    inputs = [("samples", None, "a"), ("largest", None, "cc"), (sanitize.HANDED_IN, None, "b")]
+    kinds = tuple(sanitize.BUILDS)
+    fake = Fake()
+    clock = iter(range(100))
+    monkeypatch.setattr(sanitize.time, "monotonic", lambda: next(clock))
+    # three looks before the builds, then one before each run: the phase's own time ends at 4.5,
+    # the core's at 50
+    found, ran, skipped, _ = sanitize._search(fake, inputs, 4.5, kinds, 50.0)  # noqa: SLF001
+    assert found is None and skipped == 0 and fake.depth_left == 3, (skipped, fake.depth_left)
+    assert [t for _, t in fake.runs] == ["a"] * 3 + ["cc"] * 3
+    control = Fake()
+    clock = iter(range(100))
+    found, ran, skipped, _ = sanitize._search(control, inputs, 4.5, kinds)  # noqa: SLF001
+    assert skipped == 4 and control.depth_left == 3 and len(control.runs) == 2
+    # the order: the core's sources in turn, the inputs handed in last
+    assert [sanitize.is_core(w) for w, _, _ in inputs] == [True, True, False]
+
+
+def test_the_phases_lanes_share_the_inputs_and_stop_at_a_finding() -> None:
+    """Two lanes deal the inputs between them (each under every build) and a finding in one stops
+    the other; the figures are summed. Control: one lane runs them all in order."""
+    import threading
+
+    from gamecert.engine.judge import sanitize
+
+    seen: list[tuple[int, str, str]] = []
+    lock = threading.Lock()
+
+    class Fake:
+        candidate = None
+        depth_left = 0
+
+        def __init__(self, k: int, fire: str = "") -> None:
+            self.k, self.fire, self.plain_fault = k, fire, None
+
+        def build(self, kind: str) -> None:
+            pass
+
+        def run(self, kind: str, instance: object, text: str) -> tuple[object, object]:
+            with lock:
+                seen.append((self.k, kind, text))
+            if text == self.fire:
+
+                class F:
+                    notes: list[str] = []
+                    size = 1
+
+                return F(), object()
+            return None, None
+
+    inputs = [("samples", None, t) for t in "abcd"]
+    kinds = tuple(sanitize.BUILDS)
+    found, ran, skipped, _, owner = sanitize._lanes(  # noqa: SLF001
+        [Fake(0), Fake(1)], inputs, 1e12, kinds, 1e12
+    )
+    assert found is None and sum(ran.values()) == 12 and skipped == 0
+    assert {t for k, _, t in seen if k == 0} == {"a", "c"} and {
+        t for k, _, t in seen if k == 1
+    } == {
+        "b",
+        "d",
+    }
+    seen.clear()
+    found, ran, _, _, owner = sanitize._lanes(  # noqa: SLF001
+        [Fake(0), Fake(1, fire="b")], inputs, 1e12, kinds, 1e12
+    )
+    assert found is not None and owner.k == 1 and sum(ran.values()) < 12
+    seen.clear()
+    found, ran, _, _, _ = sanitize._lanes([Fake(0)], inputs, 1e12, kinds, 1e12)  # noqa: SLF001
+    assert [t for _, _, t in seen] == [t for t in "abcd" for _ in kinds]
+
+
+@pytest.mark.slow
+def test_the_sanitizer_phase_hands_back_a_fault_of_the_judges_build(tmp_path: Path) -> None:
+    """A C program right only as the fork server's clone (wrong, exec'd as a judge runs it, on
+    words holding a B): with the plain audits off, the sanitizer phase's run of the judge's build
+    beside its own builds (exec'd, as they are) sees the judge's build wrong and hands the input
+    back as a fault: WA, found by an audit, never UB (the difference is the start, not undefined
+    behaviour). Control: with the phase off the same short plan finds nothing."""
+    _need_gcc()
+    program = ROOT / "tests" / "candidates_evidence" / "forkserver_only_right_on_b.c"
+    args = ("--phases", "samples,worst", "--budget", "10", "--seed", "1")
+    env = {**os.environ, "GAMECERT_AUDIT_RATE": "0"}
+    status, out, report, _ = _certify(tmp_path, "word_game", program, *args, env=env)
+    assert status == 1 and report.get("verdict") == "WA", out
+    assert report["phase"] == "sanitizer" and "B" in report["input"], report
+    assert any(n.startswith("found by an audit") for n in report["notes"]), report["notes"]
+    status, out, cert, _ = _certify(
+        tmp_path / "off", "word_game", program, *args, sanitize=False, env=env
+    )
+    assert status == 0 and cert.get("verdict") in ("CERTIFIED", "PASSED (incomplete)"), out

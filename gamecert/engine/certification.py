@@ -32,6 +32,7 @@ from gamecert.engine.judge.evidence import (
     failure_lines,
     minimality_brief,
 )
+from gamecert.engine.judge.handback import hand_back
 from gamecert.engine.judge.judge import visible
 from gamecert.engine.judge.outcome import Outcome
 from gamecert.engine.judge.sanitize import applies, phase_seconds, prebuild, run_phase
@@ -259,8 +260,29 @@ def run_one_certification(
         entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache
     )
 
+    def plain_fault(instance: Any, text: str) -> Any:
+        """The sanitizer phase's run of the judge's build, as a judge runs it, failed where the
+        plan's runs passed: every later run of the executor's runners runs that way too (as
+        after an audit), and the input is judged, confirmed and shrunk as any fault."""
+        note = (
+            "found by an audit: an input passed as the plan's runs start the program (the fork "
+            "server's clone, or the zygote's child) and failed when the sanitizer phase ran the "
+            "judge's build as a judge runs the program; every later run of this runner (the "
+            "confirmation, the shrinking) ran that way too"
+        )
+        for judge in executor.judges:
+            judge.plain_only = note
+        return hand_back(
+            executor,
+            "sanitizer",
+            "sanitizer-plain",
+            "an input the judge's build failed when run as a judge runs the program",
+            instance,
+            text,
+        )
+
     def sanitizer(
-        outcome: Outcome, seconds: float
+        outcome: Outcome, seconds: float, core_seconds: float | None = None, midway: bool = False
     ) -> None:  # C and C++: undefined behaviour is a finding
         run_phase(
             entry,
@@ -274,23 +296,25 @@ def run_one_certification(
             expected_cache=executor.expected_cache,
             extra=getattr(executor, "guided_corpus", ()),
             seconds=seconds,
+            core_seconds=core_seconds,
+            hand_back=plain_fault if midway else None,
         )
 
     if not plan.by_counts and not applies(candidate):  # within the budget, before the random phase
         prebuild(candidate, getattr(provenance, "compile_option", "") or None)
         executor.midway_share = sanitizer_s / plan.budget_s  # (taken from the phases before it)
-        executor.midway = lambda: sanitizer(
-            executor.outcome,
-            max(
+
+        def midway() -> None:
+            # the phase's own share; its core may go on within the depth's time after it
+            left = max(
                 0.0,
-                min(
-                    sanitizer_s,
-                    executor.start
-                    + cast(float, SHARES["random"]) * plan.budget_s  # (the random phase has one)
-                    - time.monotonic(),
-                ),
-            ),
-        )
+                executor.start
+                + cast(float, SHARES["random"]) * plan.budget_s  # (the random phase has one)
+                - time.monotonic(),
+            )
+            sanitizer(executor.outcome, min(sanitizer_s, left), left, midway=True)
+
+        executor.midway = midway
     with shown:
         outcome = executor.run()
         fault = outcome.failure

@@ -401,8 +401,9 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     confirmed and shrunk by a worker as any fault. A candidate without a route gets a note."""
     import dataclasses
 
+    from gamecert.engine.judge.handback import hand_back
     from gamecert.engine.judge.judge import Judge
-    from gamecert.engine.plan.plan import GUIDED_SHARE, Chunk, Group
+    from gamecert.engine.plan.plan import GUIDED_SHARE, Group
     from gamecert.engine.run.instrument import NoRoute, instrument
     from gamecert.engine.run.sandbox import open_runner
     from gamecert.errors import GamecertError
@@ -447,27 +448,16 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     def suspect(inst: Any, text: str) -> Any:
         made[0] += 1
         key = f"guided-{made[0]}"
-        games = len(executor.entry.game.split(inst)) if executor.entry.game.max_batch > 1 else 1
-        chunk = Chunk("guided", key, key, (inst,), (text,), games)
-        executor._register(
-            Group(
-                "guided",
-                key,
-                "an input the instrumented build failed, run plainly",
-                (chunk,),
-                runs=1,
-            )
+        new = hand_back(
+            executor,
+            "guided",
+            key,
+            "an input the instrumented build failed, run plainly",
+            inst,
+            text,
         )
-        before = len(outcome.failures)
-        if outcome.failures:  # the search below a fault: its chunk runs as a later search's
-            executor.segment += 1
-            executor.stop.clear()
-            executor.stop_after = None
-        executor._submit(chunk, None)
-        executor._drain()
-        if len(outcome.failures) <= before:
+        if new is None:
             return None
-        new = outcome.failures[-1]
         # a smaller fault of the search below the first replaces the guided ones it undercuts
         outcome.failures[:] = [
             f

@@ -57,6 +57,14 @@ from gamecert.engine.judge.sanitize_builds import (
     _why_not,
     asan_memory_mb,
 )
+from gamecert.engine.judge.sanitize_lanes import (
+    HANDED_IN,
+    LANES,
+    _lanes,
+    _search,  # noqa: F401 (the phase's search, reached from here as before)
+    _summary,
+    is_core,
+)
 from gamecert.engine.judge.sanitize_read import (
     _BUILT,
     NOT_FINDINGS,
@@ -77,7 +85,9 @@ LANGUAGES = ("c", "cpp")
 PER_FAMILY, MAX_INPUTS = 4, 64
 #: the phase's wall time at most, builds included, within the certification's budget: this share
 #: of it, at most CAP_SECONDS (its inputs are few: the samples, worst and largest inputs, the
-#: guided corpus); what it does not use goes to the phases after it
+#: guided corpus); what it does not use goes to the phases after it. The phase's core (every
+#: input but those handed in) may go on past it, within the time of the phases after it (the
+#: depth, never required): on a loaded machine the core is still whole, the depth shorter
 SHARE, CAP_SECONDS = 0.25, 15.0
 
 
@@ -130,7 +140,7 @@ def inputs_that_matter(
                 if name == "worst" and taken >= PER_FAMILY:
                     break
     for item in extra:
-        where, text = item if isinstance(item, tuple) else ("handed in", item)
+        where, text = item if isinstance(item, tuple) else (HANDED_IN, item)
         add(
             where,
             gamecode.call(
@@ -142,15 +152,17 @@ def inputs_that_matter(
             text,
         )
     faults = sum(w.startswith("the fault") for w, _, _ in out)
-    # each source (the samples, each worst-case family, the largest inputs, the inputs handed in)
-    # its shortest first, a finding on a short input being shrunk in fewer, cheaper runs; the
-    # sources taken in turn, so that a phase cut by its time has run some of each
+    # each source of the core (the samples, each worst-case family, the largest inputs) its
+    # shortest first, a finding on a short input being shrunk in fewer, cheaper runs; the sources
+    # taken in turn, so that a phase cut by its time has run some of each; the inputs handed in
+    # (the depth) after them, shortest first
     sources: dict[str, list[tuple[str, Any, str]]] = {}
     for item in out[faults:]:
         sources.setdefault(item[0], []).append(item)
+    depth = sorted(sources.pop(HANDED_IN, []), key=lambda item: len(item[2]))
     queues = [sorted(items, key=lambda item: len(item[2])) for items in sources.values()]
     turns = [q[i] for i in range(max(map(len, queues), default=0)) for q in queues if i < len(q)]
-    return out[:faults] + turns
+    return out[:faults] + turns + depth
 
 
 def phase_seconds(budget_s: float) -> float:
@@ -207,6 +219,8 @@ def run_phase(
     expected_cache: dict[str, Any] | None = None,
     extra: Any = (),
     seconds: float | None = None,
+    core_seconds: float | None = None,
+    hand_back: Any = None,
 ) -> None:
     """The sanitizer phase of ``candidate`` after ``plan`` ran (see the module's words), for up to
     ``seconds`` (the part of the budget kept for it; default :func:`phase_seconds` of the plan's):
@@ -214,19 +228,28 @@ def run_phase(
     among ``outcome.failures`` (verdict UB); beside a fault, what the sanitizer says of the fault's
     input goes into that fault's notes. Runs the time cap left out mark the phase cut
     (``outcome.cut``): the evidence is then incomplete. Nothing happens for a candidate it does
-    not apply to or a run that was interrupted; Ctrl-C here marks the outcome interrupted."""
+    not apply to or a run that was interrupted; Ctrl-C here marks the outcome interrupted.
+
+    The core's inputs (:func:`is_core`) may run until ``core_seconds`` (at least ``seconds``); the
+    runs go on in :data:`LANES` lanes. An input on which the judge's build, run as a judge runs it,
+    answers wrong (a program right only as the fork server's clone) is no UB: with no fault of the
+    plan's own it goes to ``hand_back(instance, text)``, which judges it as a fault."""
     if outcome.interrupted or applies(candidate):
         return
     contain = containment.enabled if containment is not None else True
-    check = Check(
-        entry,
-        candidate,
-        limits,
-        contain=contain,
-        compile=getattr(provenance, "compile_option", "") or None,
-        expected_cache=expected_cache,
-    )
     fault = outcome.failure
+    checks = [
+        Check(
+            entry,
+            candidate,
+            limits,
+            contain=contain,
+            compile=getattr(provenance, "compile_option", "") or None,
+            expected_cache=expected_cache,
+        )
+        for _ in range(1 if fault is not None else max(1, min(LANES, os.cpu_count() or 1)))
+    ]
+    check = checks[0]
     try:
         if fault is None:
             inputs, kinds = inputs_that_matter(plan, None, extra), tuple(BUILDS)
@@ -236,11 +259,16 @@ def run_phase(
                 ("asan",),
             )
         allowed = phase_seconds(plan.budget_s) if seconds is None else seconds
-        deadline = time.monotonic() + allowed
+        now = time.monotonic()
+        deadline = now + allowed
+        core_deadline = now + max(allowed, core_seconds or 0.0)
         early = _PREBUILDS.get(_prebuild_key(candidate, check.compile))
         if early is not None:  # the builds started beside the plan: done by now, or by the deadline
-            early.join(max(0.0, deadline - time.monotonic()))
-        found, ran, skipped, why_not = _search(check, inputs, deadline, kinds)
+            early.join(max(0.0, core_deadline - time.monotonic()))
+        found, ran, skipped, why_not, check = _lanes(checks, inputs, deadline, kinds, core_deadline)
+        if check.plain_fault is not None and fault is None and hand_back is not None:
+            _hand_back(check, hand_back, outcome, say)
+            return
         if skipped and found is None and fault is None:
             outcome.cut[PHASE] = allowed
         if found is not None and fault is not None:
@@ -252,7 +280,7 @@ def run_phase(
             say(f"  {PHASE:<11} the fault's input under {BUILDS[kind]}: {finding.line}")
             return
         if found is None:
-            line = _summary(inputs, ran, skipped, why_not, check, kinds)
+            line = _summary(inputs, ran, skipped, why_not, checks, kinds)
             outcome.notes.append(f"sanitizer phase: {line}")
             say(f"  {PHASE:<11} {line}")
             return
@@ -272,92 +300,23 @@ def run_phase(
         outcome.notes.append(f"sanitizer phase: {line}")
         say(f"  {PHASE:<11} {line}")
     finally:
-        check.close()
+        for c in checks:
+            c.close()
 
 
-def _search(
-    check: Check, inputs: list[tuple[str, Any, str]], deadline: float, kinds: tuple[str, ...]
-) -> tuple[Any, dict[str, int], int, dict[str, str]]:
-    """Every build made first, then each input under every build in turn, until the first finding
-    or the deadline: (failure, finding, build) or None, the inputs each build ran, the runs the
-    deadline left out, and the builds that could not be made (and why).
-
-    Input by input rather than build by build: a phase cut by its time has run its first inputs
-    (the faults, then the shortest) under every build, never one build on every input and the
-    others on none (an uninitialised read only the ``pattern`` build shows went unseen when the
-    ``asan`` build took the whole phase)."""
-    ran: dict[str, int] = dict.fromkeys(BUILDS, 0)
-    why_not: dict[str, str] = {}
-    made: list[str] = []
-    late = 0  # runs left out because their build was not started before the deadline
-    for kind in kinds:
-        if time.monotonic() > deadline:  # a compiler is never started past the phase's time
-            why_not[kind] = "not built: the phase's time was up before its compiler could start"
-            late += len(inputs)
-            continue
-        try:
-            check.build(kind)
-        except GamecertError as exc:
-            why_not[kind] = _why_not(exc, check.candidate)
-            continue
-        made.append(kind)
-    skipped = late
-    for where, instance, text in inputs:
-        for kind in made:
-            if time.monotonic() > deadline:
-                skipped += 1
-                continue
-            failure, finding = check.run(kind, instance, text)
-            ran[kind] += 1
-            if finding is not None:
-                assert failure is not None  # a finding comes with the failure it makes
-                failure.notes.append(
-                    f"found by the sanitizer phase on an input from {where} (size {failure.size})"
-                )
-                return (failure, finding, kind), ran, skipped, why_not
-    return None, ran, skipped, why_not
-
-
-def _summary(
-    inputs: list[tuple[str, Any, str]],
-    ran: dict[str, int],
-    skipped: int,
-    why_not: dict[str, str],
-    check: Check,
-    kinds: tuple[str, ...],
-) -> str:
-    counts: dict[str, int] = {}
-    for where, _, _ in inputs:
-        key = "worst" if where.startswith("worst-") else where.split(" (")[0]
-        counts[key] = counts.get(key, 0) + 1
-    made = [k for k in kinds if k not in why_not]
-    parts = [
-        f"{len(inputs)} input{'s' if len(inputs) != 1 else ''} ({', '.join(f'{n} {k}' for k, n in counts.items())})"
-    ]
-    if any(ran[k] for k in made):
-        parts.append(
-            "run under "
-            + ", ".join(f"{BUILDS[k]} ({ran[k]})" for k in made)
-            + ": no undefined behaviour seen"
+def _hand_back(check: Check, hand_back: Any, outcome: Any, say: Any) -> None:
+    """The judge's build answered wrong, run as a judge runs it, on an input the plan's runs
+    passed: handed back to be judged, confirmed and shrunk as any fault (``hand_back``); said."""
+    instance, text = check.plain_fault or (None, "")
+    say(
+        f"  {PHASE:<11} the judge's build, run as a judge runs it, answers wrong on an input the "
+        "plan's runs passed: judged as a fault"
+    )
+    if hand_back(instance, text) is None:  # it passed this time: nondeterministic, said
+        outcome.notes.append(
+            "sanitizer phase: the judge's build answered wrong once, run as a judge runs it, on an "
+            "input the plan's runs passed, and right when judged again"
         )
-    elif made:
-        parts.append("built, but no input ran under the sanitizer builds within the phase's time")
-    capped = sum(check.capped.values())
-    if capped:
-        parts.append(f"{capped} runs past their generous caps (not judged)")
-    if check.asan_wrong:
-        parts.append(
-            f"{check.asan_wrong} runs of the {BUILDS['asan']} build failed (a wrong answer or an exit) "
-            "without a sanitizer's report (not counted)"
-        )
-    if check.plain_wrong:
-        parts.append(
-            f"{check.plain_wrong} inputs the judge's build answers wrong too (a fault the plan did not reach)"
-        )
-    if skipped:
-        parts.append(f"{skipped} runs left out at the phase's time cap")
-    parts += [f"{BUILDS[k]} not run: {why}" for k, why in why_not.items()]
-    return "; ".join(parts)
 
 
 def _settle(
@@ -477,6 +436,7 @@ __all__ = [
     "Finding",
     "applies",
     "inputs_that_matter",
+    "is_core",
     "phase_seconds",
     "read_finding",
     "read_memcheck",

@@ -108,6 +108,11 @@ class Check:
         self.runs: dict[str, int] = dict.fromkeys(BUILDS, 0)
         self.capped: dict[str, int] = dict.fromkeys(BUILDS, 0)
         self.plain_wrong = 0
+        #: the first input the judge's build, run as a judge runs it, answers wrong: a fault of
+        #: the program's own that the plan's runs did not show (they passed), handed back
+        self.plain_fault: tuple[Any, str] | None = None
+        #: runs of the phase's depth (the inputs handed in) its time left out
+        self.depth_left = 0
         #: runs of the asan build judged wrong with no report of a sanitizer's
         self.asan_wrong = 0
         self._plain: Any = None
@@ -200,10 +205,13 @@ class Check:
             if found.verdict not in WRONG:
                 self.capped[kind] += 1
                 return None, None
-            if self.plain_judge().run_one(instance, PHASE, text=text, count=False) is not None:
-                self.plain_wrong += (
-                    1  # the judge's build is wrong here too: a fault, not this phase's
-                )
+            # the judge's build started as these builds are (an exec per run, never the fork
+            # server's clone): a program that answers right only as a clone is not called UB
+            plain = self.plain_judge().run_one(instance, PHASE, text=text, count=False, fresh=True)
+            if plain is not None:
+                self.plain_wrong += 1  # the judge's build is wrong here too: a fault, not UB
+                if self.plain_fault is None:
+                    self.plain_fault = (instance, text)
                 return None, None
             how = HOW[kind]
             finding = Finding(
