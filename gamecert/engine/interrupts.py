@@ -10,6 +10,7 @@ The handler installed here remembers the press; :func:`checkpoint`, called at sa
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from typing import Any
 
@@ -23,13 +24,34 @@ def on_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _quiet_unraisable(previous: Any) -> Any:
+    """An unraisable-exception hook that keeps a swallowed Ctrl-C quiet (Python prints such an
+    exception, a traceback through the garbage collector's callback, as "Exception ignored"):
+    the press is pending and :func:`checkpoint` raises it again; every other exception goes to
+    ``previous`` as before."""
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) or (
+            unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt)
+        ):
+            return
+        previous(unraisable)
+
+    hook.gamecert_quiet = True  # type: ignore[attr-defined]
+    return hook
+
+
 def install() -> None:
-    """Use the remembering handler for SIGINT, where Python's default one is in place."""
+    """Use the remembering handler for SIGINT, where Python's default one is in place, and keep
+    a Ctrl-C that lands in a garbage-collector callback quiet (it is raised again at the next
+    :func:`checkpoint`)."""
     if (
         threading.current_thread() is threading.main_thread()
         and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     ):
         signal.signal(signal.SIGINT, on_interrupt)
+    if not getattr(sys.unraisablehook, "gamecert_quiet", False):
+        sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
 
 
 def delivered() -> None:
