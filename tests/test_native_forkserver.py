@@ -427,3 +427,38 @@ def test_the_shim_is_built_once_and_checked_before_reuse(monkeypatch, tmp_path):
     assert native_shim.shim_path() == path and Path(path).read_bytes() == first  # rebuilt
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
     assert native_shim.shim_status() == (None, "no C compiler (cc, gcc, clang) on PATH")
+
+
+def test_a_supervisor_that_cannot_start_again_mid_run_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server lost between tests is started again; when that fails (its memory cgroup gone:
+    ENODEV) the run ends with a GamecertError in one line naming why, never a RuntimeError's
+    traceback. Control: a restart that works is counted and the request goes out."""
+    from gamecert.engine.run import forkserver
+    from gamecert.errors import GamecertError
+
+    client = forkserver.ForkServerClient.__new__(forkserver.ForkServerClient)
+    client.proc, client.restarts, client.sock = None, 0, None
+
+    def fails() -> None:
+        raise RuntimeError(
+            "the candidate supervisor did not start; its log:\nOSError: [Errno 19] No such device"
+        )
+
+    monkeypatch.setattr(client, "_start", fails)
+    with pytest.raises(GamecertError) as caught:
+        client.send((0, 1), False)
+    text = str(caught.value)
+    assert "\n" not in text and "could not be started again" in text and "Errno 19" in text, text
+    assert client.restarts == 1
+
+    sent: list[object] = []
+
+    def works() -> None:
+        client.sock = object()  # type: ignore[assignment]
+        client.generation, client._run_started = 1, None  # type: ignore[assignment]
+
+    monkeypatch.setattr(client, "_start", works)
+    monkeypatch.setattr(forkserver.socket, "send_fds", lambda *a: sent.append(a))
+    assert client.send((0, 1), False) is not None and len(sent) == 1 and client.restarts == 2

@@ -26,6 +26,7 @@ from collections import deque
 from typing import Any, cast
 
 from gamecert.engine.run.supervisor._sv_procs import _READY, BATCH_MAX, _killpg
+from gamecert.errors import GamecertError
 
 #: the supervisor, run by path (inside the sandbox when contained)
 SERVER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor", "server.py")
@@ -147,6 +148,19 @@ class ForkServerClient:
         if self.contained:
             self._init = _hold_child(self.proc.pid)
 
+    def _restart(self) -> None:
+        """Start the server again after it was lost between tests; one that cannot be started
+        again (its cgroup gone, the machine out of processes) ends the run with a clear error in
+        one line, never a traceback."""
+        try:
+            self._start()
+        except RuntimeError as exc:
+            tail = " | ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())
+            raise GamecertError(
+                "the candidate supervisor stopped during the run and could not be started again"
+                + (f": {tail[-300:]}" if tail else "")
+            ) from None
+
     def log_tail(self) -> str:
         """The end of the supervisor's own stderr."""
         try:
@@ -219,7 +233,7 @@ class ForkServerClient:
             self._kill()
         if self.proc is None:
             self.restarts += 1
-            self._start()
+            self._restart()
         assert self.sock is not None  # (opened by _start)
         try:
             sending = time.perf_counter_ns(), time.process_time_ns(), 0
@@ -244,7 +258,7 @@ class ForkServerClient:
             self._kill()
         if self.proc is None:
             self.restarts += 1
-            self._start()
+            self._restart()
         assert self.sock is not None  # (opened by _start)
         try:
             socket.send_fds(self.sock, [b"B"], [fd for pair in pairs for fd in pair])
