@@ -690,3 +690,36 @@ def test_the_sanitizer_phase_hands_back_a_fault_of_the_judges_build(tmp_path: Pa
         tmp_path / "off", "word_game", program, *args, sanitize=False, env=env
     )
     assert status == 0 and cert.get("verdict") in ("CERTIFIED", "PASSED (incomplete)"), out
+
+
+def test_a_run_that_would_end_past_the_phases_time_is_not_started() -> None:
+    """A build whose runs take 0.3 s, with 0.5 s for the phase: after its first run the next would
+    end past the deadline, so it is not started (counted as left out) and the budget is kept.
+    Control: runs of 0.01 s with the same inputs all run."""
+    import time as clock
+
+    from gamecert.engine.judge import sanitize
+
+    class Slow:
+        candidate = None
+        plain_fault = None
+        depth_left = 0
+
+        def __init__(self, seconds: float) -> None:
+            self.seconds, self.runs = seconds, 0
+
+        def build(self, kind: str) -> None:
+            pass
+
+        def run(self, kind: str, instance: object, text: str) -> tuple[None, None]:
+            clock.sleep(self.seconds)
+            self.runs += 1
+            return None, None
+
+    inputs = [("samples", None, "a"), ("samples", None, "b")]
+    slow = Slow(0.3)
+    _, _, skipped, _ = sanitize._search(slow, inputs, clock.monotonic() + 0.5, ("asan",))  # noqa: SLF001
+    assert slow.runs == 1 and skipped == 1, (slow.runs, skipped)
+    quick = Slow(0.01)
+    _, _, skipped, _ = sanitize._search(quick, inputs, clock.monotonic() + 5.0, ("asan",))  # noqa: SLF001
+    assert quick.runs == 2 and skipped == 0

@@ -40,7 +40,8 @@ def _search(
     or the deadline (``core_deadline`` for the core's inputs, :func:`is_core`; the same by
     default): (failure, finding, build) or None, the inputs each build ran, the core's runs the
     deadline left out (the depth's are counted in ``check.depth_left``), and the builds that could
-    not be made (and why). ``stop`` set (another lane's finding) ends it.
+    not be made (and why). ``stop`` set (another lane's finding) ends it. A run is not started
+    where its build's slowest run so far would not end by the deadline (the budget is kept).
 
     Input by input rather than build by build: a phase cut by its time has run its first inputs
     (the faults, then the shortest) under every build, never one build on every input and the
@@ -63,16 +64,21 @@ def _search(
             continue
         made.append(kind)
     skipped, depth_left = late, 0
+    slowest: dict[str, float] = {}  # each build's slowest run so far, in seconds of wall time
     for where, instance, text in inputs:
         core = is_core(where)
         for kind in made:
             if stop is not None and stop.is_set():
                 return None, ran, skipped, why_not
-            if time.monotonic() > (core_deadline if core and core_deadline else deadline):
+            # a run is not started where its build's slowest run so far would not end in time
+            ends = time.monotonic() + slowest.get(kind, 0.0)
+            if ends > (core_deadline if core and core_deadline else deadline):
                 skipped += core
                 depth_left += not core
                 continue
+            started = time.perf_counter()
             failure, finding = check.run(kind, instance, text)
+            slowest[kind] = max(slowest.get(kind, 0.0), time.perf_counter() - started)
             ran[kind] += 1
             if getattr(check, "plain_fault", None) is not None:  # the judge's build: a fault
                 return None, ran, skipped, why_not
