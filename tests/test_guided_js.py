@@ -78,7 +78,7 @@ def test_the_rewrite_keeps_what_the_program_does(tmp_path, monkeypatch):
     plain = Candidate.parse(str(TOUR))
     built = inst.instrument(plain)
     rewritten = Path(built.candidate.argv[1]).read_text()
-    assert rewritten.startswith('#!/usr/bin/env node\n"use strict";var __gc$=')
+    assert rewritten.startswith('#!/usr/bin/env node\n"use strict";;var __gc$=')
     assert len(rewritten.splitlines()) == len(TOUR.read_text().splitlines())
     reached: set = set()
     for word in ("ABCZ", "AB", "", "ABBA", "ZZZZZZ", "Q"):
@@ -142,6 +142,25 @@ def test_the_record_is_written_however_the_program_ends(tmp_path, monkeypatch):
         assert text == "5" or ("i", int(text), 5) in cov.cmps  # equal operands are not recorded
     killed = _run(built.candidate.argv, "7")
     assert killed.returncode != 0 and inst.read_coverage(killed.stderr, "javascript") is None
+
+
+def test_the_prologue_keeps_out_of_the_programs_way(tmp_path, monkeypatch):
+    """A directive without its semicolon stays a directive (the program stays strict: an
+    assignment to an undeclared name throws), and a program that uses the prologue's name has
+    the prologue take another. Control: the program's own answers, unchanged."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = tmp_path / "strict.js"
+    program.write_text(
+        '"use strict"\nconst __gc$ = 1;\nlet caught = false;\n'
+        "try { undeclared = 2; } catch (e) { caught = true; }\n"
+        "console.log(__gc$ < 2, caught);\n"
+    )
+    built = inst.instrument(Candidate.parse(str(program)))
+    done = _run(built.candidate.argv, "")
+    assert done.stdout == _run(Candidate.parse(str(program)).argv, "").stdout == "true true\n"
+    assert "var __gc$1=" in Path(built.candidate.argv[1]).read_text()
+    cov = inst.read_coverage(done.stderr, "javascript")
+    assert cov is not None and ("i", 1, 2) in cov.cmps
 
 
 def test_a_source_that_does_not_parse_is_told_why(tmp_path, monkeypatch):

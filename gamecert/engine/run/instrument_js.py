@@ -46,7 +46,8 @@ class Unparsed(Exception):
     ``NoRoute``)."""
 
 
-#: the prologue's one name in the program's scope
+#: the prologue's one name in the program's scope (with a number after it where the source
+#: holds the name already)
 NAME = "__gc$"
 #: the comparison operators recorded, by the number the prologue knows them by
 OPERATORS = ("<", "<=", ">", ">=", "==", "!=", "===", "!==")
@@ -56,7 +57,7 @@ STRING_METHODS = ("includes", "indexOf", "lastIndexOf", "startsWith", "endsWith"
 # One line (the program's lines keep their numbers). Every global it uses is taken from
 # globalThis when the prologue runs, so a program's own `Map` or `JSON` does not reach it.
 _PROLOGUE = (
-    "var __gc$=(function(){var G=globalThis,P=G.process,B=G.Buffer,J=G.JSON,M=G.Map,"
+    "var NAME=(function(){var G=globalThis,P=G.process,B=G.Buffer,J=G.JSON,M=G.Map,"
     "brs=new M(),cms=new M(),near=new M(),LIM=4611686018427387904;"
     "function ok(v){var t=typeof v;if(t==='string')return true;"
     "if(t==='number')return v===v&&v<LIM&&v>-LIM;return t==='bigint'&&v<4611686018427387904n"
@@ -154,6 +155,10 @@ class Rewriter:
         self.sites: dict[tuple[int, bool], tuple[int, str, str]] = {}
         self.next = 0
         self.edits = _Edits()
+        self.name, n = NAME, 0
+        while self.name.encode() in source:
+            n += 1
+            self.name = f"{NAME}{n}"
         self.module = False
 
     def _id(self) -> int:
@@ -171,7 +176,7 @@ class Rewriter:
         line, text = self._where(node)
         for side in (True, False):
             self.sites[(i, side)] = (line, text, f"{word} {'true' if side else 'false'} side")
-        self.edits.open(start, depth, f"{NAME}.b({i},(")
+        self.edits.open(start, depth, f"{self.name}.b({i},(")
         self.edits.close(end, depth, "))")
 
     def _inside(self, paren: Any, node: Any, depth: int, word: str) -> None:
@@ -210,7 +215,7 @@ class Rewriter:
         if op is None or left is None or right is None or op.type not in OPERATORS:
             return
         i = self._id()
-        self.edits.open(node.start_byte, depth, f"{NAME}.c({i},")
+        self.edits.open(node.start_byte, depth, f"{self.name}.c({i},")
         self.edits.delete(left.end_byte, right.start_byte)
         self.edits.close(left.end_byte, depth, ",")
         self.edits.close(node.end_byte, depth, f",{OPERATORS.index(op.type)})")
@@ -233,7 +238,7 @@ class Rewriter:
         if prop.type != "property_identifier" or name not in STRING_METHODS:
             return
         i = self._id()
-        self.edits.open(node.start_byte, depth, f"{NAME}.m({i},")
+        self.edits.open(node.start_byte, depth, f"{self.name}.m({i},")
         self.edits.delete(obj.end_byte, args.start_byte + 1)
         self.edits.close(obj.end_byte, depth, f",{json.dumps(name)},")
 
@@ -252,7 +257,7 @@ class Rewriter:
                 line, text = self._where(case)
                 word = "case" if case.type == "switch_case" else "default"
                 self.sites[(i, True)] = (line, text, f"{word} taken")
-                self.edits.open(colon.end_byte, depth + 5, f"{NAME}.b({i},1);")
+                self.edits.open(colon.end_byte, depth + 5, f"{self.name}.b({i},1);")
             if (
                 case.type == "switch_case"
                 and label is not None
@@ -262,7 +267,7 @@ class Rewriter:
                 ids.append(str(self._id()))
                 labels.append(label.text.decode(errors="replace"))
         if ids and value.child_count:
-            self.edits.open(value.start_byte + 1, depth + 3, f"{NAME}.s([{','.join(ids)}],(")
+            self.edits.open(value.start_byte + 1, depth + 3, f"{self.name}.s([{','.join(ids)}],(")
             self.edits.close(value.end_byte - 1, depth + 3, f"),[{','.join(labels)}])")
 
     def rewrite(self, tree: Any) -> bytes:
@@ -272,7 +277,7 @@ class Rewriter:
             node, depth = stack.pop()
             self.visit(node, depth)
             stack.extend((child, depth + 1) for child in reversed(node.children))
-        at = 0
+        at, lead = 0, ""
         for child in tree.root_node.children:  # after a #! line and a directive prologue
             if child.type == "hash_bang_line":
                 end = self.source.find(b"\n", child.end_byte)
@@ -283,10 +288,10 @@ class Rewriter:
                 and child.named_children[0].type == "string"
             ) or child.type == "comment":
                 if child.type != "comment":
-                    at = child.end_byte
+                    at, lead = child.end_byte, ";"  # a directive may end without one
             else:
                 break
-        self.edits.open(at, -1, _PROLOGUE)
+        self.edits.open(at, -1, lead + _PROLOGUE.replace("NAME", self.name, 1))
         return self.edits.apply(self.source)
 
 
