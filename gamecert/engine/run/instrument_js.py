@@ -12,7 +12,8 @@ program is kept as written, and a one-line prologue goes before the first statem
   (``c ? x : y``) record the side they took: ``cond`` becomes ``__gc$.b(ID,(cond))``, which
   returns the condition's truth;
 * a comparison (``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=``, ``===``, ``!==``) becomes
-  ``__gc$.c(ID,left,right,OP)``, which compares as the operator does and records the operands
+  ``__gc$.lt(ID,left,right)`` (``le``, ``gt``, ...), which compares as the operator does and
+  records the operands
   where both are numbers (or BigInts) or both strings, with |a - b| of two numbers as the
   comparison's distance;
 * ``s.includes(t)``, ``indexOf``, ``lastIndexOf``, ``startsWith`` and ``endsWith`` on a string
@@ -49,46 +50,58 @@ class Unparsed(Exception):
 #: the prologue's one name in the program's scope (with a number after it where the source
 #: holds the name already)
 NAME = "__gc$"
-#: the comparison operators recorded, by the number the prologue knows them by
-OPERATORS = ("<", "<=", ">", ">=", "==", "!=", "===", "!==")
+#: the comparison operators recorded, by the prologue's function for each
+OPERATORS = {
+    "<": "lt",
+    "<=": "le",
+    ">": "gt",
+    ">=": "ge",
+    "==": "eq",
+    "!=": "ne",
+    "===": "se",
+    "!==": "sn",
+}
 #: string methods whose receiver and first argument are recorded
 STRING_METHODS = ("includes", "indexOf", "lastIndexOf", "startsWith", "endsWith")
 
 # One line (the program's lines keep their numbers). Every global it uses is taken from
-# globalThis when the prologue runs, so a program's own `Map` or `JSON` does not reach it.
+# globalThis when the prologue runs, so a program's own `Map` or `JSON` does not reach it. Each
+# site has a slot in typed arrays sized by COUNT, the rewrite's number of sites (no map lookup
+# on a loop's every comparison); a comparison of equal operands only marks its site as reached.
 _PROLOGUE = (
-    "var NAME=(function(){var G=globalThis,P=G.process,B=G.Buffer,J=G.JSON,M=G.Map,"
-    "brs=new M(),cms=new M(),near=new M(),LIM=4611686018427387904;"
-    "function ok(v){var t=typeof v;if(t==='string')return true;"
-    "if(t==='number')return v===v&&v<LIM&&v>-LIM;return t==='bigint'&&v<4611686018427387904n"
-    "&&v>-4611686018427387904n;}"
-    "function cut(v){return typeof v==='string'?v.slice(0,64):v;}"
-    "function rec(i,a,b){var s=cms.get(i);if(s===undefined){s=[];cms.set(i,s);}"
-    "var ta=typeof a,tb=typeof b;if(a===b||!ok(a)||!ok(b))return;"
-    "var sa=ta==='string',sb=tb==='string';if(sa!==sb)return;"
-    "if(!sa&&ta===tb){var d=a>b?a-b:b-a;if(tb==='bigint')d=Number(d);"
-    "var o=near.get(i);if(o===undefined||d<o)near.set(i,d);}"
-    "if(s.length<4){a=cut(a);b=cut(b);for(var k=0;k<s.length;k++){"
-    "if(s[k][0]===a&&s[k][1]===b)return;}s.push([a,b]);}}"
-    "function b(i,v){var t=v?1:0,k=2*i+t;brs.set(k,(brs.get(k)||0)+1);return!!t;}"
-    "function c(i,a,x,op){var r;switch(op){case 0:r=a<x;break;case 1:r=a<=x;break;"
-    "case 2:r=a>x;break;case 3:r=a>=x;break;case 4:r=a==x;break;case 5:r=a!=x;break;"
-    "case 6:r=a===x;break;default:r=a!==x;}rec(i,a,x);return r;}"
+    "var NAME=(function(){var G=globalThis,P=G.process,B=G.Buffer,J=G.JSON,N=COUNT+1,"
+    "brs=new G.Float64Array(2*N),ran=new G.Uint8Array(N),cms=new G.Array(N),"
+    "near=new G.Float64Array(N).fill(Infinity),LIM=4611686018427387904;"
+    "function ok(v){var t=typeof v;if(t==='number')return v<LIM&&v>-LIM;"
+    "return t==='bigint'&&v<4611686018427387904n&&v>-4611686018427387904n;}"
+    "function rec(i,a,b){ran[i]=1;if(a===b)return;var ta=typeof a,tb=typeof b;"
+    "if(ta==='number'&&tb==='number'){if(a!==a||b!==b)return;var d=a>b?a-b:b-a;"
+    "if(d<near[i])near[i]=d;if(!ok(a)||!ok(b))return;}"
+    "else if(ta==='string'&&tb==='string'){a=a.slice(0,64);b=b.slice(0,64);}"
+    "else if(!ok(a)||!ok(b))return;"
+    "else if(ta==='bigint'&&tb==='bigint'){var e=G.Number(a>b?a-b:b-a);if(e<near[i])near[i]=e;}"
+    "var s=cms[i];if(s===undefined)s=cms[i]=[];if(s.length>=4)return;"
+    "for(var k=0;k<s.length;k++){if(s[k][0]===a&&s[k][1]===b)return;}s.push([a,b]);}"
+    "function b(i,v){if(v){brs[2*i+1]++;return true;}brs[2*i]++;return false;}"
     "function m(i,o){var f=o[arguments[2]],args=[];"
     "for(var k=3;k<arguments.length;k++)args.push(arguments[k]);var r=f.apply(o,args);"
-    "if(typeof o==='string'&&typeof args[0]==='string')rec(i,args[0],o);else if(!cms.has(i))"
-    "cms.set(i,[]);return r;}"
+    "if(typeof o==='string'&&typeof args[0]==='string')rec(i,args[0],o);else ran[i]=1;return r;}"
     "function s(ids,v,cases){for(var k=0;k<ids.length;k++)rec(ids[k],v,cases[k]);return v;}"
     "function val(v){return typeof v==='bigint'?v.toString():J.stringify(v);}"
     "function b64(t){return B.from(t).toString('base64');}"
-    "function dump(){try{var br=[],cm=[],ne=[],ids=[];"
-    "brs.forEach(function(n,k){br.push('['+(k>>1)+','+(k&1?'true':'false')+','+n+']');});"
-    "cms.forEach(function(ps,i){ids.push('['+i+']');for(var k=0;k<ps.length;k++){"
-    "if(cm.length<300)cm.push('['+i+','+val(ps[k][0])+','+val(ps[k][1])+']');}});"
-    "near.forEach(function(d,i){if(ne.length<300)ne.push('['+i+','+J.stringify(d)+']');});"
+    "function dump(){try{var br=[],cm=[],ne=[],ids=[],i,k;"
+    "for(k=0;k<2*N;k++){if(brs[k]>0)br.push('['+(k>>1)+','+(k&1?'true':'false')+','+brs[k]+']');}"
+    "for(i=0;i<N;i++){if(!ran[i])continue;ids.push('['+i+']');var ps=cms[i]||[];"
+    "for(k=0;k<ps.length&&cm.length<300;k++)cm.push('['+i+','+val(ps[k][0])+','+val(ps[k][1])+']');"
+    "if(near[i]<Infinity&&ne.length<300)ne.push('['+i+','+J.stringify(G.Math.min(near[i],LIM))+']');}"
     "P.stderr.write('\\n@@gcov br='+b64('['+br.join(',')+']')+' cmps='"
     "+b64('['+cm.concat(ids).join(',')+']')+' near='+b64('['+ne.join(',')+']')+'\\n');"
-    "}catch(e){}}P.on('exit',dump);return{b:b,c:c,m:m,s:s};})();"
+    "}catch(e){}}P.on('exit',dump);return{b:b,m:m,s:s,"
+    "lt:function(i,a,x){rec(i,a,x);return a<x;},le:function(i,a,x){rec(i,a,x);return a<=x;},"
+    "gt:function(i,a,x){rec(i,a,x);return a>x;},ge:function(i,a,x){rec(i,a,x);return a>=x;},"
+    "eq:function(i,a,x){rec(i,a,x);return a==x;},ne:function(i,a,x){rec(i,a,x);return a!=x;},"
+    "se:function(i,a,x){rec(i,a,x);return a===x;},sn:function(i,a,x){rec(i,a,x);return a!==x;}};"
+    "})();"
 )
 
 
@@ -215,10 +228,10 @@ class Rewriter:
         if op is None or left is None or right is None or op.type not in OPERATORS:
             return
         i = self._id()
-        self.edits.open(node.start_byte, depth, f"{self.name}.c({i},")
+        self.edits.open(node.start_byte, depth, f"{self.name}.{OPERATORS[op.type]}({i},")
         self.edits.delete(left.end_byte, right.start_byte)
         self.edits.close(left.end_byte, depth, ",")
-        self.edits.close(node.end_byte, depth, f",{OPERATORS.index(op.type)})")
+        self.edits.close(node.end_byte, depth, ")")
 
     def _method(self, node: Any, depth: int) -> None:
         callee, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
@@ -291,7 +304,11 @@ class Rewriter:
                     at, lead = child.end_byte, ";"  # a directive may end without one
             else:
                 break
-        self.edits.open(at, -1, lead + _PROLOGUE.replace("NAME", self.name, 1))
+        self.edits.open(
+            at,
+            -1,
+            lead + _PROLOGUE.replace("NAME", self.name, 1).replace("COUNT", str(self.next), 1),
+        )
         return self.edits.apply(self.source)
 
 
