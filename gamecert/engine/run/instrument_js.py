@@ -159,7 +159,13 @@ def _parser() -> Any:
 
 
 class Rewriter:
-    """One source rewritten: :meth:`rewrite` gives the new text; ``sites`` the branch sides."""
+    """One source rewritten: :meth:`rewrite` gives the new text; ``sites`` the branch sides.
+
+    >>> source = b"while (i < n && w[i] !== 'Z') i++;"
+    >>> text = Rewriter(source).rewrite(_parser().parse(source)).decode()
+    >>> text.startswith("var __gc$=(function(){"), text.split("})();", 1)[1]
+    (True, "while (__gc$.b(1,(__gc$.lt(2,i,n) && __gc$.sn(3,w[i],'Z')))) i++;")
+    """
 
     def __init__(self, source: bytes) -> None:
         self.source = source
