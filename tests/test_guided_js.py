@@ -9,8 +9,11 @@ default profile with seeds 1 and 2, and certified without the guided phase) are
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from gamecert.engine.run.sandbox import Candidate
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
+ROOT = Path(__file__).resolve().parent.parent
 WRONG = Path(__file__).resolve().parent / "guided_wrong"
 TOUR = Path(__file__).resolve().parent / "guided_js" / "tour.js"
 
@@ -188,3 +192,42 @@ def test_without_the_parser_there_is_no_route(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_grammar)
     with pytest.raises(inst.NoRoute, match="pip install tree-sitter tree-sitter-javascript"):
         inst.instrument(Candidate.parse(str(WRONG / "word_game" / "anagram.js")))
+
+
+@pytest.mark.slow
+def test_the_route_in_a_certification(tmp_path):
+    """`certify --phases guided --budget 10` of a right JavaScript program, in the sandbox: the
+    guided phase's note names the rewrite, and its evidence counts branch sides its runs took
+    (records read from the box's runs). Control: the same program as a command line
+    (``node FILE``) has no route, and the note says so. (The wrong program caught this way is
+    tests/test_guided.py's long test: a catch needs the default budget's slice.)"""
+    import re
+
+    env = {**os.environ, "GAMECERT_CACHE": str(tmp_path / "cache")}
+    program = ROOT / "tests" / "programs" / "javascript" / "word_game_right.js"
+
+    def certify(spec: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "gamecert", "certify", "word_game", spec, "--phases", "guided"]
+            + ["--budget", "10", "--seed", "1", "--report-dir", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        folder = Path(done.stdout.strip().splitlines()[-1])
+        return json.loads((folder / "certificate.json").read_text())["notes"]
+
+    notes = "\n".join(certify(str(program)))
+    assert "tree-sitter's JavaScript grammar" in notes
+    taken = re.search(
+        r"guided phase \(javascript, measured on its \d+ runs\): branch sides taken "
+        r"(\d+) of (\d+)",
+        notes,
+    )
+    assert taken is not None and 0 < int(taken[1]) <= int(taken[2]), notes
+    notes = "\n".join(certify(f"{shutil.which('node')} {program}"))
+    assert "the guided phase did not run: the candidate is a command line" in notes
+    assert "guided phase (javascript" not in notes
