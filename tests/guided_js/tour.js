@@ -13,6 +13,8 @@ for (let j = 0, k = n; j < k; j++, k--) if (w[j] == w[k - 1]) out.push(j);
 for (;;) { if (!(n >= 0)) continue; break; }
 const pick = n > 3 ? (n % 2 === 0 ? "even" : "odd") : n <= 1 ? "one" : "few";
 out.push(pick, w.includes("AB"), w.indexOf("C") >= 0, w.startsWith("A"), w?.endsWith("Z"));
+const none = n > 100 ? { x: "a" } : null;
+out.push(none?.x.includes("a"), String(none?.x.indexOf("b")));
 switch (n) {
   case 0: out.push("none"); break;
   case 2:

@@ -169,7 +169,8 @@ class Rewriter:
 
     def __init__(self, source: bytes) -> None:
         self.source = source
-        self.lines = source.decode(errors="replace").splitlines()
+        # (rows as tree-sitter counts them: by "\n" alone)
+        self.lines = [row.rstrip("\r") for row in source.decode(errors="replace").split("\n")]
         #: (branch id, side) -> (line, its text, which side): a ``Site`` of the instrument module
         self.sites: dict[tuple[int, bool], tuple[int, str, str]] = {}
         self.next = 0
@@ -178,7 +179,6 @@ class Rewriter:
         while self.name.encode() in source:
             n += 1
             self.name = f"{NAME}{n}"
-        self.module = False
 
     def _id(self) -> int:
         self.next += 1
@@ -226,8 +226,6 @@ class Rewriter:
             self._method(node, depth)
         elif kind == "switch_statement":
             self._switch(node, depth)
-        elif kind in ("import_statement", "export_statement"):
-            self.module = True
 
     def _compare(self, node: Any, depth: int) -> None:
         op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
@@ -251,8 +249,8 @@ class Rewriter:
         ):
             return
         obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
-        if obj is None or prop is None or obj.type == "super":
-            return
+        if obj is None or prop is None or obj.type == "super" or b"?." in (obj.text or b"?."):
+            return  # (a?.b.includes(x) is undefined where a is: a call of ours would throw)
         name = prop.text.decode(errors="replace") if prop.text is not None else ""
         if prop.type != "property_identifier" or name not in STRING_METHODS:
             return
