@@ -169,12 +169,21 @@ def test_the_prologue_keeps_out_of_the_programs_way(tmp_path, monkeypatch):
 
 def test_a_source_that_does_not_parse_is_told_why(tmp_path, monkeypatch):
     """A syntax error: no route, with the line; the certification runs the plain program as
-    ever (its CE or RE is the plain judge's)."""
+    ever (its CE or RE is the plain judge's). A parser that gives up is no route too, never a
+    traceback."""
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
     program = tmp_path / "bad.js"
     program.write_text("const a = 1;\nif (a < ) {\n}\n")
     with pytest.raises(inst.NoRoute, match=r"does not parse as JavaScript \(line 2\)"):
         inst.instrument(Candidate.parse(str(program)))
+
+    class Refuses:
+        def parse(self, data: bytes) -> None:
+            raise ValueError("made up")
+
+    monkeypatch.setattr(instrument_js, "_parser", Refuses)
+    with pytest.raises(inst.NoRoute, match="the JavaScript parser gave up on the source"):
+        inst.instrument(Candidate.parse(str(WRONG / "word_game" / "anagram.js")))
 
 
 def test_without_the_parser_there_is_no_route(tmp_path, monkeypatch):

@@ -337,7 +337,12 @@ def javascript(candidate: Any) -> tuple[Any, str, dict[tuple[int, bool], tuple[i
     source = Path(candidate.source)
     data = source.read_bytes()
     parser = _parser()
-    tree = parser.parse(data)
+    try:
+        tree = parser.parse(data)
+    except (ValueError, MemoryError, RecursionError) as exc:  # the parser's own refusal
+        raise Unparsed(f"the JavaScript parser gave up on the source ({exc!r})") from None
+    if tree is None:
+        raise Unparsed("the JavaScript parser gave up on the source")
     if tree.root_node.has_error:
         bad = _first_error(tree.root_node)
         where = f" (line {bad.start_point[0] + 1})" if bad is not None else ""
