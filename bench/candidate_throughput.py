@@ -42,7 +42,8 @@ disturbs less than the wall clock's.
 The guided phase's instrumented builds (gamecert.engine.run.instrument) beside the plain ones, in
 alternating rounds, both contained and every answer checked: the same C++ solver built with GCC's
 coverage flags and gamecert's runtime (through the native fork server, as the plain one), and the
-Python candidate rewritten to record its branches and comparisons (through the zygote); each
+Python candidate rewritten to record its branches and comparisons (through the zygote), and a
+JavaScript one rewritten the same way (issue 47; a fresh node per test, as the plain one); each
 instrumented run's coverage line is read, as the guided phase reads it.
 
 And the fair floor of a native test (issue 37): a bare fork server, the same shim
@@ -76,6 +77,8 @@ from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
 
 CANDIDATE = Path(__file__).resolve().parent.parent / "examples" / "word_game" / "correct.py"
+#: the guided phase's JavaScript route is measured on this right program
+JS_CANDIDATE = CANDIDATE.parents[2] / "tests" / "programs" / "javascript" / "word_game_right.js"
 
 
 def random_inputs(rng: random.Random, n: int) -> list[tuple[str, str]]:
@@ -499,8 +502,9 @@ int main() {
 
 
 def instrumented_rates(rng, seconds: float) -> list[str]:
-    """Tests per second of the plain and the instrumented build, C++ (native fork server) and
-    Python (zygote), in alternating rounds; each answer checked, each instrumented run's coverage read."""
+    """Tests per second of the plain and the instrumented build, C++ (native fork server), Python
+    (zygote) and JavaScript (node per test), in alternating rounds; each answer checked, each
+    instrumented run's coverage read."""
     import tempfile
 
     from gamecert.engine.run.instrument import instrument, read_coverage
@@ -513,6 +517,7 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
         for label, plain in (
             ("C++", Candidate.parse(str(source))),
             ("Python", Candidate.parse(str(CANDIDATE))),
+            ("JavaScript", Candidate.parse(str(JS_CANDIDATE))),
         ):
             built = instrument(plain)
             times, counts = {False: 0.0, True: 0.0}, {False: 0, True: 0}

@@ -29,7 +29,10 @@ from gamecert.engine.run.sandbox import Candidate
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = Path(__file__).resolve().parent / "guided_wrong"
-PROGRAMS = sorted(p for p in WRONG.glob("*/*") if p.suffix in (".c", ".cpp", ".py"))
+PROGRAMS = sorted(p for p in WRONG.glob("*/*") if p.suffix in (".c", ".cpp", ".py", ".js"))
+#: a runtime started per test (node): its control certification needs the cores to itself
+#: (tests/test_right_langs.py's ALONE), so it runs one at a time after the other long tests
+ALONE = (".js",)
 
 
 def _run(argv: list[str], text: str) -> subprocess.CompletedProcess:
@@ -284,7 +287,11 @@ def test_caught_by_the_guided_phase(tmp_path, program, seed):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "program",
+    [pytest.param(p, marks=pytest.mark.alone) if p.suffix in ALONE else p for p in PROGRAMS],
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_certified_without_the_guided_phase(tmp_path, program):
     """The control: the default profile's every other phase, seed 1, certifies the program."""
     done, _ = _certify(

@@ -48,7 +48,7 @@ from typing import Any
 
 from gamecert.engine.judge.derived import MAX_TEXT
 from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
-from gamecert.engine.run.instrument import Coverage, Instrumented, read_coverage
+from gamecert.engine.run.instrument import REWRITTEN, Coverage, Instrumented, read_coverage
 from gamecert.kit.shrink import structure_of
 
 #: inputs kept at most, and numbers and strings in the dictionary
@@ -284,7 +284,7 @@ def evidence(built: Instrumented, reached: set[Any], runs: int) -> list[str]:
             f"guided phase ({built.language}): {runs} runs; the build names no source lines to count"
         ]
     got = [k for k in sites if k in reached]
-    if built.language == "python":
+    if built.language in REWRITTEN:
         what = "branch sides taken"
         never = [k for k in sites if k not in reached]
         shown = [
@@ -331,12 +331,12 @@ def seeds_of(entry: Any, plan: Any, draws: int = 24) -> list[Any]:
 
 
 #: languages the guided phase has a route for (:func:`gamecert.engine.run.instrument.instrument`)
-ROUTES = ("c", "cpp", "python")
+ROUTES = ("c", "cpp", "python", "javascript")
 
 
 def applies(executor: Any) -> bool:
     """Whether the guided phase will run for ``executor``'s candidate: a plan by time with a
-    guided phase, and a C, C++ or Python source (known once the samples ran)."""
+    guided phase, and a C, C++, Python or JavaScript source (known once the samples ran)."""
     found = getattr(executor, "_guided_applies", None)
     if found is None:
         plain = executor.judges[0].runner if executor.judges else None

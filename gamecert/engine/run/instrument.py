@@ -10,7 +10,8 @@ and the operands of its comparisons (read by :mod:`gamecert.engine.judge.guided`
 * **Python**: the source rewritten (:mod:`ast`): every ``if``, ``while``, conditional expression
   and comprehension condition records which side it took, every single comparison records its
   operands (numbers, strings); a prologue writes the record at exit.
-* **Java, Rust, Go, JavaScript, executables and command lines**: no route; the reason is said.
+* **JavaScript**: the source rewritten as Python's is (:mod:`gamecert.engine.run.instrument_js`).
+* **Java, Rust, Go, executables and command lines**: no route; the reason is said.
 
 Each run of the instrumented program ends its stderr with one line, ``@@gcov ...``
 (:func:`read_coverage`). The instrumented program runs in the same sandbox as the plain one;
@@ -43,6 +44,8 @@ COVERAGE_FLAGS = (
     "-fno-builtin-strstr",
 )
 RUNTIME_FLAGS = ("-O2", "-g0", "-fno-builtin", "-fno-tree-loop-distribute-patterns", "-c")
+#: languages whose route rewrites the source: their record is the Python route's (branch sides)
+REWRITTEN = ("python", "javascript")
 
 
 class NoRoute(Exception):
@@ -108,7 +111,7 @@ def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
         if "=" in part
     )
     try:
-        return _read_python(fields) if language == "python" else _read_native(fields)
+        return _read_python(fields) if language in REWRITTEN else _read_native(fields)
     except Exception:  # noqa: BLE001 - the record is the program's text: a bad one is ignored
         return Coverage(malformed=True)
 
@@ -255,6 +258,14 @@ def instrument(candidate: Any) -> Instrumented:
         return _python(candidate)
     if language in ("c", "cpp") and candidate.source is not None:
         return _native(candidate)
+    if language == "javascript" and candidate.source is not None:
+        from gamecert.engine.run import instrument_js as js
+
+        try:
+            run, how, sites = js.javascript(candidate)
+        except js.Unparsed as exc:
+            raise NoRoute(str(exc)) from None
+        return Instrumented(run, language, how, {k: Site(*v) for k, v in sites.items()})
     if language in ("java", "rust", "go"):
         raise NoRoute(
             f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)"
