@@ -10,7 +10,8 @@ and the operands of its comparisons (read by :mod:`gamecert.engine.judge.guided`
 * **Python**: the source rewritten (:mod:`ast`): every ``if``, ``while``, conditional expression
   and comprehension condition records which side it took, every single comparison records its
   operands (numbers, strings); a prologue writes the record at exit.
-* **Java, Rust, Go, JavaScript, executables and command lines**: no route; the reason is said.
+* **Java**: the plain build's class files rewritten with ASM (:mod:`gamecert.engine.run.instrument_java`).
+* **Rust, Go, JavaScript, executables and command lines**: no route; the reason is said.
 
 Each run of the instrumented program ends its stderr with one line, ``@@gcov ...``
 (:func:`read_coverage`). The instrumented program runs in the same sandbox as the plain one;
@@ -56,6 +57,7 @@ class Site:
     line: int
     text: str
     what: str = ""  # Python: "if ... true side"
+    where: str = ""  # Java: "Class:line"
 
 
 @dataclass
@@ -108,6 +110,10 @@ def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
         if "=" in part
     )
     try:
+        if language == "java":
+            from gamecert.engine.run.instrument_java import read_java
+
+            return read_java(fields)
         return _read_python(fields) if language == "python" else _read_native(fields)
     except Exception:  # noqa: BLE001 - the record is the program's text: a bad one is ignored
         return Coverage(malformed=True)
@@ -255,7 +261,11 @@ def instrument(candidate: Any) -> Instrumented:
         return _python(candidate)
     if language in ("c", "cpp") and candidate.source is not None:
         return _native(candidate)
-    if language in ("java", "rust", "go"):
+    if language == "java" and candidate.source is not None:
+        from gamecert.engine.run.instrument_java import instrument_java
+
+        return instrument_java(candidate)
+    if language in ("rust", "go"):
         raise NoRoute(
             f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)"
         )
