@@ -287,9 +287,13 @@ def evidence(built: Instrumented, reached: set[Any], runs: int) -> list[str]:
     if built.language == "java":  # (class:line, the source line, the jump's side or the case)
         what = "branch sides taken"
         never = [k for k in sites if k not in reached]
-        shown = [
+        named = [
             f"{sites[k].where} `{sites[k].text}` {sites[k].what}"
             for k in sorted(never, key=lambda k: (sites[k].line, k))
+        ]  # (several jumps of one line, `a == 1 || a == 2`, named once with their count)
+        shown = [
+            f"{n} ({named.count(n)} sites)" if named.count(n) > 1 else n
+            for n in dict.fromkeys(named)
         ]
     elif built.language == "python":
         what = "branch sides taken"

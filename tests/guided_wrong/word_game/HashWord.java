@@ -2,8 +2,9 @@
    GAMBIT, kept as a number: a check left over from a debugging session), where it answers the
    opposite. The answer rests on letter counts alone; no family or exhaustive space writes such a
    word, and no number of the input is the hash. The guided phase's Java route records the hash of
-   the word and the comparison, solves for a word of the same length with that hash, and puts it in.
-   smallest: GAMBIT (size 6; no word of 5 letters or fewer reaches a hash of 6 letters) */
+   the word and the comparison, solves for the shortest word with that hash, and puts it in (no
+   word of 5 letters or fewer reaches the hash of one of 6; GAMBIT is the only one of 6 with it).
+   smallest: GAMBIT (size 6) */
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
