@@ -113,7 +113,7 @@ def test_java_rewrite_records_sides_operands_strings_and_hashes(tmp_path, monkey
         part.split("=", 1) for part in record[record.rfind("@@gcov ") + 7 :].split() if "=" in part
     )
     fields["hs"] = base64.b64encode(json.dumps([]).encode()).decode()
-    bare = ij.read_java(fields)
+    bare = ij.read_java(inst._read_python(fields), fields)
     assert ("s", "BETA", "ALPHA") not in bare.cmps and ("s", "BETA", "ZUGZWANG") in bare.cmps
 
 

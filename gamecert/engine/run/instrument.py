@@ -27,9 +27,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from gamecert.engine.run.covtypes import Coverage, Instrumented, NoRoute, Site
 
 RUNTIME = Path(__file__).resolve().parent / "covrt.c"
 MARK = "@@gcov "
@@ -44,52 +45,6 @@ COVERAGE_FLAGS = (
     "-fno-builtin-strstr",
 )
 RUNTIME_FLAGS = ("-O2", "-g0", "-fno-builtin", "-fno-tree-loop-distribute-patterns", "-c")
-
-
-class NoRoute(Exception):
-    """The candidate cannot be instrumented; the message says why (one line)."""
-
-
-@dataclass
-class Site:
-    """A place the evidence names: a basic block (C, C++) or a branch side (Python)."""
-
-    line: int
-    text: str
-    what: str = ""  # Python: "if ... true side"
-    where: str = ""  # Java: "Class:line"
-
-
-@dataclass
-class Instrumented:
-    """A candidate's instrumented build: the candidate to run, and what its coverage can name."""
-
-    candidate: Any
-    language: str
-    how: str
-    #: every site the program holds, by key (a block's address, or (branch id, side))
-    sites: dict[Any, Site] = field(default_factory=dict)
-    workdir: str = ""
-
-    def close(self) -> None:
-        if self.workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self.workdir = ""
-
-
-@dataclass
-class Coverage:
-    """What one run reached: features (for novelty), sites (for evidence), comparison operands."""
-
-    features: frozenset = frozenset()
-    sites: frozenset = frozenset()
-    #: (kind, a, b): kind "i" integer, "f" float, "s" string, "l" two tuples of integers (Python)
-    cmps: tuple = ()
-    #: (comparison site, the closest its operands came unequal): |a - b|, for native floats the
-    #: distance in ulps; the search keeps an input that brings a site's operands closer
-    near: tuple = ()
-    #: the record was there but could not be read: it was ignored (it is the program's own text)
-    malformed: bool = False
 
 
 def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
@@ -113,7 +68,7 @@ def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
         if language == "java":
             from gamecert.engine.run.instrument_java import read_java
 
-            return read_java(fields)
+            return read_java(_read_python(fields), fields)
         return _read_python(fields) if language == "python" else _read_native(fields)
     except Exception:  # noqa: BLE001 - the record is the program's text: a bad one is ignored
         return Coverage(malformed=True)

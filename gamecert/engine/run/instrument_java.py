@@ -27,13 +27,27 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.run.instrument import Coverage, Instrumented, NoRoute, Site, _first
+from gamecert.engine.run.covtypes import Coverage, Instrumented, NoRoute, Site
 
 SOURCES = Path(__file__).resolve().parent / "covjava"
 #: where Debian's libasm-java puts the library
 ASM_JARS = ("/usr/share/java/asm.jar",)
 #: the hash's modulus, and how many of the hashed string's last characters are solved for at most
 _M, _TAIL = 1 << 32, 8
+
+
+def _headline(text: str) -> str:
+    """The line of a step's output that says what went wrong (an error, an exception).
+
+    >>> _headline("Picked up X\\nException in main: java.lang.OutOfMemoryError\\nat A")
+    'Exception in main: java.lang.OutOfMemoryError'
+    """
+    lines = [s.strip() for s in text.splitlines() if s.strip()]
+    picked = next(
+        (s for s in lines if "error" in s.lower() or "exception" in s.lower()),
+        lines[0] if lines else "no output",
+    )
+    return picked[:200]
 
 
 def _asm_jar() -> str:
@@ -74,7 +88,7 @@ def _tool(javac: str, asm: str) -> Path:
             toolchains.BUILD_TIMEOUT_S,
         )
         if rc != 0 or not (work / "gamecertcov" / "Cov.class").is_file():
-            raise NoRoute(f"gamecert's Java coverage runtime did not build: {_first(out)}")
+            raise NoRoute(f"gamecert's Java coverage runtime did not build: {_headline(out)}")
         for p in sources:
             (work / p.name).unlink()
         work.chmod(0o755)
@@ -129,7 +143,7 @@ def instrument_java(candidate: Any) -> Instrumented:
                 toolchains.BUILD_TIMEOUT_S,
             )
             if rc != 0 or not (work / "sites.txt").is_file():
-                raise NoRoute(f"the class files could not be rewritten: {_first(out)}")
+                raise NoRoute(f"the class files could not be rewritten: {_headline(out)}")
             runtime = work / "out" / "gamecertcov"
             runtime.mkdir(parents=True, exist_ok=True)
             for p in (tool / "gamecertcov").glob("Cov*.class"):
@@ -252,16 +266,13 @@ def _tail(need: int, m: int, lo: int, hi: int) -> str | None:
     return None
 
 
-def read_java(fields: dict[str, str]) -> Coverage:
-    """One run's record (the Python route's fields, and ``hs``: the strings hashed); an integer
-    comparison one of whose operands is a hash of a string gives that string and a preimage of
-    the other operand, as a pair of strings compared."""
+def read_java(cov: Coverage, fields: dict[str, str]) -> Coverage:
+    """One run's record, ``cov`` as the Python route's fields give it, with ``hs`` (the strings
+    hashed): an integer comparison one of whose operands is a hash of a string gives that string
+    and a preimage of the other operand, as a pair of strings compared."""
     import base64
     import json
 
-    from gamecert.engine.run.instrument import _read_python
-
-    cov = _read_python(fields)
     try:
         hashed = json.loads(base64.b64decode(fields.get("hs", "")) or b"[]")
     except ValueError:
