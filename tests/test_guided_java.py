@@ -126,3 +126,29 @@ def test_a_hash_maps_back_to_the_shortest_string_with_it():
         assert made.isupper() == word.isupper() and len(made) <= len(target)
     assert ij.hash_preimage("ZADACHA", ij.java_hash("GAMBIT")) == "GAMBIT"
     assert ij.hash_preimage("GAMBIT", ij.java_hash("GAMBIT")) is None  # already equal
+
+
+@pytest.mark.slow
+def test_a_large_programs_record_fits_the_stderr_tail_the_runner_keeps(tmp_path, monkeypatch):
+    """A program of 1,500 jumps, every one run both ways: its record is cut to fit the 16 KB of
+    stderr the runner keeps, and read from that tail. Control: the sides written whole would
+    not fit."""
+    from gamecert.engine.run.testio import _STDERR_TAIL_BYTES
+
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
+    body = "\n".join(f"        if (x == {i}) s++; else s += 2;" for i in range(1500))
+    source = tmp_path / "Many.java"
+    source.write_text(
+        "public class Many {\n    public static void main(String[] a) {\n"
+        "        int s = 0;\n        for (int x = 0; x < 2; x++) {\n"
+        f"{body}\n        }}\n        System.out.println(s);\n    }}\n}}\n"
+    )
+    built = inst.instrument(Candidate.parse(str(source)))
+    done = _run(built.candidate.argv, "")
+    tail = done.stderr.encode()[-_STDERR_TAIL_BYTES:].decode(errors="replace")
+    cov = inst.read_coverage(tail, "java")
+    assert done.returncode == 0 and cov is not None and not cov.malformed
+    assert len(cov.sites) > 300 and len(done.stderr.encode()) < _STDERR_TAIL_BYTES
+    # the control: the same sides written whole (as an uncut record would hold them) do not fit
+    whole = json.dumps([[i, side, 1] for i in range(1500) for side in (True, False)])
+    assert len(base64.b64encode(whole.encode())) > _STDERR_TAIL_BYTES

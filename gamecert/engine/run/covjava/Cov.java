@@ -26,6 +26,9 @@ public final class Cov {
     private static final int STRINGS = 64;
     private static final int HASHES = 16;
     private static final int CUT = 64;
+    /** JSON characters of the sides and of the comparisons at most: the line in base64 stays
+     * within the 16 KB of stderr's tail the runner keeps (a program of a few hundred sites) */
+    private static final int BR_CHARS = 4000, CMP_CHARS = 2000;
 
     /** hit counts by site * 2 + (jump taken ? 1 : 0) */
     private static int[] hits = new int[1024];
@@ -341,7 +344,7 @@ public final class Cov {
     private static synchronized void dump() {
         try {
             StringBuilder br = new StringBuilder("[");
-            for (int i = 0; i < hits.length; i++) {
+            for (int i = 0; i < hits.length && br.length() < BR_CHARS; i++) {
                 if (hits[i] == 0) continue;
                 if (br.length() > 1) br.append(',');
                 br.append('[').append(i >> 1).append(',').append((i & 1) == 1).append(',')
@@ -350,7 +353,7 @@ public final class Cov {
             br.append(']');
             StringBuilder cm = new StringBuilder("[");
             int rows = 0;
-            for (int s = 0; s < ran.length && rows < 300; s++) {
+            for (int s = 0; s < ran.length && rows < 300 && cm.length() < CMP_CHARS; s++) {
                 for (int i = 0; i < count[s] && rows < 300; i++, rows++) {
                     if (cm.length() > 1) cm.append(',');
                     cm.append('[').append(s).append(',');
@@ -360,7 +363,7 @@ public final class Cov {
                     cm.append(']');
                 }
             }
-            for (int i = 0; i < strN; i++) {
+            for (int i = 0; i < strN && cm.length() < CMP_CHARS; i++) {
                 if (cm.length() > 1) cm.append(',');
                 cm.append('[').append(strSite[i]).append(',');
                 quote(cm, strA[i]);
@@ -368,14 +371,14 @@ public final class Cov {
                 quote(cm, strB[i]);
                 cm.append(']');
             }
-            for (int s = 0; s < ran.length; s++) {
+            for (int s = 0; s < ran.length && cm.length() < CMP_CHARS + 1000; s++) {
                 if (!ran[s]) continue;
                 if (cm.length() > 1) cm.append(',');
                 cm.append('[').append(s).append(']');
             }
             cm.append(']');
             StringBuilder ne = new StringBuilder("[");
-            for (int s = 0, n = 0; s < near.length && n < 300; s++) {
+            for (int s = 0, n = 0; s < near.length && n < 300 && ne.length() < 1500; s++) {
                 if (near[s] < 0) continue;
                 if (ne.length() > 1) ne.append(',');
                 ne.append('[').append(s).append(',').append(Math.min(near[s], 1L << 62)).append(']');
@@ -383,7 +386,7 @@ public final class Cov {
             }
             ne.append(']');
             StringBuilder hs = new StringBuilder("[");
-            for (int i = 0; i < hashN; i++) {
+            for (int i = 0; i < hashN && hs.length() < 1000; i++) {
                 if (hs.length() > 1) hs.append(',');
                 hs.append('[');
                 quote(hs, hashS[i]);
