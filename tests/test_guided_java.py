@@ -25,11 +25,12 @@ from gamecert.engine.run import instrument as inst
 from gamecert.engine.run import instrument_java as ij
 from gamecert.engine.run.sandbox import Candidate
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("javac") is None
-    or shutil.which("java") is None
-    or not any(Path(j).is_file() for j in ij.ASM_JARS),
-    reason="needs a JDK and the ASM library (Debian: libasm-java)",
+JDK = pytest.mark.skipif(
+    shutil.which("javac") is None or shutil.which("java") is None, reason="needs a JDK"
+)
+ASM = pytest.mark.skipif(
+    not any(Path(j).is_file() for j in ij.ASM_JARS),
+    reason="needs the ASM library (Debian: libasm-java)",
 )
 
 PROBE = """\
@@ -69,6 +70,8 @@ def _run(argv: tuple[str, ...], text: str) -> subprocess.CompletedProcess:
     )
 
 
+@JDK
+@ASM
 @pytest.mark.slow
 def test_java_rewrite_records_sides_operands_strings_and_hashes(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
@@ -128,6 +131,8 @@ def test_a_hash_maps_back_to_the_shortest_string_with_it():
     assert ij.hash_preimage("GAMBIT", ij.java_hash("GAMBIT")) is None  # already equal
 
 
+@JDK
+@ASM
 @pytest.mark.slow
 def test_a_large_programs_record_fits_the_stderr_tail_the_runner_keeps(tmp_path, monkeypatch):
     """A program of 1,500 jumps, every one run both ways: its record is cut to fit the 16 KB of
@@ -152,3 +157,31 @@ def test_a_large_programs_record_fits_the_stderr_tail_the_runner_keeps(tmp_path,
     # the control: the same sides written whole (as an uncut record would hold them) do not fit
     whole = json.dumps([[i, side, 1] for i in range(1500) for side in (True, False)])
     assert len(base64.b64encode(whole.encode())) > _STDERR_TAIL_BYTES
+
+
+@JDK
+@pytest.mark.slow
+def test_without_the_library_or_past_the_method_size_the_route_says_why(tmp_path, monkeypatch):
+    """No ASM library: NoRoute, one line naming the package. A method the rewrite makes larger
+    than a class file holds (64 KB of code): NoRoute naming the rewriter's error, where the plain
+    build runs and answers (the control)."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "Big.java"
+    body = "\n".join(f"        if (x == {i}) s++;" for i in range(4500))
+    source.write_text(
+        "public class Big {\n    public static void main(String[] a) {\n"
+        f"        int s = 0, x = a.length;\n{body}\n        System.out.println(s);\n    }}\n}}\n"
+    )
+    plain = Candidate.parse(str(source))
+    assert _run(plain.argv, "").stdout == "1\n"
+    monkeypatch.setattr(ij, "ASM_JARS", (str(tmp_path / "none" / "asm.jar"),))
+    with pytest.raises(inst.NoRoute, match="libasm-java") as caught:
+        inst.instrument(plain)
+    assert "\n" not in str(caught.value)
+    monkeypatch.undo()
+    if not any(Path(j).is_file() for j in ij.ASM_JARS):
+        return
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(inst.NoRoute, match="could not be rewritten: .*MethodTooLarge") as caught:
+        inst.instrument(plain)
+    assert "\n" not in str(caught.value)
