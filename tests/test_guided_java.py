@@ -185,3 +185,26 @@ def test_without_the_library_or_past_the_method_size_the_route_says_why(tmp_path
     with pytest.raises(inst.NoRoute, match="could not be rewritten: .*MethodTooLarge") as caught:
         inst.instrument(plain)
     assert "\n" not in str(caught.value)
+
+
+def test_a_string_lead_is_tried_before_the_numbers():
+    """Input to state puts a string operand (here a hash's preimage, GAMBIT for ZADACHA) ahead of
+    the numeric candidates, which come after it (the control: without the string pair no
+    candidate is GAMBIT, and the numbers are still made)."""
+    from gamecert.engine import registry
+
+    entry = registry.get("word_game")
+    search = guided.Search(entry, None, inst.Instrumented(None, "java", ""), 1, lambda i, t: None)
+    search.st = entry.game.structure()
+    state = [tuple("ZADACHA")]
+    numbers = tuple(("i", v, 7) for v in range(4)) + (("i", 3, 0), ("i", 196650008, 2095058266))
+    for seed in range(5):
+        search.rng.seed(seed)
+        item = guided.Item(
+            None, "", state, inst.Coverage(cmps=(*numbers, ("s", "ZADACHA", "GAMBIT")))
+        )
+        made = [make() for make in search.i2s(item)]
+        assert made[0] == [tuple("GAMBIT")] and len(made) > 3
+    item = guided.Item(None, "", state, inst.Coverage(cmps=numbers))
+    made = [make() for make in search.i2s(item)]
+    assert made and [tuple("GAMBIT")] not in made
