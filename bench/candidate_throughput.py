@@ -43,8 +43,10 @@ The guided phase's instrumented builds (gamecert.engine.run.instrument) beside t
 alternating rounds, both contained and every answer checked: the same C++ solver built with GCC's
 coverage flags and gamecert's runtime (through the native fork server, as the plain one), and the
 Python candidate rewritten to record its branches and comparisons (through the zygote), and a
-JavaScript one rewritten the same way (issue 47; a fresh node per test, as the plain one); each
-instrumented run's coverage line is read, as the guided phase reads it.
+JavaScript one rewritten the same way (issue 47; a fresh node per test, as the plain one), and a
+Java program whose class files are rewritten with ASM (a JVM per test either way); each
+instrumented run's coverage line is read, as the guided phase reads it (``--guided-only``: only
+these).
 
 And the fair floor of a native test (issue 37): a bare fork server, the same shim
 (supervisor/shim.c) preloaded into the same C++ binary, started outside the sandbox with no
@@ -502,9 +504,10 @@ int main() {
 
 
 def instrumented_rates(rng, seconds: float) -> list[str]:
-    """Tests per second of the plain and the instrumented build, C++ (native fork server), Python
-    (zygote) and JavaScript (node per test), in alternating rounds; each answer checked, each
-    instrumented run's coverage read."""
+    """Tests per second of the plain and the instrumented build, C++ (native fork server),
+    Python (zygote), JavaScript (node per test) and Java (a JVM per test: the class files
+    rewritten beforehand), in alternating rounds; each answer checked, each instrumented run's
+    coverage read."""
     import tempfile
 
     from gamecert.engine.run.instrument import instrument, read_coverage
@@ -514,10 +517,12 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
         source = Path(tmp) / "solver.cpp"
         source.write_text(RIGHT_CPP)
         limits = Limits(time_s=1.0, memory_mb=256)
-        for label, plain in (
-            ("C++", Candidate.parse(str(source))),
-            ("Python", Candidate.parse(str(CANDIDATE))),
-            ("JavaScript", Candidate.parse(str(JS_CANDIDATE))),
+        java = Path(__file__).resolve().parent.parent / "tests/programs/java/right_solution.java"
+        for label, plain, per_round in (
+            ("C++", Candidate.parse(str(source)), 60),
+            ("Python", Candidate.parse(str(CANDIDATE)), 60),
+            ("JavaScript", Candidate.parse(str(JS_CANDIDATE)), 20),  # a node per test
+            ("Java", Candidate.parse(str(java)), 8),  # a JVM per test, plain or rewritten
         ):
             built = instrument(plain)
             times, counts = {False: 0.0, True: 0.0}, {False: 0, True: 0}
@@ -526,7 +531,7 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
                 end = time.perf_counter() + seconds / 2
                 while time.perf_counter() < end:
                     for instrumented, runner in runners.items():
-                        cases = random_inputs(rng, 60)
+                        cases = random_inputs(rng, per_round)
                         start = time.perf_counter()
                         runner.expect([t for t, _ in cases])
                         for text, expected in cases:
@@ -621,7 +626,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the Java and JavaScript floor ratios (a JVM or node per test)",
     )
+    parser.add_argument(
+        "--guided-only",
+        action="store_true",
+        help="only the instrumented builds' rates beside the plain ones",
+    )
     args = parser.parse_args(argv)
+    if args.guided_only:
+        for line in instrumented_rates(random.Random(args.seed), args.seconds):
+            print(f"guided phase, {line}")
+        return 0
     if args.interpreted_only:
         interpreted_floors(args.seconds)
         return 0

@@ -456,6 +456,7 @@ class Executor(SweepBelow):
         certification core, the core's bounded phases first (:data:`CORE_SHARES`: not cut to
         make room for the guided or sanitizer phases, which come after the core) and the depth's
         (:data:`DEPTH_SHARES`); else :data:`SHARES`, less when a guided phase will run."""
+        guided.applies(self)  # (its instrumented build starts with the first phase, core or not)
         if self.plan.core is not None and phase.name != "guided":
             if phase.depth:
                 return DEPTH_SHARES.get(phase.name, SHARES.get("random"))

@@ -284,7 +284,18 @@ def evidence(built: Instrumented, reached: set[Any], runs: int) -> list[str]:
             f"guided phase ({built.language}): {runs} runs; the build names no source lines to count"
         ]
     got = [k for k in sites if k in reached]
-    if built.language in REWRITTEN:
+    if built.language == "java":  # (class:line, the source line, the jump's side or the case)
+        what = "branch sides taken"
+        never = [k for k in sites if k not in reached]
+        named = [
+            f"{sites[k].where} `{sites[k].text}` {sites[k].what}"
+            for k in sorted(never, key=lambda k: (sites[k].line, k))
+        ]  # (several jumps of one line, `a == 1 || a == 2`, named once with their count)
+        shown = [
+            f"{n} ({named.count(n)} sites)" if named.count(n) > 1 else n
+            for n in dict.fromkeys(named)
+        ]
+    elif built.language in REWRITTEN:
         what = "branch sides taken"
         never = [k for k in sites if k not in reached]
         shown = [
@@ -331,12 +342,12 @@ def seeds_of(entry: Any, plan: Any, draws: int = 24) -> list[Any]:
 
 
 #: languages the guided phase has a route for (:func:`gamecert.engine.run.instrument.instrument`)
-ROUTES = ("c", "cpp", "python", "javascript")
+ROUTES = ("c", "cpp", "python", "javascript", "java")
 
 
 def applies(executor: Any) -> bool:
     """Whether the guided phase will run for ``executor``'s candidate: a plan by time with a
-    guided phase, and a C, C++, Python or JavaScript source (known once the samples ran)."""
+    guided phase, and a C, C++, Python, JavaScript or Java source (known once the samples ran)."""
     found = getattr(executor, "_guided_applies", None)
     if found is None:
         plain = executor.judges[0].runner if executor.judges else None

@@ -139,16 +139,20 @@ class Mutations(Derived):
         by_value: dict[int, list[tuple[Any, ...]]] = {}
         for where, v in sites:
             by_value.setdefault(v, []).append(where)
-        # in tiers: the other operand itself where it is a constant (it stands nowhere in the
+        # in tiers: a string operand put in place of the other or of a game (the most specific
+        # lead: an exact word, or a hash's preimage; at most half the allowance, ahead of the
+        # numbers: on a loaded machine a JVM's search may get a few runs); the other operand itself where it is a constant (it stands nowhere in the
         # input), then its neighbours; then the same for operands the input holds
+        words: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         tiers: list[list[Callable[[], list[tuple[Any, ...]] | None]]] = [[], [], [], []]
         diffs: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         for kind, a, b in item.cov.cmps:
             if kind == "s":
-                tiers[0] += [
+                words += [
                     functools.partial(lambda s: s, made)
                     for made in self.strings_in(item.state, a, b)
                     + self.strings_in(item.state, b, a)
+                    if made != item.state  # (a game replaced by the string it already is)
                 ]
                 continue
             if kind == "l":
@@ -184,6 +188,8 @@ class Mutations(Derived):
             small = isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) < RESIDUE
             if kind == "i" and (small or (a not in by_value and b not in by_value)):
                 diffs += self.differences(item.state, b - a, residue=small)
+        self.rng.shuffle(words)
+        out += words[: I2S_MAX // 2]
         for level in tiers:
             self.rng.shuffle(level)
             out += level

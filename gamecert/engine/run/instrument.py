@@ -11,7 +11,8 @@ and the operands of its comparisons (read by :mod:`gamecert.engine.judge.guided`
   and comprehension condition records which side it took, every single comparison records its
   operands (numbers, strings); a prologue writes the record at exit.
 * **JavaScript**: the source rewritten as Python's is (:mod:`gamecert.engine.run.instrument_js`).
-* **Java, Rust, Go, executables and command lines**: no route; the reason is said.
+* **Java**: the plain build's class files rewritten with ASM (:mod:`gamecert.engine.run.instrument_java`).
+* **Rust, Go, executables and command lines**: no route; the reason is said.
 
 Each run of the instrumented program ends its stderr with one line, ``@@gcov ...``
 (:func:`read_coverage`). The instrumented program runs in the same sandbox as the plain one;
@@ -27,9 +28,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from gamecert.engine.run.covtypes import Coverage, Instrumented, NoRoute, Site
 
 RUNTIME = Path(__file__).resolve().parent / "covrt.c"
 MARK = "@@gcov "
@@ -46,51 +48,6 @@ COVERAGE_FLAGS = (
 RUNTIME_FLAGS = ("-O2", "-g0", "-fno-builtin", "-fno-tree-loop-distribute-patterns", "-c")
 #: languages whose route rewrites the source: their record is the Python route's (branch sides)
 REWRITTEN = ("python", "javascript")
-
-
-class NoRoute(Exception):
-    """The candidate cannot be instrumented; the message says why (one line)."""
-
-
-@dataclass
-class Site:
-    """A place the evidence names: a basic block (C, C++) or a branch side (Python)."""
-
-    line: int
-    text: str
-    what: str = ""  # Python: "if ... true side"
-
-
-@dataclass
-class Instrumented:
-    """A candidate's instrumented build: the candidate to run, and what its coverage can name."""
-
-    candidate: Any
-    language: str
-    how: str
-    #: every site the program holds, by key (a block's address, or (branch id, side))
-    sites: dict[Any, Site] = field(default_factory=dict)
-    workdir: str = ""
-
-    def close(self) -> None:
-        if self.workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self.workdir = ""
-
-
-@dataclass
-class Coverage:
-    """What one run reached: features (for novelty), sites (for evidence), comparison operands."""
-
-    features: frozenset = frozenset()
-    sites: frozenset = frozenset()
-    #: (kind, a, b): kind "i" integer, "f" float, "s" string, "l" two tuples of integers (Python)
-    cmps: tuple = ()
-    #: (comparison site, the closest its operands came unequal): |a - b|, for native floats the
-    #: distance in ulps; the search keeps an input that brings a site's operands closer
-    near: tuple = ()
-    #: the record was there but could not be read: it was ignored (it is the program's own text)
-    malformed: bool = False
 
 
 def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
@@ -111,6 +68,10 @@ def read_coverage(stderr_tail: str, language: str) -> Coverage | None:
         if "=" in part
     )
     try:
+        if language == "java":
+            from gamecert.engine.run.instrument_java import read_java
+
+            return read_java(_read_python(fields), fields)
         return _read_python(fields) if language in REWRITTEN else _read_native(fields)
     except Exception:  # noqa: BLE001 - the record is the program's text: a bad one is ignored
         return Coverage(malformed=True)
@@ -266,7 +227,11 @@ def instrument(candidate: Any) -> Instrumented:
         except js.Unparsed as exc:
             raise NoRoute(str(exc)) from None
         return Instrumented(run, language, how, {k: Site(*v) for k, v in sites.items()})
-    if language in ("java", "rust", "go"):
+    if language == "java" and candidate.source is not None:
+        from gamecert.engine.run.instrument_java import instrument_java
+
+        return instrument_java(candidate)
+    if language in ("rust", "go"):
         raise NoRoute(
             f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)"
         )
