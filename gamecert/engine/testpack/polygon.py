@@ -11,6 +11,7 @@ Polygon (``--format polygon``)::
     files/validator.py checker.py    the same in standard-library Python (where no compiler is)
     solutions/model.py               the model solution: the game's right program, standalone
     statements/english/problem.tex   a statement stub: the rules, input and output formats, limits
+    statements/.pdf/english/problem.pdf  the same as a PDF (:mod:`.pdf`), as Polygon's packages hold it
     doall.sh                         builds the validator and checker, validates every test, runs the
                                      model solution on each and checks its output against the answer
     README.md kills.csv              why each test is there, the kill matrix
@@ -31,11 +32,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import cpp, dmoj, kattis, recipes
+from gamecert.engine.testpack import cpp, dmoj, kattis, pdf, recipes
 from gamecert.engine.testpack.testset import PackageError, Test
 from gamecert.kit.standalone import program as standalone_program
 
 FORMATS = ("polygon", "plain", "dmoj", "kattis")
+#: where Polygon's packages hold the statement as a PDF (the one p2d carries into DOMjudge's)
+PDF_STATEMENT = "statements/.pdf/english/problem.pdf"
 #: Polygon's source types of the files it holds
 CPP_TYPE, PYTHON_TYPE = "cpp.g++17", "python.3"
 
@@ -98,6 +101,8 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
         shutil.copyfile(model, out / "solutions" / f"model{model.suffix}")
     (out / "statements" / "english").mkdir(parents=True, exist_ok=True)
     (out / "statements" / "english" / "problem.tex").write_text(statement(entry))
+    (out / PDF_STATEMENT).parent.mkdir(parents=True, exist_ok=True)
+    (out / PDF_STATEMENT).write_bytes(pdf.statement(entry))
     gen, made = recipes.plan(entry.name, code, tests)
     if gen is not None and any(a is not None for a, _ in made):
         (where / "gen.py").write_text(gen)
@@ -215,6 +220,11 @@ def problem_xml(
             "path": "statements/english/problem.tex",
             "type": "application/x-tex",
         },
+    )
+    ET.SubElement(
+        statements,
+        "statement",
+        {"language": "english", "path": PDF_STATEMENT, "type": "application/pdf"},
     )
     judging = ET.SubElement(
         root, "judging", {"cpu-name": "", "cpu-speed": "", "input-file": "", "output-file": ""}
@@ -338,6 +348,11 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
             generated[k] = test.get("cmd", "")
         if test.get("sample") == "true":
             samples.append(k)
+    for st in root.findall("statements/statement"):
+        if not (package / st.get("path", "")).is_file():
+            raise PackageError(
+                f"problem.xml: the {st.get('type')} statement {st.get('path')!r} is not in the package"
+            )
     assets = need(root, "assets")
     checker = need(assets, "checker")
     if checker.get("type") != "testlib":
