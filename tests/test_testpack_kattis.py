@@ -23,6 +23,7 @@ own configuration would.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -33,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.testpack import cpp, kattis, polygon
+from gamecert.engine.testpack import cpp, kattis, outdir, polygon
 from gamecert.engine.testpack import testset as ts
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
@@ -55,6 +56,7 @@ def _package(where: Path, name: str, fmt: str) -> Path:
     out = where / name.replace("_", "")
     polygon.write_tests(out, tests)
     polygon.write_files(out, entry, entry.game.standalone_code, fmt, tests)
+    outdir.mark(out)  # as every build leaves it
     return out
 
 
@@ -87,6 +89,13 @@ def _verify(package: Path, tmp_path: Path) -> tuple[list[str], str]:
 def test_kattis_layout_and_exit_codes(tmp_path):
     out = _package(tmp_path, "string_cut", "kattis")
     assert kattis.is_kattis(out) and not polygon.is_polygon(out)
+    names = [p.name for p in out.rglob("*")]
+    assert outdir.MARK in names and not [n for n in names if n.startswith(".")], names
+    if importlib.util.find_spec("problemtools") is not None:  # the rule verifyproblem applies
+        from problemtools.checks.problem_package import _NAME_REGEX
+
+        assert all(_NAME_REGEX.match(n) for n in names)
+        assert not _NAME_REGEX.match(outdir.OLD_MARK)  # control: the mark's older name
     assert "validation: custom" in (out / "problem.yaml").read_text()
     samples = sorted(p.name for p in (out / "data" / "sample").iterdir())
     assert samples == ["01.ans", "01.in", "02.ans", "02.in"]
