@@ -10,6 +10,8 @@ Polygon (``--format polygon``)::
     statement-sections/english/      name.tex legend.tex input.tex output.tex example.NN(.a), the game's text
     files/validator.py checker.py    the same in standard-library Python (where no compiler is)
     solutions/model.py               the model solution: the game's right program, standalone
+    script.txt files/gen.py          the recipes (``gen ARGS > N``) and their generator: the setter's
+                                     tool; problem.xml lists every test as manual (its file)
     statements/english/problem.tex   a statement stub: the rules, input and output formats, limits
     statements/.pdf/english/problem.pdf  the same as a PDF (:mod:`.pdf`), as Polygon's packages hold it
     doall.sh                         builds the validator and checker, validates every test, runs the
