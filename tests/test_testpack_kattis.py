@@ -6,12 +6,15 @@ What is checked:
   exit codes (42 valid, 43 invalid) and output-validator convention (``check INPUT ANSWER
   FEEDBACK_DIR < OUTPUT``: 42, 43) from the package's own files, built with g++;
 - Kattis' ``verifyproblem`` (problemtools, from PyPI; skipped, saying so, where it is not on PATH)
-  finds no error in a string_cut and a dawson_kayles package (parts config, data, submissions,
-  validators: the statement part needs LaTeX); control: the same package with a checker that
-  rejects every output gets errors (the accepted submission is judged through it);
-- a Polygon package after ``p2d`` (PyPI) conversion: verifyproblem finds no error in the checker
-  and the submissions, now built through p2d's own testlib.h; the two errors left are p2d's:
-  it writes no input validator (for any package) and no statement without a PDF one.
+  finds no error in the package of every game (parts config, data, submissions, validators: the
+  statement part needs LaTeX); control: the same package with a checker that rejects every output
+  gets errors (the accepted submission is judged through it);
+- every game's Polygon package after ``p2d`` (PyPI) conversion (``--with-statement``): the
+  checker, now built through p2d's own testlib.h, judges the model AC on every test; the tests,
+  the model and the PDF statement are carried. As it comes, verifyproblem gives exactly two
+  errors, each for a part p2d 0.4.0 never writes (its source: no input validator for any package;
+  the statement only as problem.pdf, which the legacy Kattis format does not read as a
+  statement); with those two parts added from the package itself, no error.
 
 verifyproblem runs ``.py`` submissions with ``pypy3``; where pypy3 is not installed the test gives
 it a language file (``XDG_CONFIG_HOME``) running them with python3 instead, as a judge machine's
@@ -20,6 +23,7 @@ own configuration would.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -30,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.testpack import cpp, kattis, polygon
+from gamecert.engine.testpack import cpp, kattis, outdir, polygon
 from gamecert.engine.testpack import testset as ts
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
@@ -52,6 +56,7 @@ def _package(where: Path, name: str, fmt: str) -> Path:
     out = where / name.replace("_", "")
     polygon.write_tests(out, tests)
     polygon.write_files(out, entry, entry.game.standalone_code, fmt, tests)
+    outdir.mark(out)  # as every build leaves it
     return out
 
 
@@ -84,6 +89,13 @@ def _verify(package: Path, tmp_path: Path) -> tuple[list[str], str]:
 def test_kattis_layout_and_exit_codes(tmp_path):
     out = _package(tmp_path, "string_cut", "kattis")
     assert kattis.is_kattis(out) and not polygon.is_polygon(out)
+    names = [p.name for p in out.rglob("*")]
+    assert outdir.MARK in names and not [n for n in names if n.startswith(".")], names
+    if importlib.util.find_spec("problemtools") is not None:  # the rule verifyproblem applies
+        from problemtools.checks.problem_package import _NAME_REGEX
+
+        assert all(_NAME_REGEX.match(n) for n in names)
+        assert not _NAME_REGEX.match(outdir.OLD_MARK)  # control: the mark's older name
     assert "validation: custom" in (out / "problem.yaml").read_text()
     samples = sorted(p.name for p in (out / "data" / "sample").iterdir())
     assert samples == ["01.ans", "01.in", "02.ans", "02.in"]
@@ -111,10 +123,13 @@ def test_kattis_layout_and_exit_codes(tmp_path):
     assert (feedback / "judgemessage.txt").read_text().strip()
 
 
+GAMES = sorted(registry.game_names())
+
+
 @needs_gxx
 @needs_verifyproblem
 @pytest.mark.long
-@pytest.mark.parametrize("name", ["string_cut", "dawson_kayles"])
+@pytest.mark.parametrize("name", GAMES)
 def test_verifyproblem_accepts_the_kattis_package(name, tmp_path):
     out = _package(tmp_path, name, "kattis")
     errors, text = _verify(out, tmp_path)
@@ -132,35 +147,87 @@ def test_control_verifyproblem_sees_a_checker_that_rejects_everything(tmp_path):
     assert errors and "accepted/model.py" in text, text[-2000:]
 
 
-@needs_gxx
-@needs_verifyproblem
-@needs_p2d
-@pytest.mark.long
-def test_verifyproblem_after_p2d(tmp_path):
-    """The Polygon package of string_cut converted by p2d: its checker, built through p2d's own
-    testlib.h, judges the accepted submission AC on every test; the errors left are p2d's own."""
-    pkg = _package(tmp_path / "polygon", "string_cut", "polygon")
-    assert (pkg / "check.cpp").read_text() == (pkg / "files" / "check.cpp").read_text()
-    assert (pkg / "statement-sections" / "english" / "legend.tex").is_file()
-    converted = tmp_path / "converted" / "stringcut.zip"
-    converted.parent.mkdir()
+#: what verifyproblem (legacy format) says of each part p2d 0.4.0 never writes (read in its
+#: source: it copies the tests, the checker with its testlib.h, the solutions and, with
+#: --with-statement, a PDF statement as problem_statement/problem.pdf; no input validator ever,
+#: and the legacy format takes a statement only as problem_statement/problem[.LANG].tex)
+P2D_GAPS = {
+    "input_validators": "ERROR No input format validators found",
+    "problem_statement/*.tex": "ERROR Names exist for languages without problem statements: en",
+}
+
+
+def _p2d(pkg: Path, code: str, where: Path) -> Path:
+    converted = where / f"{code}.zip"
+    where.mkdir(parents=True)
     done = subprocess.run(
-        ["p2d", "--code", "stringcut", "-y", "-o", str(converted), str(pkg)],
-        cwd=converted.parent,
+        ["p2d", "--code", code, "-y", "--with-statement", "-o", str(converted), str(pkg)],
+        cwd=where,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
-    out = converted.parent / "stringcut"
+    out = where / code
     with zipfile.ZipFile(converted) as z:
         z.extractall(out)
-    assert (
-        out / "output_validators" / "checker" / "testlib.h"
-    ).is_file()  # p2d's, Kattis' convention
+    return out
+
+
+def _gaps(out: Path) -> set[str]:
+    """The errors verifyproblem must give for the parts missing from a converted package."""
+    missing = set()
+    if not (out / "input_validators").is_dir():
+        missing.add(P2D_GAPS["input_validators"])
+    if not list((out / "problem_statement").glob("problem*.tex")):
+        missing.add(P2D_GAPS["problem_statement/*.tex"])
+    return missing
+
+
+@needs_gxx
+@needs_verifyproblem
+@needs_p2d
+@pytest.mark.long
+def test_verifyproblem_after_p2d_names_only_p2ds_gaps(tmp_path):
+    """The Polygon package of string_cut converted by p2d, as it comes: its checker, built through
+    p2d's own testlib.h, judges the accepted submission AC on every test; verifyproblem's errors
+    are exactly those of the parts p2d does not write (P2D_GAPS), each missing from its output."""
+    pkg = _package(tmp_path / "polygon", "string_cut", "polygon")
+    out = _p2d(pkg, "stringcut", tmp_path / "converted")
+    assert _gaps(out) == set(P2D_GAPS.values())
     errors, text = _verify(out, tmp_path)
     assert "AC" in text and "accepted/model.py" in text
-    assert set(errors) <= {
-        "ERROR No input format validators found",
-        "ERROR Names exist for languages without problem statements: en",
-    }, text[-2000:]
+    assert set(errors) == _gaps(out), text[-2000:]
+
+
+@needs_gxx
+@needs_verifyproblem
+@needs_p2d
+@pytest.mark.long
+@pytest.mark.parametrize("name", GAMES)
+def test_verifyproblem_accepts_each_game_after_p2d(name, tmp_path):
+    """Every game's Polygon package after p2d: the checker (the root copy problem.xml names, built
+    through p2d's testlib.h), the tests, the model solution and the PDF statement (byte for byte)
+    are carried; with the two parts p2d never writes added from the package itself (its
+    validator.cpp as Kattis' input validator, the game's text as problem.en.tex), verifyproblem
+    finds no error: every test valid, the model AC on each through p2d's testlib.h."""
+    pkg = _package(tmp_path / "polygon", name, "polygon")
+    assert (pkg / "check.cpp").read_text() == (pkg / "files" / "check.cpp").read_text()
+    assert (pkg / "statement-sections" / "english" / "legend.tex").is_file()
+    code = name.replace("_", "")
+    out = _p2d(pkg, code, tmp_path / "converted")
+    checker = out / "output_validators" / "checker"
+    assert (checker / "testlib.h").is_file()  # p2d's, for Kattis' convention
+    assert (checker / "check.cpp").read_bytes() == (pkg / "check.cpp").read_bytes()
+    pdf = out / "problem_statement" / "problem.pdf"
+    assert pdf.read_bytes() == (pkg / polygon.PDF_STATEMENT).read_bytes()
+    assert _gaps(out) == set(P2D_GAPS.values())
+    validator = out / "input_validators" / "validator" / "validator.cpp"
+    validator.parent.mkdir(parents=True)
+    validator.write_text(kattis.KATTIS_DEFINE + (pkg / "files" / "validator.cpp").read_text())
+    tex = out / "problem_statement" / "problem.en.tex"
+    tex.write_text(kattis.statement(registry.get(name)))
+    assert _gaps(out) == set()
+    errors, text = _verify(out, tmp_path)
+    assert not errors and "tested: 0 errors" in text, text[-2000:]
+    assert re.search(r"model\.py\s+AC", text), text[-2000:]

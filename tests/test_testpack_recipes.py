@@ -3,14 +3,17 @@
 What is checked, for every registered game (a small Polygon package written from the plan's
 first inputs: the samples, the largest inputs, one input of each designed family):
 - every line `gen ARGS > N` of script.txt, run as ``python3 -I -S files/gen.py ARGS`` (no
-  gamecert importable), writes tests/N byte for byte, and problem.xml lists the same command
-  (method="generated"); the tests without a recipe are manual and the README section names why;
+  gamecert importable), writes tests/N byte for byte, and ``read_problem_xml`` reads the same
+  recipes back; problem.xml lists every test as manual (its file is the test: no judge or
+  converter has to run a Python generator); the tests without a recipe are named in the README
+  section with the reason;
 - an edited recipe (a run's count one less) gives a different test that the package's own
   validator accepts; a recipe past the game's bounds is refused by gen.py (exit 3, one line);
 - controls: a gen.py whose runs come out one short is caught by the byte comparison (here, by
-  ``read_problem_xml``, which makes every generated test again) and by ``sh doall.sh gen``;
-  ``read_problem_xml`` accepts the generated tests and refuses one without a cmd or whose cmd
-  names no executable of the package.
+  ``read_problem_xml``, which makes every recipe of script.txt again) and by ``sh doall.sh gen``;
+  ``read_problem_xml`` accepts generated tests (another package's) and refuses one without a cmd
+  or whose cmd names no executable of the package, and a script.txt line that is not ``gen ARGS >
+  N`` with N a test.
 """
 
 from __future__ import annotations
@@ -83,8 +86,8 @@ def _gen(out: Path, args: list[str]) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_recipe_makes_its_test_byte_for_byte(name, tmp_path):
     """Every generated test of the game's package is written again, byte for byte, by gen.py run
-    alone (python3 -I -S); problem.xml names the same commands; the manual tests are named with
-    a reason in the README section."""
+    alone (python3 -I -S); read_problem_xml reads the same recipes; problem.xml lists every test
+    as manual; the tests without a recipe are named with a reason in the README section."""
     out, tests = _package(tmp_path, name)
     script = _script(out)
     assert len(script) >= 3 and any(re.search(r"[*^]", " ".join(a)) for a, _ in script), script
@@ -95,12 +98,19 @@ def test_every_recipe_makes_its_test_byte_for_byte(name, tmp_path):
         assert run.stdout == (out / "tests" / f"{n:0{w}d}").read_bytes(), (
             f"test {n}: gen {' '.join(args)[:80]}"
         )
-    listed = polygon.read_problem_xml(out)["generated"]
+    read = polygon.read_problem_xml(out)
+    listed = read["scripted"]
     assert listed == {n: recipes.cmd(args) for args, n in script}
+    assert read["generated"] == {}
+    xml = (out / "problem.xml").read_text()
+    assert (
+        xml.count('<test method="manual"') == len(tests)
+        and "python.3" not in xml.split("<solutions>")[0]
+    )
     section = polygon.readme_section(out)
     manual = [k for k in range(1, len(tests) + 1) if k not in listed]
     assert all(f"`tests/{k:0{w}d}`: " in section for k in manual), section
-    assert f"{len(script)} of {len(tests)} tests are generated" in section
+    assert f"{len(script)} of {len(tests)} tests have a recipe" in section
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -146,7 +156,7 @@ def test_an_edited_recipe_gives_a_valid_test(name, tmp_path):
 
 def test_a_broken_gen_is_caught(tmp_path):
     """Control: a gen.py whose runs come out one short makes read_problem_xml fail (it makes every
-    generated test again and compares the bytes) and `sh doall.sh gen` exit 1 naming the tests;
+    recipe of script.txt again and compares the bytes) and `sh doall.sh gen` exit 1 naming the tests;
     the right gen.py passes both."""
     out, _ = _package(tmp_path, "string_cut")
     run = subprocess.run(
@@ -166,18 +176,44 @@ def test_a_broken_gen_is_caught(tmp_path):
 
 
 def test_problem_xml_generated_tests(tmp_path):
-    """read_problem_xml accepts the generated tests (their commands returned), and refuses a
-    generated test without a cmd, and one whose cmd names no executable of the package."""
-    out, _ = _package(tmp_path, "dawson_kayles")
-    assert polygon.read_problem_xml(out)["generated"]
+    """read_problem_xml accepts a generated test (as another package has one: the package's test
+    turned into `gen ARGS` with files/gen.py listed as an executable; its command returned and
+    made again), and refuses a generated test without a cmd, one whose cmd names no executable of
+    the package, and script.txt lines that are not `gen ARGS > N` with N a test."""
+    out, tests = _package(tmp_path, "dawson_kayles")
+    k, command = next(iter(polygon.read_problem_xml(out)["scripted"].items()))
     text = (out / "problem.xml").read_text()
-    first = re.search(r'<test cmd="[^"]*" method="generated"', text).group(0)
+    marker = '<test method="manual"'
+    parts = text.split(marker)
+    assert len(parts) == len(tests) + 1
+    # the k-th test (k-th marker) generated by its recipe
+    generated = (
+        marker.join(parts[:k])
+        + f'<test cmd="{command}" method="generated"'
+        + marker.join(parts[k:])
+    )
+    generated = generated.replace(
+        "<executables>",
+        '<executables>\n<executable><source path="files/gen.py" type="python.3" /></executable>',
+    )
+    (out / "problem.xml").write_text(generated)
+    assert polygon.read_problem_xml(out)["generated"] == {k: command}
+    first = f'<test cmd="{command}" method="generated"'
     for broken, fault in (
-        (text.replace(first, '<test method="generated"', 1), "generated with a cmd"),
-        (text.replace(first, first.replace('cmd="gen ', 'cmd="nogen '), 1), "not an executable"),
+        (generated.replace(first, '<test method="generated"', 1), "generated with a cmd"),
+        (
+            generated.replace(first, first.replace('cmd="gen ', 'cmd="nogen '), 1),
+            "not an executable",
+        ),
     ):
         (out / "problem.xml").write_text(broken)
         with pytest.raises(ts.PackageError, match=fault):
+            polygon.read_problem_xml(out)
+    (out / "problem.xml").write_text(text)
+    script = (out / "script.txt").read_text()
+    for broken in (script + "gen 3\n", script + f"gen 3 > {len(tests) + 1}\n"):
+        (out / "script.txt").write_text(broken)
+        with pytest.raises(ts.PackageError, match="script.txt, line"):
             polygon.read_problem_xml(out)
 
 

@@ -12,13 +12,20 @@ What is checked:
   set): the same command lines give the same exit codes and result files as gamecert's reader,
   and the validator and checker agree with gamecert's judgement on the battery of
   :func:`gamecert.engine.testpack.cpp.disagreements`; control: a checker whose game judge accepts
-  anything, built through the same testlib.h, is caught by that battery.
+  anything, built through the same testlib.h, is caught by that battery;
+- through the testlib.h p2d ships (DOMjudge's flavour of testlib, in the PyPI package p2d, a test
+  dependency: so this part runs wherever the test extra is installed): Kattis' and DOMjudge's
+  ``check INPUT ANSWER FEEDBACK_DIR < OUTPUT`` gives 42 on the accepted outputs and 43 on every
+  other (that convention has no PE), with the judge's message in ``judgemessage.txt``, exactly as
+  gamecert's reader does in that mode; control: the checker with its game judge accepting
+  anything, built through the same testlib.h, accepts a wrong cut.
 
 testlib.h is not on any package registry and is not copied into the project.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -34,6 +41,22 @@ TESTLIB = Path(os.environ.get("GAMECERT_TESTLIB", "/nonexistent"))
 needs_testlib = pytest.mark.skipif(
     not (TESTLIB / "testlib.h").is_file(),
     reason="no testlib.h: set GAMECERT_TESTLIB to a folder holding one (github.com/MikeMirzayanov/testlib)",
+)
+
+
+def _p2d_testlib() -> Path | None:
+    """The folder of the testlib.h that the installed p2d ships, or None."""
+    spec = importlib.util.find_spec("p2d")
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "testlib"
+    return folder if (folder / "testlib.h").is_file() else None
+
+
+P2D_TESTLIB = _p2d_testlib()
+needs_p2d_testlib = pytest.mark.skipif(
+    P2D_TESTLIB is None,
+    reason="p2d is not installed (pip install -e '.[test]'): the testlib.h it ships is used here",
 )
 
 #: string_cut "ab": First wins by cutting at 1
@@ -157,3 +180,42 @@ def test_through_testlib_h_agrees_with_gamecert():
     broken = cpp.Judge(judge.validator, cpp.build(lax, "check", cpp.testlib_flags(TESTLIB)))
     _, bad = cpp.disagreements(entry, broken, inputs, stop_at_first=True)
     assert bad
+
+
+def _kattis(exe: Path, tmp_path: Path) -> list[tuple[int, str]]:
+    """Each case through Kattis' and DOMjudge's convention: (exit code, judgemessage.txt)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k, (output, _) in enumerate(CASES):
+        inp, _, ans = _files(tmp_path, output)
+        feedback = tmp_path / f"feedback{k}"
+        feedback.mkdir()
+        code = _run(exe, [inp, ans, str(feedback)], output).returncode
+        message = feedback / "judgemessage.txt"
+        out.append((code, message.read_text() if message.is_file() else ""))
+    return out
+
+
+@needs_gxx
+@needs_p2d_testlib
+@pytest.mark.long  # three builds through testlib.h: ~27 s of CPU
+def test_through_p2ds_testlib_h_as_domjudge_runs_it(tmp_path):
+    assert P2D_TESTLIB is not None
+    real = _kattis(_checker(P2D_TESTLIB), tmp_path / "real")
+    own = _kattis(_checker(None), tmp_path / "own")
+    expected = [42 if code == 0 else 43 for _, code in CASES]
+    assert [code for code, _ in real] == expected, list(zip(CASES, real))
+    assert [code for code, _ in own] == expected, list(zip(CASES, own))
+    for (code, message), (_, mine) in zip(real, own):
+        if code == 43:  # the reason, in either reader's words
+            assert message.strip() and mine.strip(), (message, mine)
+    assert "smallest winning cut" in real[2][1] and "smallest winning cut" in own[2][1]
+    # control: the game's judge accepting anything, through the same testlib.h
+    entry = registry.get("string_cut")
+    lax = cpp.source("checker", cpp.game_part(entry)).replace(
+        'if (!why.empty()) quitf(_wa, "%s", why.c_str());', ""
+    )
+    assert lax != cpp.source("checker", cpp.game_part(entry))
+    broken = cpp.build(lax, "check", cpp.testlib_flags(P2D_TESTLIB))
+    got = _kattis(broken, tmp_path / "lax")
+    assert got[2][0] == 42  # "First 2" (not the smallest winning cut) accepted: caught

@@ -114,6 +114,27 @@ def test_a_package_is_replaced_only_when_it_is_gamecerts(tmp_path):
     assert _kept(user)
 
 
+def test_a_package_under_the_older_mark_name_is_still_gamecerts(tmp_path):
+    """The mark is ``gamecert-package.txt`` (Kattis' verifyproblem refuses a file name starting
+    with a dot); a package marked ``.gamecert-package`` by an older gamecert is still recognised:
+    an edit in it is refused by name, and it is replaced, its old mark gone with it."""
+    assert not tp.MARK.startswith(".")
+    pkg = tmp_path / "pkg"
+    tp.commit_out(_fake_package(tmp_path / "b1"), pkg)
+    (pkg / tp.MARK).rename(pkg / tp.OLD_MARK)
+    assert tp.foreign_files(pkg) == []
+    (pkg / "tests" / "01").write_text("AB\n# the setter's test\n")
+    with pytest.raises(ts.PackageError, match="tests/01 edited"):
+        tp.check_out(pkg)
+    tp.commit_out(_fake_package(tmp_path / "b2"), pkg, "discard")
+    assert (pkg / tp.MARK).is_file() and not (pkg / tp.OLD_MARK).exists()
+    # control: a folder holding the older mark's name with other text is no package of gamecert's
+    (pkg / tp.MARK).unlink()
+    (pkg / tp.OLD_MARK).write_text("my notes\n")
+    with pytest.raises(ts.PackageError, match="not a gamecert package"):
+        tp.check_out(pkg)
+
+
 def test_control_an_unchecked_writer_loses_the_file(tmp_path, monkeypatch):
     """Control: with the folder check taken out of the package writer, the same call empties the
     user's folder, and the survival check above sees it."""

@@ -21,8 +21,12 @@ from pathlib import Path
 from gamecert.engine.testpack.testset import PackageError
 
 #: the file that marks a folder as a package gamecert wrote: its first line names it, the rest
-#: lists every file gamecert wrote there (a folder is replaced only if it holds nothing else)
-MARK = ".gamecert-package"
+#: lists every file gamecert wrote there (a folder is replaced only if it holds nothing else). Not
+#: a dot file: Kattis' verifyproblem refuses any file name that starts with a dot
+MARK = "gamecert-package.txt"
+#: the mark's older name, still read (a package written before is recognised and replaced)
+OLD_MARK = ".gamecert-package"
+MARKS = (MARK, OLD_MARK)
 MARK_HEAD = "gamecert test package; the files gamecert wrote here:"
 #: the head of a mark whose lines are ``SHA256  PATH`` (the content gamecert wrote)
 MARK_HEAD_HASHED = "gamecert test package; the files gamecert wrote here, with the sha256 of each:"
@@ -44,7 +48,8 @@ def written(out: Path) -> dict[str, str | None] | None:
     """The files the mark of ``out`` lists, each with the hash gamecert wrote (None in a mark of
     the older form); None where there is no mark."""
     try:
-        lines = (out / MARK).read_text().splitlines()
+        where = next((out / m for m in MARKS if (out / m).is_file()), out / MARK)
+        lines = where.read_text().splitlines()
     except (OSError, UnicodeDecodeError):
         return None
     if not lines or lines[0] not in (MARK_HEAD, MARK_HEAD_HASHED):
@@ -80,8 +85,8 @@ def foreign_files(out: Path) -> list[str]:
         return []
     listed = written(out)
     if listed is None:
-        return [p for p in present if p != MARK] or ["*"]
-    return [p for p in present if p not in listed and p != MARK]
+        return [p for p in present if p not in MARKS] or ["*"]
+    return [p for p in present if p not in listed and p not in MARKS]
 
 
 def check_out(out: Path, edits: str = "refuse") -> None:
@@ -115,7 +120,7 @@ def check_out(out: Path, edits: str = "refuse") -> None:
 def mark(out: Path) -> None:
     """Write :data:`MARK`: every file now in ``out`` with the hash of its content, as gamecert
     wrote them."""
-    lines = [f"{_digest(out / name)}  {name}" for name in _files_in(out) if name != MARK]
+    lines = [f"{_digest(out / name)}  {name}" for name in _files_in(out) if name not in MARKS]
     (out / MARK).write_text("\n".join([MARK_HEAD_HASHED, *lines]) + "\n")
 
 

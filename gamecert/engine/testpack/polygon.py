@@ -10,7 +10,10 @@ Polygon (``--format polygon``)::
     statement-sections/english/      name.tex legend.tex input.tex output.tex example.NN(.a), the game's text
     files/validator.py checker.py    the same in standard-library Python (where no compiler is)
     solutions/model.py               the model solution: the game's right program, standalone
+    script.txt files/gen.py          the recipes (``gen ARGS > N``) and their generator: the setter's
+                                     tool; problem.xml lists every test as manual (its file)
     statements/english/problem.tex   a statement stub: the rules, input and output formats, limits
+    statements/.pdf/english/problem.pdf  the same as a PDF (:mod:`.pdf`), as Polygon's packages hold it
     doall.sh                         builds the validator and checker, validates every test, runs the
                                      model solution on each and checks its output against the answer
     README.md kills.csv              why each test is there, the kill matrix
@@ -31,11 +34,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamecert.engine.testpack import cpp, dmoj, kattis, recipes
+from gamecert.engine.testpack import cpp, dmoj, kattis, pdf, recipes
 from gamecert.engine.testpack.testset import PackageError, Test
 from gamecert.kit.standalone import program as standalone_program
 
 FORMATS = ("polygon", "plain", "dmoj", "kattis")
+#: where Polygon's packages hold the statement as a PDF (the one p2d carries into DOMjudge's)
+PDF_STATEMENT = "statements/.pdf/english/problem.pdf"
 #: Polygon's source types of the files it holds
 CPP_TYPE, PYTHON_TYPE = "cpp.g++17", "python.3"
 
@@ -98,6 +103,8 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
         shutil.copyfile(model, out / "solutions" / f"model{model.suffix}")
     (out / "statements" / "english").mkdir(parents=True, exist_ok=True)
     (out / "statements" / "english" / "problem.tex").write_text(statement(entry))
+    (out / PDF_STATEMENT).parent.mkdir(parents=True, exist_ok=True)
+    (out / PDF_STATEMENT).write_bytes(pdf.statement(entry))
     gen, made = recipes.plan(entry.name, code, tests)
     if gen is not None and any(a is not None for a, _ in made):
         (where / "gen.py").write_text(gen)
@@ -113,7 +120,7 @@ def write_files(out: Path, entry: Any, code: str, fmt: str, tests: Sequence[Test
         ).replace("@WIDTH@", str(width(len(tests))))
     )
     doall.chmod(0o755)
-    (out / "problem.xml").write_text(problem_xml(entry, tests, model, made))
+    (out / "problem.xml").write_text(problem_xml(entry, tests, model))
 
 
 #: package folder -> its README's section on generated tests (:func:`readme_section`)
@@ -189,16 +196,15 @@ def statement(entry: Any) -> str:
     )
 
 
-def problem_xml(
-    entry: Any,
-    tests: Sequence[Test],
-    model: Path | None,
-    made: Sequence[tuple[list[str] | None, str]] = (),
-) -> str:
+def problem_xml(entry: Any, tests: Sequence[Test], model: Path | None) -> str:
     """``problem.xml`` in Polygon's structure: one testset ``tests`` (limits, tests in order, the
-    samples marked; a test with a recipe in ``made`` ``generated`` by ``gen ARGS``, the others
-    ``manual``), the checker, validator and generator, the model solution (tag main)."""
-    made = list(made) or [(None, "")] * len(tests)
+    samples marked), the checker, the validator, the model solution (tag main).
+
+    Every test is ``manual``: its file is the test, which Polygon and every converter (p2d,
+    ejudge's import, ...) take as it is, with no generator to run. The recipes stay the setter's
+    tool beside it (script.txt, files/gen.py, ``doall.sh gen``): a ``python.3`` generator listed
+    here would ask a judge that makes generated tests again to run Python, which no real
+    package does."""
     game = entry.game
     w = width(len(tests))
     root = ET.Element("problem", {"revision": "1", "short-name": entry.name.replace("_", "-")})
@@ -216,6 +222,11 @@ def problem_xml(
             "type": "application/x-tex",
         },
     )
+    ET.SubElement(
+        statements,
+        "statement",
+        {"language": "english", "path": PDF_STATEMENT, "type": "application/pdf"},
+    )
     judging = ET.SubElement(
         root, "judging", {"cpu-name": "", "cpu-speed": "", "input-file": "", "output-file": ""}
     )
@@ -226,14 +237,11 @@ def problem_xml(
     ET.SubElement(testset, "input-path-pattern").text = f"tests/%0{w}d"
     ET.SubElement(testset, "answer-path-pattern").text = f"tests/%0{w}d.a"
     listed = ET.SubElement(testset, "tests")
-    for t, (args, _) in zip(tests, made):
-        how = (
-            {"method": "manual"}
-            if args is None
-            else {"cmd": recipes.cmd(args), "method": "generated"}
-        )
+    for t in tests:
         ET.SubElement(
-            listed, "test", {**how, **({"sample": "true"} if t.group == "samples" else {})}
+            listed,
+            "test",
+            {"method": "manual", **({"sample": "true"} if t.group == "samples" else {})},
         )
     files = ET.SubElement(root, "files")
     ET.SubElement(files, "resources")
@@ -241,9 +249,6 @@ def problem_xml(
     for name in ("check", "validator"):
         ex = ET.SubElement(executables, "executable")
         ET.SubElement(ex, "source", {"path": f"files/{name}.cpp", "type": CPP_TYPE})
-    if any(args is not None for args, _ in made):
-        ex = ET.SubElement(executables, "executable")
-        ET.SubElement(ex, "source", {"path": f"files/{recipes.GEN}.py", "type": PYTHON_TYPE})
     assets = ET.SubElement(root, "assets")
     checker = ET.SubElement(assets, "checker", {"type": "testlib"})
     ET.SubElement(checker, "source", {"path": "files/check.cpp", "type": CPP_TYPE})
@@ -271,11 +276,13 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
     limit (ms) and memory limit (bytes), ``test-count`` equal to the tests listed, each ``manual``
     (its input file present) or ``generated`` (with ``cmd``, whose first word names an executable
     of ``<files>`` whose source exists), every answer file present; a ``testlib`` checker and the
-    validators with sources that exist. A generated test whose generator is the package's Python
-    ``gen.py`` is made again (in this process, as the judge would make it) and must equal its file
-    in ``tests/`` byte for byte. A fault raises :class:`PackageError` naming it; else the limits,
-    the tests' files, the samples' numbers, the generated tests' commands, and the checker's,
-    validators' and solutions' source paths."""
+    validators with sources that exist; every statement declared present. A generated test whose
+    generator is the package's Python ``gen.py`` is made again (in this process, as the judge would
+    make it) and must equal its file in ``tests/`` byte for byte, and so is every recipe of
+    ``script.txt`` (``gen ARGS > N``, the setter's tool beside the manual tests). A fault raises
+    :class:`PackageError` naming it; else the limits, the tests' files, the samples' numbers, the
+    generated tests' commands, script.txt's, and the checker's, validators' and solutions' source
+    paths."""
     import re
 
     path = package / "problem.xml"
@@ -338,6 +345,11 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
             generated[k] = test.get("cmd", "")
         if test.get("sample") == "true":
             samples.append(k)
+    for st in root.findall("statements/statement"):
+        if not (package / st.get("path", "")).is_file():
+            raise PackageError(
+                f"problem.xml: the {st.get('type')} statement {st.get('path')!r} is not in the package"
+            )
     assets = need(root, "assets")
     checker = need(assets, "checker")
     if checker.get("type") != "testlib":
@@ -353,35 +365,65 @@ def read_problem_xml(package: Path) -> dict[str, Any]:
     if not validators:
         raise PackageError("problem.xml: no validator")
     solutions = {s.get("tag"): source(s, "solution") for s in assets.findall("solutions/solution")}
-    _regenerate(package, root, generated, pattern_in)
+    executables = {
+        Path(s.get("path", "")).stem: s.get("path", "")
+        for s in root.findall("files/executables/executable/source")
+    }
+    _regenerate(package, executables, generated, pattern_in, "problem.xml")
+    scripted = _script(package, count)
+    _regenerate(
+        package, {recipes.GEN: f"files/{recipes.GEN}.py"}, scripted, pattern_in, "script.txt"
+    )
     return {
         "time_ms": time_ms,
         "memory_bytes": memory,
         "tests": inputs,
         "samples": samples,
         "generated": generated,
+        "scripted": scripted,
         "checker": source(checker, "checker"),
         "validators": validators,
         "solutions": solutions,
     }
 
 
+def _script(package: Path, count: int) -> dict[int, str]:
+    """script.txt's recipes, test number -> ``gen ARGS`` (none without the file)."""
+    import re
+
+    path = package / "script.txt"
+    if not path.is_file():
+        return {}
+    scripted = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"(\S.*?) > (\d+)", line.strip())
+        if m is None or not 1 <= int(m.group(2)) <= count:
+            raise PackageError(
+                f"script.txt, line {number}: {line[:80]!r} is not `gen ARGS > N` with N a test (1..{count})"
+            )
+        scripted[int(m.group(2))] = m.group(1)
+    return scripted
+
+
 def _regenerate(
-    package: Path, root: ET.Element, generated: dict[int, str], pattern_in: str
+    package: Path,
+    executables: dict[str, str],
+    generated: dict[int, str],
+    pattern_in: str,
+    said: str,
 ) -> None:
-    """Every generated test's command names an executable of the package; those of a Python
-    generator are made again and compared with their files (:func:`read_problem_xml`)."""
-    executables = {
-        Path(s.get("path", "")).stem: s.get("path", "")
-        for s in root.findall("files/executables/executable/source")
-    }
+    """Every generated test's command (as ``said``: problem.xml or script.txt) names an executable
+    of the package; those of a Python generator are made again and compared with their files
+    (:func:`read_problem_xml`)."""
     loaded: dict[str, Any] = {}
     for k, command in generated.items():
         name, *args = command.split()
         where = executables.get(name)
         if where is None or not (package / where).is_file():
             raise PackageError(
-                f"problem.xml: test {k}: its cmd runs {name!r}, which is not an executable of the package"
+                f"{said}: test {k}: its cmd runs {name!r}, which is not an executable of the package"
             )
         target = package / (pattern_in % k)
         if not where.endswith(".py") or not target.is_file():
@@ -395,11 +437,11 @@ def _regenerate(
             made = loaded[where](args)
         except Exception as exc:  # noqa: BLE001 - as above: one line naming the test
             raise PackageError(
-                f"problem.xml: test {k}: `{command[:80]}` fails ({type(exc).__name__}: {exc})"
+                f"{said}: test {k}: `{command[:80]}` fails ({type(exc).__name__}: {exc})"
             ) from None
         if made.encode() != target.read_bytes():
             raise PackageError(
-                f"problem.xml: test {k}: `{command[:80]}` does not write {pattern_in % k} byte for byte"
+                f"{said}: test {k}: `{command[:80]}` does not write {pattern_in % k} byte for byte"
             )
 
 

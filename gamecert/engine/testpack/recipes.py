@@ -1,5 +1,7 @@
 """Recipes: a short, exact, editable description of a test's instance, from which the package's
-``files/gen.py`` writes the test byte for byte (Polygon's *generated* tests, ``gen ARGS``).
+``files/gen.py`` writes the test byte for byte (Polygon's script form, ``gen ARGS > N``). The
+tests stay files in problem.xml (method="manual", taken by every judge and converter as they are);
+the recipes are the setter's tool beside them (script.txt, gen.py, ``doall.sh gen``).
 
 A recipe is written over the instance's structure as the kit sees it (:mod:`gamecert.kit.shrink`'s
 default structure, and ``split`` for a batch): a string is its letters, a tuple its integers, a
@@ -16,7 +18,7 @@ times it repeats, one argument a run:
 ``format_input`` (its ``standalone_code``, beside ``parse_input``) and refuses one the game's
 ``parse_input`` refuses (exit 3, one line), so an edited recipe (2350 -> 2351) gives a valid test or
 says why not. A test keeps a recipe only where :func:`plan` found one of at most :data:`MAX_CMD`
-characters *and* ``gen.py`` run on it gives the test's text exactly; the others stay manual (a
+characters *and* ``gen.py`` run on it gives the test's text exactly; the others have none (a
 random 5,000-letter string has no short recipe), each with the reason.
 
 The runs are found greedily, left to right: at each place the period (up to :data:`MAX_PERIOD`)
@@ -327,10 +329,12 @@ def readme_section(recipes: Sequence[tuple[list[str] | None, str]], width: int) 
         "",
         "## Generated tests",
         "",
-        f"{len(made)} of {len(recipes)} tests are generated: `script.txt` holds a line `gen ARGS > N` for "
-        'each (problem.xml: method="generated"), and `python3 files/gen.py ARGS` writes the test byte for '
-        "byte (`doall.sh` checks every one). Edit a recipe (a count, a chunk) for a new valid test. "
-        "Manual (their file is the test):",
+        f"{len(made)} of {len(recipes)} tests have a recipe: `script.txt` holds a line `gen ARGS > N` for "
+        "each (Polygon's script form), and `python3 files/gen.py ARGS` writes the test byte for byte "
+        "(`doall.sh` checks every one). Edit a recipe (a count, a chunk) for a new valid test. "
+        'problem.xml lists every test as method="manual" (its file is the test), so that every judge '
+        "and converter takes the package as it is, with no generator to run. No recipe (the file "
+        "alone says the test):",
         "",
     ]
     manual = [(k, why) for k, (a, why) in enumerate(recipes, 1) if a is None]
