@@ -21,7 +21,10 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   sum, a residue, a variance) that no number of the input holds;
 * **conditions solved** (Python candidates): the comparisons over the input's numbers recorded as
   expressions over its tokens, and z3 asked for tokens that give an outcome no run has had, the
-  comparisons before it kept (:mod:`gamecert.engine.judge.guided_solve`);
+  comparisons before it kept (:mod:`gamecert.engine.judge.guided_solve`); for C and C++, the
+  operands compared with a constant fitted, over the kept inputs, to a simple function of a
+  game's numbers (a sum, a sum of squares, a residue of the count), and those met together
+  (:mod:`gamecert.engine.judge.guided_fit`);
 * **the difference put back** (AFL++'s cmplog transforms, for values the program derives): an
   integer comparison one of whose operands the input does not hold (a sum, a residue) gives the
   difference from it to the other; it is added to each game's count, and to its parts' values, to
@@ -50,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine.judge.derived import MAX_TEXT
+from gamecert.engine.judge.guided_fit import Fitted
 from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
 from gamecert.engine.judge.guided_solve import Solved
 from gamecert.engine.run.instrument import Coverage, Instrumented, read_coverage
@@ -80,7 +84,7 @@ class Report:
     lines: list[str] = field(default_factory=list)
 
 
-class Search(Mutations, Solved):
+class Search(Mutations, Solved, Fitted):
     """One guided search on one instrumented runner (``judge`` judges its runs)."""
 
     def __init__(
@@ -119,6 +123,9 @@ class Search(Mutations, Solved):
         self.smaller = True
         self.sym_sides: set[tuple[int, bool]] = set()
         self.sym_high = (0, 0)
+        self.observed: dict[Any, list[tuple[list[dict[str, int]], int]]] = {}
+        self.relations: dict[Any, list[tuple[str, int, int]]] = {}
+        self.tried: set[tuple[Any, int]] = set()
 
     # ---- the structure --------------------------------------------------------------------
     def state(self, instance: Any) -> list[tuple[Any, ...]]:
@@ -248,7 +255,8 @@ class Search(Mutations, Solved):
             turn += 1
             while self.pending and len(queue) < 4 * I2S_MAX:
                 item = self.pending.pop(0)
-                queue[:0] = self.solve(item)  # z3's answers first: each is a branch not yet taken
+                # z3's answers first: each is a branch not yet taken, or a relation not yet met
+                queue[:0] = self.solve(item) + self.fit(item)
                 queue += self.i2s(item)
             if queue and (turn % 2 or not self.corpus):  # input to state and havoc in turn
                 batch, queue = queue[:16], queue[16:]
