@@ -539,3 +539,46 @@ def test_z3_writes_the_input_for_a_comparison_never_met():
     search.sym_sides |= {(7, False), (8, True)}
     assert search.solve(item) == []
     assert guided_solve.condition("Lt", 1, 2) is True
+
+
+_FOLLOWED = """\
+import copy, pickle, threading
+from sys import stdin
+
+
+def main():
+    n = int(stdin.readline())
+    a = list(map(int, stdin.readline().split()))
+    b, c = copy.deepcopy(a), pickle.loads(pickle.dumps(a))
+    assert isinstance(n, int) and all(isinstance(x, int) for x in b)
+    s = sum(b) + sum(c) + max(a) ** 2 + pow(a[0], 3, 7) + divmod(a[0], 2)[1] + (~a[0])
+    print(s, len(a), f"{a[0]:05d}", "%d" % a[-1], int("12"), int(3.7), str(a[0]).zfill(3))
+
+
+t = threading.Thread(target=main)
+t.start()
+t.join()
+"""
+
+
+def test_the_followed_numbers_behave_as_the_programs_own(tmp_path, monkeypatch):
+    """A program that copies, pickles, formats and type-checks the numbers it read, in a thread,
+    answers the same rewritten as plain. Control: without the followed integer's ``__reduce__``
+    (a pickle of it would call its constructor with one argument) the rewrite fails."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = tmp_path / "followed.py"
+    program.write_text(_FOLLOWED)
+    plain = _run([sys.executable, str(program)], "3\n4 5 6\n")
+    assert plain.returncode == 0 and plain.stdout
+    built = inst.instrument(Candidate.parse(str(program)))
+    done = _run([sys.executable, str(built.candidate.python_file)], "3\n4 5 6\n")
+    assert done.stdout == plain.stdout and done.returncode == 0
+    broken = inst.SYM_PROLOGUE.replace("_GsInt.__reduce__ =", "_gs_unused =")
+    assert broken != inst.SYM_PROLOGUE
+    monkeypatch.setattr(inst, "SYM_PROLOGUE", broken)
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "broken"))
+    built = inst.instrument(Candidate.parse(str(program)))
+    assert (
+        _run([sys.executable, str(built.candidate.python_file)], "3\n4 5 6\n").stdout
+        != plain.stdout
+    )

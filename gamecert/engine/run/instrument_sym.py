@@ -101,6 +101,9 @@ _GsInt.__pow__ = _gs_pow
 _GsInt.__neg__ = lambda a: _gs_make(-_gs_int0(a), "-", 0, a)
 _GsInt.__pos__ = lambda a: a
 _GsInt.__abs__ = lambda a: _gs_make(abs(_gs_int0(a)), "abs", a, 0)
+_GsInt.__reduce__ = lambda a: (_gs_int0, (_gs_int0(a),))
+_GsInt.__copy__ = lambda a: a
+_GsInt.__deepcopy__ = lambda a, memo: a
 def _gs_token(s, o):
     if o is None:
         return None
