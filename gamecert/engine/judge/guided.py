@@ -123,9 +123,10 @@ class Search(Mutations, Solved, Fitted):
         self.smaller = True
         self.sym_sides: set[tuple[int, bool]] = set()
         self.sym_high = (0, 0)
+        self.sym_began, self.sym_spent = time.monotonic(), 0.0
         self.observed: dict[Any, list[tuple[list[dict[str, int]], int]]] = {}
         self.relations: dict[Any, list[tuple[str, int, int]]] = {}
-        self.tried: set[tuple[Any, int]] = set()
+        self.tried: set[tuple[Any, int, int | None]] = set()
 
     # ---- the structure --------------------------------------------------------------------
     def state(self, instance: Any) -> list[tuple[Any, ...]]:

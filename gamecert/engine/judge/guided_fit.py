@@ -19,6 +19,7 @@ made when run.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,8 +27,10 @@ from typing import Any
 MODULI = 32
 #: observations kept per constant; runs a relation must have matched, with distinct operands
 OBSERVED, AGREE = 24, 2
-#: the values of a game read (more are left as they are); parts set free at once at most
-READ, FREE_ALL = 4096, 64
+#: the values of a game read (more are left as they are); parts set free at once at most (all,
+#: or FREE in TRIES draws where a relation is not linear); the greatest count of a game an
+#: observed input holds
+READ, FREE_ALL, FREE, TRIES, SMALL = 4096, 64, 6, 2, 256
 #: z3's time per question (milliseconds); candidates per kept input
 FIT_MS, CANDIDATES = 300, 8
 
@@ -90,14 +93,18 @@ class Fitted:
     game: Any
     put: Callable[[State, tuple[Any, ...], int], State | None]
     build: Callable[[State], tuple[Any, str] | None]
+    asked: Callable[..., dict[str, int] | None]
+    may_ask: Callable[[], bool]
+    below: int | None
+    sym_spent: float
     sym_high: tuple[int, int]
     numbers: list[int]
     #: comparison site -> the observations of how close it came (its games' functions, |a - b|)
     observed: dict[Any, list[tuple[list[dict[str, int]], int]]]
     #: comparison site -> the relations fitted to it
     relations: dict[Any, list[tuple[str, int, int]]]
-    #: (relations, count) asked already
-    tried: set[tuple[Any, int]]
+    #: (relations, count, the size searched below) asked already
+    tried: set[tuple[Any, int, int | None]]
 
     def values_of(self, state: State) -> list[list[int]] | None:
         out = []
@@ -113,6 +120,9 @@ class Fitted:
         candidates for the relations fitted so far (see the module's words)."""
         if self.st is None or self.st.value is None or item.cov.sym is not None:
             return []
+        if any(len(parts) > SMALL for parts in item.state[:8]) or not self.may_ask():
+            return []  # (only small inputs are observed: z3 sets FREE_ALL parts at most)
+        began = time.monotonic()
         games = self.values_of(item.state)
         if not games:
             return []
@@ -122,21 +132,26 @@ class Fitted:
             if not isinstance(d, int) or d > 1 << 40:
                 continue
             rows = self.observed.setdefault(site, [])
-            if len(rows) < OBSERVED and (seen, d) not in rows:
+            if len(rows) < OBSERVED and all(d != e for _, e in rows):  # a distance not seen
                 rows.append((seen, d))
                 self.relations[site] = fits(rows, constants)[:4]
+        self.sym_spent += time.monotonic() - began
         wanted = sorted({w for ws in self.relations.values() for w in ws})
         if not wanted:
             return []
-        # the relations on counts each alone (those of other sites may not hold together): with
-        # every other relation, then with each other alone, then the others without a count's
-        counted = [w for w in wanted if w[0] == "count" and not (w[1] == 0 and w[2] < 1)]
-        others = [w for w in wanted if w[0] != "count"]
-        sets = [others + [c] for c in counted[:4]] if others else [[c] for c in counted[:4]]
-        sets += [[w, c] for w in others for c in counted[:2]] + [[w] for w in others]
+        # every relation, then each two, then each alone, with a relation on counts (each of
+        # two alone: those of other sites may not hold together) and without
+        counted = [w for w in wanted if w[0] == "count" and not (w[1] == 0 and w[2] < 1)][:2]
+        others = sorted(
+            (w for w in wanted if w[0] != "count"), key=lambda w: (FUNCTIONS.index(w[0]), w)
+        )
+        groups = [others] if len(others) > 2 else []
+        groups += [[a, b] for i, a in enumerate(others) for b in others[i + 1 :]]
+        groups += [[w] for w in others] or [[]]
+        sets = [g + c for g in groups for c in ([[x] for x in counted] + [[]]) if g + c]
         out: list[Callable[[], State | None]] = []
-        for ws in sets:  # each set once per first game's count (z3's questions are dear)
-            key = (tuple(ws), len(item.state[0]))
+        for ws in sets:  # each set once per count and bar (z3's questions are dear)
+            key = (tuple(ws), len(item.state[0]), self.below)  # (again below a fault)
             if key not in self.tried and len(out) < CANDIDATES:
                 self.tried.add(key)
                 out.append(functools.partial(self.met, item.state, ws))
@@ -144,21 +159,21 @@ class Fitted:
 
     def met(self, state: State, wanted: list[tuple[str, int, int]]) -> State | None:
         """The first game of ``state`` made to meet every relation of ``wanted``: its count one
-        of the nearest that meet the relations on counts, then its values (z3); None if there
-        is no such game within the bounds."""
+        of the nearest that meet the relations on counts (or, below a fault, its own and fewer),
+        then its values (z3); None if there is no such game within the bounds."""
         parts = state[0]
-        _, most = self.sym_high
         counts = [(m, c) for name, m, c in wanted if name == "count"]
         sizes = [len(parts)]
         if counts:  # the nearest counts that meet the relations on counts, four at most
-            sizes = [
-                k
-                for k in sorted(
-                    range(1, max(most, len(parts) + 64) + 1),
-                    key=lambda k: (abs(k - len(parts)), k),
-                )
-                if all((k % m if m else k) == c for m, c in counts)
-            ][:4]
+            sizes = []
+            for step in range(2 * SMALL):
+                for k in {len(parts) + step, len(parts) - step}:
+                    if k >= 1 and all((k % m if m else k) == c for m, c in counts):
+                        sizes.append(k)
+                if len(sizes) >= 4:
+                    break
+        elif self.below is not None:  # below a fault: fewer parts too, the fewest first
+            sizes += list(range(1, len(parts)))[:8]
         for n in sizes:
             grown = self.put(state, ("count", 0), n) if n != len(parts) else state
             made = self.valued(grown, wanted) if grown is not None else None
@@ -169,32 +184,47 @@ class Fitted:
     def valued(self, grown: State, wanted: list[tuple[str, int, int]]) -> State | None:
         """``grown``'s first game with values that meet the relations of ``wanted`` not on
         counts (z3, :data:`FREE_ALL` parts free, the rest kept); None if there are none."""
-        from gamecert.kit.smt import satisfy
-
         high, _ = self.sym_high
         values = self.values_of(grown)
         if not values:
             return None
-        free = list(range(min(len(values[0]), FREE_ALL)))
-        rest = values[0][len(free) :]
         others = [(name, m, c) for name, m, c in wanted if name != "count"]
         if not others:
             return grown
-        bounds = {f"v{i}": (self.st.smallest, max(high, self.st.smallest + 1)) for i in free}
-        formula = functools.partial(_relations, others, rest, len(free))
+        n = len(values[0])
+        # below a fault, where the game's size is its values' sum: that sum below the fault's
+        under = None
+        if self.below is not None and len(grown) == 1:
+            made = self.build(grown)
+            if made is not None and self.game.size(made[0]) == sum(values[0]):
+                under = self.below
+        # linear relations: every part free (FREE_ALL at most); else, as concolic testers do, a
+        # few parts free at a time, the rest kept (z3 answers a question of a few unknowns at
+        # once where one of sixty squares is beyond it)
+        draws = [list(range(min(n, FREE_ALL)))]
+        if any(name not in ("sum", "max", "min") for name, _, _ in others) and n > FREE:
+            draws = [sorted(self.rng.sample(range(n), FREE)) for _ in range(TRIES)]
         out: State | None = None
-        for lead in (False, True):  # then with a first value past the least (a leading 0)
-            if lead:
-                bounds["v0"] = (self.st.smallest + 1, bounds["v0"][1])
-            model = satisfy(bounds, formula, FIT_MS)
-            if model is None:
-                return None
-            out = grown
-            for i in free:
-                if out is not None and model[f"v{i}"] != values[0][i]:
-                    out = self.put(out, ("value", 0, i), model[f"v{i}"])
-            if out is not None and self.build(out) is not None:
-                return out
+        for free in draws:
+            chosen = set(free)
+            rest = [v for i, v in enumerate(values[0]) if i not in chosen]
+            low, top = self.st.smallest, max(high, self.st.smallest + 1)
+            bounds = {f"v{k}": (low, top) for k in range(len(free))}
+            formula = functools.partial(_relations, others, rest, len(free), (low, top), under)
+            for lead in (False, True):  # then with a first value past the least (a leading 0)
+                if lead:
+                    if free[0] != 0:
+                        break
+                    bounds["v0"] = (low + 1, top)
+                model = self.asked(bounds, formula, FIT_MS)
+                if model is None:
+                    break
+                out = grown
+                for k, i in enumerate(free):
+                    if out is not None and model[f"v{k}"] != values[0][i]:
+                        out = self.put(out, ("value", 0, i), model[f"v{k}"])
+                if out is not None and self.build(out) is not None:
+                    return out
         return out
 
 
@@ -202,18 +232,31 @@ def _relations(
     wanted: list[tuple[str, int, int]],
     rest: list[int],
     free: int,
+    domain: tuple[int, int],
+    under: int | None,
     symbols: dict[str, Any],
     ops: Any,
 ) -> list[Any]:
+    """The relations of ``wanted`` over ``free`` unknown values and the ``rest`` kept; a power
+    of a value in a small ``domain`` written as the table of its values (linear: z3's
+    arithmetic on a table answers where its products of unknowns do not); with ``under``, the
+    values' sum below it (the search below a fault, where the game's size is that sum)."""
     xs = [symbols[f"v{i}"] for i in range(free)]
-    out = []
+    low, top = domain
+
+    def power(x: Any, k: int) -> Any:
+        if top - low > 64:
+            return x**k if k > 1 else x
+        return sum(ops.If(x == v, v**k, 0) for v in range(low, top + 1))
+
+    out = [] if under is None else [sum(xs) + sum(rest) < under]
     for name, m, c in wanted:
         if name == "sum":
             term: Any = sum(xs) + sum(rest)
         elif name == "squares":
-            term = sum(x * x for x in xs) + sum(v * v for v in rest)
+            term = sum(power(x, 2) for x in xs) + sum(v * v for v in rest)
         elif name == "cubes":
-            term = sum(x * x * x for x in xs) + sum(v * v * v for v in rest)
+            term = sum(power(x, 3) for x in xs) + sum(v * v * v for v in rest)
         elif name == "product":
             term = 1
             for x in [*xs, *rest]:

@@ -20,6 +20,7 @@ made when run (each a z3 call of at most :data:`SOLVE_MS`), ahead of input to st
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,8 @@ SOLVE_MAX, PATH_MAX = 8, 48
 #: z3's time per question (milliseconds); the tokens set free at once: all of a target's up to
 #: FREE_ALL, then FREE in TRIES draws
 SOLVE_MS, FREE_ALL, FREE, TRIES = 250, 64, 3, 3
+#: the share of the search's time z3 may take (its questions and the solver's own runs)
+Z3_SHARE = 0.2
 #: runs to grow an input's counts for a question, and to ask back a path a count change broke
 GROW, REPAIRS = 3, 4
 #: how far ahead of a structure's number its token is looked for
@@ -138,6 +141,9 @@ class Solved:
     sym_sides: set[tuple[int, bool]]
     #: the greatest part value and count any input solved from held
     sym_high: tuple[int, int]
+    #: when the search started, and the time z3 took since (:meth:`asked`)
+    sym_began: float = 0.0
+    sym_spent: float = 0.0
 
     def sym_taken(self, cov: Coverage) -> None:
         """Note the outcomes of ``cov``'s recorded comparisons (a run's, kept or not)."""
@@ -145,9 +151,34 @@ class Solved:
         if rec is not None:
             self.sym_sides.update((e[0], e[4]) for e in rec.events)
 
+    def may_ask(self) -> bool:
+        """Whether the solver's time (z3's, and its own reading of the records) is still within
+        :data:`Z3_SHARE` of the search's (and a first second)."""
+        return self.sym_spent <= Z3_SHARE * (time.monotonic() - self.sym_began) + 1.0
+
+    def asked(
+        self,
+        bounds: dict[str, tuple[int, int]],
+        formula: Callable[[dict[str, Any], Any], list[Any]],
+        ms: int,
+    ) -> dict[str, int] | None:
+        """z3's answer (:func:`gamecert.kit.smt.satisfy`), within the solver's share of the
+        search's time: past :data:`Z3_SHARE` of the time since the search started (and a first
+        second), z3 is not asked and the search runs its other steps."""
+        from gamecert.kit.smt import satisfy
+
+        now = time.monotonic()
+        if not self.may_ask():
+            return None
+        try:
+            return satisfy(bounds, formula, ms)
+        finally:
+            self.sym_spent += time.monotonic() - now
+
     def sym_start(self, seeds: list[Any], state: Callable[[Any], State]) -> None:
         """The bounds z3's numbers keep to: the greatest part value and count the search's
         seeds hold (valid inputs all: the game's own samples and strategy)."""
+        self.sym_began, self.sym_spent = time.monotonic(), 0.0
         high, most = self.sym_high
         for seed in seeds:
             try:
@@ -285,8 +316,6 @@ class Solved:
         :data:`TRIES` draws), the rest kept at their values: z3 answers a question of a few
         unknowns at once where one of a hundred squares is beyond it. Counts are free only
         with ``counts``."""
-        from gamecert.kit.smt import satisfy
-
         places = self.places(state, text)
         words = text.split()
         values: dict[int, int] = {}
@@ -325,7 +354,7 @@ class Solved:
                     bounds[f"t{k}"] = (1, max(most, v + 64)) if wide else (v, v + 16)
             formula = functools.partial(_formula, rec, j, path, values)
             try:
-                model = satisfy(bounds, formula, SOLVE_MS)
+                model = self.asked(bounds, formula, SOLVE_MS)
             except Unsupported:
                 return None
             if model is not None:

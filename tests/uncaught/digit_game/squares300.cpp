@@ -3,9 +3,7 @@
    length's residue), not numbers of the input: input to state has nothing to write back.
    smallest: one game of ten digits, e.g. 0000057899 (0 + 25 + 49 + 64 + 81 + 81 = 300) (size 10);
    the answer flips with every such game (one of two answers).
-   Caught since issue 47's relations fitted to native comparisons: over the kept inputs, the
-   operand compared with 300 is every time the digits' sum of squares, the one compared with 3 the
-   length's residue mod 7; z3 writes ten digits meeting both. */
+   See tests/uncaught/README.md for what the guided phase reaches (issue 47). */
 #include <iostream>
 #include <string>
 
