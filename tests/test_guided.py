@@ -496,7 +496,7 @@ def test_python_rewrite_follows_the_input_through_the_arithmetic(tmp_path, monke
     assert cov.sym is None
 
 
-def test_z3_writes_the_input_for_a_comparison_never_met():
+def test_z3_writes_the_input_for_a_comparison_never_met(monkeypatch):
     """Given the record of ten piles of 5 (sum 50), z3 writes ten piles summing to 300, each
     within the game's bounds; then, on ten piles of 30, piles whose place-weighted sum is 777
     mod 1009 with the sum 300 kept (the path to it). Controls: a condition no input of ten piles
@@ -507,6 +507,9 @@ def test_z3_writes_the_input_for_a_comparison_never_met():
 
     search = _search("stones_once")
     search.sym_high = (60, 100)
+    # z3's time, generous (a busy machine): the search's own share and timeout left out here
+    search.sym_began = -1e9
+    monkeypatch.setattr(guided_solve, "SOLVE_MS", 5_000)
     tokens = {k: ("t", k, 0) for k in range(1, 11)}
     nodes: dict[int, tuple] = dict(tokens)
     last: object = 1
@@ -582,3 +585,28 @@ def test_the_followed_numbers_behave_as_the_programs_own(tmp_path, monkeypatch):
         _run([sys.executable, str(built.candidate.python_file)], "3\n4 5 6\n").stdout
         != plain.stdout
     )
+
+
+def test_relations_fitted_to_native_comparisons_and_met(monkeypatch):
+    """A site whose distance from 2026 is, on three inputs, that of the piles' sum of squares is
+    fitted to it (and a site whose distances follow no function of the input to no relation: the
+    control); z3 then writes piles of a count 3 mod 5 whose squares sum to 2026, and nothing for
+    a sum of squares no three piles of at least one stone have (the control)."""
+    from gamecert.engine.judge import guided_fit
+
+    rows = []
+    for piles in ((1, 2, 3), (10, 10), (44, 9, 3, 1)):
+        seen = [guided_fit.features(list(piles))]
+        rows.append((seen, abs(seen[0]["squares"] - 2026)))
+    assert ("squares", 0, 2026) in guided_fit.fits(rows, {2026, 7})
+    noise = [(rows[0][0], 5), (rows[1][0], 900), (rows[2][0], 17)]
+    assert not [f for f in guided_fit.fits(noise, {2026, 7}) if f[2] == 2026]
+    search = _search("stones_once")
+    search.sym_high = (60, 100)
+    # z3's time, generous (a busy machine): the search's own share and timeout left out here
+    search.sym_began = -1e9
+    monkeypatch.setattr(guided_fit, "FIT_MS", 5_000)
+    made = search.met([(1,) * 6], [("squares", 0, 2026), ("count", 5, 3)])
+    assert made is not None and len(made[0]) % 5 == 3
+    assert sum(p * p for p in made[0]) == 2026 and all(1 <= p <= 60 for p in made[0])
+    assert search.met([(1,) * 3], [("squares", 0, 2), ("count", 0, 3)]) is None
