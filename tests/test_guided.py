@@ -458,3 +458,167 @@ def test_after_a_fault_the_search_goes_on_below_its_size():
     assert any("searched below it" in line for line in search.report.lines)
     _, judge, found = search_with(False)
     assert len(found) == 1 and judge.sizes[-1] == found[0]
+
+
+# ---- issue 47: conditions solved with z3 (Python) -----------------------------------------------
+
+
+def _sym_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> inst.Coverage:
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = WRONG / "stones_once" / "weighted600.py"
+    built = inst.instrument(Candidate.parse(str(program)))
+    done = _run([sys.executable, str(built.candidate.python_file)], text)
+    assert done.stdout == _run([sys.executable, str(program)], text).stdout
+    cov = inst.read_coverage(done.stderr, "python")
+    assert cov is not None
+    return cov
+
+
+def test_python_rewrite_follows_the_input_through_the_arithmetic(tmp_path, monkeypatch):
+    """The rewrite of tests/guided_wrong/stones_once/weighted600.py on three piles 1, 2, 3
+    records ``sum(piles) == 600`` as the sum of tokens 1..3 (6 at the input's values, 600 at
+    others), then the weighted sum's residue (1 + 4 + 9 = 14); the xor and the answer's
+    comparisons, which do not follow the input's arithmetic, are not recorded. Control: the
+    rewrite without the symbolic prologue records no expression."""
+    from gamecert.engine.judge import guided_solve
+
+    cov = _sym_record(tmp_path, monkeypatch, "3\n1 2 3\n")
+    rec = cov.sym
+    assert rec is not None and len(rec.events) == 1  # `and` stops at the first: 6 != 600
+    site, op, left, right, outcome = rec.events[0]
+    assert (op, right, outcome) == ("Eq", (600,), False)
+    assert rec.reach(rec.events[0]) == {1, 2, 3}
+    values = {1: 1, 2: 2, 3: 3}
+    assert guided_solve.terms(rec, values.__getitem__)[left] == 6
+    assert guided_solve.terms(rec, {1: 100, 2: 200, 3: 300}.__getitem__)[left] == 600
+    # a fourth token's record: the count and the piles' weighted residue once the sum is met
+    cov = _sym_record(tmp_path, monkeypatch, "10\n" + " ".join(["60"] * 10) + "\n")
+    events = cov.sym.events
+    assert [e[1:3] for e in events][0][0] == "Eq" and events[0][4] is True
+    weighted = guided_solve.terms(cov.sym, lambda k: 60)[events[1][2]]
+    assert weighted == 60 * 55 % 1009 and events[1][3] == (777,)
+    monkeypatch.setattr(  # the hooks, doing nothing
+        inst,
+        "SYM_PROLOGUE",
+        "def _gs_cmp(i, a, b, op, r):\n    return a, b\n"
+        "def _gs_truth(i, v):\n    pass\n"
+        "def _gs_field():\n    return ''\n",
+    )
+    cov = _sym_record(tmp_path / "bare", monkeypatch, "3\n1 2 3\n")
+    assert cov.sym is None
+
+
+def test_z3_writes_the_input_for_a_comparison_never_met(monkeypatch):
+    """Given the record of ten piles of 5 (sum 50), z3 writes ten piles summing to 300, each
+    within the game's bounds; then, on ten piles of 30, piles whose place-weighted sum is 777
+    mod 1009 with the sum 300 kept (the path to it). Controls: a condition no input of ten piles
+    of at most 60 meets (a sum of 601) gives nothing, and neither does an outcome a run already
+    had."""
+    from gamecert.engine.judge import guided_solve
+    from gamecert.engine.run.instrument_sym import SymRecord
+
+    search = _search("stones_once")
+    search.sym_high = (60, 100)
+    # z3's time, generous (a busy machine): the search's own share and timeout left out here
+    search.sym_began = -1e9
+    monkeypatch.setattr(guided_solve, "SOLVE_MS", 5_000)
+    tokens = {k: ("t", k, 0) for k in range(1, 11)}
+    nodes: dict[int, tuple] = dict(tokens)
+    last: object = 1
+    for k in range(2, 11):  # the sum, as the program's additions make it
+        nodes[100 + k] = ("+", last, k)
+        last = 100 + k
+    for k in range(1, 11):  # the weighted sum
+        nodes[200 + k] = ("*", (k,), k)
+    last = 201
+    for k in range(2, 11):
+        nodes[300 + k] = ("+", last, 200 + k)
+        last = 300 + k
+    nodes[400] = ("%", last, (1009,))
+    state = [(5,) * 10]
+    rec = SymRecord(nodes, [(7, "Eq", 110, (300,), False)])
+    got = search.ask(rec, 0, state, "10\n" + "5 " * 10 + "\n", counts=False)
+    assert got is not None and got[0] is not None and not got[1]
+    assert sum(got[0][0]) == 300 and all(1 <= v <= 60 for v in got[0][0])
+    rec = SymRecord(nodes, [(7, "Eq", 110, (300,), True), (8, "Eq", 400, (777,), False)])
+    state = [(30,) * 10]
+    got = search.ask(rec, 1, state, "10\n" + "30 " * 10 + "\n", counts=False)
+    assert got is not None and got[0] is not None
+    piles = got[0][0]
+    assert sum(piles) == 300 and sum((i + 1) * p for i, p in enumerate(piles)) % 1009 == 777
+    broken = SymRecord(nodes, [(7, "Eq", 110, (601,), False)])
+    state = [(5,) * 10]
+    assert search.ask(broken, 0, state, "10\n" + "5 " * 10 + "\n", counts=False) is None
+    item = guided.Item(None, "10\n" + "30 " * 10 + "\n", [(30,) * 10], inst.Coverage(sym=rec))
+    assert len(search.solve(item)) == 2
+    search.sym_sides |= {(7, False), (8, True)}
+    assert search.solve(item) == []
+    assert guided_solve.condition("Lt", 1, 2) is True
+
+
+_FOLLOWED = """\
+import copy, pickle, threading
+from sys import stdin
+
+
+def main():
+    n = int(stdin.readline())
+    a = list(map(int, stdin.readline().split()))
+    b, c = copy.deepcopy(a), pickle.loads(pickle.dumps(a))
+    assert isinstance(n, int) and all(isinstance(x, int) for x in b)
+    s = sum(b) + sum(c) + max(a) ** 2 + pow(a[0], 3, 7) + divmod(a[0], 2)[1] + (~a[0])
+    print(s, len(a), f"{a[0]:05d}", "%d" % a[-1], int("12"), int(3.7), str(a[0]).zfill(3))
+
+
+t = threading.Thread(target=main)
+t.start()
+t.join()
+"""
+
+
+def test_the_followed_numbers_behave_as_the_programs_own(tmp_path, monkeypatch):
+    """A program that copies, pickles, formats and type-checks the numbers it read, in a thread,
+    answers the same rewritten as plain. Control: without the followed integer's ``__reduce__``
+    (a pickle of it would call its constructor with one argument) the rewrite fails."""
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path))
+    program = tmp_path / "followed.py"
+    program.write_text(_FOLLOWED)
+    plain = _run([sys.executable, str(program)], "3\n4 5 6\n")
+    assert plain.returncode == 0 and plain.stdout
+    built = inst.instrument(Candidate.parse(str(program)))
+    done = _run([sys.executable, str(built.candidate.python_file)], "3\n4 5 6\n")
+    assert done.stdout == plain.stdout and done.returncode == 0
+    broken = inst.SYM_PROLOGUE.replace("_GsInt.__reduce__ =", "_gs_unused =")
+    assert broken != inst.SYM_PROLOGUE
+    monkeypatch.setattr(inst, "SYM_PROLOGUE", broken)
+    monkeypatch.setenv("GAMECERT_CACHE", str(tmp_path / "broken"))
+    built = inst.instrument(Candidate.parse(str(program)))
+    assert (
+        _run([sys.executable, str(built.candidate.python_file)], "3\n4 5 6\n").stdout
+        != plain.stdout
+    )
+
+
+def test_relations_fitted_to_native_comparisons_and_met(monkeypatch):
+    """A site whose distance from 2026 is, on three inputs, that of the piles' sum of squares is
+    fitted to it (and a site whose distances follow no function of the input to no relation: the
+    control); z3 then writes piles of a count 3 mod 5 whose squares sum to 2026, and nothing for
+    a sum of squares no three piles of at least one stone have (the control)."""
+    from gamecert.engine.judge import guided_fit
+
+    rows = []
+    for piles in ((1, 2, 3), (10, 10), (44, 9, 3, 1)):
+        seen = [guided_fit.features(list(piles))]
+        rows.append((seen, abs(seen[0]["squares"] - 2026)))
+    assert ("squares", 0, 2026) in guided_fit.fits(rows, {2026, 7})
+    noise = [(rows[0][0], 5), (rows[1][0], 900), (rows[2][0], 17)]
+    assert not [f for f in guided_fit.fits(noise, {2026, 7}) if f[2] == 2026]
+    search = _search("stones_once")
+    search.sym_high = (60, 100)
+    # z3's time, generous (a busy machine): the search's own share and timeout left out here
+    search.sym_began = -1e9
+    monkeypatch.setattr(guided_fit, "FIT_MS", 5_000)
+    made = search.met([(1,) * 6], [("squares", 0, 2026), ("count", 5, 3)])
+    assert made is not None and len(made[0]) % 5 == 3
+    assert sum(p * p for p in made[0]) == 2026 and all(1 <= p <= 60 for p in made[0])
+    assert search.met([(1,) * 3], [("squares", 0, 2), ("count", 0, 3)]) is None

@@ -20,6 +20,8 @@ The checks:
   the mex constraints force it at ``c``. Returns the smallest ``c`` where the step fails, if any.
 - :func:`valid`: is a formula over integer and Boolean symbols true for every value (its negation
   unsat)? Returns a counterexample otherwise (smallest in the order of the given symbols).
+- :func:`satisfy`: integers within bounds meeting a set of conditions (the guided search's
+  conditions recorded from a candidate's run, :mod:`gamecert.engine.judge.guided_solve`).
 """
 
 from __future__ import annotations
@@ -286,3 +288,32 @@ def valid(
         val = model.eval(sym, model_completion=True)
         values[name] = z3.is_true(val) if z3.is_bool(val) else val.as_long()
     return Validity(False, values)
+
+
+# ---- the guided search: integers that meet recorded conditions ----------------------------------
+
+
+def satisfy(
+    bounds: dict[str, tuple[int, int]],
+    formula: Callable[[dict[str, Any], Any], list[Any]],
+    timeout_ms: int = 500,
+) -> dict[str, int] | None:
+    """Integers, one per name of ``bounds`` and each within its (low, high), that make every
+    term of ``formula(symbols, ops)`` true; None where there are none, or z3 did not decide within
+    ``timeout_ms`` (the guided search then tries something else: an answer here only steers it).
+
+    >>> satisfy({"a": (1, 60), "b": (1, 60)}, lambda s, ops: [s["a"] * s["a"] + s["b"] == 3601])
+    {'a': 60, 'b': 1}
+    >>> satisfy({"a": (1, 60)}, lambda s, ops: [s["a"] % 7 == 9]) is None
+    True
+    """
+    symbols = {name: z3.Int(name) for name in bounds}
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout_ms))
+    for name, (low, high) in bounds.items():
+        solver.add(symbols[name] >= low, symbols[name] <= high)
+    solver.add(*formula(symbols, SYM))
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    return {name: model.eval(sym, model_completion=True).as_long() for name, sym in symbols.items()}

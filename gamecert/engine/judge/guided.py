@@ -19,6 +19,12 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   floats the distance in ulps); an input that brings any site's operands closer than every input
   before it is kept, so the search climbs toward an equality of values the program derives (a
   sum, a residue, a variance) that no number of the input holds;
+* **conditions solved** (Python candidates): the comparisons over the input's numbers recorded as
+  expressions over its tokens, and z3 asked for tokens that give an outcome no run has had, the
+  comparisons before it kept (:mod:`gamecert.engine.judge.guided_solve`); for C and C++, the
+  operands compared with a constant fitted, over the kept inputs, to a simple function of a
+  game's numbers (a sum, a sum of squares, a residue of the count), and those met together
+  (:mod:`gamecert.engine.judge.guided_fit`);
 * **the difference put back** (AFL++'s cmplog transforms, for values the program derives): an
   integer comparison one of whose operands the input does not hold (a sum, a residue) gives the
   difference from it to the other; it is added to each game's count, and to its parts' values, to
@@ -47,7 +53,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine.judge.derived import MAX_TEXT
+from gamecert.engine.judge.guided_fit import Fitted
 from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
+from gamecert.engine.judge.guided_solve import Solved
 from gamecert.engine.run.instrument import REWRITTEN, Coverage, Instrumented, read_coverage
 from gamecert.kit.shrink import structure_of
 
@@ -76,7 +84,7 @@ class Report:
     lines: list[str] = field(default_factory=list)
 
 
-class Search(Mutations):
+class Search(Mutations, Solved, Fitted):
     """One guided search on one instrumented runner (``judge`` judges its runs)."""
 
     def __init__(
@@ -113,6 +121,12 @@ class Search(Mutations):
         self.first_size: int | None = None
         self.runs_below = 0
         self.smaller = True
+        self.sym_sides: set[tuple[int, bool]] = set()
+        self.sym_high = (0, 0)
+        self.sym_began, self.sym_spent = time.monotonic(), 0.0
+        self.observed: dict[Any, list[tuple[list[dict[str, int]], int]]] = {}
+        self.relations: dict[Any, list[tuple[str, int, int]]] = {}
+        self.tried: set[tuple[Any, int, int | None]] = set()
 
     # ---- the structure --------------------------------------------------------------------
     def state(self, instance: Any) -> list[tuple[Any, ...]]:
@@ -152,6 +166,7 @@ class Search(Mutations):
             or Coverage()
         )
         self.report.malformed += cov.malformed
+        self.sym_taken(cov)
         self.report.reached |= cov.sites
         kind = str(found.verdict) if found is not None else self.over_limits(result)
         if kind and self.unconfirmed.get(kind, 0) < UNCONFIRMED_MAX:
@@ -233,12 +248,17 @@ class Search(Mutations):
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
         seeds = list(seeds)
+        if self.st.value is not None:
+            self.sym_start(seeds, self.state)
         queue: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         turn = 0
         while time.monotonic() < deadline:
             turn += 1
             while self.pending and len(queue) < 4 * I2S_MAX:
-                queue += self.i2s(self.pending.pop(0))
+                item = self.pending.pop(0)
+                # z3's answers first: each is a branch not yet taken, or a relation not yet met
+                queue[:0] = self.solve(item) + self.fit(item)
+                queue += self.i2s(item)
             if queue and (turn % 2 or not self.corpus):  # input to state and havoc in turn
                 batch, queue = queue[:16], queue[16:]
             elif seeds:

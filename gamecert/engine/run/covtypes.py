@@ -52,6 +52,9 @@ class Coverage:
     near: tuple = ()
     #: the record was there but could not be read: it was ignored (it is the program's own text)
     malformed: bool = False
+    #: Python: the comparisons' operands as expressions over the input's tokens
+    #: (:class:`gamecert.engine.run.instrument_sym.SymRecord`), or None
+    sym: Any = None
 
 
 __all__ = ["Coverage", "Instrumented", "NoRoute", "Site"]

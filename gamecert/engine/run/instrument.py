@@ -9,7 +9,8 @@ and the operands of its comparisons (read by :mod:`gamecert.engine.judge.guided`
   their source lines from its debug information (``addr2line``).
 * **Python**: the source rewritten (:mod:`ast`): every ``if``, ``while``, conditional expression
   and comprehension condition records which side it took, every single comparison records its
-  operands (numbers, strings); a prologue writes the record at exit.
+  operands (numbers, strings); a prologue writes the record at exit; the input's numbers are
+  followed through the program's arithmetic (:mod:`gamecert.engine.run.instrument_sym`).
 * **JavaScript**: the source rewritten as Python's is (:mod:`gamecert.engine.run.instrument_js`).
 * **Java**: the plain build's class files rewritten with ASM (:mod:`gamecert.engine.run.instrument_java`).
 * **Rust, Go, executables and command lines**: no route; the reason is said.
@@ -32,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.engine.run.covtypes import Coverage, Instrumented, NoRoute, Site
+from gamecert.engine.run.instrument_sym import PROLOGUE as SYM_PROLOGUE
+from gamecert.engine.run.instrument_sym import read_sym
 
 RUNTIME = Path(__file__).resolve().parent / "covrt.c"
 MARK = "@@gcov "
@@ -184,7 +187,9 @@ def _read_python(fields: dict[str, str]) -> Coverage:
         for row in near
         if isinstance(row, list) and len(row) == 2 and isinstance(row[1], (int, float))
     )
-    return Coverage(features | reached, sites, tuple(out), closest)
+    return Coverage(
+        features | reached, sites, tuple(out), closest, sym=read_sym(fields.get("sym", ""))
+    )
 
 
 def _bucket(count: int) -> int:
@@ -401,12 +406,14 @@ _gc_ops = {"Eq": _gc_op.eq, "NotEq": _gc_op.ne, "Lt": _gc_op.lt, "LtE": _gc_op.l
            "GtE": _gc_op.ge, "Is": _gc_op.is_, "IsNot": _gc_op.is_not,
            "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
 def _gc_b(i, v):
+    _gs_truth(i, v)
     t = True if v else False
     k = (i, t)
     _gc_brs[k] = _gc_brs.get(k, 0) + 1
     return t
 def _gc_c(i, a, b, op):
     r = _gc_ops[op](a, b)
+    a, b = _gs_cmp(i, a, b, op, r)
     seen = _gc_cms.get(i)
     if seen is None:
         seen = _gc_cms[i] = []
@@ -439,7 +446,7 @@ def _gc_dump():
     ne = base64.b64encode(json.dumps([[i, d if type(d) is float else min(d, 1 << 62)]
                                       for i, d in list(_gc_near.items())[:300]]).encode()).decode()
     try:
-        _gc_os.write(2, ("\\n@@gcov br=" + br + " cmps=" + cm + " near=" + ne + "\\n").encode())
+        _gc_os.write(2, ("\\n@@gcov br=" + br + " cmps=" + cm + " near=" + ne + _gs_field() + "\\n").encode())
     except OSError:
         pass
 _gc_atexit.register(_gc_dump)
@@ -513,7 +520,12 @@ def _python(candidate: Any) -> Instrumented:
     ]
     body = [n for n in tree.body if n not in future]
     doc = ast.unparse(ast.Module(future, [])) + "\n" if future else ""
-    code = doc + _PROLOGUE + ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))
+    code = (
+        doc
+        + _PROLOGUE
+        + SYM_PROLOGUE
+        + ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))
+    )
     key = hashlib.sha256(code.encode()).hexdigest()[:32]
     folder = _made(toolchains.cache_root() / f"guided-{key}")
     target = folder / "main.py"
