@@ -10,7 +10,8 @@ and the operands of its comparisons (read by :mod:`gamecert.engine.judge.guided`
 * **Python**: the source rewritten (:mod:`ast`): every ``if``, ``while``, conditional expression
   and comprehension condition records which side it took, every single comparison records its
   operands (numbers, strings); a prologue writes the record at exit.
-* **Java, Rust, Go, JavaScript, executables and command lines**: no route; the reason is said.
+* **Rust**: LLVM's sanitizer coverage with the same runtime (:mod:`.instrument_rust`).
+* **Java, Go, JavaScript, executables and command lines**: no route; the reason is said.
 
 Each run of the instrumented program ends its stderr with one line, ``@@gcov ...``
 (:func:`read_coverage`). The instrumented program runs in the same sandbox as the plain one;
@@ -255,7 +256,9 @@ def instrument(candidate: Any) -> Instrumented:
         return _python(candidate)
     if language in ("c", "cpp") and candidate.source is not None:
         return _native(candidate)
-    if language in ("java", "rust", "go"):
+    if language == "rust" and candidate.source is not None:
+        return _rust(candidate)
+    if language in ("java", "go"):
         raise NoRoute(
             f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)"
         )
@@ -359,6 +362,17 @@ def _native(candidate: Any) -> Instrumented:
         "(basic blocks reached, comparison operands)",
         sites,
     )
+
+
+def _rust(candidate: Any) -> Instrumented:
+    from gamecert.engine.run import instrument_rust
+
+    try:
+        built = instrument_rust.build(candidate)
+    except instrument_rust.Unbuildable as exc:
+        raise NoRoute(str(exc)) from None
+    sites: dict[Any, Site] = {pc: Site(line, text) for pc, (line, text) in built.sites.items()}
+    return Instrumented(built.candidate, "rust", built.how, sites)
 
 
 def _made(root: Path) -> Path:

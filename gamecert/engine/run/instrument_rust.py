@@ -1,0 +1,335 @@
+"""The guided phase's instrumented build of a Rust candidate, through LLVM's sanitizer coverage.
+
+Stable rustc runs LLVM's ``sancov-module`` pass when asked by name (``-C passes=sancov-module``)
+and takes the pass's options as LLVM arguments: ``-sanitizer-coverage-level=3`` (edges: a call
+in every block, critical edges split), ``-sanitizer-coverage-trace-pc`` (the call is
+``__sanitizer_cov_trace_pc()``, the callback GCC's ``-fsanitize-coverage=trace-pc`` emits too)
+and ``-sanitizer-coverage-trace-compares`` (``__sanitizer_cov_trace_cmp1/2/4/8``, their
+``const_cmp`` forms and ``__sanitizer_cov_trace_switch``), with ``-sanitizer-coverage-prune-blocks=0``:
+by default the pass leaves out a comparison whose branch goes back to a loop's head (the test of
+``w[1] - w[0] == 7`` inside ``windows(2).all(...)`` is one) and blocks that dominate others, where
+GCC's trace-pc and trace-cmp leave out neither. Those are the callbacks of gamecert's
+runtime ``covrt.c``, so the Rust build links the same runtime as the C and C++ builds (compiled
+here with ``-DGC_COVRT_BCMP``, which adds ``bcmp``: rustc compares byte strings through it) and
+writes the same ``@@gcov ...`` record (:func:`gamecert.engine.run.instrument.read_coverage`).
+
+The build is the plain one's (``-O``, or the opt-level and edition the candidate's compile
+command gave) with ``-g`` and ``-C relocation-model=static`` (a fixed address per block: the
+record's addresses are the site table's), made under the same caps and box as every build
+(:func:`gamecert.engine.run.toolchains._run_build`). Only the candidate's crate is
+instrumented: the standard library comes built; its generic code inlined into the candidate's
+functions is instrumented with them. The site table names each block by the innermost line of
+the candidate's own source in its inlining chain (``addr2line -i``), so a branch inside an
+iterator adapter the program called counts for the program's line that called it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import re
+import shutil
+import struct
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RUNTIME = Path(__file__).resolve().parent / "covrt.c"
+#: the pass and its options (stable rustc: no ``-Z`` flag needed)
+COVERAGE_FLAGS = (
+    "-g",
+    "-C",
+    "relocation-model=static",
+    "-C",
+    "passes=sancov-module",
+    "-C",
+    "llvm-args=-sanitizer-coverage-level=3",
+    "-C",
+    "llvm-args=-sanitizer-coverage-trace-pc",
+    "-C",
+    "llvm-args=-sanitizer-coverage-trace-compares",
+    "-C",
+    "llvm-args=-sanitizer-coverage-prune-blocks=0",
+)
+RUNTIME_FLAGS = (
+    "-O2",
+    "-g0",
+    "-fno-builtin",
+    "-fno-tree-loop-distribute-patterns",
+    "-DGC_COVRT_BCMP",
+    "-DGC_COVRT_OWN",
+    "-c",
+)
+SOURCE_NAME = "main.rs"
+
+
+class Unbuildable(Exception):
+    """No instrumented build of this Rust candidate; the message says why (one line)."""
+
+
+@dataclass
+class RustBuild:
+    """The instrumented build: the candidate to run and its blocks' ``{address: (line, text)}``."""
+
+    candidate: Any
+    sites: dict[int, tuple[int, str]] = field(default_factory=dict)
+    how: str = (
+        "rustc with LLVM's sanitizer coverage (sancov-module: trace-pc, trace-compares) and "
+        "gamecert's runtime (basic blocks reached, comparison operands)"
+    )
+
+
+def plain_flags(command: tuple[str, ...]) -> list[str]:
+    """The plain build's flags the instrumented one keeps: the optimisation level and the
+    edition (``-O`` and 2021 when the command names neither).
+
+    >>> plain_flags(("rustc", "-O", "--edition", "2021", "-o", "x", "y.rs"))
+    ['-C', 'opt-level=2', '--edition', '2021']
+    >>> plain_flags(("rustc", "-Copt-level=3", "--edition=2018", "y.rs"))
+    ['-C', 'opt-level=3', '--edition', '2018']
+    """
+    level, edition = "2", "2021"
+    words = list(command[1:])
+    for i, word in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if word == "-O":
+            level = "2"
+        elif word.startswith("-Copt-level="):
+            level = word.split("=", 1)[1]
+        elif word == "-C" and following.startswith("opt-level="):
+            level = following.split("=", 1)[1]
+        elif word.startswith("--edition="):
+            edition = word.split("=", 1)[1]
+        elif word == "--edition" and following:
+            edition = following
+    return ["-C", f"opt-level={level}", "--edition", edition]
+
+
+def build(candidate: Any) -> RustBuild:
+    """The instrumented build of a Rust source candidate (cached by the source, the runtime,
+    the flags and rustc's version), or :class:`Unbuildable`."""
+    from gamecert.engine.run import toolchains
+
+    compiler = candidate.compile_command[0] if candidate.compile_command else "rustc"
+    if not os.path.basename(compiler).startswith("rustc"):
+        raise Unbuildable(f"built with {compiler!r}: the instrumented build needs rustc")
+    for tool in (compiler, "gcc", "objdump", "addr2line"):
+        if shutil.which(tool) is None:
+            raise Unbuildable(f"{tool} is not installed")
+    data = Path(candidate.source).read_bytes()
+    flags = [*plain_flags(tuple(candidate.compile_command)), *COVERAGE_FLAGS]
+    key = hashlib.sha256(
+        b"\0".join(
+            [
+                data,
+                RUNTIME.read_bytes(),
+                Path(__file__).read_bytes(),  # the site tables' rules are this module's
+                " ".join([*flags, *RUNTIME_FLAGS]).encode(),
+                toolchains.compiler_version(compiler).encode(),
+                toolchains.compiler_version("gcc").encode(),
+            ]
+        )
+    ).hexdigest()[:32]
+    final = toolchains.cache_root() / f"guided-rust-{key}"
+    exe = final / "prog"
+    if not exe.is_file():
+        _build_into(final, compiler, data, flags)
+    sites = {}
+    for row in (final / "sites.txt").read_text().splitlines():
+        pc, line, text = row.split("\t", 2)
+        sites[int(pc, 16)] = (int(line), text)
+    # a copy the sandbox runs: the build folder name in the cache says nothing of the harness
+    run = dataclasses.replace(
+        candidate,
+        argv=(str(exe),),
+        binary=exe,
+        python_file=None,
+        compile_command=(),
+        binary_sha256="",
+    )
+    return RustBuild(run, sites)
+
+
+def _build_into(final: Path, compiler: str, data: bytes, flags: list[str]) -> None:
+    from gamecert.engine.run import toolchains
+
+    work = toolchains.work_folder(toolchains.cache_root(), ".guided-")
+    try:
+        (work / SOURCE_NAME).write_bytes(data)
+        shutil.copyfile(RUNTIME, work / "covrt.c")
+        rc, out = toolchains._run_build(
+            ["gcc", *RUNTIME_FLAGS, "-o", str(work / "covrt.o"), str(work / "covrt.c")],
+            work,
+            toolchains.BUILD_TIMEOUT_S,
+        )
+        if rc != 0:
+            raise Unbuildable(f"gamecert's coverage runtime did not build: {_first(out)}")
+        cmd = [
+            compiler,
+            *flags,
+            "-C",
+            f"link-arg={work / 'covrt.o'}",
+            "-o",
+            str(work / "prog"),
+            str(work / SOURCE_NAME),
+        ]
+        rc, out = toolchains._run_build(cmd, work, toolchains.BUILD_TIMEOUT_S)
+        if rc != 0 or not (work / "prog").is_file():
+            raise Unbuildable(
+                f"the instrumented build failed where the plain one built: {_first(out)}"
+            )
+        (work / "sites.txt").write_text(site_table(work / "prog", SOURCE_NAME))
+        work.chmod(0o755)
+        try:
+            os.rename(work, final)
+        except OSError:
+            if not (final / "prog").is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _first(text: str) -> str:
+    lines = [s.strip() for s in text.splitlines() if s.strip()]
+    picked = next((s for s in lines if "error" in s), lines[0] if lines else "no output")
+    return picked[:200]
+
+
+#: the runtime's callbacks a comparison calls (their call sites are the comparison sites)
+_CMP_CALL = re.compile(r"<__sanitizer_cov_trace_(?:const_)?(?:cmp[1248fd]|switch)>")
+#: the runtime's tables of the program's own comparison sites and blocks: their marker words
+OWN_CMPS = struct.pack("<QQ", 0x6763636F7672746F, 0x6F776E2D636D7073)
+OWN_BLOCKS = struct.pack("<QQ", 0x6763636F7672746F, 0x6F776E2D626C6B73)
+#: the table's size in covrt.c (``OWN_MAX``)
+OWN_MAX = 8192
+
+
+def calls(exe: Path) -> tuple[list[int], list[int]]:
+    """The return addresses of every ``__sanitizer_cov_trace_pc`` call in ``exe`` (the address
+    the runtime records for the block) and of every comparison callback's call (the address it
+    records for the comparison site)."""
+    done = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    blocks: list[int] = []
+    cmps: list[int] = []
+    after: list[int] | None = None
+    for row in done.stdout.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s", row)
+        if not m:
+            continue
+        if after is not None:
+            after.append(int(m.group(1), 16))
+            after = None
+        if "call" in row:
+            if "<__sanitizer_cov_trace_pc>" in row:
+                after = blocks
+            elif _CMP_CALL.search(row):
+                after = cmps
+    return blocks, cmps
+
+
+def _chains(exe: Path, addresses: list[int]) -> dict[int, list[tuple[str, int]]]:
+    """Per return address, the inlining chain of the call before it, innermost frame first:
+    (source path, line)."""
+    if not addresses:
+        return {}
+    done = subprocess.run(
+        ["addr2line", "-a", "-i", "-e", str(exe), *(f"{c - 1:x}" for c in addresses)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    chains: dict[int, list[tuple[str, int]]] = {}
+    current: list[tuple[str, int]] | None = None
+    for row in done.stdout.splitlines():
+        row = row.strip()
+        if re.fullmatch(r"0x[0-9a-f]+", row):
+            current = chains.setdefault(int(row, 16) + 1, [])
+        elif current is not None:
+            path, _, rest = row.rpartition(":")
+            m = re.match(r"(\d+)", rest)
+            current.append((path, int(m.group(1)) if m else 0))
+    return chains
+
+
+def own_line(chain: list[tuple[str, int]], source_name: str, inlined: bool = False) -> int:
+    """The line of ``source_name`` a call stands for: its innermost frame's, if that frame is
+    the source's, the frames of the standard library's comparison code (``.../cmp.rs``:
+    ``a.cmp(&b)``, ``max``, ``==`` of tuples) looked through first; 0 if the call is the
+    standard library's own code (parsing, formatting) inlined. With ``inlined`` (a block), the
+    innermost frame of the source's in the chain: a block of an iterator adapter the program
+    called (its loop, whose hit counts tell how far ``all`` went) counts for the line that
+    called it; 0 only for the library's functions the program's code does not inline.
+
+    >>> chain = [("/rustc/x/library/core/src/num/mod.rs", 9), ("/b/main.rs", 4)]
+    >>> own_line(chain, "main.rs"), own_line(chain, "main.rs", inlined=True)
+    (0, 4)
+    >>> own_line([("/rustc/x/library/core/src/cmp.rs", 9), ("/b/main.rs", 4)], "main.rs")
+    4
+    """
+    for path, line in chain:
+        if os.path.basename(path) == source_name and line > 0:
+            return line
+        if not inlined and not ("/library/" in path and path.endswith("/cmp.rs")):
+            return 0
+    return 0
+
+
+def site_table(exe: Path, source_name: str) -> str:
+    """One row per basic block of the candidate's own source: ``ADDRESS\\tLINE\\tTEXT`` (the
+    line of :func:`own_line`, the library's code the program inlined counted for its line); the
+    runtime's tables of own blocks and comparison sites are written into ``exe``
+    (:func:`mark_own`), so a run records those only."""
+    blocks, cmps = calls(exe)
+    chains = _chains(exe, blocks + cmps)
+    own_cmps = sorted(c for c in set(cmps) if own_line(chains.get(c, []), source_name))
+    lines = (exe.parent / source_name).read_text(errors="replace").splitlines()
+    rows, own_blocks = [], []
+    for pc in sorted(set(blocks)):
+        line = own_line(chains.get(pc, []), source_name, inlined=True)
+        if line:
+            own_blocks.append(pc)
+            text = lines[line - 1].strip() if line <= len(lines) else ""
+            rows.append(f"{pc:x}\t{line}\t{text[:80]}")
+    data = mark_own(exe.read_bytes(), OWN_CMPS, own_cmps)
+    exe.write_bytes(mark_own(data, OWN_BLOCKS, own_blocks))
+    return "\n".join(rows)
+
+
+def mark_own(data: bytes, mark: bytes, sites: list[int]) -> bytes:
+    """``data`` (the linked program) with ``sites`` written into the runtime's table that
+    ``mark`` starts (once in the file); more than the table holds, or none, leave it empty
+    (everything recorded).
+
+    >>> table = OWN_CMPS + bytes(8 * (OWN_MAX + 1))
+    >>> out = mark_own(b"elf" + table, OWN_CMPS, [7, 9])
+    >>> struct.unpack_from("<3Q", out, 3 + 16)
+    (2, 7, 9)
+    """
+    at = data.find(mark)
+    if at < 0 or data.find(mark, at + 1) >= 0:
+        raise Unbuildable("gamecert's coverage runtime's table of sites is not in the build")
+    if not sites or len(sites) > OWN_MAX:
+        return data
+    table = struct.pack(f"<Q{len(sites)}Q", len(sites), *sites)
+    return data[: at + 16] + table + data[at + 16 + len(table) :]
+
+
+__all__ = [
+    "RustBuild",
+    "Unbuildable",
+    "build",
+    "calls",
+    "mark_own",
+    "own_line",
+    "plain_flags",
+    "site_table",
+]
