@@ -29,7 +29,7 @@ from gamecert.engine.run.sandbox import Candidate
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = Path(__file__).resolve().parent / "guided_wrong"
-PROGRAMS = sorted(p for p in WRONG.glob("*/*") if p.suffix in (".c", ".cpp", ".py"))
+PROGRAMS = sorted(p for p in WRONG.glob("*/*") if p.suffix in (".c", ".cpp", ".py", ".rs"))
 
 
 def _run(argv: list[str], text: str) -> subprocess.CompletedProcess:

@@ -3,7 +3,7 @@
    Linked into a second build of a C or C++ candidate compiled with GCC's
    -fsanitize-coverage=trace-pc,trace-cmp, or of a Rust candidate compiled with LLVM's sancov
    pass and the same callbacks (instrument_rust.py; this file itself is compiled without it,
-   for Rust with -DGC_COVRT_BCMP). It records,
+   for Rust with -DGC_COVRT_OWN). It records,
    for one run of the program:
      - every basic block reached (the return address of its __sanitizer_cov_trace_pc call), in a
        small open-addressing set;
@@ -199,14 +199,6 @@ int memcmp(const void *a, const void *b, size_t n) {
     for (; n; n--, p++, q++) if (*p != *q) return (int)*p - (int)*q;
     return 0;
 }
-#ifdef GC_COVRT_BCMP
-/* the Rust route only (instrument_rust.py): rustc compares byte strings (`==` of str and
-   slices) through bcmp */
-int bcmp(const void *a, const void *b, size_t n) {
-    record_strs(a, n, b, n);
-    return !same(a, b, n);
-}
-#endif
 char *strstr(const char *h, const char *n) {
     size_t ln = bounded_len(n, (size_t)-1);
     record_strs(n, ln, h, bounded_len(h, STR_MAX));

@@ -1,26 +1,30 @@
 """The guided phase's instrumented build of a Rust candidate, through LLVM's sanitizer coverage.
 
 Stable rustc runs LLVM's ``sancov-module`` pass when asked by name (``-C passes=sancov-module``)
-and takes the pass's options as LLVM arguments: ``-sanitizer-coverage-level=3`` (edges: a call
-in every block, critical edges split), ``-sanitizer-coverage-trace-pc`` (the call is
-``__sanitizer_cov_trace_pc()``, the callback GCC's ``-fsanitize-coverage=trace-pc`` emits too)
-and ``-sanitizer-coverage-trace-compares`` (``__sanitizer_cov_trace_cmp1/2/4/8``, their
-``const_cmp`` forms and ``__sanitizer_cov_trace_switch``), with ``-sanitizer-coverage-prune-blocks=0``:
-by default the pass leaves out a comparison whose branch goes back to a loop's head (the test of
-``w[1] - w[0] == 7`` inside ``windows(2).all(...)`` is one) and blocks that dominate others, where
-GCC's trace-pc and trace-cmp leave out neither. Those are the callbacks of gamecert's
-runtime ``covrt.c``, so the Rust build links the same runtime as the C and C++ builds (compiled
-here with ``-DGC_COVRT_BCMP``, which adds ``bcmp``: rustc compares byte strings through it) and
-writes the same ``@@gcov ...`` record (:func:`gamecert.engine.run.instrument.read_coverage`).
+and takes the pass's options as LLVM arguments (no ``-Z`` flag, no nightly):
+``-sanitizer-coverage-level=3`` (edges: a call in every block, critical edges split),
+``-sanitizer-coverage-trace-pc`` (the call is ``__sanitizer_cov_trace_pc()``, the callback
+GCC's ``-fsanitize-coverage=trace-pc`` emits too), ``-sanitizer-coverage-trace-compares``
+(``__sanitizer_cov_trace_cmp1/2/4/8``, their ``const_cmp`` forms, ``__sanitizer_cov_trace_switch``)
+and ``-sanitizer-coverage-prune-blocks=0``: by default the pass leaves out a comparison whose
+branch goes back to a loop's head (``w[1] == w[0] + 7`` inside ``windows(2).all(...)`` is one)
+and blocks that dominate others, which GCC's flags keep. Those are the callbacks of gamecert's
+runtime ``covrt.c``: the Rust build links the same runtime as the C and C++ builds and writes the
+same ``@@gcov ...`` record (:func:`gamecert.engine.run.instrument.read_coverage`).
 
-The build is the plain one's (``-O``, or the opt-level and edition the candidate's compile
-command gave) with ``-g`` and ``-C relocation-model=static`` (a fixed address per block: the
-record's addresses are the site table's), made under the same caps and box as every build
-(:func:`gamecert.engine.run.toolchains._run_build`). Only the candidate's crate is
-instrumented: the standard library comes built; its generic code inlined into the candidate's
-functions is instrumented with them. The site table names each block by the innermost line of
-the candidate's own source in its inlining chain (``addr2line -i``), so a branch inside an
-iterator adapter the program called counts for the program's line that called it.
+The build is the plain one's (``-O``, or the opt-level and edition the candidate's compile command
+gave) with ``-g`` and ``-C relocation-model=static`` (a fixed address per block: the record's
+addresses are the site table's), made under the same caps and box as every build
+(:func:`gamecert.engine.run.toolchains._run_build`). Only the candidate's crate is instrumented,
+but the standard library's generic code inlined into the candidate's functions (number parsing,
+formatting, a vector's growth) is instrumented with it, and would fill the record with
+comparisons of characters and the corpus with inputs new only in how their digits parse. So the
+runtime is compiled with ``-DGC_COVRT_OWN``, and after the link the addresses of the program's own
+blocks and comparison sites are written into its two tables in the binary (:func:`site_table`):
+a site is the program's own when the innermost frame of its inlining chain (``addr2line -i``),
+past the library's code that stands for the program's control (:data:`LOOKED_THROUGH`:
+comparison operators, iterator adapters, closure calls), is a line of the candidate's source.
+The same blocks, named by those lines, are the certificate's evidence.
 """
 
 from __future__ import annotations
@@ -58,7 +62,6 @@ RUNTIME_FLAGS = (
     "-g0",
     "-fno-builtin",
     "-fno-tree-loop-distribute-patterns",
-    "-DGC_COVRT_BCMP",
     "-DGC_COVRT_OWN",
     "-c",
 )
@@ -260,32 +263,41 @@ def _chains(exe: Path, addresses: list[int]) -> dict[int, list[tuple[str, int]]]
     return chains
 
 
-def own_line(chain: list[tuple[str, int]], source_name: str, inlined: bool = False) -> int:
-    """The line of ``source_name`` a call stands for: its innermost frame's, if that frame is
-    the source's, the frames of the standard library's comparison code (``.../cmp.rs``:
-    ``a.cmp(&b)``, ``max``, ``==`` of tuples) looked through first; 0 if the call is the
-    standard library's own code (parsing, formatting) inlined. With ``inlined`` (a block), the
-    innermost frame of the source's in the chain: a block of an iterator adapter the program
-    called (its loop, whose hit counts tell how far ``all`` went) counts for the line that
-    called it; 0 only for the library's functions the program's code does not inline.
+#: the standard library's code that stands for the program's own control: comparison operators,
+#: iterator adapters and their loops, closure calls; its frames are looked through to the line
+#: of the program that used it. Other library code inlined (number parsing, formatting, a
+#: vector's growth) is the library's work, not the program's, as libc's is for a C program.
+LOOKED_THROUGH = (
+    "/library/core/src/cmp.rs",
+    "/library/core/src/iter/",
+    "/library/core/src/slice/iter",
+    "/library/core/src/ops/function.rs",
+)
 
-    >>> chain = [("/rustc/x/library/core/src/num/mod.rs", 9), ("/b/main.rs", 4)]
-    >>> own_line(chain, "main.rs"), own_line(chain, "main.rs", inlined=True)
-    (0, 4)
-    >>> own_line([("/rustc/x/library/core/src/cmp.rs", 9), ("/b/main.rs", 4)], "main.rs")
+
+def own_line(chain: list[tuple[str, int]], source_name: str) -> int:
+    """The line of ``source_name`` a call (a block's, a comparison's) stands for: the innermost
+    frame of its inlining chain, the frames of :data:`LOOKED_THROUGH` looked through first (a
+    comparison in ``a.cmp(&b)``, the loop of ``windows(2).all(...)``, count for the line that
+    used them); 0 if that frame is the library's (parsing, formatting inlined).
+
+    >>> lib = "/rustc/x/library/core/src/"
+    >>> own_line([(lib + "iter/traits/iterator.rs", 9), ("/b/main.rs", 4)], "main.rs")
     4
+    >>> own_line([(lib + "num/mod.rs", 9), (lib + "str/mod.rs", 2), ("/b/main.rs", 4)], "main.rs")
+    0
     """
     for path, line in chain:
         if os.path.basename(path) == source_name and line > 0:
             return line
-        if not inlined and not ("/library/" in path and path.endswith("/cmp.rs")):
+        if not any(part in path for part in LOOKED_THROUGH):
             return 0
     return 0
 
 
 def site_table(exe: Path, source_name: str) -> str:
     """One row per basic block of the candidate's own source: ``ADDRESS\\tLINE\\tTEXT`` (the
-    line of :func:`own_line`, the library's code the program inlined counted for its line); the
+    line of :func:`own_line`; the library's own work inlined is left out); the
     runtime's tables of own blocks and comparison sites are written into ``exe``
     (:func:`mark_own`), so a run records those only."""
     blocks, cmps = calls(exe)
@@ -294,7 +306,7 @@ def site_table(exe: Path, source_name: str) -> str:
     lines = (exe.parent / source_name).read_text(errors="replace").splitlines()
     rows, own_blocks = [], []
     for pc in sorted(set(blocks)):
-        line = own_line(chains.get(pc, []), source_name, inlined=True)
+        line = own_line(chains.get(pc, []), source_name)
         if line:
             own_blocks.append(pc)
             text = lines[line - 1].strip() if line <= len(lines) else ""
