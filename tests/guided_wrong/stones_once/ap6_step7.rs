@@ -1,8 +1,8 @@
-// stones_once, wrong (issue 47, the Rust route): the answer flipped when there are exactly six
-// piles, each 7 stones more than the one before it (an arithmetic progression of difference 7, in
-// the order given). The compared values are differences of piles, not numbers of the input; the
-// LLVM route records them (trace-compares). Every failing input is a, a+7, ..., a+35 for a in
-// 1..=25: the smallest is 1 8 15 22 29 36.
+// stones_once, wrong (issue 47, the Rust route): the answer flipped for six piles that start at
+// 1 and go up by 7 each (an arithmetic progression of difference 7 from 1, in the order given).
+// The compared values are a pile and the one before it plus 7, a value the program derives; the
+// LLVM route records them (trace-compares) and sees how far the loop of `windows(2).all(...)`
+// went (its hit counts). The one failing input is 1 8 15 22 29 36.
 // smallest: 1 8 15 22 29 36 (size 111)
 use std::io::{self, Read, Write};
 
@@ -21,7 +21,7 @@ fn main() {
     let n = it.next().unwrap() as usize;
     let piles: Vec<i64> = it.take(n).collect();
     let mut first_wins = piles.iter().fold(0, |acc, &s| acc ^ value(s)) != 0;
-    if n == 6 && piles.windows(2).all(|w| w[1] == w[0] + 7) {
+    if n == 6 && piles[0] == 1 && piles.windows(2).all(|w| w[1] == w[0] + 7) {
         first_wins = !first_wins;
     }
     let out = io::stdout();
