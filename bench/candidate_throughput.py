@@ -41,7 +41,8 @@ disturbs less than the wall clock's.
 
 The guided phase's instrumented builds (gamecert.engine.run.instrument) beside the plain ones, in
 alternating rounds, both contained and every answer checked: the same C++ solver built with GCC's
-coverage flags and gamecert's runtime (through the native fork server, as the plain one), and the
+coverage flags and gamecert's runtime (through the native fork server, as the plain one), a right
+Rust program built with LLVM's sancov pass and the same runtime (where rustc is installed), and the
 Python candidate rewritten to record its branches and comparisons (through the zygote); each
 instrumented run's coverage line is read, as the guided phase reads it.
 
@@ -76,6 +77,9 @@ from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import Candidate, open_runner
 
 CANDIDATE = Path(__file__).resolve().parent.parent / "examples" / "word_game" / "correct.py"
+RIGHT_RS = (
+    Path(__file__).resolve().parent.parent / "tests" / "programs" / "rust" / "word_game_right.rs"
+)
 
 
 def random_inputs(rng: random.Random, n: int) -> list[tuple[str, str]]:
@@ -499,8 +503,8 @@ int main() {
 
 
 def instrumented_rates(rng, seconds: float) -> list[str]:
-    """Tests per second of the plain and the instrumented build, C++ (native fork server) and
-    Python (zygote), in alternating rounds; each answer checked, each instrumented run's coverage read."""
+    """Tests per second of the plain and the instrumented build, C++ and Rust (native fork
+    server) and Python (zygote), in alternating rounds; each answer checked, each instrumented run's coverage read."""
     import tempfile
 
     from gamecert.engine.run.instrument import instrument, read_coverage
@@ -510,10 +514,13 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
         source = Path(tmp) / "solver.cpp"
         source.write_text(RIGHT_CPP)
         limits = Limits(time_s=1.0, memory_mb=256)
-        for label, plain in (
-            ("C++", Candidate.parse(str(source))),
-            ("Python", Candidate.parse(str(CANDIDATE))),
-        ):
+        import shutil
+
+        cases = [("C++", str(source)), ("Python", str(CANDIDATE))]
+        if shutil.which("rustc"):  # the Rust route (issue 47): LLVM's sancov pass, covrt.c
+            cases.append(("Rust", str(RIGHT_RS)))
+        for label, spec in cases:
+            plain = Candidate.parse(spec)
             built = instrument(plain)
             times, counts = {False: 0.0, True: 0.0}, {False: 0, True: 0}
             with open_runner(plain, limits) as a, open_runner(built.candidate, limits) as b:
