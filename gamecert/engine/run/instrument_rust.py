@@ -209,17 +209,20 @@ OWN_BLOCKS = struct.pack("<QQ", 0x6763636F7672746F, 0x6F776E2D626C6B73)
 OWN_MAX = 8192
 
 
+def _tool(argv: list[str], timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+    """Run binutils on the build (trusted tools, gamecert's own file); one that cannot run or
+    does not end is :class:`Unbuildable`, said by the phase."""
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise Unbuildable(f"{argv[0]} could not read the instrumented build: {exc}") from None
+
+
 def calls(exe: Path) -> tuple[list[int], list[int]]:
     """The return addresses of every ``__sanitizer_cov_trace_pc`` call in ``exe`` (the address
     the runtime records for the block) and of every comparison callback's call (the address it
     records for the comparison site)."""
-    done = subprocess.run(
-        ["objdump", "-d", "--no-show-raw-insn", str(exe)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _tool(["objdump", "-d", "--no-show-raw-insn", str(exe)])
     blocks: list[int] = []
     cmps: list[int] = []
     after: list[int] | None = None
@@ -243,13 +246,7 @@ def _chains(exe: Path, addresses: list[int]) -> dict[int, list[tuple[str, int]]]
     (source path, line)."""
     if not addresses:
         return {}
-    done = subprocess.run(
-        ["addr2line", "-a", "-i", "-e", str(exe), *(f"{c - 1:x}" for c in addresses)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _tool(["addr2line", "-a", "-i", "-e", str(exe), *(f"{c - 1:x}" for c in addresses)])
     chains: dict[int, list[tuple[str, int]]] = {}
     current: list[tuple[str, int]] | None = None
     for row in done.stdout.splitlines():
