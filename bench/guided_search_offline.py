@@ -1,7 +1,8 @@
 """How long the guided search takes to reach a wrong program's fault, run outside a certification.
 
 The program's instrumented build (:func:`gamecert.engine.run.instrument.instrument`: C, C++,
-Python, Rust) runs outside the sandbox, one process per input; the guided search
+Rust; not Python, whose rewrite runs through the zygote) runs outside the sandbox, one process per
+input; the guided search
 (:class:`gamecert.engine.judge.guided.Search`) starts from the game's samples and the phase's 24
 drawn seeds, and each answer is judged against the game's expected answer
 (:func:`gamecert.engine.judge.expected.expected_answer`). No confirmation, no shrinking: the
@@ -84,6 +85,9 @@ def main() -> int:
     entry = registry.get(args.game)
     for program in args.programs:
         built = inst.instrument(Candidate.parse(program))
+        if built.language not in ("c", "cpp", "rust"):
+            print(f"{program}: a native build (C, C++, Rust) only", flush=True)
+            continue
         for seed in args.seeds:
             print(f"{program} seed {seed}: {one(entry, built, seed, args.seconds)}", flush=True)
     return 0
