@@ -6,22 +6,21 @@
 // smallest: 1 8 15 22 29 36 (size 111)
 use std::io::{self, Read, Write};
 
-fn main() {
-    // a pile of s stones is worth the largest k with k(k+1)/2 <= s
-    let mut value = [0i64; 61];
+fn value(s: i64) -> i64 {
     let mut k = 0;
-    for s in 1..=60 {
-        if (k + 1) * (k + 2) / 2 <= s {
-            k += 1;
-        }
-        value[s as usize] = k;
+    while (k + 1) * (k + 2) / 2 <= s {
+        k += 1;
     }
+    k
+}
+
+fn main() {
     let mut text = String::new();
     io::stdin().read_to_string(&mut text).unwrap();
     let mut it = text.split_ascii_whitespace().map(|t| t.parse::<i64>().unwrap());
     let n = it.next().unwrap() as usize;
     let piles: Vec<i64> = it.take(n).collect();
-    let mut first_wins = piles.iter().fold(0, |acc, &s| acc ^ value[s as usize]) != 0;
+    let mut first_wins = piles.iter().fold(0, |acc, &s| acc ^ value(s)) != 0;
     if n == 6 && piles[0] == 1 && piles.windows(2).all(|w| w[1] - w[0] == 7) {
         first_wins = !first_wins;
     }
