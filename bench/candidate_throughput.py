@@ -41,8 +41,9 @@ disturbs less than the wall clock's.
 
 The guided phase's instrumented builds (gamecert.engine.run.instrument) beside the plain ones, in
 alternating rounds, both contained and every answer checked: the same C++ solver built with GCC's
-coverage flags and gamecert's runtime (through the native fork server, as the plain one), and the
-Python candidate rewritten to record its branches and comparisons (through the zygote), and a
+coverage flags and gamecert's runtime (through the native fork server, as the plain one), a right
+Rust program built with LLVM's sancov pass and the same runtime (where rustc is installed), the
+Python candidate rewritten to record its branches and comparisons (through the zygote), a
 JavaScript one rewritten the same way (issue 47; a fresh node per test, as the plain one), and a
 Java program whose class files are rewritten with ASM (a JVM per test either way); each
 instrumented run's coverage line is read, as the guided phase reads it (``--guided-only``: only
@@ -81,6 +82,9 @@ from gamecert.engine.run.sandbox import Candidate, open_runner
 CANDIDATE = Path(__file__).resolve().parent.parent / "examples" / "word_game" / "correct.py"
 #: the guided phase's JavaScript route is measured on this right program
 JS_CANDIDATE = CANDIDATE.parents[2] / "tests" / "programs" / "javascript" / "word_game_right.js"
+RIGHT_RS = (
+    Path(__file__).resolve().parent.parent / "tests" / "programs" / "rust" / "word_game_right.rs"
+)
 
 
 def random_inputs(rng: random.Random, n: int) -> list[tuple[str, str]]:
@@ -504,10 +508,10 @@ int main() {
 
 
 def instrumented_rates(rng, seconds: float) -> list[str]:
-    """Tests per second of the plain and the instrumented build, C++ (native fork server),
-    Python (zygote), JavaScript (node per test) and Java (a JVM per test: the class files
-    rewritten beforehand), in alternating rounds; each answer checked, each instrumented run's
-    coverage read."""
+    """Tests per second of the plain and the instrumented build, C++ and Rust (native fork
+    server), Python (zygote), JavaScript (node per test) and Java (a JVM per test: the class
+    files rewritten beforehand), in alternating rounds; each answer checked, each instrumented
+    run's coverage read."""
     import tempfile
 
     from gamecert.engine.run.instrument import instrument, read_coverage
@@ -517,13 +521,19 @@ def instrumented_rates(rng, seconds: float) -> list[str]:
         source = Path(tmp) / "solver.cpp"
         source.write_text(RIGHT_CPP)
         limits = Limits(time_s=1.0, memory_mb=256)
+        import shutil
+
         java = Path(__file__).resolve().parent.parent / "tests/programs/java/right_solution.java"
-        for label, plain, per_round in (
-            ("C++", Candidate.parse(str(source)), 60),
-            ("Python", Candidate.parse(str(CANDIDATE)), 60),
-            ("JavaScript", Candidate.parse(str(JS_CANDIDATE)), 20),  # a node per test
-            ("Java", Candidate.parse(str(java)), 8),  # a JVM per test, plain or rewritten
-        ):
+        programs = [
+            ("C++", str(source), 60),
+            ("Python", str(CANDIDATE), 60),
+            ("JavaScript", str(JS_CANDIDATE), 20),  # a node per test
+            ("Java", str(java), 8),  # a JVM per test, plain or rewritten
+        ]
+        if shutil.which("rustc"):  # the Rust route (issue 47): LLVM's sancov pass, covrt.c
+            programs.insert(1, ("Rust", str(RIGHT_RS), 60))
+        for label, spec, per_round in programs:
+            plain = Candidate.parse(spec)
             built = instrument(plain)
             times, counts = {False: 0.0, True: 0.0}, {False: 0, True: 0}
             with open_runner(plain, limits) as a, open_runner(built.candidate, limits) as b:

@@ -29,7 +29,9 @@ from gamecert.engine.run.sandbox import Candidate
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = Path(__file__).resolve().parent / "guided_wrong"
-PROGRAMS = sorted(p for p in WRONG.glob("*/*") if p.suffix in (".c", ".cpp", ".py", ".js", ".java"))
+PROGRAMS = sorted(
+    p for p in WRONG.glob("*/*") if p.suffix in (".c", ".cpp", ".py", ".rs", ".js", ".java")
+)
 #: a JVM started per test: its certifications need the cores to itself, as the right Java
 #: programs' do (tests/test_right_langs.py): the core runs first, and the guided phase gets the
 #: time the core leaves, none on a machine loaded three certifications deep; so they run one at

@@ -362,12 +362,13 @@ def seeds_of(entry: Any, plan: Any, draws: int = 24) -> list[Any]:
 
 
 #: languages the guided phase has a route for (:func:`gamecert.engine.run.instrument.instrument`)
-ROUTES = ("c", "cpp", "python", "javascript", "java")
+ROUTES = ("c", "cpp", "python", "rust", "javascript", "java")
 
 
 def applies(executor: Any) -> bool:
     """Whether the guided phase will run for ``executor``'s candidate: a plan by time with a
-    guided phase, and a C, C++, Python, JavaScript or Java source (known once the samples ran)."""
+    guided phase, and a C, C++, Python, Rust, JavaScript or Java source (known once the samples
+    ran)."""
     found = getattr(executor, "_guided_applies", None)
     if found is None:
         plain = executor.judges[0].runner if executor.judges else None

@@ -1,7 +1,9 @@
 /* gamecert's coverage runtime for the guided phase (gamecert/engine/run/instrument.py).
 
    Linked into a second build of a C or C++ candidate compiled with GCC's
-   -fsanitize-coverage=trace-pc,trace-cmp (this file itself is compiled without it). It records,
+   -fsanitize-coverage=trace-pc,trace-cmp, or of a Rust candidate compiled with LLVM's sancov
+   pass and the same callbacks (instrument_rust.py; this file itself is compiled without it,
+   for Rust with -DGC_COVRT_OWN). It records,
    for one run of the program:
      - every basic block reached (the return address of its __sanitizer_cov_trace_pc call), in a
        small open-addressing set;
@@ -43,8 +45,40 @@ static char strs[STRS][2][STR_MAX + 1];
 static unsigned char strlens[STRS][2];
 static unsigned nstrs;
 
+#ifdef GC_COVRT_OWN
+/* the Rust route only (instrument_rust.py): the blocks and the comparison sites of the program's
+   own source. The build writes their addresses (sorted) into these tables of the linked binary,
+   each found by its two marker words; a block or a comparison elsewhere (the standard library's
+   code inlined into the program's functions: number parsing, formatting, a vector's growth) is
+   not recorded, as a C program's library is not instrumented. A table left empty (count 0)
+   records everything. */
+#define OWN_MAX 8192
+__attribute__((used)) volatile uint64_t gc_covrt_own_cmps[OWN_MAX + 3] = {
+    0x6763636f7672746fULL, 0x6f776e2d636d7073ULL, 0};
+__attribute__((used)) volatile uint64_t gc_covrt_own_blocks[OWN_MAX + 3] = {
+    0x6763636f7672746fULL, 0x6f776e2d626c6b73ULL, 0};
+static int in_table(volatile uint64_t *t, uintptr_t pc) {
+    uint64_t n = t[2];
+    if (n == 0) return 1;
+    if (n > OWN_MAX) n = OWN_MAX;
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi) / 2, v = t[3 + mid];
+        if (v == pc) return 1;
+        if (v < pc) lo = mid + 1; else hi = mid;
+    }
+    return 0;
+}
+#define own(pc) in_table(gc_covrt_own_cmps, pc)
+#define own_block(pc) in_table(gc_covrt_own_blocks, pc)
+#else
+#define own(pc) 1
+#define own_block(pc) 1
+#endif
+
 void __sanitizer_cov_trace_pc(void) {
     uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    if (!own_block(pc)) return;
     uintptr_t e = ((prev >> 1) ^ pc) * 0x9E3779B1u;
     uint16_t *c = &edges[(e >> 7) & (EDGES - 1)];
     if (*c != 0xffff) (*c)++;
@@ -72,6 +106,7 @@ static uint64_t distance(char kind, uint64_t a, uint64_t b) {
     return x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
 }
 
+
 static void record(uintptr_t pc, char kind, uint64_t a, uint64_t b) {
     if (a == b) return;
     unsigned h = (unsigned)((pc * 0x9E3779B97F4A7C15ull) >> 55) & (SITES - 1);
@@ -95,24 +130,26 @@ static void record(uintptr_t pc, char kind, uint64_t a, uint64_t b) {
 }
 
 #define RA ((uintptr_t)__builtin_return_address(0))
-void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { record(RA, '1', a, b); }
-void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { record(RA, '2', a, b); }
-void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { record(RA, '4', a, b); }
-void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { record(RA, '8', a, b); }
-void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { record(RA, '1', a, b); }
-void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { record(RA, '2', a, b); }
-void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { record(RA, '4', a, b); }
-void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { record(RA, '8', a, b); }
+#define OWN_RECORD(kind, a, b) do { uintptr_t pc_ = RA; if (own(pc_)) record(pc_, kind, a, b); } while (0)
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { OWN_RECORD('1', a, b); }
+void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { OWN_RECORD('2', a, b); }
+void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { OWN_RECORD('4', a, b); }
+void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { OWN_RECORD('8', a, b); }
+void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { OWN_RECORD('1', a, b); }
+void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { OWN_RECORD('2', a, b); }
+void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { OWN_RECORD('4', a, b); }
+void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { OWN_RECORD('8', a, b); }
 void __sanitizer_cov_trace_cmpf(float a, float b) {
     union { double d; uint64_t u; } x = {a}, y = {b};
-    record(RA, 'f', x.u, y.u);
+    OWN_RECORD('f', x.u, y.u);
 }
 void __sanitizer_cov_trace_cmpd(double a, double b) {
     union { double d; uint64_t u; } x = {a}, y = {b};
-    record(RA, 'd', x.u, y.u);
+    OWN_RECORD('d', x.u, y.u);
 }
 void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases) {
     uintptr_t pc = RA;
+    if (!own(pc)) return;
     for (uint64_t i = 0; i < cases[0] && i < 64; i++) record(pc + i, '8', val, cases[2 + i]);
 }
 void __sanitizer_cov_trace_div4(uint32_t v) { (void)v; }

@@ -13,7 +13,8 @@ and the operands of its comparisons (read by :mod:`gamecert.engine.judge.guided`
   followed through the program's arithmetic (:mod:`gamecert.engine.run.instrument_sym`).
 * **JavaScript**: the source rewritten as Python's is (:mod:`gamecert.engine.run.instrument_js`).
 * **Java**: the plain build's class files rewritten with ASM (:mod:`gamecert.engine.run.instrument_java`).
-* **Rust, Go, executables and command lines**: no route; the reason is said.
+* **Rust**: LLVM's sanitizer coverage with the same runtime (:mod:`.instrument_rust`).
+* **Go, executables and command lines**: no route; the reason is said.
 
 Each run of the instrumented program ends its stderr with one line, ``@@gcov ...``
 (:func:`read_coverage`). The instrumented program runs in the same sandbox as the plain one;
@@ -224,6 +225,8 @@ def instrument(candidate: Any) -> Instrumented:
         return _python(candidate)
     if language in ("c", "cpp") and candidate.source is not None:
         return _native(candidate)
+    if language == "rust" and candidate.source is not None:
+        return _rust(candidate)
     if language == "javascript" and candidate.source is not None:
         from gamecert.engine.run import instrument_js as js
 
@@ -236,7 +239,7 @@ def instrument(candidate: Any) -> Instrumented:
         from gamecert.engine.run.instrument_java import instrument_java
 
         return instrument_java(candidate)
-    if language in ("rust", "go"):
+    if language == "go":
         raise NoRoute(
             f"no instrumented build for {language} yet (GCC's coverage flags apply to C and C++ only)"
         )
@@ -340,6 +343,17 @@ def _native(candidate: Any) -> Instrumented:
         "(basic blocks reached, comparison operands)",
         sites,
     )
+
+
+def _rust(candidate: Any) -> Instrumented:
+    from gamecert.engine.run import instrument_rust
+
+    try:
+        built = instrument_rust.build(candidate)
+    except instrument_rust.Unbuildable as exc:
+        raise NoRoute(str(exc)) from None
+    sites: dict[Any, Site] = {pc: Site(line, text) for pc, (line, text) in built.sites.items()}
+    return Instrumented(built.candidate, "rust", built.how, sites)
 
 
 def _made(root: Path) -> Path:
