@@ -37,7 +37,7 @@ def test_a_forged_coverage_record_is_the_programs(tmp_path):
     env = {**os.environ, "GAMECERT_CACHE": str(tmp_path / "cache")}
     done = subprocess.run(
         [sys.executable, "-m", "gamecert", "certify", "word_game", str(FORGE), "--phases", "guided",
-         "--budget", "10", "--report-dir", str(tmp_path)],
+         "--budget", "30", "--report-dir", str(tmp_path)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
