@@ -1,13 +1,16 @@
 """gamecert's search against AFL++ on the same wrong C programs: time to the first failing input.
 
-Each wrong C program of ``tests/guided_wrong/`` and ``tests/uncaught/`` (or those given) is run
+Each wrong C program of ``tests/guided_wrong/`` and ``tests/uncaught/`` (or those given), after a
+control with a shallow fault (``bench/afl/control/``), is run
 through both tools, one after the other (never at once: each gets the same cores), once per seed:
 
 - gamecert: ``gamecert certify GAME PROGRAM --seed S`` (the default profile; ``--budget`` only when
-  ``--seconds`` is not 60). Its time to the first failing input is the wall time from the
-  command's start (its builds of the candidate included) to the output line that first says FAIL
-  (a phase's line, printed once the fault is confirmed, before shrinking). The run is then
-  interrupted (Ctrl-C: it writes what it found); a run that ends without one is "not found".
+  ``--seconds`` is not 60), run through ``bench/afl/certify_timed.py``: the same command line in
+  one process with a clock on the first failing input. Its time to the first failing input is
+  the seconds from that process's start (its builds of the candidate included) to the moment
+  the first fault goes to be confirmed (a guided find after its one plain re-run). Once the
+  fault is confirmed (a FAIL line: "WA at N s" beside the time) the run is interrupted (Ctrl-C:
+  it writes what it found); a run that ends without one is "not found", with its verdict.
 - AFL++: a harness built with ``afl-clang-fast`` (``bench/afl/harness.c``: the wrong program as
   ``wrong_main``, a right C solver of the game as ``right_main``, the game's validity check from
   ``bench/afl/valid_GAME.c``, an abort when the answers differ), a second build with
@@ -46,7 +49,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "bench" / "afl"
-PROGRAMS = ("tests/guided_wrong/*/*.c", "tests/uncaught/*/*.c")
+#: the control first (a shallow fault both must find: a side that misses it is broken), then the
+#: wrong C programs of the guided phase's tests and the uncaught ones
+PROGRAMS = ("bench/afl/control/*/*.c", "tests/guided_wrong/*/*.c", "tests/uncaught/*/*.c")
 AFL_ENV = {
     "AFL_BENCH_UNTIL_CRASH": "1",  # stop at the first crash: its time is what is measured
     "AFL_NO_UI": "1",
@@ -127,8 +132,10 @@ def seed_corpus(game: str, folder: Path, harness: Path) -> Path:
 
 
 def run_gamecert(program: Path, game: str, seed: int, seconds: int, folder: Path) -> Found:
-    cmd = [sys.executable, "-m", "gamecert", "certify", game, str(program), "--seed", str(seed)]
-    cmd += ["--report-dir", str(folder / f"reports{seed}")]
+    """``gamecert certify`` through ``bench/afl/certify_timed.py`` (its own command line with a
+    clock on the first failing input); interrupted once the fault is confirmed (its FAIL line)."""
+    cmd = [sys.executable, str(HARNESS / "certify_timed.py"), game, str(program)]
+    cmd += ["--seed", str(seed), "--report-dir", str(folder / f"reports{seed}")]
     if seconds != 60:
         cmd += ["--budget", str(seconds)]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -138,17 +145,18 @@ def run_gamecert(program: Path, game: str, seed: int, seconds: int, folder: Path
         start_new_session=True,
     )  # fmt: skip
     assert proc.stdout is not None
-    found: Found | None = None
+    first: tuple[float, str] | None = None  # the clock's line: seconds, "phase, size N"
+    confirmed = ""
     last = ""  # the verdict of a run that found nothing
     for line in proc.stdout:
         if verdict_word := re.search(r"\b(CERTIFIED|PASSED \(incomplete\)|PASSED)", line):
             last = verdict_word[1]
-        if found is None and re.search(r"\bFAIL\b", line):
-            words = line.split()
-            size = re.search(r"at size (\d+)", line)
+        clock = re.match(r"gamecert-first-failure (\S+) (\S+) (\S+)", line)
+        if clock and first is None:
+            first = (float(clock[1]), f"{clock[2]}, size {clock[3]}")
+        if re.search(r"\bFAIL\b", line):
             verdict = re.search(r"FAIL \((\w+)\)", line)
-            where = f"{words[0]}, {verdict.group(1) if verdict else 'fault'}"
-            found = Found(time.monotonic() - started, where + (f", size {size[1]}" if size else ""))
+            confirmed = f"{verdict[1] if verdict else 'FAIL'} at {time.monotonic() - started:.0f} s"
             os.killpg(proc.pid, signal.SIGINT)  # what it found is kept; the rest is not measured
             break
     try:
@@ -156,9 +164,11 @@ def run_gamecert(program: Path, game: str, seed: int, seconds: int, folder: Path
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    if found is not None:
-        return found
     wall = time.monotonic() - started
+    if first is not None and confirmed:
+        return Found(first[0], f"{first[1]}; {confirmed}")
+    if first is not None:
+        return Found(None, f"a fault at {first[0]:.1f} s never confirmed ({last or 'no verdict'})")
     return Found(None, f"not found in {seconds} s ({last or 'no verdict'} after {wall:.0f} s)")
 
 
@@ -242,7 +252,7 @@ def main() -> int:
     if missing:
         print(f"{' and '.join(missing)} not installed (Debian: apt-get install afl++): nothing run")
         return 0
-    programs = args.programs or sorted(p for g in PROGRAMS for p in ROOT.glob(g))
+    programs = args.programs or [p for g in PROGRAMS for p in sorted(ROOT.glob(g))]
     print(f"{len(programs)} programs, seeds {args.seeds}, {args.seconds} s per tool and run;")
     print(f"{os.cpu_count()} cores, load average (1/5 min) {load()} at the start")
     rows = []
