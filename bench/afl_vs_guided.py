@@ -22,7 +22,9 @@ through both tools, one after the other (never at once: each gets the same cores
   seconds after the first instance's start it was started; its build not included: the build's
   seconds are printed beside it). The crash input is parsed by gamecert's own validator (a
   harness that let an invalid input through would be said). The samples are run through the
-  harness first: it must not abort on them (the control on the harness).
+  harness first: it must not abort on them (the control on the harness); and each game's
+  validity check is first compared with gamecert's validator on 300 mutated samples (a
+  disagreement stops the bench).
 
 No option is tuned for one program: every program gets the same commands. Run it with nothing
 else of yours running; the machine's load average is printed at the start and with each row.
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import signal
@@ -129,6 +132,33 @@ def seed_corpus(game: str, folder: Path, harness: Path) -> Path:
         if run.returncode != 0:
             raise SystemExit(f"{harness}: exit {run.returncode} on a sample, {text!r}")
     return corpus
+
+
+def check_validity(game: str, folder: Path, rng: random.Random, tries: int = 300) -> str | None:
+    """``bench/afl/valid_GAME.c`` against gamecert's own validator on ``tries`` samples with up
+    to three characters inserted, deleted or replaced (about half stay valid): the first input
+    they disagree on, or None. AFL++ would otherwise search inputs a judge never gives, or miss
+    ones it does."""
+    binary = folder / "valid"
+    sources = [str(HARNESS / "valid_main.c"), str(HARNESS / f"valid_{game}.c")]
+    subprocess.run(["cc", "-O2", f"-I{HARNESS}", *sources, "-o", str(binary)], check=True)
+    the_game = game_of(game)
+    texts: list[str] = [text for text, _ in the_game.samples]
+    symbols = sorted({c for text in texts for c in text} | set("0123456789aAzZ \r-"))
+    for _ in range(tries):
+        text = rng.choice(texts)
+        for _ in range(rng.randint(0, 3)):
+            at, symbol = rng.randrange(len(text) + 1), rng.choice(symbols)
+            text = rng.choice((text[:at] + symbol + text[at:], text[:at] + text[at + 1 :]))
+        try:
+            the_game.parse_input(text)
+            valid = True
+        except Exception:  # noqa: BLE001 - any refusal of the validator is "not valid"
+            valid = False
+        said = subprocess.run([str(binary)], input=text.encode(), capture_output=True).stdout
+        if said.strip() != (b"1" if valid else b"0"):
+            return text
+    return None
 
 
 def run_gamecert(program: Path, game: str, seed: int, seconds: int, folder: Path) -> Found:
@@ -256,6 +286,7 @@ def main() -> int:
     print(f"{len(programs)} programs, seeds {args.seeds}, {args.seconds} s per tool and run;")
     print(f"{os.cpu_count()} cores, load average (1/5 min) {load()} at the start")
     rows = []
+    checked: set[str] = set()  # games whose validity check agreed with gamecert's validator
     with tempfile.TemporaryDirectory(prefix="afl_vs_guided") as scratch:
         for n, program in enumerate(programs):
             game = program.resolve().parent.name
@@ -265,6 +296,11 @@ def main() -> int:
                 continue
             folder = Path(scratch) / str(n)
             folder.mkdir()
+            if game not in checked:
+                if (text := check_validity(game, folder, random.Random(len(checked)))) is not None:
+                    print(f"bench/afl/valid_{game}.c and gamecert disagree on {text!r}: stopped")
+                    return 1
+                checked.add(game)
             plain, cmplog, build_s = build(program.resolve(), game, folder)
             corpus = seed_corpus(game, folder, plain)
             for seed in args.seeds:
