@@ -529,3 +529,42 @@ def test_a_rule_naming_the_shrunk_value_is_tried_on_its_relatives():
     why = _probe(lambda heaps: any(h % 12 == 6 for h in heaps))
     assert "the shrunk input in disguise" in why and "`count[6] >= 1`" in why, why
     assert _probe(lambda heaps: 6 in heaps) == ""
+
+
+def test_the_diagnosis_makes_its_inputs_within_its_time() -> None:
+    """The diagnosis's inputs are made within its time whatever their size (a mutation of a
+    million piles takes a second: 60 of them took a 60 s certification past its budget): the
+    one being made when the time passes is the last. Control: with time left, all are made."""
+    import time
+
+    from gamecert.engine.judge.diagnose import _within
+
+    made: list[int] = []
+
+    def slow(n: int):
+        for i in range(n):
+            time.sleep(0.05)
+            made.append(i)
+            yield i
+
+    assert list(_within(slow(100), time.monotonic() + 0.2)) == made and len(made) < 10
+    made.clear()
+    assert list(_within(slow(5), time.monotonic() + 30.0)) == [0, 1, 2, 3, 4]
+
+
+def test_value_classes_are_counted_once_per_value() -> None:
+    """A million piles of few values: each value's classes are counted with its multiplicity,
+    the same counts as part by part (the control, computed here part by part)."""
+    from collections import Counter
+
+    from gamecert.engine import registry
+    from gamecert.kit.features import features_of, value_classes
+
+    game = registry.get("stones_once").game
+    piles = [1] * 5000 + [7] * 300 + [60]
+    instance = game.parse_input(f"{len(piles)}\n" + "\n".join(map(str, piles)) + "\n")
+    counts = features_of(game, instance)
+    by_part: Counter[str] = Counter()
+    for v in piles:
+        by_part.update(value_classes(v))
+    assert all(counts[name] == n for name, n in by_part.items()), by_part

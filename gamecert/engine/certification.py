@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from gamecert.engine.execute import Executor
+from gamecert.engine.execute import IN_FLIGHT_S, OVERRUN, Executor
 from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.evidence import (
     build_certificate,
@@ -347,10 +347,12 @@ def run_one_certification(
                     f"the diagnosis stopped on an internal error of gamecert's "
                     f"({type(exc).__name__}: {exc}); the fault stands as found"
                 )
-        if plan.by_counts or (fault is not None and fault.verdict != Verdict.UB):
-            sanitizer(
-                outcome, sanitizer_s
-            )  # by counts: after the plan; beside a fault: its input under asan
+        if plan.by_counts:
+            sanitizer(outcome, sanitizer_s)  # after the plan
+        elif fault is not None and fault.verdict != Verdict.UB:  # its input under asan
+            # within what the budget's overrun leaves (the diagnosis has had its reserve)
+            left = executor.start + OVERRUN * plan.budget_s - IN_FLIGHT_S - time.monotonic()
+            sanitizer(outcome, max(0.0, min(sanitizer_s, left)))
     progress.flush(outcome)
     if outcome.failures:
         for line in phase_lines(outcome, only_failed=True, skip=progress.reported, game=game):

@@ -95,9 +95,10 @@ def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[st
             values = [int(structure.value(p)) for p in parts]
             numbers["max_value"], numbers["min_value"] = max(values), min(values)
             if not any(isinstance(p, str) for p in parts):  # numbers, not letters or digits
-                for v in values:
+                # each distinct value's classes once (a million piles hold few distinct values)
+                for v, n in Counter(values).items():
                     for name in value_classes(v):
-                        counts[name] += 1
+                        counts[name] += n
         except Exception:  # noqa: BLE001 - values that are not numbers: none
             pass
     if structure is not None and structure.value_class is not None and parts:

@@ -35,7 +35,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,6 +226,15 @@ def _open_all(open_runner: Callable[[], Any], n: int, into: list[Any]) -> None:
         raise errors[0]
 
 
+def _within(items: Any, until: float) -> Iterator[Any]:
+    """``items`` while the clock is before ``until`` (the one being made when it passes is the
+    last): the diagnosis's inputs are made within its time, whatever their size."""
+    for item in items:
+        yield item
+        if time.monotonic() >= until:
+            return
+
+
 def _diagnose(
     entry: Any,
     failure: Any,
@@ -257,7 +266,7 @@ def _diagnose(
     failing = [failure.instance]
 
     def add(labelled: list[tuple[Any, str, bool]]) -> None:
-        for inst, text, failed in labelled:
+        for inst, text, failed in _within(labelled, deadline):  # (a row of a huge input is slow)
             rows.append(features_of(game, inst, text))
             labels.append(failed)
             if failed:
@@ -267,7 +276,7 @@ def _diagnose(
     labels.append(True)
     labeller.seen[digest(failure.input_text)] = True
     # the inputs that already passed in this certification (a sample of them), labelled without a run
-    for inst, text in known:
+    for inst, text in _within(known, deadline):
         d = digest(text)
         if d not in labeller.seen:
             labeller.seen[d] = False
@@ -279,10 +288,16 @@ def _diagnose(
     train_until = started + (seconds if limit is not None else 0.5 * seconds)
     if limit is not None:
         labeller.limit = limit // 2
-    near = fresh(labeller, [m for m in (mutator.mutate(failure.instance) for _ in range(60)) if m])
-    near += fresh(labeller, list(smaller_inputs(game, failure.instance, mutator, 20)))
-    near += fresh(labeller, list(nearby_family(game, failure.size, mutator, 24)))
-    near += fresh(labeller, [(d, game.format_input(d)) for d in draws])
+    # (each made within the training's time: a mutation of a million parts takes a second)
+    mutations = (mutator.mutate(failure.instance) for _ in range(60))
+    near = fresh(labeller, [m for m in _within(mutations, train_until) if m])
+    near += fresh(
+        labeller, list(_within(smaller_inputs(game, failure.instance, mutator, 20), train_until))
+    )
+    near += fresh(
+        labeller, list(_within(nearby_family(game, failure.size, mutator, 24), train_until))
+    )
+    near += fresh(labeller, [(d, game.format_input(d)) for d in _within(draws, train_until)])
     add(labeller.label(near, train_until))
     while time.monotonic() < train_until and (limit is None or labeller.runs < limit // 2):
         batch = walks(mutator, failing, draws, rng, labeller, 40)

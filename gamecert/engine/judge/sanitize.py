@@ -265,6 +265,16 @@ def run_phase(
         early = _PREBUILDS.get(_prebuild_key(candidate, check.compile))
         if early is not None:  # the builds started beside the plan: done by now, or by the deadline
             early.join(max(0.0, core_deadline - time.monotonic()))
+        if fault is not None and ASAN_SLOWDOWN * _wall(fault) > allowed:
+            # one run of the asan build on the fault's input would end past the budget
+            line = (
+                f"the fault's input under {BUILDS['asan']}: not run (its run here took "
+                f"{_wall(fault):.1f} s; the sanitizer build's, about {ASAN_SLOWDOWN:g} times that, "
+                f"would end past the budget: {allowed:.1f} s were left)"
+            )
+            fault.notes.append(f"sanitizer phase: {line}")
+            say(f"  {PHASE:<11} {line}")
+            return
         found, ran, skipped, why_not, check = _lanes(checks, inputs, deadline, kinds, core_deadline)
         if check.plain_fault is not None and fault is None and hand_back is not None:
             _hand_back(check, hand_back, outcome, say)
@@ -302,6 +312,16 @@ def run_phase(
     finally:
         for c in checks:
             c.close()
+
+
+#: how much slower a run of the asan build is taken to be than the judge's build's, to tell
+#: whether one run on a fault's input fits the time left (AddressSanitizer's usual cost is 2 to 4)
+ASAN_SLOWDOWN = 4.0
+
+
+def _wall(failure: Any) -> float:
+    """The wall time of the run that showed ``failure`` (0 where unknown)."""
+    return float(getattr(getattr(failure, "result", None), "wall_s", None) or 0.0)
 
 
 def _hand_back(check: Check, hand_back: Any, outcome: Any, say: Any) -> None:
