@@ -493,12 +493,18 @@ def test_smaller_yields_valid_smaller_inputs(name):
 
 
 def test_smaller_shortens_one_run_keeping_the_others():
-    """string_cut: a run is shortened to every smaller length, the other runs kept."""
+    """string_cut: each run removed whole first, then the same runs packed into the fewest
+    letters, then each run shortened to every smaller length, the other runs kept, the runs
+    taken in turn at each target (the first target of both before the second of either)."""
     game = registry.get("string_cut").game
     s = "ababababab" + "xyz" + "cdcdc"  # runs of 8 and 3
-    shorter = [runs(x) for x in game.smaller(s)]
-    assert [(2, n) for n in range(1, 8)] == [r[0] for r in shorter[:7]]
-    assert all(r[1][1] == 3 for r in shorter[:7])
+    lengths = [[n for _, n in runs(x)] for x in game.smaller(s)]
+    assert lengths[:2] == [[3], [8]]  # each run removed whole
+    assert lengths[2] == [8, 3]  # packed: the same runs
+    shortened = lengths[3:]
+    assert {a for a, b in (x for x in shortened if len(x) == 2) if b == 3} >= set(range(1, 8))
+    assert {b for a, b in (x for x in shortened if len(x) == 2) if a == 8} >= {1, 2}
+    assert shortened.index([8, 1]) < shortened.index([2, 3])  # in turn, not run 0's all first
 
 
 def test_run_shortening_keeps_every_other_run_on_random_strings():
