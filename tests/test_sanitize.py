@@ -618,8 +618,10 @@ def test_the_phases_depth_cut_by_its_time_leaves_the_core_whole(
 
 
 def test_the_phases_lanes_share_the_inputs_and_stop_at_a_finding() -> None:
-    """Two lanes deal the inputs between them (each under every build) and a finding in one stops
-    the other; the figures are summed. Control: one lane runs them all in order."""
+    """Two lanes deal the inputs between them (each under every build); a finding stops the runs
+    of the inputs after it, the first in order is reported whichever lane ends first (CI: two
+    lanes made digit_shift_width.cpp's report 66 digits long where its first finding's shrink
+    gives 65); the figures are summed. Control: one lane runs them all in order."""
     import threading
 
     from gamecert.engine.judge import sanitize
@@ -666,6 +668,28 @@ def test_the_phases_lanes_share_the_inputs_and_stop_at_a_finding() -> None:
         [Fake(0), Fake(1, fire="b")], inputs, 1e12, kinds, 1e12
     )
     assert found is not None and owner.k == 1 and sum(ran.values()) < 12
+    # the input placed after the finding ("d") never runs; the one before it ("a") always does
+    assert "d" not in {t for _, _, t in seen} and "a" in {t for _, _, t in seen}
+    # two findings: the first in the phase's order is reported, whichever lane ends first (the
+    # lane of "b" is made to end first: "a"'s lane starts when "b"'s finding is in)
+    seen.clear()
+    b_found = threading.Event()
+
+    class Late(Fake):
+        def build(self, kind: str) -> None:
+            b_found.wait(5)
+
+    class Early(Fake):
+        def run(self, kind: str, instance: object, text: str) -> tuple[object, object]:
+            got = super().run(kind, instance, text)
+            if text == "b":
+                b_found.set()
+            return got
+
+    found, _, _, _, owner = sanitize._lanes(  # noqa: SLF001
+        [Late(0, fire="a"), Early(1, fire="b")], inputs, 1e12, kinds, 1e12
+    )
+    assert found is not None and owner.k == 0 and owner.found_at == 0
     seen.clear()
     found, ran, _, _, _ = sanitize._lanes([Fake(0)], inputs, 1e12, kinds, 1e12)  # noqa: SLF001
     assert [t for _, _, t in seen] == [t for t in "abcd" for _ in kinds]

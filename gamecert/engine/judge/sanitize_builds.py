@@ -111,6 +111,8 @@ class Check:
         #: the first input the judge's build, run as a judge runs it, answers wrong: a fault of
         #: the program's own that the plan's runs did not show (they passed), handed back
         self.plain_fault: tuple[Any, str] | None = None
+        #: the place, in the phase's order, of the input this check's lane found something on
+        self.found_at = 0
         #: runs of the phase's depth (the inputs handed in) its time left out
         self.depth_left = 0
         #: runs of the asan build judged wrong with no report of a sanitizer's

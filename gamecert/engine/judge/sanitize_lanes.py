@@ -34,14 +34,19 @@ def _search(
     deadline: float,
     kinds: tuple[str, ...],
     core_deadline: float | None = None,
-    stop: threading.Event | None = None,
+    first: _First | None = None,
+    places: list[int] | None = None,
 ) -> tuple[Any, dict[str, int], int, dict[str, str]]:
     """Every build made first, then each input under every build in turn, until the first finding
     or the deadline (``core_deadline`` for the core's inputs, :func:`is_core`; the same by
     default): (failure, finding, build) or None, the inputs each build ran, the core's runs the
     deadline left out (the depth's are counted in ``check.depth_left``), and the builds that could
-    not be made (and why). ``stop`` set (another lane's finding) ends it. A run is not started
-    where its build's slowest run so far would not end by the deadline (the budget is kept).
+    not be made (and why). A run is not started where its build's slowest run so far would not end
+    by the deadline (the budget is kept).
+
+    In a lane (``first`` shared by the lanes, ``places`` each input's place in the phase's order):
+    an input placed after another lane's finding is not run, one placed before it still is, and
+    the place of a finding (or of the judge's build's fault) is kept in ``check.found_at``.
 
     Input by input rather than build by build: a phase cut by its time has run its first inputs
     (the faults, then the shortest) under every build, never one build on every input and the
@@ -65,10 +70,11 @@ def _search(
         made.append(kind)
     skipped, depth_left = late, 0
     slowest: dict[str, float] = {}  # each build's slowest run so far, in seconds of wall time
-    for where, instance, text in inputs:
+    for index, (where, instance, text) in enumerate(inputs):
         core = is_core(where)
+        place = places[index] if places is not None else index
         for kind in made:
-            if stop is not None and stop.is_set():
+            if first is not None and place > first.place:
                 return None, ran, skipped, why_not
             # a run is not started where its build's slowest run so far would not end in time
             ends = time.monotonic() + slowest.get(kind, 0.0)
@@ -81,9 +87,15 @@ def _search(
             slowest[kind] = max(slowest.get(kind, 0.0), time.perf_counter() - started)
             ran[kind] += 1
             if getattr(check, "plain_fault", None) is not None:  # the judge's build: a fault
+                check.found_at = place
+                if first is not None:
+                    first.found(place)
                 return None, ran, skipped, why_not
             if finding is not None:
                 assert failure is not None  # a finding comes with the failure it makes
+                check.found_at = place
+                if first is not None:
+                    first.found(place)
                 failure.notes.append(
                     f"found by the sanitizer phase on an input from {where} (size {failure.size})"
                 )
@@ -91,6 +103,20 @@ def _search(
     if depth_left:
         check.depth_left = getattr(check, "depth_left", 0) + depth_left
     return None, ran, skipped, why_not
+
+
+class _First:
+    """The earliest place in the phase's order at which a lane found something (the lanes share
+    it): inputs placed after it are not run, so the finding reported is the first in the phase's
+    order whatever the lanes' timing (the executor's rule for the plan's faults)."""
+
+    def __init__(self) -> None:
+        self.place = float("inf")
+        self._lock = threading.Lock()
+
+    def found(self, place: int) -> None:
+        with self._lock:
+            self.place = min(self.place, place)
 
 
 def _lanes(
@@ -101,27 +127,30 @@ def _lanes(
     core_deadline: float,
 ) -> tuple[Any, dict[str, int], int, dict[str, str], Check]:
     """:func:`_search` in one lane per check at once, the inputs dealt to them in turn (the first
-    to each lane first): the first lane's finding (or the judge's build's fault) stops the others.
-    The merged figures, and the check whose lane found (the first, if none did)."""
+    to each lane first). A finding (or the judge's build's fault) stops the runs of the inputs
+    placed after it; those placed before it go on, and of what was found the first in the
+    phase's order is reported, with the check whose lane found it (the first, if none did), and
+    the merged figures."""
     if len(checks) == 1 or len(inputs) < 2:
         found, ran, skipped, why_not = _search(checks[0], inputs, deadline, kinds, core_deadline)
         return found, ran, skipped, why_not, checks[0]
-    stop = threading.Event()
+    first = _First()
     results: list[Any] = [None] * len(checks)
+    lanes = len(checks)
 
     def lane(k: int) -> None:
+        places = list(range(k, len(inputs), lanes))
         try:
-            got = _search(checks[k], inputs[k :: len(checks)], deadline, kinds, core_deadline, stop)
-            results[k] = got
-            if got[0] is not None or checks[k].plain_fault is not None:
-                stop.set()
+            results[k] = _search(
+                checks[k], inputs[k::lanes], deadline, kinds, core_deadline, first, places
+            )
         except BaseException as exc:  # noqa: BLE001 - raised again in the phase's thread
             results[k] = exc
-            stop.set()
+            first.found(-1)  # every lane stops
 
     threads = [
         threading.Thread(target=lane, args=(k,), daemon=True, name=f"gamecert-sanitizer-{k}")
-        for k in range(len(checks))
+        for k in range(lanes)
     ]
     for t in threads:
         t.start()
@@ -131,15 +160,21 @@ def _lanes(
         if isinstance(r, BaseException):
             raise r
     ran = dict.fromkeys(BUILDS, 0)
-    skipped, why_not, found, owner = 0, {}, None, checks[0]
-    for check, (f, r, sk, wn) in zip(checks, results):
+    skipped, why_not = 0, {}
+    for r, sk, wn in ((r, sk, wn) for _, r, sk, wn in results):
         for kind, n in r.items():
             ran[kind] += n
         skipped += sk
         why_not.update(wn)
-        if found is None and (f is not None or check.plain_fault is not None):
-            found, owner = f, check
-    return found, ran, skipped, why_not, owner
+    finders = [
+        (getattr(check, "found_at", 0), k)
+        for k, (check, got) in enumerate(zip(checks, results))
+        if got[0] is not None or check.plain_fault is not None
+    ]
+    if not finders:
+        return None, ran, skipped, why_not, checks[0]
+    _, k = min(finders)
+    return results[k][0], ran, skipped, why_not, checks[k]
 
 
 def _summary(
