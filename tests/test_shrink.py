@@ -74,7 +74,8 @@ def test_halving_brings_a_long_input_down_in_few_parts_run():
     A binary search keeping the start climbs back near the full count at every step; halving
     (the first half or the last) follows the last half down, so the candidates above 10,000 piles
     hold at most four inputs' worth of piles (two for lowering every value at once). Without
-    halving they hold 17.9 inputs' worth. Where it ends: 5,002 piles (an even count, xor not 0)."""
+    halving they hold 17.9 inputs' worth. Where it ends: 5,002 piles (an even count, xor not 0),
+    in 90 runs (80 before the lone pile not at its lowest was searched down on 5,004 piles)."""
     piles = (47,) * 99_999 + (60,)
     run = []
 
@@ -82,7 +83,7 @@ def test_halving_brings_a_long_input_down_in_few_parts_run():
         run.append(len(inst))
         return len(inst) > 5_000 and (STONES.grundy(inst) == 0) != (len(inst) % 2 == 0)
 
-    result = shrink(STONES, fails, piles, max_runs=80)
+    result = shrink(STONES, fails, piles, max_runs=100)
     assert sum(n for n in run if n > 10_000) <= 4 * len(piles), run
     assert len(result.instance) == 5_002
 
@@ -340,3 +341,29 @@ def test_reported_at_the_exact_smallest_size(tmp_path, path, seed):
     report = json.loads((Path(proc.stdout.strip().splitlines()[-1]) / "report.json").read_text())
     assert report["verdict"] == "WA"
     assert report["size"] == _smallest(program), report["minimality"]
+
+
+def test_a_parity_threshold_on_many_parts_comes_down_to_its_smallest():
+    """CI: parity50004.py's rule (past 50,000 piles the answer is read from the count's parity)
+    on 65,536 random piles stopped at 50,006 to 50,706 stones, every step done: its few piles
+    not at their lowest waited for chunks over all 50,000 piles (skipped), and no step removed
+    two piles of a run of ones (the count's parity kept). The values not at their lowest are
+    lowered and searched by themselves, and one or two parts come off each run of equal ones:
+    50,004 stones (50,001 piles of 1 and one of 3) for every seed tried. And each ddmin level is
+    probed (its first, middle and last chunks) before it runs whole: the levels whose every chunk
+    takes the count under 50,001 cost three runs a pass, not up to 256; 98 runs reach 50,004
+    here, 329 without the probes, so 200 is the cap. Control: a rule on the count alone (past
+    50,000) ends at 50,001 piles of 1."""
+    rng = random.Random(3)
+
+    def parity(inst, text):
+        return len(inst) > 50_000 and (STONES.grundy(inst) == 0) != (len(inst) % 2 == 0)
+
+    while True:
+        piles = tuple(rng.randint(1, 60) for _ in range(65_536))
+        if parity(piles, ""):
+            break
+    result = shrink(STONES, parity, piles, max_runs=200)
+    assert sum(result.instance) == 50_004 and sorted(result.instance)[-1] == 3
+    control = shrink(STONES, lambda inst, text: len(inst) > 50_000, piles, max_runs=2_000)
+    assert control.instance == (1,) * 50_001

@@ -18,10 +18,14 @@ and repeats passes of these steps until a whole pass finds nothing smaller:
    the count of games (a prefix, then a suffix): halving first (the first half or the last,
    again while one fails), then a binary search;
 4. ddmin over the games, then over each game's parts: remove a chunk, chunk sizes halving from
-   half the parts, as long as a level has at most :data:`LEVEL_CHUNKS` chunks; values lowered
-   chunk by chunk the same way;
-5. near the end only (at most :data:`EXHAUSTIVE_PARTS` parts in all): every single part removed,
-   every single value searched down (binary search, the class's smallest first).
+   half the parts, as long as a level has at most :data:`LEVEL_CHUNKS` chunks (each level probed
+   first at its first, middle and last chunks; where none comes off, the rest of it waits until
+   the finer levels have removed nothing); one part, then
+   two, removed from each run of equal parts; values lowered chunk by chunk the same way, the
+   chunks made of the parts not yet at their lowest;
+5. every single value not at its lowest searched down (binary search, the class's smallest
+   first), where at most :data:`EXHAUSTIVE_PARTS` are not; near the end only (at most that many
+   parts in all): every single part removed.
 
 Each candidate is run once, and only when it is a valid input (``parse_input(format_input(x))
 == x``) strictly smaller than the current one in the order (size, length of its text, text), so
@@ -345,65 +349,145 @@ class Shrinker:
         final: bool,
     ) -> None:
         """Remove chunks of halving size; a level with more than ``level_chunks`` chunks runs only
-        when ``final`` (the end, few parts), else it is noted as skipped."""
+        when ``final`` (the end, few parts), else it is noted as skipped.
+
+        A level is probed first (its first, middle and last chunks): where none of them comes
+        off, its other chunks wait, and the finer levels go on. A fault that needs a count of
+        parts (past 50,000 piles) makes every chunk of a level too large to come off until the
+        chunks are small enough, and each such level cost as many runs as it has chunks, pass
+        after pass. The chunks that waited run when the finer levels removed nothing (the pass's
+        claim is that of every level run whole); after a removal, the next pass probes again."""
         chunk = max(1, len(items()) // 2)
+        waiting: list[tuple[int, list[int]]] = []  # (chunk size, the starts not yet tried)
+        removed = False
         while True:
             n = len(items())
             if n <= 1:
-                return
+                break
             chunk = min(chunk, max(1, n // 2))
             chunks = -(-n // chunk)
             if chunks > self.level_chunks and not final:
                 self.skipped.append(
                     f"{name} in chunks of {chunk:,} and less ({n:,} {self.st.part_name}s)"
                 )
-                return
+                break
             self.step = f"ddmin over {name}, chunks of {chunk:,}"
-            start = 0
-            while start < len(items()):
-                cur = items()
-                if self._try(put(cur[:start] + cur[start + chunk :])):
-                    continue  # the same place now holds the next chunk
-                start += chunk
+            starts = list(range(0, n, chunk))
+            probes = sorted({starts[0], starts[len(starts) // 2], starts[-1]})
+            if chunk > 1 and len(starts) > len(probes):
+                if not any(self._remove(items, put, at, chunk) for at in probes):
+                    waiting.append((chunk, [at for at in starts if at not in probes]))
+                    chunk //= 2
+                    continue
+                removed = True
+            removed = self._level(items, put, chunk) or removed
             if chunk == 1:
-                return
+                break
             chunk //= 2
+        if removed:
+            return
+        for size, starts in waiting:  # the levels that waited, where nothing came off since
+            self.step = f"ddmin over {name}, chunks of {size:,}"
+            for at in starts:
+                if at < len(items()) and self._remove(items, put, at, size):
+                    return  # the next pass probes again, from the input now
+
+    def _remove(
+        self,
+        items: Callable[[], tuple[Any, ...]],
+        put: Callable[[tuple[Any, ...]], list[tuple[Any, ...]]],
+        at: int,
+        chunk: int,
+    ) -> bool:
+        cur = items()
+        return self._try(put(cur[:at] + cur[at + chunk :]))
+
+    def _level(
+        self,
+        items: Callable[[], tuple[Any, ...]],
+        put: Callable[[tuple[Any, ...]], list[tuple[Any, ...]]],
+        chunk: int,
+    ) -> bool:
+        """Every chunk of one level removed in turn; whether one came off."""
+        removed = False
+        start = 0
+        while start < len(items()):
+            if self._remove(items, put, start, chunk):
+                removed = True
+                continue  # the same place now holds the next chunk
+            start += chunk
+        return removed
 
     def _lower_chunks(self, g: int, final: bool) -> None:
-        """Values of game ``g`` lowered chunk by chunk (to the class's smallest, then the smallest)."""
+        """Values of game ``g`` lowered chunk by chunk (to the class's smallest, then the
+        smallest), the chunks made of the parts not yet at that value alone: a level's cost is
+        the count of those parts, not of all (a fault on 50,000 piles of which forty are not at
+        their lowest lowers those forty one by one)."""
         if not self._has_values():
             return
         for how, lower in (
             ("the smallest of its class", self._canonical),
             ("the smallest", self._lowest),
         ):
-            n = len(self.state[g])
-            chunk = max(1, n // 2)
+            chunk = 0
             while True:
-                n = len(self.state[g])
-                chunk = min(chunk, max(1, n))
-                if -(-n // chunk) > self.level_chunks and not final:
+                parts = self.state[g]
+                todo = [k for k, p in enumerate(parts) if lower(p) != p]
+                if not todo:
+                    break
+                chunk = max(1, len(todo) // 2) if not chunk else min(chunk, len(todo))
+                if -(-len(todo) // chunk) > self.level_chunks and not final:
                     self.skipped.append(
-                        f"values lowered in chunks of {chunk:,} and less ({n:,} {self.st.part_name}s)"
+                        f"values lowered in chunks of {chunk:,} and less ({len(todo):,} "
+                        f"{self.st.part_name}s not at their lowest)"
                     )
                     break
                 self.step = f"values lowered to {how}, chunks of {chunk:,}"
-                for start in range(0, n, chunk):
+                for start in range(0, len(todo), chunk):
                     parts = self.state[g]
-                    piece = parts[start : start + chunk]
-                    low = tuple(lower(p) for p in piece)
-                    if low != piece:  # a chunk already at its lowest costs no run
-                        self._try(self._with_game(g, parts[:start] + low + parts[start + chunk :]))
+                    # the places of this chunk (the state may have changed: each place's part
+                    # is lowered if it is not at that value yet)
+                    places = todo[start : start + chunk]
+                    low = list(parts)
+                    for k in places:
+                        low[k] = lower(parts[k])
+                    if tuple(low) != parts:  # a chunk already at its lowest costs no run
+                        self._try(self._with_game(g, tuple(low)))
                 if chunk == 1:
                     break
                 chunk //= 2
+
+    def _runs_trimmed(self, g: int) -> None:
+        """One part, then two, removed from each run of equal parts of game ``g`` side by side
+        (its last ones): a cut that keeps a count's parity, or that a threshold on the count
+        leaves room for, costs a few runs for each run of equal parts, where ddmin's single
+        removals wait for the end (few parts in all)."""
+        self.step = f"one or two {self.st.part_name}s removed from each run of equal ones"
+        runs: list[tuple[int, int]] = []  # (end, length) of each run of equal parts
+        parts = self.state[g]
+        k = 0
+        while k < len(parts):
+            j = k
+            while j + 1 < len(parts) and parts[j + 1] == parts[k]:
+                j += 1
+            runs.append((j + 1, j + 1 - k))
+            k = j + 1
+        if len(runs) > self.level_chunks:
+            return
+        for end, length in reversed(runs):  # from the end: earlier places stay where they were
+            for cut in (1, 2):
+                if cut > length:
+                    break
+                parts = self.state[g]
+                if self._try(self._with_game(g, parts[: end - cut] + parts[end:])):
+                    break
 
     def _with_game(self, g: int, parts: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         return [*self.state[:g], parts, *self.state[g + 1 :]]
 
     def _each_value(self, g: int) -> None:
-        """Every single value of game ``g`` searched down: its class's smallest, then a binary
-        search for the smallest value that still fails."""
+        """Every single value of game ``g`` not at its smallest searched down: its class's
+        smallest, then a binary search for the smallest value that still fails."""
         if not self._has_values():
             return
         self.step = "each value searched down"
@@ -413,6 +497,8 @@ class Shrinker:
             if k >= len(self.state[g]):
                 return
             part = self.state[g][k]
+            if self._lowest(part) == part:
+                continue
 
             def at(v: int, k: int = k) -> list[tuple[Any, ...]]:
                 parts = self.state[g]
@@ -449,15 +535,21 @@ class Shrinker:
                 f"{self.st.part_name}s",
                 final,
             )
+            self._runs_trimmed(g)
             self._lower_chunks(g, final)
-            if final:
+            if final or self._not_lowest(g) <= self.exhaustive_parts:
                 self._each_value(g)
         if not final:
             self.skipped.append(
-                f"single {self.st.part_name}s removed and values searched one by one: "
-                f"{parts_in_all:,} {self.st.part_name}s, over the {self.exhaustive_parts:,} "
-                "these run on"
+                f"single {self.st.part_name}s removed one by one: {parts_in_all:,} "
+                f"{self.st.part_name}s, over the {self.exhaustive_parts:,} this runs on"
             )
+
+    def _not_lowest(self, g: int) -> int:
+        """How many parts of game ``g`` are not at the smallest value (0 without values)."""
+        if not self._has_values():
+            return 0
+        return sum(self._lowest(p) != p for p in self.state[g])
 
     def shrink(self, instance: Any, text: str | None = None) -> ShrinkResult:
         """Shrink the failing ``instance`` (already known to fail; it is not run again)."""
