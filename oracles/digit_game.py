@@ -483,10 +483,20 @@ def judge(inp, got, expected):
         """Smaller inputs, largest cuts first: fewer games (chunks of halving size, down to one
         game: a first-success greedy reaches the failing game in about log2(t) runs), then one
         game shorter (its first n' digits for n' = 1, 2, ..., else its last n' digits), then
-        one game with a chunk of digits deleted. Every candidate is a valid input.
+        one game with a chunk of digits deleted, then each game's mirror one digit shorter (its
+        first digit dropped, every other digit's parity flipped: 0 and 1, 2 and 3, ... swap, a
+        leading 0 made 2). Every candidate is a valid input.
+
+        The mirror keeps what decides the game: the positions shift by one, so each position's
+        parity flips with the count's, and the digits' parities flip too; a digit of the deciding
+        parity at a deciding position stays one (the winner's name swaps). A fault that needs
+        such a digit at position 65 or later of a game of 66 digits, all but the first 0, is kept
+        by no shorter cut (each one changes the count's parity alone) and by its mirror.
 
         >>> list(GAME.smaller(("21", "3")))
-        [('3',), ('21',), ('2', '3'), ('1', '3')]
+        [('3',), ('21',), ('2', '3'), ('1', '3'), ('2', '3')]
+        >>> list(GAME.smaller(("1" + "0" * 5,)))[-1]
+        ('11111',)
         """
         games = tuple(instance)
         if len(games) > 1:
@@ -499,6 +509,19 @@ def judge(inp, got, expected):
             for part in _smaller_strings(digits):
                 if part[0] != "0" and len(part) < len(digits) - 1:
                     yield games[:k] + (part,) + games[k + 1 :]
+        for k, digits in enumerate(games):
+            if len(digits) > 1:
+                yield games[:k] + (_mirror_shorter(digits),) + games[k + 1 :]
+
+
+def _mirror_shorter(digits: str) -> str:
+    """The game one digit shorter with the same deciding digits (see ``smaller``).
+
+    >>> _mirror_shorter("1000"), _mirror_shorter("2345"), _mirror_shorter("2150")
+    ('111', '254', '241')
+    """
+    flipped = "".join(str(int(d) ^ 1) for d in digits[1:])
+    return ("2" + flipped[1:]) if flipped[0] == "0" else flipped
 
 
 def _after(a: int, b: int, c: int, d: int, player: int, digit: str) -> tuple[int, int, int, int]:

@@ -573,3 +573,37 @@ def test_minimise_reaches_the_smallest_failure(name, start, smallest):
         else:
             assert len(result) == 1 and len(result[0]) == 2, result
             assert not any(fails((str(d),)) for d in range(1, 10))
+
+
+def test_digit_game_offers_its_mirror_one_digit_shorter() -> None:
+    """CI: digit_shift_width.cpp's UB (a digit of the deciding parity at position 65 or later)
+    was reported at 66 digits ("1" and 65 zeros): every shorter cut changes the count's parity
+    alone, and the deciding digits with it. The greedy over digit_game's smaller() moves from
+    there reaches 65 digits through the mirror (the first digit dropped, the parities flipped).
+    Control: without the mirror, the greedy stays at 66."""
+    from oracles import digit_game
+
+    def ub(instance: tuple[str, ...]) -> bool:
+        digits = instance[0]
+        n = len(digits)
+        return any(
+            p >= 65 and p % 2 == n % 2 and int(digits[p - 1]) % 2 == n % 2 for p in range(1, n + 1)
+        )
+
+    def greedy(instance: tuple[str, ...]) -> tuple[str, ...]:
+        while True:
+            better = next((c for c in digit_game.GAME.smaller(instance) if ub(c)), None)
+            if better is None:
+                return instance
+            assert len(better[0]) < len(instance[0])
+            instance = better
+
+    start = ("1" + "0" * 65,)
+    assert ub(start) and len(greedy(start)[0]) == 65
+    mirror = digit_game._mirror_shorter  # noqa: SLF001
+    try:
+        # a cut the other moves offer already in its place: no mirror
+        digit_game._mirror_shorter = lambda digits: digits[:-1]  # noqa: SLF001
+        assert len(greedy(start)[0]) == 66
+    finally:
+        digit_game._mirror_shorter = mirror  # noqa: SLF001
