@@ -180,3 +180,26 @@ def test_a_game_gets_no_features_of_another_game() -> None:
     assert digits["length[%2=0]"] == 2 and digits["length[%2=1]"] == 1
     stones = features_of(registry.get("stones_once").game, (3, 5))
     assert "xor_class" in stones
+
+
+def test_an_unfinished_shrink_says_the_time_it_had() -> None:
+    """CI: "after trying 196 smaller inputs in 9.6 s of the 30 s it had" where the budget's end
+    left the shrink 9.6 s. The line says the seconds it had, and its share where the budget's end
+    came first; control: a shrink that had its whole share says it alone."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.sweep_below import SweepBelow
+
+    def line(given: float) -> str:
+        failure = SimpleNamespace(size=50, shrink=(196, False), shrink_cut="", shrink_s=9.6)
+        outcome = SimpleNamespace(failure=failure, interrupted=False, unfinished=[])
+        me = SimpleNamespace(outcome=outcome, shrink_s=30.0, shrink_granted=30.0)
+        me.shrink_given = given
+        SweepBelow._note_unfinished(me)  # type: ignore[arg-type]  # noqa: SLF001
+        return outcome.unfinished[0]
+
+    cut = line(9.6)
+    assert "in 9.6 s of the 9.6 s it had (its share was 30 s; the budget's end came first)" in cut
+    assert "of the 30 s it had" not in cut
+    whole = line(30.0)
+    assert "in 9.6 s of the 30.0 s it had;" in whole and "share" not in whole

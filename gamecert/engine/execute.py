@@ -184,7 +184,8 @@ class Executor(SweepBelow):
         left = self.shrink_until - now
         if self.fault_deadline is not None:
             left = min(left, self.fault_deadline - now)
-        return max(0.0, left)
+        self.shrink_given = max(0.0, left)  # what the shrink had (its note says so)
+        return self.shrink_given
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:

@@ -293,10 +293,14 @@ class SweepBelow:
             and not self.outcome.interrupted
         ):
             granted = getattr(self, "shrink_granted", self.shrink_s)
+            given = getattr(self, "shrink_given", granted)
             cut = getattr(failure, "shrink_cut", "") or "its time was up"
             steps = failure.shrink[0]
+            had = f"{given:.1f} s it had"
+            if given < granted - 0.5:  # the fault's deadline came before the shrink's own time
+                had += f" (its share was {granted:.0f} s; the budget's end came first)"
             self.outcome.unfinished.append(
                 f"shrinking stopped at size {failure.size} ({cut}), after trying {steps:,} smaller "
-                f"input{'' if steps == 1 else 's'} in {failure.shrink_s:.1f} s of the "
-                f"{granted:.0f} s it had; a smaller failing input may exist"
+                f"input{'' if steps == 1 else 's'} in {failure.shrink_s:.1f} s of the {had}; "
+                "a smaller failing input may exist"
             )
