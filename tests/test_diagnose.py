@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -568,3 +569,60 @@ def test_value_classes_are_counted_once_per_value() -> None:
     for v in piles:
         by_part.update(value_classes(v))
     assert all(counts[name] == n for name, n in by_part.items()), by_part
+
+
+def test_a_row_is_worked_out_per_distinct_part_as_part_by_part() -> None:
+    """A fault's row of 987,654 piles took 7.7 s of a 6 s diagnosis (a label, a value and a class
+    per pile); each distinct part's are worked out once now. The counts that follow the parts'
+    order (side by side, runs of equal parts) and the class xor are those of a walk part by part
+    (the control, here), for every game's drawn inputs and a run-heavy one."""
+    from collections import Counter
+
+    from gamecert.engine import registry
+    from gamecert.engine.plan.draws import draw_examples
+    from gamecert.kit.features import _label, features_of
+    from gamecert.kit.shrink import structure_of
+
+    def walked(game, instance):
+        structure = structure_of(game, instance)
+        singles = game.split(instance) if game.max_batch > 1 else (instance,)
+        out: Counter[str] = Counter()
+        xors = []
+        for single in singles:
+            labels = [_label(game, structure, p) for p in structure.parts(single)]
+            for a, b in zip(labels, labels[1:]):
+                if a == b:
+                    out[f"adjacent[{a}]"] += 1
+            run = 1
+            for k in range(1, len(labels) + 1):
+                if k < len(labels) and labels[k] == labels[k - 1]:
+                    run += 1
+                    continue
+                if run >= 2:
+                    out[f"eqrun[{run}]"] += 1
+                run = 1
+            out.update(f"count[{label}]" for label in labels)
+            if structure.value_class is not None:
+                total = 0
+                for p in structure.parts(single):
+                    total ^= structure.value_class(p)
+                xors.append(total)
+        return out, xors
+
+    checked = 0
+    for name in ("stones_once", "string_cut", "word_game", "digit_game", "dawson_kayles"):
+        entry = registry.get(name)
+        game = entry.game
+        drawn = list(draw_examples(entry.instances(), 25, 7))
+        if name == "string_cut":
+            drawn.append(game.parse_input("aaabbbbaaaaaab\n"))
+        for instance in drawn:
+            row = features_of(game, instance)
+            out, xors = walked(game, instance)
+            assert all(row.get(k) == n for k, n in out.items()), (name, instance)
+            own = [k for k in row if re.fullmatch(r"adjacent\[[^\]]+\]|eqrun\[\d+\]", k)]
+            assert all(k in out for k in own), (name, instance)
+            if game.max_batch == 1 and "xor_class" in row:
+                assert row["xor_class"] == xors[0], (name, instance)
+            checked += 1
+    assert checked >= 100

@@ -32,6 +32,7 @@ its parity ``name%2``). string_cut gives its runs of cuttable positions (``run[L
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -64,14 +65,27 @@ def _label(game: Any, structure: Any, part: Any) -> str:
     return str(part)[:12]
 
 
+def _tally(parts: tuple[Any, ...]) -> list[tuple[Any, int]]:
+    """Each distinct part with its count, in the order met (parts that cannot be hashed: each
+    part alone, with a count of 1). A part's label, value and class are worked out once per
+    distinct part: a million piles hold a few dozen."""
+    try:
+        return list(Counter(parts).items())
+    except TypeError:  # parts that cannot be hashed
+        return [(p, 1) for p in parts]
+
+
 def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[str], dict[str, int]]:
     """Summable counts and the per-game numbers (length, distinct, values) of one single game."""
     counts: Counter[str] = Counter()
     numbers: dict[str, int] = {}
     parts = tuple(structure.parts(single)) if structure is not None else ()
     numbers["length"] = len(parts)
-    labels = [_label(game, structure, p) for p in parts]
-    by_label = Counter(labels)
+    tally = _tally(parts)
+    label_of = [(_label(game, structure, p), c) for p, c in tally]
+    by_label: Counter[str] = Counter()
+    for label, c in label_of:
+        by_label[label] += c
     numbers["distinct"] = len(by_label)
     for label, c in by_label.items():
         counts[f"count[{label}]"] += c
@@ -79,42 +93,46 @@ def _single_features(game: Any, structure: Any, single: Any) -> tuple[Counter[st
     for k, c in mult.items():
         counts[f"mult[{k}]"] += c
     numbers["max_mult"] = max(by_label.values(), default=0)
-    for a, b in zip(labels, labels[1:]):
-        if a == b:
-            counts[f"adjacent[{a}]"] += 1
-    run = 1
-    for k in range(1, len(labels) + 1):  # maximal runs of equal parts, of two or more
-        if k < len(labels) and labels[k] == labels[k - 1]:
-            run += 1
-            continue
-        if run >= 2:
-            counts[f"eqrun[{run}]"] += 1
-        run = 1
+    if len(tally) == len(parts):  # every part distinct (or unhashable): labelled one by one
+        labels = [label for label, _ in label_of]
+    else:
+        index = {p: label for (p, _), (label, _) in zip(tally, label_of)}
+        labels = list(map(index.__getitem__, parts))
+    # maximal runs of equal parts, of two or more (the pairs side by side first, as met)
+    runs = [(label, n) for label, group in itertools.groupby(labels) if (n := len(list(group))) > 1]
+    for label, n in runs:
+        counts[f"adjacent[{label}]"] += n - 1
+    for _, n in runs:
+        counts[f"eqrun[{n}]"] += 1
     if structure is not None and structure.value is not None and parts:
         try:
-            values = [int(structure.value(p)) for p in parts]
-            numbers["max_value"], numbers["min_value"] = max(values), min(values)
-            if not any(isinstance(p, str) for p in parts):  # numbers, not letters or digits
-                # each distinct value's classes once (a million piles hold few distinct values)
-                for v, n in Counter(values).items():
+            values = [(int(structure.value(p)), c) for p, c in tally]
+            numbers["max_value"] = max(v for v, _ in values)
+            numbers["min_value"] = min(v for v, _ in values)
+            if not any(isinstance(p, str) for p, _ in tally):  # numbers, not letters or digits
+                by_value: Counter[int] = Counter()
+                for v, c in values:
+                    by_value[v] += c
+                for v, n in by_value.items():  # each distinct value's classes once
                     for name in value_classes(v):
                         counts[name] += n
         except Exception:  # noqa: BLE001 - values that are not numbers: none
             pass
     if structure is not None and structure.value_class is not None and parts:
         try:
-            classes = [structure.value_class(p) for p in parts]
-            for cls, c in Counter(classes).items():
+            classes = [(structure.value_class(p), c) for p, c in tally]
+            for cls, c in classes:
                 counts[f"class[{cls}]"] += c
             # the xor of the classes is a Sprague-Grundy total only where the classes are Grundy
             # values; a game whose classes are something else (digit_game: a digit's parity)
             # says so with ``classes_are_grundy = False`` and gets no xor_class
             if getattr(game, "classes_are_grundy", True) and all(
-                isinstance(c, int) for c in classes
+                isinstance(cls, int) for cls, _ in classes
             ):
                 total = 0
-                for c in classes:
-                    total ^= c
+                for cls, c in classes:
+                    if c % 2:  # a class an even number of times cancels out
+                        total ^= cls
                 numbers["xor_class"] = total
         except Exception:  # noqa: BLE001 - a class the game cannot give here: none
             pass

@@ -183,7 +183,12 @@ def part_values(structure: Any, game: Any, instances: list[Any]) -> list[int]:
     seen: set[int] = set()
     for inst in instances:
         for single in game.split(inst) if game.max_batch > 1 else (inst,):
-            for p in structure.parts(single):
+            parts = tuple(structure.parts(single))
+            try:  # each distinct part once (a million piles hold a few dozen values)
+                parts = tuple(dict.fromkeys(parts))
+            except TypeError:  # parts that cannot be hashed: each one
+                pass
+            for p in parts:
                 try:
                     seen.add(int(structure.value(p)))
                 except Exception:  # noqa: BLE001 - a part without a number
