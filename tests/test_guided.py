@@ -701,7 +701,6 @@ def _level_search(
     return search, made
 
 
-@pytest.mark.slow
 def test_a_float_compared_brings_near_constant_inputs(monkeypatch):
     """Issue 47: once a run shows the program comparing two floats (a variance with 0), the
     search spends a share of its time on inputs of thousands of parts all at one level but one
@@ -719,3 +718,46 @@ def test_a_float_compared_brings_near_constant_inputs(monkeypatch):
     # (the control searches as long as the fault took, twice over: a measure of this machine)
     search, made = _level_search(monkeypatch, (("i", 3, 7),), 2 * took)
     assert search.found is None and search.level_runs == 0
+
+
+def test_near_constant_pairs_whose_odd_part_changes_the_answer_go_first(monkeypatch):
+    """Of the (level, shape) pairs, those whose input's right answer differs from that of as many
+    piles all at the level go first: for stones_once, a pile one step across a Grundy value's
+    boundary (54 is worth 9, 55 is worth 10); the control: a judge whose every answer is the
+    same puts nothing off, and the first pairs are mostly ones within a value's span."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge import guided_level
+    from gamecert.engine.judge.expected import expected_answer
+
+    monkeypatch.setattr(guided_level, "LOW", 40)
+    monkeypatch.setattr(guided_level, "HIGH", 64)
+    entry = registry.get("stones_once")
+    worth = {}
+    k = 0
+    for s in range(1, 61):
+        k += (k + 1) * (k + 2) // 2 <= s
+        worth[s] = k
+
+    def crosses(odd: list[int], level: int) -> bool:
+        return any(worth[v] != worth[level] for v in odd)
+
+    # (the level: the value of the input's most parts; the odd ones: the rest)
+    def pairs(expected) -> list[tuple[list[int], int]]:
+        search = _search("stones_once")
+        search.judge = SimpleNamespace(expected=expected)
+        search.level_part, search.level_game = 1, (1, 2, 3)
+        out: list[tuple[list[int], int]] = []
+        while len(out) < 18:
+            made = search.level_next()
+            if made is None:  # (a level of 1 with a part one below it: none)
+                continue
+            parts = made[0]
+            level = max(set(parts), key=parts.count)
+            out.append(([v for v in set(parts) if v != level], level))
+        return out
+
+    right = pairs(lambda inst: expected_answer(entry, inst))
+    assert all(crosses(odd, level) for odd, level in right)
+    same = pairs(lambda inst: ("YES", "a constant"))
+    assert sum(not crosses(odd, level) for odd, level in same) > 9

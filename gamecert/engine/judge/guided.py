@@ -31,6 +31,8 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   one part or spread over several (none past the greatest value the input holds), so a derived
   sum compared with a constant is met in one step; and the count is changed by it (and by +-1,
   +-2) with the values' total kept, so a count's residue is met without losing a sum met before;
+* **near-constant inputs** (a float compared): every part at one level but one or two a step
+  off, thousands of parts (:mod:`gamecert.engine.judge.guided_level`);
 * **havoc**: one to four changes stacked on a kept input: a value or a count set to a
   dictionary number, a nearby or a random one; parts repeated or dropped; a dictionary string
   put in; a game of the batch repeated, dropped or taken from another input.

@@ -20,7 +20,10 @@ kept input shows the program comparing floats, the search spends a share of its 
 
 The (level, shape) pairs are taken in a shuffled order, one pass after another: the answer may
 depend on the level (the parts' own values), the rounding on the count, and neither is known in
-advance. :class:`Levels` is a part of :class:`gamecert.engine.judge.guided.Search`.
+advance. A program that takes nearly equal parts for equal answers as for equal ones, so a pair
+whose right answer (the oracle's or the fast solvers', as for any run) is that of the constant
+input (every part at the level, as many) waits for the end of its pass: the pairs whose odd
+parts change the answer go first. :class:`Levels` is a part of :class:`gamecert.engine.judge.guided.Search`.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ READ = 4096
 #: near-constant inputs not made in a row (the game refuses such counts or levels) after which
 #: the search stops making them
 REFUSED = 64
+#: pairs looked at, at most, for one whose odd parts change the right answer
+PUT_OFF = 64
 #: the odd parts' offsets from the level: one above, one below, then one of each
 SHAPES: tuple[tuple[int, ...], ...] = ((1,), (-1,), (-1, 1))
 
@@ -79,6 +84,7 @@ class Levels:
 
     st: Any
     game: Any
+    judge: Any
     rng: random.Random
     corpus: list[Any]
     numbers: list[int]
@@ -88,6 +94,8 @@ class Levels:
         #: the (level, offsets) pairs in the order taken, the next's index, the template part
         self.level_pairs: list[tuple[int, tuple[int, ...]]] = []
         self.level_at = 0
+        #: the pairs of this pass put off to its end (their answer was the constant input's)
+        self.level_put_off: set[tuple[int, tuple[int, ...]]] = set()
         self.level_part: Any = None
         #: the parts of the smallest kept game (at most 64 of them): each level tried on it
         self.level_game: tuple[Any, ...] = ()
@@ -148,26 +156,54 @@ class Levels:
             return False
 
     def level_pass(self) -> None:
-        """The (level, offsets) pairs of one pass: the single odd parts first, then the pairs,
-        each in a shuffled order."""
+        """The (level, offsets) pairs of one pass (the odd parts' values valid levels too): the
+        single odd parts first, then the pairs, each in a shuffled order."""
         levels = self.level_levels()
-        singles = [(v, s) for v in levels for s in SHAPES if len(s) == 1]
-        pairs = [(v, s) for v in levels for s in SHAPES if len(s) > 1]
+        valid = dict.fromkeys(levels, True)
+
+        def ok(v: int) -> bool:
+            if v not in valid:
+                valid[v] = self.level_valid(v)
+            return valid[v]
+
+        made = [(v, s) for v in levels for s in SHAPES if all(ok(v + d) for d in s)]
+        singles = [(v, s) for v, s in made if len(s) == 1]
+        pairs = [(v, s) for v, s in made if len(s) > 1]
         self.rng.shuffle(singles)
         self.rng.shuffle(pairs)
         self.level_pairs, self.level_at = singles + pairs, 0
+        self.level_put_off = set()
 
     def level_next(self) -> State | None:
         """The next near-constant input's state (a game of its own), or None (a level or an
-        offset its part cannot take: the search makes the next)."""
-        if self.level_at >= len(self.level_pairs):
-            self.level_pass()
-            if not self.level_pairs:
+        offset its part cannot take: the search makes the next). A pair whose input's right
+        answer is the constant input's (every part at the level, as many) is put off to the end
+        of the pass, once, if that of one part fewer is too: a program that takes the parts for
+        equal answers those right, so the pairs whose odd parts change the answer go first
+        (within :data:`PUT_OFF` looks)."""
+        state: State | None = None
+        for _ in range(PUT_OFF):
+            if self.level_at >= len(self.level_pairs):
+                self.level_pass()
+                if not self.level_pairs:
+                    return None
+            pair = self.level_pairs[self.level_at]
+            self.level_at += 1
+            n = count_drawn(self.rng, self.below, len(pair[1]))
+            if n is None:
                 return None
-        level, offsets = self.level_pairs[self.level_at]
-        self.level_at += 1
-        n = count_drawn(self.rng, self.below, len(offsets))
-        if n is None or level + min(offsets) < self.st.smallest:
+            state = self.level_made(*pair, n)
+            if state is None or pair in self.level_put_off or self.level_matters(state[0]):
+                return state
+            other = self.level_made(*pair, n - 1)  # (an answer may go by the count's parity)
+            if other is not None and self.level_matters(other[0]):
+                return other
+            self.level_put_off.add(pair)
+            self.level_pairs.append(pair)
+        return state
+
+    def level_made(self, level: int, offsets: tuple[int, ...], n: int) -> State | None:
+        if n <= len(offsets):
             return None
         try:
             same = self.st.with_value(self.level_part, level)
@@ -175,6 +211,16 @@ class Levels:
         except Exception:  # noqa: BLE001 - a value the part cannot take
             return None
         return [(same,) * (n - len(odd)) + odd]
+
+    def level_matters(self, parts: tuple[Any, ...]) -> bool:
+        """Whether the right answer for ``parts`` differs from that for as many parts all at the
+        first one's value (True where it cannot be told: the input is run)."""
+        try:
+            made = self.st.build(parts)
+            same = self.st.build((parts[0],) * len(parts))
+            return bool(self.judge.expected(made)[0] != self.judge.expected(same)[0])
+        except Exception:  # noqa: BLE001 - the input is run, and judged, as any other
+            return True
 
 
 __all__ = ["HIGH", "LEVELS", "LOW", "SHAPES", "SHARE", "Levels", "count_drawn", "floats_compared"]
