@@ -39,7 +39,7 @@ LOW, HIGH = 1 << 11, 1 << 15
 LEVELS = 256
 #: the share of the guided phase's time, from the first float comparison seen, given to them
 SHARE = 0.5
-#: the parts whose values are read to find the levels (per kept input)
+#: the parts whose values are read to find the levels (per kept input, its games in turn)
 READ = 4096
 #: near-constant inputs not made in a row (the game refuses such counts or levels) after which
 #: the search stops making them
@@ -107,19 +107,33 @@ class Levels:
         self.level_values: set[int] = set()
 
     def level_note(self, item: Any) -> None:
-        """Note a kept input: its values, and whether it shows a float compared (the start)."""
+        """Note a kept input: whether it shows a float compared (the start: the inputs kept
+        before are read then), and once begun, its values and its smallest game."""
         if self.st is None or self.st.value is None or self.st.with_value is None:
             return
-        for parts in item.state[:64]:
-            for p in parts[:READ]:
+        if self.level_began:
+            self.level_read(item)
+        elif floats_compared(item.cov.cmps):
+            self.level_began = time.monotonic()
+            for kept in self.corpus:
+                self.level_read(kept)
+            if not any(kept is item for kept in self.corpus):
+                self.level_read(item)
+
+    def level_read(self, item: Any) -> None:
+        """The values of a kept input (its first :data:`READ` parts), and its smallest game."""
+        left = READ
+        for parts in item.state:
+            if left <= 0:
+                break
+            for p in parts[:left]:
                 try:
                     self.level_values.add(int(self.st.value(p)))
                 except Exception:  # noqa: BLE001 - a part without a number: left out
                     pass
+            left -= len(parts)
             if parts and (self.level_part is None or len(parts) < len(self.level_game)):
                 self.level_part, self.level_game = parts[0], parts[:64]
-        if not self.level_began and floats_compared(item.cov.cmps):
-            self.level_began = time.monotonic()
 
     def level_due(self) -> bool:
         """Whether the near-constant inputs' share of the time since they began is unspent."""
