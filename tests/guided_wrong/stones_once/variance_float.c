@@ -9,10 +9,11 @@
    write back), the distance of the variance from 0 in ulps climbs toward small levels, where the
    fault is not, and no family, exhaustive space or random draw makes thousands of piles this
    close to equal. Caught by the guided phase's near-constant inputs (a float compared). No
-   smallest is stated: of inputs of n - m piles of one size and m (1 or 2) of another, 2,394
-   piles (2,393 of 54, one of 55) is the fewest piles that fail (a scan of the program's own float
-   arithmetic, every n up to 40,000); inputs of three sizes or more, and the fewest stones in all
-   (the game's size), were not scanned, and the search reports the fault above that. */
+   smallest is stated: of the near-constant shapes (one pile a step above or below the rest, or
+   one of each, every n up to 40,000), 2,394 piles (2,393 of 54, one of 55; 129,277 stones in
+   all) is the smallest failing input by piles and by the game's size (a scan of the program's
+   own float arithmetic); other shapes were not scanned, and the search reports the fault above
+   that size (tests/uncaught/README.md). */
 #include <stdio.h>
 #include <stdlib.h>
 
