@@ -20,10 +20,11 @@ kept input shows the program comparing floats, the search spends a share of its 
 
 The (level, shape) pairs are taken in a shuffled order, one pass after another: the answer may
 depend on the level (the parts' own values), the rounding on the count, and neither is known in
-advance. A program that takes nearly equal parts for equal answers as for equal ones, so a pair
-whose right answer (the oracle's or the fast solvers', as for any run) is that of the constant
-input (every part at the level, as many) waits for the end of its pass: the pairs whose odd
-parts change the answer go first. :class:`Levels` is a part of :class:`gamecert.engine.judge.guided.Search`.
+advance. A program that takes nearly equal parts for equal ones answers as for equal ones, so a
+pair whose right answer (the oracle's or the fast solvers', as for any run) is that of the
+constant input (every part at the level, as many) waits for the end of its pass: the pairs whose
+odd parts change the answer go first. :class:`Levels` is a part of
+:class:`gamecert.engine.judge.guided.Search`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any
 
 #: the counts of parts drawn (log-uniformly) for a near-constant input
 LOW, HIGH = 1 << 11, 1 << 15
-#: levels tried at most
+#: the least values a part may have tried as levels (twice as many levels at most in all)
 LEVELS = 256
 #: the share of the guided phase's time, from the first float comparison seen, given to them
 SHARE = 0.5
