@@ -18,6 +18,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -657,3 +658,106 @@ def test_relations_fitted_to_native_comparisons_and_met(monkeypatch):
     assert made is not None and len(made[0]) % 5 == 3
     assert sum(p * p for p in made[0]) == 2026 and all(1 <= p <= 60 for p in made[0])
     assert search.met([(1,) * 3], [("squares", 0, 2), ("count", 0, 3)]) is None
+
+
+# ---- issue 47: near-constant inputs where a float is compared -----------------------------------
+
+
+def _level_search(
+    monkeypatch: pytest.MonkeyPatch, cmps: tuple, seconds: float
+) -> tuple[guided.Search, list]:
+    """A guided search of stones_once whose every run records ``cmps`` and fails (WA) only on a
+    near-constant input: 2,048 piles or more, all at 54 stones but one at 55 (the shape of
+    tests/guided_wrong/stones_once/variance_float.c's fault); it stops at the first fault."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge import guided_level
+
+    entry = registry.get("stones_once")
+    monkeypatch.setattr(  # (a run's feature: its count of piles, so that some are kept)
+        guided,
+        "read_coverage",
+        lambda text, language: inst.Coverage(features=frozenset({text}), cmps=cmps),
+    )
+    # (the counts kept low and the share high: the made inputs are formatted and parsed here)
+    monkeypatch.setattr(guided_level, "HIGH", 4096)
+    monkeypatch.setattr(guided_level, "SHARE", 0.9)
+    made: list = []
+
+    class Judge:
+        last_result = SimpleNamespace(stderr_tail="")
+
+        def run_one(self, piles, phase, text=None, what=""):
+            made.append(len(piles))
+            self.last_result = SimpleNamespace(stderr_tail=str(len(piles)))
+            rest = sorted(set(piles[:-1]))
+            wrong = len(piles) >= 2048 and rest == [54] and piles[-1] == 55
+            return SimpleNamespace(verdict="WA") if wrong else None
+
+    search = guided.Search(
+        entry, Judge(), inst.Instrumented(None, "c", ""), 1, lambda i, t: SimpleNamespace(size=1)
+    )
+    search.search([(1, 2, 3), (60, 60), (5, 5, 5)], time.monotonic() + seconds, smaller=False)
+    return search, made
+
+
+def test_a_float_compared_brings_near_constant_inputs(monkeypatch):
+    """Issue 47: once a run shows the program comparing two floats (a variance with 0), the
+    search spends a share of its time on inputs of thousands of parts all at one level but one
+    or two a step off, over every level a pile may take (1..60: none past the game's bound) and
+    finds the fault only such an input shows; control: with no float compared (an integer
+    comparison alone) it makes none of them, and the fault is not found."""
+    from gamecert.engine.judge import guided_level
+
+    began = time.monotonic()
+    search, made = _level_search(monkeypatch, (("i", 3, 7), ("f", 1.5e-5, 0.0)), 60)
+    took = time.monotonic() - began
+    assert search.found is not None and search.level_runs > 0
+    assert {v for v, _ in search.level_pairs} == set(range(1, 61))
+    assert made[-1] >= guided_level.LOW
+    # (the control searches as long as the fault took, twice over: a measure of this machine)
+    search, made = _level_search(monkeypatch, (("i", 3, 7),), 2 * took)
+    assert search.found is None and search.level_runs == 0
+
+
+def test_near_constant_pairs_whose_odd_part_changes_the_answer_go_first(monkeypatch):
+    """Of the (level, shape) pairs, those whose input's right answer differs from that of as many
+    piles all at the level go first: for stones_once, a pile one step across a Grundy value's
+    boundary (54 is worth 9, 55 is worth 10); the control: a judge whose every answer is the
+    same puts nothing off, and the first pairs are mostly ones within a value's span."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge import guided_level
+    from gamecert.engine.judge.expected import expected_answer
+
+    monkeypatch.setattr(guided_level, "LOW", 40)
+    monkeypatch.setattr(guided_level, "HIGH", 64)
+    entry = registry.get("stones_once")
+    worth = {}
+    k = 0
+    for s in range(1, 61):
+        k += (k + 1) * (k + 2) // 2 <= s
+        worth[s] = k
+
+    def crosses(odd: list[int], level: int) -> bool:
+        return any(worth[v] != worth[level] for v in odd)
+
+    # (the level: the value of the input's most parts; the odd ones: the rest)
+    def pairs(expected) -> list[tuple[list[int], int]]:
+        search = _search("stones_once")
+        search.judge = SimpleNamespace(expected=expected)
+        search.level_part, search.level_game = 1, (1, 2, 3)
+        out: list[tuple[list[int], int]] = []
+        while len(out) < 18:
+            made = search.level_next()
+            if made is None:  # (a level of 1 with a part one below it: none)
+                continue
+            parts = made[0]
+            level = max(set(parts), key=parts.count)
+            out.append(([v for v in set(parts) if v != level], level))
+        return out
+
+    right = pairs(lambda inst: expected_answer(entry, inst))
+    assert all(crosses(odd, level) for odd, level in right)
+    same = pairs(lambda inst: ("YES", "a constant"))
+    assert sum(not crosses(odd, level) for odd, level in same) > 9

@@ -31,6 +31,8 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   one part or spread over several (none past the greatest value the input holds), so a derived
   sum compared with a constant is met in one step; and the count is changed by it (and by +-1,
   +-2) with the values' total kept, so a count's residue is met without losing a sum met before;
+* **near-constant inputs** (a float compared): every part at one level but one or two a step
+  off, thousands of parts (:mod:`gamecert.engine.judge.guided_level`);
 * **havoc**: one to four changes stacked on a kept input: a value or a count set to a
   dictionary number, a nearby or a random one; parts repeated or dropped; a dictionary string
   put in; a game of the batch repeated, dropped or taken from another input.
@@ -54,6 +56,7 @@ from typing import Any
 
 from gamecert.engine.judge.derived import MAX_TEXT
 from gamecert.engine.judge.guided_fit import Fitted
+from gamecert.engine.judge.guided_level import HIGH, LOW, Levels
 from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
 from gamecert.engine.judge.guided_solve import Solved
 from gamecert.engine.run.instrument import REWRITTEN, Coverage, Instrumented, read_coverage
@@ -84,7 +87,7 @@ class Report:
     lines: list[str] = field(default_factory=list)
 
 
-class Search(Mutations, Solved, Fitted):
+class Search(Mutations, Solved, Fitted, Levels):
     """One guided search on one instrumented runner (``judge`` judges its runs)."""
 
     def __init__(
@@ -127,6 +130,7 @@ class Search(Mutations, Solved, Fitted):
         self.observed: dict[Any, list[tuple[list[dict[str, int]], int]]] = {}
         self.relations: dict[Any, list[tuple[str, int, int]]] = {}
         self.tried: set[tuple[Any, int, int | None]] = set()
+        self.level_init()
 
     # ---- the structure --------------------------------------------------------------------
     def state(self, instance: Any) -> list[tuple[Any, ...]]:
@@ -222,6 +226,7 @@ class Search(Mutations, Solved, Fitted):
             self.corpus.pop(self.rng.randrange(len(self.corpus)))
         self.corpus.append(item)
         self.pending.append(item)
+        self.level_note(item)
         for kind, a, b in item.cov.cmps:
             if kind == "s":
                 for s in (a, b):
@@ -259,6 +264,17 @@ class Search(Mutations, Solved, Fitted):
                 # z3's answers first: each is a branch not yet taken, or a relation not yet met
                 queue[:0] = self.solve(item) + self.fit(item)
                 queue += self.i2s(item)
+            if self.level_due():  # a float compared: near-constant inputs, in their share
+                began, ran = time.monotonic(), False
+                for _ in range(2):
+                    state = self.level_next()
+                    made = self.build(state) if state is not None else None
+                    ran = self.level_ran(made is not None) or ran
+                    if made is not None and self.run(*made) and not self.smaller:
+                        return self.report
+                self.level_spent += time.monotonic() - began
+                if ran:
+                    continue
             if queue and (turn % 2 or not self.corpus):  # input to state and havoc in turn
                 batch, queue = queue[:16], queue[16:]
             elif seeds:
@@ -286,6 +302,11 @@ class Search(Mutations, Solved, Fitted):
                 made = self.build(state) if state is not None else None
                 if made is not None and self.run(*made) and not self.smaller:
                     return self.report
+        if self.level_runs:
+            self.report.lines.append(
+                f"guided phase: a float compared: {self.level_runs} near-constant inputs (every "
+                f"part at one level but one or two a step off, {LOW} to {HIGH} parts)"
+            )
         if self.first_size is not None:
             self.report.lines.append(
                 f"guided phase: a fault at size {self.first_size}, then {self.runs_below} runs "
