@@ -367,3 +367,19 @@ def test_a_parity_threshold_on_many_parts_comes_down_to_its_smallest():
     assert sum(result.instance) == 50_004 and sorted(result.instance)[-1] == 3
     control = shrink(STONES, lambda inst, text: len(inst) > 50_000, piles, max_runs=2_000)
     assert control.instance == (1,) * 50_001
+
+
+def test_two_values_lowered_together_keep_a_parity():
+    """The long step alone: m57h777.py's guided find came to 777, five 2s and 51 ones (838 tokens)
+    and stopped there: one 2 lowered to 1 flips the xor, and the chunks of the values not at their
+    lowest went from 3 to 1. They go 3, 2, 1: two 2s lowered together keep it, down to 834 (777, a
+    2 and 55 ones). Control: the fault's own input is minimal in the count it needs (57 heaps)."""
+    import functools
+
+    def fails(inst, text):
+        xor = functools.reduce(lambda a, h: a ^ DAWSON.grundy(h), inst, 0)
+        return len(inst) == 57 and inst[0] == 777 and xor != 0
+
+    result = shrink(DAWSON, fails, (777,) + (2,) * 5 + (1,) * 51)
+    assert result.finished and DAWSON.size(result.instance) == 834
+    assert len(result.instance) == 57 and sorted(result.instance) == [1] * 55 + [2, 777]
