@@ -319,7 +319,7 @@ def _diagnose(
         if shuffle:
             learn_rows = list(rows)
             rng.shuffle(learn_rows)
-        rule = learn(learn_rows, labels)
+        rule = learn(learn_rows, labels, until=deadline - 0.5)
         result = Diagnosis(
             "none", budget_s=seconds, learned_on=len(rows), learned_failing=sum(labels)
         )
@@ -390,7 +390,8 @@ def _diagnose(
     if result.status != "class":
         result.tried = result.rule
         result.rule = result.words = ""
-        result.differ = differences(rows, labels)
+        # within the diagnosis's time (half a second at least: the plainest features)
+        result.differ = differences(rows, labels, until=max(deadline, time.monotonic() + 0.5))
         if not result.why:
             result.why = "the time was up before a rule could be checked"
     result.runs = labeller.runs

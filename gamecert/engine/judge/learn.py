@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -101,63 +102,106 @@ def _gain(p: int, n: int, big_p: int, big_n: int) -> float:
     return p * (math.log2((p + 1) / (p + n + 2)) - math.log2((big_p + 1) / (big_p + big_n + 2)))
 
 
+class _Columns:
+    """The rows' features by name, kept sparse: each name's rows where its value is not 0 (most
+    keyed counts are 0 on most rows: a near-constant input's thousands of piles name thousands
+    of features, each on a few rows). Counting a test's rows costs the nonzero entries only;
+    the zeros are what is left of the rows counted."""
+
+    def __init__(self, rows: Sequence[Mapping[str, int]]) -> None:
+        self.n = len(rows)
+        nonzero: dict[str, list[tuple[int, int]]] = {}
+        for i, row in enumerate(rows):
+            for name, v in row.items():
+                if v:
+                    nonzero.setdefault(name, []).append((i, v))
+        # every name of the rows, the ones only ever 0 included (as a dense column has them)
+        names = {name for row in rows for name in row}
+        self.nonzero = {name: nonzero.get(name, []) for name in sorted(names)}
+
+    def __iter__(self) -> Any:
+        return iter(self.nonzero)
+
+    def tally(
+        self, name: str, inside: bytearray, labels: Sequence[bool], big_p: int, big_n: int
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        """The failing and the passing rows of ``inside`` by the value of ``name``."""
+        pos: dict[int, int] = {}
+        neg: dict[int, int] = {}
+        for i, v in self.nonzero[name]:
+            if inside[i]:
+                if labels[i]:
+                    pos[v] = pos.get(v, 0) + 1
+                else:
+                    neg[v] = neg.get(v, 0) + 1
+        zero_p, zero_n = big_p - sum(pos.values()), big_n - sum(neg.values())
+        if zero_p:
+            pos[0] = zero_p
+        if zero_n:
+            neg[0] = zero_n
+        return pos, neg
+
+
 def _best_tests(
-    columns: dict[str, list[int]],
+    columns: _Columns,
     labels: Sequence[bool],
     covered: list[int],
     used: set[tuple[str, str]],
     top: int = 1,
 ) -> list[Condition]:
     """The ``top`` tests of best gain on the ``covered`` rows (each drops some passing row)."""
-    big_p = sum(1 for i in covered if labels[i])
-    big_n = len(covered) - big_p
-    found: list[tuple[Any, ...]] = []
-    for name, column in columns.items():
-        pos: dict[int, int] = {}
-        neg: dict[int, int] = {}
-        for i in covered:
-            v = column[i]
-            if labels[i]:
-                pos[v] = pos.get(v, 0) + 1
-            else:
-                neg[v] = neg.get(v, 0) + 1
-        if not pos:
-            continue
-        values = sorted(set(pos) | set(neg))
-        # thresholds: cumulative counts from below (<=) and from above (>=)
-        below_p = below_n = 0
-        cum: dict[int, tuple[int, int]] = {}
-        for v in values:
-            below_p += pos.get(v, 0)
-            below_n += neg.get(v, 0)
-            cum[v] = (below_p, below_n)
-        best: tuple[Any, ...] | None = None  # the best test of this feature
-        for v in pos:
-            le_p, le_n = cum[v]
-            eq_p, eq_n = pos[v], neg.get(v, 0)
-            ge_p, ge_n = big_p - le_p + eq_p, big_n - le_n + eq_n
-            for op, p, n in ((">=", ge_p, ge_n), ("<=", le_p, le_n), ("==", eq_p, eq_n)):
-                if n == big_n or (name, op) in used:
-                    continue  # drops no passing input
-                key = (
-                    round(_gain(p, n, big_p, big_n), 9),
-                    -rank(name),
-                    op != "==",
-                    -n,
-                    name,
-                    op,
-                    v,
-                )
-                if best is None or key > best[0]:
-                    best = (key, Condition(name, op, v))
-        if best is not None and best[0][0] > 0:
-            found.append(best)
+    on = _Covered(columns.n, labels, covered)
+    found = [best for name in columns if (best := _best_of(columns, name, on, used)) is not None]
     found.sort(key=lambda x: x[0], reverse=True)
-    return [t for _, t in found[:top]]
+    return [t for _, t, _ in found[:top]]
+
+
+class _Covered:
+    """Rows a test is chosen on: which (a mask), their labels, how many fail and pass."""
+
+    def __init__(self, n: int, labels: Sequence[bool], covered: list[int]) -> None:
+        self.labels = labels
+        self.big_p = sum(1 for i in covered if labels[i])
+        self.big_n = len(covered) - self.big_p
+        self.inside = bytearray(n)
+        for i in covered:
+            self.inside[i] = 1
+
+
+def _best_of(
+    columns: _Columns, name: str, on: _Covered, used: set[tuple[str, str]]
+) -> tuple[Any, Condition, tuple[int, int]] | None:
+    """The best test of the feature ``name`` on the rows ``on`` (its key, for the order; the
+    test; the failing and the passing rows it holds for), or None where none gains (each drops
+    some passing row)."""
+    big_p, big_n = on.big_p, on.big_n
+    pos, neg = columns.tally(name, on.inside, on.labels, big_p, big_n)
+    if not pos:
+        return None
+    values = sorted(set(pos) | set(neg))
+    # thresholds: cumulative counts from below (<=) and from above (>=)
+    below_p = below_n = 0
+    cum: dict[int, tuple[int, int]] = {}
+    for v in values:
+        below_p += pos.get(v, 0)
+        below_n += neg.get(v, 0)
+        cum[v] = (below_p, below_n)
+    best: tuple[Any, Condition, tuple[int, int]] | None = None
+    for v in pos:
+        le_p, le_n = cum[v]
+        eq_p, eq_n = pos[v], neg.get(v, 0)
+        ge_p, ge_n = big_p - le_p + eq_p, big_n - le_n + eq_n
+        for op, p, n in ((">=", ge_p, ge_n), ("<=", le_p, le_n), ("==", eq_p, eq_n)):
+            if n == big_n or (name, op) in used:
+                continue  # drops no passing input
+            key = (round(_gain(p, n, big_p, big_n), 9), -rank(name), op != "==", -n, name, op, v)
+            if best is None or key > best[0]:
+                best = (key, Condition(name, op, v), (p, n))
+    return best if best is not None and best[0][0] > 0 else None
 
 
 def _best_test(
-    columns: dict[str, list[int]],
+    columns: _Columns,
     labels: Sequence[bool],
     covered: list[int],
     used: set[tuple[str, str]],
@@ -171,15 +215,19 @@ BEAM = 6
 
 
 def learn(
-    rows: Sequence[Mapping[str, int]], labels: Sequence[bool], max_tests: int = MAX_TESTS
+    rows: Sequence[Mapping[str, int]],
+    labels: Sequence[bool],
+    max_tests: int = MAX_TESTS,
+    until: float | None = None,
 ) -> Rule | None:
     """The conjunction that best separates the failing rows (``labels`` True) from the passing
     ones (a beam search over conjunctions grown test by test, by FOIL's gain); None when no test
-    helps (no failing row, or none that any test sets apart)."""
+    helps (no failing row, or none that any test sets apart). Past ``until`` (a
+    :func:`time.monotonic` value) the conjunctions grow no further: the best of those grown is
+    the rule (one test at least)."""
     if not any(labels):
         return None
-    names = sorted({name for row in rows for name in row})
-    columns = {name: [get(row, name) for row in rows] for name in names}
+    columns = _Columns(rows)
     beam: list[tuple[tuple[Condition, ...], list[int]]] = [((), list(range(len(rows))))]
     root = (sum(1 for y in labels if y), sum(1 for y in labels if not y))
     done: list[tuple[tuple[Condition, ...], list[int]]] = []
@@ -201,6 +249,8 @@ def learn(
             break
         grown.sort(key=lambda x: _score(x[1], labels, root), reverse=True)
         beam = grown[:BEAM]
+        if until is not None and time.monotonic() >= until:
+            break
     done += [b for b in beam if b[0]]
     if not done:
         return None
@@ -217,7 +267,7 @@ def learn(
 
 def _plainer(
     rule: Rule,
-    columns: dict[str, list[int]],
+    columns: _Columns,
     rows: Sequence[Mapping[str, int]],
     labels: Sequence[bool],
 ) -> Rule:
@@ -269,25 +319,30 @@ def _pruned(
 
 
 def differences(
-    rows: Sequence[Mapping[str, int]], labels: Sequence[bool], top: int = 5
+    rows: Sequence[Mapping[str, int]],
+    labels: Sequence[bool],
+    top: int = 5,
+    until: float | None = None,
 ) -> list[dict[str, Any]]:
     """The features whose values differ most between failing and passing rows: for each, the
     single test that best separates them (by FOIL's gain), with the share of failing and of
-    passing rows it holds for; the ``top`` best, plainest first on a tie."""
+    passing rows it holds for; the ``top`` best, plainest first on a tie. The features are
+    looked at plainest first, none past ``until`` (a :func:`time.monotonic` value)."""
     if not any(labels) or all(labels):
         return []
-    names = sorted({name for row in rows for name in row})
+    columns = _Columns(rows)
     out = []
     everyone = list(range(len(rows)))
     fails = sum(labels)
     passes = len(labels) - fails
-    for name in names:
-        column = {name: [get(row, name) for row in rows]}
-        test = _best_test(column, labels, everyone, set())
-        if test is None:
+    on = _Covered(columns.n, labels, everyone)
+    for name in sorted(columns, key=lambda name: (rank(name), name)):
+        if until is not None and time.monotonic() >= until:
+            break
+        best = _best_of(columns, name, on, set())
+        if best is None:
             continue
-        f = sum(1 for row, y in zip(rows, labels) if y and test.holds(row))
-        p = sum(1 for row, y in zip(rows, labels) if not y and test.holds(row))
+        _, test, (f, p) = best
         out.append((f / fails - p / passes, -rank(name), test, f, p))
     out.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return [
