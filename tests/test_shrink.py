@@ -15,6 +15,7 @@ import os
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from oracles.stones_once import GAME as STONES
 from oracles.stones_once import pile_grundy
 from oracles.string_cut import GAME as CUT
 from oracles.word_game import GAME as WORDS
+from tests.variance_float import variance_float_fails
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "shrink_wrong"
@@ -383,3 +385,25 @@ def test_two_values_lowered_together_keep_a_parity():
     result = shrink(DAWSON, fails, (777,) + (2,) * 5 + (1,) * 51)
     assert result.finished and DAWSON.size(result.instance) == 834
     assert len(result.instance) == 57 and sorted(result.instance) == [1] * 55 + [2, 777]
+
+
+def test_a_near_constant_fault_comes_down_to_its_smallest_count_and_level():
+    """variance_float.c's fault (a float variance that rounds to 0 over thousands of nearly equal
+    piles) fails at counts that follow no order: 55s with one 54 fail at 2,486 piles and 2,558,
+    not between. Its guided finds stayed at 5,732 and 3,104 piles: no halving or chunk lands on
+    such a count from another. The count of the common pile is searched down one by one, and the
+    common pile exchanged with the odd one (54s with one 55) and searched again: 2,393 of 54 and
+    one of 55, 129,277 stones, which tests/scans/variance_float_smallest.c finds is the smallest
+    failing input of all. Control: without the exchange the shrink stays among 55s (2,485 of
+    them and one 54, 136,729 stones)."""
+    found = (55,) * 2865 + (54,)
+    assert variance_float_fails(found, "")
+    # (1,541 runs reach it here; its other steps then lower each of the 2,394 piles in turn)
+    result = shrink(STONES, variance_float_fails, found, max_runs=3_000)
+    assert sorted(result.instance) == [54] * 2393 + [55] and sum(result.instance) == 129_277
+
+    def no_exchange(inst, text):  # the same fault, but an input whose common pile is 54 passes
+        return Counter(inst).most_common(1)[0][0] != 54 and variance_float_fails(inst, text)
+
+    control = shrink(STONES, no_exchange, found, max_runs=3_000)
+    assert sorted(control.instance) == [54] + [55] * 2485 and sum(control.instance) == 136_729

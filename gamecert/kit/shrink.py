@@ -23,7 +23,10 @@ and repeats passes of these steps until a whole pass finds nothing smaller:
    the finer levels have removed nothing); one part, then
    two, removed from each run of equal parts; values lowered chunk by chunk the same way, the
    chunks made of the parts not yet at their lowest;
-5. every single value not at its lowest searched down (binary search, the class's smallest
+5. a near-constant game (every part but at most four equal): the count of its common part
+   searched down one by one, then the common part exchanged with each other one and the count
+   searched again (:mod:`gamecert.kit.shrink_level`);
+6. every single value not at its lowest searched down (binary search, the class's smallest
    first), where at most :data:`EXHAUSTIVE_PARTS` are not; near the end only (at most that many
    parts in all): every single part removed.
 
@@ -43,6 +46,8 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from gamecert.kit.shrink_level import NearConstant
 
 #: ddmin levels with more chunks than this wait for the end (single removals, when few parts)
 LEVEL_CHUNKS = 256
@@ -93,7 +98,7 @@ class _OutOfTime(Exception):
     pass
 
 
-class Shrinker:
+class Shrinker(NearConstant):
     """Structural shrinking of one failing input (see the module's words).
 
     ``fails(instance, text)`` runs the candidate once and says whether it still fails as the
@@ -165,6 +170,8 @@ class Shrinker:
             return False
         try:
             inst = self._instance(state)
+            if self.game.size(inst) > self.key[0]:  # larger: never smaller, whatever its text
+                return False
             text = self.game.format_input(inst)
         except Exception:  # noqa: BLE001 - not a valid input: never run
             return False
@@ -538,6 +545,9 @@ class Shrinker:
                 final,
             )
             self._runs_trimmed(g)
+            # before the values: a near-constant game's count decides (one run a count), and each
+            # of its thousands of equal parts lowered in turn would spend the time first
+            self._near_constant(g)
             self._lower_chunks(g, final)
             if final or self._not_lowest(g) <= self.exhaustive_parts:
                 self._each_value(g)
