@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -327,6 +328,37 @@ def test_caught_by_the_guided_phase(tmp_path, program, seed):
     smallest = _smallest(program)
     if smallest is not None:
         assert report["size"] == smallest, report["minimality"]
+
+
+@pytest.mark.long
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="not on this machine: gcc")
+def test_variance_float_smallest_is_the_scan_s(tmp_path):
+    """variance_float.c's header states its smallest failing input; the scan of every input below
+    140,000 stones in its float arithmetic (tests/scans/variance_float_smallest.c, built as the
+    judge builds C) finds it. And tests/variance_float.py (its fault in Python, for in-process
+    tests) answers as the program does: the smallest input fails, 2,392 of 54 and one 55 passes,
+    on the program itself too."""
+    from tests.variance_float import variance_float_fails
+
+    program = WRONG / "stones_once" / "variance_float.c"
+    scan, exe = tmp_path / "scan", tmp_path / "program"
+    for src, out in (
+        (ROOT / "tests" / "scans" / "variance_float_smallest.c", scan),
+        (program, exe),
+    ):
+        subprocess.run(["gcc", "-O2", "-o", str(out), str(src), "-lm"], check=True)
+    done = subprocess.run([str(scan), "140000"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    size, n = (int(x) for x in done.stdout.split()[1:3])
+    assert size == _smallest(program) == 129_277 and n == 2394
+    for piles in ((54,) * 2393 + (55,), (54,) * 2392 + (55,)):
+        text = f"{len(piles)}\n" + "\n".join(map(str, piles)) + "\n"
+        got = subprocess.run([str(exe)], input=text, capture_output=True, text=True).stdout.strip()
+        right = "NO" if registry.get("stones_once").game.grundy(piles) else "YES"
+        assert (got != right) == variance_float_fails(piles, text)
+    assert variance_float_fails((54,) * 2393 + (55,), "") and not variance_float_fails(
+        (54,) * 2392 + (55,), ""
+    )
 
 
 @pytest.mark.long
@@ -761,3 +793,61 @@ def test_near_constant_pairs_whose_odd_part_changes_the_answer_go_first(monkeypa
     assert all(crosses(odd, level) for odd, level in right)
     same = pairs(lambda inst: ("YES", "a constant"))
     assert sum(not crosses(odd, level) for odd, level in same) > 9
+
+
+def _below_search(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[int]:
+    """A guided search of stones_once whose runs fail as variance_float.c does (its float
+    arithmetic, in tests/variance_float.py) and record a float compared; every fault it hands
+    back stands (its size, unshrunk). The sizes of the faults in turn; it stops at 129,277."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge.expected import expected_answer
+    from tests.variance_float import variance_float_fails
+
+    entry = registry.get("stones_once")
+    monkeypatch.setattr(
+        guided,
+        "read_coverage",
+        lambda text, language: inst.Coverage(
+            features=frozenset({text[:1]}), cmps=(("f", 1.5e-5, 0.0),)
+        ),
+    )
+    sizes: list[int] = []
+
+    class Judge:
+        last_result = SimpleNamespace(stderr_tail="")
+
+        def run_one(self, piles, phase, text=None, what=""):
+            self.last_result = SimpleNamespace(stderr_tail=str(len(piles) % 7))
+            return SimpleNamespace(verdict="WA") if variance_float_fails(piles, text) else None
+
+        def expected(self, piles):
+            return expected_answer(entry, piles)
+
+    def suspect(piles, text):
+        sizes.append(sum(piles))
+        search.smaller = sizes[-1] > 129_277  # (the smallest of all: the search may stop)
+        return SimpleNamespace(size=sizes[-1])
+
+    search = guided.Search(entry, Judge(), inst.Instrumented(None, "c", ""), 1, suspect)
+    search.search([(1, 2, 3), (60, 60), (5, 5, 5)], time.monotonic() + seconds)
+    return sizes
+
+
+def test_below_a_near_constant_fault_its_families_are_swept_fewest_counts_first(monkeypatch):
+    """Issue 47: variance_float.c's guided finds stayed at 5,732 and 3,104 piles: its failing
+    counts follow no order, and the counts drawn below a fault land on one by chance. Below a
+    fault the near-constant families whose odd parts change the answer are swept count by count,
+    the fewest counts under the fault's size first: from a first fault of some hundred thousand
+    stones, 55s with one 54 (2,486 piles) and then 54s with one 55 (2,394 piles, 129,277 stones:
+    the smallest failing input of all, by tests/scans/variance_float_smallest.c). Control: with
+    no share of the time for them below the fault (the search before), not in twice the time."""
+    from gamecert.engine.judge import guided_level
+
+    began = time.monotonic()
+    sizes = _below_search(monkeypatch, 120)
+    took = time.monotonic() - began
+    assert sizes[-1] == 129_277 and sizes == sorted(sizes, reverse=True), sizes
+    monkeypatch.setattr(guided_level, "SHARE_BELOW", 0.0)
+    control = _below_search(monkeypatch, 2 * took)
+    assert control and min(control) > 129_277, control

@@ -55,11 +55,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.engine.judge.derived import MAX_TEXT
+from gamecert.engine.judge.guided_evidence import evidence
 from gamecert.engine.judge.guided_fit import Fitted
 from gamecert.engine.judge.guided_level import HIGH, LOW, Levels
 from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
 from gamecert.engine.judge.guided_solve import Solved
-from gamecert.engine.run.instrument import REWRITTEN, Coverage, Instrumented, read_coverage
+from gamecert.engine.run.instrument import Coverage, Instrumented, read_coverage
 from gamecert.kit.shrink import structure_of
 
 #: inputs kept at most, and numbers and strings in the dictionary
@@ -67,8 +68,6 @@ CORPUS_MAX, DICT_MAX = 300, 256
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
-#: sites the evidence lists by line
-NEVER_SHOWN = 8
 
 
 @dataclass
@@ -123,6 +122,7 @@ class Search(Mutations, Solved, Fitted, Levels):
         self.below: int | None = None
         self.first_size: int | None = None
         self.runs_below = 0
+        self.handed_s = 0.0
         self.smaller = True
         self.sym_sides: set[tuple[int, bool]] = set()
         self.sym_high = (0, 0)
@@ -175,7 +175,9 @@ class Search(Mutations, Solved, Fitted, Levels):
         kind = str(found.verdict) if found is not None else self.over_limits(result)
         if kind and self.unconfirmed.get(kind, 0) < UNCONFIRMED_MAX:
             self.report.suspects += 1
+            handed = time.monotonic()
             confirmed = self.suspect(inst, text)
+            self.handed_s += time.monotonic() - handed  # (a shrink's time is not the search's)
             if confirmed is not None:
                 self.found = found or confirmed
                 size = self.game.size(inst)
@@ -242,9 +244,16 @@ class Search(Mutations, Solved, Fitted, Levels):
                     if v not in self.numbers and len(self.numbers) < DICT_MAX:
                         self.numbers.append(v)
 
-    def search(self, seeds: Sequence[Any], deadline: float, smaller: bool = True) -> Report:
-        """Search until ``deadline``; once a fault stands, on below its size until then (each
-        smaller fault found confirmed and shrunk as the first), unless not ``smaller``."""
+    def search(
+        self,
+        seeds: Sequence[Any],
+        until: float,
+        smaller: bool = True,
+        hard: Callable[[], float | None] = lambda: None,
+    ) -> Report:
+        """Search until ``until``; once a fault stands, on below its size (each smaller fault
+        found confirmed and shrunk as the first), unless not ``smaller``, for as long again as
+        the faults' confirming and shrinking took, never past ``hard()`` (the fault's deadline)."""
         self.smaller = smaller
         first = seeds[0] if seeds else None
         self.st = structure_of(self.game, first) if first is not None else None
@@ -257,7 +266,11 @@ class Search(Mutations, Solved, Fitted, Levels):
             self.sym_start(seeds, self.state)
         queue: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         turn = 0
-        while time.monotonic() < deadline:
+        deadline = until
+        while time.monotonic() < deadline or (
+            self.below is not None
+            and time.monotonic() < (deadline := min(until + self.handed_s, hard() or until))
+        ):
             turn += 1
             while self.pending and len(queue) < 4 * I2S_MAX:
                 item = self.pending.pop(0)
@@ -307,6 +320,12 @@ class Search(Mutations, Solved, Fitted, Levels):
                 f"guided phase: a float compared: {self.level_runs} near-constant inputs (every "
                 f"part at one level but one or two a step off, {LOW} to {HIGH} parts)"
             )
+        if self.level_families_for is not None:
+            self.report.lines.append(
+                f"guided phase, below the fault: {self.level_swept} near-constant families (a "
+                "level and its odd parts) swept whole, count by count from "
+                f"{LOW} parts, the fewest counts first; {len(self.level_families)} not"
+            )
         if self.first_size is not None:
             self.report.lines.append(
                 f"guided phase: a fault at size {self.first_size}, then {self.runs_below} runs "
@@ -314,46 +333,6 @@ class Search(Mutations, Solved, Fitted, Levels):
                 f"stands at size {self.below}"
             )
         return self.report
-
-
-def evidence(built: Instrumented, reached: set[Any], runs: int) -> list[str]:
-    """The coverage lines of the certificate and the report: how much of the program's own code
-    the guided phase's inputs reached, and where the rest is."""
-    sites = built.sites
-    if not sites:
-        return [
-            f"guided phase ({built.language}): {runs} runs; the build names no source lines to count"
-        ]
-    got = [k for k in sites if k in reached]
-    if built.language == "java":  # (class:line, the source line, the jump's side or the case)
-        what = "branch sides taken"
-        never = [k for k in sites if k not in reached]
-        named = [
-            f"{sites[k].where} `{sites[k].text}` {sites[k].what}"
-            for k in sorted(never, key=lambda k: (sites[k].line, k))
-        ]  # (several jumps of one line, `a == 1 || a == 2`, named once with their count)
-        shown = [
-            f"{n} ({named.count(n)} sites)" if named.count(n) > 1 else n
-            for n in dict.fromkeys(named)
-        ]
-    elif built.language in REWRITTEN:
-        what = "branch sides taken"
-        never = [k for k in sites if k not in reached]
-        shown = [
-            f"line {sites[k].line} `{sites[k].text}` {'true' if k[1] else 'false'} side"
-            for k in sorted(never, key=lambda k: (sites[k].line, k))
-        ]
-    else:
-        what = "basic blocks reached"
-        lines_hit = {sites[k].line for k in got}
-        never_lines = sorted({sites[k].line for k in sites if k not in reached} - lines_hit)
-        texts = {sites[k].line: sites[k].text for k in sites}
-        shown = [f"line {n} `{texts[n]}`" for n in never_lines]
-    line = f"guided phase ({built.language}, measured on its {runs} runs): {what} {len(got)} of {len(sites)}"
-    if shown:
-        more = f" and {len(shown) - NEVER_SHOWN} more" if len(shown) > NEVER_SHOWN else ""
-        line += f"; never: {'; '.join(shown[:NEVER_SHOWN])}{more}"
-    return [line]
 
 
 def seeds_of(entry: Any, plan: Any, draws: int = 24) -> list[Any]:
@@ -540,7 +519,11 @@ def run_phase(executor: Any, deadline: float | None) -> None:
             known=executor.known,
         )
         search = Search(executor.entry, judge, built, plan.seed, suspect, limits)
-        report = search.search(seeds_of(executor.entry, plan), until)
+        report = search.search(
+            seeds_of(executor.entry, plan),
+            until,
+            hard=lambda: executor.fault_deadline,
+        )
     except GamecertError:
         raise  # a game's own mistake (GAME ERROR) or a usage error: said as such
     except Exception as exc:  # noqa: BLE001 - a fault of gamecert's own must not end the certification

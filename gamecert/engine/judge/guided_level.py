@@ -18,6 +18,16 @@ kept input shows the program comparing floats, the search spends a share of its 
 * the **counts**: drawn log-uniformly in [:data:`LOW`, :data:`HIGH`] (below the size of the
   smallest fault found, once one stands), a fresh count for every run.
 
+Once a fault stands (the search goes on below its size), the pairs whose odd parts change the
+right answer are **swept**, each a *family*: its counts one by one from :data:`LOW` up to the
+largest whose input is smaller than the fault, the family with the fewest such counts first
+(the cheapest space first, as the sweep below a fault takes the exhaustive spaces), and a share
+:data:`SHARE_BELOW` of the time. The rounding that makes the fault is met at counts that follow
+no order (a float variance of 54s and one 55 rounds to 0 at 2,394 piles and 2,460, not between),
+so a drawn count finds a smaller one by chance; a family swept finds its least failing count,
+and a cheaper family may hold a smaller input than the fault's own (55s with one 54 fail at
+2,486 piles, 136,729 stones, where 35s with one 36 need 4,262 piles, 149,171 stones).
+
 The (level, shape) pairs are taken in a shuffled order, one pass after another: the answer may
 depend on the level (the parts' own values), the rounding on the count, and neither is known in
 advance. A program that takes nearly equal parts for equal ones answers as for equal ones, so a
@@ -40,6 +50,8 @@ LOW, HIGH = 1 << 11, 1 << 15
 LEVELS = 256
 #: the share of the guided phase's time, from the first float comparison seen, given to them
 SHARE = 0.5
+#: their share once a fault stands (the families swept below it)
+SHARE_BELOW = 0.8
 #: the parts whose values are read to find the levels (per kept input, its games in turn)
 READ = 4096
 #: near-constant inputs not made in a row (the game refuses such counts or levels) after which
@@ -106,6 +118,14 @@ class Levels:
         self.level_failed = 0
         #: the values the kept inputs hold (for the levels)
         self.level_values: set[int] = set()
+        #: below a fault: each family's next count, the families in their order (with the largest
+        #: count under the fault's size) for the size they were ordered for, the families swept
+        self.level_cursor: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.level_families: list[tuple[tuple[int, tuple[int, ...]], int]] = []
+        self.level_families_for: int | None = None
+        self.level_swept = 0
+        #: whether a pair's odd parts change the right answer (at two counts, for the parity)
+        self.level_matter: dict[tuple[int, tuple[int, ...]], bool] = {}
 
     def level_note(self, item: Any) -> None:
         """Note a kept input: whether it shows a float compared (the start: the inputs kept
@@ -140,7 +160,8 @@ class Levels:
         """Whether the near-constant inputs' share of the time since they began is unspent."""
         if not self.level_began or self.level_part is None or self.level_failed >= REFUSED:
             return False
-        return self.level_spent < SHARE * (time.monotonic() - self.level_began)
+        share = SHARE if self.below is None else SHARE_BELOW
+        return self.level_spent < share * (time.monotonic() - self.level_began)
 
     def level_ran(self, ran: bool) -> bool:
         """Count a near-constant input made and run (``ran``) or not (the game refused it, or
@@ -196,6 +217,8 @@ class Levels:
         of the pass, once, if that of one part fewer is too: a program that takes the parts for
         equal answers those right, so the pairs whose odd parts change the answer go first
         (within :data:`PUT_OFF` looks)."""
+        if self.below is not None:
+            return self.level_below()
         state: State | None = None
         for _ in range(PUT_OFF):
             if self.level_at >= len(self.level_pairs):
@@ -216,6 +239,66 @@ class Levels:
             self.level_put_off.add(pair)
             self.level_pairs.append(pair)
         return state
+
+    def level_below(self) -> State | None:
+        """Below a fault: the next count of the family first in order (see the module's words);
+        None once every family is swept."""
+        if self.level_families_for != self.below:
+            self.level_order()
+        while self.level_families:
+            pair, cap = self.level_families[0]
+            n = self.level_cursor.get(pair, LOW)
+            if n > cap:
+                self.level_families.pop(0)
+                self.level_swept += 1
+                continue
+            self.level_cursor[pair] = n + 1
+            return self.level_made(*pair, n)
+        return None
+
+    def level_order(self) -> None:
+        """The families below the fault's size (:attr:`below`): the pairs of a pass whose odd
+        parts change the right answer, each with its largest count whose input is smaller than
+        the fault's, those with the fewest counts left first."""
+        self.level_families_for = self.below
+        if not self.level_pairs:
+            self.level_pass()
+        families = []
+        for pair in dict.fromkeys(self.level_pairs):
+            if not self.level_matters_pair(pair):
+                continue
+            cap = self.level_cap(pair)
+            first = self.level_cursor.get(pair, LOW)
+            if cap is not None and cap >= first:
+                families.append((cap - first, -pair[0], pair, cap))
+        families.sort()
+        self.level_families = [(pair, cap) for _, _, pair, cap in families]
+
+    def level_matters_pair(self, pair: tuple[int, tuple[int, ...]]) -> bool:
+        if pair not in self.level_matter:
+            made = [self.level_made(*pair, n) for n in (LOW, LOW + 1)]
+            self.level_matter[pair] = any(m is not None and self.level_matters(m[0]) for m in made)
+        return self.level_matter[pair]
+
+    def level_cap(self, pair: tuple[int, tuple[int, ...]]) -> int | None:
+        """The largest count (at most :data:`HIGH`) whose input of ``pair`` is smaller than the
+        fault's size, by a binary search on the count (None if not even :data:`LOW`'s is)."""
+        assert self.below is not None  # (set: a fault stands)
+
+        def smaller(n: int) -> bool:
+            made = self.level_made(*pair, n)
+            try:
+                return made is not None and self.game.size(self.st.build(made[0])) < self.below
+            except Exception:  # noqa: BLE001 - an input the game refuses
+                return False
+
+        if not smaller(LOW):
+            return None
+        lo, hi = LOW, HIGH
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if smaller(mid) else (lo, mid - 1)
+        return lo
 
     def level_made(self, level: int, offsets: tuple[int, ...], n: int) -> State | None:
         if n <= len(offsets):
@@ -238,4 +321,14 @@ class Levels:
             return True
 
 
-__all__ = ["HIGH", "LEVELS", "LOW", "SHAPES", "SHARE", "Levels", "count_drawn", "floats_compared"]
+__all__ = [
+    "HIGH",
+    "LEVELS",
+    "LOW",
+    "SHAPES",
+    "SHARE",
+    "SHARE_BELOW",
+    "Levels",
+    "count_drawn",
+    "floats_compared",
+]

@@ -1,5 +1,8 @@
 /* stones_once, wrong: a shortcut for every pile the same size (the xor is then the pile's value
    when n is odd, 0 when n is even), taken when the piles' variance, computed in float, is 0.
+   smallest: 129277 stones (size 129277): 2,393 piles of 54 and one of 55, by a scan of every
+   input below 140,000 stones in the program's own float arithmetic
+   (tests/scans/variance_float_smallest.c; tests/test_guided.py runs it).
    The sums are exact integers; the mean and the variance are floats. A float keeps 24 bits: with
    some thousands of piles at one level and one a step off (2,393 of 54 and one of 55; or 54 and
    56 among 55s, the sum unchanged) the float variance rounds to 0, and the program answers as if
@@ -8,12 +11,11 @@
    No comparison of the program's holds a number of the input (input to state has no operand to
    write back), the distance of the variance from 0 in ulps climbs toward small levels, where the
    fault is not, and no family, exhaustive space or random draw makes thousands of piles this
-   close to equal. Caught by the guided phase's near-constant inputs (a float compared). No
-   smallest is stated: of the near-constant shapes (one pile a step above or below the rest, or
-   one of each, every n up to 40,000), 2,394 piles (2,393 of 54, one of 55; 129,277 stones in
-   all) is the smallest failing input by piles and by the game's size (a scan of the program's
-   own float arithmetic); other shapes were not scanned, and the search reports the fault above
-   that size (tests/uncaught/README.md). */
+   close to equal. Caught by the guided phase's near-constant inputs (a float compared), brought
+   down by the search below the fault (the near-constant families swept, fewest counts first) and
+   the shrinker's near-constant steps (the common pile's count searched one by one; exchanged with
+   the odd one). The failing counts follow no order (54s with one 55 fail at 2,394 piles and
+   2,460, not between). */
 #include <stdio.h>
 #include <stdlib.h>
 
