@@ -185,16 +185,17 @@ def test_a_game_gets_no_features_of_another_game() -> None:
 def test_an_unfinished_shrink_says_the_time_it_had() -> None:
     """CI: "after trying 196 smaller inputs in 9.6 s of the 30 s it had" where the budget's end
     left the shrink 9.6 s. The line says the seconds it had, and its share where the budget's end
-    came first; control: a shrink that had its whole share says it alone."""
+    came first, or the faults found before it that used the share; control: a shrink that had its
+    whole share says it alone."""
     from types import SimpleNamespace
 
     from gamecert.engine.sweep_below import SweepBelow
 
-    def line(given: float) -> str:
+    def line(given: float, bound: str = "budget") -> str:
         failure = SimpleNamespace(size=50, shrink=(196, False), shrink_cut="", shrink_s=9.6)
         outcome = SimpleNamespace(failure=failure, interrupted=False, unfinished=[])
         me = SimpleNamespace(outcome=outcome, shrink_s=30.0, shrink_granted=30.0)
-        me.shrink_given = given
+        me.shrink_given, me.shrink_bound = given, bound
         SweepBelow._note_unfinished(me)  # type: ignore[arg-type]  # noqa: SLF001
         return outcome.unfinished[0]
 
@@ -203,3 +204,8 @@ def test_an_unfinished_shrink_says_the_time_it_had() -> None:
     assert "of the 30 s it had" not in cut
     whole = line(30.0)
     assert "in 9.6 s of the 30.0 s it had;" in whole and "share" not in whole
+    # variance_float.c: "0.0 s of the 0.0 s it had (...; the budget's end came first)" where the
+    # shrinks of three larger faults before it had taken the share: that is said instead
+    late = line(0.0, "share")
+    assert "of the 0.0 s it had (its share was 30 s from the run's first shrink; the larger" in late
+    assert "budget" not in late

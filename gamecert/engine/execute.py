@@ -182,8 +182,11 @@ class Executor(SweepBelow):
                         max(self.fault_deadline, min(now + asked, self.hard_end())),
                     )
         left = self.shrink_until - now
-        if self.fault_deadline is not None:
-            left = min(left, self.fault_deadline - now)
+        # what ended its time (its note says so): the share, counted from the run's first shrink
+        # (a larger fault found before it was shrunk in it), or the fault's deadline
+        self.shrink_bound = "share"
+        if self.fault_deadline is not None and self.fault_deadline - now < left:
+            left, self.shrink_bound = self.fault_deadline - now, "budget"
         self.shrink_given = max(0.0, left)  # what the shrink had (its note says so)
         return self.shrink_given
 

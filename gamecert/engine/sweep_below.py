@@ -297,7 +297,12 @@ class SweepBelow:
             cut = getattr(failure, "shrink_cut", "") or "its time was up"
             steps = failure.shrink[0]
             had = f"{given:.1f} s it had"
-            if given < granted - 0.5:  # the fault's deadline came before the shrink's own time
+            if given < granted - 0.5 and getattr(self, "shrink_bound", "budget") == "share":
+                had += (
+                    f" (its share was {granted:.0f} s from the run's first shrink; the larger "
+                    "faults found before it were shrunk in it first)"
+                )
+            elif given < granted - 0.5:  # the fault's deadline came before the shrink's own time
                 had += f" (its share was {granted:.0f} s; the budget's end came first)"
             self.outcome.unfinished.append(
                 f"shrinking stopped at size {failure.size} ({cut}), after trying {steps:,} smaller "
