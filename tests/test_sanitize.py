@@ -747,3 +747,27 @@ def test_a_run_that_would_end_past_the_phases_time_is_not_started() -> None:
     quick = Slow(0.01)
     _, _, skipped, _ = sanitize._search(quick, inputs, clock.monotonic() + 5.0, ("asan",))  # noqa: SLF001
     assert quick.runs == 2 and skipped == 0
+
+
+def test_a_flood_of_output_without_a_space_is_read_in_one_pass() -> None:
+    """A program that printed 200 million letters on a near-constant input held the harness for
+    ten minutes: the sanitizer's report was read with a pattern that looked for the build's path
+    from each character of the output (the square of its length). The path is now taken back
+    from each ``/main.c`` it holds, and only the output's tail is read; the report after the
+    flood is still found. Control: the same report alone."""
+    import time
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge.sanitize_read import read_finding
+
+    report = (
+        "/tmp/b/.building-x/main.c:9:5: runtime error: signed integer overflow: "
+        "2147483647 + 1 cannot be represented in type 'int'\n"
+    )
+    flood = SimpleNamespace(stdout="Y" * 20_000_000 + "\n" + report, stderr_tail="")
+    began = time.monotonic()
+    found = read_finding("asan", flood, "prog.c")
+    took = time.monotonic() - began
+    alone = read_finding("asan", SimpleNamespace(stdout=report, stderr_tail=""), "prog.c")
+    assert found == alone and found is not None and found.where == "prog.c:9"
+    assert took < 60.0, took  # a hang guard, not a speed claim (the former pattern: minutes)

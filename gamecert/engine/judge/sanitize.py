@@ -66,10 +66,10 @@ from gamecert.engine.judge.sanitize_lanes import (
     is_core,
 )
 from gamecert.engine.judge.sanitize_read import (
-    _BUILT,
     NOT_FINDINGS,
     Finding,
     _one_line,
+    named,
     read_finding,
     read_memcheck,
 )
@@ -406,8 +406,8 @@ def _settle(
     say(f"  {'reproduce:':<11} {command}")
     shown = replace(
         shrunk.result,
-        stdout=_BUILT.sub(lambda m: check.source, shrunk.result.stdout),
-        stderr_tail=_BUILT.sub(lambda m: check.source, shrunk.result.stderr_tail),
+        stdout=named(shrunk.result.stdout, check.source),
+        stderr_tail=named(shrunk.result.stderr_tail, check.source),
     )
     outcome.failures.append(replace(shrunk, reason=finding.line, got_text=got[:4096], result=shown))
 

@@ -25,7 +25,34 @@ NOT_FINDINGS = (
     "failed to allocate",
     "allocator is out of memory",
 )
-_BUILT = re.compile(r"[^\s:'\"()]*/main\.(?:c|cpp)(?=:\d)")
+_MAIN = re.compile(r"/main\.(?:c|cpp)(?=:\d)")
+#: of a run's stdout, the last this many characters are read for a sanitizer's report (it comes
+#: after the program's own output)
+READ_TAIL = 1 << 16
+
+
+def named(text: str, source: str) -> str:
+    """``text`` with every path of the build's copy of the source (``.../main.c`` before a line
+    number) written as ``source``, the name the user gave. In one pass: a path is taken back from
+    its ``/main.c`` to the space, colon, quote or parenthesis before it (a regular expression
+    that looked for the path from each character cost the square of a long output without a
+    space: a program that printed 200 million letters held the harness for minutes).
+
+    >>> named("at /b/.building-x/main.c:7:9: x; (/b/main.cpp:3)", "t.c")
+    'at t.c:7:9: x; (t.c:3)'
+    """
+    out: list[str] = []
+    last = 0
+    for m in _MAIN.finditer(text):
+        start = m.start()
+        while start > last and not text[start - 1].isspace() and text[start - 1] not in ":'\"()":
+            start -= 1
+        out += [text[last:start], source]
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
 _UBSAN = re.compile(r"^(?P<loc>\S+?:\d+(?::\d+)?): runtime error: (?P<what>.+)$", re.M)
 _ASAN = re.compile(r"ERROR: AddressSanitizer: (?P<kind>[\w-]+)(?P<rest>[^\n]*)")
 _ACCESS = re.compile(r"^(?:READ|WRITE) of size \d+", re.M)
@@ -59,7 +86,7 @@ def read_finding(build: str, result: Any, source: str) -> Finding | None:
     >>> read_finding("asan", r, "t.c")
     Finding(build='asan', kind='signed integer overflow', where='t.c:7', line="t.c:7:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'")
     """
-    text = _BUILT.sub(lambda m: source, f"{result.stdout}\n{result.stderr_tail}")
+    text = named(f"{result.stdout[-READ_TAIL:]}\n{result.stderr_tail}", source)
     ours = [
         m.group("loc") for m in _FRAME.finditer(text) if m.group("loc").startswith(source + ":")
     ]
@@ -144,4 +171,4 @@ def _one_line(text: str) -> str:
     return line if len(line) <= 160 else line[:157] + "..."
 
 
-__all__ = ["NOT_FINDINGS", "Finding", "read_finding", "read_memcheck"]
+__all__ = ["NOT_FINDINGS", "READ_TAIL", "Finding", "named", "read_finding", "read_memcheck"]
