@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from gamecert.engine import execute, registry
+from gamecert.engine import fault_time, registry
 from gamecert.engine.execute import Executor
 from gamecert.engine.plan.plan import make_plan
 from gamecert.engine.plan.profiles import get_profile
@@ -29,16 +29,19 @@ def test_an_early_fault_shrink_that_asks_for_minutes_ends_within_the_overrun(bud
     left = ex._shrink_seconds(wanted=10_000.0)  # asks for far more than the profile's 30 s
     end = time.monotonic() + left
     assert ex.hard_end() - ex.start == pytest.approx(
-        execute.OVERRUN * budget - ex.reserve_s() - execute.IN_FLIGHT_S
+        fault_time.OVERRUN * budget - ex.reserve_s() - fault_time.IN_FLIGHT_S
     )
     assert end <= ex.hard_end() + 0.01
-    assert end - ex.start + ex.reserve_s() + execute.IN_FLIGHT_S <= execute.OVERRUN * budget + 0.01
+    assert (
+        end - ex.start + ex.reserve_s() + fault_time.IN_FLIGHT_S
+        <= fault_time.OVERRUN * budget + 0.01
+    )
     assert left > 30.0  # still extended past the profile's shrinking time: the cap, not a refusal
 
 
 def test_the_cap_is_what_holds_it_control(monkeypatch: pytest.MonkeyPatch) -> None:
     """Control: with the overrun lifted, the same shrink is granted far past a quarter."""
-    monkeypatch.setattr(execute, "OVERRUN", 100.0)
+    monkeypatch.setattr(fault_time, "OVERRUN", 100.0)
     ex = _executor(60.0)
     ex.start = time.monotonic()
     ex._mark_fault()
@@ -63,3 +66,25 @@ def test_a_phase_stopped_by_ctrl_c_is_not_called_cut_by_the_budget(
     outcome.cut["coverage"] = 1.0
     line = phase_line(outcome, "coverage")
     assert line.endswith(said), line
+
+
+def test_a_guided_near_constant_fault_shrinks_for_what_its_size_asks_and_leaves_the_rest() -> None:
+    """Issue 47, CI: variance_float.c's first guided fault (201,461 stones) took the run's whole
+    shrinking share (30 s) to come to 149,171 on a loaded machine, and the families swept below
+    it, the way to 129,277, had none of it left. Such a fault's shrink gets what a shrink at its
+    size asks for (7.3 s there); the share's rest stays for the smaller faults found below it.
+    Control: the plain shrink of the same fault gets the whole share."""
+    ex = _executor(60.0)
+    ex.start = time.monotonic()
+    ex._mark_fault()
+    assert ex._brief_shrink_seconds(wanted=7.3) == pytest.approx(7.3)
+    assert ex.shrink_bound == "brief" and ex.shrink_given == pytest.approx(7.3)
+    later = ex._shrink_seconds(wanted=6.7)  # a smaller fault below it: the share's rest
+    assert later > 29.0 and ex.shrink_bound == "share"
+    # one that asks for more than is left gets what is left, said by its bound
+    assert ex._brief_shrink_seconds(wanted=1_000.0) == pytest.approx(later, abs=0.1)
+    assert ex.shrink_bound == "share"
+    control = _executor(60.0)
+    control.start = time.monotonic()
+    control._mark_fault()
+    assert control._shrink_seconds(wanted=7.3) > 29.0

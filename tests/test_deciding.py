@@ -304,11 +304,11 @@ def test_a_fault_found_after_the_budget_is_still_shown_minimal_where_nothing_nee
     """The failing run itself ends past the budget (no reserve left): no smaller input may run,
     but the family's games below the fault all ran and passed before it, so the report still says
     minimal in size within that family, and that the sweep did not start."""
-    from gamecert.engine import execute
+    from gamecert.engine import fault_time
     from gamecert.engine.judge.evidence import minimality
 
-    monkeypatch.setattr(execute, "FAULT_RESERVE_S", (0.0, 0.0))
-    monkeypatch.setattr(execute, "FAULT_RESERVE", 0.0)
+    monkeypatch.setattr(fault_time, "FAULT_RESERVE_S", (0.0, 0.0))
+    monkeypatch.setattr(fault_time, "FAULT_RESERVE", 0.0)
     outcome, elapsed = _in_process(monkeypatch, 10.0, late=True)
     failure = outcome.failure
     assert failure is not None and failure.input_text.strip() == RUN51

@@ -795,10 +795,13 @@ def test_near_constant_pairs_whose_odd_part_changes_the_answer_go_first(monkeypa
     assert sum(not crosses(odd, level) for odd, level in same) > 9
 
 
-def _below_search(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[int]:
+def _below_search(
+    monkeypatch: pytest.MonkeyPatch, seconds: float, near: list[bool] | None = None
+) -> list[int]:
     """A guided search of stones_once whose runs fail as variance_float.c does (its float
     arithmetic, in tests/variance_float.py) and record a float compared; every fault it hands
-    back stands (its size, unshrunk). The sizes of the faults in turn; it stops at 129,277."""
+    back stands (its size, unshrunk). The sizes of the faults in turn; it stops at 129,277.
+    ``near``: whether each fault was handed back from a near-constant input (it shrinks briefly)."""
     from types import SimpleNamespace
 
     from gamecert.engine.judge.expected import expected_answer
@@ -826,6 +829,8 @@ def _below_search(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[int]:
 
     def suspect(piles, text):
         sizes.append(sum(piles))
+        if near is not None:
+            near.append(search.near_constant)
         search.smaller = sizes[-1] > 129_277  # (the smallest of all: the search may stop)
         return SimpleNamespace(size=sizes[-1])
 
@@ -851,3 +856,26 @@ def test_below_a_near_constant_fault_its_families_are_swept_fewest_counts_first(
     monkeypatch.setattr(guided_level, "SHARE_BELOW", 0.0)
     control = _below_search(monkeypatch, 2 * took)
     assert control and min(control) > 129_277, control
+
+
+def test_below_a_near_constant_fault_the_search_goes_on_while_families_are_left(monkeypatch):
+    """Issue 47, CI: on a loaded machine the families below variance_float.c's first fault need
+    more than the guided phase's own slice (a few ms a run, some thousand runs). While families
+    are left, the search below goes on for half the time from its own end to the fault's
+    deadline (the executor's sweep below has the other half); a fault it hands back from a
+    near-constant input says so (its shrink is brief: the families are the way down). Control:
+    with no float compared (no families), the search ends at its own time."""
+    near: list[bool] = []
+    sizes = _below_search(monkeypatch, 120, near)
+    assert sizes[-1] == 129_277 and near and all(near), (sizes, near)
+
+    entry = registry.get("stones_once")
+    search = guided.Search(entry, None, inst.Instrumented(None, "c", ""), 1, lambda i, t: None)
+    search.below, search.handed_s = 200_000, 4.0
+    assert search.below_until(10.0, lambda: 60.0) == 14.0  # no float compared: its own time
+    assert search.below_until(10.0, lambda: None) == 10.0  # (by counts: no deadline)
+    search.level_began, search.level_part = 1.0, 5  # a float compared: near-constant inputs
+    assert search.below_until(10.0, lambda: 60.0) == pytest.approx(14.0 + 0.5 * (60.0 - 14.0))
+    assert search.below_until(10.0, lambda: 12.0) == 12.0  # never past the fault's deadline
+    search.level_families_for, search.level_families = 200_000, []  # every family swept
+    assert search.below_until(10.0, lambda: 60.0) == 14.0

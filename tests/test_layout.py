@@ -64,7 +64,7 @@ TOP = (
     "shipping",
 )
 #: the executor's room: the executor and the work after a fault it does (a mixin)
-EXECUTE = ("execute", "sweep_below")
+EXECUTE = ("execute", "sweep_below", "fault_time")
 
 
 def _module_files() -> dict[str, Path]:

@@ -3,7 +3,7 @@ that burn about 1.2 s of CPU time on every n of 50 or more (2 s limit, the wrong
 n = 100: a TLE), certified on the outside toy game (``GAMECERT_GAMES``) with a short budget.
 Checked from outside: the wall time of the whole ``gamecert certify`` process.
 
-The bound is the budget, plus the fault reserve (``execute.FAULT_RESERVE_S``'s floor at this
+The bound is the budget, plus the fault reserve (``fault_time.FAULT_RESERVE_S``'s floor at this
 budget), plus what may be in flight when the budget ends: one test started before the end, and
 the one re-run that confirms a fault, each within the wall limit (``Limits.wall_s``), plus a
 start-up allowance for the interpreter, the sandbox and the game's plan on a busy machine.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.engine.execute import FAULT_RESERVE, FAULT_RESERVE_S
+from gamecert.engine.fault_time import FAULT_RESERVE, FAULT_RESERVE_S
 from gamecert.engine.run.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent

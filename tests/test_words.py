@@ -209,3 +209,7 @@ def test_an_unfinished_shrink_says_the_time_it_had() -> None:
     late = line(0.0, "share")
     assert "of the 0.0 s it had (its share was 30 s from the run's first shrink; the larger" in late
     assert "budget" not in late
+    # a guided near-constant fault shrinks for what its size asks: said as such, not as a cut
+    brief = line(7.3, "brief")
+    assert "in 9.6 s of the 7.3 s it had (what a shrink at its size asks for" in brief
+    assert "near-constant input of the guided search" in brief and "share" not in brief

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from gamecert.engine.execute import IN_FLIGHT_S, OVERRUN, Executor
+from gamecert.engine.execute import Executor
+from gamecert.engine.fault_time import IN_FLIGHT_S, OVERRUN
 from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.evidence import (
     build_certificate,

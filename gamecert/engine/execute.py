@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gamecert.engine import gamecode
+from gamecert.engine.fault_time import FaultTime
 from gamecert.engine.judge import guided
 from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
@@ -41,18 +42,6 @@ from gamecert.engine.sweep_below import (  # noqa: F401 (execute.FREE_SWEEP_INPU
 )
 from gamecert.errors import GameError
 
-#: once a fault is found, the work on it (confirming, narrowing, shrinking, the sweep for a smaller
-#: one) may run to the end of the budget, and at least this share of it (between the two bounds,
-#: in seconds) when the fault comes late: the run ends within the budget plus this reserve
-FAULT_RESERVE = 0.10
-FAULT_RESERVE_S = (3.0, 10.0)
-#: a fault found before this share of the budget whose shrink asks for more than the profile's
-#: shrinking time gets it, past the budget if need be (gamecert.engine.judge.shrinking.wanted_seconds)
-EXTEND_BEFORE = 0.5
-#: every run, fault or not, ends within this multiple of the budget: a fault's extension for
-#: shrinking stops :data:`IN_FLIGHT_S` and the diagnosis's reserve before it
-OVERRUN = 1.25
-IN_FLIGHT_S = 2.0
 #: phases the budget cut short go on before the random phase, until this share of the budget
 RESUME_SHARE = 0.90
 RESUMABLE = ("coverage", "worst", "exhaustive")
@@ -61,7 +50,7 @@ STOP_GRACE_S = (
 )
 
 
-class Executor(SweepBelow):
+class Executor(SweepBelow, FaultTime):
     """Runs a plan; ``expected_cache`` (input text to expected answer) may be shared by the
     certifications of several candidates on the same plan, so the oracle answers each input once;
     ``known`` and ``wanted`` (read only) hold answers computed before the run
@@ -112,6 +101,8 @@ class Executor(SweepBelow):
         self.fault_deadline: float | None = None
         #: when shrinking must end (set by the first shrink of the run); the fault's deadline before
         self.shrink_until: float | None = None  # that shrink's extension past it, if it had one
+        #: the chunks whose fault shrinks briefly (:meth:`_brief_shrink_seconds`)
+        self.brief_keys: set[str] = set()
         self.unextended: float | None = None
         #: set when the runners may be stuck (game code past its limit, Ctrl-C): stop waiting soon
         self.abandon = False
@@ -129,66 +120,6 @@ class Executor(SweepBelow):
         self.confirming: set[int] = set()
         #: why every test runs as a judge runs the program (:meth:`_go_on_plainly`), once it does
         self.plain_reason: str | None = None
-
-    def reserve_s(self) -> float:
-        """The time kept for a fault found late (:data:`FAULT_RESERVE`)."""
-        low, high = FAULT_RESERVE_S
-        return min(high, max(low, FAULT_RESERVE * self.plan.budget_s))
-
-    def hard_end(self) -> float:
-        """How late the work on a fault may go at most: the whole run (the diagnosis after it,
-        which gets at least the reserve, and a test in flight included) ends within
-        :data:`OVERRUN` of the budget (issue 42: a shrink that asked for 180 s took a 60 s run to
-        4 min 15 s)."""
-        budget = self.plan.budget_s
-        return self.start + OVERRUN * budget - self.reserve_s() - IN_FLIGHT_S
-
-    def _mark_fault(self) -> None:
-        if self.fault_deadline is None and not self.plan.by_counts:
-            self.fault_at = time.monotonic()
-            self.fault_deadline = max(
-                self.start + self.plan.budget_s, self.fault_at + self.reserve_s()
-            )
-
-    def _fault_seconds(self) -> float | None:
-        """Seconds left for the work on a fault (its confirming re-runs): to the fault's deadline;
-        None by counts (no budget)."""
-        if self.fault_deadline is None:
-            return None
-        return max(0.0, self.fault_deadline - time.monotonic())
-
-    def _shrink_seconds(self, wanted: float = 0.0) -> float:
-        """Seconds shrinking may take now: the profile's, or what a fault at its size asks for
-        (``wanted``: a run's cost times the runs a shrink from that size takes; at most
-        :data:`~gamecert.engine.judge.shrinking.WANTED_MAX_FACTOR` times the profile's), counted
-        from the first shrink of the run (a smaller fault the sweep finds later shrinks in what is
-        left), within the fault's deadline (the budget, or the reserve of a fault found late)."""
-        from gamecert.engine.judge.shrinking import WANTED_MAX_FACTOR
-
-        now = time.monotonic()
-        with self.stats.lock:
-            if self.shrink_until is None:
-                asked = min(wanted, WANTED_MAX_FACTOR * self.shrink_s)
-                self.shrink_granted = max(self.shrink_s, asked)
-                self.shrink_until = now + self.shrink_granted
-                early = (
-                    getattr(self, "fault_at", now) - self.start < EXTEND_BEFORE * self.plan.budget_s
-                )
-                if asked > self.shrink_s and self.fault_deadline is not None and early:
-                    # a fault at a large size found early gets the time it asks for, past the budget
-                    # if need be; one found later keeps what the budget and the reserve allow
-                    self.unextended, self.fault_deadline = (
-                        self.fault_deadline,
-                        max(self.fault_deadline, min(now + asked, self.hard_end())),
-                    )
-        left = self.shrink_until - now
-        # what ended its time (its note says so): the share, counted from the run's first shrink
-        # (a larger fault found before it was shrunk in it), or the fault's deadline
-        self.shrink_bound = "share"
-        if self.fault_deadline is not None and self.fault_deadline - now < left:
-            left, self.shrink_bound = self.fault_deadline - now, "budget"
-        self.shrink_given = max(0.0, left)  # what the shrink had (its note says so)
-        return self.shrink_given
 
     # ---- workers --------------------------------------------------------------------------
     def _event(self, text: str, failure: Failure | None = None) -> None:
@@ -264,7 +195,12 @@ class Executor(SweepBelow):
                     assert judge is not None  # (made with the runner)
                     try:
                         began = time.monotonic()
-                        outcome = judge.run_chunk(chunk, stop, self._shrink_seconds)
+                        shrink = (
+                            self._brief_shrink_seconds
+                            if chunk.key in self.brief_keys
+                            else self._shrink_seconds
+                        )
+                        outcome = judge.run_chunk(chunk, stop, shrink)
                     finally:
                         # nothing left sent ahead once the chunk is over: a test sent ahead holds
                         # the gate, and another runner's quiet re-run waits for the gate to empty

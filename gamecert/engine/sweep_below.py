@@ -297,7 +297,14 @@ class SweepBelow:
             cut = getattr(failure, "shrink_cut", "") or "its time was up"
             steps = failure.shrink[0]
             had = f"{given:.1f} s it had"
-            if given < granted - 0.5 and getattr(self, "shrink_bound", "budget") == "share":
+            bound = getattr(self, "shrink_bound", "budget")
+            if bound == "brief":
+                had += (
+                    " (what a shrink at its size asks for: it was found by a near-constant input "
+                    "of the guided search, whose near-constant families below it, swept count by count "
+                    "from their fewest parts, are the way down)"
+                )
+            elif given < granted - 0.5 and bound == "share":
                 had += (
                     f" (its share was {granted:.0f} s from the run's first shrink; the larger "
                     "faults found before it were shrunk in it first)"

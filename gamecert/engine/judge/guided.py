@@ -68,6 +68,9 @@ CORPUS_MAX, DICT_MAX = 300, 256
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
+#: the share of the time left to the fault's deadline, past the search's own, that the search
+#: below a fault goes on for while near-constant families are left to sweep
+BELOW_FAMILIES_SHARE = 0.5
 
 
 @dataclass
@@ -124,6 +127,8 @@ class Search(Mutations, Solved, Fitted, Levels):
         self.runs_below = 0
         self.handed_s = 0.0
         self.smaller = True
+        #: while a near-constant input runs: a fault of it shrinks briefly (the families follow)
+        self.near_constant = False
         self.sym_sides: set[tuple[int, bool]] = set()
         self.sym_high = (0, 0)
         self.sym_began, self.sym_spent = time.monotonic(), 0.0
@@ -244,6 +249,21 @@ class Search(Mutations, Solved, Fitted, Levels):
                     if v not in self.numbers and len(self.numbers) < DICT_MAX:
                         self.numbers.append(v)
 
+    def below_until(self, until: float, hard: Callable[[], float | None]) -> float:
+        """When the search below a fault ends: ``until`` plus the time the faults' confirming and
+        shrinking took, never past ``hard()``; while near-constant families are left to sweep
+        below it (:meth:`level_sweeping`), half the time from there to ``hard()`` more (the
+        executor's sweep of the exhaustive spaces below the fault has the other half): they are
+        the way down from a near-constant fault, and under load a sweep at a few ms a run needs
+        more than the phase's own slice."""
+        end = until + self.handed_s
+        limit = hard()
+        if limit is None:
+            return until
+        if self.level_sweeping() and limit > end:
+            end += (limit - end) * BELOW_FAMILIES_SHARE
+        return min(end, limit)
+
     def search(
         self,
         seeds: Sequence[Any],
@@ -269,7 +289,7 @@ class Search(Mutations, Solved, Fitted, Levels):
         deadline = until
         while time.monotonic() < deadline or (
             self.below is not None
-            and time.monotonic() < (deadline := min(until + self.handed_s, hard() or until))
+            and time.monotonic() < (deadline := self.below_until(until, hard))
         ):
             turn += 1
             while self.pending and len(queue) < 4 * I2S_MAX:
@@ -283,8 +303,12 @@ class Search(Mutations, Solved, Fitted, Levels):
                     state = self.level_next()
                     made = self.build(state) if state is not None else None
                     ran = self.level_ran(made is not None) or ran
-                    if made is not None and self.run(*made) and not self.smaller:
-                        return self.report
+                    self.near_constant = True  # (a fault of it shrinks briefly: see suspect)
+                    try:
+                        if made is not None and self.run(*made) and not self.smaller:
+                            return self.report
+                    finally:
+                        self.near_constant = False
                 self.level_spent += time.monotonic() - began
                 if ran:
                     continue
@@ -480,6 +504,8 @@ def run_phase(executor: Any, deadline: float | None) -> None:
     def suspect(inst: Any, text: str) -> Any:
         made[0] += 1
         key = f"guided-{made[0]}"
+        if search.near_constant and search.smaller:  # the families below it are the way down
+            executor.brief_keys.add(key)
         new = hand_back(
             executor,
             "guided",

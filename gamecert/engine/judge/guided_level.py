@@ -163,6 +163,17 @@ class Levels:
         share = SHARE if self.below is None else SHARE_BELOW
         return self.level_spent < share * (time.monotonic() - self.level_began)
 
+    def level_sweeping(self) -> bool:
+        """Whether, below a fault, near-constant families may be left to sweep: the inputs began
+        (a float compared), the game takes them, and the families are not all swept yet."""
+        return (
+            self.below is not None
+            and bool(self.level_began)
+            and self.level_part is not None
+            and self.level_failed < REFUSED
+            and (self.level_families_for is None or bool(self.level_families))
+        )
+
     def level_ran(self, ran: bool) -> bool:
         """Count a near-constant input made and run (``ran``) or not (the game refused it, or
         it ran before); after :data:`REFUSED` in a row not made, they stop."""
