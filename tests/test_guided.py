@@ -878,3 +878,27 @@ def test_below_a_near_constant_fault_the_search_goes_on_while_families_are_left(
     assert search.below_until(10.0, lambda: 12.0) == 12.0  # never past the fault's deadline
     search.level_families_for, search.level_families = 200_000, []  # every family swept
     assert search.below_until(10.0, lambda: 60.0) == 14.0
+
+
+@pytest.mark.parametrize("unseen", [True, False])
+def test_a_route_blind_to_floats_starts_the_near_constant_inputs_from_the_source(unseen, tmp_path):
+    """Found at the end of the fifth session of 2026-12-06: variance_float.c written in Rust was
+    CERTIFIED. LLVM's trace-compares (the Rust route) reports integer comparisons only, so no run
+    ever showed "a float compared" and the near-constant inputs never began. A Rust source that
+    names a float type now says so on its build (``floats_unseen``), and the search begins them
+    on its first kept input; its note says why. Control: the same route and input, a source
+    without floats (or a route that sees floats compared), nothing begins without a float seen."""
+    from gamecert.kit.shrink import structure_of
+
+    source = tmp_path / "main.rs"
+    source.write_text("fn main() { let x: f32 = 1.0; }\n" if unseen else "fn main() {}\n")
+    assert inst.rust_floats(source.read_text()) == unseen
+    entry = registry.get("stones_once")
+    built = inst.Instrumented(None, "rust", "", floats_unseen=unseen)
+    search = guided.Search(entry, None, built, 1, lambda i, t: None)
+    piles = (5, 5, 6)
+    search.st = structure_of(entry.game, piles)
+    text = entry.game.format_input(piles)
+    search.level_note(guided.Item(piles, text, search.state(piles), inst.Coverage()))
+    assert bool(search.level_began) == unseen
+    assert search.level_reason().startswith("the source uses floats" if unseen else "a float")

@@ -341,7 +341,7 @@ class Search(Mutations, Solved, Fitted, Levels):
                     return self.report
         if self.level_runs:
             self.report.lines.append(
-                f"guided phase: a float compared: {self.level_runs} near-constant inputs (every "
+                f"guided phase: {self.level_reason()}: {self.level_runs} near-constant inputs (every "
                 f"part at one level but one or two a step off, {LOW} to {HIGH} parts)"
             )
         if self.level_families_for is not None:

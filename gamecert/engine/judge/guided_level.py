@@ -98,6 +98,7 @@ class Levels:
     st: Any
     game: Any
     judge: Any
+    built: Any
     rng: random.Random
     corpus: list[Any]
     numbers: list[int]
@@ -134,7 +135,7 @@ class Levels:
             return
         if self.level_began:
             self.level_read(item)
-        elif floats_compared(item.cov.cmps):
+        elif floats_compared(item.cov.cmps) or getattr(self.built, "floats_unseen", False):
             self.level_began = time.monotonic()
             for kept in self.corpus:
                 self.level_read(kept)
@@ -155,6 +156,13 @@ class Levels:
             left -= len(parts)
             if parts and (self.level_part is None or len(parts) < len(self.level_game)):
                 self.level_part, self.level_game = parts[0], parts[:64]
+
+    def level_reason(self) -> str:
+        """Why the near-constant inputs ran: a float compared, or a source that uses floats on a
+        route that reports no float comparison."""
+        if getattr(self.built, "floats_unseen", False):
+            return "the source uses floats (its route reports no float comparison)"
+        return "a float compared"
 
     def level_due(self) -> bool:
         """Whether the near-constant inputs' share of the time since they began is unspent."""

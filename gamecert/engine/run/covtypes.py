@@ -32,6 +32,9 @@ class Instrumented:
     #: every site the program holds, by key (a block's address, or (branch id, side))
     sites: dict[Any, Site] = field(default_factory=dict)
     workdir: str = ""
+    #: the route reports no float comparison (LLVM's trace-compares: integers only) and the source
+    #: uses floats: the guided search makes its near-constant inputs without seeing one compared
+    floats_unseen: bool = False
 
     def close(self) -> None:
         if self.workdir:

@@ -353,7 +353,21 @@ def _rust(candidate: Any) -> Instrumented:
     except instrument_rust.Unbuildable as exc:
         raise NoRoute(str(exc)) from None
     sites: dict[Any, Site] = {pc: Site(line, text) for pc, (line, text) in built.sites.items()}
-    return Instrumented(built.candidate, "rust", built.how, sites)
+    # sancov's trace-compares reports integer comparisons only (no fcmp): a float the program
+    # derives and compares is never seen, so a source that names a float type says so
+    text = Path(candidate.source).read_text(encoding="utf-8", errors="replace")
+    return Instrumented(built.candidate, "rust", built.how, sites, floats_unseen=rust_floats(text))
+
+
+def rust_floats(text: str) -> bool:
+    """Whether a Rust source names a float type (``f32`` or ``f64``, a literal's suffix too).
+
+    >>> rust_floats("let m = s as f32 / n as f32;"), rust_floats("let x = 2.5f64;")
+    (True, True)
+    >>> rust_floats("let buf32 = [0u8; 32]; let f = 1;")
+    False
+    """
+    return re.search(r"(?<![A-Za-z_])f(?:32|64)\b", text) is not None
 
 
 def _made(root: Path) -> Path:
