@@ -520,33 +520,9 @@ def test_the_serve_loop_in_c_reports_as_the_python_path(
     program = tmp_path / "outcomes.py"
     program.write_text(PY_OUTCOMES)
     words = ["abc", "err", "exit", "raise", "kill", "zz"] * 2
-    got = {}
-    for profile in ("0", "1"):
-        if profile == "1":
-            monkeypatch.setenv("GAMECERT_SV_PROFILE", "1")
-        with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
-            if not runner._client.config.get("testloop"):
-                pytest.skip("no per-test loop library here (no C compiler, or not contained)")
-            for word in words[:2]:  # the first test of a runner is often not over by the first scan
-                runner.run(word + "\n")
-            reports = _reports(runner)
-            results = [runner.run(word + "\n") for word in words]
-        got[profile] = reports, results
-    (served, served_results), (python, python_results) = got["0"], got["1"]
-    assert [r.describe().split(",")[0] for r in served_results] == [
-        r.describe().split(",")[0] for r in python_results
-    ]
-    assert [r.stdout for r in served_results] == [r.stdout for r in python_results]
     # an uncaught exception or SystemExit ends by the interpreter's whole finalisation (~20 ms,
     # past the first scan: the Python watch ends those); the others end in a few ms
     quick = [i for i, word in enumerate(words) if word not in ("exit", "raise")]
-    # (a busy machine can push any test past the first scan: most, not all, are served in C)
-    assert sum(bool(served[i].get("serve")) for i in quick) >= len(quick) // 2, [
-        (r.get("serve"), r["wall"]) for r in served
-    ]
-    assert not any(r.get("serve") for r in python)
-    # (and "parked": whether the serve loop's test ran in a process parked ahead, the C report's own)
-    # (cg_cpu: the test's CPU from the cpuacct cgroup, a time like utime)
     timed = {
         "pid",
         "utime",
@@ -562,15 +538,44 @@ def test_the_serve_loop_in_c_reports_as_the_python_path(
         "minflt",
         "sampled_kb",
     }
+    # (and "parked": whether the serve loop's test ran in a process parked ahead, the C report's own)
+    # (cg_cpu: the test's CPU from the cpuacct cgroup, a time like utime)
     compared = 0
-    for c_report, py_report in zip(served, python):
-        if not c_report.get("serve") or not py_report.get("loop"):
-            continue
-        compared += 1
-        assert set(c_report) - timed == set(py_report) - timed
-        assert {k: v for k, v in c_report.items() if k not in timed} == {
-            k: v for k, v in py_report.items() if k not in timed
-        }
-        for key in ("utime", "stime", "wall"):
-            assert isinstance(c_report[key], float) and c_report[key] >= 0
-    assert compared >= 2, (served, python)
+    rounds = 0
+    # A busy machine can push any test past the first scan, in either run: a test is compared
+    # where the C loop served it and the Python loop ran it, and a round is run again (up to
+    # four) until two of them were.
+    while compared < 2 and rounds < 4:
+        rounds += 1
+        got = {}
+        for profile in ("0", "1"):
+            monkeypatch.setenv("GAMECERT_SV_PROFILE", profile)
+            with open_runner(Candidate.parse(str(program)), LIMITS) as runner:
+                if not runner._client.config.get("testloop"):
+                    pytest.skip("no per-test loop library here (no C compiler, or not contained)")
+                for word in words[
+                    :2
+                ]:  # the first test of a runner is often not over by the first scan
+                    runner.run(word + "\n")
+                reports = _reports(runner)
+                results = [runner.run(word + "\n") for word in words]
+            got[profile] = reports, results
+        (served, served_results), (python, python_results) = got["0"], got["1"]
+        assert [r.describe().split(",")[0] for r in served_results] == [
+            r.describe().split(",")[0] for r in python_results
+        ]
+        assert [r.stdout for r in served_results] == [r.stdout for r in python_results]
+        assert not any(r.get("serve") for r in python)
+        if sum(bool(served[i].get("serve")) for i in quick) < len(quick) // 2:
+            continue  # most quick tests are served in C on a machine that is not swamped
+        for c_report, py_report in zip(served, python):
+            if not c_report.get("serve") or not py_report.get("loop"):
+                continue
+            compared += 1
+            assert set(c_report) - timed == set(py_report) - timed
+            assert {k: v for k, v in c_report.items() if k not in timed} == {
+                k: v for k, v in py_report.items() if k not in timed
+            }
+            for key in ("utime", "stime", "wall"):
+                assert isinstance(c_report[key], float) and c_report[key] >= 0
+    assert compared >= 2, (rounds, served, python)
