@@ -426,6 +426,7 @@ def judge(inp, got, expected):
                 "every layout of digit parities for n <= 16 (odd digit 1, even digit 2)",
                 tuple(range(1, 17)),
                 _parity_layouts,
+                one_of_each="layout of digit parities (odd digits written 1, even digits 2)",
             ),
             ExhaustiveSpace(
                 "digit-strings", "every digit string for n <= 4", tuple(range(1, 5)), _digit_strings

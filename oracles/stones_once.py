@@ -160,14 +160,15 @@ class StonesOnce(Game):
         {
             "default": Core(
                 families={"pile-size-mixed": 60, "pile-count": 50},
-                exhaustive={"pile multisets": 9, "one or two piles": 14},
+                exhaustive={"pile multisets": 9, "one or two piles": 14, "pile sequences": 6},
                 reason=(
                     "a pile's value is the largest k with k(k+1)/2 <= s (proofs/stones_once), 0..10 "
                     "for s to 60; the families run every pile size 1..60 alone, beside its "
                     "cancelling partner and among 100 piles, every size mixed, pile counts 1..50 "
                     "and the ladder; every multiset to 9 stones and every one or two piles to 14 "
-                    "meet the values 0..4 beside each other: about 640 runs, 32 s for a JVM per "
-                    "test at 20 tests/s on 2 runners"
+                    "meet the values 0..4 beside each other, and every order of piles to 6 stones "
+                    "(a program that reads the first or last pile): about 690 runs, 35 s for a JVM "
+                    "per test at 20 tests/s on 2 runners"
                 ),
             ),
             "thorough": Core(
@@ -311,12 +312,24 @@ def judge(inp, got, expected):
                 "every multiset of pile sizes with at most 30 stones in all (piles in any order play alike)",
                 tuple(range(1, 31)),
                 multisets_of_total,
+                one_of_each="multiset of piles (largest pile first)",
             ),
             ExhaustiveSpace(
                 "one or two piles",
                 "every single pile 1..60 and every pair of piles 1..60 (sizes are total stones, up to 120)",
                 tuple(range(1, 2 * MAX_S + 1)),
                 _one_or_two_piles,
+                one_of_each="pair of piles (the larger first)",
+            ),
+            # the spaces above list one order of each multiset: this one lists every order, so a
+            # program that reads the piles' order (the first pile, the last) is swept at its
+            # smallest too, as far as every order is cheap (4,095 inputs to 12 stones)
+            ExhaustiveSpace(
+                "pile sequences",
+                f"every sequence of piles, in every order, with at most {SEQUENCE_REACH} stones in all",
+                tuple(range(1, SEQUENCE_REACH + 1)),
+                pile_sequences,
+                every_input=True,
             ),
         ]
 
@@ -510,6 +523,33 @@ def multisets_of_total(total: int) -> Iterator[tuple[int, ...]]:
     [(3,), (2, 1), (1, 1, 1)]
     """
     return partitions(total, MAX_S)
+
+
+#: the pile sequences space's largest total: 2**(t-1) sequences of t stones, 4,095 up to 12
+SEQUENCE_REACH = 12
+
+
+def pile_sequences(total: int) -> Iterator[tuple[int, ...]]:
+    """Every sequence of pile sizes (each 1..60) with ``total`` stones, fewest piles first, each
+    count's sequences in increasing order.
+
+    >>> list(pile_sequences(3))
+    [(3,), (1, 2), (2, 1), (1, 1, 1)]
+    >>> sum(1 for _ in pile_sequences(12))
+    2048
+    """
+
+    def of(left: int, count: int) -> Iterator[tuple[int, ...]]:
+        if count == 1:
+            if 1 <= left <= MAX_S:
+                yield (left,)
+            return
+        for first in range(1, min(MAX_S, left - count + 1) + 1):
+            for rest in of(left - first, count - 1):
+                yield (first, *rest)
+
+    for count in range(1, total + 1):
+        yield from of(total, count)
 
 
 def _one_or_two_piles(total: int) -> Iterator[tuple[int, ...]]:

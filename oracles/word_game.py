@@ -233,6 +233,7 @@ def judge(inp, got, expected):
                 "valid word up to renaming and reordering letters)",
                 tuple(range(1, MAX_LEN + 1)),
                 words_of_length,
+                one_of_each="set of words alike up to renaming and reordering their letters",
             ),
             # the space above is complete only for solvers blind to letter names; this one
             # catches solvers that treat some letters differently (every word up to 3 letters)
@@ -241,6 +242,7 @@ def judge(inp, got, expected):
                 "every word of 1 to 3 letters over A-Z (18,278 words)",
                 (1, 2, 3),
                 lambda n: ("".join(t) for t in itertools.product(LETTERS, repeat=n)),
+                every_input=True,
             ),
         ]
 

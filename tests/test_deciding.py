@@ -392,3 +392,19 @@ def test_a_late_fault_ends_within_the_budget_and_says_what_was_not_done(tmp_path
     assert any(note.startswith("not finished within the budget") for note in report["notes"]), (
         report["notes"]
     )
+
+
+def test_a_program_that_reads_the_piles_order_is_found_at_its_smallest(tmp_path):
+    """stones_once's pile multisets list one order of each multiset (largest pile first), where
+    ``first_is_mean.py`` (it takes the piles to be equal when the first is the mean) never fails;
+    the pile sequences space lists every order: the exhaustive phase finds it there at 8 stones,
+    and the report says that every input below ran, over all inputs, not one order of each."""
+    program = ROOT / "tests" / "wrong_kinds" / "stones_once" / "first_is_mean.py"
+    proc, report, _ = _certify(
+        tmp_path, "stones_once", program, "--phases", "exhaustive", "--seed", "1"
+    )
+    assert report["size"] == _smallest(program) == 8, report["input"]
+    assert report["minimality"].startswith(
+        "minimal in size: every input of size < 8 ran as a whole input and passed (pile sequences"
+    ), report["minimality"]
+    assert "smallest in size: every input of size < 8 ran and passed" in proc.stdout, proc.stdout

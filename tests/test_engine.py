@@ -167,6 +167,50 @@ def test_minimality_says_what_a_partial_sweep_showed(monkeypatch):
     assert "no smaller failing input among" not in text
 
 
+def test_minimality_names_what_a_space_of_one_input_per_class_leaves_out(monkeypatch):
+    """A space that lists one input of each class the game plays alike (stones_once's pile
+    multisets: one order of each multiset) shows a fault minimal only within it: the words say
+    what it lists, brief and long; a space that lists every input of its sizes, swept below the
+    fault, shows it the smallest of all inputs; swept only part of the way, it claims nothing of
+    the sort (control)."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge import evidence
+    from gamecert.engine.report.reports import SpaceEvidence
+
+    spaces = [
+        SpaceEvidence("pile multisets", "", 30, 28_629, True),
+        SpaceEvidence("pile sequences", "", 12, 4_095, True),
+    ]
+    monkeypatch.setattr(evidence, "space_evidence", lambda outcome: spaces)
+    outcome = SimpleNamespace(
+        plan=SimpleNamespace(
+            spaces=[("pile multisets", "", [1]), ("pile sequences", "", [1])],
+            one_of_each=(("pile multisets", "multiset of piles (largest pile first)"),),
+            every_input=("pile sequences",),
+        )
+    )
+    brief = evidence.minimality_of(outcome, 28, (9, True), brief=True)
+    assert brief.startswith("smallest in size within the 1 family swept below it:"), brief
+    assert "pile multisets lists one input of each multiset of piles (largest pile first)" in brief
+    long = evidence.minimality_of(outcome, 28, (9, True))
+    assert "pile multisets lists one input of each multiset of piles" in long, long
+    assert "every input of pile sequences up to size 12" in long, long  # swept part of the way
+    # below 13, the space of every input reaches: the claim is over all inputs
+    brief = evidence.minimality_of(outcome, 13, (9, False), brief=True)
+    assert brief == (
+        "smallest in size: every input of size < 13 ran and passed (pile sequences lists every "
+        "input of its sizes)"
+    ), brief
+    long = evidence.minimality_of(outcome, 13, (9, False))
+    assert long.startswith("minimal in size: every input of size < 13 ran"), long
+    assert "may exist" not in long and "lists one input of each" not in long
+    # control: without the classes said, the words are the plain ones
+    outcome.plan.one_of_each, outcome.plan.every_input = (), ()
+    brief = evidence.minimality_of(outcome, 28, (9, True), brief=True)
+    assert brief.startswith("smallest in size: no input of size < 28 fails in the 1 family"), brief
+
+
 def test_parallel_runners_report_the_same_counterexample(tmp_path):
     """--jobs 1 and --jobs 2 on the same seed find the same smallest input. The exhaustive phase
     alone (samples always run): its chunks are spread over the runners and the fault's sweep

@@ -71,12 +71,24 @@ class ExhaustiveSpace:
     ``sizes`` are the sizes (in the game's own measure) the space covers; ``instances(size)``
     lists every instance of that size. Listing size by size lets a failure found by a sweep be
     minimal by construction and lets pytest spread the sizes over workers.
+
+    ``one_of_each``: when the space lists one input for each class of inputs the game plays
+    alike (not every input of its sizes), what a class is, in words that follow "one input of
+    each" ("multiset of piles, largest pile first"). A program may tell such inputs apart where
+    the game does not (it reads the piles' order): a fault's minimality over this space is then
+    stated with what the space leaves out. Empty: the space lists its inputs as they are.
+
+    ``every_input``: the space lists every valid input of each of its sizes (stones_once's pile
+    sequences: every order of every pile count): a fault with every size below it swept there is
+    the smallest of all inputs, whatever the program reads.
     """
 
     name: str
     description: str
     sizes: tuple[int, ...]
     instances: Callable[[int], Iterable[Instance]] = field(repr=False)
+    one_of_each: str = ""
+    every_input: bool = False
 
     def all(self) -> Iterator[Instance]:
         for size in self.sizes:

@@ -121,14 +121,46 @@ def minimality_of(
     smallest_sizes = [sizes[0] for _, _, sizes in outcome.plan.spaces if sizes] if outcome else []
     smallest = bool(smallest_sizes) and k <= min(smallest_sizes)
     finished = shrink is not None and shrink[1]
+    # spaces swept below k that list one input of each class the game plays alike: a program
+    # that tells the class's inputs apart (reads the piles' order) may fail on one left out
+    classes = dict(getattr(outcome.plan, "one_of_each", ())) if outcome else {}
+    held = [(ev.name, classes[ev.name]) for ev in swept if ev.name in classes]
+    # a swept space that lists every input of its sizes: no input at all below k fails
+    everything = next(
+        (
+            ev
+            for ev in swept
+            if outcome is not None and ev.name in getattr(outcome.plan, "every_input", ())
+        ),
+        None,
+    )
+    if everything is not None:
+        held = []
     if brief:
         if smallest:
             return f"smallest possible: no input is smaller than size {k}"
+        if everything is not None:
+            return (
+                f"smallest in size: every input of size < {k} ran and passed ({everything.name} "
+                "lists every input of its sizes)"
+            )
         if swept:
             text = (
                 f"smallest in size: no input of size < {k} fails in the {len(swept)} "
                 f"famil{'y' if len(swept) == 1 else 'ies'} swept below it (named in the report)"
             )
+            if held:
+                text = (
+                    f"smallest in size within the {len(swept)} famil{'y' if len(swept) == 1 else 'ies'} "
+                    f"swept below it: none of their inputs of size < {k} fails (named in the report; "
+                    + (
+                        f"{held[0][0]} lists one input of each {held[0][1]}"
+                        if len(held) == 1
+                        else f"{' and '.join(name for name, _ in held)} list one input of each "
+                        "class of inputs the game plays alike"
+                    )
+                    + ": another input alike may fail smaller)"
+                )
             if shrink is not None and not finished:  # other inputs below k were not all tried
                 text += f"; shrinking stopped after {shrink[0]:,} smaller inputs: a smaller one may fail"
             return text
@@ -140,13 +172,25 @@ def minimality_of(
     parts = []
     if smallest:
         parts.append(f"minimal in size: {k} is the smallest size the game's inputs have")
+    elif everything is not None:
+        parts.append(
+            f"minimal in size: every input of size < {k} ran as a whole input and passed "
+            f"({everything.name} lists every input of its sizes)"
+        )
     elif swept:
         names = ", ".join(ev.name for ev in swept)
         parts.append(
             f"minimal in size within {names}: every input of size < {k} in them ran as a whole "
             "input and passed"
+            + (
+                " ("
+                + "; ".join(f"{name} lists one input of each {what}" for name, what in held)
+                + ": an input the game plays alike that they leave out may fail at a smaller size)"
+                if held
+                else ""
+            )
         )
-    if shrink is not None and not smallest:
+    if shrink is not None and not smallest and everything is None:
         tried, done = shrink
         if done:
             parts.append(

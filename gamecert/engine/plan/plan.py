@@ -136,6 +136,12 @@ class Plan:
     size_measure: str = ""
     #: the certification core this plan's CERTIFIED rests on (None: the whole plan is its core)
     core: Core | None = None
+    #: (name, class) of each exhaustive space that lists one input of each class of inputs the
+    #: game plays alike (``ExhaustiveSpace.one_of_each``), for the minimality's words
+    one_of_each: tuple[tuple[str, str], ...] = ()
+    #: the exhaustive spaces that list every valid input of each of their sizes
+    #: (``ExhaustiveSpace.every_input``)
+    every_input: tuple[str, ...] = ()
 
     def phase(self, name: str) -> PhasePlan | None:
         """The phase called ``name`` (of a plan with a core: its bounded part, not its depth)."""
@@ -218,10 +224,12 @@ def make_plan(
     by_counts = exhaustive_tests is not None
     budget = float(budget_s if budget_s is not None else profile.budget_s)
     gamecode.check_samples(entry, solvers=sample_solvers)
-    spaces = tuple(
-        (sp.name, sp.description, tuple(sp.sizes))
-        for sp in gamecode.call(game.name, "exhaustive_spaces()", game.exhaustive_spaces)
+    listed = gamecode.call(game.name, "exhaustive_spaces()", game.exhaustive_spaces)
+    spaces = tuple((sp.name, sp.description, tuple(sp.sizes)) for sp in listed)
+    one_of_each = tuple(
+        (sp.name, str(sp.one_of_each)) for sp in listed if getattr(sp, "one_of_each", "")
     )
+    every_input = tuple(sp.name for sp in listed if getattr(sp, "every_input", False))
     samples = _sample_group(game)
     plans = [
         PhasePlan("samples", lambda: iter([samples] if samples.eager else [])),
@@ -293,6 +301,8 @@ def make_plan(
         structured,
         getattr(game, "size_measure", ""),
         the_core,
+        one_of_each,
+        every_input,
     )
 
 

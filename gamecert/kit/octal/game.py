@@ -592,6 +592,7 @@ class OctalHeapGame(Game):
                 f"every multiset of heap sizes with at most {self.max_heaps} heaps and {reach} tokens in all",
                 tuple(range(1, reach + 1)),
                 lambda total: partitions(total, min(total, self.max_heap), self.max_heaps),
+                one_of_each="multiset of heaps (largest heap first)",
             )
         ]
 
