@@ -5,9 +5,14 @@ The public surface is small: :class:`Game` and :class:`Explanation` to write a g
 subclasses for errors.
 """
 
+import time as _time
 from pathlib import Path as _Path
 
-from gamecert import _checkout
+#: when gamecert was imported: a command's start, from which its budget's overrun is counted
+#: (gamecert.engine.fault_time.first_origin)
+STARTED = _time.monotonic()  # before the imports below, to count their time
+
+from gamecert import _checkout  # noqa: E402
 
 # a source checkout: its oracles/... are gamecert.oracles... (so the imports below come after it)
 _checkout.install(_Path(__file__).parent)

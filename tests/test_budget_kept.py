@@ -24,19 +24,71 @@ def _executor(budget: float) -> Executor:
 @pytest.mark.parametrize("budget", [60.0, 120.0])
 def test_an_early_fault_shrink_that_asks_for_minutes_ends_within_the_overrun(budget: float) -> None:
     ex = _executor(budget)
-    ex.start = time.monotonic()
+    ex.start = ex.origin = time.monotonic()
     ex._mark_fault()  # a fault at once: early, so its shrink may be extended past the budget
     left = ex._shrink_seconds(wanted=10_000.0)  # asks for far more than the profile's 30 s
     end = time.monotonic() + left
-    assert ex.hard_end() - ex.start == pytest.approx(
-        fault_time.OVERRUN * budget - ex.reserve_s() - fault_time.IN_FLIGHT_S
-    )
+    kept = ex.reserve_s() + fault_time.IN_FLIGHT_S + fault_time.WRITE_UP_S
+    assert ex.hard_end() - ex.start == pytest.approx(fault_time.OVERRUN * budget - kept)
     assert end <= ex.hard_end() + 0.01
-    assert (
-        end - ex.start + ex.reserve_s() + fault_time.IN_FLIGHT_S
-        <= fault_time.OVERRUN * budget + 0.01
-    )
+    assert end - ex.start + kept <= fault_time.OVERRUN * budget + 0.01
     assert left > 30.0  # still extended past the profile's shrinking time: the cap, not a refusal
+
+
+def test_the_overrun_counts_from_the_commands_start_its_build_included() -> None:
+    """A JavaScript run with a late fault took 75.4 s as a user times the command (60 s budget):
+    its executor's clock said 74.0, the 1.4 s before the first test (the containment probe, the
+    build, the runners' start) were not counted. The cap counts from the certification's origin:
+    the command's start (``command_started``, from ``gamecert``'s import when run as a command),
+    taken once by the first certification, which the executor's work then ends within."""
+    ex = _executor(60.0)
+    ex.start = time.monotonic()
+    ex.origin = ex.start - 10.0  # a build of 10 s before the first test
+    assert ex.hard_end() == pytest.approx(
+        ex.origin
+        + fault_time.OVERRUN * 60.0
+        - fault_time.WRITE_UP_S
+        - ex.reserve_s()
+        - fault_time.IN_FLIGHT_S
+    )
+    assert ex.overrun_end() == pytest.approx(ex.origin + fault_time.OVERRUN * 60.0 - 1.0)
+    # the command's start is the first certification's origin, and only the first's
+    fault_time.command_started(time.monotonic() - 5.0)
+    first, second = fault_time.first_origin(), fault_time.first_origin()
+    assert time.monotonic() - first >= 5.0 > time.monotonic() - second
+
+
+def test_the_diagnosis_ends_by_the_overrun(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The diagnosis after a late fault gets the fault's reserve, but never past ``ends_by``;
+    without it (control) the reserve's whole time."""
+    from types import SimpleNamespace
+
+    from gamecert.engine.judge import diagnose as diagnosing
+
+    given: list[float] = []
+    monkeypatch.setattr(
+        diagnosing, "diagnose", lambda e, f, o, seconds, **kw: given.append(seconds)
+    )
+    monkeypatch.setenv(diagnosing.ENV_VAR, "1")
+    plan = _executor(60.0).plan
+    failure = SimpleNamespace(nondeterministic=False, reruns=None, diagnosis=None)
+    now = time.monotonic()
+    late = now - 70.0  # a run begun 70 s ago: the budget and more are spent
+    for ends_by in (now + 2.0, None):
+        try:
+            diagnosing.diagnose_fault(
+                registry.get("word_game"),
+                plan,
+                failure,
+                lambda: None,
+                jobs=1,
+                started=late,
+                reserve_s=6.0,
+                ends_by=ends_by,
+            )
+        except Exception:  # noqa: BLE001 - what the stub returns is no diagnosis: only its seconds matter
+            pass
+    assert given[0] <= 2.0 + 0.01 and given[1] == pytest.approx(6.0), given
 
 
 def test_the_cap_is_what_holds_it_control(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -503,7 +503,14 @@ def _interrupt_on_sigterm(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     import signal
+    import time
 
+    import gamecert
+    from gamecert.engine.fault_time import command_started
+
+    # run as a command (no argv given): the budget's overrun counts from the process's import of
+    # gamecert; called in-process with argv (a test), from now
+    command_started(min(time.monotonic(), gamecert.STARTED) if argv is None else time.monotonic())
     args = build_parser().parse_args(argv)
     interrupts.install()
     stdout, stderr = sys.stdout, sys.stderr

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from gamecert.engine.execute import Executor
-from gamecert.engine.fault_time import IN_FLIGHT_S, OVERRUN
+from gamecert.engine.fault_time import IN_FLIGHT_S, first_origin
 from gamecert.engine.interrupts import _signals_deferred
 from gamecert.engine.judge.evidence import (
     build_certificate,
@@ -128,6 +128,7 @@ def certify(
     makes the live progress (a context manager with ``phase``, ``advance`` and ``event``)."""
     from gamecert.engine.run.toolchains import CompileError
 
+    began = first_origin()  # the build is part of the time the budget's overrun bounds
     candidate = build_candidate(opts, spec) if candidate is None else candidate
     if isinstance(candidate, CompileError):
         return _compile_error(opts, spec, candidate, say)
@@ -163,6 +164,7 @@ def certify(
             say=say,
             display=display,
             strict=opts.strict,
+            began=began,
         )
     provenance = Provenance.of(candidate, opts.compile, opts.python)
     return run_one_certification(
@@ -180,6 +182,7 @@ def certify(
         say=say,
         display=display,
         strict=opts.strict,
+        began=began,
     )
 
 
@@ -229,6 +232,7 @@ def run_one_certification(
     say: Say | None = None,
     display: Callable[[str, float], Any] | None = None,
     strict: bool = False,
+    began: float | None = None,
 ) -> CandidateResult:
     """Run ``plan`` on ``candidate`` (a runner from ``runner_factory`` per job), write the report
     or certificate; the result, its lines handed to ``say`` as they come. A C or C++ source's
@@ -260,6 +264,8 @@ def run_one_certification(
     executor = Executor(
         entry, plan, runner_factory, jobs=jobs, display=progress, expected_cache=expected_cache
     )
+    if began is not None:  # (``began``: when the certification began, its build included)
+        executor.origin = min(began, executor.origin)
 
     def plain_fault(instance: Any, text: str) -> Any:
         """The sanitizer phase's run of the judge's build, as a judge runs it, failed where the
@@ -337,6 +343,7 @@ def run_one_certification(
                     jobs=jobs,
                     started=executor.start,
                     reserve_s=executor.reserve_s(),
+                    ends_by=executor.overrun_end() - IN_FLIGHT_S,
                     expected_cache=expected_cache,
                     known=[kept for judge in executor.judges for kept in judge.passing],
                 )
@@ -352,7 +359,7 @@ def run_one_certification(
             sanitizer(outcome, sanitizer_s)  # after the plan
         elif fault is not None and fault.verdict != Verdict.UB:  # its input under asan
             # within what the budget's overrun leaves (the diagnosis has had its reserve)
-            left = executor.start + OVERRUN * plan.budget_s - IN_FLIGHT_S - time.monotonic()
+            left = executor.overrun_end() - IN_FLIGHT_S - time.monotonic()
             sanitizer(outcome, max(0.0, min(sanitizer_s, left)))
     progress.flush(outcome)
     if outcome.failures:

@@ -97,6 +97,8 @@ class Executor(SweepBelow, FaultTime):
         self.rest: dict[str, Iterator[Chunk]] = {}
         self._local = threading.local()
         self.start = time.monotonic()
+        #: when the certification began (FaultTime.origin; the caller sets an earlier one)
+        self.origin = self.start
         #: set when the first fault is seen: the end of everything done about it (None: by counts)
         self.fault_deadline: float | None = None
         #: when shrinking must end (set by the first shrink of the run); the fault's deadline before

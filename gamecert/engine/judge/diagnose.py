@@ -449,12 +449,14 @@ def diagnose_fault(
     reserve_s: float,
     expected_cache: dict[str, tuple[Any, str]] | None = None,
     known: Sequence[tuple[Any, str]] = (),
+    ends_by: float | None = None,
 ) -> None:
     """The hook after a certification's fault is confirmed and shrunk: its diagnosis, kept in
     ``failure.diagnosis`` for the report. It takes the profile's share of the budget
     (``Profile.diagnose_share``, at most :data:`MAX_SHARE`), and never runs past the budget's end
     plus the fault's reserve (``started`` and ``reserve_s`` are the executor's), save that a fault
-    found late still gets the reserve's time. A nondeterministic fault is not diagnosed (its
+    found late still gets the reserve's time, and never past ``ends_by`` (the budget's overrun
+    cap less a test in flight: the reserve included). A nondeterministic fault is not diagnosed (its
     labels would be noise); a diagnosis that stops on an error or Ctrl-C says so and the report
     stands."""
     if os.environ.get(ENV_VAR, "1").strip().lower() in ("0", "off", "no", "false"):
@@ -467,6 +469,8 @@ def diagnose_fault(
     now = time.monotonic()
     share = seconds_for(plan.budget_s, getattr(plan.profile, "diagnose_share", MAX_SHARE))
     seconds = min(share, max(started + plan.budget_s + reserve_s - now, reserve_s))
+    if ends_by is not None:
+        seconds = max(0.0, min(seconds, ends_by - now))
     try:
         found = diagnose(
             entry,
