@@ -1,31 +1,17 @@
 // stones_once, wrong: the equal-piles shortcut taken when the piles' float variance is 0 (as
 // tests/guided_wrong/stones_once/variance_float.c, in Java's float arithmetic).
-import java.io.DataInputStream;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.StreamTokenizer;
 
 public class VarianceFloat {
-    private static final DataInputStream IN = new DataInputStream(System.in);
-    private static final byte[] BUF = new byte[1 << 16];
-    private static int len = 0, pos = 0;
-
-    private static int read() throws IOException {
-        if (pos == len) {
-            len = IN.read(BUF, 0, BUF.length);
-            pos = 0;
-            if (len <= 0) return -1;
-        }
-        return BUF[pos++];
-    }
+    private static final StreamTokenizer IN =
+            new StreamTokenizer(new InputStreamReader(new BufferedInputStream(System.in, 1 << 16)));
 
     private static int nextInt() throws IOException {
-        int c = read();
-        while (c == ' ' || c == '\n' || c == '\r' || c == '\t') c = read();
-        int v = 0;
-        while (c >= '0' && c <= '9') {
-            v = v * 10 + (c - '0');
-            c = read();
-        }
-        return v;
+        IN.nextToken();
+        return (int) IN.nval;
     }
 
     public static void main(String[] args) throws IOException {
