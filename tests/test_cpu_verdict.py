@@ -47,13 +47,16 @@ def test_a_sibling_ended_by_the_cpu_limit_makes_the_test_tle(tmp_path, monkeypat
     assert result.status == "tle" and result.stdout == "Alice\n", result.describe()
     first = reports[0]
     charged = max(first["utime"] + first["stime"], first.get("cg_cpu", 0.0))
-    if "CPU-time limit" not in result.detail:
+    sibling = first.get("others_xcpu", 0) >= 1 and first["status"] == 0
+    if "CPU-time limit" not in result.detail or not sibling:
         # the other route to the same verdict, by timing: the test's charged CPU (all its
-        # processes, the kernel's figure) passed the limit before the sibling's backstop fired
-        assert result.cpu_s > LIMITS.time_s and "CPU time" in result.detail, result.describe()
+        # processes, the kernel's figure) passed the limit before the sibling's backstop fired,
+        # and the supervisor ended the test (CI, busy: the main process killed, status 9, with
+        # 1.05 s user and 0.95 s system charged), or a re-run near the limit did
+        assert max(result.cpu_s, charged) > LIMITS.time_s, (result.describe(), first)
+        assert "CPU" in result.detail, result.describe()
         return
     assert result.exit_code == 0, result.describe()
-    assert first["others_xcpu"] >= 1 and first["status"] == 0, first
     # control: without the count of processes SIGXCPU ended, the same figures (the charged CPU
     # time under the limit: the backstop ended the sibling at its own 2 s) are a pass
     old = {k: v for k, v in first.items() if k != "others_xcpu"}
