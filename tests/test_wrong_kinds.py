@@ -1,7 +1,6 @@
 """Wrong programs of kinds written after the designed families, to see whether the default
 profile still catches them (tests/wrong_kinds/: a right-answer program slow on one input shape,
-TLE; a token too many after one shape of batch, WA; a heap index zero-padded from ten heaps on, PE;
-the piles taken to be equal when the first pile is the mean, WA, an order no multiset space lists). Long: each is certified under the default
+TLE; a token too many after one shape of batch, WA; a heap index zero-padded from ten heaps on, PE). Long: each is certified under the default
 profile with seeds 1 and 2 and must get the verdict its ``# expect:`` line names. Where the
 shrink finishes, the size is the ``# smallest:`` one; a TLE's shrink is often cut by its budget
 (each try costs the time limit), and then its report must say that a smaller input may fail."""

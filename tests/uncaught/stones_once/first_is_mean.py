@@ -4,7 +4,8 @@
 # (its smallest failing inputs are 4 piles, 8 stones in all, the first pile 2 (`2 1 1 4`); no input
 # that lists piles largest first fails, since there the first pile is the mean only when all are
 # equal: no designed family and neither the pile multisets nor the one or two piles space shows it,
-# the pile sequences space (every order, to 12 stones) does, at its smallest: tests/test_deciding.py)
+# the pile sequences space (every order, to 12 stones) does, at its smallest: tests/test_deciding.py;
+# the whole default profile may still certify it: tests/uncaught/README.md)
 import sys
 
 
