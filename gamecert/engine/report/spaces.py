@@ -23,7 +23,8 @@ class SpaceEvidence:
             return f"{self.name}: not swept (the budget did not cover its smallest size)"
         whole = " (the whole space)" if self.complete else ""
         size = f"size ({self.measure})" if self.measure else "size"
-        return f"{self.name}: exhaustive up to {size} {self.up_to} ({self.inputs} inputs){whole}"
+        inputs = f"{self.inputs} input{'' if self.inputs == 1 else 's'}"
+        return f"{self.name}: exhaustive up to {size} {self.up_to} ({inputs}){whole}"
 
 
 @dataclass(frozen=True)
