@@ -56,6 +56,11 @@ def test_the_overrun_counts_from_the_commands_start_its_build_included() -> None
     fault_time.command_started(time.monotonic() - 5.0)
     first, second = fault_time.first_origin(), fault_time.first_origin()
     assert time.monotonic() - first >= 5.0 > time.monotonic() - second
+    # a command that ended without a certification leaves nothing for a later one in the process
+    from gamecert.commands.cli import main
+
+    assert main(["list"]) == 0
+    assert fault_time._command_start == []  # (left set, a later run's cap would count from it)
 
 
 def test_the_diagnosis_ends_by_the_overrun(monkeypatch: pytest.MonkeyPatch) -> None:

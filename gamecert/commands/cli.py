@@ -508,10 +508,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     import gamecert
     from gamecert.engine.fault_time import command_started
 
-    # run as a command (no argv given): the budget's overrun counts from the process's import of
-    # gamecert; called in-process with argv (a test), from now
-    command_started(min(time.monotonic(), gamecert.STARTED) if argv is None else time.monotonic())
     args = build_parser().parse_args(argv)
+    # run as a command (no argv given): the budget's overrun counts from the process's import of
+    # gamecert; called in-process with argv (a test), from now; cleared when the command ends, so
+    # that no later certification in the same process counts from it
+    command_started(min(time.monotonic(), gamecert.STARTED) if argv is None else time.monotonic())
     interrupts.install()
     stdout, stderr = sys.stdout, sys.stderr
     if stdout is not None and not isinstance(stdout, _QuietStream):
@@ -542,6 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error("gamecert: interrupted")
         return EXIT_INTERRUPTED
     finally:
+        command_started(None)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         for name, original in (("stdout", stdout), ("stderr", stderr)):

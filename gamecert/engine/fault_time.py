@@ -34,10 +34,11 @@ WRITE_UP_S = 1.0
 _command_start: list[float] = []
 
 
-def command_started(at: float) -> None:
+def command_started(at: float | None) -> None:
     """The command line's start (``gamecert certify ...`` run as a command: the time gamecert was
-    imported), from which the first certification's overrun is counted."""
-    _command_start[:] = [at]
+    imported), from which the first certification's overrun is counted; None when the command
+    ends (a later certification in the same process counts from its own start)."""
+    _command_start[:] = [] if at is None else [at]
 
 
 def first_origin() -> float:
