@@ -52,6 +52,9 @@ collect_ignore_glob = [
 ]
 
 LONG = os.environ.get("GAMECERT_LONG_TESTS", "").strip() == "1"
+#: the controls (marker ``control``): a wrong program of the tests certified with its phase left
+#: out, evidence for the phase's issue kept runnable but out of CI (tests/README.md)
+CONTROLS = os.environ.get("GAMECERT_CONTROLS", "").strip() == "1"
 
 #: node ids (seconds on CI's loaded 2-core run, 2026-12-04) moved to the long run
 HEAVY = {
@@ -189,17 +192,85 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         option.dist = "worksteal"
 
 
+#: seconds a long test took on a 2-core run of the long step with three workers (2026-12-07,
+#: ``--durations=0``), by the longest node-id prefix that matches; for the order only (below)
+LONG_SECONDS = {
+    "tests/test_testset.py::test_package_of_each_game[string_cut]": 700,
+    "tests/test_testset.py::test_package_of_each_game[stones_once]": 400,
+    "tests/test_testset.py::test_package_of_each_game[digit_game]": 170,
+    "tests/test_testset.py::test_package_of_each_game": 45,
+    "tests/test_diagnose.py::test_classes_that_are_no_literal_value_are_found": 256,
+    "tests/test_diagnose.py::test_shuffled_labels_state_no_class_for_the_classes_programs": 165,
+    "tests/test_diagnose.py::test_the_wrong_programs_classes_are_found": 108,
+    "tests/test_size_ladder.py::": 150,
+    "tests/test_testset.py::test_word_game_package": 140,
+    "tests/test_wrong_programs.py::test_the_designed_phase_catches_it_whatever_the_seed[digit_game-read100000]": 133,
+    "tests/test_shrink.py::test_reported_at_the_exact_smallest_size": 60,
+    "tests/test_guided.py::test_caught_by_the_guided_phase": 60,
+    "tests/test_right_langs.py::": 61,
+    "tests/test_wrong_kinds.py::": 45,
+    "tests/test_testpack_cpp.py::test_every_game_cpp_agrees_with_gamecert": 35,
+    "tests/test_sanitize.py::test_ub_programs_are_ub": 28,
+    "tests/test_families.py::": 25,
+    "tests/test_deciding.py::test_certify_reports_the_known_smallest_size": 40,
+}
+
+
+def _seconds(item: pytest.Item) -> float:
+    if item.get_closest_marker("skip") is not None:
+        return 0.0
+    best = max((p for p in LONG_SECONDS if item.nodeid.startswith(p)), key=len, default=None)
+    return LONG_SECONDS[best] if best is not None else 10.0
+
+
+def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The items in the order that ends soonest under ``--dist worksteal`` with ``workers``:
+    it hands worker k the k-th of ``workers`` consecutive slices of the collection (each the
+    rest's share, as pytest-xdist cuts them), and an idle worker takes the second half of the
+    longest queue. So each slice gets an even share of the long tests (the longest first, each
+    to the slice with the least time so far and room left), in its head, longest first; the
+    short ones fill the tails, where a worker out of tests takes them."""
+    sizes, left = [], len(items)
+    for k in range(workers):
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    slices: list[list[pytest.Item]] = [[] for _ in sizes]
+    load = [0.0] * workers
+    for item in sorted(items, key=lambda i: -_seconds(i)):  # stable among equals
+        room = [k for k in range(workers) if len(slices[k]) < sizes[k]]
+        k = min(room, key=lambda k: (load[k], k))
+        slices[k].append(item)
+        load[k] += _seconds(item)
+    return [item for part in slices for item in part]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in HEAVY:
             item.add_marker(pytest.mark.long)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
+    if not CONTROLS:
+        control = pytest.mark.skip(
+            reason="control (a phase left out, the evidence of its issue): run with "
+            "GAMECERT_CONTROLS=1 GAMECERT_LONG_TESTS=1 (tests/README.md)"
+        )
+        for item in items:
+            if item.get_closest_marker("control") is not None:
+                item.add_marker(control)
     if LONG:
         return
     skip = pytest.mark.skip(reason="long: run with GAMECERT_LONG_TESTS=1 (tests/README.md)")
     for item in items:
         if item.get_closest_marker("long") is not None:
             item.add_marker(skip)
+
+
+# after -m and -k have deselected (trylast): the slices are of what runs
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_dealt(items: list[pytest.Item]) -> None:
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+    if LONG and workers > 1:
+        items[:] = _dealt(items, workers)
 
 
 @pytest.fixture(autouse=True)

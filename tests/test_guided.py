@@ -362,6 +362,7 @@ def test_variance_float_smallest_is_the_scan_s(tmp_path):
 
 
 @pytest.mark.long
+@pytest.mark.control
 @pytest.mark.parametrize("program", CONTROLS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_certified_without_the_guided_phase(tmp_path, program):
     """The control: the default profile's every other phase, seed 1, certifies the program."""

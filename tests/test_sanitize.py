@@ -468,6 +468,7 @@ def test_ub_programs_are_ub(name: str, seed: int, tmp_path: Path) -> None:
 
 
 @pytest.mark.long
+@pytest.mark.control
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_ub_programs_pass_without_the_phase(name: str, tmp_path: Path) -> None:
     """The control: with the sanitizer phase off the same certification finds nothing (CERTIFIED,
