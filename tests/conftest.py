@@ -193,12 +193,13 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 #: seconds a long test took on a 2-core run of the long step with three workers (2026-12-07,
-#: ``--durations=0``), by the longest node-id prefix that matches; for the order only (below)
+#: ``--durations=0``; a prefix ending in ``::`` or a test's name: about what its cases took), by
+#: the longest node-id prefix that matches; for the order only (below)
 LONG_SECONDS = {
-    "tests/test_testset.py::test_package_of_each_game[string_cut]": 700,
-    "tests/test_testset.py::test_package_of_each_game[stones_once]": 400,
-    "tests/test_testset.py::test_package_of_each_game[digit_game]": 170,
-    "tests/test_testset.py::test_package_of_each_game": 45,
+    "tests/test_testset.py::test_package_of_each_game[string_cut]": 617,
+    "tests/test_testset.py::test_package_of_each_game[stones_once]": 384,
+    "tests/test_testset.py::test_package_of_each_game[digit_game]": 112,
+    "tests/test_testset.py::test_package_of_each_game": 83,
     "tests/test_diagnose.py::test_classes_that_are_no_literal_value_are_found": 256,
     "tests/test_diagnose.py::test_shuffled_labels_state_no_class_for_the_classes_programs": 165,
     "tests/test_diagnose.py::test_the_wrong_programs_classes_are_found": 108,
