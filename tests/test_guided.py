@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.judge import guided
+from gamecert.engine.judge import guided, guided_phase
 from gamecert.engine.run import instrument as inst
 from gamecert.engine.run.sandbox import Candidate
 
@@ -168,11 +168,11 @@ def test_the_guided_phase_costs_a_fifth_of_the_budget_only_where_it_runs():
 
     assert GUIDED_SHARE <= 0.25
     runs, skips = SimpleNamespace(_guided_applies=True), SimpleNamespace(_guided_applies=False)
-    assert guided.share(runs, "coverage", SHARES["coverage"]) == pytest.approx(0.32)
-    assert guided.share(runs, "exhaustive", SHARES["exhaustive"]) == pytest.approx(0.68)
-    assert guided.share(runs, "random", SHARES["random"]) == SHARES["random"]
-    assert guided.share(skips, "coverage", SHARES["coverage"]) == SHARES["coverage"]
-    assert guided.share(skips, "guided", SHARES["guided"]) is None
+    assert guided_phase.share(runs, "coverage", SHARES["coverage"]) == pytest.approx(0.32)
+    assert guided_phase.share(runs, "exhaustive", SHARES["exhaustive"]) == pytest.approx(0.68)
+    assert guided_phase.share(runs, "random", SHARES["random"]) == SHARES["random"]
+    assert guided_phase.share(skips, "coverage", SHARES["coverage"]) == SHARES["coverage"]
+    assert guided_phase.share(skips, "guided", SHARES["guided"]) is None
 
 
 def test_near_gives_the_operand_its_neighbours_and_the_float_it_rounds_to():

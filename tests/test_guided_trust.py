@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.engine import registry
-from gamecert.engine.judge import guided
+from gamecert.engine.judge import guided, guided_phase
 from gamecert.engine.run import instrument
 from gamecert.engine.run.limits import Limits
 from gamecert.engine.run.sandbox import RunResult
@@ -43,7 +43,7 @@ def test_a_forged_coverage_record_is_the_programs(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     cert = json.loads((Path(done.stdout.strip().splitlines()[-1]) / "certificate.json").read_text())
     notes = "\n".join(cert["notes"])
-    assert guided.STOPPED not in notes and "internal error" not in done.stdout, notes
+    assert guided_phase.STOPPED not in notes and "internal error" not in done.stdout, notes
     assert "came from the program" in notes, notes
 
 

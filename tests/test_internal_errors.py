@@ -13,7 +13,7 @@ import pytest
 
 from gamecert.engine import registry
 from gamecert.engine.certification import certify, options
-from gamecert.engine.judge import diagnose, guided, sanitize_lanes
+from gamecert.engine.judge import diagnose, guided, guided_phase, sanitize_lanes
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "tests" / "programs"
@@ -45,11 +45,15 @@ def test_the_guided_search_failing_is_a_note(
     )
     program = str(ROOT / "examples/word_game/correct.py")
     control = certify(opts, program)
-    assert control.status == 0 and not any(n.startswith(guided.STOPPED) for n in _notes(control))
+    assert control.status == 0 and not any(
+        n.startswith(guided_phase.STOPPED) for n in _notes(control)
+    )
     monkeypatch.setattr(guided.Search, "search", _planted)
     broken = certify(opts, program)
     assert broken.status == 0, broken.lines
-    assert any(n.startswith(guided.STOPPED) and "planted by the test" in n for n in _notes(broken))
+    assert any(
+        n.startswith(guided_phase.STOPPED) and "planted by the test" in n for n in _notes(broken)
+    )
     assert any(
         "guided" in line and "stopped on an internal error" in line for line in broken.lines
     ), broken.lines

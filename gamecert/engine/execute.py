@@ -20,7 +20,7 @@ from typing import Any
 
 from gamecert.engine import gamecode
 from gamecert.engine.fault_time import FaultTime
-from gamecert.engine.judge import guided
+from gamecert.engine.judge import guided_phase
 from gamecert.engine.judge.judge import ChunkOutcome, Failure, Judge, Stats
 from gamecert.engine.judge.outcome import GroupOutcome, Outcome
 from gamecert.engine.plan.plan import (
@@ -350,7 +350,7 @@ class Executor(SweepBelow, FaultTime):
                     self._resume(start)
                 _call(self.display, "phase", phase.name, deadline)
                 (
-                    guided.run_phase(self, deadline)
+                    guided_phase.run_phase(self, deadline)
                     if phase.name == "guided"  # a search that drives itself
                     else self._run_phase(
                         phase.groups(), phase.interleave, deadline, phase.name, phase.depth
@@ -398,13 +398,14 @@ class Executor(SweepBelow, FaultTime):
         certification core, the core's bounded phases first (:data:`CORE_SHARES`: not cut to
         make room for the guided or sanitizer phases, which come after the core) and the depth's
         (:data:`DEPTH_SHARES`); else :data:`SHARES`, less when a guided phase will run."""
-        guided.applies(self)  # (its instrumented build starts with the first phase, core or not)
+        # (the guided phase's instrumented build starts with the first phase, core or not)
+        guided_phase.applies(self)
         if self.plan.core is not None and phase.name != "guided":
             if phase.depth:
                 return DEPTH_SHARES.get(phase.name, SHARES.get("random"))
             if phase.name in CORE_SHARES:
                 return CORE_SHARES[phase.name]
-        return guided.share(self, phase.name, SHARES.get(phase.name))
+        return guided_phase.share(self, phase.name, SHARES.get(phase.name))
 
     def _resume(self, start: float) -> None:
         """Before the random phase: go on with the phases the budget cut short, in priority order,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Set
 from typing import Any
 
-from gamecert.engine.judge import guided
+from gamecert.engine.judge import guided_phase
 from gamecert.engine.judge.evidence import found_by
 from gamecert.engine.judge.judge import Failure
 from gamecert.engine.judge.outcome import Outcome
@@ -169,7 +169,7 @@ def phase_line(outcome: Outcome, phase: str, game: Any = None) -> str:
             what, status = "none run", "no time was left for it"
     elif phase == "guided":
         what = f"{tests} tests on the instrumented build, steered by its coverage and comparisons"
-        if status == "ok" and any(note.startswith(guided.STOPPED) for note in outcome.notes):
+        if status == "ok" and any(note.startswith(guided_phase.STOPPED) for note in outcome.notes):
             status = "stopped on an internal error (the notes say which)"
     elif phase == "largest":
         what = (

@@ -263,7 +263,7 @@ def make_plan(
         ),
         PhasePlan(
             "guided", lambda: iter(())
-        ),  # driven by the executor (judge/guided.py); never by counts
+        ),  # driven by the executor (judge/guided_phase.py); never by counts
         PhasePlan(
             "random",
             lambda: _random_groups(
