@@ -58,13 +58,21 @@ from gamecert.engine.judge.derived import MAX_TEXT
 from gamecert.engine.judge.guided_evidence import evidence
 from gamecert.engine.judge.guided_fit import Fitted
 from gamecert.engine.judge.guided_level import HIGH, LOW, Levels
-from gamecert.engine.judge.guided_mutate import I2S_MAX, Item, Mutations, f32_neighbours, near
+from gamecert.engine.judge.guided_mutate import (
+    I2S_FIRST,
+    I2S_MAX,
+    Item,
+    Mutations,
+    f32_neighbours,
+    near,
+)
 from gamecert.engine.judge.guided_solve import Solved
 from gamecert.engine.run.instrument import Coverage, Instrumented, read_coverage
 from gamecert.kit.shrink import structure_of
 
 #: inputs kept at most, and numbers and strings in the dictionary
 CORPUS_MAX, DICT_MAX = 300, 256
+
 #: instrumented failures sent to the plain build that did not fail there, before the search
 #: stops sending ones of the same verdict
 UNCONFIRMED_MAX = 4
@@ -135,6 +143,8 @@ class Search(Mutations, Solved, Fitted, Levels):
         self.observed: dict[Any, list[tuple[list[dict[str, int]], int]]] = {}
         self.relations: dict[Any, list[tuple[str, int, int]]] = {}
         self.tried: set[tuple[Any, int, int | None]] = set()
+        #: the comparisons (kind and operands) the kept inputs made
+        self.pairs: set[tuple[Any, ...]] = set()
         self.level_init()
 
     # ---- the structure --------------------------------------------------------------------
@@ -233,6 +243,8 @@ class Search(Mutations, Solved, Fitted, Levels):
             self.corpus.pop(self.rng.randrange(len(self.corpus)))
         self.corpus.append(item)
         self.pending.append(item)
+        item.novel = frozenset(c for c in item.cov.cmps if c not in self.pairs)
+        self.pairs |= item.novel
         self.level_note(item)
         for kind, a, b in item.cov.cmps:
             if kind == "s":
@@ -285,6 +297,7 @@ class Search(Mutations, Solved, Fitted, Levels):
         if self.st.value is not None:
             self.sym_start(seeds, self.state)
         queue: list[Callable[[], list[tuple[Any, ...]] | None]] = []
+        waiting: list[list[Callable[[], list[tuple[Any, ...]] | None]]] = []
         turn = 0
         deadline = until
         while time.monotonic() < deadline or (
@@ -292,11 +305,16 @@ class Search(Mutations, Solved, Fitted, Levels):
             and time.monotonic() < (deadline := self.below_until(until, hard))
         ):
             turn += 1
-            while self.pending and len(queue) < 4 * I2S_MAX:
+            while self.pending:
                 item = self.pending.pop(0)
-                # z3's answers first: each is a branch not yet taken, or a relation not yet met
-                queue[:0] = self.solve(item) + self.fit(item)
-                queue += self.i2s(item)
+                # z3's answers first: each is a branch not yet taken, or a relation not yet met;
+                # then its first input-to-state candidates, ahead of those of older inputs (the
+                # newest kept input is the search's progress); the rest once there is room
+                steps = self.i2s(item)
+                queue[:0] = self.solve(item) + self.fit(item) + steps[:I2S_FIRST]
+                waiting.append(steps[I2S_FIRST:])
+            while waiting and len(queue) < 4 * I2S_MAX:
+                queue += waiting.pop(0)
             if self.level_due():  # a float compared: near-constant inputs, in their share
                 began, ran = time.monotonic(), False
                 for _ in range(2):

@@ -32,6 +32,12 @@ from gamecert.engine.run.instrument import Coverage
 I2S_MAX = 32
 #: candidates of derived operands' differences per kept input, beside them
 DIFFS_MAX = 16
+#: the places of a number the input holds in many that input to state sets: the first and
+#: others drawn (a run of equal numbers: the one compared may be any of them)
+PLACES_MAX = 6
+#: a kept input's first input-to-state candidates (the constants compared, exactly) run next,
+#: before those of inputs kept earlier: a chain of comparisons met one by one goes on at once
+I2S_FIRST = 8
 #: a comparison whose operands are both below this is taken for a residue (its modulus unseen)
 RESIDUE = 16
 
@@ -43,6 +49,8 @@ class Item:
     state: list[tuple[Any, ...]]
     cov: Coverage
     picked: int = 0
+    #: its comparisons no input kept before it made (the search's frontier)
+    novel: frozenset[tuple[Any, ...]] = frozenset()
 
 
 def f32_neighbours(v: int) -> list[int]:
@@ -144,7 +152,10 @@ class Mutations(Derived):
         # numbers: on a loaded machine a JVM's search may get a few runs); the other operand itself where it is a constant (it stands nowhere in the
         # input), then its neighbours; then the same for operands the input holds
         words: list[Callable[[], list[tuple[Any, ...]] | None]] = []
+        # (tier 0 and 1: the other operand a constant (it stands nowhere in the input), itself
+        # and its neighbours; the first of tier 0 those of comparisons no input kept before made)
         tiers: list[list[Callable[[], list[tuple[Any, ...]] | None]]] = [[], [], [], []]
+        novel: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         diffs: list[Callable[[], list[tuple[Any, ...]] | None]] = []
         for kind, a, b in item.cov.cmps:
             if kind == "s":
@@ -174,15 +185,15 @@ class Mutations(Derived):
                 )
                 tier = 2 if other in by_value else 0
                 places = by_value.get(key, []) if not isinstance(key, float) else []
-                if (
-                    len(places) > 2
-                ):  # a number the input holds in many places: the first and one other
-                    places = [places[0], self.rng.choice(places[1:])]
+                if len(places) > PLACES_MAX:  # a number the input holds in many places
+                    places = [places[0], *self.rng.sample(places[1:], PLACES_MAX - 1)]
                 for where in places:
                     for v in near(y, self.rng):  # (made when run: a count of 10^6 parts is dear)
-                        tiers[tier + (v != other)].append(
-                            functools.partial(self.put, item.state, where, v)
-                        )
+                        made = functools.partial(self.put, item.state, where, v)
+                        if tier == 0 and v == other and (kind, a, b) in item.novel:
+                            novel.append(made)
+                        else:
+                            tiers[tier + (v != other)].append(made)
             # a derived value: neither operand is a number of the input (one that is, input to
             # state sets); a residue's small operands the input may hold by chance
             small = isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) < RESIDUE
@@ -190,7 +201,7 @@ class Mutations(Derived):
                 diffs += self.differences(item.state, b - a, residue=small)
         self.rng.shuffle(words)
         out += words[: I2S_MAX // 2]
-        for level in tiers:
+        for level in (novel, *tiers):
             self.rng.shuffle(level)
             out += level
         self.rng.shuffle(diffs)  # an allowance of their own: they are a step of their own
@@ -329,4 +340,4 @@ class Mutations(Derived):
         return [parts[:cut] + donor[cut:]]
 
 
-__all__ = ["I2S_MAX", "Item", "Mutations", "f32_neighbours", "near"]
+__all__ = ["I2S_FIRST", "I2S_MAX", "Item", "Mutations", "f32_neighbours", "near"]
