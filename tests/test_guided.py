@@ -157,6 +157,34 @@ def test_input_to_state_puts_the_other_operand_where_one_stood():
     assert words.build([tuple("zug")]) is None  # not a valid input: never run
 
 
+def test_input_to_state_tries_a_comparison_no_kept_input_made_first_at_every_place():
+    """A chain of comparisons met one by one (tests/guided_wrong/stones_once/ap6_step7.rs: each
+    pile against the one before plus 7). The input 1 8 1 2 1 2, kept, compares its third pile (1)
+    with 15, which no input kept before compared: its first candidates put 15 where a 1 stands,
+    at each of the three places (the compared one is the second of them), before the candidates
+    of a comparison an earlier input made (2 with 40). Control: an input kept after it, making
+    the same comparisons, has none new, and its first candidate need not be one of them."""
+    from gamecert.engine.judge.guided_mutate import I2S_FIRST
+
+    search = _search("stones_once")
+    piles = (1, 8, 1, 2, 1, 2)
+    text = "6\n" + "\n".join(map(str, piles)) + "\n"
+
+    def kept(cmps: tuple) -> guided.Item:
+        item = guided.Item(piles, text, [piles], inst.Coverage(cmps=cmps))
+        search.keep(item)
+        return item
+
+    kept((("i", 2, 40),))
+    item = kept((("i", 2, 40), ("i", 1, 15)))
+    assert item.novel == {("i", 1, 15)}
+    first = [make() for make in search.i2s(item)[:I2S_FIRST]]
+    assert first[:3] and all(s is not None and s[0].count(15) == 1 for s in first[:3])
+    assert {s[0].index(15) for s in first[:3] if s is not None} == {0, 2, 4}
+    again = kept((("i", 2, 40), ("i", 1, 15)))
+    assert again.novel == frozenset()
+
+
 def test_the_guided_phase_costs_a_fifth_of_the_budget_only_where_it_runs():
     """When the guided phase will run, coverage, worst and exhaustive end at 0.8 of their shares
     (the guided slice is 20% of the budget, under the issue's 25%); where it will not (an

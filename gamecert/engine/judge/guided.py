@@ -145,6 +145,8 @@ class Search(Mutations, Solved, Fitted, Levels):
         self.tried: set[tuple[Any, int, int | None]] = set()
         #: the comparisons (kind and operands) the kept inputs made
         self.pairs: set[tuple[Any, ...]] = set()
+        #: kept inputs whose candidates are not made yet
+        self.pending: list[Item] = []
         self.level_init()
 
     # ---- the structure --------------------------------------------------------------------
@@ -289,7 +291,7 @@ class Search(Mutations, Solved, Fitted, Levels):
         self.smaller = smaller
         first = seeds[0] if seeds else None
         self.st = structure_of(self.game, first) if first is not None else None
-        self.pending: list[Item] = []
+        self.pending = []
         if self.st is None:
             self.report.lines.append("the game declares no structure to mutate by")
             return self.report
