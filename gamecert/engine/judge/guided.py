@@ -13,7 +13,9 @@ comparisons. The search, as AFL++ and libFuzzer do it but within the game's stru
   +-1 and +-small, and, for numbers past 2^24, the neighbours of the float it rounds to; a
   string operand found in a game is replaced by the other; a sequence of numbers that holds a
   game's values in some order (sorted, counted) is replaced by the other sequence; operands that
-  match nothing join a dictionary;
+  match nothing join a dictionary; a kept input's first candidates run next, before older
+  inputs' (those of a comparison no kept input made first: a chain of comparisons met one by
+  one goes on at once), and a number held in many places is set in several of them;
 * **comparison distance** (libFuzzer's value profile, as a number rather than a bucket): the
   build reports, per comparison site, the closest its operands came unequal (|a - b|, for native
   floats the distance in ulps); an input that brings any site's operands closer than every input
